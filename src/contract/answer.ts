@@ -1,0 +1,118 @@
+/**
+ * The answer and error payloads (spec: Answer payload fields; Error payload; Events).
+ * The same answer payload is the synchronous endpoint's response body (spec: 8, "by the overview").
+ */
+import { z } from 'zod';
+import { isoTimestampSchema, requestIdSchema } from './common.js';
+
+/** One paragraph of the reply as a serialised LangChain AIMessage (spec: responses). */
+export const aiMessageSchema = z.looseObject({
+  lc: z.number(),
+  type: z.string(),
+  id: z.array(z.string()),
+  kwargs: z.looseObject({
+    content: z.string(),
+    additional_kwargs: z.record(z.string(), z.unknown()),
+    tool_calls: z.array(z.unknown()),
+    invalid_tool_calls: z.array(z.unknown()),
+    response_metadata: z.record(z.string(), z.unknown()),
+  }),
+});
+export type AiMessage = z.infer<typeof aiMessageSchema>;
+
+/** Address fields; empty strings when nothing was extracted (spec: addressParsing). */
+export const addressParsingSchema = z.looseObject({
+  street_address: z.string(),
+  subdistrict: z.string(),
+  district: z.string(),
+  city: z.string(),
+  postal_code: z.string(),
+  country: z.string(),
+});
+export type AddressParsing = z.infer<typeof addressParsingSchema>;
+
+/** Contact details found in the conversation (spec: customerInsight.contact_info). */
+export const contactInfoSchema = z.looseObject({
+  name: z.string(),
+  phone: z.string(),
+  email: z.string(),
+});
+
+/** spec: customerInsight. `product_keyword` element type is not shown; strings in practice. */
+export const customerInsightSchema = z.looseObject({
+  forbidden_topics: z.string(),
+  user_intent: z.string(),
+  intents: z.array(z.string()),
+  product_keyword: z.array(z.unknown()),
+  user_language: z.string(),
+  contact_info: contactInfoSchema,
+  has_extractable_info: z.boolean(),
+});
+export type CustomerInsight = z.infer<typeof customerInsightSchema>;
+
+/**
+ * A money string: an amount followed by an ISO 4217 code, e.g. "1,290.00 THB" (spec: shoppingCart.grandTotal).
+ */
+export const MONEY_PATTERN = /^-?\d{1,3}(,\d{3})*(\.\d+)?\s[A-Z]{3}$|^-?\d+(\.\d+)?\s[A-Z]{3}$/;
+export const moneySchema = z.string().regex(MONEY_PATTERN, 'expected an amount and a currency code, e.g. "1,290.00 THB"');
+
+/**
+ * Cart line. Element fields are "not shown" in the spec; this shape is droidcheck's choice
+ * (listed in README, "Shapes the spec leaves open"): name, quantity, unitPrice, total (money strings).
+ */
+export const cartProductSchema = z.looseObject({
+  name: z.string(),
+  quantity: z.number(),
+  unitPrice: z.string().optional(),
+  total: z.string().optional(),
+});
+export type CartProduct = z.infer<typeof cartProductSchema>;
+
+/** spec: shoppingCart. shippingFee is a string; grandTotal an amount and currency code. */
+export const shoppingCartSchema = z.looseObject({
+  products: z.array(z.looseObject({})),
+  shippingFee: z.string(),
+  grandTotal: z.string(),
+});
+export type ShoppingCart = z.infer<typeof shoppingCartSchema>;
+
+/** The answer payload, delivered by webhook on success (spec: Answer payload fields). */
+export const answerPayloadSchema = z.looseObject({
+  requestId: requestIdSchema,
+  droidId: z.number(),
+  customerId: z.number(),
+  responses: z.array(aiMessageSchema),
+  addressParsing: addressParsingSchema,
+  customerInsight: customerInsightSchema,
+  shoppingCart: shoppingCartSchema,
+  customExtractedInfo: z.record(z.string(), z.unknown()),
+  answer: z.string(),
+  intents: z.array(z.string()),
+  executionTime: z.number(),
+  timestamp: isoTimestampSchema,
+});
+export type AnswerPayload = z.infer<typeof answerPayloadSchema>;
+
+/** The error payload, delivered by webhook on failure; `answer` is always "" (spec: Error payload). */
+export const errorPayloadSchema = z.looseObject({
+  requestId: requestIdSchema,
+  droidId: z.number(),
+  customerId: z.number(),
+  answer: z.literal(''),
+  error: z.string(),
+  executionTime: z.number(),
+  timestamp: isoTimestampSchema,
+});
+export type ErrorPayload = z.infer<typeof errorPayloadSchema>;
+
+/** Either webhook body. A receiver tells failure by the presence of `error` (spec: Events, rule 1). */
+export type WebhookPayload = AnswerPayload | ErrorPayload;
+
+export function isErrorPayload(p: unknown): boolean {
+  return typeof p === 'object' && p !== null && 'error' in p;
+}
+
+/** Picks the schema that applies to a webhook body (spec: Events, rule 1). */
+export function webhookSchemaFor(body: unknown): typeof answerPayloadSchema | typeof errorPayloadSchema {
+  return isErrorPayload(body) ? errorPayloadSchema : answerPayloadSchema;
+}

@@ -1,0 +1,4 @@
+export * from './common.js';
+export * from './answer.js';
+export * from './answer-endpoints.js';
+export * from './check.js';

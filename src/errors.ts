@@ -1,0 +1,194 @@
+/**
+ * Every error droidcheck raises, each with a stable code (`DROIDCHECK_ERR_*`).
+ * Callers branch on `err.code`, never on the message. This module imports nothing of ours.
+ *
+ * Exit codes (DESIGN.md, Conventions): 0 all passed; 1 an expectation failed;
+ * 2 usage or scenario error; 99 a threshold (SLO) was breached; 130 interrupted.
+ */
+
+export const EXIT = {
+  OK: 0,
+  EXPECTATION_FAILED: 1,
+  USAGE: 2,
+  THRESHOLD_BREACHED: 99,
+  INTERRUPTED: 130,
+  INTERNAL: 70,
+} as const;
+export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
+
+/** Where in a user's file a problem is: 1-based line and column. */
+export interface SourceLocation {
+  file: string;
+  line: number;
+  col: number;
+}
+
+export function formatLocation(loc: SourceLocation | undefined): string {
+  return loc ? `${loc.file}:${loc.line}:${loc.col}` : '<unknown>';
+}
+
+/** Base class: a message that says what was wrong, where, and how to fix it; a stable code; an exit code. */
+export class DroidcheckError extends Error {
+  readonly code: string;
+  readonly exitCode: ExitCode;
+  constructor(code: string, message: string, exitCode: ExitCode, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = new.target.name;
+    this.code = code;
+    this.exitCode = exitCode;
+  }
+}
+
+/** One problem in a scenario/config/profile file. */
+export interface FileIssue {
+  location: SourceLocation;
+  message: string;
+}
+
+/** DROIDCHECK_ERR_SCENARIO: a scenario, config or profile file is malformed. Exit 2. */
+export class ScenarioError extends DroidcheckError {
+  static readonly code = 'DROIDCHECK_ERR_SCENARIO';
+  readonly issues: FileIssue[];
+  constructor(issues: FileIssue[]) {
+    super(
+      ScenarioError.code,
+      issues.map((i) => `${formatLocation(i.location)}: ${i.message}`).join('\n'),
+      EXIT.USAGE,
+    );
+    this.issues = issues;
+  }
+}
+
+/** DROIDCHECK_ERR_USAGE: a bad flag, option or argument. Exit 2. */
+export class UsageError extends DroidcheckError {
+  static readonly code = 'DROIDCHECK_ERR_USAGE';
+  constructor(message: string) {
+    super(UsageError.code, message, EXIT.USAGE);
+  }
+}
+
+/** DROIDCHECK_ERR_CONFIG: configuration missing or contradictory (e.g. a real target without a token). Exit 2. */
+export class ConfigError extends DroidcheckError {
+  static readonly code = 'DROIDCHECK_ERR_CONFIG';
+  constructor(message: string) {
+    super(ConfigError.code, message, EXIT.USAGE);
+  }
+}
+
+/**
+ * DROIDCHECK_ERR_API: the service answered with a non-2xx status.
+ * `error` and `message` come from the spec's error body `{error, message}` (spec: Errors) when present.
+ */
+export class ApiError extends DroidcheckError {
+  static readonly code = 'DROIDCHECK_ERR_API';
+  readonly status: number;
+  readonly error: string | undefined;
+  readonly apiMessage: string | undefined;
+  /** Seconds from a `Retry-After` header, when the service sent one (429, 503). */
+  readonly retryAfterS: number | undefined;
+  /** The first bytes of the raw body, for the report (never holds the token). */
+  readonly bodyExcerpt: string;
+  constructor(init: {
+    status: number;
+    error?: string | undefined;
+    message?: string | undefined;
+    retryAfterS?: number | undefined;
+    bodyExcerpt?: string;
+    endpoint: string;
+  }) {
+    super(
+      ApiError.code,
+      `${init.endpoint} answered HTTP ${init.status}` +
+        (init.error ? ` ${init.error}` : '') +
+        (init.message ? `: ${init.message}` : ''),
+      EXIT.EXPECTATION_FAILED,
+    );
+    this.status = init.status;
+    this.error = init.error;
+    this.apiMessage = init.message;
+    this.retryAfterS = init.retryAfterS;
+    this.bodyExcerpt = init.bodyExcerpt ?? '';
+  }
+}
+
+/** DROIDCHECK_ERR_TRANSPORT: no HTTP answer at all (connection refused/reset, socket error). */
+export class TransportError extends DroidcheckError {
+  static readonly code = 'DROIDCHECK_ERR_TRANSPORT';
+  /** The underlying undici/Node error code, e.g. `ECONNRESET`, `UND_ERR_SOCKET`. */
+  readonly causeCode: string | undefined;
+  constructor(message: string, causeCode?: string, options?: { cause?: unknown }) {
+    super(TransportError.code, message, EXIT.EXPECTATION_FAILED, options);
+    this.causeCode = causeCode;
+  }
+}
+
+/** DROIDCHECK_ERR_TIMEOUT: no answer within the deadline (sync response or webhook). */
+export class TimeoutError extends DroidcheckError {
+  static readonly code = 'DROIDCHECK_ERR_TIMEOUT';
+  constructor(message: string) {
+    super(TimeoutError.code, message, EXIT.EXPECTATION_FAILED);
+  }
+}
+
+/** DROIDCHECK_ERR_CONTRACT: a 2xx body that is not JSON or breaks the contract schema. */
+export class ContractError extends DroidcheckError {
+  static readonly code = 'DROIDCHECK_ERR_CONTRACT';
+  readonly violations: { path: string; message: string; value?: unknown }[];
+  readonly bodyExcerpt: string;
+  constructor(
+    endpoint: string,
+    violations: { path: string; message: string; value?: unknown }[],
+    bodyExcerpt = '',
+  ) {
+    super(
+      ContractError.code,
+      `${endpoint} broke the contract: ` +
+        violations.map((v) => `${v.path || '(body)'}: ${v.message}`).join('; '),
+      EXIT.EXPECTATION_FAILED,
+    );
+    this.violations = violations;
+    this.bodyExcerpt = bodyExcerpt;
+  }
+}
+
+/** DROIDCHECK_ERR_ABORTED: the operation was cancelled by an AbortSignal (e.g. SIGINT). */
+export class AbortedError extends DroidcheckError {
+  static readonly code = 'DROIDCHECK_ERR_ABORTED';
+  constructor(message = 'aborted') {
+    super(AbortedError.code, message, EXIT.INTERRUPTED);
+  }
+}
+
+/** DROIDCHECK_ERR_THRESHOLD: a threshold expression is malformed or names an unknown metric. Exit 2. */
+export class ThresholdError extends DroidcheckError {
+  static readonly code = 'DROIDCHECK_ERR_THRESHOLD';
+  constructor(message: string) {
+    super(ThresholdError.code, message, EXIT.USAGE);
+  }
+}
+
+/** DROIDCHECK_ERR_INTERNAL: a broken invariant of droidcheck itself (e.g. outcomes do not add up). */
+export class InternalError extends DroidcheckError {
+  static readonly code = 'DROIDCHECK_ERR_INTERNAL';
+  constructor(message: string) {
+    super(InternalError.code, message, EXIT.INTERNAL);
+  }
+}
+
+/** Every error class, for the test that walks the table. */
+export const ERROR_CLASSES = [
+  ScenarioError,
+  UsageError,
+  ConfigError,
+  ApiError,
+  TransportError,
+  TimeoutError,
+  ContractError,
+  AbortedError,
+  ThresholdError,
+  InternalError,
+] as const;
+
+export function isDroidcheckError(err: unknown): err is DroidcheckError {
+  return err instanceof DroidcheckError;
+}
