@@ -58,11 +58,12 @@ export const moneySchema = z.string().regex(MONEY_PATTERN, 'expected an amount a
 
 /**
  * Cart line. Element fields are "not shown" in the spec; this shape is droidcheck's choice
- * (listed in README, "Shapes the spec leaves open"): name, quantity, unitPrice, total (money strings).
+ * (listed in README, "Shapes the spec leaves open"): name, quantity, unitPrice, total (money strings),
+ * all optional so a real service with other fields is warned about, not failed.
  */
 export const cartProductSchema = z.looseObject({
-  name: z.string(),
-  quantity: z.number(),
+  name: z.string().optional(),
+  quantity: z.number().optional(),
   unitPrice: z.string().optional(),
   total: z.string().optional(),
 });
@@ -70,7 +71,7 @@ export type CartProduct = z.infer<typeof cartProductSchema>;
 
 /** spec: shoppingCart. shippingFee is a string; grandTotal an amount and currency code. */
 export const shoppingCartSchema = z.looseObject({
-  products: z.array(z.looseObject({})),
+  products: z.array(cartProductSchema),
   shippingFee: z.string(),
   grandTotal: z.string(),
 });

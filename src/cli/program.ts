@@ -1,0 +1,20 @@
+/** The commander program: each command a thin wrapper over the library API (STYLE.md). */
+import { Command } from 'commander';
+import { registerRunCommand } from './run-command.js';
+import type { CliContext } from './shared.js';
+
+export const VERSION = '0.1.0';
+
+export function createProgram(ctx: CliContext): Command {
+  const program = new Command('droidcheck')
+    .description('Conversation-testing and load harness for the droid Message Endpoint API')
+    .version(VERSION)
+    .showHelpAfterError('(run droidcheck --help for usage)')
+    .exitOverride()
+    .configureOutput({
+      writeOut: (s) => ctx.stdout.write(s),
+      writeErr: (s) => ctx.stderr.write(s),
+    });
+  registerRunCommand(program, ctx);
+  return program;
+}

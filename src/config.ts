@@ -1,0 +1,140 @@
+/**
+ * Run configuration: what the user gave (`RunFlags`, from flags or the API) resolved against
+ * the environment and defaults into a `ResolvedRunConfig` (DESIGN.md, Conventions:
+ * flags > environment > defaults). Tokens and secrets come from the environment only.
+ */
+import { randomBytes } from 'node:crypto';
+import { ConfigError, UsageError } from './errors.js';
+import type { ModeOverride } from './runner/plan.js';
+
+export interface RunFlags {
+  /** Scenario files or directories. Default `scenarios/`. */
+  paths?: string[];
+  concurrency?: number | string;
+  mode?: string;
+  reportDir?: string;
+  /** Deadline per request: "180s", "500ms", "3m"; a bare number is seconds. Default 180 s (spec: Limits). */
+  timeout?: string | number;
+  baseUrl?: string;
+  droidId?: string | number;
+  receiverHost?: string;
+  receiverPort?: number | string;
+  /** Public URL of the receiver when a tunnel is in front (the URL to configure in the service). */
+  publicUrl?: string;
+  thresholds?: string[];
+  /** Grace period for in-flight requests after an interrupt. Default 5 s. */
+  grace?: string | number;
+}
+
+export type ResolvedTarget =
+  | { kind: 'emulator' }
+  | { kind: 'remote'; baseUrl: string; droidId: string; token: string };
+
+export interface ResolvedRunConfig {
+  paths: string[];
+  concurrency: number;
+  mode: ModeOverride | undefined;
+  reportDir: string;
+  timeoutMs: number;
+  graceMs: number;
+  target: ResolvedTarget;
+  /** Webhook secret: `DROID_WEBHOOK_SECRET`, or a random one for the emulator. Never printed. */
+  webhookSecret: string | null;
+  receiverHost: string;
+  receiverPort: number;
+  publicUrl: string | undefined;
+  thresholds: string[];
+}
+
+const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+
+/**
+ * Parses a duration: "250ms", "30s", "2.5m", "1h"; a bare number is seconds.
+ * Throws UsageError (DROIDCHECK_ERR_USAGE) naming the flag.
+ */
+export function parseDurationMs(value: string | number, flag: string): number {
+  if (typeof value === 'number') return value * 1000;
+  const m = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h)?\s*$/.exec(value);
+  if (!m) throw new UsageError(`${flag}: "${value}" is not a duration; write e.g. 500ms, 30s, 3m`);
+  return Number(m[1]) * (m[2] ? UNIT_MS[m[2]]! : 1000);
+}
+
+function parseIntFlag(value: string | number, flag: string, min: number, max: number): number {
+  const n = typeof value === 'number' ? value : Number(value);
+  if (!Number.isInteger(n) || n < min || n > max) {
+    throw new UsageError(`${flag}: "${value}" must be an integer from ${min} to ${max}`);
+  }
+  return n;
+}
+
+function parseMode(value: string | undefined): ModeOverride | undefined {
+  if (value === undefined) return undefined;
+  if (value === 'sync' || value === 'async' || value === 'both') return value;
+  throw new UsageError(`--mode: "${value}" must be sync, async or both`);
+}
+
+/** Resolves flags against the environment. Throws UsageError / ConfigError (exit 2). */
+export function resolveRunConfig(flags: RunFlags, env: NodeJS.ProcessEnv = process.env): ResolvedRunConfig {
+  const baseUrl = flags.baseUrl ?? env.DROID_BASE_URL;
+  let target: ResolvedTarget = { kind: 'emulator' };
+  if (baseUrl) {
+    try {
+      new URL(baseUrl);
+    } catch {
+      throw new UsageError(`--base-url: "${baseUrl}" is not a URL`);
+    }
+    const droidId = flags.droidId ?? env.DROID_ID;
+    if (droidId === undefined || String(droidId).trim() === '') {
+      throw new ConfigError('a real target needs a droid id: pass --droid-id N or set DROID_ID');
+    }
+    const token = env.DROID_API_TOKEN;
+    if (!token) {
+      throw new ConfigError(
+        'a real target needs its API token in the environment: export DROID_API_TOKEN=... (never put it in a file or a flag)',
+      );
+    }
+    target = { kind: 'remote', baseUrl: baseUrl.replace(/\/+$/, ''), droidId: String(droidId), token };
+  }
+  const secretFromEnv = env.DROID_WEBHOOK_SECRET;
+  const webhookSecret =
+    secretFromEnv && secretFromEnv.length > 0
+      ? secretFromEnv
+      : target.kind === 'emulator'
+        ? randomBytes(24).toString('base64url')
+        : null;
+  const publicUrl = flags.publicUrl;
+  if (publicUrl !== undefined) {
+    try {
+      new URL(publicUrl);
+    } catch {
+      throw new UsageError(`--public-url: "${publicUrl}" is not a URL`);
+    }
+  }
+  return {
+    paths: flags.paths && flags.paths.length > 0 ? flags.paths : ['scenarios'],
+    concurrency: parseIntFlag(flags.concurrency ?? 8, '--concurrency', 1, 100_000),
+    mode: parseMode(flags.mode),
+    reportDir: flags.reportDir ?? 'reports',
+    timeoutMs: parseDurationMs(flags.timeout ?? '180s', '--timeout'),
+    graceMs: parseDurationMs(flags.grace ?? '5s', '--grace'),
+    target,
+    webhookSecret,
+    receiverHost: flags.receiverHost ?? '127.0.0.1',
+    receiverPort: parseIntFlag(flags.receiverPort ?? 0, '--receiver-port', 0, 65_535),
+    publicUrl,
+    thresholds: flags.thresholds ?? [],
+  };
+}
+
+/** The settings a report may show: no token, no secret. */
+export function publicSettings(config: ResolvedRunConfig): Record<string, unknown> {
+  return {
+    paths: config.paths,
+    concurrency: config.concurrency,
+    mode: config.mode ?? 'scenario',
+    timeoutMs: config.timeoutMs,
+    target: config.target.kind === 'remote' ? { kind: 'remote', baseUrl: config.target.baseUrl, droidId: config.target.droidId } : { kind: 'emulator' },
+    webhookSecretSet: config.webhookSecret !== null,
+    thresholds: config.thresholds,
+  };
+}

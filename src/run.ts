@@ -1,0 +1,75 @@
+/**
+ * `run(config, io)`: the main job as a library call (the CLI's `droidcheck run` wraps it).
+ * Loads the scenarios, opens the target (emulator by default), runs every scenario x mode,
+ * writes the reports and returns the exit code (DESIGN.md, Conventions).
+ */
+import type { Writable } from 'node:stream';
+import { publicSettings, type ResolvedRunConfig } from './config.js';
+import { parseThreshold } from './metrics/index.js';
+import { buildReport, renderConsoleSummary, writeJsonReport, type ReportDocument } from './report/index.js';
+import { runSuites } from './runner/index.js';
+import { loadSuites } from './scenario/index.js';
+import { openTarget } from './target.js';
+
+export interface RunIO {
+  stdout: Writable;
+  stderr: Writable;
+  /** Aborted: send no new requests (first SIGINT). */
+  stopSignal?: AbortSignal;
+  /** Aborted: cancel in-flight requests (grace period over, or second SIGINT). */
+  abortSignal?: AbortSignal;
+  color?: boolean;
+}
+
+export interface RunSummary {
+  report: ReportDocument;
+  exitCode: number;
+  /** Files written (report.json, ...). */
+  files: string[];
+}
+
+function line(out: Writable, text: string): void {
+  out.write(`${text}\n`);
+}
+
+/**
+ * Throws ScenarioError / UsageError / ThresholdError (exit 2) before anything is sent;
+ * after that, every problem of the target is an outcome in the report.
+ */
+export async function run(config: ResolvedRunConfig, io: RunIO): Promise<RunSummary> {
+  const suites = await loadSuites(config.paths);
+  for (const t of config.thresholds) parseThreshold(t);
+  const target = await openTarget(config);
+  try {
+    if (config.target.kind === 'remote') {
+      line(io.stderr, `droidcheck: target ${target.baseUrl} (droid ${config.target.droidId})`);
+      line(io.stderr, `droidcheck: configure the service's answer webhook URL as ${target.webhookUrl}`);
+      if (config.webhookSecret === null) {
+        line(io.stderr, 'droidcheck: no DROID_WEBHOOK_SECRET set: deliveries are accepted without a secret');
+      }
+    } else {
+      line(io.stderr, `droidcheck: embedded emulator at ${target.baseUrl}, receiver at ${target.webhookUrl}`);
+    }
+    const result = await runSuites({
+      suites,
+      client: target.client,
+      receiver: target.receiver,
+      mode: config.mode,
+      concurrency: config.concurrency,
+      timeoutMs: config.timeoutMs,
+      settings: publicSettings(config),
+      ...(io.stopSignal ? { stopSignal: io.stopSignal } : {}),
+      ...(io.abortSignal ? { abortSignal: io.abortSignal } : {}),
+    });
+    // Close first so late deliveries and orphans are counted before the report is computed.
+    await target.close();
+    result.receiver = target.receiver.stats();
+    const report = buildReport(result, { thresholds: config.thresholds });
+    const files = [await writeJsonReport(config.reportDir, report)];
+    io.stdout.write(renderConsoleSummary(report, { color: io.color ?? false }));
+    line(io.stdout, `report: ${files.join(', ')}`);
+    return { report, exitCode: report.exitCode, files };
+  } finally {
+    await target.close().catch(() => undefined);
+  }
+}

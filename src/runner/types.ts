@@ -1,0 +1,68 @@
+/**
+ * What a run produces: one `RequestRecord` per request sent (or not sent, when interrupted),
+ * and the `RunResult` the reporters turn into documents (DESIGN.md, Measurements).
+ */
+import type { ReceiverStats } from '../receiver/index.js';
+import type { AnswerMode, ExpectationFailure } from '../scenario/index.js';
+import type { LatencyRecorder } from '../metrics/index.js';
+
+/**
+ * Every request ends in exactly one outcome (DESIGN.md, Measurements):
+ * - `answered`: a valid answer (sync response, or the first matching webhook);
+ * - `failed`: the webhook carried the error payload (spec: Events, rule 1);
+ * - `rejected`: the submit got an HTTP error (4xx/5xx, spec: Errors);
+ * - `timeout`: no answer (sync) or no webhook (async) by the deadline;
+ * - `transport-error`: no usable HTTP answer (reset, refused, body not JSON);
+ * - `interrupted`: the run was stopped (SIGINT/SIGTERM) before the request ended.
+ */
+export const OUTCOMES = ['answered', 'failed', 'rejected', 'timeout', 'transport-error', 'interrupted'] as const;
+export type Outcome = (typeof OUTCOMES)[number];
+
+export interface ContractViolationRecord {
+  /** Endpoint name, e.g. `get-droid-answer-async`, `webhook`. */
+  endpoint: string;
+  path: string;
+  message: string;
+  value?: unknown;
+}
+
+export interface RequestRecord {
+  /** 0-based position in the plan. */
+  seq: number;
+  suite: string;
+  scenario: string;
+  file: string;
+  mode: AnswerMode;
+  requestId?: string;
+  outcome: Outcome;
+  /** answered, every expectation held. */
+  passed: boolean;
+  /** Wall-clock ISO 8601 time the request was (intended to be) started. */
+  startedAt: string;
+  /** Async: start to complete acknowledgement, ms. */
+  ackMs?: number;
+  /** Async: start to the receiver accepting the webhook, ms. */
+  answerMs?: number;
+  /** Sync: start to complete response, ms. */
+  syncMs?: number;
+  /** HTTP status of the submit, when there was one. */
+  httpStatus?: number;
+  error?: { code: string; message: string };
+  failures: ExpectationFailure[];
+  contractViolations: ContractViolationRecord[];
+  unknownFields: string[];
+  /** The answer payload (sync body or webhook body), for parity and accuracy reports. */
+  answer?: unknown;
+}
+
+export interface RunResult {
+  startedAt: string;
+  finishedAt: string;
+  durationMs: number;
+  /** Settings of the run, never the token or the secret. */
+  settings: Record<string, unknown>;
+  records: RequestRecord[];
+  latency: LatencyRecorder;
+  receiver: ReceiverStats;
+  interrupted: boolean;
+}
