@@ -17,7 +17,7 @@ describe('errors table', () => {
     ];
     const exits = new Set<number>(Object.values(EXIT));
     for (const e of samples) {
-      expect(e.code).toBe((e.constructor as { code: string }).code);
+      expect(e.code).toBe((e.constructor as unknown as { code: string }).code);
       expect(exits.has(e.exitCode)).toBe(true);
     }
   });

@@ -1,7 +1,9 @@
+import type { Writable } from 'node:stream';
+
 /** What every command gets from main: streams, environment, and where to put the exit code. */
 export interface CliContext {
-  stdout: NodeJS.WritableStream & { isTTY?: boolean };
-  stderr: NodeJS.WritableStream;
+  stdout: Writable & { isTTY?: boolean };
+  stderr: Writable;
   env: NodeJS.ProcessEnv;
   color: boolean;
   /** Set by the command; main exits with it. */

@@ -2,3 +2,4 @@ export * from './common.js';
 export * from './answer.js';
 export * from './answer-endpoints.js';
 export * from './check.js';
+export * from './service.js';

@@ -1,0 +1,94 @@
+/**
+ * The one generic request path of DroidClient: send, read the body once, map failures, check
+ * the contract. Built for the load hot path (thousands of req/s): constant header objects,
+ * one `body.text()` then `JSON.parse`, the body always consumed (or destroyed on error).
+ */
+import type { Dispatcher } from 'undici';
+import type { z } from 'zod';
+import { checkContract } from '../contract/index.js';
+import { apiError, notJsonError, transportFailure } from './failure.js';
+import type { ClientResponse, HttpMethod } from './types.js';
+
+/** What every call shares; built once per DroidClient. */
+export interface CallContext {
+  dispatcher: Dispatcher;
+  /** `http://host:port` */
+  origin: string;
+  /** `/optional-base-path/api/droids/<droidId>/endpoint` */
+  prefix: string;
+  token: string;
+  /** Authorization only (GET). */
+  getHeaders: Record<string, string>;
+  /** Authorization + JSON content type (POST). */
+  postHeaders: Record<string, string>;
+}
+
+export function createCallContext(baseUrl: string, droidId: number | string, token: string, dispatcher: Dispatcher): CallContext {
+  const url = new URL(baseUrl);
+  const basePath = url.pathname.replace(/\/+$/, '');
+  const authorization = `Bearer ${token}`;
+  return {
+    dispatcher,
+    origin: url.origin,
+    prefix: `${basePath}/api/droids/${encodeURIComponent(String(droidId))}/endpoint`,
+    token,
+    getHeaders: { authorization, accept: 'application/json' },
+    postHeaders: { authorization, accept: 'application/json', 'content-type': 'application/json' },
+  };
+}
+
+/**
+ * Calls `<prefix><path>` and returns the parsed 2xx body with its contract check.
+ * @param endpoint spec name, used in error messages (e.g. `get-droid-answer-async`)
+ * @param timeoutMs undici headersTimeout and bodyTimeout (each, ms; not a total deadline). undici runs
+ *   them on its fast timers, so they fire up to ~1 s late: fine for 190 s, coarse for 50 ms.
+ * @throws ApiError (non-2xx), TransportError, TimeoutError, AbortedError, ContractError (2xx not JSON)
+ */
+export async function call<S extends z.ZodType>(
+  ctx: CallContext,
+  endpoint: string,
+  method: HttpMethod,
+  path: string,
+  body: unknown,
+  schema: S,
+  timeoutMs: number,
+  signal: AbortSignal | undefined,
+): Promise<ClientResponse<z.infer<S>>> {
+  let res: Dispatcher.ResponseData;
+  try {
+    res = await ctx.dispatcher.request({
+      origin: ctx.origin,
+      path: ctx.prefix + path,
+      method,
+      headers: method === 'GET' ? ctx.getHeaders : ctx.postHeaders,
+      body: body === undefined ? null : JSON.stringify(body),
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs,
+      signal: signal ?? null,
+    });
+  } catch (err) {
+    throw transportFailure(endpoint, err, signal, timeoutMs, ctx.token);
+  }
+  let text: string;
+  try {
+    text = await res.body.text();
+  } catch (err) {
+    if (!res.body.destroyed) res.body.destroy();
+    throw transportFailure(endpoint, err, signal, timeoutMs, ctx.token);
+  }
+  const { statusCode, headers } = res;
+  if (statusCode < 200 || statusCode > 299) throw apiError(endpoint, statusCode, text, headers, ctx.token);
+  let parsed: unknown;
+  try {
+    if (text.length === 0) throw new Error('empty');
+    parsed = JSON.parse(text);
+  } catch (err) {
+    throw notJsonError(endpoint, text, headers['content-type'], err instanceof Error ? err.message : '', ctx.token);
+  }
+  return {
+    status: statusCode,
+    body: parsed as z.infer<S>,
+    contract: checkContract(schema, parsed),
+    headers,
+  };
+}

@@ -1,0 +1,38 @@
+/**
+ * Shapes of the droid client (docs/interfaces.md, client/).
+ */
+import type { Dispatcher } from 'undici';
+import type { ContractCheck } from '../contract/index.js';
+
+export interface DroidClientOptions {
+  /** Service base address, e.g. `http://127.0.0.1:3000` (a path prefix is kept). */
+  baseUrl: string;
+  droidId: number | string;
+  /** Bearer token (spec: Authentication). Never appears in an error message or excerpt. */
+  token: string;
+  /** undici dispatcher used for every call (never the global one). */
+  dispatcher: Dispatcher;
+  /** get-droid-answer headers/body timeout, ms. Default 190_000 (spec 8: up to 180 s). */
+  syncTimeoutMs?: number;
+  /** Every other endpoint's headers/body timeout, ms. Default 30_000. */
+  requestTimeoutMs?: number;
+}
+
+/** Per-call options. */
+export interface CallOptions {
+  /** Cancels the call; the promise then rejects with AbortedError. */
+  signal?: AbortSignal;
+  /** Overrides the endpoint's default timeout, ms. */
+  timeoutMs?: number;
+}
+
+/** A 2xx answer: the parsed JSON body and its contract check. */
+export interface ClientResponse<T> {
+  status: number;
+  /** Parsed JSON as received; typed as T, but only guaranteed when `contract.ok`. */
+  body: T;
+  contract: ContractCheck<T>;
+  headers: Record<string, string | string[] | undefined>;
+}
+
+export type HttpMethod = 'GET' | 'POST';

@@ -1,0 +1,121 @@
+/**
+ * The emulator's "AI": a pure, deterministic rule engine. `generateAnswer` turns a message
+ * and its chat history into every content field of the answer payload (spec: Answer payload
+ * fields); the emulator adds requestId, droidId, customerId, executionTime and timestamp.
+ */
+import type { AddressParsing, AiMessage, AnswerPayload, ChatHistoryItem } from '../../contract/index.js';
+import { EMPTY_ADDRESS, extractAddress, hasAddress } from './address.js';
+import { mergeLines, priceCart, type CartLine } from './cart.js';
+import { DEFAULT_CATALOGUE, findProducts, type Catalogue, type CatalogueProduct } from './catalogue.js';
+import { composeParagraphs } from './compose.js';
+import { extractContact, hasContact, mergeContacts } from './contact.js';
+import { detectIntents } from './intents.js';
+import { conversationLanguage } from './language.js';
+import { bareQuantity, quantityAround } from './quantity.js';
+
+export { DEFAULT_CATALOGUE, formatMoney, findProducts } from './catalogue.js';
+export type { Catalogue, CatalogueProduct } from './catalogue.js';
+export { extractAddress } from './address.js';
+export { extractContact } from './contact.js';
+export { detectLanguage } from './language.js';
+export { detectIntents, INTENTS } from './intents.js';
+export type { Intent } from './intents.js';
+
+export interface AnswerInput {
+  humanMessage: string;
+  chatHistory: ChatHistoryItem[];
+}
+
+/** The content fields of the answer payload (everything but ids, executionTime and timestamp). */
+export type AnswerBody = Pick<
+  AnswerPayload,
+  'responses' | 'addressParsing' | 'customerInsight' | 'shoppingCart' | 'customExtractedInfo' | 'answer' | 'intents'
+>;
+
+/** One paragraph as a serialised LangChain AIMessage (spec: responses). */
+export function aiMessage(content: string): AiMessage {
+  return {
+    lc: 1,
+    type: 'constructor',
+    id: ['langchain_core', 'messages', 'AIMessage'],
+    kwargs: { content, additional_kwargs: {}, tool_calls: [], invalid_tool_calls: [], response_metadata: {} },
+  };
+}
+
+/** The product talked about most recently in the history (either side), for "I'll take 2". */
+function lastHistoryProduct(history: ChatHistoryItem[], catalogue: Catalogue): CatalogueProduct | undefined {
+  for (let i = history.length - 1; i >= 0; i--) {
+    const mentions = findProducts(history[i]!.content, catalogue);
+    const last = mentions[mentions.length - 1];
+    if (last) return last.product;
+  }
+  return undefined;
+}
+
+const TAKE_IT = /\b(?:i'?ll take|i will take|take (?:it|them|one)|i'?ll have|i want (?:it|them|one)|add (?:it|them) to)\b|เอาอันนี้|เอาตัวนี้|เอาเลย|สั่งเลย/i;
+
+/**
+ * Pure and deterministic: the same input and catalogue give the same body.
+ * Rules: intents from keywords (message only); products and quantities from the message, or
+ * for a follow-up ("I'll take 2") from the last product named in the history; contact details
+ * merged over the human turns (latest wins); address from the message, or for a purchase,
+ * shipping or payment message from the latest human turn holding one.
+ */
+export function generateAnswer(input: AnswerInput, catalogue: Catalogue = DEFAULT_CATALOGUE): AnswerBody {
+  const message = input.humanMessage;
+  const humanTurns = input.chatHistory.filter((t) => t.type === 'human').map((t) => t.content);
+  const language = conversationLanguage(message, humanTurns);
+  const mentions = findProducts(message, catalogue);
+  const contactNow = extractContact(message);
+  const contact = mergeContacts([...humanTurns.map(extractContact), contactNow]);
+
+  let followUp: CatalogueProduct | undefined;
+  const bare = mentions.length === 0 ? bareQuantity(message) : undefined;
+  if (mentions.length === 0 && (bare !== undefined || TAKE_IT.test(message))) followUp = lastHistoryProduct(input.chatHistory, catalogue);
+
+  const intents = detectIntents(message, {
+    mentionsProduct: mentions.length > 0,
+    hasContact: hasContact(contactNow),
+    followUpPurchase: followUp !== undefined,
+  });
+
+  let lines: CartLine[] = [];
+  if (intents.includes('purchase')) {
+    lines = followUp
+      ? [{ product: followUp, quantity: bare ?? 1 }]
+      : mergeLines(mentions.map((m) => ({ product: m.product, quantity: quantityAround(message, m.start, m.end) ?? 1 })));
+  }
+  const cart = priceCart(lines, catalogue);
+
+  let address: AddressParsing = extractAddress(message, language);
+  if (!hasAddress(address) && intents.some((i) => i === 'purchase' || i === 'shipping' || i === 'payment')) {
+    for (let i = humanTurns.length - 1; i >= 0; i--) {
+      const earlier = extractAddress(humanTurns[i]!, language);
+      if (hasAddress(earlier)) {
+        address = earlier;
+        break;
+      }
+    }
+  }
+
+  const named = [...new Set([...mentions.map((m) => m.product), ...lines.map((l) => l.product)])];
+  const paragraphs = composeParagraphs({ language, intents, products: named, cart, address, contact, catalogue });
+  const answer = paragraphs.join('\n\n');
+  return {
+    responses: paragraphs.map(aiMessage),
+    addressParsing: hasAddress(address) ? address : { ...EMPTY_ADDRESS },
+    customerInsight: {
+      forbidden_topics: 'no',
+      user_intent: intents[0] ?? 'general_inquiry',
+      intents: [...intents],
+      product_keyword: named.map((p) => p.name),
+      user_language: language,
+      contact_info: { name: contact.name, phone: contact.phone, email: contact.email },
+      has_extractable_info: hasAddress(address) || hasContact(contact) || lines.length > 0,
+    },
+    shoppingCart: cart.cart,
+    customExtractedInfo: {},
+    answer,
+    intents: [...intents],
+  };
+}

@@ -1,0 +1,48 @@
+/**
+ * What every route of one emulator shares: options, droid identity, state, counters, timers,
+ * the webhook dispatcher and the fault engine.
+ */
+import type { Socket } from 'node:net';
+import type { Catalogue } from './ai/catalogue.js';
+import type { AnswerCache } from './answer-cache.js';
+import type { DeliveryLog } from './delivery-log.js';
+import type { FaultEngine } from './faults/engine.js';
+import type { ResolvedEmulatorOptions } from './options.js';
+import type { EmulatorProfile } from './profile/schema.js';
+import type { Random } from './random.js';
+import type { RequestIdFactory } from './request-id.js';
+import type { CustomerStore } from './state/store.js';
+import type { EmulatorStats } from './stats.js';
+import type { TimerSet } from './timers.js';
+import type { WebhookDispatcher, WebhookTarget } from './webhook-dispatcher.js';
+
+export interface EchoEntry {
+  receivedAt: string;
+  /** Query without the secret value (present: true/false). */
+  secretPresent: boolean;
+  body: unknown;
+}
+
+export interface EmulatorContext {
+  readonly options: ResolvedEmulatorOptions;
+  readonly droidId: number;
+  readonly testCustomerId: number | null;
+  /** Mutable: setWebhook() replaces it; null => not configured. */
+  webhook: WebhookTarget | null;
+  readonly profile: EmulatorProfile;
+  readonly catalogue: Catalogue;
+  readonly store: CustomerStore;
+  readonly stats: EmulatorStats;
+  readonly timers: TimerSet;
+  readonly dispatcher: WebhookDispatcher;
+  readonly faults: FaultEngine;
+  readonly log: DeliveryLog;
+  readonly answers: AnswerCache;
+  readonly nextRequestId: RequestIdFactory;
+  /** Seeded stream for anything else random (e.g. wrong secrets). */
+  readonly random: Random;
+  /** Sockets held open by the `hang` fault; destroyed on close. */
+  readonly hung: Set<Socket>;
+  /** Bodies received by the dev echo webhook (newest last, bounded). */
+  readonly echo: EchoEntry[];
+}

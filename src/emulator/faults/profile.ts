@@ -1,0 +1,106 @@
+/**
+ * Fault profile: what the emulator does wrong, on purpose, and how often. YAML text or an
+ * object; changeable at runtime (PUT /__emulator/faults). Every draw comes from one seeded
+ * stream, so the same seed and the same request order give the same faults.
+ *
+ * ```yaml
+ * seed: 7
+ * ackDelay: { kind: uniform, minMs: 5, maxMs: 40 }
+ * answerDelay: { kind: lognormal, medianMs: 800, sigma: 0.5, maxMs: 5000 }
+ * requests:
+ *   - { endpoint: get-droid-answer-async, probability: 0.05, action: error, status: 503 }
+ *   - { endpoint: "*", probability: 0.01, action: rate-limit, retryAfterS: 2 }
+ *   - { endpoint: get-droid-answer, probability: 0.01, action: reset }
+ * webhooks:
+ *   - { probability: 0.1, action: duplicate, copies: 2 }
+ *   - { probability: 0.05, action: late, delayMs: 10000 }
+ * ```
+ */
+import { parse } from 'yaml';
+import { z } from 'zod';
+
+export const ENDPOINT_NAMES = [
+  'channels',
+  'messages',
+  'customer',
+  'conversations',
+  'ask',
+  'send',
+  'customer-update',
+  'get-droid-answer',
+  'get-droid-answer-async',
+  'get-image-alt',
+] as const;
+export type EndpointName = (typeof ENDPOINT_NAMES)[number];
+
+export const delaySchema = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('fixed'), ms: z.number().nonnegative() }),
+  z.strictObject({ kind: z.literal('uniform'), minMs: z.number().nonnegative(), maxMs: z.number().nonnegative() }),
+  z.strictObject({
+    kind: z.literal('lognormal'),
+    medianMs: z.number().positive(),
+    sigma: z.number().nonnegative(),
+    maxMs: z.number().positive().optional(),
+  }),
+]);
+export type DelayDistribution = z.infer<typeof delaySchema>;
+
+const probability = z.number().min(0).max(1).default(1);
+
+export const requestFaultSchema = z.strictObject({
+  endpoint: z.union([z.enum([...ENDPOINT_NAMES, '*']), z.array(z.enum(ENDPOINT_NAMES)).min(1)]).default('*'),
+  probability,
+  action: z.enum(['error', 'rate-limit', 'reset', 'hang', 'delay']),
+  /** For `error`: a 5xx status. Default 503. */
+  status: z.number().int().min(500).max(599).default(503),
+  /** For `rate-limit`: the Retry-After header, seconds. Default 1. */
+  retryAfterS: z.number().int().nonnegative().default(1),
+  /** For `delay`: extra time before the endpoint runs. */
+  delay: delaySchema.optional(),
+});
+export type RequestFaultRule = z.infer<typeof requestFaultSchema>;
+
+export const webhookFaultSchema = z.strictObject({
+  probability,
+  action: z.enum(['drop', 'duplicate', 'late', 'error-payload', 'wrong-secret', 'missing-secret']),
+  /** For `duplicate`: copies sent in total (>= 2). Default 2. */
+  copies: z.number().int().min(2).max(10).default(2),
+  /** For `late`: extra delay before the delivery, ms. Default 10_000. */
+  delayMs: z.number().nonnegative().default(10_000),
+  /** For `error-payload`: the error text. */
+  error: z.string().default('Failed to generate AI response: injected fault'),
+});
+export type WebhookFaultRule = z.infer<typeof webhookFaultSchema>;
+
+export const faultProfileSchema = z.strictObject({
+  /** Seed of the fault stream; default: the emulator's seed. */
+  seed: z.number().int().optional(),
+  ackDelay: delaySchema.optional(),
+  answerDelay: delaySchema.optional(),
+  requests: z.array(requestFaultSchema).max(100).default([]),
+  webhooks: z.array(webhookFaultSchema).max(100).default([]),
+});
+export type FaultProfile = z.infer<typeof faultProfileSchema>;
+/** What a caller may pass: an object in the profile's shape, or YAML/JSON text. */
+export type FaultProfileInput = z.input<typeof faultProfileSchema> | string;
+
+export class FaultProfileError extends Error {
+  constructor(readonly issues: string[]) {
+    super(`invalid fault profile: ${issues.join('; ')}`);
+  }
+}
+
+/** Parses and validates; throws FaultProfileError listing every issue with its path. */
+export function parseFaultProfile(input: FaultProfileInput | undefined): FaultProfile {
+  let raw: unknown = input ?? {};
+  if (typeof input === 'string') {
+    try {
+      raw = parse(input) ?? {};
+    } catch (err) {
+      throw new FaultProfileError([(err as Error).message]);
+    }
+  }
+  const parsed = faultProfileSchema.safeParse(raw);
+  if (!parsed.success) throw new FaultProfileError(parsed.error.issues.map((i) => `${i.path.join('.') || '(profile)'}: ${i.message}`));
+  return parsed.data;
+}

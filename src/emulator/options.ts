@@ -1,0 +1,118 @@
+/**
+ * `EmulatorOptions` (what a caller writes) and `ResolvedEmulatorOptions` (what the emulator
+ * runs with). Defaults follow docs/interfaces.md, emulator section.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Catalogue } from './ai/catalogue.js';
+import type { FaultProfileInput } from './faults/profile.js';
+import type { EmulatorProfile } from './profile/schema.js';
+
+export interface DeliveryOptions {
+  /** Total attempts per webhook delivery, first one included. Default 3. */
+  attempts?: number;
+  /** Backoff before retry n (1-based) is `backoffMs * 2^(n-1)`, capped at maxBackoffMs, with +-50 % seeded jitter. Default 500. */
+  backoffMs?: number;
+  /** Default 10_000. */
+  maxBackoffMs?: number;
+  /** Per-attempt timeout: the receiver must answer within it (spec: Events, "within 5 seconds"). Default 5_000. */
+  timeoutMs?: number;
+}
+
+export interface RateLimitOptions {
+  /** Requests allowed per token per window. */
+  max: number;
+  /** Window length in ms. Default 1_000. */
+  timeWindowMs?: number;
+}
+
+export interface EmulatorClock {
+  /** Wall clock, for timestamps and the delivery-log retention. */
+  wallNow(): Date;
+}
+
+export interface EmulatorOptions {
+  /** Default 127.0.0.1 (only used by listen()). */
+  host?: string;
+  /** Default 0 (a free port). */
+  port?: number;
+  /** Default 1, or the profile's droid id. */
+  droidId?: number;
+  /** Default: a random token; exposed as `emulator.token`. */
+  token?: string;
+  /** Default 1001 (or the profile's); null => 400 "Droid Missing Test Customer Id". */
+  testCustomerId?: number | null;
+  /** Default null => 400 webhook not configured. */
+  webhookUrl?: string | null;
+  /** Appended to the webhook URL as `?secret=`. */
+  webhookSecret?: string | null;
+  /** Delay before the async acknowledgement, ms. Default 0. */
+  ackDelayMs?: number;
+  /** Delay before the answer (sync response / webhook POST), ms. Default 0. */
+  answerDelayMs?: number;
+  /** Seed of every random draw. Default 1. */
+  seed?: number;
+  /** Fastify request logging. Default false. */
+  logger?: boolean;
+  /** Webhook retry policy. */
+  delivery?: DeliveryOptions;
+  /** Per-token rate limit (429 with Retry-After). Default: off. */
+  rateLimit?: RateLimitOptions | false;
+  /** Profile object, or a path to a profile YAML file. Default: scenarios/emulator-profile.yaml. */
+  profile?: EmulatorProfile | string;
+  /** Catalogue of the rule engine. Default: the profile's catalogue. */
+  catalogue?: Catalogue;
+  /** Initial fault profile (object or YAML text). Default: none. */
+  faults?: FaultProfileInput;
+  /** Webhook delivery log retention, ms. Default 7 days (spec: Limits). */
+  deliveryLogRetentionMs?: number;
+  /** Injected clock. Default: the system clock. */
+  clock?: EmulatorClock;
+}
+
+export interface ResolvedEmulatorOptions {
+  host: string;
+  port: number;
+  token: string;
+  ackDelayMs: number;
+  answerDelayMs: number;
+  seed: number;
+  logger: boolean;
+  delivery: Required<DeliveryOptions>;
+  rateLimit: Required<RateLimitOptions> | false;
+  deliveryLogRetentionMs: number;
+  clock: EmulatorClock;
+}
+
+export const systemEmulatorClock: EmulatorClock = { wallNow: () => new Date() };
+
+export const SEVEN_DAYS_MS = 7 * 24 * 60 * 60 * 1000;
+
+function nonNegative(name: string, value: number | undefined, fallback: number): number {
+  const v = value ?? fallback;
+  if (!Number.isFinite(v) || v < 0) throw new RangeError(`emulator option ${name} must be a non-negative number, got ${String(value)}`);
+  return v;
+}
+
+/** Applies defaults; throws RangeError for a negative or non-finite number. */
+export function resolveOptions(options: EmulatorOptions): ResolvedEmulatorOptions {
+  const d = options.delivery ?? {};
+  const rl = options.rateLimit;
+  return {
+    host: options.host ?? '127.0.0.1',
+    port: options.port ?? 0,
+    token: options.token ?? `dc_${randomBytes(24).toString('base64url')}`,
+    ackDelayMs: nonNegative('ackDelayMs', options.ackDelayMs, 0),
+    answerDelayMs: nonNegative('answerDelayMs', options.answerDelayMs, 0),
+    seed: options.seed ?? 1,
+    logger: options.logger ?? false,
+    delivery: {
+      attempts: Math.max(1, Math.floor(nonNegative('delivery.attempts', d.attempts, 3))),
+      backoffMs: nonNegative('delivery.backoffMs', d.backoffMs, 500),
+      maxBackoffMs: nonNegative('delivery.maxBackoffMs', d.maxBackoffMs, 10_000),
+      timeoutMs: nonNegative('delivery.timeoutMs', d.timeoutMs, 5_000),
+    },
+    rateLimit: rl ? { max: Math.max(1, Math.floor(rl.max)), timeWindowMs: rl.timeWindowMs ?? 1_000 } : false,
+    deliveryLogRetentionMs: nonNegative('deliveryLogRetentionMs', options.deliveryLogRetentionMs, SEVEN_DAYS_MS),
+    clock: options.clock ?? systemEmulatorClock,
+  };
+}

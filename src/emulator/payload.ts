@@ -1,0 +1,77 @@
+/**
+ * Builds the answer and error payloads (spec: Answer payload fields; Error payload) and
+ * checks the answer request bodies (spec: 8, 9).
+ */
+import type { AnswerPayload, ChatHistoryItem, ErrorPayload } from '../contract/index.js';
+import type { AnswerBody } from './ai/index.js';
+import { MSG_INVALID_CHAT_HISTORY, MSG_INVALID_HUMAN_MESSAGE } from './http-errors.js';
+
+export interface PayloadMeta {
+  requestId: string;
+  droidId: number;
+  customerId: number;
+  /** ms */
+  executionTime: number;
+  /** ISO 8601 UTC */
+  timestamp: string;
+}
+
+/** Field order follows the spec's table. */
+export function buildAnswerPayload(body: AnswerBody, meta: PayloadMeta): AnswerPayload {
+  return {
+    requestId: meta.requestId,
+    droidId: meta.droidId,
+    customerId: meta.customerId,
+    responses: body.responses,
+    addressParsing: body.addressParsing,
+    customerInsight: body.customerInsight,
+    shoppingCart: body.shoppingCart,
+    customExtractedInfo: body.customExtractedInfo,
+    answer: body.answer,
+    intents: body.intents,
+    executionTime: meta.executionTime,
+    timestamp: meta.timestamp,
+  };
+}
+
+/** The failure payload: answer "", error set, other sections absent (spec: Error payload). */
+export function buildErrorPayload(error: string, meta: PayloadMeta): ErrorPayload {
+  return {
+    requestId: meta.requestId,
+    droidId: meta.droidId,
+    customerId: meta.customerId,
+    answer: '',
+    error,
+    executionTime: meta.executionTime,
+    timestamp: meta.timestamp,
+  };
+}
+
+export type AnswerRequestCheck =
+  | { ok: true; humanMessage: string; chatHistory: ChatHistoryItem[] }
+  | { ok: false; message: string };
+
+/**
+ * humanMessage must be an object with a string `content` (spec: 9; Errors). For the sync
+ * endpoint (inner shape "not shown") a plain string is accepted too. chatHistory is optional;
+ * when present it must be an array of {content: string, type: 'human' | 'ai'}.
+ */
+export function checkAnswerRequest(body: unknown, allowStringMessage: boolean): AnswerRequestCheck {
+  const b = (typeof body === 'object' && body !== null ? body : {}) as { humanMessage?: unknown; chatHistory?: unknown };
+  const hm = b.humanMessage;
+  let humanMessage: string;
+  if (allowStringMessage && typeof hm === 'string') humanMessage = hm;
+  else if (typeof hm === 'object' && hm !== null && typeof (hm as { content?: unknown }).content === 'string') {
+    humanMessage = (hm as { content: string }).content;
+  } else return { ok: false, message: MSG_INVALID_HUMAN_MESSAGE };
+  const ch = b.chatHistory;
+  if (ch === undefined || ch === null) return { ok: true, humanMessage, chatHistory: [] };
+  if (!Array.isArray(ch)) return { ok: false, message: MSG_INVALID_CHAT_HISTORY };
+  for (const item of ch as unknown[]) {
+    const t = item as { content?: unknown; type?: unknown } | null;
+    if (typeof t !== 'object' || t === null || typeof t.content !== 'string' || (t.type !== 'human' && t.type !== 'ai')) {
+      return { ok: false, message: MSG_INVALID_CHAT_HISTORY };
+    }
+  }
+  return { ok: true, humanMessage, chatHistory: ch as ChatHistoryItem[] };
+}

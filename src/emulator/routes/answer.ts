@@ -1,0 +1,71 @@
+/**
+ * spec 8. POST get-droid-answer (sync) and 9. POST get-droid-answer-async.
+ *
+ * Order of checks (async): auth (401) and droid (403) in the onRequest hook, then
+ * humanMessage (400 Invalid humanMessage format), chatHistory (400), webhook configured
+ * (400), test customer (400 Droid Missing Test Customer Id). Sync: the same minus the last two.
+ * answerDelayMs counts from acceptance, so the ack delay and the answer delay overlap.
+ */
+import { performance } from 'node:perf_hooks';
+import type { FastifyInstance } from 'fastify';
+import type { AsyncAck } from '../../contract/index.js';
+import { scheduleAnswer } from '../answer-job.js';
+import type { EmulatorContext } from '../context.js';
+import { MSG_MISSING_TEST_CUSTOMER, MSG_WEBHOOK_NOT_CONFIGURED, sendError } from '../http-errors.js';
+import { buildAnswerPayload, checkAnswerRequest } from '../payload.js';
+
+export const ACK_MESSAGE = 'Request queued. The answer will be sent to the configured webhook.';
+const SHUTTING_DOWN = 'The emulator is shutting down';
+
+export function answerRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
+  app.post('/get-droid-answer', { config: { endpoint: 'get-droid-answer' } }, async (request, reply) => {
+    const t0 = performance.now();
+    const check = checkAnswerRequest(request.body, true);
+    if (!check.ok) {
+      ctx.stats.rejected += 1;
+      return sendError(reply, 400, check.message);
+    }
+    const delay = ctx.faults.answerDelayMs(ctx.options.answerDelayMs);
+    if (!(await ctx.timers.sleep(delay))) return sendError(reply, 503, SHUTTING_DOWN);
+    const body = ctx.answers.get(check.humanMessage, check.chatHistory);
+    ctx.stats.syncAnswered += 1;
+    return buildAnswerPayload(body, {
+      requestId: ctx.nextRequestId(),
+      droidId: ctx.droidId,
+      customerId: ctx.testCustomerId ?? 0,
+      executionTime: Math.round(performance.now() - t0),
+      timestamp: ctx.options.clock.wallNow().toISOString(),
+    });
+  });
+
+  app.post('/get-droid-answer-async', { config: { endpoint: 'get-droid-answer-async' } }, async (request, reply) => {
+    const acceptedAt = performance.now();
+    const check = checkAnswerRequest(request.body, false);
+    let refusal: string | undefined;
+    if (!check.ok) refusal = check.message;
+    else if (!ctx.webhook) refusal = MSG_WEBHOOK_NOT_CONFIGURED;
+    else if (ctx.testCustomerId === null) refusal = MSG_MISSING_TEST_CUSTOMER;
+    if (refusal !== undefined || !check.ok || !ctx.webhook || ctx.testCustomerId === null) {
+      ctx.stats.rejected += 1;
+      return sendError(reply, 400, refusal ?? MSG_WEBHOOK_NOT_CONFIGURED);
+    }
+    const requestId = ctx.nextRequestId();
+    ctx.stats.accepted += 1;
+    scheduleAnswer(
+      ctx,
+      {
+        requestId,
+        customerId: ctx.testCustomerId,
+        humanMessage: check.humanMessage,
+        chatHistory: check.chatHistory,
+        acceptedAt,
+        target: ctx.webhook,
+      },
+      ctx.faults.answerDelayMs(ctx.options.answerDelayMs),
+    );
+    const ackDelay = ctx.faults.ackDelayMs(ctx.options.ackDelayMs);
+    if (ackDelay > 0 && !(await ctx.timers.sleep(ackDelay))) return sendError(reply, 503, SHUTTING_DOWN);
+    const ack: AsyncAck = { success: true, requestId, message: ACK_MESSAGE };
+    return ack;
+  });
+}

@@ -1,0 +1,87 @@
+/**
+ * Send delay of the open model: actual send time minus intended send time, per request.
+ *
+ * Latency is measured from the intended start (coordinated omission is not hidden), so a
+ * generator that cannot keep up inflates the figures itself. The send delay tells which side
+ * was slow: when its p99 exceeds {@link GENERATOR_BOUND_P99_MS} (10 ms, issue 5) the run is
+ * generator-bound and its latency figures are suspect.
+ * Recorded in an HDR histogram of integer microseconds (1 us .. 1 h, 3 significant digits).
+ */
+import * as hdr from 'hdr-histogram-js';
+
+/** p99 send delay above which a run is generator-bound, ms. */
+export const GENERATOR_BOUND_P99_MS = 10;
+
+const MAX_US = 3_600_000_000;
+
+export interface SendDelaySummary {
+  count: number;
+  /** ms, 3 decimals. */
+  p50: number;
+  p90: number;
+  p99: number;
+  p999: number;
+  max: number;
+  mean: number;
+}
+
+export interface GeneratorVerdict {
+  generatorBound: boolean;
+  /** Send delay p99, ms. */
+  p99Ms: number;
+  limitMs: number;
+  /** One line for the console and the report. */
+  message: string;
+}
+
+const usToMs = (us: number): number => Math.round(us) / 1000;
+
+export class SendDelayRecorder {
+  readonly #h = hdr.build({ lowestDiscernibleValue: 1, highestTrackableValue: MAX_US, numberOfSignificantValueDigits: 3, autoResize: false });
+
+  /** Records one send delay, ms (negative, an early timer, counts as 1 us). */
+  recordMs(ms: number): void {
+    if (Number.isNaN(ms)) return;
+    this.#h.recordValue(Math.min(MAX_US, Math.max(1, Math.round(ms * 1000))));
+  }
+
+  get count(): number {
+    return this.#h.totalCount;
+  }
+
+  percentileMs(p: number): number {
+    return this.#h.totalCount === 0 ? 0 : usToMs(this.#h.getValueAtPercentile(p));
+  }
+
+  summary(): SendDelaySummary {
+    const h = this.#h;
+    if (h.totalCount === 0) return { count: 0, p50: 0, p90: 0, p99: 0, p999: 0, max: 0, mean: 0 };
+    return {
+      count: h.totalCount,
+      p50: usToMs(h.getValueAtPercentile(50)),
+      p90: usToMs(h.getValueAtPercentile(90)),
+      p99: usToMs(h.getValueAtPercentile(99)),
+      p999: usToMs(h.getValueAtPercentile(99.9)),
+      max: usToMs(h.maxValue),
+      mean: usToMs(h.mean),
+    };
+  }
+
+  /** HDR compressed base64 (values in us), like the report's latency histograms. */
+  encode(): string {
+    return hdr.encodeIntoCompressedBase64(this.#h);
+  }
+}
+
+/** Judges a send-delay summary: generator-bound when p99 > `limitMs` (default 10 ms). */
+export function generatorVerdict(summary: SendDelaySummary, limitMs = GENERATOR_BOUND_P99_MS): GeneratorVerdict {
+  const generatorBound = summary.count > 0 && summary.p99 > limitMs;
+  return {
+    generatorBound,
+    p99Ms: summary.p99,
+    limitMs,
+    message: generatorBound
+      ? `generator-bound: send delay p99 ${summary.p99} ms > ${limitMs} ms; the load generator could not keep up, so the latency figures are suspect (lower the rate, or run the generator on more cores)`
+      : `send delay p99 ${summary.p99} ms <= ${limitMs} ms: the generator kept up`,
+  };
+}

@@ -1,0 +1,7 @@
+/**
+ * metrics/: HDR latency histograms (recorded in us, read in ms) and k6-style thresholds.
+ * Imports nothing of ours but errors.ts.
+ */
+export * from './latency-recorder.js';
+export * from './thresholds.js';
+export { didYouMean, editDistance } from './did-you-mean.js';

@@ -1,0 +1,138 @@
+/**
+ * HDR histograms of the three latencies droidcheck measures (DESIGN.md, Measurements):
+ * `ack` (async acknowledgement), `answer` (async webhook accepted), `sync` (sync response).
+ * Values are recorded as integer microseconds (1 us .. 1 h, 3 significant digits) and read
+ * back in milliseconds with 3 decimals.
+ */
+import * as hdr from 'hdr-histogram-js';
+
+export type LatencyMetric = 'ack' | 'answer' | 'sync';
+export const LATENCY_METRICS: readonly LatencyMetric[] = ['ack', 'answer', 'sync'];
+
+/**
+ * The service's latency limits in ms (spec: Limits; endpoints 8 and 9):
+ * - `ack`: "Async acknowledgement: under 100 ms" (get-droid-answer-async);
+ * - `answer`: "Async processing time: 10 to 180 seconds" (webhook after the acknowledgement);
+ * - `sync`: "Synchronous answer time: 10 to 180 seconds" (get-droid-answer).
+ */
+export const LIMITS_MS: Readonly<Record<LatencyMetric, number>> = { ack: 100, answer: 180_000, sync: 180_000 };
+
+/** A latency distribution in ms (3 decimals). All zeros when `count` is 0. */
+export interface LatencySummary {
+  count: number;
+  p50: number;
+  p90: number;
+  p99: number;
+  p999: number;
+  max: number;
+  min: number;
+  mean: number;
+}
+
+/** Smallest and largest recordable value, microseconds (1 us and 1 h). */
+export const MIN_US = 1;
+export const MAX_US = 3_600_000_000;
+
+function newHistogram(): hdr.Histogram {
+  return hdr.build({
+    lowestDiscernibleValue: 1,
+    highestTrackableValue: MAX_US,
+    numberOfSignificantValueDigits: 3,
+    autoResize: false,
+  });
+}
+
+const usToMs = (us: number): number => Math.round(us) / 1000;
+
+/** Converts ms to integer us, clamped to 1 us .. 1 h. Returns undefined for NaN. */
+export function msToClampedUs(ms: number): number | undefined {
+  if (Number.isNaN(ms)) return undefined;
+  const us = Math.round(ms * 1000);
+  return Math.min(MAX_US, Math.max(MIN_US, us));
+}
+
+/**
+ * Three HDR histograms, one per {@link LatencyMetric}.
+ * `recordMs(metric, ms)` clamps to 1 us .. 1 h (a negative or zero time from clock skew counts
+ * as 1 us; NaN is ignored). Summaries and percentiles are in ms.
+ */
+export class LatencyRecorder {
+  private readonly histograms: Record<LatencyMetric, hdr.Histogram> = {
+    ack: newHistogram(),
+    answer: newHistogram(),
+    sync: newHistogram(),
+  };
+
+  /** Records one latency in ms (stored as integer us). */
+  recordMs(metric: LatencyMetric, ms: number): void {
+    const us = msToClampedUs(ms);
+    if (us !== undefined) this.histograms[metric].recordValue(us);
+  }
+
+  /** Number of values recorded for `metric`. */
+  count(metric: LatencyMetric): number {
+    return this.histograms[metric].totalCount;
+  }
+
+  /** The value at `percentile` (0..100) in ms; 0 when nothing was recorded. */
+  percentileMs(metric: LatencyMetric, percentile: number): number {
+    const h = this.histograms[metric];
+    return h.totalCount === 0 ? 0 : usToMs(h.getValueAtPercentile(percentile));
+  }
+
+  /**
+   * count, p50, p90, p99, p99.9, max, min, mean, in ms (3 decimals); zeros when empty.
+   * max and min are the bounds of their HDR buckets (within 0.1%, max rounded up as HDR's
+   * getMaxValue does), so they survive encode/decode and merge unchanged.
+   */
+  summary(metric: LatencyMetric): LatencySummary {
+    const h = this.histograms[metric];
+    const count = h.totalCount;
+    if (count === 0) return { count: 0, p50: 0, p90: 0, p99: 0, p999: 0, max: 0, min: 0, mean: 0 };
+    return {
+      count,
+      p50: usToMs(h.getValueAtPercentile(50)),
+      p90: usToMs(h.getValueAtPercentile(90)),
+      p99: usToMs(h.getValueAtPercentile(99)),
+      p999: usToMs(h.getValueAtPercentile(99.9)),
+      // Bucket bounds, not raw extremes, so a summary reads the same after encode/decode.
+      max: usToMs(h.getValueAtPercentile(100)),
+      min: usToMs(h.getValueAtPercentile(0)),
+      mean: usToMs(h.mean),
+    };
+  }
+
+  /** The histogram of `metric` as HDR compressed base64 (values in us). */
+  encode(metric: LatencyMetric): string {
+    return hdr.encodeIntoCompressedBase64(this.histograms[metric]);
+  }
+
+  /** `{ack, answer, sync}` each as HDR compressed base64 (the report's `histograms`). */
+  encodeAll(): Record<LatencyMetric, string> {
+    return { ack: this.encode('ack'), answer: this.encode('answer'), sync: this.encode('sync') };
+  }
+
+  /** Adds every value of `other` into this recorder (for merging runs or workers). */
+  merge(other: LatencyRecorder): this {
+    for (const m of LATENCY_METRICS) this.histograms[m].add(other.histograms[m]);
+    return this;
+  }
+
+  /** Decodes one HDR compressed base64 histogram (values in us). */
+  static decode(base64: string): hdr.Histogram {
+    return hdr.decodeFromCompressedBase64(base64, 32, false, MAX_US);
+  }
+
+  /**
+   * Rebuilds a recorder from `{ack?, answer?, sync?}` HDR compressed base64 strings (e.g. a
+   * report's `histograms`); a missing or empty string leaves that metric empty.
+   */
+  static fromEncoded(encoded: Partial<Record<LatencyMetric, string>>): LatencyRecorder {
+    const recorder = new LatencyRecorder();
+    for (const m of LATENCY_METRICS) {
+      const text = encoded[m];
+      if (text) recorder.histograms[m].add(LatencyRecorder.decode(text));
+    }
+    return recorder;
+  }
+}

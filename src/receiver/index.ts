@@ -1,0 +1,3 @@
+export { createReceiver } from './receiver.js';
+export type { DeliveredMatch, Receiver, ReceiverOptions, ReceiverStats, WebhookMatch } from './types.js';
+export { createSecretCheck, redactSecretParam } from './secret.js';

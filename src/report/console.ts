@@ -1,0 +1,142 @@
+/**
+ * `renderConsoleSummary(report)`: the run's summary as text for a terminal. Returns a string
+ * and prints nothing (compute, then render). Latencies in ms. ANSI colour only when asked.
+ */
+import { formatLocation } from '../errors.js';
+import { LATENCY_METRICS } from '../metrics/index.js';
+import type { ReportDocument, ScenarioEntry } from './report-document.js';
+import { OUTCOMES } from './run-types.js';
+
+export interface ConsoleSummaryOptions {
+  /** ANSI colours (default false). */
+  color?: boolean;
+  /** Most scenario lines to list (default 200); failures are always all shown. */
+  maxScenarioLines?: number;
+}
+
+type Paint = (code: number, text: string) => string;
+const ansi: Paint = (code, text) => `\u001b[${code}m${text}\u001b[0m`;
+const plain: Paint = (_code, text) => text;
+const GREEN = 32;
+const RED = 31;
+const YELLOW = 33;
+const DIM = 2;
+const BOLD = 1;
+
+/** A value for one line: JSON, cut to `max` characters. */
+export function formatValue(value: unknown, max = 200): string {
+  let text: string;
+  try {
+    text = value === undefined ? 'undefined' : (JSON.stringify(value) ?? String(value));
+  } catch {
+    text = String(value);
+  }
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+/** ms with 1 decimal under 10 s, else seconds. */
+export function formatMs(ms: number): string {
+  return ms >= 10_000 ? `${(ms / 1000).toFixed(1)} s` : `${ms.toFixed(1)} ms`;
+}
+
+const title = (s: ScenarioEntry): string => `${s.suite} › ${s.name} [${s.mode}]`;
+
+function scenarioLines(report: ReportDocument, paint: Paint, max: number): string[] {
+  const lines = report.scenarios.slice(0, max).map((s) => {
+    const mark = s.passed ? paint(GREEN, '✓') : paint(RED, '✗');
+    const latency = s.latencyMs === undefined ? '' : `  ${formatMs(s.latencyMs)}`;
+    const outcome = s.outcome === 'answered' ? paint(DIM, s.outcome) : paint(YELLOW, s.outcome);
+    return `  ${mark} ${title(s)}  ${outcome}${latency}`;
+  });
+  if (report.scenarios.length > max) lines.push(paint(DIM, `  … ${report.scenarios.length - max} more`));
+  return lines;
+}
+
+function failureLines(report: ReportDocument, paint: Paint): string[] {
+  const failing = report.scenarios.filter((s) => !s.passed);
+  if (failing.length === 0) return [];
+  const lines = ['', paint(BOLD, 'Failures')];
+  failing.forEach((s, i) => {
+    lines.push('', `  ${i + 1}) ${paint(RED, title(s))}  ${s.outcome}${s.requestId ? `  requestId ${s.requestId}` : ''}`);
+    if (s.error) lines.push(`     ${s.error.code}: ${s.error.message}`);
+    for (const f of s.failures) {
+      lines.push(
+        `     ${paint(BOLD, f.path)} ${f.matcher}: ${f.message}`,
+        `       expected: ${paint(GREEN, formatValue(f.expected))}`,
+        `       actual:   ${paint(RED, formatValue(f.actual))}`,
+        `       at ${formatLocation(f.location)}`,
+      );
+    }
+    for (const v of s.contractViolations) {
+      lines.push(`     contract ${v.endpoint} ${v.path || '(body)'}: ${v.message}`);
+    }
+    if (s.failures.length === 0 && !s.error && s.contractViolations.length === 0) lines.push(`     file ${s.file}`);
+  });
+  return lines;
+}
+
+function table(rows: string[][]): string[] {
+  const widths = rows[0]?.map((_, c) => Math.max(...rows.map((r) => (r[c] ?? '').length))) ?? [];
+  return rows.map((r) => `  ${r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c] ?? 0) : cell.padStart(widths[c] ?? 0))).join('  ')}`.trimEnd());
+}
+
+function latencyLines(report: ReportDocument, paint: Paint): string[] {
+  const f = (n: number): string => n.toFixed(1);
+  const rows = [['metric', 'count', 'p50', 'p90', 'p99', 'p99.9', 'max', 'limit', '']];
+  const status: string[] = [];
+  for (const m of LATENCY_METRICS) {
+    const l = report.latency[m];
+    rows.push([m, String(l.count), f(l.p50), f(l.p90), f(l.p99), f(l.p999), f(l.max), f(l.limitMs), l.withinLimit ? 'ok' : 'BREACH']);
+    status.push(l.withinLimit ? paint(GREEN, 'ok') : paint(RED, 'BREACH'));
+  }
+  const lines = table(rows);
+  // Colour the status column after padding, so ANSI codes do not skew the widths.
+  return [
+    '',
+    paint(BOLD, 'Latency (ms)'),
+    lines[0] ?? '',
+    ...lines.slice(1).map((line, i) => line.replace(/(ok|BREACH)$/, status[i] ?? '')),
+  ];
+}
+
+/**
+ * Renders `report` for a terminal: one line per scenario entry (✓/✗ suite › name [mode]
+ * outcome latency), the failures (path, matcher, expected, actual, file:line:col), outcome
+ * counts (with their sum against the requests), the latency table in ms with the spec's
+ * limits, receiver counts, thresholds, and a final `N passed, N failed` line.
+ */
+export function renderConsoleSummary(report: ReportDocument, opts: ConsoleSummaryOptions = {}): string {
+  const paint = opts.color ? ansi : plain;
+  const s = report.summary;
+  const lines: string[] = [
+    paint(BOLD, `droidcheck: ${s.requests} requests in ${formatMs(report.durationMs)}`),
+    ...scenarioLines(report, paint, opts.maxScenarioLines ?? 200),
+    ...failureLines(report, paint),
+  ];
+  const sum = Object.values(s.outcomes).reduce((a, b) => a + b, 0);
+  lines.push(
+    '',
+    `${paint(BOLD, 'Outcomes')}  ${OUTCOMES.map((o) => `${o} ${s.outcomes[o]}`).join(' · ')}  (total ${sum} of ${s.requests} requests)`,
+    ...latencyLines(report, paint),
+  );
+  const r = report.receiver;
+  lines.push(
+    '',
+    `${paint(BOLD, 'Receiver')}  received ${r.received} · matched ${r.matched} · duplicates ${r.duplicates} · late ${r.late} · orphans ${r.orphans} · bad secret ${r.badSecret} · malformed ${r.malformed}`,
+  );
+  if (report.thresholds.length > 0) {
+    lines.push('', paint(BOLD, 'Thresholds'));
+    for (const t of report.thresholds) {
+      const mark = t.passed ? paint(GREEN, '✓') : paint(RED, '✗');
+      lines.push(`  ${mark} ${t.expression}  (actual ${Number(t.actual.toFixed(3))})`);
+    }
+  }
+  const breached = report.thresholds.filter((t) => !t.passed).length;
+  const parts = [
+    paint(s.passed > 0 ? GREEN : DIM, `${s.passed} passed`),
+    paint(s.failed > 0 ? RED : DIM, `${s.failed} failed`),
+    ...(breached > 0 ? [paint(RED, `${breached} threshold${breached === 1 ? '' : 's'} breached`)] : []),
+  ];
+  lines.push('', `${parts.join(', ')} (${s.requests} requests) · exit ${report.exitCode}`);
+  return `${lines.join('\n')}\n`;
+}

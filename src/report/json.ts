@@ -1,0 +1,16 @@
+/**
+ * `writeJsonReport(dir, report)`: the ReportDocument as `<dir>/report.json`.
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { ReportDocument } from './report-document.js';
+
+export const JSON_REPORT_FILE = 'report.json';
+
+/** Writes `<dir>/report.json` (2-space JSON), creating `dir` as needed; resolves the file's path. */
+export async function writeJsonReport(dir: string, report: ReportDocument): Promise<string> {
+  await mkdir(dir, { recursive: true });
+  const path = join(dir, JSON_REPORT_FILE);
+  await writeFile(path, `${JSON.stringify(report, null, 2)}\n`, 'utf8');
+  return path;
+}

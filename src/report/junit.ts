@@ -1,0 +1,133 @@
+/**
+ * JUnit XML of a ReportDocument (`junit.xml`), for CI test tabs: a `<testsuite>` per scenario
+ * suite, a `<testcase>` per scenario x mode (classname = suite, name = `scenario [mode]`,
+ * time in seconds from the end-to-end latency). An expectation failure is a `<failure>` with
+ * expected, actual and file:line:col; a request that got no answer (timeout, rejected,
+ * transport-error, failed payload) is an `<error>`; an interrupted one is `<skipped>`.
+ * Thresholds form one more suite, `droidcheck.thresholds`. Settings become `<properties>`
+ * (secret-looking keys left out).
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { create } from 'xmlbuilder2';
+import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces.js';
+import { formatLocation } from '../errors.js';
+import { formatValue } from './console.js';
+import type { ReportDocument, ScenarioEntry } from './report-document.js';
+
+export const JUNIT_REPORT_FILE = 'junit.xml';
+export const THRESHOLD_SUITE = 'droidcheck.thresholds';
+
+export interface JUnitOptions {
+  /** Add the `droidcheck.thresholds` suite (default true). */
+  thresholds?: boolean;
+}
+
+const SECRET_KEY = /token|secret|password|authorization|api[-_]?key/i;
+// Characters XML 1.0 cannot hold (C0 controls but tab, LF, CR; lone surrogates; U+FFFE/F).
+const INVALID_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/** Text safe for XML 1.0: invalid characters replaced by U+FFFD. */
+export function xmlSafe(text: string): string {
+  return text.replace(INVALID_XML, '\uFFFD');
+}
+
+const attr = (text: string): string => xmlSafe(text.replace(/\s*\n\s*/g, ' '));
+const seconds = (ms: number | undefined): string => ((ms ?? 0) / 1000).toFixed(3);
+
+/** Settings flattened to `a.b` = value strings, leaving out secret-looking keys. */
+export function settingsProperties(settings: Record<string, unknown>, prefix = ''): [string, string][] {
+  const out: [string, string][] = [];
+  for (const [key, value] of Object.entries(settings)) {
+    if (SECRET_KEY.test(key)) continue;
+    const name = `${prefix}${key}`;
+    if (value && typeof value === 'object' && !Array.isArray(value)) out.push(...settingsProperties(value as Record<string, unknown>, `${name}.`));
+    else out.push([name, typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value))]);
+  }
+  return out;
+}
+
+function addTestcase(suite: XMLBuilder, s: ScenarioEntry): void {
+  const tc = suite.ele('testcase', { classname: attr(s.suite), name: attr(`${s.name} [${s.mode}]`), time: seconds(s.latencyMs), file: attr(s.file) });
+  if (s.outcome === 'interrupted') {
+    tc.ele('skipped', { message: 'run interrupted before this request ended' });
+    return;
+  }
+  if (s.outcome !== 'answered') {
+    const message = s.error ? `${s.outcome}: ${s.error.message}` : s.outcome;
+    const body = [s.requestId ? `requestId: ${s.requestId}` : '', s.error ? `${s.error.code}: ${s.error.message}` : '', `file: ${s.file}`];
+    tc.ele('error', { message: attr(message), type: attr(s.error?.code ?? s.outcome) }).txt(xmlSafe(body.filter(Boolean).join('\n')));
+  }
+  for (const f of s.failures) {
+    const body = [
+      `${f.path} ${f.matcher}: ${f.message}`,
+      `expected: ${formatValue(f.expected, 2000)}`,
+      `actual:   ${formatValue(f.actual, 2000)}`,
+      `at ${formatLocation(f.location)}`,
+      ...(s.requestId ? [`requestId: ${s.requestId}`] : []),
+    ];
+    tc.ele('failure', { message: attr(`${f.path}: ${f.message}`), type: attr(f.matcher) }).txt(xmlSafe(body.join('\n')));
+  }
+  if (s.outcome === 'answered' && !s.passed && s.failures.length === 0) {
+    const violations = s.contractViolations.map((v) => `contract ${v.endpoint} ${v.path || '(body)'}: ${v.message}`);
+    tc.ele('failure', { message: 'failed', type: 'contract' }).txt(xmlSafe(violations.join('\n') || `file: ${s.file}`));
+  }
+}
+
+/** Renders `report` as a JUnit XML document (UTF-8, pretty-printed). */
+export function renderJUnit(report: ReportDocument, opts: JUnitOptions = {}): string {
+  const doc = create({ version: '1.0', encoding: 'UTF-8' });
+  const bySuite = new Map<string, ScenarioEntry[]>();
+  for (const s of report.scenarios) bySuite.set(s.suite, [...(bySuite.get(s.suite) ?? []), s]);
+  const breached = report.thresholds.filter((t) => !t.passed).length;
+  const withThresholds = (opts.thresholds ?? true) && report.thresholds.length > 0;
+  const countOf = (list: ScenarioEntry[], kind: 'failure' | 'error' | 'skipped'): number =>
+    list.filter((s) =>
+      kind === 'skipped' ? s.outcome === 'interrupted'
+        : kind === 'error' ? s.outcome !== 'answered' && s.outcome !== 'interrupted'
+          : s.outcome === 'answered' && !s.passed,
+    ).length;
+  const all = report.scenarios;
+  const root = doc.ele('testsuites', {
+    name: 'droidcheck',
+    tests: String(all.length + (withThresholds ? report.thresholds.length : 0)),
+    failures: String(countOf(all, 'failure') + (withThresholds ? breached : 0)),
+    errors: String(countOf(all, 'error')),
+    skipped: String(countOf(all, 'skipped')),
+    time: seconds(report.durationMs),
+    timestamp: report.startedAt,
+  });
+  const properties = settingsProperties(report.settings);
+  const openSuite = (name: string, list: { length: number }, failures: number, errors: number, skipped: number, timeMs: number): XMLBuilder => {
+    const suite = root.ele('testsuite', {
+      name: attr(name), tests: String(list.length), failures: String(failures), errors: String(errors), skipped: String(skipped),
+      time: seconds(timeMs), timestamp: report.startedAt,
+    });
+    if (properties.length > 0) {
+      const props = suite.ele('properties');
+      for (const [key, value] of properties) props.ele('property', { name: attr(key), value: attr(value) });
+    }
+    return suite;
+  };
+  for (const [name, list] of bySuite) {
+    const timeMs = list.reduce((sum, s) => sum + (s.latencyMs ?? 0), 0);
+    const suite = openSuite(name, list, countOf(list, 'failure'), countOf(list, 'error'), countOf(list, 'skipped'), timeMs);
+    for (const s of list) addTestcase(suite, s);
+  }
+  if (withThresholds) {
+    const suite = openSuite(THRESHOLD_SUITE, report.thresholds, breached, 0, 0, 0);
+    for (const t of report.thresholds) {
+      const tc = suite.ele('testcase', { classname: THRESHOLD_SUITE, name: attr(t.expression), time: '0.000' });
+      if (!t.passed) tc.ele('failure', { message: attr(`${t.metric} is ${t.actual}`), type: 'threshold' }).txt(xmlSafe(`${t.expression}\nactual: ${t.actual}`));
+    }
+  }
+  return doc.end({ prettyPrint: true });
+}
+
+/** Writes `<dir>/junit.xml` (mkdir -p); resolves the file's path. */
+export async function writeJUnitReport(dir: string, report: ReportDocument, opts: JUnitOptions = {}): Promise<string> {
+  await mkdir(dir, { recursive: true });
+  const path = join(dir, JUNIT_REPORT_FILE);
+  await writeFile(path, `${renderJUnit(report, opts)}\n`, 'utf8');
+  return path;
+}

@@ -1,0 +1,98 @@
+/**
+ * Markdown summary of a ReportDocument (`summary.md`), also appended to the file named by
+ * `$GITHUB_STEP_SUMMARY` when set (GitHub Actions job summary). Latencies in ms.
+ */
+import { appendFile, mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { formatLocation } from '../errors.js';
+import { LATENCY_METRICS } from '../metrics/index.js';
+import { formatValue } from './console.js';
+import type { ReportDocument } from './report-document.js';
+import { OUTCOMES } from './run-types.js';
+
+export const MARKDOWN_REPORT_FILE = 'summary.md';
+
+export interface MarkdownOptions {
+  /** Most failures to list (default 50). */
+  maxFailures?: number;
+}
+
+/** A table cell: pipes escaped, newlines as spaces. */
+const cell = (text: string): string => text.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
+/** An inline code span that survives backticks in the text. */
+const code = (text: string): string => {
+  const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((m) => m.length));
+  const fence = '`'.repeat(longest + 1);
+  return `${fence}${longest > 0 ? ' ' : ''}${text.replace(/\r?\n/g, ' ')}${longest > 0 ? ' ' : ''}${fence}`;
+};
+const row = (cells: string[]): string => `| ${cells.map(cell).join(' | ')} |`;
+const f1 = (n: number): string => n.toFixed(1);
+
+/** Renders `report` as GitHub-flavoured Markdown: verdict, outcomes, latency, thresholds, failures. */
+export function renderMarkdownSummary(report: ReportDocument, opts: MarkdownOptions = {}): string {
+  const s = report.summary;
+  const breached = report.thresholds.filter((t) => !t.passed);
+  const verdict = report.exitCode === 0 ? '✅' : '❌';
+  const lines = [
+    `## ${verdict} droidcheck: ${s.passed} passed, ${s.failed} failed` +
+      (breached.length > 0 ? `, ${breached.length} threshold${breached.length === 1 ? '' : 's'} breached` : '') +
+      ` (exit ${report.exitCode})`,
+    '',
+    `${s.requests} requests in ${(report.durationMs / 1000).toFixed(1)} s, started ${report.startedAt}.`,
+    '',
+    row([...OUTCOMES]),
+    row(OUTCOMES.map(() => '---:')),
+    row(OUTCOMES.map((o) => String(s.outcomes[o]))),
+    '',
+    '### Latency (ms)',
+    '',
+    row(['metric', 'count', 'p50', 'p90', 'p99', 'p99.9', 'max', 'limit', '']),
+    row(['---', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---']),
+    ...LATENCY_METRICS.map((m) => {
+      const l = report.latency[m];
+      return row([m, String(l.count), f1(l.p50), f1(l.p90), f1(l.p99), f1(l.p999), f1(l.max), f1(l.limitMs), l.withinLimit ? 'ok' : '**BREACH**']);
+    }),
+  ];
+  const r = report.receiver;
+  lines.push('', `Receiver: ${r.received} received, ${r.matched} matched, ${r.duplicates} duplicates, ${r.late} late, ${r.orphans} orphans, ${r.badSecret} bad secret, ${r.malformed} malformed.`);
+  if (report.thresholds.length > 0) {
+    lines.push('', '### Thresholds', '', row(['', 'threshold', 'actual']), row(['---', '---', '---:']));
+    for (const t of report.thresholds) lines.push(row([t.passed ? '✅' : '❌', code(t.expression), String(Number(t.actual.toFixed(3)))]));
+  }
+  const failing = report.scenarios.filter((x) => !x.passed);
+  if (failing.length > 0) {
+    const max = opts.maxFailures ?? 50;
+    lines.push('', '### Failures', '');
+    for (const x of failing.slice(0, max)) {
+      lines.push(`- **${cell(`${x.suite} › ${x.name} [${x.mode}]`)}** (${x.outcome}${x.requestId ? `, ${code(x.requestId)}` : ''})`);
+      if (x.error) lines.push(`  - ${code(x.error.code)}: ${cell(x.error.message)}`);
+      for (const fail of x.failures) {
+        lines.push(
+          `  - ${code(fail.path)} ${fail.matcher}: expected ${code(formatValue(fail.expected))}, actual ${code(formatValue(fail.actual))} at ${code(formatLocation(fail.location))}`,
+        );
+      }
+      for (const v of x.contractViolations) lines.push(`  - contract ${v.endpoint} ${code(v.path || '(body)')}: ${cell(v.message)}`);
+    }
+    if (failing.length > max) lines.push(`- … ${failing.length - max} more`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/**
+ * Writes `<dir>/summary.md` (mkdir -p) and appends the same text to `env.GITHUB_STEP_SUMMARY`
+ * when set. Resolves the paths written.
+ */
+export async function writeMarkdownSummary(
+  dir: string,
+  report: ReportDocument,
+  opts: MarkdownOptions & { env?: Record<string, string | undefined> } = {},
+): Promise<string[]> {
+  const text = renderMarkdownSummary(report, opts);
+  await mkdir(dir, { recursive: true });
+  const path = join(dir, MARKDOWN_REPORT_FILE);
+  await writeFile(path, text, 'utf8');
+  const step = (opts.env ?? process.env).GITHUB_STEP_SUMMARY;
+  if (!step) return [path];
+  await appendFile(step, `${text}\n`, 'utf8');
+  return [path, step];
+}

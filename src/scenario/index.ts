@@ -1,0 +1,16 @@
+/**
+ * scenario/: the scenario language (docs/interfaces.md, "scenario/"). YAML loading with
+ * file:line:col for every problem (ScenarioError, DROIDCHECK_ERR_SCENARIO), expectation
+ * matchers, tag/grep filters, JSON Schema export. No network.
+ */
+export type { AnswerMode, Expectation, ExpectationFailure, Scenario, Suite, SourceLocation } from './types.js';
+export type { UserSuite, UserScenario, UserChatTurn } from './schema.js';
+export { userSuiteSchema, userScenarioSchema } from './schema.js';
+export { parseSuite } from './parse-suite.js';
+export { loadSuites } from './load-suites.js';
+export { evaluateExpectations, valueAtPath } from './evaluate.js';
+export { filterScenarios, type ScenarioFilter } from './filter.js';
+export { exportScenarioJsonSchema } from './json-schema.js';
+export { parseLatency } from './normalise.js';
+export { MATCHER_NAMES } from './matchers/registry.js';
+export { MAX_SUITE_BYTES, MAX_ALIAS_COUNT, MAX_DEPTH } from './yaml-source.js';

@@ -1,0 +1,55 @@
+/**
+ * Checks an expectation path against the answer payload's contract (spec: Answer payload
+ * fields; Error payload), so a typo such as `shopingCart.grandTotal` is a load-time error.
+ * The contract's objects are loose (the real service may add fields), so only a segment that is
+ * close to a known field name (did-you-mean) is refused; far-off names pass. Below a free-form
+ * record (`customExtractedInfo`) or an unknown field nothing is checked. A non-numeric segment
+ * under a list is refused.
+ */
+import { answerPayloadSchema, errorPayloadSchema } from '../contract/index.js';
+import { didYouMean } from './suggest.js';
+
+type Def = { type: string; [k: string]: unknown };
+const defOf = (s: unknown): Def | undefined => (s as { _zod?: { def?: Def } } | undefined)?._zod?.def;
+
+function unwrap(s: unknown): unknown {
+  let cur = s;
+  for (let i = 0; i < 10; i++) {
+    const def = defOf(cur);
+    if (def && ['optional', 'nullable', 'default', 'readonly'].includes(def.type)) cur = def.innerType;
+    else if (def?.type === 'pipe') cur = def.in;
+    else return cur;
+  }
+  return cur;
+}
+
+const ROOT_SHAPE: Record<string, unknown> = {
+  ...(defOf(errorPayloadSchema)?.shape as Record<string, unknown>),
+  ...(defOf(answerPayloadSchema)?.shape as Record<string, unknown>),
+};
+
+/** Why `path` cannot name a field of the answer payload, or undefined when it may. */
+export function payloadPathProblem(path: string): string | undefined {
+  const segments = path.split('.');
+  let shape: Record<string, unknown> | undefined = ROOT_SHAPE;
+  let schema: unknown;
+  for (let i = 0; i < segments.length; i++) {
+    const seg = segments[i]!;
+    const where = i === 0 ? 'the answer payload' : `"${segments.slice(0, i).join('.')}"`;
+    if (shape) {
+      if (!Object.hasOwn(shape, seg)) {
+        const guess = didYouMean(seg, Object.keys(shape));
+        return guess ? `unknown field "${seg}" in ${where} — did you mean "${guess}"?` : undefined;
+      }
+      schema = unwrap(shape[seg]);
+    } else {
+      const def = defOf(schema);
+      if (def?.type !== 'array') return undefined;
+      if (!/^\d+$/.test(seg)) return `${where} is a list: index it with a number (e.g. "${segments.slice(0, i).join('.')}.0")`;
+      schema = unwrap(def.element);
+    }
+    const def = defOf(schema);
+    shape = def?.type === 'object' ? (def.shape as Record<string, unknown>) : undefined;
+  }
+  return undefined;
+}

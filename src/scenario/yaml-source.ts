@@ -1,0 +1,113 @@
+/**
+ * Stage 1-2 of loading: YAML text -> `Document` + plain data, and the map back from a data path
+ * (`['scenarios', 0, 'expect', 'answer']`) to file:line:col via the `yaml` node ranges.
+ *
+ * Hostile input is refused here with a `FileIssue` (never a crash):
+ * - text larger than `MAX_SUITE_BYTES` (5 MiB);
+ * - alias bombs ("billion laughs"): more than `MAX_ALIAS_COUNT` alias expansions;
+ * - nesting deeper than `MAX_DEPTH` levels.
+ */
+import { isAlias, isMap, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node } from 'yaml';
+import type { FileIssue, SourceLocation } from '../errors.js';
+
+export const MAX_SUITE_BYTES = 5 * 1024 * 1024;
+export const MAX_ALIAS_COUNT = 100;
+export const MAX_DEPTH = 64;
+
+export type DataPath = readonly (string | number)[];
+
+export interface YamlSource {
+  file: string;
+  doc: Document;
+  /** The document as plain JS data (undefined when the document is empty or broken). */
+  data: unknown;
+  /** Location of the value at `path`, or of its key with `want: 'key'`; nearest existing parent otherwise. */
+  locate(path: DataPath, want?: 'value' | 'key'): SourceLocation;
+}
+
+export interface ParsedYaml {
+  source: YamlSource | undefined;
+  issues: FileIssue[];
+}
+
+function depthOf(root: unknown): number {
+  let max = 0;
+  const stack: [unknown, number][] = [[root, 1]];
+  while (stack.length > 0) {
+    const [v, d] = stack.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    if (d > max) max = d;
+    if (max > MAX_DEPTH) return max;
+    for (const child of Object.values(v)) stack.push([child, d + 1]);
+  }
+  return max;
+}
+
+function firstLine(message: string): string {
+  return (message.split('\n')[0] ?? message).replace(/ at line \d+, column \d+:?$/, '').trim();
+}
+
+/** Parses `text` as one YAML document. Issues carry file:line:col; `source` is set when parsing worked. */
+export function readYaml(text: string, file: string): ParsedYaml {
+  const at = (line: number, col: number): SourceLocation => ({ file, line, col });
+  if (Buffer.byteLength(text, 'utf8') > MAX_SUITE_BYTES) {
+    return {
+      source: undefined,
+      issues: [{ location: at(1, 1), message: `file is larger than ${MAX_SUITE_BYTES / 1024 / 1024} MiB; split it into several suites` }],
+    };
+  }
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true, strict: true, logLevel: 'error' });
+  const loc = (offset: number): SourceLocation => {
+    const { line, col } = lineCounter.linePos(offset);
+    return at(line, col);
+  };
+  if (doc.errors.length > 0) {
+    const issues = doc.errors.map((e) => ({
+      location: loc(e.pos[0]),
+      message: /call stack/i.test(e.message) ? `nesting is too deep (more than ${MAX_DEPTH} levels)` : `YAML syntax error: ${firstLine(e.message)}`,
+    }));
+    return { source: undefined, issues };
+  }
+  let data: unknown;
+  try {
+    data = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+  } catch (err) {
+    const why = err instanceof ReferenceError && /alias/i.test(err.message)
+      ? `too many alias expansions (more than ${MAX_ALIAS_COUNT}); the file looks like an alias bomb`
+      : `cannot read the YAML document: ${err instanceof Error ? firstLine(err.message) : String(err)}`;
+    return { source: undefined, issues: [{ location: at(1, 1), message: why }] };
+  }
+  if (depthOf(data) > MAX_DEPTH) {
+    return { source: undefined, issues: [{ location: at(1, 1), message: `nesting is deeper than ${MAX_DEPTH} levels` }] };
+  }
+
+  const locate = (path: DataPath, want: 'value' | 'key' = 'value'): SourceLocation => {
+    let node: unknown = doc.contents;
+    let last: Node | null = (doc.contents as Node | null) ?? null;
+    for (let i = 0; i < path.length; i++) {
+      // Inside an aliased node the problem belongs to where the alias is used: stop at the alias.
+      if (isAlias(node)) break;
+      const seg = path[i];
+      let next: unknown;
+      let keyNode: unknown;
+      if (isMap(node)) {
+        const pair = node.items.find((p) => (isScalar(p.key) ? String(p.key.value) : String(p.key)) === String(seg));
+        if (!pair) break;
+        keyNode = pair.key;
+        next = pair.value ?? pair.key;
+      } else if (isSeq(node) && typeof seg === 'number') {
+        next = node.items[seg];
+      } else {
+        break;
+      }
+      if (next === undefined || next === null) break;
+      if (i === path.length - 1 && want === 'key' && keyNode) next = keyNode;
+      node = next;
+      last = next as Node;
+    }
+    const range = (last as { range?: [number, number, number] } | null)?.range;
+    return range ? loc(range[0]) : at(1, 1);
+  };
+  return { source: { file, doc, data, locate }, issues: [] };
+}

@@ -1,0 +1,174 @@
+/**
+ * Stage 3 of loading: zod issues -> `FileIssue`s with file:line:col and plain-language messages.
+ * - unknown keys and matcher names get a did-you-mean (`unknown key "humanMesage" — did you mean "humanMessage"?`);
+ * - a union (chat turn, matcher value, modes) reports the branch the user evidently meant
+ *   (the one whose type matched, with the fewest problems), else the union's own message;
+ * - a missing key points at the map that should hold it.
+ */
+import type { z } from 'zod';
+import type { FileIssue } from '../errors.js';
+import { kindOf } from './matchers/values.js';
+import { MATCHER_NAMES } from './matchers/registry.js';
+import { matcherObjectSchema } from './schema.js';
+import { didYouMean } from './suggest.js';
+import type { DataPath, YamlSource } from './yaml-source.js';
+
+type Issue = z.core.$ZodIssue;
+type Def = { type: string; [k: string]: unknown };
+
+const defOf = (s: unknown): Def | undefined => (s as { _zod?: { def?: Def } } | undefined)?._zod?.def;
+
+function unwrap(schema: unknown): unknown {
+  let s = schema;
+  for (let i = 0; i < 20; i++) {
+    const def = defOf(s);
+    if (!def) return s;
+    if (['optional', 'nullable', 'default', 'readonly', 'nonoptional'].includes(def.type)) s = def.innerType;
+    else if (def.type === 'lazy') s = (def.getter as () => unknown)();
+    else if (def.type === 'pipe') s = def.in;
+    else return s;
+  }
+  return s;
+}
+
+/** The shape of an object schema, or of the first object option of a union (zod flattens a union's issues when only one option's type fits). */
+function shapeOf(schema: unknown): Record<string, unknown> | undefined {
+  const s = unwrap(schema);
+  const def = defOf(s);
+  if (def?.type === 'object') return def.shape as Record<string, unknown>;
+  if (def?.type === 'union') return (def.options as unknown[]).map(shapeOf).find((x) => x !== undefined);
+  return undefined;
+}
+
+/** The schema reached by following `path` from `schema` (first fitting branch of a union). */
+function schemaAt(schema: unknown, path: DataPath): unknown {
+  let s = unwrap(schema);
+  for (const seg of path) {
+    const def = defOf(s);
+    if (!def) return undefined;
+    if (def.type === 'object') s = shapeOf(s)?.[String(seg)];
+    else if (def.type === 'array') s = def.element;
+    else if (def.type === 'record') s = def.valueType;
+    else if (def.type === 'union') {
+      const opts = (def.options as unknown[]).map(unwrap);
+      s = opts.map((o) => schemaAt(o, [seg])).find((x) => x !== undefined);
+    } else return undefined;
+    s = unwrap(s);
+  }
+  return s;
+}
+
+const EXPECTED: Record<string, string> = {
+  string: 'a string',
+  number: 'a number',
+  int: 'a whole number',
+  boolean: 'true or false',
+  object: 'a map',
+  array: 'a list',
+  null: 'null',
+  record: 'a map',
+};
+
+function valueAt(data: unknown, path: DataPath): unknown {
+  let cur = data;
+  for (const seg of path) {
+    if (cur === null || typeof cur !== 'object') return undefined;
+    cur = (cur as Record<string, unknown>)[String(seg)];
+  }
+  return cur;
+}
+
+function labelOf(path: DataPath): string {
+  for (let i = path.length - 1; i >= 0; i--) {
+    const seg = path[i];
+    if (typeof seg === 'string') return i === path.length - 1 ? `"${seg}"` : `item ${Number(path[i + 1]) + 1} of "${seg}"`;
+  }
+  return 'the file';
+}
+
+function unknownKey(key: string, candidates: string[], isMatcher: boolean): string {
+  const what = isMatcher ? 'matcher' : 'key';
+  const guess = didYouMean(key, candidates);
+  if (guess) return `unknown ${what} "${key}" — did you mean "${guess}"?`;
+  if (isMatcher) {
+    return `unknown matcher "${key}"; matchers: ${MATCHER_NAMES.join(', ')} (to compare a whole object write { equals: {...} }; to reach a field use a dotted path)`;
+  }
+  return `unknown key "${key}"; allowed keys: ${candidates.join(', ')}`;
+}
+
+/** `['a', 'b', 'c']` -> `a, b or c`. */
+function orList(items: string[]): string {
+  return items.length <= 1 ? (items[0] ?? 'something else') : `${items.slice(0, -1).join(', ')} or ${items[items.length - 1]}`;
+}
+
+function toPath(path: readonly PropertyKey[]): (string | number)[] {
+  return path.filter((p): p is string | number => typeof p !== 'symbol');
+}
+
+/** Maps every zod issue (relative to `schema` at `base`) to one or more `FileIssue`s. */
+export function issuesFromZod(issues: readonly Issue[], source: YamlSource, schema: unknown, base: DataPath = []): FileIssue[] {
+  const out: FileIssue[] = [];
+  const coveredMissing = new Set<string>();
+  for (const issue of issues) {
+    if (issue.code !== 'unrecognized_keys') continue;
+    const candidates = Object.keys(shapeOf(schemaAt(schema, toPath(issue.path))) ?? {});
+    for (const key of issue.keys) {
+      const guess = didYouMean(key, candidates);
+      if (guess) coveredMissing.add(JSON.stringify([...toPath(issue.path), guess]));
+    }
+  }
+  for (const issue of issues) {
+    if (issue.code === 'invalid_type' && coveredMissing.has(JSON.stringify(toPath(issue.path)))) continue;
+    const rel = toPath(issue.path);
+    const path = [...base, ...rel];
+    const at = (p: DataPath = path, want: 'value' | 'key' = 'value'): FileIssue['location'] => source.locate(p, want);
+    const value = valueAt(source.data, path);
+    switch (issue.code) {
+      case 'invalid_union': {
+        const branches = issue.errors;
+        let best = -1;
+        branches.forEach((b, i) => {
+          const typeMatched = !b.some((x) => x.code === 'invalid_type' && x.path.length === 0);
+          if (typeMatched && (best < 0 || b.length < (branches[best]?.length ?? Infinity))) best = i;
+        });
+        const union = schemaAt(schema, rel);
+        const options = defOf(union)?.options as unknown[] | undefined;
+        const branch = best >= 0 ? branches[best] : undefined;
+        if (branch && options?.[best]) {
+          out.push(...issuesFromZod(branch, source, options[best], path));
+        } else {
+          const types = branches.flatMap((b) => b.filter((x) => x.code === 'invalid_type' && x.path.length === 0).map((x) => (x.code === 'invalid_type' ? (EXPECTED[x.expected] ?? x.expected) : '')));
+          const msg = issue.message && issue.message !== 'Invalid input' ? issue.message : `must be ${orList([...new Set(types)])}`;
+          out.push({ location: at(), message: `${labelOf(path)}: ${msg}, got ${kindOf(value)}` });
+        }
+        break;
+      }
+      case 'unrecognized_keys': {
+        const obj = schemaAt(schema, rel);
+        const candidates = Object.keys(shapeOf(obj) ?? {});
+        const isMatcher = shapeOf(obj) === shapeOf(matcherObjectSchema);
+        for (const key of issue.keys) out.push({ location: at([...path, key], 'key'), message: unknownKey(key, candidates, isMatcher) });
+        break;
+      }
+      case 'invalid_type': {
+        if (value === undefined && rel.length > 0) {
+          out.push({ location: at(path.slice(0, -1)), message: `missing required key "${String(path[path.length - 1])}"` });
+        } else {
+          const want = EXPECTED[issue.expected] ?? issue.expected;
+          out.push({ location: at(), message: `${labelOf(path)} must be ${want}, got ${kindOf(value)}` });
+        }
+        break;
+      }
+      case 'invalid_value': {
+        const allowed = issue.values.map((v) => String(v)).join(', ');
+        out.push({ location: at(), message: `${labelOf(path)} must be one of: ${allowed}; got ${JSON.stringify(value) ?? 'nothing'}` });
+        break;
+      }
+      default: {
+        const generic = /^(Too|Invalid)/.test(issue.message);
+        out.push({ location: at(), message: generic ? `${labelOf(path)}: ${issue.message}` : issue.message });
+      }
+    }
+  }
+  return out;
+}

@@ -1,0 +1,86 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { create } from 'xmlbuilder2';
+import { describe, expect, it } from 'vitest';
+import { buildReport, renderJUnit, settingsProperties, writeJUnitReport, xmlSafe } from '../../src/report/index.js';
+import { failingRecord, record, run } from './fixtures.js';
+
+const report = buildReport(
+  run(
+    [
+      record(),
+      failingRecord(),
+      record({ seq: 2, suite: 'Greet', scenario: 'says <hi> & "bye"', outcome: 'timeout', passed: false, syncMs: 10_000, error: { code: 'DROIDCHECK_ERR_TIMEOUT', message: 'no answer in 10 s' } }),
+      record({ seq: 3, suite: 'Greet', scenario: 'cut', outcome: 'interrupted', passed: false, syncMs: undefined }),
+    ],
+    { settings: { mode: 'both', concurrency: 4, token: 'SHOULD-NOT-APPEAR', target: { baseUrl: 'http://127.0.0.1:1', webhookSecret: 'nope' } } },
+  ),
+  { thresholds: ['receiver.orphans > 5'] },
+);
+
+describe('renderJUnit', () => {
+  const xml = renderJUnit(report);
+  // xmlbuilder2's object form keeps entities in attribute values: undo the five.
+  const unescape = (key: string, value: unknown): unknown =>
+    typeof value === 'string'
+      ? value.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&amp;/g, '&')
+      : value;
+  const doc = JSON.parse(JSON.stringify(create(xml).end({ format: 'object' })), unescape) as any;
+  const suites = doc.testsuites.testsuite as any[];
+
+  it('is well-formed, with a testsuite per suite plus the thresholds suite', () => {
+    expect(xml.startsWith('<?xml version="1.0" encoding="UTF-8"?>')).toBe(true);
+    expect(suites.map((s) => s['@name'])).toEqual(['Shop', 'Greet', 'droidcheck.thresholds']);
+    expect(doc.testsuites).toMatchObject({ '@tests': '8', '@failures': '2', '@errors': '1', '@skipped': '1' });
+    expect(suites[0]).toMatchObject({ '@tests': '2', '@failures': '1', '@errors': '0' });
+  });
+
+  it('has a testcase per scenario x mode with classname, name [mode] and time in seconds', () => {
+    const [ok, failed] = suites[0].testcase as any[];
+    expect(ok).toMatchObject({ '@classname': 'Shop', '@name': 'buys shirts [sync]', '@time': '0.120', '@file': 'scenarios/shop.yaml' });
+    expect(failed['@name']).toBe('expects refund [async]');
+    expect(failed['@time']).toBe('0.340');
+    const text = failed.failure['#'] as string;
+    expect(failed.failure['@type']).toBe('includes');
+    expect(text).toContain('expected: "refund"');
+    expect(text).toContain('actual:   ["greeting"]');
+    expect(text).toContain('at scenarios/shop.yaml:14:7');
+  });
+
+  it('turns a missing answer into an error and an interrupted request into skipped, escaping names', () => {
+    const [timeout, cut] = suites[1].testcase as any[];
+    expect(timeout['@name']).toBe('says <hi> & "bye" [sync]');
+    expect(timeout.error).toMatchObject({ '@type': 'DROIDCHECK_ERR_TIMEOUT', '@message': 'timeout: no answer in 10 s' });
+    expect(cut.skipped).toBeDefined();
+  });
+
+  it('fails a breached threshold and keeps secrets out of properties', () => {
+    const t = suites[2].testcase as any[];
+    const breached = t.find((c: any) => c['@name'] === 'receiver.orphans > 5');
+    expect(breached.failure['@type']).toBe('threshold');
+    const props = (suites[0].properties.property as any[]).map((p) => [p['@name'], p['@value']]);
+    expect(props).toEqual(expect.arrayContaining([['mode', 'both'], ['concurrency', '4'], ['target.baseUrl', 'http://127.0.0.1:1']]));
+    expect(xml).not.toContain('SHOULD-NOT-APPEAR');
+    expect(xml).not.toContain('webhookSecret');
+    expect(settingsProperties({ a: { apiKey: 'k', b: [1] } })).toEqual([['a.b', '[1]']]);
+  });
+
+  it('replaces characters XML 1.0 cannot hold', () => {
+    expect(xmlSafe('a\u0001b\uD800c')).toBe('a\uFFFDb\uFFFDc');
+    expect(xmlSafe('😀 ok\n')).toBe('😀 ok\n');
+    const odd = buildReport(run([failingRecord({ failures: [{ ...failingRecord().failures[0]!, actual: 'bell\u0007' }] })]));
+    expect(() => create(renderJUnit(odd))).not.toThrow();
+  });
+
+  it('writes junit.xml', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'droidcheck-junit-'));
+    try {
+      const path = await writeJUnitReport(join(dir, 'r'), report, { thresholds: false });
+      expect(path.endsWith('junit.xml')).toBe(true);
+      expect(await readFile(path, 'utf8')).not.toContain('droidcheck.thresholds');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});

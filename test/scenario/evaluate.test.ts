@@ -1,0 +1,139 @@
+/**
+ * evaluateExpectations: each matcher passes and fails as documented; failures carry
+ * path, matcher, expected, actual (undefined when missing), message and the YAML location.
+ */
+import { describe, expect, it } from 'vitest';
+import { evaluateExpectations, parseSuite, valueAtPath, type Expectation } from '../../src/scenario/index.js';
+
+const PAYLOAD = {
+  requestId: 'tpa-1',
+  answer: 'We have Oxford shirts for 1,290.00 THB each.',
+  intents: ['purchase', 'greeting'],
+  executionTime: 1234,
+  responses: [{ kwargs: { content: 'We have Oxford shirts.' } }],
+  shoppingCart: { products: [{ name: 'Oxford shirt', quantity: 2 }], shippingFee: '50', grandTotal: '2,580.00 THB' },
+  addressParsing: { postal_code: '10110', city: 'Bangkok' },
+  customerInsight: { contact_info: { email: '', phone: null } },
+  customExtractedInfo: { summary: '{"sentiment":"positive","score":0.9,"tags":["a","b"]}' },
+};
+
+/** Parses one `expect:` block (YAML flow map text) into expectations. */
+function exp(path: string, matcher: string): Expectation[] {
+  const text = `suite: t\nscenarios:\n  - name: x\n    humanMessage: hi\n    expect:\n      ${path}: ${matcher}\n`;
+  return parseSuite(text, 't.yaml').scenarios[0]!.expect;
+}
+const passes = (path: string, matcher: string): boolean => evaluateExpectations(exp(path, matcher), PAYLOAD).length === 0;
+
+describe('valueAtPath', () => {
+  it('walks dotted paths, numeric segments index arrays, own properties only', () => {
+    expect(valueAtPath(PAYLOAD, 'responses.0.kwargs.content')).toBe('We have Oxford shirts.');
+    expect(valueAtPath(PAYLOAD, 'intents.1')).toBe('greeting');
+    expect(valueAtPath(PAYLOAD, 'intents.x')).toBeUndefined();
+    expect(valueAtPath(PAYLOAD, 'answer.length')).toBeUndefined();
+    expect(valueAtPath(PAYLOAD, 'constructor')).toBeUndefined();
+    expect(valueAtPath(null, 'a.b')).toBeUndefined();
+  });
+});
+
+describe('matchers', () => {
+  it.each([
+    // [path, matcher (YAML), passes?]
+    ['shoppingCart.grandTotal', '"2,580.00 THB"', true],
+    ['shoppingCart.grandTotal', '"2,580 THB"', false],
+    ['intents', '[purchase, greeting]', true],
+    ['shoppingCart.products.0.quantity', '{ equals: 2 }', true],
+    ['shoppingCart.products.0', '{ equals: { name: Oxford shirt, quantity: 2 } }', true],
+    ['addressParsing.postal_code', '{ equals: 10110 }', false],
+    ['addressParsing.city', '{ equals: BANGKOK, ignoreCase: true }', true],
+    ['answer', '{ contains: Oxford }', true],
+    ['answer', '{ contains: oxford }', false],
+    ['answer', '{ contains: { value: oxford, ignoreCase: true } }', true],
+    ['answer', '{ icontains: OXFORD }', true],
+    ['intents', '{ contains: purchase }', true],
+    ['executionTime', '{ contains: 1 }', false],
+    ['answer', '{ notContains: refund }', true],
+    ['answer', '{ notContains: Oxford }', false],
+    ['missing.path', '{ notContains: x }', true],
+    ['addressParsing.postal_code', '{ matches: "^101\\\\d\\\\d$" }', true],
+    ['addressParsing.postal_code', '{ matches: "^102" }', false],
+    ['answer', '{ matches: "(?i)OXFORD" }', true],
+    ['answer', '{ matches: { pattern: "OXFORD", flags: i } }', true],
+    ['intents', '{ includes: purchase }', true],
+    ['intents', '{ includes: [purchase, greeting] }', true],
+    ['intents', '{ includes: [purchase, refund] }', false],
+    ['answer', '{ includes: purchase }', false],
+    ['intents', '{ excludes: refund }', true],
+    ['intents', '{ excludes: [refund, greeting] }', false],
+    ['addressParsing.city', '{ oneOf: [Bangkok, Chiang Mai] }', true],
+    ['addressParsing.city', '{ oneOf: [Phuket] }', false],
+    ['customerInsight.contact_info.email', '{ absent: true }', true],
+    ['customerInsight.contact_info.phone', '{ absent: true }', true],
+    ['customerInsight.contact_info.name', '{ absent: true }', true],
+    ['answer', '{ absent: true }', false],
+    ['answer', '{ present: true }', true],
+    ['customerInsight.contact_info.email', '{ present: true }', false],
+    ['intents', '{ length: 2 }', true],
+    ['intents', '{ length: { min: 3 } }', false],
+    ['answer', '{ minLength: 10, maxLength: 100 }', true],
+    ['answer', '{ maxLength: 5 }', false],
+    ['executionTime', '{ gt: 1000, lt: 2000 }', true],
+    ['executionTime', '{ gte: 1234, lte: 1234 }', true],
+    ['executionTime', '{ lt: 1000 }', false],
+    ['shoppingCart.shippingFee', '{ gte: 50 }', true],
+    ['answer', '{ gt: 1 }', false],
+    ['shoppingCart.grandTotal', '{ money: "2580 THB" }', true],
+    ['shoppingCart.grandTotal', '{ money: { amount: 2580, currency: THB } }', true],
+    ['shoppingCart.grandTotal', '{ money: "2,580.00 USD" }', false],
+    ['shoppingCart.grandTotal', '{ money: "2,580.01 THB" }', false],
+    ['customExtractedInfo.summary', '{ json: { sentiment: positive, score: { gt: 0.5 }, tags: { includes: b } } }', true],
+    ['customExtractedInfo.summary', '{ json: { sentiment: negative } }', false],
+    ['answer', '{ json: { a: 1 } }', false],
+  ])('%s %s -> %s', (path, matcher, ok) => {
+    expect(passes(path, matcher)).toBe(ok);
+  });
+
+  it('reports path, matcher, expected, actual, message and location', () => {
+    const failures = evaluateExpectations(exp('intents', '{ includes: refund }'), PAYLOAD);
+    expect(failures).toEqual([
+      {
+        path: 'intents',
+        matcher: 'includes',
+        expected: 'refund',
+        actual: ['purchase', 'greeting'],
+        message: 'intents: expected to include "refund", got ["purchase","greeting"]',
+        location: { file: 't.yaml', line: 6, col: 18 },
+      },
+    ]);
+  });
+
+  it('gives undefined as the actual value of a missing path', () => {
+    const [f] = evaluateExpectations(exp('shoppingCart.products.3.name', '{ equals: x }'), PAYLOAD);
+    expect(f?.actual).toBeUndefined();
+    expect(f?.message).toBe('shoppingCart.products.3.name: expected to equal "x", got nothing (no value at this path)');
+  });
+
+  it('explains a number compared with a numeric string', () => {
+    const [f] = evaluateExpectations(exp('addressParsing.postal_code', '10110'), PAYLOAD);
+    expect(f?.message).toContain('quote the value in YAML');
+    expect(f?.location).toEqual({ file: 't.yaml', line: 6, col: 7 });
+  });
+
+  it('reports every failing matcher of a matcher object', () => {
+    const failures = evaluateExpectations(exp('answer', '{ contains: refund, maxLength: 3, minLength: 1 }'), PAYLOAD);
+    expect(failures.map((f) => f.matcher)).toEqual(['contains', 'maxLength']);
+  });
+
+  it('prefixes failures inside json with the outer path', () => {
+    const failures = evaluateExpectations(exp('customExtractedInfo.summary', '{ json: { score: { lt: 0.5 } } }'), PAYLOAD);
+    expect(failures).toHaveLength(1);
+    expect(failures[0]).toMatchObject({ path: 'customExtractedInfo.summary#score', matcher: 'lt', actual: 0.9 });
+    expect(failures[0]?.message).toBe('customExtractedInfo.summary#score: expected a number < 0.5, got 0.9');
+  });
+
+  it('never throws, whatever the payload', () => {
+    const all = exp('a.b', '{ contains: x, matches: "y", length: 1, money: "1 THB", json: { c: 1 }, gt: 1 }');
+    for (const payload of [undefined, null, 1, 'text', [], { a: { b: { c: 1 } } }, { a: [1] }]) {
+      expect(() => evaluateExpectations(all, payload)).not.toThrow();
+    }
+  });
+});
