@@ -24,7 +24,16 @@ export interface RunFlags {
   thresholds?: string[];
   /** Grace period for in-flight requests after an interrupt. Default 5 s. */
   grace?: string | number;
+  /** Reporter names (console, json, junit, html, markdown, ndjson). Default: all of them. */
+  reporters?: string[];
+  /** Run only scenarios with at least one of these tags (`--tag`, repeatable). */
+  tags?: string[];
+  /** Run only scenarios whose "suite scenario" name matches: text (case-insensitive) or "/re/flags". */
+  grep?: string;
 }
+
+/** Reporters a run uses when none are named: files land in the report directory. */
+export const DEFAULT_REPORTERS = ['console', 'json', 'junit', 'html', 'markdown', 'ndjson'] as const;
 
 export type ResolvedTarget =
   | { kind: 'emulator' }
@@ -44,6 +53,10 @@ export interface ResolvedRunConfig {
   receiverPort: number;
   publicUrl: string | undefined;
   thresholds: string[];
+  reporters: string[];
+  tags: string[];
+  /** A case-insensitive substring, or a RegExp from "/re/flags". */
+  grep: string | RegExp | undefined;
 }
 
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
@@ -65,6 +78,18 @@ function parseIntFlag(value: string | number, flag: string, min: number, max: nu
     throw new UsageError(`${flag}: "${value}" must be an integer from ${min} to ${max}`);
   }
   return n;
+}
+
+/** `--grep`: "/re/flags" is a RegExp (UsageError when invalid), other text a substring. */
+export function parseGrep(value: string | undefined): string | RegExp | undefined {
+  if (value === undefined || value === '') return undefined;
+  const m = /^\/(.+)\/([a-z]*)$/.exec(value);
+  if (!m) return value;
+  try {
+    return new RegExp(m[1]!, m[2]);
+  } catch (err) {
+    throw new UsageError(`--grep: bad regular expression ${value}: ${(err as Error).message}`);
+  }
 }
 
 function parseMode(value: string | undefined): ModeOverride | undefined {
@@ -123,6 +148,9 @@ export function resolveRunConfig(flags: RunFlags, env: NodeJS.ProcessEnv = proce
     receiverPort: parseIntFlag(flags.receiverPort ?? 0, '--receiver-port', 0, 65_535),
     publicUrl,
     thresholds: flags.thresholds ?? [],
+    reporters: flags.reporters && flags.reporters.length > 0 ? flags.reporters : [...DEFAULT_REPORTERS],
+    tags: flags.tags ?? [],
+    grep: parseGrep(flags.grep),
   };
 }
 
@@ -136,5 +164,7 @@ export function publicSettings(config: ResolvedRunConfig): Record<string, unknow
     target: config.target.kind === 'remote' ? { kind: 'remote', baseUrl: config.target.baseUrl, droidId: config.target.droidId } : { kind: 'emulator' },
     webhookSecretSet: config.webhookSecret !== null,
     thresholds: config.thresholds,
+    ...(config.tags.length > 0 && { tags: config.tags }),
+    ...(config.grep !== undefined && { grep: String(config.grep) }),
   };
 }

@@ -5,10 +5,11 @@
  */
 import type { Writable } from 'node:stream';
 import { publicSettings, type ResolvedRunConfig } from './config.js';
+import { UsageError } from './errors.js';
 import { parseThreshold } from './metrics/index.js';
-import { buildReport, renderConsoleSummary, writeJsonReport, type ReportDocument } from './report/index.js';
+import { buildReport, createReporter, type Reporter, type ReportDocument } from './report/index.js';
 import { runSuites } from './runner/index.js';
-import { loadSuites } from './scenario/index.js';
+import { filterScenarios, loadSuites } from './scenario/index.js';
 import { openTarget } from './target.js';
 
 export interface RunIO {
@@ -24,8 +25,14 @@ export interface RunIO {
 export interface RunSummary {
   report: ReportDocument;
   exitCode: number;
-  /** Files written (report.json, ...). */
+  /** Files written (report.json, junit.xml, ...). */
   files: string[];
+}
+
+function createReporters(config: ResolvedRunConfig, io: RunIO): Reporter[] {
+  return config.reporters.map((name) =>
+    createReporter(name, { outDir: config.reportDir, stdout: io.stdout, color: io.color ?? false }),
+  );
 }
 
 function line(out: Writable, text: string): void {
@@ -33,12 +40,18 @@ function line(out: Writable, text: string): void {
 }
 
 /**
- * Throws ScenarioError / UsageError / ThresholdError (exit 2) before anything is sent;
+ * Throws ScenarioError / UsageError (also: --tag/--grep match nothing) / ThresholdError (exit 2)
+ * before anything is sent;
  * after that, every problem of the target is an outcome in the report.
  */
 export async function run(config: ResolvedRunConfig, io: RunIO): Promise<RunSummary> {
-  const suites = await loadSuites(config.paths);
+  const loaded = await loadSuites(config.paths);
+  const filtering = config.tags.length > 0 || config.grep !== undefined;
+  const suites = filtering ? filterScenarios(loaded, { tags: config.tags, ...(config.grep !== undefined && { grep: config.grep }) }) : loaded;
+  if (filtering && suites.length === 0) throw new UsageError('no scenario matches --tag/--grep');
   for (const t of config.thresholds) parseThreshold(t);
+  const reporters = createReporters(config, io);
+  const settings = publicSettings(config);
   const target = await openTarget(config);
   try {
     if (config.target.kind === 'remote') {
@@ -50,6 +63,8 @@ export async function run(config: ResolvedRunConfig, io: RunIO): Promise<RunSumm
     } else {
       line(io.stderr, `droidcheck: embedded emulator at ${target.baseUrl}, receiver at ${target.webhookUrl}`);
     }
+    const startedAt = new Date().toISOString();
+    for (const r of reporters) await r.onRunStart?.({ startedAt, settings });
     const result = await runSuites({
       suites,
       client: target.client,
@@ -57,7 +72,10 @@ export async function run(config: ResolvedRunConfig, io: RunIO): Promise<RunSumm
       mode: config.mode,
       concurrency: config.concurrency,
       timeoutMs: config.timeoutMs,
-      settings: publicSettings(config),
+      settings,
+      onResult: async (record) => {
+        for (const r of reporters) await r.onResult?.(record);
+      },
       ...(io.stopSignal ? { stopSignal: io.stopSignal } : {}),
       ...(io.abortSignal ? { abortSignal: io.abortSignal } : {}),
     });
@@ -65,9 +83,9 @@ export async function run(config: ResolvedRunConfig, io: RunIO): Promise<RunSumm
     await target.close();
     result.receiver = target.receiver.stats();
     const report = buildReport(result, { thresholds: config.thresholds });
-    const files = [await writeJsonReport(config.reportDir, report)];
-    io.stdout.write(renderConsoleSummary(report, { color: io.color ?? false }));
-    line(io.stdout, `report: ${files.join(', ')}`);
+    for (const r of reporters) await r.onRunEnd?.(report);
+    const files = reporters.flatMap((r) => r.files ?? []);
+    if (files.length > 0) line(io.stdout, `reports: ${files.join(', ')}`);
     return { report, exitCode: report.exitCode, files };
   } finally {
     await target.close().catch(() => undefined);

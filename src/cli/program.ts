@@ -1,6 +1,9 @@
 /** The commander program: each command a thin wrapper over the library API (STYLE.md). */
 import { Command } from 'commander';
+import { registerInitCommand } from './init-command.js';
 import { registerRunCommand } from './run-command.js';
+import { registerSchemaCommand } from './schema-command.js';
+import { registerValidateCommand } from './validate-command.js';
 import type { CliContext } from './shared.js';
 
 export const VERSION = '0.1.0';
@@ -16,5 +19,8 @@ export function createProgram(ctx: CliContext): Command {
       writeErr: (s) => ctx.stderr.write(s),
     });
   registerRunCommand(program, ctx);
+  registerValidateCommand(program, ctx);
+  registerSchemaCommand(program, ctx);
+  registerInitCommand(program, ctx);
   return program;
 }

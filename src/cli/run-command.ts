@@ -18,6 +18,9 @@ interface RunCommandFlags {
   publicUrl?: string;
   threshold?: string[];
   grace?: string;
+  reporter?: string[];
+  tag?: string[];
+  grep?: string;
 }
 
 export function registerRunCommand(program: Command, ctx: CliContext): void {
@@ -36,6 +39,9 @@ export function registerRunCommand(program: Command, ctx: CliContext): void {
     .option('--public-url <url>', 'public webhook URL when a tunnel is in front of the receiver')
     .option('--threshold <expr>', 'SLO threshold, repeatable, e.g. "ack.p99 < 100ms"', collect, [])
     .option('--grace <duration>', 'after an interrupt, how long in-flight requests may finish', '5s')
+    .option('-r, --reporter <name>', 'reporter, repeatable: console, json, junit, html, markdown, ndjson (default: all)', collect, [])
+    .option('--tag <tag>', 'run only scenarios with this tag (repeatable: any of them)', collect, [])
+    .option('--grep <text>', 'run only scenarios whose "suite name" contains the text (ignoring case); /re/flags for a regex')
     .action(async (paths: string[], flags: RunCommandFlags) => {
       const runFlags: RunFlags = {
         paths,
@@ -50,6 +56,9 @@ export function registerRunCommand(program: Command, ctx: CliContext): void {
         ...(flags.publicUrl !== undefined && { publicUrl: flags.publicUrl }),
         ...(flags.grace !== undefined && { grace: flags.grace }),
         thresholds: flags.threshold ?? [],
+        reporters: flags.reporter ?? [],
+        tags: flags.tag ?? [],
+        ...(flags.grep !== undefined && { grep: flags.grep }),
       };
       const config = resolveRunConfig(runFlags, ctx.env);
       const interrupts = installInterruptHandlers(config.graceMs, (sig) =>

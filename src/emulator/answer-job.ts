@@ -7,6 +7,7 @@ import { performance } from 'node:perf_hooks';
 import type { ChatHistoryItem } from '../contract/index.js';
 import type { EmulatorContext } from './context.js';
 import { buildAnswerPayload, buildErrorPayload, type PayloadMeta } from './payload.js';
+import type { WebhookFaultRule } from './faults/profile.js';
 import { webhookTarget, type WebhookTarget } from './webhook-dispatcher.js';
 
 export interface AsyncJob {
@@ -17,6 +18,8 @@ export interface AsyncJob {
   /** performance.now() at acceptance. */
   acceptedAt: number;
   target: WebhookTarget;
+  /** Webhook faults rolled at acceptance (so the draw order follows the request order). */
+  faults: WebhookFaultRule[];
 }
 
 /** Schedules the answer `delayMs` after now. */
@@ -25,7 +28,7 @@ export function scheduleAnswer(ctx: EmulatorContext, job: AsyncJob, delayMs: num
 }
 
 function runJob(ctx: EmulatorContext, job: AsyncJob): void {
-  const faults = ctx.faults.webhookFaults();
+  const faults = job.faults;
   const meta = (): PayloadMeta => ({
     requestId: job.requestId,
     droidId: ctx.droidId,

@@ -72,6 +72,11 @@ export class WebhookDispatcher {
     const t0 = performance.now();
     const controller = new AbortController();
     this.inFlight.add(controller);
+    let timedOut = false;
+    const deadline = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, this.options.timeoutMs);
     this.stats.deliveryAttempts += 1;
     let status: number | null = null;
     let error = '';
@@ -82,16 +87,16 @@ export class WebhookDispatcher {
         body,
         headers: { 'content-type': 'application/json' },
         dispatcher: this.agent,
-        headersTimeout: this.options.timeoutMs,
-        bodyTimeout: this.options.timeoutMs,
         signal: controller.signal,
       });
       status = res.statusCode;
       responseBody = (await res.body.text()).slice(0, RESPONSE_EXCERPT);
     } catch (err) {
       const e = err as { code?: string; message?: string };
-      error = e.code ?? e.message ?? String(err);
+      error = timedOut ? `timeout after ${this.options.timeoutMs} ms` : (e.code ?? e.message ?? String(err));
+      status = null;
     } finally {
+      clearTimeout(deadline);
       this.inFlight.delete(controller);
     }
     const ok = status !== null && status >= 200 && status < 300;

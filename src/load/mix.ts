@@ -65,13 +65,15 @@ export function parseWeights(items: readonly string[]): Record<string, number> {
 /** Weighted picking over scenario x mode entries, O(log n) per pick, no allocation but the PlannedRequest. */
 export class ScenarioMix {
   readonly entries: readonly MixEntry[];
+  /** `suite/name` of scenarios left out (multi-step `steps:` scenarios are not load-tested yet). */
+  skipped: string[] = [];
   readonly #cumulative: Float64Array;
   readonly #total: number;
   readonly #random: () => number;
 
   constructor(entries: readonly MixEntry[], seed = 1) {
     const live = entries.filter((e) => e.weight > 0);
-    if (live.length === 0) throw new UsageError('the load mix is empty: no scenario has a weight > 0 (check --weight and the scenario paths)');
+    if (live.length === 0) throw new UsageError('the load mix is empty: no single-message scenario has a weight > 0 (multi-step scenarios are skipped; check --weight and the scenario paths)');
     this.entries = live;
     this.#cumulative = new Float64Array(live.length);
     let sum = 0;
@@ -117,8 +119,13 @@ export function createMix(suites: readonly Suite[], options: MixOptions = {}): S
   const weights = options.weights ?? {};
   const entries: MixEntry[] = [];
   const known = new Set<string>();
+  const skipped: string[] = [];
   for (const suite of suites) {
     for (const scenario of suite.scenarios) {
+      if (scenario.steps && scenario.steps.length > 0) {
+        skipped.push(`${scenario.suite}/${scenario.name}`);
+        continue;
+      }
       known.add(scenario.name).add(`${scenario.suite}/${scenario.name}`);
       for (const mode of modesFor(scenario, options.mode)) {
         known.add(`${scenario.name}:${mode}`).add(`${scenario.suite}/${scenario.name}:${mode}`);
@@ -129,5 +136,7 @@ export function createMix(suites: readonly Suite[], options: MixOptions = {}): S
   for (const key of Object.keys(weights)) {
     if (!known.has(key)) throw new UsageError(`--weight: "${key}" names no scenario of this run (use the name, suite/name, or name:mode)`);
   }
-  return new ScenarioMix(entries, options.seed ?? 1);
+  const mix = new ScenarioMix(entries, options.seed ?? 1);
+  mix.skipped = skipped;
+  return mix;
 }

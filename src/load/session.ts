@@ -4,6 +4,7 @@
  * run-wide abort. Warm-up requests run with a throwaway LatencyRecorder, so they are excluded
  * from every latency figure (issue 5).
  */
+import { setMaxListeners } from 'node:events';
 import type { DroidClient } from '../client/index.js';
 import { LatencyRecorder } from '../metrics/index.js';
 import type { Receiver } from '../receiver/index.js';
@@ -50,6 +51,8 @@ export interface LoadSession {
 export function createLoadSession(o: LoadSessionOptions): LoadSession {
   const clock = o.clock ?? systemClock;
   const abort = new AbortController();
+  // One run-wide signal is shared by every in-flight request (each adds a listener).
+  setMaxListeners(0, abort.signal);
   if (o.abortSignal) {
     if (o.abortSignal.aborted) abort.abort();
     else o.abortSignal.addEventListener('abort', () => abort.abort(), { once: true });

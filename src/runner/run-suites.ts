@@ -1,5 +1,5 @@
 /**
- * Closed-model run of suites: scenario x mode, at most `concurrency` requests in flight
+ * Closed-model run of suites: scenario x mode x repeat, at most `concurrency` requests in flight
  * (p-limit). Streams each record to `onResult` as it ends and returns the whole `RunResult`.
  */
 import pLimit from 'p-limit';
@@ -45,6 +45,7 @@ function notSent(planned: PlannedRequest, clock: Clock): RequestRecord {
     scenario: scenario.name,
     file: scenario.file,
     mode: planned.mode,
+    repeat: planned.repeat ?? 0,
     outcome: 'interrupted',
     passed: false,
     startedAt: clock.wallNow().toISOString(),

@@ -3,7 +3,7 @@
  * and the `RunResult` the reporters turn into documents (DESIGN.md, Measurements).
  */
 import type { ReceiverStats } from '../receiver/index.js';
-import type { AnswerMode, ExpectationFailure } from '../scenario/index.js';
+import type { AnswerMode, CallName, ExpectationFailure } from '../scenario/index.js';
 import type { LatencyRecorder } from '../metrics/index.js';
 
 /**
@@ -26,6 +26,31 @@ export interface ContractViolationRecord {
   value?: unknown;
 }
 
+/**
+ * The result of one step of a scenario with `steps` (runner/steps.ts).
+ * - `endpoint`: spec name (`get-droid-answer`, `get-droid-answer-async`, `channels`, `send`,
+ *   `customer-update`, `get-image-alt`, ...);
+ * - `outcome`: `answered` when the step got its response (a non-2xx that the step's `status`
+ *   expected counts as answered), else the error's outcome (the scenario stops there);
+ * - `latencyMs`: step start to complete response (say, async: to the webhook), ms;
+ * - `body`: the response body (say: the answer payload; expected non-2xx: `{error, message}`);
+ * - `captured`: variables this step set (`capture:`).
+ */
+export interface StepResult {
+  index: number;
+  kind: 'say' | CallName;
+  endpoint: string;
+  outcome: Outcome;
+  passed: boolean;
+  httpStatus?: number;
+  requestId?: string;
+  latencyMs?: number;
+  failures: ExpectationFailure[];
+  captured?: Record<string, unknown>;
+  body?: unknown;
+  error?: { code: string; message: string };
+}
+
 export interface RequestRecord {
   /** 0-based position in the plan. */
   seq: number;
@@ -33,6 +58,8 @@ export interface RequestRecord {
   scenario: string;
   file: string;
   mode: AnswerMode;
+  /** 0-based repeat index (scenario `repeat: N`); absent => 0. */
+  repeat?: number;
   requestId?: string;
   outcome: Outcome;
   /** answered, every expectation held. */
@@ -53,6 +80,8 @@ export interface RequestRecord {
   unknownFields: string[];
   /** The answer payload (sync body or webhook body), for parity and accuracy reports. */
   answer?: unknown;
+  /** Per-step results of a scenario with `steps` (the answer fields above are its last `say`). */
+  steps?: StepResult[];
 }
 
 export interface RunResult {

@@ -3,9 +3,11 @@
  * file:line:col for every problem (ScenarioError, DROIDCHECK_ERR_SCENARIO), expectation
  * matchers, tag/grep filters, JSON Schema export. No network.
  */
-export type { AnswerMode, Expectation, ExpectationFailure, Scenario, Suite, SourceLocation } from './types.js';
-export type { UserSuite, UserScenario, UserChatTurn } from './schema.js';
-export { userSuiteSchema, userScenarioSchema } from './schema.js';
+export type { AnswerMode, Expectation, ExpectationFailure, Scenario, Suite, SourceLocation, Step, SayStep, CallStep, CallName, Capture, PassRequirement } from './types.js';
+export type { UserSuite, UserScenario, UserChatTurn, UserStep } from './schema.js';
+export { userSuiteSchema, userScenarioSchema, stepSchema, CALL_NAMES } from './schema.js';
+export { renderTemplate, renderText, renderDeep, renderExpectations, templateNames, type Vars } from './templates.js';
+export { CALL_REQUIRES } from './step-rules.js';
 export { parseSuite } from './parse-suite.js';
 export { loadSuites } from './load-suites.js';
 export { evaluateExpectations, valueAtPath } from './evaluate.js';
@@ -14,3 +16,4 @@ export { exportScenarioJsonSchema } from './json-schema.js';
 export { parseLatency } from './normalise.js';
 export { MATCHER_NAMES } from './matchers/registry.js';
 export { MAX_SUITE_BYTES, MAX_ALIAS_COUNT, MAX_DEPTH } from './yaml-source.js';
+export { initProject, STARTER_SUITE, type InitResult } from './starter.js';

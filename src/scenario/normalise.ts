@@ -5,22 +5,19 @@
  * - modes `"both"` -> `['sync','async']`, `"sync"` -> `['sync']`, a list is de-duplicated; omitted -> undefined;
  * - tags: a string -> `[string]`; omitted -> `[]`;
  * - expect: one `Expectation` per matcher (a scalar or list is `equals`); `json` nests `Expectation[]`;
- * - latency `"< 180s"` -> `{ max: 180000 }` ms (`<` and `<=` both give the maximum, compared with `<=`).
+ * - latency `"< 180s"` -> `{ max: 180000 }` ms (`<` and `<=` both give the maximum, compared with `<=`);
+ * - steps (normalise-steps.ts): humanMessage becomes the first `say` text ("" when none);
+ * - repeat / passRate / minPasses: the scenario's, else the suite's (only set when written);
+ *   `requirement` is `{ passRate }` or `{ minPasses }`.
  */
 import type { ChatHistoryItem } from '../contract/index.js';
-import { MATCHERS } from './matchers/registry.js';
-import { LATENCY_PATTERN, type UserChatTurn, type UserScenario, type UserSuite } from './schema.js';
-import type { AnswerMode, Expectation, Scenario, Suite } from './types.js';
+import { expectations, latencyLimit, rawMapAt } from './expectations.js';
+import { normaliseSteps } from './normalise-steps.js';
+import type { UserChatTurn, UserScenario, UserSuite } from './schema.js';
+import type { AnswerMode, PassRequirement, Scenario, Suite } from './types.js';
 import type { DataPath, YamlSource } from './yaml-source.js';
 
-const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000 };
-
-/** `"< 2.5s"` -> 2500 (ms); undefined when the text is not a latency. */
-export function parseLatency(text: string): number | undefined {
-  const m = LATENCY_PATTERN.exec(text);
-  if (!m || m[2] === undefined || m[3] === undefined) return undefined;
-  return Number(m[2]) * (UNIT_MS[m[3]] ?? 1);
-}
+export { expectations, parseLatency } from './expectations.js';
 
 function chatTurn(t: UserChatTurn): ChatHistoryItem {
   if ('human' in t) return { type: 'human', content: t.human };
@@ -35,42 +32,33 @@ function modes(m: UserScenario['modes']): AnswerMode[] | undefined {
   return [...new Set(m)];
 }
 
-const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
-
-/** Expectations of one `expect` map (or a `json` map inside one), in file order. */
-export function expectations(expect: Record<string, unknown>, base: DataPath, source: YamlSource): Expectation[] {
-  const out: Expectation[] = [];
-  for (const [path, value] of Object.entries(expect)) {
-    if (!isRecord(value)) {
-      out.push({ path, matcher: 'equals', expected: value, location: source.locate([...base, path], 'key') });
-      continue;
-    }
-    const ignoreCase = value.ignoreCase === true;
-    for (const [name, raw] of Object.entries(value)) {
-      if (name === 'ignoreCase') continue;
-      const location = source.locate([...base, path, name], 'key');
-      if (name === 'json') {
-        out.push({ path, matcher: 'json', expected: expectations(raw as Record<string, unknown>, [...base, path, 'json'], source), location });
-        continue;
-      }
-      const def = MATCHERS.get(name);
-      const n = def?.normalise ? def.normalise(raw) : { expected: raw };
-      const options = ignoreCase ? { ...n.options, ignoreCase: true } : n.options;
-      out.push(options ? { path, matcher: name, expected: n.expected, location, options } : { path, matcher: name, expected: n.expected, location });
-    }
-  }
-  return out;
-}
-
 function fileStem(file: string): string {
   const base = file.split(/[\\/]/).pop() ?? file;
   return base.replace(/\.ya?ml$/i, '');
 }
 
-function rawExpect(source: YamlSource, i: number): Record<string, unknown> | undefined {
-  const data = source.data as { scenarios?: { expect?: unknown }[] } | undefined;
-  const e = data?.scenarios?.[i]?.expect;
-  return isRecord(e) ? e : undefined;
+function requirement(s: UserScenario, suite: UserSuite): PassRequirement | undefined {
+  if (s.passRate !== undefined) return { passRate: s.passRate };
+  if (s.minPasses !== undefined) return { minPasses: s.minPasses };
+  if (suite.passRate !== undefined) return { passRate: suite.passRate };
+  if (suite.minPasses !== undefined) return { minPasses: suite.minPasses };
+  return undefined;
+}
+
+function addOptional(scenario: Scenario, s: UserScenario, user: UserSuite, at: DataPath, source: YamlSource): void {
+  const latencyMs = latencyLimit(s.latency, at, source);
+  if (latencyMs) scenario.latencyMs = latencyMs;
+  if (s.steps) {
+    scenario.steps = normaliseSteps(s.steps, [...at, 'steps'], source);
+    const firstSay = scenario.steps.find((st) => st.kind === 'say');
+    scenario.humanMessage = firstSay?.kind === 'say' ? firstSay.text : '';
+  }
+  if (s.vars) scenario.vars = { ...s.vars };
+  const repeat = s.repeat ?? user.repeat;
+  if (repeat !== undefined) scenario.repeat = repeat;
+  const req = requirement(s, user);
+  if (req) scenario.requirement = req;
+  if (s.intents) scenario.intents = [...s.intents];
 }
 
 export function normaliseSuite(user: UserSuite, source: YamlSource): Suite {
@@ -85,14 +73,15 @@ export function normaliseSuite(user: UserSuite, source: YamlSource): Suite {
       tags: s.tags === undefined ? [] : typeof s.tags === 'string' ? [s.tags] : [...s.tags],
       modes: modes(s.modes),
       chatHistory: (s.chatHistory ?? []).map(chatTurn),
-      humanMessage: s.humanMessage,
+      humanMessage: s.humanMessage ?? '',
       // From the raw data, not zod's output: a strict object's output follows the schema's key
       // order, and expectations must keep the file's order (values are identical: no transforms).
-      expect: expectations(rawExpect(source, i) ?? s.expect ?? {}, [...at, 'expect'], source),
+      expect: expectations(rawMapAt(source, [...at, 'expect']) ?? s.expect ?? {}, [...at, 'expect'], source),
     };
-    const max = s.latency === undefined ? undefined : parseLatency(s.latency);
-    if (max !== undefined) scenario.latencyMs = { max, location: source.locate([...at, 'latency'], 'key') };
+    addOptional(scenario, s, user, at, source);
     return scenario;
   });
-  return { name, file: source.file, scenarios };
+  const suite: Suite = { name, file: source.file, scenarios };
+  if (user.passRate !== undefined) suite.passRate = user.passRate;
+  return suite;
 }

@@ -6,7 +6,19 @@
  * record (`customExtractedInfo`) or an unknown field nothing is checked. A non-numeric segment
  * under a list is refused.
  */
-import { answerPayloadSchema, errorPayloadSchema } from '../contract/index.js';
+import {
+  answerPayloadSchema,
+  askResponseSchema,
+  channelsResponseSchema,
+  conversationsResponseSchema,
+  customerSchema,
+  customerUpdateResponseSchema,
+  errorPayloadSchema,
+  imageAltResponseSchema,
+  messagesResponseSchema,
+  sendResponseSchema,
+} from '../contract/index.js';
+import type { CallName } from './types.js';
 import { didYouMean } from './suggest.js';
 
 type Def = { type: string; [k: string]: unknown };
@@ -28,14 +40,37 @@ const ROOT_SHAPE: Record<string, unknown> = {
   ...(defOf(answerPayloadSchema)?.shape as Record<string, unknown>),
 };
 
+const shapeOf = (s: unknown): Record<string, unknown> => (defOf(s)?.shape as Record<string, unknown>) ?? {};
+
+/** Response body shapes of the `call` steps (src/contract/service.ts). */
+const CALL_SHAPES: Record<CallName, Record<string, unknown>> = {
+  channels: shapeOf(channelsResponseSchema),
+  messages: shapeOf(messagesResponseSchema),
+  customer: shapeOf(customerSchema),
+  conversations: shapeOf(conversationsResponseSchema),
+  ask: shapeOf(askResponseSchema),
+  send: shapeOf(sendResponseSchema),
+  setBot: shapeOf(customerUpdateResponseSchema),
+  imageAlt: shapeOf(imageAltResponseSchema),
+};
+
 /** Why `path` cannot name a field of the answer payload, or undefined when it may. */
 export function payloadPathProblem(path: string): string | undefined {
+  return fieldPathProblem(path, ROOT_SHAPE, 'the answer payload');
+}
+
+/** Why `path` cannot name a field of the response of `call` (e.g. `conversations.0.tpye`). */
+export function responsePathProblem(call: CallName, path: string): string | undefined {
+  return fieldPathProblem(path, CALL_SHAPES[call], `the ${call} response`);
+}
+
+function fieldPathProblem(path: string, root: Record<string, unknown>, rootLabel: string): string | undefined {
   const segments = path.split('.');
-  let shape: Record<string, unknown> | undefined = ROOT_SHAPE;
+  let shape: Record<string, unknown> | undefined = root;
   let schema: unknown;
   for (let i = 0; i < segments.length; i++) {
     const seg = segments[i]!;
-    const where = i === 0 ? 'the answer payload' : `"${segments.slice(0, i).join('.')}"`;
+    const where = i === 0 ? rootLabel : `"${segments.slice(0, i).join('.')}"`;
     if (shape) {
       if (!Object.hasOwn(shape, seg)) {
         const guess = didYouMean(seg, Object.keys(shape));

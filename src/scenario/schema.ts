@@ -15,6 +15,18 @@
  *     expect:                      # optional; dotted path -> matcher object, or a value (= equals)
  *       intents: { includes: purchase }
  *     latency: "< 180s"            # optional; "<" or "<=", a number, ms|s|m
+ *     repeat: 5                    # optional; runs per mode (nondeterministic answers)
+ *     passRate: 0.8                # optional; share of runs that must pass (or minPasses: 4)
+ *     intents: [purchase]          # optional; expected intents for the accuracy report
+ *   - name: human takeover         # `steps:` instead of `humanMessage:` (see step-schema docs below)
+ *     vars: { customer: 1001 }     # optional; initial variables for {{ vars.name }}
+ *     steps:
+ *       - call: setBot
+ *         customerId: "{{ vars.customer }}"
+ *         botEnabled: false
+ *       - say: Hello                # an answer turn in the scenario's mode
+ *         expect: { answer: { present: true } }
+ *         capture: { firstAnswer: answer }
  * ```
  */
 import { z } from 'zod';
@@ -55,21 +67,78 @@ export const chatTurnSchema = z.union(
 const modeSchema = z.enum(['sync', 'async']);
 export const modesSchema = z.union([z.array(modeSchema).min(1, 'modes is empty: leave it out to run both modes'), z.enum(['sync', 'async', 'both'])]);
 
+const expectSchema = z.record(z.string(), matcherValueSchema);
+const latencySchema = z.string().regex(LATENCY_PATTERN, 'latency must look like "< 180s", "<= 2.5s" or "< 100ms" (units ms, s, m)');
+
+/** Names a variable may have (`{{ vars.name }}`). */
+export const VAR_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const varName = 'a variable name is letters, digits and _, not starting with a digit';
+/** `capture: { varName: dotted.path.of.the.response }`. */
+const captureSchema = z.record(z.string().regex(VAR_NAME_PATTERN, varName), z.string().min(1, 'a capture path must not be empty'));
+const varValueSchema = z.union([z.string(), z.number(), z.boolean()], { error: 'a variable value is a string, a number or true/false' });
+
+/** The endpoints a `call` step may name (spec: Endpoints 1-7, 10). */
+export const CALL_NAMES = ['channels', 'messages', 'customer', 'conversations', 'ask', 'send', 'setBot', 'imageAlt'] as const;
+
+/** `say: text`: an answer turn in the scenario's mode (sync get-droid-answer or async + webhook). */
+export const sayStepSchema = z.strictObject({
+  say: z.string().min(1, 'say must not be empty'),
+  expect: expectSchema.optional(),
+  latency: latencySchema.optional(),
+  capture: captureSchema.optional(),
+});
+
+/**
+ * `call: <endpoint>` with the fields that endpoint takes (which fields are required per call is
+ * checked by step-rules.ts). `status` expects a non-2xx answer (e.g. 403), whose `{error, message}`
+ * body the expectations then see.
+ */
+export const callStepSchema = z.strictObject({
+  call: z.enum(CALL_NAMES),
+  customerId: z.union([z.number().int(), z.string().min(1)], { error: 'customerId is a number or a string' }).optional(),
+  prompt: z.string().min(1, 'prompt must not be empty').optional(),
+  humanMessage: z.string().min(1, 'humanMessage must not be empty').optional(),
+  botEnabled: z.boolean().optional(),
+  imageUrl: z.string().min(1, 'imageUrl must not be empty').optional(),
+  status: z.number().int().min(100).max(599).optional(),
+  expect: expectSchema.optional(),
+  latency: latencySchema.optional(),
+  capture: captureSchema.optional(),
+});
+
+export const stepSchema = z.union([sayStepSchema, callStepSchema], {
+  error: `a step is a map: { say: text, ... } or { call: ${CALL_NAMES.join('|')}, ... }`,
+});
+
+const repeatSchema = z.number().int().min(1, 'repeat must be at least 1').max(10_000, 'repeat is at most 10000');
+const passRateSchema = z.number().min(0, 'passRate is from 0 to 1').max(1, 'passRate is from 0 to 1 (0.8 means 80%)');
+const minPassesSchema = z.number().int().min(0, 'minPasses must not be negative');
+
 export const userScenarioSchema = z.strictObject({
   name: z.string().min(1, 'name must not be empty'),
   tags: z.union([z.array(z.string()), z.string()]).optional(),
   modes: modesSchema.optional(),
   chatHistory: z.array(chatTurnSchema).optional(),
-  humanMessage: z.string().min(1, 'humanMessage must not be empty'),
-  expect: z.record(z.string(), matcherValueSchema).optional(),
-  latency: z.string().regex(LATENCY_PATTERN, 'latency must look like "< 180s", "<= 2.5s" or "< 100ms" (units ms, s, m)').optional(),
+  humanMessage: z.string().min(1, 'humanMessage must not be empty').optional(),
+  expect: expectSchema.optional(),
+  latency: latencySchema.optional(),
+  vars: z.record(z.string().regex(VAR_NAME_PATTERN, varName), varValueSchema).optional(),
+  steps: z.array(stepSchema).min(1, 'steps is empty: leave it out and write humanMessage, or add a step').optional(),
+  repeat: repeatSchema.optional(),
+  passRate: passRateSchema.optional(),
+  minPasses: minPassesSchema.optional(),
+  intents: z.array(z.string().min(1)).optional(),
 });
 
 export const userSuiteSchema = z.strictObject({
   suite: z.string().min(1, 'suite must not be empty').optional(),
   scenarios: z.array(userScenarioSchema).min(1, 'scenarios is empty: a suite needs at least one scenario'),
+  repeat: repeatSchema.optional().describe('default repeat of the scenarios'),
+  passRate: passRateSchema.optional().describe('share of all runs of the suite that must pass; default passRate of its scenarios'),
+  minPasses: minPassesSchema.optional().describe('default minPasses of the scenarios'),
 });
 
 export type UserSuite = z.infer<typeof userSuiteSchema>;
 export type UserScenario = z.infer<typeof userScenarioSchema>;
 export type UserChatTurn = z.infer<typeof chatTurnSchema>;
+export type UserStep = z.infer<typeof stepSchema>;

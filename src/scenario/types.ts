@@ -27,6 +27,57 @@ export interface Expectation {
   options?: Record<string, unknown>;
 }
 
+/** The endpoints a `call` step may name (spec: Endpoints 1-7, 10). */
+export type CallName = 'channels' | 'messages' | 'customer' | 'conversations' | 'ask' | 'send' | 'setBot' | 'imageAlt';
+
+/** `capture: { name: path }`: after the step, `vars[name]` = the value at `path` of its response body. */
+export interface Capture {
+  name: string;
+  path: string;
+  location: SourceLocation;
+}
+
+interface StepBase {
+  /** 0-based position in `Scenario.steps`. */
+  index: number;
+  /** Where the step's map starts. */
+  location: SourceLocation;
+  /** Checked against the response body (answer payload for `say`); values may hold `{{ vars.x }}`. */
+  expect: Expectation[];
+  /** From `latency: "< 100ms"`: this step's own latency limit, ms. */
+  latencyMs?: { max: number; location: SourceLocation };
+  capture: Capture[];
+}
+
+/**
+ * An answer turn in the scenario's mode. History sent: the scenario's chatHistory, then every
+ * earlier `say` and the actual answer to it. `text` may hold `{{ vars.x }}`.
+ */
+export interface SayStep extends StepBase {
+  kind: 'say';
+  text: string;
+}
+
+/**
+ * A call of one endpoint. String fields may hold `{{ vars.x }}`. `status`: the non-2xx status
+ * the call must answer (default: any 2xx).
+ */
+export interface CallStep extends StepBase {
+  kind: 'call';
+  call: CallName;
+  customerId?: string | number;
+  prompt?: string;
+  humanMessage?: string;
+  botEnabled?: boolean;
+  imageUrl?: string;
+  status?: number;
+}
+
+export type Step = SayStep | CallStep;
+
+/** A run's requirement over its repeats: a share of runs (0..1) or a count of passes. */
+export type PassRequirement = { passRate: number } | { minPasses: number };
+
 export interface Scenario {
   suite: string;
   name: string;
@@ -41,12 +92,24 @@ export interface Scenario {
   expect: Expectation[];
   /** From `latency: "< 180s"`: the limit in ms and where it was written. */
   latencyMs?: { max: number; location: SourceLocation };
+  /** Present when the file wrote `steps:` (then humanMessage is "" and expect is []). */
+  steps?: Step[];
+  /** Initial variables (`vars:`), for `{{ vars.name }}` in steps. */
+  vars?: Record<string, string | number | boolean>;
+  /** Runs per mode (the scenario's `repeat`, else the suite's); absent => 1. */
+  repeat?: number;
+  /** Required passes over the repeats (scenario's, else the suite's); absent => every run must pass. */
+  requirement?: PassRequirement;
+  /** Expected intents for the accuracy report (`intents:`), overriding those read from `expect`. */
+  intents?: string[];
 }
 
 export interface Suite {
   name: string;
   file: string;
   scenarios: Scenario[];
+  /** Suite `passRate`: share of all the suite's runs that must pass. */
+  passRate?: number;
 }
 
 /**

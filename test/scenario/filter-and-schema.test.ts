@@ -44,13 +44,13 @@ describe('exportScenarioJsonSchema', () => {
     expect(schema.$schema).toBe('https://json-schema.org/draft/2020-12/schema');
     expect(schema.title).toBe('droidcheck scenario suite');
     expect(schema.required).toEqual(['scenarios']);
-    expect(Object.keys(schema.properties)).toEqual(['suite', 'scenarios']);
+    expect(Object.keys(schema.properties)).toEqual(['suite', 'scenarios', 'repeat', 'passRate', 'minPasses']);
     expect(schema.additionalProperties).toBe(false);
   });
   it('names every matcher and every scenario key', () => {
     const text = JSON.stringify(schema);
     for (const m of MATCHER_NAMES) expect(text).toContain(`"${m}"`);
-    for (const k of ['name', 'tags', 'modes', 'chatHistory', 'humanMessage', 'expect', 'latency']) expect(text).toContain(`"${k}"`);
+    for (const k of ['name', 'tags', 'modes', 'chatHistory', 'humanMessage', 'expect', 'latency', 'steps', 'say', 'call', 'capture', 'vars', 'repeat', 'passRate', 'minPasses']) expect(text).toContain(`"${k}"`);
     expect(text).toContain('"both"');
   });
   it('is plain JSON (round-trips)', () => {

@@ -34,7 +34,7 @@ export const DEFAULT_CATALOGUE: Catalogue = {
     { name: 'Denim jacket', price: 2490, keywords: ['denim jacket', 'jacket', 'denim', 'แจ็คเก็ต', 'แจ็กเก็ต'] },
     { name: 'Canvas sneakers', price: 1890, keywords: ['canvas sneakers', 'sneakers', 'sneaker', 'shoes', 'รองเท้า'] },
     { name: 'Leather belt', price: 690, keywords: ['leather belt', 'belt', 'เข็มขัด'] },
-    { name: 'Silk scarf', price: 890, keywords: ['silk scarf', 'scarf', 'ผ้าพันคอ'] },
+    { name: 'Silk scarf', price: 890, keywords: ['silk scarf', 'silk scarves', 'scarf', 'scarves', 'ผ้าพันคอ'] },
     { name: 'Tote bag', price: 450, keywords: ['tote bag', 'tote', 'bag', 'กระเป๋า'] },
   ],
 };

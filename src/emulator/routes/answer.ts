@@ -11,7 +11,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AsyncAck } from '../../contract/index.js';
 import { scheduleAnswer } from '../answer-job.js';
 import type { EmulatorContext } from '../context.js';
-import { MSG_MISSING_TEST_CUSTOMER, MSG_WEBHOOK_NOT_CONFIGURED, sendError } from '../http-errors.js';
+import { MSG_INVALID_HUMAN_MESSAGE, MSG_MISSING_TEST_CUSTOMER, MSG_WEBHOOK_NOT_CONFIGURED, sendError } from '../http-errors.js';
 import { buildAnswerPayload, checkAnswerRequest } from '../payload.js';
 
 export const ACK_MESSAGE = 'Request queued. The answer will be sent to the configured webhook.';
@@ -41,13 +41,12 @@ export function answerRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
   app.post('/get-droid-answer-async', { config: { endpoint: 'get-droid-answer-async' } }, async (request, reply) => {
     const acceptedAt = performance.now();
     const check = checkAnswerRequest(request.body, false);
-    let refusal: string | undefined;
-    if (!check.ok) refusal = check.message;
-    else if (!ctx.webhook) refusal = MSG_WEBHOOK_NOT_CONFIGURED;
-    else if (ctx.testCustomerId === null) refusal = MSG_MISSING_TEST_CUSTOMER;
-    if (refusal !== undefined || !check.ok || !ctx.webhook || ctx.testCustomerId === null) {
+    const webhook = ctx.webhook;
+    const customerId = ctx.testCustomerId;
+    const refusal = !check.ok ? check.message : !webhook ? MSG_WEBHOOK_NOT_CONFIGURED : customerId === null ? MSG_MISSING_TEST_CUSTOMER : undefined;
+    if (refusal !== undefined || !check.ok || !webhook || customerId === null) {
       ctx.stats.rejected += 1;
-      return sendError(reply, 400, refusal ?? MSG_WEBHOOK_NOT_CONFIGURED);
+      return sendError(reply, 400, refusal ?? MSG_INVALID_HUMAN_MESSAGE);
     }
     const requestId = ctx.nextRequestId();
     ctx.stats.accepted += 1;
@@ -55,11 +54,12 @@ export function answerRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
       ctx,
       {
         requestId,
-        customerId: ctx.testCustomerId,
+        customerId,
         humanMessage: check.humanMessage,
         chatHistory: check.chatHistory,
         acceptedAt,
-        target: ctx.webhook,
+        target: webhook,
+        faults: ctx.faults.webhookFaults(),
       },
       ctx.faults.answerDelayMs(ctx.options.answerDelayMs),
     );

@@ -1,0 +1,153 @@
+/**
+ * `createEmulator(options)`: an in-process emulator of the droid Message Endpoint API
+ * (spec: the whole document) for droidcheck runs and tests. See docs/interfaces.md.
+ */
+import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import { DEFAULT_CATALOGUE, type Catalogue } from './ai/catalogue.js';
+import { AnswerCache } from './answer-cache.js';
+import { buildApp } from './app.js';
+import type { EmulatorContext } from './context.js';
+import { DeliveryLog } from './delivery-log.js';
+import { FaultEngine } from './faults/engine.js';
+import type { FaultProfile, FaultProfileInput } from './faults/profile.js';
+import { resolveOptions, type EmulatorOptions } from './options.js';
+import { resolveEmulatorProfile } from './profile/resolve.js';
+import { childRandom } from './random.js';
+import { createRequestIdFactory } from './request-id.js';
+import { CustomerStore } from './state/store.js';
+import { emptyStats, type EmulatorStats } from './stats.js';
+import { TimerSet } from './timers.js';
+import { webhookTarget, WebhookDispatcher } from './webhook-dispatcher.js';
+import { randomBytes } from 'node:crypto';
+
+export type { EmulatorOptions, DeliveryOptions, RateLimitOptions, EmulatorClock } from './options.js';
+export type { EmulatorStats } from './stats.js';
+export type { DeliveryLogEntry, DeliveryLogQuery } from './delivery-log.js';
+export { generateAnswer, aiMessage, DEFAULT_CATALOGUE, formatMoney, extractAddress, extractContact, detectLanguage, detectIntents, INTENTS } from './ai/index.js';
+export type { AnswerBody, AnswerInput, Catalogue, CatalogueProduct, Intent } from './ai/index.js';
+export { parseFaultProfile, FaultProfileError, ENDPOINT_NAMES } from './faults/profile.js';
+export type { FaultProfile, FaultProfileInput, EndpointName, DelayDistribution } from './faults/profile.js';
+export { loadProfile, parseProfile, DEFAULT_PROFILE_PATH } from './profile/load.js';
+export { emulatorProfileSchema } from './profile/schema.js';
+export type { EmulatorProfile, EmulatorProfileInput } from './profile/schema.js';
+export { ACK_MESSAGE } from './routes/answer.js';
+export {
+  MSG_INVALID_API_KEY,
+  MSG_INVALID_HUMAN_MESSAGE,
+  MSG_MISSING_TEST_CUSTOMER,
+  MSG_WEBHOOK_NOT_CONFIGURED,
+} from './http-errors.js';
+export { startEmulatorStandalone } from './standalone.js';
+export type { StandaloneEmulator, StandaloneOptions } from './standalone.js';
+
+export interface Emulator {
+  /** Built, not listening. */
+  readonly app: FastifyInstance;
+  /** The current bearer token (changes on rotateToken()). */
+  readonly token: string;
+  readonly droidId: number;
+  readonly testCustomerId: number | null;
+  /** Binds host:port (default 127.0.0.1:0); resolves the base URL, e.g. http://127.0.0.1:PORT. */
+  listen(): Promise<string>;
+  /** Replaces the webhook (null => not configured); the secret is appended as `?secret=`. */
+  setWebhook(url: string | null, secret?: string | null): void;
+  /** A new token; the previous one is refused at once (spec: Authentication, rule 4). */
+  rotateToken(): string;
+  /** The active fault profile. */
+  faults(): FaultProfile;
+  /** Replaces the fault profile (object or YAML); restarts the fault stream. Throws FaultProfileError. */
+  setFaults(profile: FaultProfileInput | undefined): FaultProfile;
+  /** Removes delivery-log entries older than the retention (also runs hourly); returns how many. */
+  sweepDeliveryLog(): number;
+  /** Counters (a copy). */
+  stats(): EmulatorStats;
+  /** Cancels pending answers and deliveries, aborts in-flight ones, closes the server. Idempotent. */
+  close(): Promise<void>;
+}
+
+const SWEEP_EVERY_MS = 60 * 60 * 1000;
+
+/**
+ * Creates an emulator. Throws RangeError for a negative delay, ScenarioError
+ * (DROIDCHECK_ERR_SCENARIO) for an invalid profile, FaultProfileError for invalid faults,
+ * TypeError for an invalid webhook URL.
+ */
+export async function createEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
+  const resolved = resolveOptions(options);
+  const profile = resolveEmulatorProfile(options.profile);
+  const catalogue: Catalogue = options.catalogue ?? (profile.catalogue as Catalogue) ?? DEFAULT_CATALOGUE;
+  const droidId = options.droidId ?? profile.droid.id;
+  const testCustomerId = options.testCustomerId === undefined ? profile.droid.testCustomerId : options.testCustomerId;
+  const stats = emptyStats();
+  const timers = new TimerSet();
+  const wallNow = () => resolved.clock.wallNow();
+  const log = new DeliveryLog(resolved.deliveryLogRetentionMs, wallNow);
+  const dispatcher = new WebhookDispatcher(resolved.delivery, childRandom(resolved.seed, 'retry-jitter'), timers, stats, log, wallNow);
+  let secret = options.webhookSecret ?? null;
+  const ctx: EmulatorContext = {
+    options: resolved,
+    droidId,
+    testCustomerId,
+    webhook: options.webhookUrl ? webhookTarget(options.webhookUrl, secret) : null,
+    profile,
+    catalogue,
+    store: new CustomerStore(profile, wallNow),
+    stats,
+    timers,
+    dispatcher,
+    faults: new FaultEngine(resolved.seed, options.faults),
+    log,
+    answers: new AnswerCache(catalogue),
+    nextRequestId: createRequestIdFactory(),
+    random: childRandom(resolved.seed, 'misc'),
+    hung: new Set(),
+    echo: [],
+  };
+  let token = resolved.token;
+  const snapshot = (): EmulatorStats => ({ ...stats });
+  const app = buildApp(ctx, () => token, snapshot);
+  await app.ready();
+  const sweeper = setInterval(() => log.sweep(), SWEEP_EVERY_MS);
+  sweeper.unref();
+  let closing: Promise<void> | undefined;
+
+  return {
+    app,
+    get token() {
+      return token;
+    },
+    droidId,
+    testCustomerId,
+    async listen() {
+      await app.listen({ host: resolved.host, port: resolved.port });
+      const addr = app.server.address() as AddressInfo;
+      const host = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
+      return `http://${host}:${addr.port}`;
+    },
+    setWebhook(url, newSecret) {
+      if (newSecret !== undefined) secret = newSecret;
+      ctx.webhook = url ? webhookTarget(url, secret) : null;
+    },
+    rotateToken() {
+      token = `dc_${randomBytes(24).toString('base64url')}`;
+      return token;
+    },
+    faults: () => ctx.faults.profile,
+    setFaults: (p) => ctx.faults.set(p),
+    sweepDeliveryLog: () => log.sweep(),
+    stats: snapshot,
+    close() {
+      closing ??= (async () => {
+        clearInterval(sweeper);
+        timers.close();
+        for (const socket of ctx.hung) socket.destroy();
+        ctx.hung.clear();
+        await dispatcher.close();
+        await app.close();
+        stats.pending = 0;
+      })();
+      return closing;
+    },
+  };
+}

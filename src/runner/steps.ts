@@ -1,0 +1,183 @@
+/**
+ * Runs the `steps` of one scenario for one mode (issue 4, "Steps for every endpoint"), feeding
+ * one `RequestRecord` with a `StepResult` per step run.
+ *
+ * - `say`: an answer turn in the planned mode (answer-turn.ts: same timing and latency metrics
+ *   as a plain scenario; the first step starts at the request's (intended) start). History
+ *   sent: the scenario's chatHistory, then each earlier `say` and the answer it got.
+ * - `call`: one DroidClient method (spec: Endpoints 1-7, 10); latency from the step's start to
+ *   the complete response, ms. A non-2xx answer fails the step unless `status` names it.
+ * - Templates `{{ vars.name }}` are rendered with `vars:` and earlier captures; `capture`
+ *   stores values of the response body after the step.
+ * - Contract violations and unknown fields of every response go to the record (own category).
+ * - The scenario stops at the first step without a usable response (error outcome, or a
+ *   capture that found nothing); the record then takes that step's outcome. Otherwise the
+ *   record is `answered`, and passes when every step passed.
+ * Never throws for the target's behaviour.
+ */
+import type { ClientResponse } from '../client/index.js';
+import type { ChatHistoryItem } from '../contract/index.js';
+import { ApiError, isDroidcheckError } from '../errors.js';
+import {
+  evaluateExpectations,
+  renderExpectations,
+  renderTemplate,
+  renderText,
+  valueAtPath,
+  type CallStep,
+  type ExpectationFailure,
+  type SayStep,
+  type Step,
+} from '../scenario/index.js';
+import { addContract, ASYNC_ENDPOINT, executeAnswerTurn, latencyFailure, settleError, SYNC_ENDPOINT } from './answer-turn.js';
+import type { ExecuteContext } from './execute.js';
+import type { PlannedRequest } from './plan.js';
+import type { RequestRecord, StepResult } from './types.js';
+
+/** Spec endpoint name of each call (the client's names, used in contract records). */
+export const CALL_ENDPOINTS: Record<CallStep['call'], string> = {
+  channels: 'channels',
+  messages: 'messages',
+  customer: 'customer',
+  conversations: 'conversations',
+  ask: 'ask',
+  send: 'send',
+  setBot: 'customer-update',
+  imageAlt: 'get-image-alt',
+};
+
+type Vars = Record<string, unknown>;
+
+function customerIdOf(step: CallStep, vars: Vars): string | number {
+  const v = typeof step.customerId === 'string' ? renderTemplate(step.customerId, vars) : step.customerId;
+  if (typeof v === 'string' && /^\d{1,15}$/.test(v)) return Number(v);
+  return typeof v === 'number' ? v : String(v ?? '');
+}
+
+function invoke(step: CallStep, vars: Vars, ctx: ExecuteContext): Promise<ClientResponse<unknown>> {
+  const c = ctx.client;
+  const opts = ctx.abortSignal ? { signal: ctx.abortSignal } : {};
+  const text = (s: string | undefined): string => renderText(s ?? '', vars);
+  switch (step.call) {
+    case 'channels': return c.channels(opts);
+    case 'messages': return c.messages(customerIdOf(step, vars), opts);
+    case 'customer': return c.customer(customerIdOf(step, vars), opts);
+    case 'conversations': return c.conversations(customerIdOf(step, vars), opts);
+    case 'ask': return c.ask(customerIdOf(step, vars), text(step.prompt), opts);
+    case 'send': return c.send({ customerId: customerIdOf(step, vars), humanMessage: text(step.humanMessage) }, opts);
+    case 'setBot': return c.setBot(customerIdOf(step, vars), step.botEnabled ?? true, opts);
+    case 'imageAlt': return c.imageAlt(text(step.imageUrl), opts);
+  }
+}
+
+/** Checks the expectations (templates rendered), latency and captures of a step's response. */
+function judgeStep(step: Step, result: StepResult, body: unknown, vars: Vars): boolean {
+  result.body = body;
+  result.failures.push(...evaluateExpectations(renderExpectations(step.expect, vars), body));
+  if (result.latencyMs !== undefined) result.failures.push(...latencyFailure(step.latencyMs, result.latencyMs));
+  let captureOk = true;
+  for (const cap of step.capture) {
+    const value = valueAtPath(body, cap.path);
+    if (value === undefined) {
+      captureOk = false;
+      result.failures.push({ path: cap.path, matcher: 'capture', expected: 'a value to capture', actual: undefined, message: `capture ${cap.name}: nothing at "${cap.path}"`, location: cap.location });
+      continue;
+    }
+    vars[cap.name] = value;
+    (result.captured ??= {})[cap.name] = value;
+  }
+  result.passed = result.failures.length === 0;
+  return captureOk;
+}
+
+async function runCall(step: CallStep, ctx: ExecuteContext, record: RequestRecord, vars: Vars): Promise<{ result: StepResult; proceed: boolean }> {
+  const endpoint = CALL_ENDPOINTS[step.call];
+  const result: StepResult = { index: step.index, kind: step.call, endpoint, outcome: 'answered', passed: false, failures: [] };
+  const t0 = ctx.clock.now();
+  try {
+    const res = await invoke(step, vars, ctx);
+    result.latencyMs = ctx.clock.now() - t0;
+    result.httpStatus = res.status;
+    addContract(record, endpoint, res.contract, { status: res.status, headers: res.headers });
+    if (step.status !== undefined) {
+      result.failures.push({ path: 'status', matcher: 'equals', expected: step.status, actual: res.status, message: `status: expected HTTP ${step.status}, got ${res.status}`, location: step.location });
+    }
+    return { result, proceed: judgeStep(step, result, res.body, vars) };
+  } catch (err) {
+    result.latencyMs = ctx.clock.now() - t0;
+    if (err instanceof ApiError && err.status === step.status) {
+      result.httpStatus = err.status;
+      if (err.error === undefined || err.apiMessage === undefined) {
+        record.contractViolations.push({ endpoint, path: '(body)', message: 'an error body should be {error, message} (spec: Errors)', value: err.bodyExcerpt });
+      }
+      return { result, proceed: judgeStep(step, result, { error: err.error, message: err.apiMessage }, vars) };
+    }
+    const scratch: RequestRecord = { ...record, contractViolations: record.contractViolations };
+    settleError(scratch, err, endpoint);
+    result.outcome = scratch.outcome;
+    if (scratch.httpStatus !== undefined) result.httpStatus = scratch.httpStatus;
+    result.error = isDroidcheckError(err) ? { code: err.code, message: err.message } : (scratch.error ?? { code: 'DROIDCHECK_ERR_UNEXPECTED', message: String(err) });
+    if (step.status !== undefined && err instanceof ApiError) {
+      result.failures.push({ path: 'status', matcher: 'equals', expected: step.status, actual: err.status, message: `status: expected HTTP ${step.status}, got ${err.status}`, location: step.location });
+    }
+    return { result, proceed: false };
+  }
+}
+
+async function runSay(step: SayStep, planned: PlannedRequest, ctx: ExecuteContext, start: number, record: RequestRecord, vars: Vars, history: ChatHistoryItem[]): Promise<{ result: StepResult; proceed: boolean }> {
+  const text = renderText(step.text, vars);
+  const turn: RequestRecord = { ...record, outcome: 'interrupted', passed: false, failures: [], contractViolations: [], unknownFields: [] };
+  await executeAnswerTurn(planned.mode, { humanMessage: text, chatHistory: [...history], expect: [] }, ctx, start, turn);
+  record.contractViolations.push(...turn.contractViolations);
+  record.unknownFields.push(...turn.unknownFields);
+  for (const k of ['requestId', 'ackMs', 'answerMs', 'syncMs', 'httpStatus'] as const) {
+    if (turn[k] !== undefined) (record as unknown as Record<string, unknown>)[k] = turn[k];
+  }
+  const endpoint = planned.mode === 'sync' ? SYNC_ENDPOINT : ASYNC_ENDPOINT;
+  const result: StepResult = { index: step.index, kind: 'say', endpoint, outcome: turn.outcome, passed: false, failures: [] };
+  if (turn.httpStatus !== undefined) result.httpStatus = turn.httpStatus;
+  if (turn.requestId !== undefined) result.requestId = turn.requestId;
+  const latency = planned.mode === 'sync' ? turn.syncMs : turn.answerMs;
+  if (latency !== undefined) result.latencyMs = latency;
+  if (turn.answer !== undefined) record.answer = turn.answer;
+  if (turn.outcome !== 'answered') {
+    if (turn.error) result.error = turn.error;
+    if (turn.answer !== undefined) result.body = turn.answer;
+    return { result, proceed: false };
+  }
+  const proceed = judgeStep(step, result, turn.answer, vars);
+  const answerText = (turn.answer as { answer?: unknown } | null)?.answer;
+  history.push({ type: 'human', content: text }, { type: 'ai', content: typeof answerText === 'string' ? answerText : '' });
+  return { result, proceed };
+}
+
+const prefix = (r: StepResult) => (f: ExpectationFailure): ExpectationFailure => ({ ...f, message: `step ${r.index + 1} (${r.kind}): ${f.message}` });
+
+/** Runs `planned.scenario.steps` in order into `record` (see module docs). */
+export async function executeSteps(planned: PlannedRequest, ctx: ExecuteContext, start: number, record: RequestRecord): Promise<void> {
+  const steps = planned.scenario.steps ?? [];
+  const vars: Vars = { ...(planned.scenario.vars ?? {}) };
+  const history: ChatHistoryItem[] = [...planned.scenario.chatHistory];
+  record.steps = [];
+  record.outcome = 'answered';
+  for (const step of steps) {
+    if (ctx.abortSignal?.aborted) {
+      record.outcome = 'interrupted';
+      record.error = { code: 'DROIDCHECK_ERR_ABORTED', message: `run interrupted before step ${step.index + 1}` };
+      break;
+    }
+    const stepStart = step.index === 0 ? start : ctx.clock.now();
+    const { result, proceed } = step.kind === 'say'
+      ? await runSay(step, planned, ctx, stepStart, record, vars, history)
+      : await runCall(step, ctx, record, vars);
+    record.steps.push(result);
+    record.failures.push(...result.failures.map(prefix(result)));
+    if (result.outcome !== 'answered') {
+      record.outcome = result.outcome;
+      record.error = result.error ?? { code: 'DROIDCHECK_ERR_STEP', message: `step ${step.index + 1} (${result.kind}) ended ${result.outcome}` };
+      if (result.httpStatus !== undefined) record.httpStatus = result.httpStatus;
+    }
+    if (!proceed) break;
+  }
+  record.passed = record.outcome === 'answered' && record.steps.length === steps.length && record.steps.every((s) => s.passed);
+}

@@ -1,0 +1,61 @@
+/**
+ * Normalising the parts a scenario and its steps share: `expect` maps -> `Expectation[]`
+ * (file order; a scalar or list is `equals`; `json` nests `Expectation[]`) and latency text -> ms.
+ */
+import { MATCHERS } from './matchers/registry.js';
+import { LATENCY_PATTERN } from './schema.js';
+import type { Expectation, SourceLocation } from './types.js';
+import type { DataPath, YamlSource } from './yaml-source.js';
+
+const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000 };
+
+/** `"< 2.5s"` -> 2500 (ms); undefined when the text is not a latency. */
+export function parseLatency(text: string): number | undefined {
+  const m = LATENCY_PATTERN.exec(text);
+  if (!m || m[2] === undefined || m[3] === undefined) return undefined;
+  return Number(m[2]) * (UNIT_MS[m[3]] ?? 1);
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** Expectations of one `expect` map (or a `json` map inside one), in file order. */
+export function expectations(expect: Record<string, unknown>, base: DataPath, source: YamlSource): Expectation[] {
+  const out: Expectation[] = [];
+  for (const [path, value] of Object.entries(expect)) {
+    if (!isRecord(value)) {
+      out.push({ path, matcher: 'equals', expected: value, location: source.locate([...base, path], 'key') });
+      continue;
+    }
+    const ignoreCase = value.ignoreCase === true;
+    for (const [name, raw] of Object.entries(value)) {
+      if (name === 'ignoreCase') continue;
+      const location = source.locate([...base, path, name], 'key');
+      if (name === 'json') {
+        out.push({ path, matcher: 'json', expected: expectations(raw as Record<string, unknown>, [...base, path, 'json'], source), location });
+        continue;
+      }
+      const def = MATCHERS.get(name);
+      const n = def?.normalise ? def.normalise(raw) : { expected: raw };
+      const options = ignoreCase ? { ...n.options, ignoreCase: true } : n.options;
+      out.push(options ? { path, matcher: name, expected: n.expected, location, options } : { path, matcher: name, expected: n.expected, location });
+    }
+  }
+  return out;
+}
+
+
+/** `latency: "< 100ms"` at `at` -> `{ max: 100, location }` (ms), or undefined when absent. */
+export function latencyLimit(text: string | undefined, at: DataPath, source: YamlSource): { max: number; location: SourceLocation } | undefined {
+  const max = text === undefined ? undefined : parseLatency(text);
+  return max === undefined ? undefined : { max, location: source.locate([...at, 'latency'], 'key') };
+}
+
+/** The raw (file-ordered) map at `path` of the document, when it is one. */
+export function rawMapAt(source: YamlSource, path: DataPath): Record<string, unknown> | undefined {
+  let cur: unknown = source.data;
+  for (const seg of path) {
+    if (cur === null || typeof cur !== 'object') return undefined;
+    cur = (cur as Record<string, unknown>)[String(seg)];
+  }
+  return isRecord(cur) ? cur : undefined;
+}

@@ -1,0 +1,129 @@
+/**
+ * Load-time rules of one scenario's `steps`, variables and repeat settings (run on the raw
+ * data, guarded, beside the zod schema), each problem a `FileIssue` at file:line:col:
+ * - exactly one of `humanMessage` and `steps`; with `steps`, `expect`/`latency` go on the steps;
+ * - a `call` step has the fields its endpoint takes (spec: Endpoints 1-7, 10) and no others;
+ * - expectation paths of a step fit its response (answer payload, or the endpoint's body);
+ * - every `{{ vars.name }}` names a variable of `vars:` or one captured by an earlier step
+ *   (undefined variable => did-you-mean); a `{{` that is not `{{ vars.name }}` is refused;
+ * - `passRate` and `minPasses` are alternatives; `minPasses` is at most `repeat`.
+ */
+import type { FileIssue } from '../errors.js';
+import { checkExpect, pathProblem } from './expect-rules.js';
+import { payloadPathProblem, responsePathProblem } from './payload-paths.js';
+import { CALL_NAMES, userScenarioSchema } from './schema.js';
+import { didYouMean } from './suggest.js';
+import { templateNames } from './templates.js';
+import type { CallName } from './types.js';
+import type { DataPath, YamlSource } from './yaml-source.js';
+
+type Raw = Record<string, unknown>;
+const isRecord = (v: unknown): v is Raw => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+const CALL_FIELDS = ['customerId', 'prompt', 'humanMessage', 'botEnabled', 'imageUrl'] as const;
+/** Fields each call requires (all other CALL_FIELDS are refused). */
+export const CALL_REQUIRES: Record<CallName, readonly (typeof CALL_FIELDS)[number][]> = {
+  channels: [],
+  messages: ['customerId'],
+  customer: ['customerId'],
+  conversations: ['customerId'],
+  ask: ['customerId', 'prompt'],
+  send: ['customerId', 'humanMessage'],
+  setBot: ['customerId', 'botEnabled'],
+  imageAlt: ['imageUrl'],
+};
+const TEMPLATED = ['say', 'customerId', 'prompt', 'humanMessage', 'imageUrl'] as const;
+const SCENARIO_KEYS = Object.keys(userScenarioSchema.shape);
+
+/** Checks every string under `value` (at `at`) for templates naming only `defined` variables. */
+function checkTemplates(value: unknown, at: DataPath, defined: Set<string>, source: YamlSource, out: FileIssue[], depth = 0): void {
+  if (typeof value === 'string') {
+    const { names, malformed } = templateNames(value);
+    const location = source.locate(at);
+    if (malformed) out.push({ location, message: `bad template in ${JSON.stringify(value)}: write {{ vars.name }} (letters, digits, _)` });
+    for (const name of names) {
+      if (defined.has(name)) continue;
+      const guess = didYouMean(name, [...defined]);
+      const known = defined.size > 0 ? `defined here: ${[...defined].join(', ')}` : 'none is defined yet';
+      out.push({
+        location,
+        message: guess
+          ? `undefined variable "${name}" — did you mean "${guess}"?`
+          : `undefined variable "${name}": define it in "vars:" or capture it in an earlier step (${known})`,
+      });
+    }
+    return;
+  }
+  if (depth > 32 || value === null || typeof value !== 'object') return;
+  for (const [k, v] of Object.entries(value)) checkTemplates(v, [...at, Array.isArray(value) ? Number(k) : k], defined, source, out, depth + 1);
+}
+
+function callRules(step: Raw, call: CallName, at: DataPath, source: YamlSource, out: FileIssue[]): void {
+  const required = CALL_REQUIRES[call];
+  for (const field of CALL_FIELDS) {
+    const has = step[field] !== undefined;
+    if (!has && required.includes(field)) out.push({ location: source.locate(at), message: `call: ${call} needs "${field}"` });
+    if (has && !required.includes(field)) {
+      const users = CALL_NAMES.filter((c) => CALL_REQUIRES[c].includes(field)).join(', ');
+      out.push({ location: source.locate([...at, field], 'key'), message: `"${field}" is not used by call: ${call} (it is for: ${users})` });
+    }
+  }
+}
+
+function stepRules(step: unknown, at: DataPath, defined: Set<string>, source: YamlSource, out: FileIssue[]): void {
+  if (!isRecord(step)) return;
+  const call = typeof step.call === 'string' && (CALL_NAMES as readonly string[]).includes(step.call) ? (step.call as CallName) : undefined;
+  if (call) callRules(step, call, at, source, out);
+  const fieldProblem = 'say' in step ? payloadPathProblem : call && step.status === undefined ? (p: string) => responsePathProblem(call, p) : undefined;
+  checkExpect(step.expect, [...at, 'expect'], source, out, fieldProblem);
+  for (const field of TEMPLATED) checkTemplates(step[field], [...at, field], defined, source, out);
+  checkTemplates(step.expect, [...at, 'expect'], defined, source, out);
+  if (isRecord(step.capture)) {
+    for (const [name, path] of Object.entries(step.capture)) {
+      const problem = typeof path === 'string' ? pathProblem(path) : undefined;
+      if (problem) out.push({ location: source.locate([...at, 'capture', name]), message: problem });
+      defined.add(name);
+    }
+  }
+}
+
+function oneOfMessageOrSteps(sc: Raw, at: DataPath, source: YamlSource, out: FileIssue[]): void {
+  const hasSteps = sc.steps !== undefined;
+  if (hasSteps && sc.humanMessage !== undefined) {
+    out.push({ location: source.locate([...at, 'steps'], 'key'), message: 'write "humanMessage" or "steps", not both (a humanMessage is one say step)' });
+  }
+  if (!hasSteps && sc.humanMessage === undefined) {
+    // A misspelt key that zod reports with a did-you-mean covers this one.
+    const misspelt = Object.keys(sc).some((k) => !SCENARIO_KEYS.includes(k) && ['humanMessage', 'steps'].includes(didYouMean(k, SCENARIO_KEYS) ?? ''));
+    if (!misspelt) out.push({ location: source.locate(at), message: 'missing required key "humanMessage"' });
+  }
+  if (hasSteps) {
+    for (const key of ['expect', 'latency'] as const) {
+      if (sc[key] !== undefined) out.push({ location: source.locate([...at, key], 'key'), message: `with "steps", write "${key}" on a step` });
+    }
+  }
+}
+
+/** `passRate` xor `minPasses` (in a scenario, or in the suite); `minPasses` <= the run count. */
+export function repeatRules(map: Raw, at: DataPath, repeat: unknown, source: YamlSource, out: FileIssue[]): void {
+  if (map.passRate !== undefined && map.minPasses !== undefined) {
+    out.push({ location: source.locate([...at, 'minPasses'], 'key'), message: 'write "passRate" or "minPasses", not both' });
+  }
+  const runs = typeof repeat === 'number' ? repeat : 1;
+  if (typeof map.minPasses === 'number' && map.minPasses > runs) {
+    out.push({ location: source.locate([...at, 'minPasses']), message: `minPasses ${map.minPasses} is more than the ${runs} run(s) per mode: raise "repeat"` });
+  }
+}
+
+/** Every step/vars/repeat rule of scenario `i` of `suite` (the raw document). */
+export function scenarioStepRules(sc: Raw, i: number, suite: Raw, source: YamlSource): FileIssue[] {
+  const out: FileIssue[] = [];
+  const at: DataPath = ['scenarios', i];
+  oneOfMessageOrSteps(sc, at, source, out);
+  repeatRules(sc, at, sc.repeat ?? suite.repeat, source, out);
+  if (i === 0) repeatRules(suite, [], suite.repeat, source, out);
+  if (!Array.isArray(sc.steps)) return out;
+  const defined = new Set(isRecord(sc.vars) ? Object.keys(sc.vars) : []);
+  sc.steps.forEach((step: unknown, j: number) => stepRules(step, [...at, 'steps', j], defined, source, out));
+  return out;
+}

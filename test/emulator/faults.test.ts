@@ -1,0 +1,169 @@
+/**
+ * Fault injection: request faults, webhook faults, runtime control, determinism.
+ */
+import { Agent, request } from 'undici';
+import { afterEach, describe, expect, it } from 'vitest';
+import { errorPayloadSchema } from '../../src/contract/index.js';
+import { createEmulator, FaultProfileError, parseFaultProfile, type Emulator, type FaultProfileInput } from '../../src/emulator/index.js';
+import { createJsonClient, sleep, startSink, type Sink } from './helpers.js';
+
+const SECRET = 'fault-secret-0123456789abcdef0123456789';
+const SYNC = '/api/droids/1/endpoint/get-droid-answer';
+const ASYNC = '/api/droids/1/endpoint/get-droid-answer-async';
+const BODY = { humanMessage: { content: 'Hello' } };
+
+const started: { close(): Promise<void> }[] = [];
+afterEach(async () => {
+  for (const s of started.splice(0).reverse()) await s.close();
+});
+
+async function start(faults: FaultProfileInput, extra: Parameters<typeof createEmulator>[0] = {}) {
+  const emulator = await createEmulator({ faults, ...extra });
+  const url = await emulator.listen();
+  started.push(emulator);
+  const client = createJsonClient(url, emulator.token);
+  started.push(client);
+  return { emulator, client, url };
+}
+
+async function sink(): Promise<Sink> {
+  const s = await startSink();
+  started.push(s);
+  return s;
+}
+
+async function statusSequence(faults: FaultProfileInput, n: number): Promise<number[]> {
+  const { client } = await start(faults);
+  const out: number[] = [];
+  for (let i = 0; i < n; i++) out.push((await client.call('POST', SYNC, BODY)).status);
+  return out;
+}
+
+describe('request faults', () => {
+  const flaky = (seed: number): FaultProfileInput => ({ seed, requests: [{ endpoint: 'get-droid-answer', probability: 0.5, action: 'error', status: 503 }] });
+
+  it('same seed => same fault sequence; another seed => another one', async () => {
+    const a = await statusSequence(flaky(7), 24);
+    const b = await statusSequence(flaky(7), 24);
+    const c = await statusSequence(flaky(8), 24);
+    expect(a).toEqual(b);
+    expect(new Set(a)).toEqual(new Set([200, 503]));
+    expect(c).not.toEqual(a);
+  });
+
+  it('injects 429 with Retry-After only on the named endpoint', async () => {
+    const { client, emulator } = await start({ requests: [{ endpoint: ['get-droid-answer'], action: 'rate-limit', retryAfterS: 3 }] });
+    const res = await client.call('POST', SYNC, BODY);
+    expect(res.status).toBe(429);
+    expect(res.headers['retry-after']).toBe('3');
+    expect(res.body.error).toBe('Too Many Requests');
+    expect((await client.call('GET', '/api/droids/1/endpoint/channels')).status).toBe(200);
+    expect(emulator.stats().injectedFaults).toBe(1);
+  });
+
+  it('resets the connection, and a hung request does not stop close()', async () => {
+    const { url, emulator } = await start({ requests: [{ endpoint: 'get-droid-answer', action: 'reset' }, { endpoint: 'channels', action: 'hang' }] });
+    const agent = new Agent();
+    try {
+      const headers = { authorization: `Bearer ${emulator.token}`, 'content-type': 'application/json' };
+      await expect(request(`${url}${SYNC}`, { method: 'POST', headers, body: JSON.stringify(BODY), dispatcher: agent })).rejects.toThrow();
+      const hung = request(`${url}/api/droids/1/endpoint/channels`, { headers, dispatcher: agent });
+      await sleep(50);
+      const t0 = performance.now();
+      await emulator.close();
+      expect(performance.now() - t0).toBeLessThan(1_000);
+      await expect(hung).rejects.toThrow();
+    } finally {
+      await agent.destroy();
+    }
+  });
+
+  it('delays the acknowledgement by the ackDelay distribution', async () => {
+    const s = await sink();
+    const { client } = await start({ ackDelay: { kind: 'fixed', ms: 40 } }, { webhookUrl: s.url });
+    const t0 = performance.now();
+    expect((await client.call('POST', ASYNC, BODY)).status).toBe(200);
+    expect(performance.now() - t0).toBeGreaterThanOrEqual(35);
+  });
+});
+
+describe('webhook faults', () => {
+  it('drops a delivery', async () => {
+    const s = await sink();
+    const { client, emulator } = await start({ webhooks: [{ action: 'drop' }] }, { webhookUrl: s.url });
+    await client.call('POST', ASYNC, BODY);
+    await expect.poll(() => emulator.stats().dropped).toBe(1);
+    await sleep(50);
+    expect(s.deliveries).toHaveLength(0);
+  });
+
+  it('duplicates a delivery N times with the same requestId', async () => {
+    const s = await sink();
+    const { client, emulator } = await start({ webhooks: [{ action: 'duplicate', copies: 3 }] }, { webhookUrl: s.url });
+    const ack = await client.call('POST', ASYNC, BODY);
+    const got = await s.waitFor(3);
+    expect(got.map((d) => (d.body as { requestId: string }).requestId)).toEqual([ack.body.requestId, ack.body.requestId, ack.body.requestId]);
+    expect(emulator.stats().duplicated).toBe(2);
+  });
+
+  it('delivers late', async () => {
+    const s = await sink();
+    const { client } = await start({ webhooks: [{ action: 'late', delayMs: 120 }] }, { webhookUrl: s.url });
+    const t0 = Date.now();
+    await client.call('POST', ASYNC, BODY);
+    const [d] = await s.waitFor(1);
+    expect(d!.at - t0).toBeGreaterThanOrEqual(110);
+  });
+
+  it('sends the error payload instead of an answer', async () => {
+    const s = await sink();
+    const { client } = await start({ webhooks: [{ action: 'error-payload', error: 'Failed to generate AI response: model overloaded' }] }, { webhookUrl: s.url });
+    const ack = await client.call('POST', ASYNC, BODY);
+    const [d] = await s.waitFor(1);
+    const parsed = errorPayloadSchema.safeParse(d!.body);
+    expect(parsed.success).toBe(true);
+    expect(d!.body).toMatchObject({ requestId: ack.body.requestId, answer: '', error: 'Failed to generate AI response: model overloaded' });
+    expect(d!.body).not.toHaveProperty('shoppingCart');
+  });
+
+  it('sends a wrong or a missing secret', async () => {
+    const s = await sink();
+    const { client, emulator } = await start({ webhooks: [{ action: 'wrong-secret' }] }, { webhookUrl: s.url, webhookSecret: SECRET });
+    await client.call('POST', ASYNC, BODY);
+    emulator.setFaults({ webhooks: [{ action: 'missing-secret' }] });
+    await client.call('POST', ASYNC, BODY);
+    await s.waitFor(2);
+    const secrets = s.deliveries.map((d) => d.query.secret);
+    expect(secrets).toContain(undefined);
+    expect(secrets.find((x) => x !== undefined)).toMatch(/^wrong-/);
+    expect(emulator.stats().badSecret).toBe(2);
+  });
+});
+
+describe('runtime control', () => {
+  it('GET/PUT /__emulator/faults with YAML or JSON, 400 for an invalid profile, 401 without token', async () => {
+    const { client, url } = await start(undefined as unknown as FaultProfileInput);
+    expect((await client.call('GET', '/__emulator/faults')).body).toEqual({ requests: [], webhooks: [] });
+    const yaml = 'seed: 3\nrequests:\n  - { endpoint: get-droid-answer, action: error, status: 502 }\n';
+    const put = await client.call('PUT', '/__emulator/faults', yaml, { 'content-type': 'application/yaml' });
+    expect(put.status).toBe(200);
+    expect(put.body.requests[0]).toMatchObject({ endpoint: 'get-droid-answer', action: 'error', status: 502, probability: 1 });
+    expect((await client.call('POST', SYNC, BODY)).status).toBe(502);
+    const bad = await client.call('PUT', '/__emulator/faults', { requests: [{ action: 'explode' }] });
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toContain('requests.0.action');
+    expect((await client.call('PUT', '/__emulator/faults', {})).status).toBe(200);
+    expect((await client.call('POST', SYNC, BODY)).status).toBe(200);
+    const stats = await client.call('GET', '/__emulator/stats');
+    expect(stats.body).toMatchObject({ syncAnswered: 1, injectedFaults: 1 });
+    const anon = createJsonClient(url, '');
+    started.push(anon);
+    expect((await anon.call('GET', '/__emulator/stats')).status).toBe(401);
+  });
+
+  it('parseFaultProfile validates distributions and probabilities', () => {
+    expect(() => parseFaultProfile({ requests: [{ action: 'error', probability: 2 }] })).toThrow(FaultProfileError);
+    expect(() => parseFaultProfile('answerDelay: { kind: lognormal, medianMs: 0, sigma: 1 }')).toThrow(FaultProfileError);
+    expect(parseFaultProfile('answerDelay: { kind: uniform, minMs: 1, maxMs: 5 }').answerDelay).toEqual({ kind: 'uniform', minMs: 1, maxMs: 5 });
+  });
+});

@@ -1,0 +1,151 @@
+/**
+ * The rule engine alone: pure, deterministic, every payload field filled.
+ */
+import { describe, expect, it } from 'vitest';
+import { answerPayloadSchema, MONEY_PATTERN } from '../../src/contract/index.js';
+import { DEFAULT_CATALOGUE, detectLanguage, extractAddress, extractContact, formatMoney, generateAnswer } from '../../src/emulator/index.js';
+
+const ask = (humanMessage: string, history: [('human' | 'ai'), string][] = []) =>
+  generateAnswer({ humanMessage, chatHistory: history.map(([type, content]) => ({ type, content })) });
+
+describe('money and cart', () => {
+  it('formats amounts with thousands separators and the currency code', () => {
+    expect(formatMoney(1290, 'THB')).toBe('1,290.00 THB');
+    expect(formatMoney(2580, 'THB')).toBe('2,580.00 THB');
+    expect(formatMoney(1234567.5, 'THB')).toBe('1,234,567.50 THB');
+    expect(formatMoney(0, 'THB')).toBe('0.00 THB');
+    expect(MONEY_PATTERN.test(formatMoney(1234567.5, 'THB'))).toBe(true);
+  });
+
+  it('prices a two-line cart with the shipping fee under the free-shipping threshold', () => {
+    const a = ask("I'd like two t-shirts and a belt");
+    expect(a.shoppingCart.products).toEqual([
+      { name: 'Cotton T-shirt', quantity: 2, unitPrice: '390.00 THB', total: '780.00 THB' },
+      { name: 'Leather belt', quantity: 1, unitPrice: '690.00 THB', total: '690.00 THB' },
+    ]);
+    expect(a.shoppingCart.shippingFee).toBe('50.00 THB');
+    expect(a.shoppingCart.grandTotal).toBe('1,520.00 THB');
+  });
+
+  it('ships free from 1,500 THB and takes the product from the history for "I\'ll take 2"', () => {
+    const a = ask("I'll take 2, please send them to 99 Sukhumvit Rd, Bangkok 10110", [
+      ['human', 'Hi, do you sell shirts?'],
+      ['ai', 'Yes, we have Oxford shirts for 1,290 THB.'],
+    ]);
+    expect(a.intents).toContain('purchase');
+    expect(a.shoppingCart.products).toEqual([{ name: 'Oxford shirt', quantity: 2, unitPrice: '1,290.00 THB', total: '2,580.00 THB' }]);
+    expect(a.shoppingCart.shippingFee).toBe('0.00 THB');
+    expect(a.shoppingCart.grandTotal).toBe('2,580.00 THB');
+    expect(a.answer).toContain('Oxford shirt');
+  });
+
+  it('leaves the cart empty without a purchase', () => {
+    const a = ask('How much is the leather belt?');
+    expect(a.intents).toEqual(['price_inquiry']);
+    expect(a.shoppingCart).toEqual({ products: [], shippingFee: '0.00 THB', grandTotal: '0.00 THB' });
+    expect(a.customerInsight.product_keyword).toEqual(['Leather belt']);
+    expect(a.answer).toContain('690.00 THB');
+  });
+});
+
+describe('address', () => {
+  it('parses an English address with a Bangkok postal code', () => {
+    expect(extractAddress('please send to 99 Sukhumvit Rd, Bangkok 10110', 'en')).toEqual({
+      street_address: '99 Sukhumvit Rd',
+      subdistrict: '',
+      district: '',
+      city: 'Bangkok',
+      postal_code: '10110',
+      country: 'Thailand',
+    });
+  });
+
+  it('parses a Thai address with ตำบล and อำเภอ', () => {
+    const a = extractAddress('ส่งที่ 123/4 ถนนนิมมานเหมินท์ ตำบลสุเทพ อำเภอเมืองเชียงใหม่ เชียงใหม่ 50200 ค่ะ', 'th');
+    expect(a).toEqual({
+      street_address: '123/4 ถนนนิมมานเหมินท์',
+      subdistrict: 'สุเทพ',
+      district: 'เมืองเชียงใหม่',
+      city: 'เชียงใหม่',
+      postal_code: '50200',
+      country: 'ประเทศไทย',
+    });
+  });
+
+  it('infers the city from the postal code, and gives empty strings when there is nothing', () => {
+    expect(extractAddress('deliver to 7 Thalang Road 83000', 'en').city).toBe('Phuket');
+    expect(Object.values(extractAddress('Hello there!', 'en')).every((v) => v === '')).toBe(true);
+    // A phone number is not a postal code.
+    expect(extractAddress('call me on 0812345678', 'en').postal_code).toBe('');
+  });
+});
+
+describe('language and contact', () => {
+  it('detects Thai script, else English', () => {
+    expect(detectLanguage('สวัสดีครับ')).toBe('th');
+    expect(detectLanguage('Hello')).toBe('en');
+    expect(ask('สวัสดีครับ').customerInsight.user_language).toBe('th');
+    expect(ask('Hi!').customerInsight.user_language).toBe('en');
+  });
+
+  it('extracts name, phone and email in English and Thai', () => {
+    expect(extractContact('My name is Somchai Jaidee and my phone is 081-234-5678, email somchai@example.co.th')).toEqual({
+      name: 'Somchai Jaidee',
+      phone: '0812345678',
+      email: 'somchai@example.co.th',
+    });
+    expect(extractContact('ผมชื่อสมชายครับ เบอร์ +66 81 234 5678')).toEqual({ name: 'สมชาย', phone: '0812345678', email: '' });
+    expect(extractContact('I am looking for a shirt')).toEqual({ name: '', phone: '', email: '' });
+  });
+
+  it('marks contact updates and keeps contact details from earlier turns', () => {
+    const a = ask('Can you deliver it tomorrow?', [['human', 'my email is anna@example.com']]);
+    expect(a.customerInsight.contact_info.email).toBe('anna@example.com');
+    expect(a.customerInsight.has_extractable_info).toBe(true);
+    const b = ask('My name is Anna, email anna@example.com');
+    expect(b.intents).toContain('contact_update');
+  });
+});
+
+describe('generateAnswer', () => {
+  it('fills every payload field, one AIMessage per paragraph, deterministically', () => {
+    const input = { humanMessage: 'Hello! I want to buy 2 Oxford shirts, send to 99 Sukhumvit Rd, Bangkok 10110', chatHistory: [] };
+    const a = generateAnswer(input);
+    expect(generateAnswer(input)).toEqual(a);
+    const payload = { requestId: 'tpa-x', droidId: 1, customerId: 1001, executionTime: 1, timestamp: new Date().toISOString(), ...a };
+    expect(answerPayloadSchema.safeParse(payload).success).toBe(true);
+    const paragraphs = a.answer.split('\n\n');
+    expect(paragraphs.length).toBeGreaterThan(1);
+    expect(a.responses.map((r) => r.kwargs.content)).toEqual(paragraphs);
+    expect(a.responses[0]).toEqual({
+      lc: 1,
+      type: 'constructor',
+      id: ['langchain_core', 'messages', 'AIMessage'],
+      kwargs: { content: paragraphs[0], additional_kwargs: {}, tool_calls: [], invalid_tool_calls: [], response_metadata: {} },
+    });
+    expect(a.customerInsight).toMatchObject({ forbidden_topics: 'no', user_intent: 'purchase', user_language: 'en' });
+    expect(a.intents).toEqual(expect.arrayContaining(['purchase', 'greeting']));
+    expect(a.customExtractedInfo).toEqual({});
+  });
+
+  it('recognises complaints and returns without treating "I want a refund" as a purchase', () => {
+    const a = ask('The jacket I received is damaged, I want a refund');
+    expect(a.intents).toEqual(['complaint', 'return_request']);
+    expect(a.shoppingCart.products).toEqual([]);
+    expect(a.customerInsight.user_intent).toBe('complaint');
+  });
+
+  it('answers a Thai purchase in Thai', () => {
+    const a = ask('อยากสั่งเสื้อเชิ้ต 2 ตัว ส่งที่ 123/4 ถนนนิมมานเหมินท์ เชียงใหม่ 50200');
+    expect(a.customerInsight.user_language).toBe('th');
+    expect(a.shoppingCart.grandTotal).toBe('2,580.00 THB');
+    expect(a.answer).toMatch(/ยอดรวม/);
+    expect(a.addressParsing.city).toBe('เชียงใหม่');
+  });
+
+  it('uses a custom catalogue', () => {
+    const catalogue = { ...DEFAULT_CATALOGUE, currency: 'USD', freeShippingThreshold: 10_000, shippingFee: 5, products: [{ name: 'Widget', price: 1500, keywords: ['widget'] }] };
+    const a = generateAnswer({ humanMessage: 'I want to buy 3 widgets', chatHistory: [] }, catalogue);
+    expect(a.shoppingCart.grandTotal).toBe('4,505.00 USD');
+  });
+});
