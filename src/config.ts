@@ -30,6 +30,10 @@ export interface RunFlags {
   tags?: string[];
   /** Run only scenarios whose "suite scenario" name matches: text (case-insensitive) or "/re/flags". */
   grep?: string;
+  /** Where the embedded emulator runs. Default `worker`. */
+  emulatorThread?: 'worker' | 'inline';
+  /** Default true; `--no-warm-up` turns it off. */
+  warmUp?: boolean;
 }
 
 /** Reporters a run uses when none are named: files land in the report directory. */
@@ -57,6 +61,10 @@ export interface ResolvedRunConfig {
   tags: string[];
   /** A case-insensitive substring, or a RegExp from "/re/flags". */
   grep: string | RegExp | undefined;
+  /** Where the embedded emulator runs: its own worker thread (default) or this event loop. */
+  emulatorThread: 'worker' | 'inline';
+  /** Open the connections with a read-only call before measuring. Default true. */
+  warmUp: boolean;
 }
 
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
@@ -149,6 +157,8 @@ export function resolveRunConfig(flags: RunFlags, env: NodeJS.ProcessEnv = proce
     publicUrl,
     thresholds: flags.thresholds ?? [],
     reporters: flags.reporters && flags.reporters.length > 0 ? flags.reporters : [...DEFAULT_REPORTERS],
+    emulatorThread: flags.emulatorThread ?? 'worker',
+    warmUp: flags.warmUp ?? true,
     tags: flags.tags ?? [],
     grep: parseGrep(flags.grep),
   };

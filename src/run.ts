@@ -8,7 +8,7 @@ import { publicSettings, type ResolvedRunConfig } from './config.js';
 import { UsageError } from './errors.js';
 import { parseThreshold } from './metrics/index.js';
 import { buildReport, createReporter, type Reporter, type ReportDocument } from './report/index.js';
-import { runSuites } from './runner/index.js';
+import { runSuites, warmUpConnections } from './runner/index.js';
 import { filterScenarios, loadSuites } from './scenario/index.js';
 import { openTarget } from './target.js';
 
@@ -61,8 +61,9 @@ export async function run(config: ResolvedRunConfig, io: RunIO): Promise<RunSumm
         line(io.stderr, 'droidcheck: no DROID_WEBHOOK_SECRET set: deliveries are accepted without a secret');
       }
     } else {
-      line(io.stderr, `droidcheck: embedded emulator at ${target.baseUrl}, receiver at ${target.webhookUrl}`);
+      line(io.stderr, `droidcheck: embedded emulator at ${target.baseUrl} (${target.emulator?.thread ?? "inline"} thread), receiver at ${target.webhookUrl}`);
     }
+    if (config.warmUp) await warmUpConnections(target.client, config.concurrency, io.stopSignal);
     const startedAt = new Date().toISOString();
     for (const r of reporters) await r.onRunStart?.({ startedAt, settings });
     const result = await runSuites({

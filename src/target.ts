@@ -3,10 +3,12 @@
  * webhook receiver, all wired together (DESIGN.md: "With no target configured it runs
  * against an embedded emulator").
  */
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { Agent } from 'undici';
 import { DroidClient } from './client/index.js';
 import type { ResolvedRunConfig } from './config.js';
-import { createEmulator, type Emulator } from './emulator/index.js';
+import { createEmulator, startEmulatorWorker, type EmulatorOptions } from './emulator/index.js';
 import { createReceiver, type Receiver } from './receiver/index.js';
 
 export interface Target {
@@ -16,8 +18,36 @@ export interface Target {
   webhookUrl: string;
   /** Base URL of the service (emulator or real). */
   baseUrl: string;
-  emulator: Emulator | undefined;
+  /** The embedded emulator, when it is the target. */
+  emulator: EmbeddedEmulator | undefined;
   close(): Promise<void>;
+}
+
+/** What the run needs of the embedded emulator, in-process or in a worker thread. */
+export interface EmbeddedEmulator {
+  url: string;
+  token: string;
+  droidId: number;
+  /** `worker`: own thread and event loop; `inline`: this process's event loop. */
+  thread: 'worker' | 'inline';
+  close(): Promise<void>;
+}
+
+const WORKER_ENTRY = new URL('./emulator/worker-entry.js', import.meta.url);
+
+/**
+ * Starts the emulator on its own thread when the built worker entry exists (the CLI, from
+ * dist/), so the system under test does not share the measuring event loop; inline otherwise
+ * (tests running from source).
+ */
+async function startEmbeddedEmulator(options: EmulatorOptions, preferWorker: boolean): Promise<EmbeddedEmulator> {
+  if (preferWorker && existsSync(fileURLToPath(WORKER_ENTRY))) {
+    const w = await startEmulatorWorker(options);
+    return { url: w.url, token: w.token, droidId: w.droidId, thread: 'worker', close: () => w.close() };
+  }
+  const emulator = await createEmulator(options);
+  const url = await emulator.listen();
+  return { url, token: emulator.token, droidId: emulator.droidId, thread: 'inline', close: () => emulator.close() };
 }
 
 /** Starts the receiver (and the emulator when no base URL is configured) on loopback by default. */
@@ -30,14 +60,17 @@ export async function openTarget(config: ResolvedRunConfig): Promise<Target> {
   const receiverUrl = await receiver.listen();
   const webhookUrl = config.publicUrl ?? receiverUrl;
   const dispatcher = new Agent({ keepAliveTimeout: 30_000, connections: null });
-  let emulator: Emulator | undefined;
+  let emulator: EmbeddedEmulator | undefined;
   let baseUrl: string;
   let droidId: string | number;
   let token: string;
   try {
     if (config.target.kind === 'emulator') {
-      emulator = await createEmulator({ webhookUrl, webhookSecret: config.webhookSecret });
-      baseUrl = await emulator.listen();
+      emulator = await startEmbeddedEmulator(
+        { webhookUrl, webhookSecret: config.webhookSecret },
+        config.emulatorThread === 'worker',
+      );
+      baseUrl = emulator.url;
       droidId = emulator.droidId;
       token = emulator.token;
     } else {

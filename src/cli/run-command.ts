@@ -21,6 +21,7 @@ interface RunCommandFlags {
   reporter?: string[];
   tag?: string[];
   grep?: string;
+  warmUp?: boolean;
 }
 
 export function registerRunCommand(program: Command, ctx: CliContext): void {
@@ -39,6 +40,7 @@ export function registerRunCommand(program: Command, ctx: CliContext): void {
     .option('--public-url <url>', 'public webhook URL when a tunnel is in front of the receiver')
     .option('--threshold <expr>', 'SLO threshold, repeatable, e.g. "ack.p99 < 100ms"', collect, [])
     .option('--grace <duration>', 'after an interrupt, how long in-flight requests may finish', '5s')
+    .option('--no-warm-up', 'do not open connections with a read-only call before measuring')
     .option('-r, --reporter <name>', 'reporter, repeatable: console, json, junit, html, markdown, ndjson (default: all)', collect, [])
     .option('--tag <tag>', 'run only scenarios with this tag (repeatable: any of them)', collect, [])
     .option('--grep <text>', 'run only scenarios whose "suite name" contains the text (ignoring case); /re/flags for a regex')
@@ -57,6 +59,7 @@ export function registerRunCommand(program: Command, ctx: CliContext): void {
         ...(flags.grace !== undefined && { grace: flags.grace }),
         thresholds: flags.threshold ?? [],
         reporters: flags.reporter ?? [],
+        ...(flags.warmUp === false && { warmUp: false }),
         tags: flags.tag ?? [],
         ...(flags.grep !== undefined && { grep: flags.grep }),
       };

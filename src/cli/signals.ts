@@ -3,6 +3,8 @@
  * gives in-flight ones `graceMs` to end; then (or on a second signal) they are cancelled.
  * The run still writes its partial report.
  */
+import { setMaxListeners } from 'node:events';
+
 export interface InterruptControl {
   stopSignal: AbortSignal;
   abortSignal: AbortSignal;
@@ -14,6 +16,8 @@ export interface InterruptControl {
 export function installInterruptHandlers(graceMs: number, onFirst?: (sig: NodeJS.Signals) => void): InterruptControl {
   const stop = new AbortController();
   const abort = new AbortController();
+  // Every in-flight request listens on these signals: thousands under load is expected.
+  setMaxListeners(0, stop.signal, abort.signal);
   let received: NodeJS.Signals | undefined;
   let timer: NodeJS.Timeout | undefined;
   const handler = (sig: NodeJS.Signals): void => {

@@ -39,6 +39,8 @@ export {
   MSG_WEBHOOK_NOT_CONFIGURED,
 } from './http-errors.js';
 export { startEmulatorStandalone } from './standalone.js';
+export { startEmulatorWorker } from './worker-host.js';
+export type { EmulatorWorker } from './worker-host.js';
 export type { StandaloneEmulator, StandaloneOptions } from './standalone.js';
 
 export interface Emulator {

@@ -11,7 +11,7 @@
 import type { FileIssue } from '../errors.js';
 import { checkExpect, pathProblem } from './expect-rules.js';
 import { payloadPathProblem, responsePathProblem } from './payload-paths.js';
-import { CALL_NAMES, userScenarioSchema } from './schema.js';
+import { CALL_NAMES, userScenarioSchema, VAR_NAME_PATTERN } from './schema.js';
 import { didYouMean } from './suggest.js';
 import { templateNames } from './templates.js';
 import type { CallName } from './types.js';
@@ -58,6 +58,12 @@ function checkTemplates(value: unknown, at: DataPath, defined: Set<string>, sour
   for (const [k, v] of Object.entries(value)) checkTemplates(v, [...at, Array.isArray(value) ? Number(k) : k], defined, source, out, depth + 1);
 }
 
+function checkVarName(name: string, at: DataPath, source: YamlSource, out: FileIssue[]): void {
+  if (!VAR_NAME_PATTERN.test(name)) {
+    out.push({ location: source.locate(at, 'key'), message: `bad variable name "${name}": letters, digits and _, not starting with a digit` });
+  }
+}
+
 function callRules(step: Raw, call: CallName, at: DataPath, source: YamlSource, out: FileIssue[]): void {
   const required = CALL_REQUIRES[call];
   for (const field of CALL_FIELDS) {
@@ -80,6 +86,7 @@ function stepRules(step: unknown, at: DataPath, defined: Set<string>, source: Ya
   checkTemplates(step.expect, [...at, 'expect'], defined, source, out);
   if (isRecord(step.capture)) {
     for (const [name, path] of Object.entries(step.capture)) {
+      checkVarName(name, [...at, 'capture', name], source, out);
       const problem = typeof path === 'string' ? pathProblem(path) : undefined;
       if (problem) out.push({ location: source.locate([...at, 'capture', name]), message: problem });
       defined.add(name);
@@ -124,6 +131,7 @@ export function scenarioStepRules(sc: Raw, i: number, suite: Raw, source: YamlSo
   if (i === 0) repeatRules(suite, [], suite.repeat, source, out);
   if (!Array.isArray(sc.steps)) return out;
   const defined = new Set(isRecord(sc.vars) ? Object.keys(sc.vars) : []);
+  for (const name of defined) checkVarName(name, [...at, 'vars', name], source, out);
   sc.steps.forEach((step: unknown, j: number) => stepRules(step, [...at, 'steps', j], defined, source, out));
   return out;
 }

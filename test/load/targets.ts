@@ -72,6 +72,8 @@ export async function stallTarget(): Promise<StallTarget> {
 
 export interface DelayTarget {
   client: DroidClient;
+  /** Injected delay, ms (changeable between runs). */
+  delayMs: number;
   /** Server-side time of each answered request, ms: from its arrival (onRequest) to the reply. */
   truth: number[];
   close(): Promise<void>;
@@ -81,11 +83,12 @@ export interface DelayTarget {
 export async function delayTarget(delayMs: number): Promise<DelayTarget> {
   const app: FastifyInstance = Fastify({ logger: false });
   const truth: number[] = [];
+  const target = { delayMs } as { delayMs: number };
   app.addHook('onRequest', async (request) => {
     (request as unknown as { t0: number }).t0 = performance.now();
   });
   app.post('/api/droids/1/endpoint/get-droid-answer', async (request) => {
-    await new Promise<void>((resolve) => setTimeout(resolve, delayMs));
+    if (target.delayMs > 0) await new Promise<void>((resolve) => setTimeout(resolve, target.delayMs));
     truth.push(performance.now() - (request as unknown as { t0: number }).t0);
     return { answer: 'ok', requestId: 'tpa-delay' };
   });
@@ -94,12 +97,12 @@ export async function delayTarget(delayMs: number): Promise<DelayTarget> {
   const port = typeof addr === 'object' && addr ? addr.port : 0;
   const dispatcher = new Agent({ connections: null });
   const client = new DroidClient({ baseUrl: `http://127.0.0.1:${port}`, droidId: 1, token: 't', dispatcher });
-  return {
+  return Object.assign(target, {
     client,
     truth,
     async close() {
       await dispatcher.close();
       await app.close();
     },
-  };
+  });
 }

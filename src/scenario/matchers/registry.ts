@@ -78,6 +78,12 @@ const regexValue = z
     }
   });
 
+/** A number, or a whole `{{ vars.name }}` (a captured number, rendered at run time). */
+const numberOrTemplate = z.union(
+  [z.number(), z.string().regex(/^\{\{\s*vars\.[A-Za-z_][A-Za-z0-9_]*\s*\}\}$/, 'expected a number, or "{{ vars.name }}" for a captured one')],
+  { error: 'expected a number, or "{{ vars.name }}" for a captured one' },
+);
+
 function numeric(actual: unknown): number | undefined {
   if (typeof actual === 'number') return actual;
   if (typeof actual === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(actual)) return Number(actual);
@@ -87,11 +93,13 @@ function compare(name: string, word: string, ok: (a: number, b: number) => boole
   return {
     name,
     summary: `a number (or numeric string) ${word} the value`,
-    schema: z.number(),
+    schema: numberOrTemplate,
     describe: (e) => `a number ${word} ${show(e)}`,
     test: (actual, e) => {
       const n = numeric(actual);
-      return n === undefined ? { pass: false, note: `${kindOf(actual)}, not a number` } : { pass: ok(n, e as number) };
+      const want = numeric(e);
+      if (want === undefined) return { pass: false, note: `expected value ${show(e)} is not a number` };
+      return n === undefined ? { pass: false, note: `${kindOf(actual)}, not a number` } : { pass: ok(n, want) };
     },
   };
 }
