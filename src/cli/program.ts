@@ -1,5 +1,6 @@
 /** The commander program: each command a thin wrapper over the library API (STYLE.md). */
 import { Command } from 'commander';
+import { registerEmulateCommand } from './emulate-command.js';
 import { registerInitCommand } from './init-command.js';
 import { registerRunCommand } from './run-command.js';
 import { registerSchemaCommand } from './schema-command.js';
@@ -22,5 +23,6 @@ export function createProgram(ctx: CliContext): Command {
   registerValidateCommand(program, ctx);
   registerSchemaCommand(program, ctx);
   registerInitCommand(program, ctx);
+  registerEmulateCommand(program, ctx);
   return program;
 }

@@ -4,6 +4,10 @@
  * Latencies in ms (3 decimals); histograms in HDR compressed base64 of us values.
  */
 import type { LatencyMetric, LatencySummary, ThresholdResult } from '../metrics/index.js';
+import type { AccuracyReport } from './accuracy.js';
+import type { ReportComparison } from './compare.js';
+import type { ParityReport } from './parity.js';
+import type { PassRates } from './pass-rates.js';
 import type { AnswerMode, ContractViolationRecord, ExpectationFailure, Outcome, ReceiverStats } from './run-types.js';
 
 export const REPORT_VERSION = 1;
@@ -54,6 +58,18 @@ export interface ReportDocument {
   receiver: ReceiverStats;
   thresholds: ThresholdResult[];
   scenarios: ScenarioEntry[];
-  /** 0 all passed; 1 a scenario failed; 99 a threshold breached (wins over 1); 130 interrupted. */
+  /** Pass rates per scenario x mode and per suite over repeats (pass-rates.ts); absent in load reports. */
+  passRates?: PassRates;
+  /** Sync vs async answers of scenarios run in both modes (parity.ts). */
+  parity?: ParityReport;
+  /** Intent precision/recall/f1, confusion table, cart/address hit rates (accuracy.ts); needs the suites. */
+  accuracy?: AccuracyReport;
+  /** Against a baseline report (`--baseline`, compare.ts). */
+  comparison?: ReportComparison;
+  /**
+   * 130 interrupted; else 99 a threshold breached; else 1 a scenario missed its pass-rate
+   * requirement (every run must pass unless `passRate`/`minPasses` says otherwise) or the
+   * comparison with a baseline regressed; else 0.
+   */
   exitCode: number;
 }

@@ -8,6 +8,7 @@
  * response (`syncMs`, metric `sync`), the complete acknowledgement (`ackMs`, metric `ack`) and
  * the receiver accepting the webhook (`answerMs`, metric `answer`).
  */
+import { withRetry, type RetryKind } from '../client/retry.js';
 import type { ChatHistoryItem } from '../contract/index.js';
 import { ApiError, ContractError, TimeoutError, TransportError, AbortedError, isDroidcheckError } from '../errors.js';
 import type { AnswerMode, Expectation, ExpectationFailure, SourceLocation } from '../scenario/index.js';
@@ -93,6 +94,13 @@ function judge(record: RequestRecord, turn: AnswerTurn, payload: unknown, latenc
   record.passed = record.outcome === 'answered' && record.failures.length === 0;
 }
 
+/** The submit, retried per `ctx.retry` (opt-in, client/retry.ts); each retry counted in `record.retries`. */
+function submit<T>(ctx: ExecuteContext, record: RequestRecord, kind: RetryKind, fn: () => Promise<T>): Promise<T> {
+  if (!ctx.retry) return fn();
+  const onRetry = (): void => void (record.retries = (record.retries ?? 0) + 1);
+  return withRetry(fn, { policy: ctx.retry, kind, signal: ctx.abortSignal, onRetry });
+}
+
 function body(turn: AnswerTurn): { humanMessage: { content: string; type: 'human' }; chatHistory: ChatHistoryItem[] } {
   return { humanMessage: { content: turn.humanMessage, type: 'human' }, chatHistory: turn.chatHistory };
 }
@@ -100,7 +108,7 @@ function body(turn: AnswerTurn): { humanMessage: { content: string; type: 'human
 async function executeSync(turn: AnswerTurn, ctx: ExecuteContext, start: number, record: RequestRecord): Promise<void> {
   const signal = ctx.abortSignal;
   try {
-    const res = await ctx.client.getDroidAnswer(body(turn), signal ? { signal } : {});
+    const res = await submit(ctx, record, 'sync', () => ctx.client.getDroidAnswer(body(turn), signal ? { signal } : {}));
     const syncMs = ctx.clock.now() - start;
     record.syncMs = syncMs;
     record.httpStatus = res.status;
@@ -124,7 +132,7 @@ async function executeAsync(turn: AnswerTurn, ctx: ExecuteContext, start: number
   const signal = ctx.abortSignal;
   let requestId: string;
   try {
-    const ack = await ctx.client.getDroidAnswerAsync(body(turn), signal ? { signal } : {});
+    const ack = await submit(ctx, record, 'async-submit', () => ctx.client.getDroidAnswerAsync(body(turn), signal ? { signal } : {}));
     const ackMs = ctx.clock.now() - start;
     record.ackMs = ackMs;
     record.httpStatus = ack.status;

@@ -8,6 +8,7 @@
  * the *intended* start, so a stalled target is not hidden (coordinated omission).
  */
 import type { DroidClient } from '../client/index.js';
+import type { RetryPolicy } from '../client/retry.js';
 import { AbortedError } from '../errors.js';
 import type { LatencyRecorder } from '../metrics/index.js';
 import type { Receiver } from '../receiver/index.js';
@@ -27,6 +28,8 @@ export interface ExecuteContext {
   latency: LatencyRecorder;
   /** Cancels in-flight work; the request then ends `interrupted`. */
   abortSignal?: AbortSignal;
+  /** Opt-in retry of 429/5xx on the answer submit (client/retry.ts); undefined = no retry. */
+  retry?: RetryPolicy | undefined;
 }
 
 function newRecord(planned: PlannedRequest, startedAt: string): RequestRecord {

@@ -4,6 +4,7 @@
  */
 import pLimit from 'p-limit';
 import type { DroidClient } from '../client/index.js';
+import type { RetryPolicy } from '../client/retry.js';
 import { AbortedError, InternalError } from '../errors.js';
 import { LatencyRecorder } from '../metrics/index.js';
 import type { Receiver, ReceiverStats } from '../receiver/index.js';
@@ -33,6 +34,8 @@ export interface RunSuitesOptions {
   onResult?: (record: RequestRecord) => void | Promise<void>;
   /** Echoed into the result; must not hold the token or secret. */
   settings?: Record<string, unknown>;
+  /** Opt-in retry of 429/5xx on the answer submit (client/retry.ts). */
+  retry?: RetryPolicy | undefined;
 }
 
 const EMPTY_RECEIVER: ReceiverStats = { received: 0, matched: 0, duplicates: 0, late: 0, orphans: 0, badSecret: 0, malformed: 0 };
@@ -74,6 +77,7 @@ export async function runSuites(options: RunSuitesOptions): Promise<RunResult> {
     timeoutMs: options.timeoutMs ?? 180_000,
     latency,
     ...(options.abortSignal ? { abortSignal: options.abortSignal } : {}),
+    ...(options.retry ? { retry: options.retry } : {}),
   };
   const startedAt = clock.wallNow();
   const t0 = clock.now();

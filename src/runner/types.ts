@@ -74,6 +74,8 @@ export interface RequestRecord {
   syncMs?: number;
   /** HTTP status of the submit, when there was one. */
   httpStatus?: number;
+  /** Retries of the submit (opt-in `--retries`, client/retry.ts); absent when none. */
+  retries?: number;
   error?: { code: string; message: string };
   failures: ExpectationFailure[];
   contractViolations: ContractViolationRecord[];
