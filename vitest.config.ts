@@ -1,10 +1,26 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Two projects: `unit` (everything, files in parallel) and `timing` (tests that assert measured
+ * latencies: they run alone, one file at a time, so a parallel test on the other core does not
+ * distort what they measure). `npm test` runs them one after the other.
+ */
+const TIMING = ['test/load/**/*.test.ts', 'test/cli/**/*.test.ts'];
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    projects: [
+      {
+        extends: true,
+        test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: TIMING },
+      },
+      {
+        extends: true,
+        test: { name: 'timing', include: TIMING, fileParallelism: false },
+      },
+    ],
   },
 });

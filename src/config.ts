@@ -34,6 +34,8 @@ export interface RunFlags {
   emulatorThread?: 'worker' | 'inline';
   /** Default true; `--no-warm-up` turns it off. */
   warmUp?: boolean;
+  /** Retries of a 429/5xx answer submit (`--retries N`, 0..10). Default 0: no retry. */
+  retries?: number | string;
 }
 
 /** Reporters a run uses when none are named: files land in the report directory. */
@@ -65,6 +67,8 @@ export interface ResolvedRunConfig {
   emulatorThread: 'worker' | 'inline';
   /** Open the connections with a read-only call before measuring. Default true. */
   warmUp: boolean;
+  /** Retries of a 429/5xx answer submit (client/retry.ts); 0 = off. */
+  retries: number;
 }
 
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
@@ -159,6 +163,7 @@ export function resolveRunConfig(flags: RunFlags, env: NodeJS.ProcessEnv = proce
     reporters: flags.reporters && flags.reporters.length > 0 ? flags.reporters : [...DEFAULT_REPORTERS],
     emulatorThread: flags.emulatorThread ?? 'worker',
     warmUp: flags.warmUp ?? true,
+    retries: parseIntFlag(flags.retries ?? 0, '--retries', 0, 10),
     tags: flags.tags ?? [],
     grep: parseGrep(flags.grep),
   };
@@ -174,6 +179,7 @@ export function publicSettings(config: ResolvedRunConfig): Record<string, unknow
     target: config.target.kind === 'remote' ? { kind: 'remote', baseUrl: config.target.baseUrl, droidId: config.target.droidId } : { kind: 'emulator' },
     webhookSecretSet: config.webhookSecret !== null,
     thresholds: config.thresholds,
+    ...(config.retries > 0 && { retries: config.retries }),
     ...(config.tags.length > 0 && { tags: config.tags }),
     ...(config.grep !== undefined && { grep: String(config.grep) }),
   };

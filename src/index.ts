@@ -21,3 +21,4 @@ export { openTarget } from './target.js';
 export type { Target } from './target.js';
 export { run } from './run.js';
 export type { RunIO, RunSummary } from './run.js';
+export * from './load/index.js';

@@ -11,6 +11,9 @@ import { buildReport, createReporter, type Reporter, type ReportDocument } from 
 import { runSuites, warmUpConnections } from './runner/index.js';
 import { filterScenarios, loadSuites } from './scenario/index.js';
 import { openTarget } from './target.js';
+import { retryPolicyFor } from './client/retry.js';
+import { createRedactor, redactValue } from './redact.js';
+import { assertRunAccounting } from './runner/accounting.js';
 
 export interface RunIO {
   stdout: Writable;
@@ -53,6 +56,8 @@ export async function run(config: ResolvedRunConfig, io: RunIO): Promise<RunSumm
   const reporters = createReporters(config, io);
   const settings = publicSettings(config);
   const target = await openTarget(config);
+  // The one redactor of the run (src/redact.ts): reporters only ever see redacted data.
+  const redact = createRedactor([config.webhookSecret, config.target.kind === 'remote' ? config.target.token : undefined, target.emulator?.token]);
   try {
     if (config.target.kind === 'remote') {
       line(io.stderr, `droidcheck: target ${target.baseUrl} (droid ${config.target.droidId})`);
@@ -74,8 +79,10 @@ export async function run(config: ResolvedRunConfig, io: RunIO): Promise<RunSumm
       concurrency: config.concurrency,
       timeoutMs: config.timeoutMs,
       settings,
+      retry: retryPolicyFor(config.retries),
       onResult: async (record) => {
-        for (const r of reporters) await r.onResult?.(record);
+        const safe = redactValue(record, redact);
+        for (const r of reporters) await r.onResult?.(safe);
       },
       ...(io.stopSignal ? { stopSignal: io.stopSignal } : {}),
       ...(io.abortSignal ? { abortSignal: io.abortSignal } : {}),
@@ -83,7 +90,8 @@ export async function run(config: ResolvedRunConfig, io: RunIO): Promise<RunSumm
     // Close first so late deliveries and orphans are counted before the report is computed.
     await target.close();
     result.receiver = target.receiver.stats();
-    const report = buildReport(result, { thresholds: config.thresholds });
+    assertRunAccounting(result, target.receiver.parkedCount()); // issue 7: a mismatch is a loud InternalError
+    const report = redactValue(buildReport(result, { thresholds: config.thresholds }), redact);
     for (const r of reporters) await r.onRunEnd?.(report);
     const files = reporters.flatMap((r) => r.files ?? []);
     if (files.length > 0) line(io.stdout, `reports: ${files.join(', ')}`);

@@ -5,6 +5,7 @@
  */
 import { CommanderError } from 'commander';
 import { EXIT, isDroidcheckError } from '../errors.js';
+import { createRedactor, environmentSecrets } from '../redact.js';
 import { createProgram } from './program.js';
 import type { CliContext } from './shared.js';
 
@@ -17,6 +18,7 @@ async function main(argv: string[]): Promise<number> {
     exitCode: EXIT.OK,
   };
   const program = createProgram(ctx);
+  const redact = createRedactor(environmentSecrets(process.env));
   try {
     await program.parseAsync(argv);
     return ctx.exitCode;
@@ -26,11 +28,11 @@ async function main(argv: string[]): Promise<number> {
       return err.exitCode === 0 ? EXIT.OK : EXIT.USAGE;
     }
     if (isDroidcheckError(err)) {
-      process.stderr.write(`droidcheck: ${err.code}: ${err.message}\n`);
+      process.stderr.write(redact(`droidcheck: ${err.code}: ${err.message}\n`));
       return err.exitCode;
     }
     const detail = process.env.DROIDCHECK_DEBUG && err instanceof Error ? (err.stack ?? err.message) : String(err instanceof Error ? err.message : err);
-    process.stderr.write(`droidcheck: internal error: ${detail}\n(set DROIDCHECK_DEBUG=1 to see the stack; please report it)\n`);
+    process.stderr.write(redact(`droidcheck: internal error: ${detail}\n`) + `(set DROIDCHECK_DEBUG=1 to see the stack; please report it)\n`);
     return EXIT.INTERNAL;
   }
 }

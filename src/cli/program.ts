@@ -1,6 +1,8 @@
 /** The commander program: each command a thin wrapper over the library API (STYLE.md). */
 import { Command } from 'commander';
+import { registerCapacityCommand } from './capacity-command.js';
 import { registerEmulateCommand } from './emulate-command.js';
+import { registerLoadCommand } from './load-command.js';
 import { registerInitCommand } from './init-command.js';
 import { registerRunCommand } from './run-command.js';
 import { registerSchemaCommand } from './schema-command.js';
@@ -20,6 +22,8 @@ export function createProgram(ctx: CliContext): Command {
       writeErr: (s) => ctx.stderr.write(s),
     });
   registerRunCommand(program, ctx);
+  registerLoadCommand(program, ctx);
+  registerCapacityCommand(program, ctx);
   registerValidateCommand(program, ctx);
   registerSchemaCommand(program, ctx);
   registerInitCommand(program, ctx);

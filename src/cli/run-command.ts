@@ -22,6 +22,7 @@ interface RunCommandFlags {
   tag?: string[];
   grep?: string;
   warmUp?: boolean;
+  retries?: string;
 }
 
 export function registerRunCommand(program: Command, ctx: CliContext): void {
@@ -40,6 +41,7 @@ export function registerRunCommand(program: Command, ctx: CliContext): void {
     .option('--public-url <url>', 'public webhook URL when a tunnel is in front of the receiver')
     .option('--threshold <expr>', 'SLO threshold, repeatable, e.g. "ack.p99 < 100ms"', collect, [])
     .option('--grace <duration>', 'after an interrupt, how long in-flight requests may finish', '5s')
+    .option('--retries <n>', 'retry a submit answered 429 or 5xx up to N times (Retry-After honoured, backoff with jitter)', '0')
     .option('--no-warm-up', 'do not open connections with a read-only call before measuring')
     .option('-r, --reporter <name>', 'reporter, repeatable: console, json, junit, html, markdown, ndjson (default: all)', collect, [])
     .option('--tag <tag>', 'run only scenarios with this tag (repeatable: any of them)', collect, [])
@@ -60,6 +62,7 @@ export function registerRunCommand(program: Command, ctx: CliContext): void {
         thresholds: flags.threshold ?? [],
         reporters: flags.reporter ?? [],
         ...(flags.warmUp === false && { warmUp: false }),
+        ...(flags.retries !== undefined && { retries: flags.retries }),
         tags: flags.tag ?? [],
         ...(flags.grep !== undefined && { grep: flags.grep }),
       };

@@ -53,6 +53,18 @@ export function createReceiver(options: ReceiverOptions = {}): Receiver {
 
   const app = Fastify({
     bodyLimit,
+    requestTimeout: options.requestTimeoutMs ?? 30_000,
+    // Requests Node refuses before Fastify sees them (431 huge headers, 408 slow client, 400 bad
+    // HTTP) are counted malformed too, then answered like Fastify's default handler does.
+    clientErrorHandler: (err: NodeJS.ErrnoException, socket) => {
+      if (err.code === 'ECONNRESET' || socket.destroyed) return;
+      counts.received++;
+      counts.malformed++;
+      const status = err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : err.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
+      const text = `{"error":"${status === 408 ? 'Request Timeout' : status === 431 ? 'Request Header Fields Too Large' : 'Bad Request'}"}`;
+      if (socket.writable) socket.write(`HTTP/1.1 ${status} Error\r\nContent-Length: ${text.length}\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n${text}`);
+      socket.destroy();
+    },
     logger: options.logger
       ? { serializers: { req: (req: { method: string; url: string }) => ({ method: req.method, url: redactSecretParam(req.url) }) } }
       : false,

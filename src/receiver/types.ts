@@ -28,6 +28,11 @@ export interface ReceiverOptions {
   maxRemembered?: number;
   /** Fastify logger (request URLs are logged with the secret redacted). Default false. */
   logger?: boolean;
+  /**
+   * Most time a client may take to send one whole request (headers and body), ms; a slower one
+   * gets 408 and is counted malformed (slow clients, issue 7). Default 30_000.
+   */
+  requestTimeoutMs?: number;
 }
 
 /** A delivery that reached its waiter. `receivedAt` is clock.now() ms when the handler accepted the body. */

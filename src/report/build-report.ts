@@ -12,12 +12,26 @@ import {
   type LatencyRecorder,
   type ThresholdResult,
 } from '../metrics/index.js';
+import type { Suite } from '../scenario/index.js';
+import { computeAccuracy } from './accuracy.js';
+import { compareReports, type CompareOptions } from './compare.js';
+import { computeParity } from './parity.js';
+import { computePassRates } from './pass-rates.js';
 import type { LatencyEntry, ReportDocument, ReportSummary, ScenarioEntry } from './report-document.js';
 import { OUTCOMES, type Outcome, type RequestRecord, type RunResult } from './run-types.js';
 
 export interface BuildReportOptions {
   /** User thresholds, e.g. `["ack.p99 < 100ms"]`; the spec's limits are always added. */
   thresholds?: readonly string[];
+  /**
+   * The suites that were planned: their `passRate`/`minPasses` requirements and expectations.
+   * Without them every run must pass and `accuracy` is left out.
+   */
+  suites?: readonly Suite[];
+  /** A baseline report (`--baseline`): the result is compared with it (`comparison`). */
+  baseline?: ReportDocument;
+  /** Tolerances of the comparison (compare.ts). */
+  compare?: CompareOptions;
 }
 
 const SECRET_KEY = /token|secret|password|authorization|api[-_]?key/i;
@@ -95,17 +109,33 @@ export function scenarioEntry(r: RequestRecord): ScenarioEntry {
   };
 }
 
-/** 130 interrupted; else 99 a threshold breached; else 1 a scenario failed; else 0. */
-export function exitCodeFor(input: { interrupted: boolean; failed: number; thresholds: readonly ThresholdResult[] }): number {
+export interface ExitCodeInput {
+  interrupted: boolean;
+  /** Failed scenario entries; decides exit 1 when `passRatesPassed` is not given. */
+  failed: number;
+  thresholds: readonly ThresholdResult[];
+  /** Every scenario and suite met its pass-rate requirement (pass-rates.ts); wins over `failed`. */
+  passRatesPassed?: boolean;
+  /** The comparison with a baseline regressed. */
+  regressed?: boolean;
+}
+
+/**
+ * 130 interrupted; else 99 a threshold breached; else 1 a pass-rate requirement missed (or,
+ * without pass rates, a scenario failed) or a baseline regression; else 0 (DESIGN.md, Conventions).
+ */
+export function exitCodeFor(input: ExitCodeInput): number {
   if (input.interrupted) return EXIT.INTERRUPTED;
   if (input.thresholds.some((t) => !t.passed)) return EXIT.THRESHOLD_BREACHED;
-  if (input.failed > 0) return EXIT.EXPECTATION_FAILED;
+  const failed = input.passRatesPassed === undefined ? input.failed > 0 : !input.passRatesPassed;
+  if (failed || input.regressed) return EXIT.EXPECTATION_FAILED;
   return EXIT.OK;
 }
 
 /**
  * Computes the {@link ReportDocument} of `run`. Thresholds: the spec's limits (judged when
- * their metric has values) plus `opts.thresholds`. Throws ThresholdError (DROIDCHECK_ERR_THRESHOLD)
+ * their metric has values) plus `opts.thresholds`. Pass rates (with `opts.suites`' requirements),
+ * parity, accuracy (only with `opts.suites`) and the comparison with `opts.baseline` are added. Throws ThresholdError (DROIDCHECK_ERR_THRESHOLD)
  * for a bad threshold and InternalError (DROIDCHECK_ERR_INTERNAL) when outcomes do not add up.
  */
 export function buildReport(run: RunResult, opts: BuildReportOptions = {}): ReportDocument {
@@ -114,7 +144,8 @@ export function buildReport(run: RunResult, opts: BuildReportOptions = {}): Repo
   const histograms = Object.fromEntries(LATENCY_METRICS.map((m) => [m, run.latency.encode(m)])) as Record<LatencyMetric, string>;
   const receiver = { ...run.receiver };
   const thresholds = evaluateThresholds(opts.thresholds ?? [], { summary, latency, receiver, histograms }, { defaults: true });
-  return {
+  const passRates = computePassRates(run.records, opts.suites ?? []);
+  const report: ReportDocument = {
     version: 1,
     tool: 'droidcheck',
     startedAt: run.startedAt,
@@ -127,6 +158,18 @@ export function buildReport(run: RunResult, opts: BuildReportOptions = {}): Repo
     receiver,
     thresholds,
     scenarios: run.records.map(scenarioEntry),
-    exitCode: exitCodeFor({ interrupted: run.interrupted, failed: summary.failed, thresholds }),
+    passRates,
+    parity: computeParity(run.records),
+    ...(opts.suites ? { accuracy: computeAccuracy(run.records, opts.suites) } : {}),
+    exitCode: 0,
   };
+  if (opts.baseline) report.comparison = compareReports(opts.baseline, report, opts.compare);
+  report.exitCode = exitCodeFor({
+    interrupted: run.interrupted,
+    failed: summary.failed,
+    thresholds,
+    passRatesPassed: passRates.passed,
+    regressed: report.comparison?.regressed ?? false,
+  });
+  return report;
 }

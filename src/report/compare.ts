@@ -22,7 +22,8 @@ export type CompareStat = 'p50' | 'p90' | 'p99' | 'p999';
 export interface ScenarioFlip { suite: string; name: string; mode: AnswerMode; from: ScenarioState; to: ScenarioState }
 export interface LatencyChange { metric: LatencyMetric; stat: CompareStat; baseMs: number; currentMs: number; changePct: number; regressed: boolean }
 export interface OutcomeChange { outcome: Outcome; baseRate: number; currentRate: number; changePts: number; regressed: boolean }
-export interface ThresholdFlip { expression: string; base: boolean | undefined; current: boolean | undefined }
+/** `base`/`current` absent: the threshold is not in that report. */
+export interface ThresholdFlip { expression: string; base?: boolean; current?: boolean }
 
 export interface ReportComparison {
   regressed: boolean;
@@ -44,12 +45,19 @@ export interface ReportComparison {
 const STATS: readonly CompareStat[] = ['p50', 'p90', 'p99', 'p999'];
 const keyOf = (s: ScenarioEntry): string => JSON.stringify([s.suite, s.name, s.mode]);
 
-/** Scenario x mode -> pass when every entry (repeats included) passed. */
+/**
+ * Scenario x mode -> pass when it met its pass-rate requirement (`report.passRates`: a flaky
+ * scenario within its `passRate` passes), else when every entry (repeats included) passed.
+ */
 function states(report: ReportDocument): Map<string, { entry: ScenarioEntry; passed: boolean }> {
   const map = new Map<string, { entry: ScenarioEntry; passed: boolean }>();
   for (const s of report.scenarios) {
     const prev = map.get(keyOf(s));
     map.set(keyOf(s), { entry: prev?.entry ?? s, passed: (prev?.passed ?? true) && s.passed });
+  }
+  for (const p of report.passRates?.scenarios ?? []) {
+    const state = map.get(JSON.stringify([p.suite, p.scenario, p.mode]));
+    if (state) state.passed = p.passed;
   }
   return map;
 }
@@ -97,7 +105,7 @@ export function compareReports(base: ReportDocument, current: ReportDocument, op
   for (const expression of new Set([...baseT.keys(), ...curT.keys()])) {
     const b = baseT.get(expression);
     const c = curT.get(expression);
-    if (b !== c) out.thresholds.push({ expression, base: b, current: c });
+    if (b !== c) out.thresholds.push({ expression, ...(b !== undefined && { base: b }), ...(c !== undefined && { current: c }) });
   }
   out.regressed =
     out.regressions.length > 0 ||

@@ -4,6 +4,8 @@
  */
 import { formatLocation } from '../errors.js';
 import { LATENCY_METRICS } from '../metrics/index.js';
+import { renderComparison } from './compare.js';
+import { accuracyLines, parityLines, passRateLines } from './console-sections.js';
 import type { ReportDocument, ScenarioEntry } from './report-document.js';
 import { OUTCOMES } from './run-types.js';
 
@@ -103,7 +105,8 @@ function latencyLines(report: ReportDocument, paint: Paint): string[] {
  * Renders `report` for a terminal: one line per scenario entry (✓/✗ suite › name [mode]
  * outcome latency), the failures (path, matcher, expected, actual, file:line:col), outcome
  * counts (with their sum against the requests), the latency table in ms with the spec's
- * limits, receiver counts, thresholds, and a final `N passed, N failed` line.
+ * limits, receiver counts, pass rates (repeats), sync/async parity, accuracy, the comparison
+ * with a baseline, thresholds, and a final `N passed, N failed` line.
  */
 export function renderConsoleSummary(report: ReportDocument, opts: ConsoleSummaryOptions = {}): string {
   const paint = opts.color ? ansi : plain;
@@ -124,6 +127,8 @@ export function renderConsoleSummary(report: ReportDocument, opts: ConsoleSummar
     '',
     `${paint(BOLD, 'Receiver')}  received ${r.received} · matched ${r.matched} · duplicates ${r.duplicates} · late ${r.late} · orphans ${r.orphans} · bad secret ${r.badSecret} · malformed ${r.malformed}`,
   );
+  lines.push(...passRateLines(report.passRates, paint), ...parityLines(report.parity, paint), ...accuracyLines(report.accuracy, paint));
+  if (report.comparison) lines.push('', `${paint(BOLD, 'Baseline')}  ${renderComparison(report.comparison).trimEnd()}`);
   if (report.thresholds.length > 0) {
     lines.push('', paint(BOLD, 'Thresholds'));
     for (const t of report.thresholds) {

@@ -13,3 +13,5 @@ export * from './markdown.js';
 export * from './merge.js';
 export * from './compare.js';
 export * from './html.js';
+export * from './read-report.js';
+export * from './merge-sections.js';

@@ -2,11 +2,13 @@
  * `mergeReports(reports)`: one ReportDocument from several (shards, workers, repeated runs).
  * Histograms are added (decode, add, encode), so percentiles are those of all values, not
  * averages of percentiles; outcomes, receiver counts and scenarios are summed/concatenated;
- * thresholds are judged again on the merged figures.
+ * thresholds are judged again on the merged figures; pass rates, parity and accuracy are
+ * merged by merge-sections.ts (pass-rate requirements judged again on the summed runs).
  */
 import { UsageError } from '../errors.js';
 import { DEFAULT_THRESHOLDS, LatencyRecorder, evaluateThresholds } from '../metrics/index.js';
 import { assertOutcomesAddUp, emptyOutcomes, exitCodeFor, latencyEntries, summaryOf } from './build-report.js';
+import { mergeAccuracy, mergeParity, mergePassRates } from './merge-sections.js';
 import type { ReportDocument } from './report-document.js';
 import { OUTCOMES, type ReceiverStats } from './run-types.js';
 
@@ -20,7 +22,7 @@ const RECEIVER_KEYS: readonly (keyof ReceiverStats)[] = ['received', 'matched', 
 /**
  * Merges `reports` (at least one; UsageError DROIDCHECK_ERR_USAGE otherwise). startedAt is the
  * earliest, finishedAt the latest, durationMs the wall span between them (ms). Settings are the
- * first report's plus `mergedReports: N`. Exit code: 130 when any input was interrupted, else
+ * first report's plus `mergedReports: N` (and `shard`: every input's `settings.shard`). Exit code: 130 when any input was interrupted, else
  * from the merged failures and thresholds. Throws ThresholdError for a bad threshold.
  */
 export function mergeReports(reports: readonly ReportDocument[], opts: MergeReportsOptions = {}): ReportDocument {
@@ -54,23 +56,31 @@ export function mergeReports(reports: readonly ReportDocument[], opts: MergeRepo
   const startedAt = starts.length > 0 ? new Date(Math.min(...starts)).toISOString() : first.startedAt;
   const finishedAt = ends.length > 0 ? new Date(Math.max(...ends)).toISOString() : first.finishedAt;
   const durationMs = starts.length > 0 && ends.length > 0 ? Math.max(0, Math.max(...ends) - Math.min(...starts)) : first.durationMs;
+  const passRates = mergePassRates(reports.map((r) => r.passRates));
+  const parity = mergeParity(reports.map((r) => r.parity));
+  const accuracy = mergeAccuracy(reports.map((r) => r.accuracy));
+  const shards = reports.map((r) => r.settings.shard).filter((s) => s !== undefined);
   return {
     version: 1,
     tool: 'droidcheck',
     startedAt,
     finishedAt,
     durationMs,
-    settings: { ...first.settings, mergedReports: reports.length },
+    settings: { ...first.settings, mergedReports: reports.length, ...(shards.length > 0 && { shard: shards }) },
     summary,
     latency,
     histograms,
     receiver,
     thresholds,
     scenarios: reports.flatMap((r) => r.scenarios),
+    ...(passRates && { passRates }),
+    ...(parity && { parity }),
+    ...(accuracy && { accuracy }),
     exitCode: exitCodeFor({
       interrupted: reports.some((r) => r.exitCode === 130),
       failed: summary.failed,
       thresholds,
+      ...(passRates && { passRatesPassed: passRates.passed }),
     }),
   };
 }

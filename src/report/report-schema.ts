@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import type { ReportDocument } from './report-document.js';
+import { accuracySchema, comparisonSchema, paritySchema, passRatesSchema } from './report-sections-schema.js';
 import { OUTCOMES } from './run-types.js';
 
 const ms = z.number().nonnegative().describe('milliseconds');
@@ -85,12 +86,16 @@ export const reportDocumentSchema = z.object({
   }),
   thresholds: z.array(z.object({ expression: z.string(), metric: z.string(), actual: z.number(), passed: z.boolean() })),
   scenarios: z.array(scenarioEntrySchema),
+  passRates: passRatesSchema.optional(),
+  parity: paritySchema.optional(),
+  accuracy: accuracySchema.optional(),
+  comparison: comparisonSchema.optional(),
   exitCode: z.number().int(),
 });
 
 // Both directions must hold: the schema describes exactly the TypeScript type.
-type Parsed = z.infer<typeof reportDocumentSchema>;
-const _toSchema = (r: ReportDocument): Parsed => r;
+type Parsed = z.output<typeof reportDocumentSchema>;
+const _toSchema = (r: ReportDocument): z.input<typeof reportDocumentSchema> => r;
 const _fromSchema = (r: Parsed): ReportDocument => r;
 void _toSchema;
 void _fromSchema;
@@ -103,7 +108,7 @@ export function parseReportDocument(value: unknown): ReportDocument {
 /** The JSON Schema (draft 2020-12) of report.json. */
 export function reportJsonSchema(): Record<string, unknown> {
   return {
-    ...z.toJSONSchema(reportDocumentSchema),
+    ...z.toJSONSchema(reportDocumentSchema, { io: 'input', unrepresentable: 'any' }),
     title: 'droidcheck report (version 1)',
   };
 }

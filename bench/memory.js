@@ -1,0 +1,54 @@
+/**
+ * Memory: heap per in-flight async request while --pending requests wait for their webhook
+ * (the emulator, in a child process, delays every answer by 10 minutes), and RSS at the end.
+ * Target: <= 2 KB of heap per pending request with 100,000 pending.
+ * Usage: node --expose-gc bench/memory.js [--pending 100000] [--rate 5000]
+ */
+import { Agent } from 'undici';
+import { DroidClient } from '../dist/client/index.js';
+import { createReceiver } from '../dist/receiver/index.js';
+import { createMix, runLoadEngine } from '../dist/load/index.js';
+import { arg, startEmulatorChild, suites } from './lib.js';
+
+if (!globalThis.gc) {
+  console.error('run with node --expose-gc bench/memory.js');
+  process.exit(2);
+}
+const pending = arg('pending', 100_000);
+const rate = arg('rate', 5000);
+const receiver = createReceiver({ secret: null });
+const webhookUrl = await receiver.listen();
+const emu = await startEmulatorChild({ webhookUrl, answerDelayMs: 600_000 });
+const dispatcher = new Agent({ connections: 256, keepAliveTimeout: 60_000 });
+const client = new DroidClient({ baseUrl: emu.baseUrl, droidId: emu.droidId, token: emu.token, dispatcher });
+const stop = new AbortController();
+const abort = new AbortController();
+
+gc();
+const before = process.memoryUsage();
+const run = runLoadEngine({
+  client, receiver,
+  mix: createMix(suites(), { mode: 'async' }),
+  model: { kind: 'open', startRate: rate, stages: [{ durationMs: (pending / rate) * 1000, target: rate }] },
+  timeoutMs: 900_000, maxInFlight: pending + 1, maxRequests: pending,
+  stopSignal: stop.signal, abortSignal: abort.signal,
+  progress: { intervalMs: 5000, write: (l) => console.log(l) },
+});
+// Wait until every request is acknowledged and parked on the receiver.
+const t0 = Date.now();
+while (receiver.pendingCount() < pending && Date.now() - t0 < (pending / rate) * 1000 * 4 + 30_000) await new Promise((r) => setTimeout(r, 500));
+gc();
+await new Promise((r) => setTimeout(r, 200));
+gc();
+const during = process.memoryUsage();
+const waiting = receiver.pendingCount();
+const perRequest = (during.heapUsed - before.heapUsed) / Math.max(1, waiting);
+console.log(`pending async requests: ${waiting}; heap ${(before.heapUsed / 2 ** 20).toFixed(1)} -> ${(during.heapUsed / 2 ** 20).toFixed(1)} MiB; RSS ${(during.rss / 2 ** 20).toFixed(0)} MiB`);
+console.log(`heap per pending request: ${perRequest.toFixed(0)} B | target 2048 B | ratio ${(perRequest / 2048).toFixed(2)}${perRequest > 2048 ? '  MISSED' : ''}`);
+stop.abort();
+abort.abort();
+await run;
+await dispatcher.close();
+await emu.close();
+await receiver.close();
+process.exit(0);

@@ -1,0 +1,107 @@
+/**
+ * zod schemas of the optional sections of report.json: `passRates` (pass-rates.ts), `parity`
+ * (parity.ts), `accuracy` (accuracy.ts) and `comparison` (compare.ts). Each is checked both
+ * ways against its TypeScript type, so the published JSON Schema describes what is written.
+ */
+import { z } from 'zod';
+import type { AccuracyReport } from './accuracy.js';
+import type { ReportComparison } from './compare.js';
+import type { ParityReport } from './parity.js';
+import type { PassRates } from './pass-rates.js';
+import { OUTCOMES } from './run-types.js';
+
+const count = z.number().int().nonnegative();
+const share = z.number().min(0).max(1).describe('0..1');
+const mode = z.enum(['sync', 'async']);
+
+export const passRatesSchema = z.object({
+  scenarios: z.array(
+    z.object({
+      suite: z.string(),
+      scenario: z.string(),
+      mode,
+      runs: count,
+      passes: count,
+      passRate: share,
+      required: z.union([z.object({ passRate: share }), z.object({ minPasses: count }), z.object({ all: z.literal(true) })]),
+      requiredPasses: count,
+      flaky: z.boolean(),
+      passed: z.boolean(),
+    }),
+  ),
+  suites: z.array(
+    z.object({ suite: z.string(), runs: count, passes: count, passRate: share, required: share.optional(), passed: z.boolean() }),
+  ),
+  passed: z.boolean(),
+  flaky: count,
+});
+
+const parityField = z.enum(['intents', 'cart', 'address', 'language']);
+
+export const paritySchema = z.object({
+  compared: count,
+  differing: count,
+  byField: z.object({ intents: count, cart: count, address: count, language: count }),
+  entries: z.array(
+    z.object({
+      suite: z.string(),
+      scenario: z.string(),
+      repeat: count,
+      turn: count.optional(),
+      differences: z.array(z.object({ field: parityField, path: z.string(), sync: z.unknown(), async: z.unknown() })),
+    }),
+  ),
+});
+
+const ratio = z.number().min(0).max(1).nullable().describe('0..1, null when undefined (0/0)');
+
+export const accuracySchema = z.object({
+  samples: count,
+  intents: z.array(
+    z.object({ intent: z.string(), support: count, predicted: count, truePositives: count, precision: ratio, recall: ratio, f1: ratio }),
+  ),
+  confusion: z.object({
+    expected: z.array(z.string()),
+    actual: z.array(z.string()),
+    counts: z.record(z.string(), z.record(z.string(), count)),
+  }),
+  fields: z.array(z.object({ path: z.string(), group: z.enum(['cart', 'address']), checks: count, hits: count, hitRate: share })),
+});
+
+const state = z.enum(['pass', 'fail', 'missing']);
+const flip = z.object({ suite: z.string(), name: z.string(), mode, from: state, to: state });
+
+export const comparisonSchema = z.object({
+  regressed: z.boolean(),
+  regressions: z.array(flip),
+  fixed: z.array(flip),
+  added: z.array(flip),
+  removed: z.array(flip),
+  latency: z.array(
+    z.object({
+      metric: z.enum(['ack', 'answer', 'sync']),
+      stat: z.enum(['p50', 'p90', 'p99', 'p999']),
+      baseMs: z.number(),
+      currentMs: z.number(),
+      // Infinity (a percentile grew from 0) is written as null by JSON.stringify.
+      changePct: z.number().or(z.null().transform(() => Infinity)),
+      regressed: z.boolean(),
+    }),
+  ),
+  outcomes: z.array(
+    z.object({ outcome: z.enum(OUTCOMES), baseRate: share, currentRate: share, changePts: z.number(), regressed: z.boolean() }),
+  ),
+  thresholds: z.array(z.object({ expression: z.string(), base: z.boolean().optional(), current: z.boolean().optional() })),
+});
+
+// Both directions must hold (as for the document itself).
+const _checks = [
+  (v: PassRates): z.infer<typeof passRatesSchema> => v,
+  (v: z.infer<typeof passRatesSchema>): PassRates => v,
+  (v: ParityReport): z.infer<typeof paritySchema> => v,
+  (v: z.infer<typeof paritySchema>): ParityReport => v,
+  (v: AccuracyReport): z.infer<typeof accuracySchema> => v,
+  (v: z.infer<typeof accuracySchema>): AccuracyReport => v,
+  (v: z.output<typeof comparisonSchema>): ReportComparison => v,
+];
+void _checks;

@@ -1,0 +1,120 @@
+/**
+ * Test rig for issue 7: a real emulator (with a fault profile) and a real receiver, both on
+ * 127.0.0.1 port 0, a DroidClient over a pooled undici Agent, and helpers to run a suite of
+ * `repeat` requests and to wait, bounded, until every delivery the emulator planned has ended.
+ */
+import { Agent } from 'undici';
+import { DroidClient } from '../../src/client/index.js';
+import type { RetryPolicy } from '../../src/client/retry.js';
+import { createEmulator, type Emulator, type EmulatorStats, type FaultProfileInput } from '../../src/emulator/index.js';
+import { createReceiver, type Receiver, type ReceiverStats } from '../../src/receiver/index.js';
+import { countOutcomes } from '../../src/runner/accounting.js';
+import { runSuites, type Outcome, type RunResult } from '../../src/runner/index.js';
+import { parseSuite, type Suite } from '../../src/scenario/index.js';
+
+/**
+ * The injected slow ack (fixed delay, ms): far over the spec's 100 ms so that an ordinary ack
+ * on a loaded CI machine is never mistaken for an injected one.
+ */
+export const SLOW_ACK_MS = 1_000;
+
+export const SECRET = 'rig-secret-0123456789abcdefghijklmnopqrstuv';
+
+export interface Rig {
+  emulator: Emulator;
+  receiver: Receiver;
+  client: DroidClient;
+  close(): Promise<void>;
+}
+
+export async function startRig(faults?: FaultProfileInput, opts: { seed?: number; timeoutMs?: number } = {}): Promise<Rig> {
+  const receiver = createReceiver({ secret: SECRET, orphanGraceMs: 60_000 });
+  const webhookUrl = await receiver.listen();
+  const emulator = await createEmulator({
+    webhookUrl,
+    webhookSecret: SECRET,
+    seed: opts.seed ?? 7,
+    ...(faults !== undefined && { faults }),
+    delivery: { attempts: 3, backoffMs: 50, maxBackoffMs: 200, timeoutMs: 2_000 },
+  });
+  const baseUrl = await emulator.listen();
+  const dispatcher = new Agent({ connections: 64, keepAliveTimeout: 10_000 });
+  const client = new DroidClient({ baseUrl, droidId: emulator.droidId, token: emulator.token, dispatcher, requestTimeoutMs: opts.timeoutMs ?? 3_000, syncTimeoutMs: opts.timeoutMs ?? 3_000 });
+  return {
+    emulator,
+    receiver,
+    client,
+    async close() {
+      await emulator.close();
+      await dispatcher.close();
+      await receiver.close();
+    },
+  };
+}
+
+/** A suite of one scenario repeated `n` times in `mode`. */
+export function repeatedSuite(n: number, mode: 'sync' | 'async'): Suite {
+  const text = `suite: reliability\nscenarios:\n  - name: hello ${mode}\n    modes: [${mode}]\n    repeat: ${n}\n    humanMessage: Hello, do you have silk scarves?\n`;
+  return parseSuite(text, 'reliability.yaml');
+}
+
+export async function runRig(
+  rig: Rig,
+  n: number,
+  opts: { mode?: 'sync' | 'async'; timeoutMs?: number; concurrency?: number; retry?: RetryPolicy } = {},
+): Promise<RunResult> {
+  return runSuites({
+    suites: [repeatedSuite(n, opts.mode ?? 'async')],
+    client: rig.client,
+    receiver: rig.receiver,
+    concurrency: opts.concurrency ?? 16,
+    timeoutMs: opts.timeoutMs ?? 1_500,
+    ...(opts.retry && { retry: opts.retry }),
+  });
+}
+
+/** Deliveries the emulator will make in total: accepted minus dropped, plus duplicate copies. */
+export function plannedDeliveries(s: EmulatorStats): number {
+  return s.accepted - s.dropped + s.duplicated;
+}
+
+/**
+ * Waits (at most `maxMs`) until every planned delivery ended (2xx or gave up) and none is
+ * pending, so late and duplicate copies are counted before the receiver closes.
+ */
+export async function settle(rig: Rig, maxMs = 10_000): Promise<void> {
+  const until = performance.now() + maxMs;
+  for (;;) {
+    const s = rig.emulator.stats();
+    if (s.pending === 0 && s.delivered + s.deliveryFailures >= plannedDeliveries(s)) return;
+    if (performance.now() > until) throw new Error(`deliveries did not settle in ${maxMs} ms: ${JSON.stringify(s)}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+export interface Tally {
+  out: Record<Outcome, number>;
+  emu: EmulatorStats;
+  rec: ReceiverStats;
+  retries: number;
+  byStatus: Map<number, number>;
+  slowAcks: number;
+}
+
+/** Runs, settles, closes, and tallies droidcheck's counts beside the emulator's own stats. */
+export async function runAndTally(rig: Rig, n: number, opts: Parameters<typeof runRig>[2] = {}): Promise<Tally & { result: RunResult }> {
+  const result = await runRig(rig, n, opts);
+  await settle(rig);
+  const emu = rig.emulator.stats();
+  await rig.close();
+  const rec = rig.receiver.stats();
+  const byStatus = new Map<number, number>();
+  let retries = 0;
+  let slowAcks = 0;
+  for (const r of result.records) {
+    retries += r.retries ?? 0;
+    if (r.outcome === 'rejected' && r.httpStatus !== undefined) byStatus.set(r.httpStatus, (byStatus.get(r.httpStatus) ?? 0) + 1);
+    if (r.ackMs !== undefined && r.ackMs >= SLOW_ACK_MS) slowAcks++;
+  }
+  return { out: countOutcomes(result.records), emu, rec, retries, byStatus, slowAcks, result: { ...result, receiver: rec } };
+}
