@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { ConfigError, UsageError } from './errors.js';
 import type { ModeOverride } from './runner/plan.js';
+import { parseShard, type Shard } from './runner/shard.js';
 
 export interface RunFlags {
   /** Scenario files or directories. Default `scenarios/`. */
@@ -36,6 +37,10 @@ export interface RunFlags {
   warmUp?: boolean;
   /** Retries of a 429/5xx answer submit (`--retries N`, 0..10). Default 0: no retry. */
   retries?: number | string;
+  /** `--shard i/n`: run only this shard's scenarios (runner/shard.ts). */
+  shard?: string;
+  /** `--baseline FILE`: a report.json to compare the run with (exit 1 on a regression). */
+  baseline?: string;
 }
 
 /** Reporters a run uses when none are named: files land in the report directory. */
@@ -69,6 +74,10 @@ export interface ResolvedRunConfig {
   warmUp: boolean;
   /** Retries of a 429/5xx answer submit (client/retry.ts); 0 = off. */
   retries: number;
+  /** This machine's shard of the scenarios; undefined: all of them. */
+  shard?: Shard;
+  /** Path of the baseline report.json. */
+  baseline?: string;
 }
 
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
@@ -166,6 +175,8 @@ export function resolveRunConfig(flags: RunFlags, env: NodeJS.ProcessEnv = proce
     retries: parseIntFlag(flags.retries ?? 0, '--retries', 0, 10),
     tags: flags.tags ?? [],
     grep: parseGrep(flags.grep),
+    ...(flags.shard !== undefined && { shard: parseShard(flags.shard) }),
+    ...(flags.baseline !== undefined && { baseline: flags.baseline }),
   };
 }
 
@@ -182,5 +193,7 @@ export function publicSettings(config: ResolvedRunConfig): Record<string, unknow
     ...(config.retries > 0 && { retries: config.retries }),
     ...(config.tags.length > 0 && { tags: config.tags }),
     ...(config.grep !== undefined && { grep: String(config.grep) }),
+    ...(config.shard && { shard: `${config.shard.index}/${config.shard.total}` }),
+    ...(config.baseline !== undefined && { baseline: config.baseline }),
   };
 }

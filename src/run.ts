@@ -7,8 +7,9 @@ import type { Writable } from 'node:stream';
 import { publicSettings, type ResolvedRunConfig } from './config.js';
 import { UsageError } from './errors.js';
 import { parseThreshold } from './metrics/index.js';
-import { buildReport, createReporter, type Reporter, type ReportDocument } from './report/index.js';
+import { buildReport, createReporter, loadBaseline, type Reporter, type ReportDocument } from './report/index.js';
 import { runSuites, warmUpConnections } from './runner/index.js';
+import { shardSuites } from './runner/shard.js';
 import { filterScenarios, loadSuites } from './scenario/index.js';
 import { openTarget } from './target.js';
 import { retryPolicyFor } from './client/retry.js';
@@ -50,8 +51,10 @@ function line(out: Writable, text: string): void {
 export async function run(config: ResolvedRunConfig, io: RunIO): Promise<RunSummary> {
   const loaded = await loadSuites(config.paths);
   const filtering = config.tags.length > 0 || config.grep !== undefined;
-  const suites = filtering ? filterScenarios(loaded, { tags: config.tags, ...(config.grep !== undefined && { grep: config.grep }) }) : loaded;
-  if (filtering && suites.length === 0) throw new UsageError('no scenario matches --tag/--grep');
+  const filtered = filtering ? filterScenarios(loaded, { tags: config.tags, ...(config.grep !== undefined && { grep: config.grep }) }) : loaded;
+  if (filtering && filtered.length === 0) throw new UsageError('no scenario matches --tag/--grep');
+  const suites = shardSuites(filtered, config.shard);
+  const baseline = config.baseline !== undefined ? await loadBaseline(config.baseline) : undefined;
   for (const t of config.thresholds) parseThreshold(t);
   const reporters = createReporters(config, io);
   const settings = publicSettings(config);

@@ -23,6 +23,8 @@ interface RunCommandFlags {
   grep?: string;
   warmUp?: boolean;
   retries?: string;
+  shard?: string;
+  baseline?: string;
 }
 
 export function registerRunCommand(program: Command, ctx: CliContext): void {
@@ -45,6 +47,8 @@ export function registerRunCommand(program: Command, ctx: CliContext): void {
     .option('--no-warm-up', 'do not open connections with a read-only call before measuring')
     .option('-r, --reporter <name>', 'reporter, repeatable: console, json, junit, html, markdown, ndjson (default: all)', collect, [])
     .option('--tag <tag>', 'run only scenarios with this tag (repeatable: any of them)', collect, [])
+    .option('--shard <i/n>', 'run only shard i of n (deterministic split of the scenarios), e.g. 1/3')
+    .option('--baseline <file>', 'compare with this report.json; exit 1 on a regression')
     .option('--grep <text>', 'run only scenarios whose "suite name" contains the text (ignoring case); /re/flags for a regex')
     .action(async (paths: string[], flags: RunCommandFlags) => {
       const runFlags: RunFlags = {
@@ -65,6 +69,8 @@ export function registerRunCommand(program: Command, ctx: CliContext): void {
         ...(flags.retries !== undefined && { retries: flags.retries }),
         tags: flags.tag ?? [],
         ...(flags.grep !== undefined && { grep: flags.grep }),
+        ...(flags.shard !== undefined && { shard: flags.shard }),
+        ...(flags.baseline !== undefined && { baseline: flags.baseline }),
       };
       const config = resolveRunConfig(runFlags, ctx.env);
       const interrupts = installInterruptHandlers(config.graceMs, (sig) =>

@@ -1,7 +1,7 @@
 /**
  * Requests and responses of the endpoints other than the two answer endpoints
  * (spec: Endpoints 1-7 and 10). Where the spec says "not shown", the shape here is
- * droidcheck's choice, marked CHOICE and listed in src/emulator/README-choices.md.
+ * droidcheck's choice, marked CHOICE and listed in docs/spec-choices.md.
  * Objects are loose: a real service's extra fields are warnings, not failures.
  */
 import { z } from 'zod';

@@ -54,6 +54,8 @@ export function createReceiver(options: ReceiverOptions = {}): Receiver {
   const app = Fastify({
     bodyLimit,
     requestTimeout: options.requestTimeoutMs ?? 30_000,
+    // Node checks request timeouts every connectionsCheckingInterval (default 30 s).
+    http: { connectionsCheckingInterval: Math.min(1_000, options.requestTimeoutMs ?? 30_000) },
     // Requests Node refuses before Fastify sees them (431 huge headers, 408 slow client, 400 bad
     // HTTP) are counted malformed too, then answered like Fastify's default handler does.
     clientErrorHandler: (err: NodeJS.ErrnoException, socket) => {

@@ -101,9 +101,9 @@ ${report.scenarios.map(scenarioRow).join('\n')}</table>
 }
 
 /** Writes `<dir>/report.html` (mkdir -p); resolves the file's path. */
-export async function writeHtmlReport(dir: string, report: ReportDocument): Promise<string> {
+export async function writeHtmlReport(dir: string, report: ReportDocument, fileName = HTML_REPORT_FILE): Promise<string> {
   await mkdir(dir, { recursive: true });
-  const path = join(dir, HTML_REPORT_FILE);
+  const path = join(dir, fileName);
   await writeFile(path, renderHtmlReport(report), 'utf8');
   return path;
 }

@@ -15,3 +15,5 @@ export * from './compare.js';
 export * from './html.js';
 export * from './read-report.js';
 export * from './merge-sections.js';
+export * from './report-files.js';
+export * from './progress.js';

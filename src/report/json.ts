@@ -7,10 +7,10 @@ import type { ReportDocument } from './report-document.js';
 
 export const JSON_REPORT_FILE = 'report.json';
 
-/** Writes `<dir>/report.json` (2-space JSON), creating `dir` as needed; resolves the file's path. */
-export async function writeJsonReport(dir: string, report: ReportDocument): Promise<string> {
+/** Writes `<dir>/<fileName>` (default report.json; 2-space JSON), creating `dir` as needed; resolves the file's path. */
+export async function writeJsonReport(dir: string, report: ReportDocument, fileName = JSON_REPORT_FILE): Promise<string> {
   await mkdir(dir, { recursive: true });
-  const path = join(dir, JSON_REPORT_FILE);
+  const path = join(dir, fileName);
   await writeFile(path, `${JSON.stringify(report, null, 2)}\n`, 'utf8');
   return path;
 }

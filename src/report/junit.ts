@@ -124,10 +124,10 @@ export function renderJUnit(report: ReportDocument, opts: JUnitOptions = {}): st
   return doc.end({ prettyPrint: true });
 }
 
-/** Writes `<dir>/junit.xml` (mkdir -p); resolves the file's path. */
-export async function writeJUnitReport(dir: string, report: ReportDocument, opts: JUnitOptions = {}): Promise<string> {
+/** Writes `<dir>/<opts.fileName>` (default junit.xml; mkdir -p); resolves the file's path. */
+export async function writeJUnitReport(dir: string, report: ReportDocument, opts: JUnitOptions & { fileName?: string } = {}): Promise<string> {
   await mkdir(dir, { recursive: true });
-  const path = join(dir, JUNIT_REPORT_FILE);
+  const path = join(dir, opts.fileName ?? JUNIT_REPORT_FILE);
   await writeFile(path, `${renderJUnit(report, opts)}\n`, 'utf8');
   return path;
 }

@@ -79,17 +79,17 @@ export function renderMarkdownSummary(report: ReportDocument, opts: MarkdownOpti
 }
 
 /**
- * Writes `<dir>/summary.md` (mkdir -p) and appends the same text to `env.GITHUB_STEP_SUMMARY`
+ * Writes `<dir>/<opts.fileName>` (default summary.md; mkdir -p) and appends the same text to `env.GITHUB_STEP_SUMMARY`
  * when set. Resolves the paths written.
  */
 export async function writeMarkdownSummary(
   dir: string,
   report: ReportDocument,
-  opts: MarkdownOptions & { env?: Record<string, string | undefined> } = {},
+  opts: MarkdownOptions & { env?: Record<string, string | undefined>; fileName?: string } = {},
 ): Promise<string[]> {
   const text = renderMarkdownSummary(report, opts);
   await mkdir(dir, { recursive: true });
-  const path = join(dir, MARKDOWN_REPORT_FILE);
+  const path = join(dir, opts.fileName ?? MARKDOWN_REPORT_FILE);
   await writeFile(path, text, 'utf8');
   const step = (opts.env ?? process.env).GITHUB_STEP_SUMMARY;
   if (!step) return [path];

@@ -4,15 +4,16 @@
  * A reporter renders the ReportDocument it is given; it computes nothing of its own.
  */
 import { rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import type { Writable } from 'node:stream';
 import { UsageError } from '../errors.js';
 import { didYouMean } from '../metrics/index.js';
 import { renderConsoleSummary } from './console.js';
-import { writeHtmlReport } from './html.js';
-import { writeJsonReport } from './json.js';
-import { writeJUnitReport } from './junit.js';
-import { writeMarkdownSummary } from './markdown.js';
+import { HTML_REPORT_FILE, writeHtmlReport } from './html.js';
+import { JSON_REPORT_FILE, writeJsonReport } from './json.js';
+import { JUNIT_REPORT_FILE, writeJUnitReport } from './junit.js';
+import { MARKDOWN_REPORT_FILE, writeMarkdownSummary } from './markdown.js';
+import { createProgressReporter } from './progress.js';
 import { NDJSON_RESULTS_FILE, createNdjsonWriter, type NdjsonWriter } from './ndjson.js';
 import type { ReportDocument } from './report-document.js';
 import type { RequestRecord } from './run-types.js';
@@ -41,8 +42,21 @@ export interface ReporterOptions {
   /** Where console output goes (default process.stdout). */
   stdout?: Writable;
   color?: boolean;
-  /** Environment (default process.env), e.g. for GITHUB_STEP_SUMMARY. */
+  /** Environment (default process.env), e.g. for GITHUB_STEP_SUMMARY and CI. */
   env?: Record<string, string | undefined>;
+  /**
+   * Per-reporter output paths, reporter name -> file (like vitest's `outputFile`), e.g.
+   * `{ junit: 'out/junit.xml' }`; a reporter not named writes `<outDir>/<its default name>`.
+   */
+  outputFile?: Readonly<Record<string, string>>;
+  /** Where the progress reporter draws (default process.stderr). */
+  stderr?: Writable & { isTTY?: boolean };
+}
+
+/** The directory and file name a file reporter writes to: `outputFile[name]`, else `<outDir>/<fallback>`. */
+export function outputPath(opts: ReporterOptions, name: string, fallback: string): { dir: string; file: string } {
+  const custom = opts.outputFile?.[name];
+  return custom ? { dir: dirname(custom), file: basename(custom) } : { dir: opts.outDir, file: fallback };
 }
 
 export type ReporterFactory = (opts: ReporterOptions) => Reporter;
@@ -64,7 +78,8 @@ export function createJsonReporter(opts: ReporterOptions): Reporter {
     name: 'json',
     files,
     async onRunEnd(report) {
-      files.push(await writeJsonReport(opts.outDir, report));
+      const { dir, file } = outputPath(opts, 'json', JSON_REPORT_FILE);
+      files.push(await writeJsonReport(dir, report, file));
     },
   };
 }
@@ -76,7 +91,8 @@ export function createJUnitReporter(opts: ReporterOptions): Reporter {
     name: 'junit',
     files,
     async onRunEnd(report) {
-      files.push(await writeJUnitReport(opts.outDir, report));
+      const { dir, file } = outputPath(opts, 'junit', JUNIT_REPORT_FILE);
+      files.push(await writeJUnitReport(dir, report, { fileName: file }));
     },
   };
 }
@@ -88,14 +104,16 @@ export function createMarkdownReporter(opts: ReporterOptions): Reporter {
     name: 'markdown',
     files,
     async onRunEnd(report) {
-      files.push(...(await writeMarkdownSummary(opts.outDir, report, opts.env ? { env: opts.env } : {})));
+      const { dir, file } = outputPath(opts, 'markdown', MARKDOWN_REPORT_FILE);
+      files.push(...(await writeMarkdownSummary(dir, report, { fileName: file, ...(opts.env && { env: opts.env }) })));
     },
   };
 }
 
 /** Streams each record to `<outDir>/results.ndjson` as it ends (the file is started afresh each run). */
 export function createNdjsonReporter(opts: ReporterOptions): Reporter {
-  const path = join(opts.outDir, NDJSON_RESULTS_FILE);
+  const { dir, file } = outputPath(opts, 'ndjson', NDJSON_RESULTS_FILE);
+  const path = join(dir, file);
   const files: string[] = [];
   let writer: NdjsonWriter<RequestRecord> | undefined;
   const open = (): NdjsonWriter<RequestRecord> => (writer ??= createNdjsonWriter<RequestRecord>(path));
@@ -123,7 +141,8 @@ export function createHtmlReporter(opts: ReporterOptions): Reporter {
     name: 'html',
     files,
     async onRunEnd(report) {
-      files.push(await writeHtmlReport(opts.outDir, report));
+      const { dir, file } = outputPath(opts, 'html', HTML_REPORT_FILE);
+      files.push(await writeHtmlReport(dir, report, file));
     },
   };
 }
@@ -136,7 +155,25 @@ export const reporters: Record<string, ReporterFactory> = {
   junit: createJUnitReporter,
   markdown: createMarkdownReporter,
   ndjson: createNdjsonReporter,
+  progress: createProgressReporter,
 };
+
+/**
+ * Parses `--output-file` values `name=path` (repeatable) into ReporterOptions.outputFile.
+ * Throws UsageError (DROIDCHECK_ERR_USAGE) for a value without `=` or an unknown reporter name.
+ */
+export function parseOutputFiles(values: readonly string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const v of values) {
+    const eq = v.indexOf('=');
+    const name = v.slice(0, eq).trim();
+    const path = v.slice(eq + 1).trim();
+    if (eq <= 0 || path === '') throw new UsageError(`--output-file: "${v}" must be <reporter>=<path>, e.g. junit=out/junit.xml`);
+    if (!Object.hasOwn(reporters, name)) createReporter(name, { outDir: '.' }); // throws with a did-you-mean
+    out[name] = path;
+  }
+  return out;
+}
 
 /** Builds the named reporter. Throws UsageError (DROIDCHECK_ERR_USAGE) for an unknown name, with a did-you-mean. */
 export function createReporter(name: string, opts: ReporterOptions): Reporter {
