@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { ConfigError, UsageError } from './errors.js';
 import type { ModeOverride } from './runner/plan.js';
 import { parseShard, type Shard } from './runner/shard.js';
+import { parseOutputFiles } from './report/reporter.js';
 
 export interface RunFlags {
   /** Scenario files or directories. Default `scenarios/`. */
@@ -41,6 +42,8 @@ export interface RunFlags {
   shard?: string;
   /** `--baseline FILE`: a report.json to compare the run with (exit 1 on a regression). */
   baseline?: string;
+  /** `--output-file name=path` values (repeatable): per-reporter output paths. */
+  outputFiles?: string[];
 }
 
 /** Reporters a run uses when none are named: files land in the report directory. */
@@ -78,6 +81,8 @@ export interface ResolvedRunConfig {
   shard?: Shard;
   /** Path of the baseline report.json. */
   baseline?: string;
+  /** Reporter name -> output path (ReporterOptions.outputFile). */
+  outputFile?: Record<string, string>;
 }
 
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
@@ -177,6 +182,7 @@ export function resolveRunConfig(flags: RunFlags, env: NodeJS.ProcessEnv = proce
     grep: parseGrep(flags.grep),
     ...(flags.shard !== undefined && { shard: parseShard(flags.shard) }),
     ...(flags.baseline !== undefined && { baseline: flags.baseline }),
+    ...(flags.outputFiles && flags.outputFiles.length > 0 && { outputFile: parseOutputFiles(flags.outputFiles) }),
   };
 }
 

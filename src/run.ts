@@ -94,7 +94,7 @@ export async function run(config: ResolvedRunConfig, io: RunIO): Promise<RunSumm
     await target.close();
     result.receiver = target.receiver.stats();
     assertRunAccounting(result, target.receiver.parkedCount()); // issue 7: a mismatch is a loud InternalError
-    const report = redactValue(buildReport(result, { thresholds: config.thresholds }), redact);
+    const report = redactValue(buildReport(result, { thresholds: config.thresholds, suites, ...(baseline && { baseline }) }), redact);
     for (const r of reporters) await r.onRunEnd?.(report);
     const files = reporters.flatMap((r) => r.files ?? []);
     if (files.length > 0) line(io.stdout, `reports: ${files.join(', ')}`);

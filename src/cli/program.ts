@@ -1,6 +1,8 @@
 /** The commander program: each command a thin wrapper over the library API (STYLE.md). */
 import { Command } from 'commander';
 import { registerCapacityCommand } from './capacity-command.js';
+import { registerCompareCommand } from './compare-command.js';
+import { registerMergeCommand } from './merge-command.js';
 import { registerEmulateCommand } from './emulate-command.js';
 import { registerLoadCommand } from './load-command.js';
 import { registerInitCommand } from './init-command.js';
@@ -22,6 +24,8 @@ export function createProgram(ctx: CliContext): Command {
       writeErr: (s) => ctx.stderr.write(s),
     });
   registerRunCommand(program, ctx);
+  registerCompareCommand(program, ctx);
+  registerMergeCommand(program, ctx);
   registerLoadCommand(program, ctx);
   registerCapacityCommand(program, ctx);
   registerValidateCommand(program, ctx);

@@ -25,6 +25,7 @@ interface RunCommandFlags {
   retries?: string;
   shard?: string;
   baseline?: string;
+  outputFile?: string[];
 }
 
 export function registerRunCommand(program: Command, ctx: CliContext): void {
@@ -49,6 +50,7 @@ export function registerRunCommand(program: Command, ctx: CliContext): void {
     .option('--tag <tag>', 'run only scenarios with this tag (repeatable: any of them)', collect, [])
     .option('--shard <i/n>', 'run only shard i of n (deterministic split of the scenarios), e.g. 1/3')
     .option('--baseline <file>', 'compare with this report.json; exit 1 on a regression')
+    .option('--output-file <name=path>', 'output path of one reporter, repeatable, e.g. junit=out/junit.xml', collect, [])
     .option('--grep <text>', 'run only scenarios whose "suite name" contains the text (ignoring case); /re/flags for a regex')
     .action(async (paths: string[], flags: RunCommandFlags) => {
       const runFlags: RunFlags = {
@@ -71,6 +73,7 @@ export function registerRunCommand(program: Command, ctx: CliContext): void {
         ...(flags.grep !== undefined && { grep: flags.grep }),
         ...(flags.shard !== undefined && { shard: flags.shard }),
         ...(flags.baseline !== undefined && { baseline: flags.baseline }),
+        outputFiles: flags.outputFile ?? [],
       };
       const config = resolveRunConfig(runFlags, ctx.env);
       const interrupts = installInterruptHandlers(config.graceMs, (sig) =>

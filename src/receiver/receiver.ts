@@ -51,17 +51,23 @@ export function createReceiver(options: ReceiverOptions = {}): Receiver {
     maxRemembered: options.maxRemembered ?? 500_000,
   });
 
+  const requestTimeoutMs = options.requestTimeoutMs ?? 30_000;
+  const routed = new WeakSet<object>();
   const app = Fastify({
     bodyLimit,
-    requestTimeout: options.requestTimeoutMs ?? 30_000,
-    // Node checks request timeouts every connectionsCheckingInterval (default 30 s).
-    http: { connectionsCheckingInterval: Math.min(1_000, options.requestTimeoutMs ?? 30_000) },
+    requestTimeout: requestTimeoutMs,
+    // Node checks request timeouts every connectionsCheckingInterval (default 30 s), and only
+    // when headersTimeout is not above requestTimeout.
+    http: { connectionsCheckingInterval: Math.min(1_000, requestTimeoutMs), headersTimeout: requestTimeoutMs },
     // Requests Node refuses before Fastify sees them (431 huge headers, 408 slow client, 400 bad
-    // HTTP) are counted malformed too, then answered like Fastify's default handler does.
+    // HTTP) are counted malformed too, then answered like Fastify's default handler does. A
+    // request Fastify already routed (body stalled) is counted by setErrorHandler instead.
     clientErrorHandler: (err: NodeJS.ErrnoException, socket) => {
       if (err.code === 'ECONNRESET' || socket.destroyed) return;
-      counts.received++;
-      counts.malformed++;
+      if (!routed.has(socket)) {
+        counts.received++;
+        counts.malformed++;
+      }
       const status = err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : err.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
       const text = `{"error":"${status === 408 ? 'Request Timeout' : status === 431 ? 'Request Header Fields Too Large' : 'Bad Request'}"}`;
       if (socket.writable) socket.write(`HTTP/1.1 ${status} Error\r\nContent-Length: ${text.length}\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n${text}`);
@@ -70,6 +76,14 @@ export function createReceiver(options: ReceiverOptions = {}): Receiver {
     logger: options.logger
       ? { serializers: { req: (req: { method: string; url: string }) => ({ method: req.method, url: redactSecretParam(req.url) }) } }
       : false,
+  });
+  app.addHook('onRequest', (req, _reply, done) => {
+    routed.add(req.raw.socket);
+    done();
+  });
+  app.addHook('onResponse', (req, _reply, done) => {
+    routed.delete(req.raw.socket);
+    done();
   });
   // Bodies reach the handler as raw strings, so a non-JSON body is counted here, not in Fastify.
   app.removeAllContentTypeParsers();

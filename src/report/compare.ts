@@ -129,7 +129,8 @@ export function renderComparison(cmp: ReportComparison): string {
   for (const o of cmp.outcomes.filter((x) => x.regressed)) {
     lines.push(`  ✗ outcome ${o.outcome}: ${(o.baseRate * 100).toFixed(1)}% -> ${(o.currentRate * 100).toFixed(1)}%`);
   }
-  for (const t of cmp.thresholds) lines.push(`  ${t.current === false ? '✗' : '✓'} threshold ${t.expression}: ${String(t.base)} -> ${String(t.current)}`);
+  const verdict = (v: boolean | undefined): string => (v === undefined ? 'absent' : v ? 'passed' : 'breached');
+  for (const t of cmp.thresholds) lines.push(`  ${t.current === false ? '✗' : '✓'} threshold ${t.expression}: ${verdict(t.base)} -> ${verdict(t.current)}`);
   if (cmp.removed.length > 0) lines.push(`  ${cmp.removed.length} scenario(s) not in the current report`);
   return `${lines.join('\n')}\n`;
 }

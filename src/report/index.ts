@@ -17,3 +17,4 @@ export * from './read-report.js';
 export * from './merge-sections.js';
 export * from './report-files.js';
 export * from './progress.js';
+export * from './html-charts.js';

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { formatLocation } from '../errors.js';
 import { LATENCY_METRICS } from '../metrics/index.js';
 import { formatValue } from './console.js';
+import { markdownSections } from './markdown-sections.js';
 import type { ReportDocument } from './report-document.js';
 import { OUTCOMES } from './run-types.js';
 
@@ -28,7 +29,7 @@ const code = (text: string): string => {
 const row = (cells: string[]): string => `| ${cells.map(cell).join(' | ')} |`;
 const f1 = (n: number): string => n.toFixed(1);
 
-/** Renders `report` as GitHub-flavoured Markdown: verdict, outcomes, latency, thresholds, failures. */
+/** Renders `report` as GitHub-flavoured Markdown: verdict, outcomes, latency, thresholds, baseline, pass rates, parity, accuracy, failures. */
 export function renderMarkdownSummary(report: ReportDocument, opts: MarkdownOptions = {}): string {
   const s = report.summary;
   const breached = report.thresholds.filter((t) => !t.passed);
@@ -59,6 +60,7 @@ export function renderMarkdownSummary(report: ReportDocument, opts: MarkdownOpti
     lines.push('', '### Thresholds', '', row(['', 'threshold', 'actual']), row(['---', '---', '---:']));
     for (const t of report.thresholds) lines.push(row([t.passed ? '✅' : '❌', code(t.expression), String(Number(t.actual.toFixed(3)))]));
   }
+  lines.push(...markdownSections(report, row, code));
   const failing = report.scenarios.filter((x) => !x.passed);
   if (failing.length > 0) {
     const max = opts.maxFailures ?? 50;

@@ -71,6 +71,8 @@ export function settleError(record: RequestRecord, err: unknown, endpoint: strin
   record.error = isDroidcheckError(err)
     ? { code: err.code, message: err.message }
     : { code: 'DROIDCHECK_ERR_UNEXPECTED', message: err instanceof Error ? err.message : String(err) };
+  // The raw start of a body that broke the contract (HTML page, truncated JSON), token redacted.
+  if ((err instanceof ApiError || err instanceof ContractError) && err.bodyExcerpt.length > 0) record.error.excerpt = err.bodyExcerpt;
 }
 
 /** A failure when `actualMs` exceeds the limit (compared with `<=`). */

@@ -76,7 +76,8 @@ export interface RequestRecord {
   httpStatus?: number;
   /** Retries of the submit (opt-in `--retries`, client/retry.ts); absent when none. */
   retries?: number;
-  error?: { code: string; message: string };
+  /** `excerpt`: the first 500 characters of a body that broke the contract or of an HTTP error (token redacted). */
+  error?: { code: string; message: string; excerpt?: string };
   failures: ExpectationFailure[];
   contractViolations: ContractViolationRecord[];
   unknownFields: string[];

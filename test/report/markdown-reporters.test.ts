@@ -41,7 +41,7 @@ describe('renderMarkdownSummary', () => {
 
 describe('reporters', () => {
   it('builds every built-in by name; an unknown name is a usage error with a did-you-mean', () => {
-    expect(Object.keys(reporters).sort()).toEqual(['console', 'html', 'json', 'junit', 'markdown', 'ndjson']);
+    expect(Object.keys(reporters).sort()).toEqual(['console', 'html', 'json', 'junit', 'markdown', 'ndjson', 'progress']);
     expect(() => createReporter('jsno', { outDir: dir })).toThrow(UsageError);
     expect(() => createReporter('jsno', { outDir: dir })).toThrow(/did you mean "json"/);
     expect(() => createReporter('toString', { outDir: dir })).toThrow(UsageError);

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
-import { buildReport, loadBaseline, mergeReports, parseReportDocument, readReportFile, renderConsoleSummary, reportJsonSchema } from '../../src/report/index.js';
+import { buildReport, loadBaseline, renderMarkdownSummary, mergeReports, parseReportDocument, readReportFile, renderConsoleSummary, reportJsonSchema } from '../../src/report/index.js';
 import { parseSuite } from '../../src/scenario/index.js';
 import { record, run } from './fixtures.js';
 
@@ -66,6 +66,10 @@ describe('buildReport sections', () => {
     expect(text).toMatch(/purchase\s+2\s+100%\s+100%\s+100%/);
     expect(text).toContain('address fields: 1/2 hit (50%); missed: addressParsing.city 1/2');
     expect(text).not.toContain('Pass rates'); // each scenario x mode ran once, none flaky
+    const md = renderMarkdownSummary(report);
+    expect(md).toContain('### Sync/async parity: compared 1, differing 1');
+    expect(md).toContain('| purchase | 2 | 100% | 100% | 100% |');
+    expect(md).toContain('Field hit rates: cart fields 2/2 (100%), address fields 1/2 (50%).');
   });
 
   it('shows pass rates in the console when a scenario repeats', () => {

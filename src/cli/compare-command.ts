@@ -1,0 +1,42 @@
+/**
+ * `droidcheck compare BASE.json CURRENT.json [--tolerance 10]`: thin wrapper over
+ * `compareReportFiles` (report/report-files.ts). Prints the comparison; exit 1 on a regression
+ * (pass -> fail, a percentile beyond the tolerance, a worse outcome rate, a threshold now
+ * breached), 0 otherwise, 2 when a file is unreadable or not a report (UsageError naming it).
+ */
+import type { Command } from 'commander';
+import { UsageError } from '../errors.js';
+import { compareReportFiles } from '../report/index.js';
+import type { CliContext } from './shared.js';
+
+interface CompareFlags {
+  tolerance: string;
+  minDelta: string;
+  rateTolerance: string;
+}
+
+function nonNegative(value: string, flag: string): number {
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n) || n < 0) throw new UsageError(`${flag}: "${value}" must be a number >= 0`);
+  return n;
+}
+
+export function registerCompareCommand(program: Command, ctx: CliContext): void {
+  program
+    .command('compare')
+    .description('compare two report.json files; exit 1 when CURRENT regressed against BASE')
+    .argument('<base>', 'baseline report.json')
+    .argument('<current>', 'current report.json')
+    .option('--tolerance <percent>', 'a latency percentile may grow this much before it counts', '10')
+    .option('--min-delta <ms>', '...and by at least this many ms', '1')
+    .option('--rate-tolerance <points>', 'an outcome rate may move this many percentage points the wrong way', '1')
+    .action(async (base: string, current: string, flags: CompareFlags) => {
+      const result = await compareReportFiles(base, current, {
+        tolerancePct: nonNegative(flags.tolerance, '--tolerance'),
+        minDeltaMs: nonNegative(flags.minDelta, '--min-delta'),
+        rateTolerancePts: nonNegative(flags.rateTolerance, '--rate-tolerance'),
+      });
+      ctx.stdout.write(result.text);
+      ctx.exitCode = result.exitCode;
+    });
+}

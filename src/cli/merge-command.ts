@@ -1,0 +1,41 @@
+/**
+ * `droidcheck merge reports... [-o dir] [--threshold expr]`: thin wrapper over
+ * `mergeReportFiles` (report/report-files.ts): merges shard reports (histograms added, outcomes
+ * summed, thresholds judged on the merged figures), writes report.json, junit.xml, report.html
+ * and summary.md to the directory, prints the summary, and exits with the merged exit code
+ * (0, 1, 99, 130; 2 for a bad file or threshold).
+ */
+import type { Command } from 'commander';
+import { mergeReportFiles, parseOutputFiles } from '../report/index.js';
+import { collect, type CliContext } from './shared.js';
+
+interface MergeFlags {
+  reportDir: string;
+  threshold: string[];
+  reporter: string[];
+  outputFile: string[];
+}
+
+export function registerMergeCommand(program: Command, ctx: CliContext): void {
+  program
+    .command('merge')
+    .description('merge the report.json files of shards into one report; exit with its exit code')
+    .argument('<reports...>', 'report.json files, e.g. shard-*/report.json')
+    .option('-o, --report-dir <dir>', 'where the merged reports are written', 'reports')
+    .option('--threshold <expr>', 'SLO threshold judged on the merged figures, repeatable', collect, [])
+    .option('-r, --reporter <name>', 'reporter, repeatable (default: console, json, junit, html, markdown)', collect, [])
+    .option('--output-file <name=path>', 'output path of one reporter, repeatable, e.g. junit=out/junit.xml', collect, [])
+    .action(async (paths: string[], flags: MergeFlags) => {
+      const result = await mergeReportFiles(paths, {
+        outDir: flags.reportDir,
+        thresholds: flags.threshold,
+        ...(flags.reporter.length > 0 && { reporters: flags.reporter }),
+        outputFile: parseOutputFiles(flags.outputFile),
+        stdout: ctx.stdout,
+        color: ctx.color,
+        env: ctx.env,
+      });
+      if (result.files.length > 0) ctx.stdout.write(`reports: ${result.files.join(', ')}\n`);
+      ctx.exitCode = result.exitCode;
+    });
+}

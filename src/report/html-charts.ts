@@ -1,0 +1,129 @@
+/**
+ * Chart data and the inlined charting library of report.html. The charts are drawn by uPlot
+ * (MIT, ~50 KB), read from node_modules at render time and inlined in a <script>, so the page
+ * needs no network. Per latency metric with values:
+ * - percentile distribution (HdrHistogram style): x = 1/(1-p) on a log axis (p 0 .. 99.999),
+ *   y = latency in ms on a log axis, with the spec's limit as a second line;
+ * - histogram: share of requests (%) per latency bin (ms), from the HDR quantiles in 0.1% steps.
+ * Values come from the report's encoded HDR histograms (LatencyRecorder.fromEncoded).
+ */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { LATENCY_METRICS, LatencyRecorder, type LatencyMetric } from '../metrics/index.js';
+import type { ReportDocument } from './report-document.js';
+
+export interface MetricChartData {
+  metric: LatencyMetric;
+  limitMs: number;
+  count: number;
+  /** Percentile curve: `x` = 1/(1-p), `ms` the value at p. */
+  percentiles: { p: number[]; x: number[]; ms: number[] };
+  /** Histogram: bin starts (ms), bin width (ms) and share of requests in each bin (%). */
+  histogram: { ms: number[]; binMs: number; pct: number[] };
+}
+
+/** Percentiles of the curve: 0 .. 99.999 with more points towards the tail. */
+export const CURVE_PERCENTILES: readonly number[] = [
+  0, 10, 20, 30, 40, 50, 55, 60, 65, 70, 75, 77.5, 80, 82.5, 85, 87.5, 90, 91.25, 92.5, 93.75, 95, 96, 97, 97.5, 98, 98.5, 99, 99.25, 99.5,
+  99.75, 99.9, 99.95, 99.99, 99.995, 99.999,
+];
+
+const BINS = 30;
+
+/** The chart data of every metric with values (none when nothing was recorded). */
+export function chartData(report: ReportDocument): MetricChartData[] {
+  const rec = LatencyRecorder.fromEncoded(report.histograms);
+  return LATENCY_METRICS.filter((m) => rec.count(m) > 0).map((metric) => {
+    const p = [...CURVE_PERCENTILES];
+    const percentiles = { p, x: p.map((q) => Math.round((1 / (1 - q / 100)) * 1000) / 1000), ms: p.map((q) => rec.percentileMs(metric, q)) };
+    const quantiles = Array.from({ length: 1001 }, (_, i) => rec.percentileMs(metric, i / 10));
+    const lo = quantiles[0] ?? 0;
+    const hi = quantiles[quantiles.length - 1] ?? 0;
+    const width = hi > lo ? (hi - lo) / BINS : 1;
+    const pct = new Array<number>(BINS).fill(0);
+    // Each 0.1% step of the quantile function is 0.1% of the requests.
+    for (let i = 1; i < quantiles.length; i++) {
+      const bin = Math.min(BINS - 1, Math.floor(((quantiles[i] ?? lo) - lo) / width));
+      pct[bin] = (pct[bin] ?? 0) + 0.1;
+    }
+    return {
+      metric,
+      limitMs: report.latency[metric].limitMs,
+      count: rec.count(metric),
+      percentiles,
+      histogram: { ms: pct.map((_, i) => Math.round((lo + i * width) * 1000) / 1000), binMs: width, pct: pct.map((v) => Math.round(v * 10) / 10) },
+    };
+  });
+}
+
+let cached: { js: string; css: string } | undefined;
+
+/**
+ * uPlot's minified browser build and its CSS from node_modules (resolved from this module).
+ * Throws when the `uplot` package is not installed (it is a dependency).
+ */
+export function uplotAssets(): { js: string; css: string } {
+  if (!cached) {
+    const require = createRequire(import.meta.url);
+    const js = readFileSync(require.resolve('uplot/dist/uPlot.iife.min.js'), 'utf8');
+    const css = readFileSync(require.resolve('uplot/dist/uPlot.min.css'), 'utf8');
+    cached = { js: js.replace(/<\/script/gi, '<\\/script'), css };
+  }
+  return cached;
+}
+
+/** JSON safe inside <script type="application/json">: `<` escaped. */
+export function scriptJson(value: unknown): string {
+  return JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+}
+
+/**
+ * The page's own script: draws the charts into `#chart-<metric>-pct` / `#chart-<metric>-hist`
+ * from `#droidcheck-data`, and filters the scenario table (text, status, mode).
+ */
+export const PAGE_SCRIPT = `(() => {
+  const data = JSON.parse(document.getElementById('droidcheck-data').textContent);
+  const colors = { ack: '#1f77b4', answer: '#d62728', sync: '#2ca02c' };
+  const width = (el) => Math.max(280, Math.min(560, el.clientWidth || 520));
+  for (const m of data.charts) {
+    const pctEl = document.getElementById('chart-' + m.metric + '-pct');
+    const histEl = document.getElementById('chart-' + m.metric + '-hist');
+    if (typeof uPlot === 'undefined' || !pctEl || !histEl) continue;
+    const limit = m.percentiles.x.map(() => m.limitMs);
+    new uPlot({
+      title: m.metric + ' latency by percentile (ms, log)', width: width(pctEl), height: 260,
+      scales: { x: { time: false, distr: 3 }, y: { distr: 3 } },
+      axes: [{ splits: () => [1, 10, 100, 1000, 10000, 100000], values: (u, vals) => vals.map((v) => (v >= 1 ? 'p' + +(100 - 100 / v).toFixed(3) : '')) }, { label: 'ms' }],
+      series: [
+        { label: 'percentile', value: (u, v) => v == null ? '' : 'p' + +(100 - 100 / v).toFixed(3) },
+        { label: m.metric, stroke: colors[m.metric], width: 2, points: { show: true, size: 4 } },
+        { label: 'limit ' + m.limitMs + ' ms', stroke: '#999', dash: [6, 4], width: 1, points: { show: false } },
+      ],
+    }, [m.percentiles.x, m.percentiles.ms.map((v) => Math.max(v, 0.001)), limit], pctEl);
+    new uPlot({
+      title: m.metric + ' latency histogram (% of ' + m.count + ' requests)', width: width(histEl), height: 260,
+      scales: { x: { time: false, range: (u, min, max) => [min - m.histogram.binMs / 2, max + m.histogram.binMs] } },
+      axes: [{ label: 'ms' }, { label: '%' }],
+      series: [
+        { label: 'from ms' },
+        { label: '% of requests', stroke: colors[m.metric], fill: colors[m.metric] + '66', paths: uPlot.paths.bars({ size: [0.9, 60] }), points: { show: false } },
+      ],
+    }, [m.histogram.ms, m.histogram.pct], histEl);
+  }
+  const q = document.getElementById('filter-text');
+  const status = document.getElementById('filter-status');
+  const mode = document.getElementById('filter-mode');
+  const count = document.getElementById('filter-count');
+  const apply = () => {
+    const text = (q.value || '').toLowerCase();
+    let shown = 0;
+    const groups = document.querySelectorAll('tbody.sc');
+    groups.forEach((g) => {
+      const ok = (!text || g.dataset.name.includes(text)) && (status.value === 'all' || g.dataset.status === status.value) && (mode.value === 'all' || g.dataset.mode === mode.value);
+      g.hidden = !ok;
+      if (ok) shown++;
+    });
+    count.textContent = shown + ' of ' + groups.length;
+  };
+  if (q && status && mode && count) { [q, status, mode].forEach((el) => el.addEventListener('input', apply)); apply(); }
+})();`;

@@ -1,0 +1,51 @@
+/**
+ * Markdown lines of the report's optional sections for a pull request: the comparison with a
+ * baseline, pass rates (when a scenario repeated or was flaky), parity and accuracy, short.
+ */
+import { requirementText } from './console-sections.js';
+import { formatValue } from './console.js';
+import type { ReportDocument } from './report-document.js';
+
+type Row = (cells: string[]) => string;
+const pct = (x: number | null): string => (x === null ? '–' : `${(x * 100).toFixed(0)}%`);
+
+/** Lines (GitHub-flavoured Markdown) of comparison, pass rates, parity and accuracy; empty when none applies. */
+export function markdownSections(report: ReportDocument, row: Row, code: (t: string) => string): string[] {
+  const lines: string[] = [];
+  const c = report.comparison;
+  if (c) {
+    lines.push('', `### Against the baseline: ${c.regressed ? '❌ regressed' : '✅ no regression'}`, '');
+    for (const f of c.regressions) lines.push(`- ❌ ${f.suite} › ${f.name} [${f.mode}]: pass → fail`);
+    for (const f of c.fixed) lines.push(`- ✅ ${f.suite} › ${f.name} [${f.mode}]: fail → pass`);
+    for (const l of c.latency.filter((x) => x.regressed)) lines.push(`- ❌ ${code(`${l.metric}.${l.stat}`)}: ${l.baseMs} ms → ${l.currentMs} ms (+${l.changePct}%)`);
+    for (const o of c.outcomes.filter((x) => x.regressed)) lines.push(`- ❌ outcome ${o.outcome}: ${pct(o.baseRate)} → ${pct(o.currentRate)}`);
+  }
+  const p = report.passRates;
+  if (p && p.scenarios.some((e) => e.runs > 1 || e.flaky)) {
+    lines.push('', `### Pass rates (${p.flaky} flaky)`, '', row(['scenario', 'passes', 'rate', 'required', '']), row(['---', '---:', '---:', '---', '---']));
+    for (const e of p.scenarios) {
+      lines.push(row([`${e.suite} › ${e.scenario} [${e.mode}]`, `${e.passes}/${e.runs}`, pct(e.passRate), requirementText(e.required), `${e.passed ? '✅' : '❌'}${e.flaky ? ' flaky' : ''}`]));
+    }
+  }
+  const par = report.parity;
+  if (par && par.compared > 0) {
+    lines.push('', `### Sync/async parity: compared ${par.compared}, differing ${par.differing}`);
+    const diffs = par.entries.flatMap((e) => e.differences.map((d) => `- ${e.suite} › ${e.scenario}: ${code(d.path)} sync ${code(formatValue(d.sync, 60))} ≠ async ${code(formatValue(d.async, 60))}`));
+    if (diffs.length > 0) lines.push('', ...diffs.slice(0, 10), ...(diffs.length > 10 ? [`- … ${diffs.length - 10} more`] : []));
+  }
+  const a = report.accuracy;
+  if (a && a.intents.length > 0) {
+    lines.push('', `### Intent accuracy (${a.samples} answers)`, '', row(['intent', 'support', 'precision', 'recall', 'f1']), row(['---', '---:', '---:', '---:', '---:']));
+    for (const m of a.intents) lines.push(row([m.intent, String(m.support), pct(m.precision), pct(m.recall), pct(m.f1)]));
+  }
+  if (a && a.fields.length > 0) {
+    const groups = (['cart', 'address'] as const).map((g) => {
+      const f = a.fields.filter((x) => x.group === g);
+      const checks = f.reduce((n, x) => n + x.checks, 0);
+      const hits = f.reduce((n, x) => n + x.hits, 0);
+      return checks === 0 ? '' : `${g} fields ${hits}/${checks} (${pct(hits / checks)})`;
+    });
+    lines.push('', `Field hit rates: ${groups.filter(Boolean).join(', ')}.`);
+  }
+  return lines;
+}

@@ -1,0 +1,102 @@
+/**
+ * Units of issue 7: the accounting invariant fails loudly; the retry policy is bounded, honours
+ * Retry-After, never retries an async submit's transport error nor a success; hostile YAML
+ * (added to test/scenario/hostile.test.ts: wide, long and key-heavy files) ends in bounded time.
+ */
+import { describe, expect, it } from 'vitest';
+import { isRetryable, retryDelayMs, retryPolicyFor, withRetry, type RetryPolicy } from '../../src/client/retry.js';
+import { AbortedError, ApiError, ContractError, InternalError, TimeoutError, TransportError } from '../../src/errors.js';
+import { assertReceiverAddsUp, assertRequestsAddUp } from '../../src/runner/accounting.js';
+import type { RequestRecord } from '../../src/runner/index.js';
+import { parseSuite } from '../../src/scenario/index.js';
+
+const api = (status: number, retryAfterS?: number): ApiError => new ApiError({ endpoint: 'e', status, ...(retryAfterS !== undefined && { retryAfterS }) });
+const rec = (outcome: string): RequestRecord => ({ outcome }) as unknown as RequestRecord;
+const stats = { received: 10, matched: 4, duplicates: 2, late: 1, orphans: 1, badSecret: 1, malformed: 1 };
+
+describe('accounting invariant', () => {
+  it('passes when outcomes add up and the receiver balances', () => {
+    expect(assertRequestsAddUp([rec('answered'), rec('timeout')], 2)).toMatchObject({ answered: 1, timeout: 1 });
+    expect(() => assertReceiverAddsUp(stats)).not.toThrow();
+    expect(() => assertReceiverAddsUp({ ...stats, received: 11 }, 1)).not.toThrow();
+  });
+
+  it('throws InternalError for a lost request, an unknown outcome, or an unbalanced receiver', () => {
+    expect(() => assertRequestsAddUp([rec('answered')], 2)).toThrow(InternalError);
+    expect(() => assertRequestsAddUp([rec('answered'), undefined], 2)).toThrow(/#1 ended without an outcome/);
+    expect(() => assertRequestsAddUp([rec('lost')], 1)).toThrow(/unknown outcome "lost"/);
+    expect(() => assertReceiverAddsUp({ ...stats, received: 11 })).toThrow(/webhooks received 11 != matched 4/);
+  });
+});
+
+describe('retry policy', () => {
+  const policy: RetryPolicy = { attempts: 4, baseMs: 1, maxMs: 4, jitter: 0.5, maxRetryAfterMs: 30 };
+
+  it('retries 429 and 5xx only; transport errors except for an async submit', () => {
+    for (const s of [429, 500, 502, 503, 599]) expect(isRetryable(api(s), 'async-submit')).toBe(true);
+    for (const s of [400, 401, 403, 404, 413]) expect(isRetryable(api(s), 'sync')).toBe(false);
+    expect(isRetryable(new TransportError('reset', 'ECONNRESET'), 'sync')).toBe(true);
+    expect(isRetryable(new TransportError('reset', 'ECONNRESET'), 'async-submit')).toBe(false);
+    for (const e of [new TimeoutError('t'), new ContractError('e', []), new AbortedError(), new Error('x')]) expect(isRetryable(e, 'sync')).toBe(false);
+  });
+
+  it('backs off exponentially with jitter, capped; honours Retry-After up to its cap', () => {
+    const noJitter = { ...policy, baseMs: 100, maxMs: 1_000, jitter: 0 };
+    expect([1, 2, 3, 4, 5].map((n) => retryDelayMs(noJitter, n, api(503)))).toEqual([100, 200, 400, 800, 1_000]);
+    expect(retryDelayMs({ ...noJitter, jitter: 0.5 }, 1, api(503), () => 1)).toBe(50);
+    expect(retryDelayMs({ ...noJitter, maxRetryAfterMs: 60_000 }, 1, api(429, 2))).toBe(2_000);
+    expect(retryDelayMs({ ...noJitter, maxRetryAfterMs: 5_000 }, 1, api(429, 3_600))).toBe(5_000);
+    expect(retryPolicyFor(0)).toBeUndefined();
+    expect(retryPolicyFor(1_000)?.attempts).toBe(11);
+  });
+
+  it('stops after the attempts and rethrows the last error; counts each retry', async () => {
+    let calls = 0;
+    const retries: number[] = [];
+    const fail = () => {
+      calls++;
+      return Promise.reject(api(503));
+    };
+    await expect(withRetry(fail, { policy, kind: 'async-submit', onRetry: (n) => retries.push(n) })).rejects.toBeInstanceOf(ApiError);
+    expect(calls).toBe(4);
+    expect(retries).toEqual([2, 3, 4]);
+  });
+
+  it('never calls again after a success (an acknowledged async request is never re-sent)', async () => {
+    let calls = 0;
+    const ack = { status: 200, body: { success: true, requestId: 'r' } };
+    await expect(withRetry(() => (calls++ === 0 ? Promise.reject(api(429, 0)) : Promise.resolve(ack)), { policy, kind: 'async-submit' })).resolves.toBe(ack);
+    expect(calls).toBe(2);
+  });
+
+  it('an abort during the wait ends with AbortedError', async () => {
+    const controller = new AbortController();
+    const long = { ...policy, baseMs: 10_000, maxMs: 10_000 };
+    const p = withRetry(() => Promise.reject(api(503)), { policy: long, kind: 'sync', signal: controller.signal });
+    setTimeout(() => controller.abort(), 20);
+    await expect(p).rejects.toBeInstanceOf(AbortedError);
+  });
+});
+
+describe('hostile YAML beyond test/scenario/hostile.test.ts, in bounded time', () => {
+  const timed = (text: string): number => {
+    const t0 = performance.now();
+    try {
+      parseSuite(text, 'hostile.yaml');
+    } catch {
+      // a ScenarioError is fine; a hang or a crash is not
+    }
+    return performance.now() - t0;
+  };
+
+  // Found here: time grows with the square of the keys of one `expect` map (1,000 keys 0.5 s,
+  // 5,000 keys 5.6 s), so this case stays at 2,000 keys until the scenario loader is fixed.
+  it('a 2 MiB file of 10,000 scenarios, a 4 MiB single line, 2,000 expect keys, and a wide flow map', () => {
+    const many = `suite: many\nscenarios:\n${Array.from({ length: 10_000 }, (_, i) => `  - name: s${i}\n    humanMessage: ${'hello '.repeat(30)}\n`).join('')}`;
+    expect(timed(many)).toBeLessThan(15_000);
+    expect(timed(`suite: long\nscenarios:\n  - name: a\n    humanMessage: "${'x'.repeat(4 * 1024 * 1024)}"\n`)).toBeLessThan(5_000);
+    const keys = `suite: keys\nscenarios:\n  - name: a\n    humanMessage: hi\n    expect:\n${Array.from({ length: 2_000 }, (_, i) => `      k${i}: 1\n`).join('')}`;
+    expect(timed(keys)).toBeLessThan(8_000);
+    expect(timed(`suite: wide\nscenarios: [${Array.from({ length: 100_000 }, () => '{}').join(',')}]\n`)).toBeLessThan(10_000);
+  }, 60_000);
+});

@@ -1,0 +1,59 @@
+/**
+ * Runs the built CLI (`node dist/cli/main.js`, so `npm run build` first) as a real child
+ * process against a target on 127.0.0.1, collecting stdout/stderr, with a bounded wait.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+
+export const CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
+
+export interface CliChild {
+  child: ChildProcess;
+  stdout(): string;
+  stderr(): string;
+  /** Exit code (or 128 + signal number style name), at most `maxMs` later; kills the child then. */
+  exited(maxMs: number): Promise<number | NodeJS.Signals>;
+}
+
+/** Spawns the CLI with `args` and `env` added to a minimal environment (no inherited secrets). */
+export function startCli(args: string[], env: Record<string, string>): CliChild {
+  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run "npm run build" before these tests`);
+  const child = spawn(process.execPath, [CLI, ...args], {
+    env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  child.stdout!.on('data', (c: Buffer) => void (out += c.toString()));
+  child.stderr!.on('data', (c: Buffer) => void (err += c.toString()));
+  const done = new Promise<number | NodeJS.Signals>((resolve) => child.on('exit', (code, signal) => resolve(code ?? signal ?? -1)));
+  return {
+    child,
+    stdout: () => out,
+    stderr: () => err,
+    exited(maxMs) {
+      const timer = setTimeout(() => child.kill('SIGKILL'), maxMs);
+      return done.finally(() => clearTimeout(timer));
+    },
+  };
+}
+
+/** A port free on 127.0.0.1 right now (for a receiver the emulator must post to). */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as { port: number }).port;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+/** Polls `check` every 50 ms until it is true or `maxMs` passed (then throws with `what`). */
+export async function until(check: () => boolean, maxMs: number, what: string): Promise<void> {
+  const end = performance.now() + maxMs;
+  while (!check()) {
+    if (performance.now() > end) throw new Error(`timed out after ${maxMs} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}

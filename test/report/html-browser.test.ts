@@ -1,0 +1,92 @@
+/**
+ * report.html in headless Chromium (Debian's /usr/bin/chromium, driven by playwright-core):
+ * the page loads from file:// with no console error and no network request, draws the uPlot
+ * charts, and the scenario table has rows that the filters narrow. Skipped (with a message)
+ * when Chromium is not installed; .ci/run installs it.
+ */
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { chromium, type Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildReport, writeHtmlReport } from '../../src/report/index.js';
+import { parseSuite } from '../../src/scenario/index.js';
+import { failingRecord, record, run } from './fixtures.js';
+
+const CHROMIUM = process.env.DROIDCHECK_CHROMIUM ?? '/usr/bin/chromium';
+const hasChromium = existsSync(CHROMIUM);
+if (!hasChromium) console.warn(`html-browser.test: skipped, no Chromium at ${CHROMIUM} (apt-get install -y chromium, as .ci/run does)`);
+
+const suite = parseSuite(
+  `suite: Shop
+scenarios:
+  - name: buys shirts
+    humanMessage: two shirts
+    repeat: 3
+    passRate: 0.6
+    expect:
+      intents: { includes: purchase }
+      addressParsing.city: Bangkok
+`,
+  'shop.yaml',
+);
+
+describe.skipIf(!hasChromium)('report.html in headless Chromium', () => {
+  let browser: Browser;
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'droidcheck-html-'));
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    });
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('loads with no console error, draws the charts and filters the scenario table', async () => {
+    const records = [
+      ...Array.from({ length: 3 }, (_, i) => record({ seq: i, repeat: i, passed: i !== 1, syncMs: 80 + i * 40, answer: { intents: i === 1 ? ['greeting'] : ['purchase'], addressParsing: { city: 'Bangkok' } } })),
+      ...Array.from({ length: 3 }, (_, i) => record({ seq: 3 + i, repeat: i, mode: 'async', syncMs: undefined, ackMs: 8 + i, answerMs: 150 + i * 30, answer: { intents: ['purchase'], addressParsing: { city: i === 0 ? 'Paris' : 'Bangkok' } } })),
+      failingRecord({ seq: 6, scenario: 'expects refund', contractViolations: [{ endpoint: 'webhook', path: 'shoppingCart.grandTotal', message: 'expected string' }] }),
+    ];
+    const base = buildReport(run(records.map((r) => ({ ...r, passed: true }))), { suites: [suite] });
+    const report = buildReport(run(records), { suites: [suite], baseline: base, thresholds: ['ack.p99 < 100ms'] });
+    const path = await writeHtmlReport(dir, report);
+
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const errors: string[] = [];
+    const requests: string[] = [];
+    page.on('console', (m) => {
+      if (m.type() === 'error') errors.push(m.text());
+    });
+    page.on('pageerror', (e) => errors.push(e.message));
+    page.on('request', (r) => {
+      if (!r.url().startsWith('file:')) requests.push(r.url());
+    });
+    await page.goto(pathToFileURL(path).href, { waitUntil: 'load' });
+
+    expect(errors).toEqual([]);
+    expect(requests).toEqual([]);
+    // Two uPlot charts (percentiles, histogram) per metric with values: ack, answer, sync.
+    expect(await page.locator('.uplot').count()).toBe(6);
+    expect(await page.locator('#chart-ack-pct canvas').count()).toBe(1);
+    expect(await page.locator('#chart-sync-hist .u-title').textContent()).toContain('sync latency histogram');
+    expect(await page.locator('tbody.sc').count()).toBe(7);
+    expect(await page.locator('#filter-count').textContent()).toBe('7 of 7');
+    await page.selectOption('#filter-status', 'failed');
+    expect(await page.locator('#filter-count').textContent()).toBe('2 of 7');
+    await page.fill('#filter-text', 'refund');
+    expect(await page.locator('tbody.sc:not([hidden])').count()).toBe(1);
+    expect(await page.locator('#comparison').textContent()).toContain('regressed');
+    expect(await page.locator('#accuracy').count()).toBe(1);
+    expect(await page.locator('#parity').count()).toBe(1);
+    await page.selectOption('#filter-status', 'all');
+    await page.fill('#filter-text', '');
+    await page.screenshot({ path: join(tmpdir(), 'droidcheck-report.png'), fullPage: true });
+  }, 60_000);
+});
