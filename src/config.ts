@@ -68,6 +68,8 @@ export interface ResolvedRunConfig {
   publicUrl: string | undefined;
   thresholds: string[];
   reporters: string[];
+  /** True when no reporter was named (the defaults are in use). */
+  defaultReporters: boolean;
   tags: string[];
   /** A case-insensitive substring, or a RegExp from "/re/flags". */
   grep: string | RegExp | undefined;
@@ -175,6 +177,7 @@ export function resolveRunConfig(flags: RunFlags, env: NodeJS.ProcessEnv = proce
     publicUrl,
     thresholds: flags.thresholds ?? [],
     reporters: flags.reporters && flags.reporters.length > 0 ? flags.reporters : [...DEFAULT_REPORTERS],
+    defaultReporters: !(flags.reporters && flags.reporters.length > 0),
     emulatorThread: flags.emulatorThread ?? 'worker',
     warmUp: flags.warmUp ?? true,
     retries: parseIntFlag(flags.retries ?? 0, '--retries', 0, 10),

@@ -8,7 +8,7 @@ import { publicSettings, type ResolvedRunConfig } from './config.js';
 import { UsageError } from './errors.js';
 import { parseThreshold } from './metrics/index.js';
 import { buildReport, createReporter, loadBaseline, type Reporter, type ReportDocument } from './report/index.js';
-import { runSuites, warmUpConnections } from './runner/index.js';
+import { planRequests, runSuites, warmUpConnections } from './runner/index.js';
 import { shardSuites } from './runner/shard.js';
 import { filterScenarios, loadSuites } from './scenario/index.js';
 import { openTarget } from './target.js';
@@ -34,8 +34,18 @@ export interface RunSummary {
 }
 
 function createReporters(config: ResolvedRunConfig, io: RunIO): Reporter[] {
-  return config.reporters.map((name) =>
-    createReporter(name, { outDir: config.reportDir, stdout: io.stdout, color: io.color ?? false }),
+  const names = [...config.reporters];
+  // A live progress bar by default on a terminal (plain lines in CI are the progress reporter's own choice).
+  if (config.defaultReporters && (io.stderr as { isTTY?: boolean }).isTTY && !process.env.CI) names.push('progress');
+  return names.map((name) =>
+    createReporter(name, {
+      outDir: config.reportDir,
+      stdout: io.stdout,
+      stderr: io.stderr,
+      env: process.env,
+      color: io.color ?? false,
+      ...(config.outputFile && { outputFile: config.outputFile }),
+    }),
   );
 }
 
@@ -73,7 +83,8 @@ export async function run(config: ResolvedRunConfig, io: RunIO): Promise<RunSumm
     }
     if (config.warmUp) await warmUpConnections(target.client, config.concurrency, io.stopSignal);
     const startedAt = new Date().toISOString();
-    for (const r of reporters) await r.onRunStart?.({ startedAt, settings });
+    const planned = planRequests(suites, config.mode).length;
+    for (const r of reporters) await r.onRunStart?.({ startedAt, settings, planned });
     const result = await runSuites({
       suites,
       client: target.client,
