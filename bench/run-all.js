@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 
 const dir = fileURLToPath(new URL('.', import.meta.url));
 const runs = [
+  ['emulator-ack.js', '--connections', '64', '--seconds', '10'],
   ['ack-closed.js', '--connections', '64', '--seconds', '10'],
   ['async-e2e.js', '--rate', '6000', '--seconds', '10'],
   ['receiver.js', '--connections', '64', '--seconds', '10'],
