@@ -1,9 +1,7 @@
 /** `droidcheck capacity [paths...]`: thin wrapper over `runCapacity()` (src/load/capacity-run.ts). */
 import type { Command } from 'commander';
-import { EXIT } from '../errors.js';
 import { resolveCapacityConfig, runCapacity, type CapacityFlags } from '../load/capacity-run.js';
-import { installInterruptHandlers } from './signals.js';
-import { collect, type CliContext } from './shared.js';
+import { collect, defined, withInterrupts, type CliContext } from './shared.js';
 
 interface CapacityCommandFlags extends Omit<CapacityFlags, 'paths' | 'weights'> {
   weight?: string[];
@@ -40,16 +38,7 @@ export function registerCapacityCommand(program: Command, ctx: CliContext): void
     .option('--grace <duration>', 'after an interrupt, how long in-flight requests may finish', '5s')
     .action(async (paths: string[], flags: CapacityCommandFlags) => {
       const { weight, ...rest } = flags;
-      const clean = Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined)) as CapacityFlags;
-      const config = resolveCapacityConfig({ ...clean, paths, weights: weight ?? [] }, ctx.env);
-      const interrupts = installInterruptHandlers(config.graceMs, (sig) =>
-        ctx.stderr.write(`\ndroidcheck: ${sig}: stopping the capacity search\n`),
-      );
-      try {
-        const summary = await runCapacity(config, { stdout: ctx.stdout, stderr: ctx.stderr, stopSignal: interrupts.stopSignal, abortSignal: interrupts.abortSignal });
-        ctx.exitCode = interrupts.received ? EXIT.INTERRUPTED : summary.exitCode;
-      } finally {
-        interrupts.dispose();
-      }
+      const config = resolveCapacityConfig({ ...(defined(rest) as CapacityFlags), paths, weights: weight ?? [] }, ctx.env);
+      await withInterrupts(ctx, config.graceMs, (signals) => runCapacity(config, { stdout: ctx.stdout, stderr: ctx.stderr, ...signals }));
     });
 }

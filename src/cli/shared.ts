@@ -1,4 +1,7 @@
 import type { Writable } from 'node:stream';
+import type { Command } from 'commander';
+import { EXIT } from '../errors.js';
+import { installInterruptHandlers } from './signals.js';
 
 /** What every command gets from main: streams, environment, and where to put the exit code. */
 export interface CliContext {
@@ -13,4 +16,51 @@ export interface CliContext {
 /** commander helper for repeatable options. */
 export function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
+}
+
+/** Drops undefined values so optional flags stay absent (exactOptionalPropertyTypes-friendly). */
+export function defined<T extends object>(o: T): T {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
+}
+
+/**
+ * The options every command that sends traffic shares: the target (emulator by default, or a
+ * real service), the webhook receiver, thresholds and the interrupt grace period.
+ */
+export function addTargetOptions(command: Command): Command {
+  return command
+    .option('-o, --report-dir <dir>', 'where reports are written', 'reports')
+    .option('-t, --timeout <duration>', 'deadline per request (sync answer or webhook), e.g. 180s', '180s')
+    .option('--base-url <url>', 'real service base URL (env DROID_BASE_URL); token from DROID_API_TOKEN')
+    .option('--droid-id <id>', 'droid id of the real service (env DROID_ID)')
+    .option('--receiver-host <host>', 'address the webhook receiver binds to', '127.0.0.1')
+    .option('--receiver-port <port>', 'port of the webhook receiver (0: any free port)', '0')
+    .option('--public-url <url>', 'public webhook URL when a tunnel is in front of the receiver')
+    .option('--threshold <expr>', 'SLO threshold, repeatable, e.g. "ack.p99 < 100ms"', collect, [])
+    .option('--grace <duration>', 'after an interrupt, how long in-flight requests may finish', '5s');
+}
+
+export interface InterruptSignals {
+  stopSignal: AbortSignal;
+  abortSignal: AbortSignal;
+}
+
+/**
+ * Runs `body` with SIGINT/SIGTERM handling (signals.ts) and sets `ctx.exitCode`: 130 when
+ * interrupted, else the body's exit code.
+ */
+export async function withInterrupts(
+  ctx: CliContext,
+  graceMs: number,
+  body: (signals: InterruptSignals) => Promise<{ exitCode: number }>,
+): Promise<void> {
+  const interrupts = installInterruptHandlers(graceMs, (sig) =>
+    ctx.stderr.write(`\ndroidcheck: ${sig}: no new requests; waiting up to ${graceMs} ms for in-flight ones\n`),
+  );
+  try {
+    const { exitCode } = await body({ stopSignal: interrupts.stopSignal, abortSignal: interrupts.abortSignal });
+    ctx.exitCode = interrupts.received ? EXIT.INTERRUPTED : exitCode;
+  } finally {
+    interrupts.dispose();
+  }
 }

@@ -4,20 +4,9 @@
  * gives the same sequence.
  */
 
-/** A source of uniform floats in [0, 1). */
-export type Random = () => number;
+import { mulberry32, type Random } from '../random.js';
 
-/** mulberry32: a tiny, fast 32-bit PRNG. `seed` is any integer. */
-export function mulberry32(seed: number): Random {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { mulberry32, type Random };
 
 /** Derives an independent stream from a seed and a label, so subsystems do not share draws. */
 export function childRandom(seed: number, label: string): Random {

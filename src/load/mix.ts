@@ -3,6 +3,7 @@
  * draws one with a seeded PRNG (mulberry32), so a run's sequence of requests is reproducible
  * from its seed. Modes follow the run's plan (`modesFor`: `--mode` overrides the scenario's).
  */
+import { mulberry32 } from '../random.js';
 import { UsageError } from '../errors.js';
 import { modesFor, type ModeOverride, type PlannedRequest } from '../runner/plan.js';
 import type { AnswerMode, Scenario, Suite } from '../scenario/index.js';
@@ -25,17 +26,7 @@ export interface MixOptions {
   seed?: number;
 }
 
-/** mulberry32: a tiny seeded PRNG; returns floats in [0, 1). */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
+export { mulberry32 } from '../random.js';
 
 function weightOf(scenario: Scenario, mode: AnswerMode, weights: Readonly<Record<string, number>>): number {
   const full = `${scenario.suite}/${scenario.name}`;

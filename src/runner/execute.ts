@@ -32,7 +32,8 @@ export interface ExecuteContext {
   retry?: RetryPolicy | undefined;
 }
 
-function newRecord(planned: PlannedRequest, startedAt: string): RequestRecord {
+/** A record before its request ends: outcome `interrupted` until something better is known. */
+export function newRecord(planned: PlannedRequest, startedAt: string): RequestRecord {
   const { scenario } = planned;
   return {
     seq: planned.seq,

@@ -10,7 +10,7 @@ import { LatencyRecorder } from '../metrics/index.js';
 import type { Receiver, ReceiverStats } from '../receiver/index.js';
 import type { Suite } from '../scenario/index.js';
 import { systemClock, type Clock } from './clock.js';
-import { executeRequest, type ExecuteContext } from './execute.js';
+import { executeRequest, newRecord, type ExecuteContext } from './execute.js';
 import { planRequests, type ModeOverride, type PlannedRequest } from './plan.js';
 import type { RequestRecord, RunResult } from './types.js';
 
@@ -41,22 +41,9 @@ export interface RunSuitesOptions {
 const EMPTY_RECEIVER: ReceiverStats = { received: 0, matched: 0, duplicates: 0, late: 0, orphans: 0, badSecret: 0, malformed: 0 };
 
 function notSent(planned: PlannedRequest, clock: Clock): RequestRecord {
-  const { scenario } = planned;
-  return {
-    seq: planned.seq,
-    suite: scenario.suite,
-    scenario: scenario.name,
-    file: scenario.file,
-    mode: planned.mode,
-    repeat: planned.repeat ?? 0,
-    outcome: 'interrupted',
-    passed: false,
-    startedAt: clock.wallNow().toISOString(),
-    error: { code: AbortedError.code, message: 'run interrupted before the request was sent' },
-    failures: [],
-    contractViolations: [],
-    unknownFields: [],
-  };
+  const record = newRecord(planned, clock.wallNow().toISOString());
+  record.error = { code: AbortedError.code, message: 'run interrupted before the request was sent' };
+  return record;
 }
 
 /**

@@ -3,6 +3,7 @@
  * product catalogue the rule engine sells from. Validated with zod (strict: a typo is an error).
  */
 import { z } from 'zod';
+import { customerSchema } from '../../contract/service.js';
 import { isoTimestampSchema } from '../../contract/index.js';
 
 const offsetSchema = z.string().regex(/^[+-]\d\d:\d\d$/, 'expected a UTC offset like +07:00');
@@ -40,19 +41,10 @@ export const profileMessageSchema = z.strictObject({
 export type ProfileMessage = z.infer<typeof profileMessageSchema>;
 
 export const profileCustomerSchema = z.strictObject({
+  // Every field the spec names for a customer (spec: Resources, Customer), as the contract has them.
+  ...customerSchema.shape,
   customerId: z.number().int(),
-  externalId: z.string(),
   channelId: z.number().int(),
-  botEnabled: z.boolean(),
-  avatar: z.string(),
-  socialName: z.string(),
-  name: z.string(),
-  phone: z.string(),
-  address: z.string(),
-  city: z.string(),
-  zipcode: z.string(),
-  email: z.string(),
-  language: z.string(),
   /** Newest first, as the service returns them (spec: Conversation message). */
   conversations: z.array(profileMessageSchema).default([]),
 });
