@@ -12,6 +12,8 @@ const runs = [
   ['async-e2e.js', '--rate', '6000', '--seconds', '10'],
   ['receiver.js', '--connections', '64', '--seconds', '10'],
   ['--expose-gc', 'memory.js', '--pending', '100000', '--rate', '5000'],
+  ['scale-async.js', '--requests', '20000', '--rate', '1200'],
+  ['--expose-gc', 'held-sync.js', '--count', '2000', '--rate', '2000', '--hold-ms', '5000'],
 ];
 for (const args of runs) {
   const file = args.find((a) => a.endsWith('.js'));

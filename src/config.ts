@@ -126,9 +126,16 @@ function parseMode(value: string | undefined): ModeOverride | undefined {
   throw new UsageError(`--mode: "${value}" must be sync, async or both`);
 }
 
-/** Resolves flags against the environment. Throws UsageError / ConfigError (exit 2). */
-export function resolveRunConfig(flags: RunFlags, env: NodeJS.ProcessEnv = process.env): ResolvedRunConfig {
-  const baseUrl = flags.baseUrl ?? env.DROID_BASE_URL;
+/** Resolves flags against the environment and the config file. Throws UsageError / ConfigError (exit 2). */
+export function resolveRunConfig(
+  cli: RunFlags,
+  env: NodeJS.ProcessEnv = process.env,
+  file: RunFlags = {},
+): ResolvedRunConfig {
+  // flags > environment > config file > defaults (DESIGN.md, Conventions).
+  const flags: RunFlags = { ...file };
+  for (const [k, v] of Object.entries(cli)) if (v !== undefined) (flags as Record<string, unknown>)[k] = v;
+  const baseUrl = cli.baseUrl ?? env.DROID_BASE_URL ?? file.baseUrl;
   let target: ResolvedTarget = { kind: 'emulator' };
   if (baseUrl) {
     try {
@@ -136,7 +143,7 @@ export function resolveRunConfig(flags: RunFlags, env: NodeJS.ProcessEnv = proce
     } catch {
       throw new UsageError(`--base-url: "${baseUrl}" is not a URL`);
     }
-    const droidId = flags.droidId ?? env.DROID_ID;
+    const droidId = cli.droidId ?? env.DROID_ID ?? file.droidId;
     if (droidId === undefined || String(droidId).trim() === '') {
       throw new ConfigError('a real target needs a droid id: pass --droid-id N or set DROID_ID');
     }

@@ -2,7 +2,8 @@
 import type { Command } from 'commander';
 import { resolveRunConfig, type RunFlags } from '../config.js';
 import { run } from '../run.js';
-import { addTargetOptions, collect, defined, withInterrupts, type CliContext } from './shared.js';
+import { DEFAULT_CONFIG_FILE, loadConfigFile } from '../config-file.js';
+import { addTargetOptions, collect, explicitOptions, withInterrupts, type CliContext } from './shared.js';
 
 interface RunCommandFlags {
   concurrency?: string;
@@ -24,6 +25,7 @@ interface RunCommandFlags {
   shard?: string;
   baseline?: string;
   outputFile?: string[];
+  config?: string;
 }
 
 export function registerRunCommand(program: Command, ctx: CliContext): void {
@@ -41,19 +43,22 @@ export function registerRunCommand(program: Command, ctx: CliContext): void {
     .option('--shard <i/n>', 'run only shard i of n (deterministic split of the scenarios), e.g. 1/3')
     .option('--baseline <file>', 'compare with this report.json; exit 1 on a regression')
     .option('--output-file <name=path>', 'output path of one reporter, repeatable, e.g. junit=out/junit.xml', collect, [])
+    .option('--config <file>', `config file of default flags (default: ./${DEFAULT_CONFIG_FILE} when present)`)
     .option('--grep <text>', 'run only scenarios whose "suite name" contains the text (ignoring case); /re/flags for a regex')
-    .action(async (paths: string[], flags: RunCommandFlags) => {
-      const { threshold, reporter, tag, outputFile, warmUp, ...rest } = flags;
+    .action(async (paths: string[], _flags: RunCommandFlags, cmd: Command) => {
+      // Only what the user typed: a config file fills the rest before droidcheck's defaults.
+      const { threshold, reporter, tag, outputFile, warmUp, config: configPath, ...rest } = explicitOptions<RunCommandFlags>(cmd);
       const runFlags: RunFlags = {
-        ...defined(rest),
-        paths,
-        thresholds: threshold ?? [],
-        reporters: reporter ?? [],
-        tags: tag ?? [],
-        outputFiles: outputFile ?? [],
+        ...rest,
+        ...(cmd.args.length > 0 && { paths }),
+        ...(threshold && { thresholds: threshold }),
+        ...(reporter && { reporters: reporter }),
+        ...(tag && { tags: tag }),
+        ...(outputFile && { outputFiles: outputFile }),
         ...(warmUp === false && { warmUp: false }),
       };
-      const config = resolveRunConfig(runFlags, ctx.env);
+      const file = await loadConfigFile(configPath ?? DEFAULT_CONFIG_FILE, configPath !== undefined);
+      const config = resolveRunConfig(runFlags, ctx.env, file);
       await withInterrupts(ctx, config.graceMs, (signals) =>
         run(config, { stdout: ctx.stdout, stderr: ctx.stderr, ...signals, color: ctx.color }),
       );

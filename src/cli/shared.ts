@@ -64,3 +64,15 @@ export async function withInterrupts(
     interrupts.dispose();
   }
 }
+
+/**
+ * The options the user actually gave (on the command line or via commander's env), without
+ * commander's defaults, so a config file can sit between them and droidcheck's own defaults.
+ */
+export function explicitOptions<T extends object>(command: Command): Partial<T> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(command.opts())) {
+    if (command.getOptionValueSource(key) !== 'default') out[key] = value;
+  }
+  return out as Partial<T>;
+}

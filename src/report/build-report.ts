@@ -59,20 +59,23 @@ export function emptyOutcomes(): Record<Outcome, number> {
 export function summarizeRecords(records: readonly RequestRecord[]): ReportSummary {
   const outcomes = emptyOutcomes();
   let passed = 0;
+  let retries = 0;
   for (const r of records) {
     if (!(r.outcome in outcomes)) {
       throw new InternalError(`record #${r.seq} (${r.suite} / ${r.scenario} [${r.mode}]) has an unknown outcome "${String(r.outcome)}"`);
     }
     outcomes[r.outcome] += 1;
     if (r.passed) passed += 1;
+    retries += r.retries ?? 0;
   }
-  const summary = summaryOf(records.length, outcomes, records.length, passed);
+  const summary = summaryOf(records.length, outcomes, records.length, passed, retries);
   assertOutcomesAddUp(summary);
   return summary;
 }
 
-export function summaryOf(requests: number, outcomes: Record<Outcome, number>, scenarios: number, passed: number): ReportSummary {
-  return { requests, outcomes, scenarios, passed, failed: scenarios - passed, passRate: scenarios === 0 ? 1 : passed / scenarios };
+/** The summary from its counts; `retries` (submit retries, `--retries`) is 0 unless given. */
+export function summaryOf(requests: number, outcomes: Record<Outcome, number>, scenarios: number, passed: number, retries = 0): ReportSummary {
+  return { requests, outcomes, scenarios, passed, failed: scenarios - passed, passRate: scenarios === 0 ? 1 : passed / scenarios, retries };
 }
 
 /** The invariant of DESIGN.md, Measurements: every request ends in exactly one outcome. */
@@ -103,6 +106,7 @@ export function scenarioEntry(r: RequestRecord): ScenarioEntry {
     passed: r.passed,
     ...(r.requestId !== undefined ? { requestId: r.requestId } : {}),
     ...(latencyMs !== undefined ? { latencyMs: Math.round(latencyMs * 1000) / 1000 } : {}),
+    ...(r.retries !== undefined && r.retries > 0 ? { retries: r.retries } : {}),
     failures: r.failures,
     contractViolations: r.contractViolations,
     ...(r.error ? { error: r.error } : {}),

@@ -48,7 +48,8 @@ function scenarioLines(report: ReportDocument, paint: Paint, max: number): strin
     const mark = s.passed ? paint(GREEN, '✓') : paint(RED, '✗');
     const latency = s.latencyMs === undefined ? '' : `  ${formatMs(s.latencyMs)}`;
     const outcome = s.outcome === 'answered' ? paint(DIM, s.outcome) : paint(YELLOW, s.outcome);
-    return `  ${mark} ${title(s)}  ${outcome}${latency}`;
+    const retries = s.retries !== undefined && s.retries > 0 ? `  ${paint(YELLOW, `retries ${s.retries}`)}` : '';
+    return `  ${mark} ${title(s)}  ${outcome}${latency}${retries}`;
   });
   if (report.scenarios.length > max) lines.push(paint(DIM, `  … ${report.scenarios.length - max} more`));
   return lines;
@@ -103,8 +104,8 @@ function latencyLines(report: ReportDocument, paint: Paint): string[] {
 
 /**
  * Renders `report` for a terminal: one line per scenario entry (✓/✗ suite › name [mode]
- * outcome latency), the failures (path, matcher, expected, actual, file:line:col), outcome
- * counts (with their sum against the requests), the latency table in ms with the spec's
+ * outcome latency, `retries N` when retried), the failures (path, matcher, expected, actual,
+ * file:line:col), outcome counts (with their sum against the requests, `retries N` when any), the latency table in ms with the spec's
  * limits, receiver counts, pass rates (repeats), sync/async parity, accuracy, the comparison
  * with a baseline, thresholds, and a final `N passed, N failed` line.
  */
@@ -117,9 +118,10 @@ export function renderConsoleSummary(report: ReportDocument, opts: ConsoleSummar
     ...failureLines(report, paint),
   ];
   const sum = Object.values(s.outcomes).reduce((a, b) => a + b, 0);
+  const retries = s.retries > 0 ? ` · ${paint(YELLOW, `retries ${s.retries}`)}` : '';
   lines.push(
     '',
-    `${paint(BOLD, 'Outcomes')}  ${OUTCOMES.map((o) => `${o} ${s.outcomes[o]}`).join(' · ')}  (total ${sum} of ${s.requests} requests)`,
+    `${paint(BOLD, 'Outcomes')}  ${OUTCOMES.map((o) => `${o} ${s.outcomes[o]}`).join(' · ')}${retries}  (total ${sum} of ${s.requests} requests)`,
     ...latencyLines(report, paint),
   );
   const r = report.receiver;

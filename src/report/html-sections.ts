@@ -43,7 +43,7 @@ export function outcomesHtml(report: ReportDocument): string {
     `<div class="bar o-${o}" style="width:${((s.outcomes[o] / total) * 240).toFixed(1)}px"></div>`,
   ]);
   const sum = Object.values(s.outcomes).reduce((a, b) => a + b, 0);
-  return `<h2 id="outcomes">Outcomes</h2>${table(['outcome', 'count', 'share', ''], rows)}<p class="muted">total ${sum} of ${s.requests} requests</p>`;
+  return `<h2 id="outcomes">Outcomes</h2>${table(['outcome', 'count', 'share', ''], rows)}<p class="muted">total ${sum} of ${s.requests} requests; ${s.retries} submit retr${s.retries === 1 ? 'y' : 'ies'}</p>`;
 }
 
 export function comparisonHtml(report: ReportDocument): string {

@@ -39,7 +39,7 @@ export function renderMarkdownSummary(report: ReportDocument, opts: MarkdownOpti
       (breached.length > 0 ? `, ${breached.length} threshold${breached.length === 1 ? '' : 's'} breached` : '') +
       ` (exit ${report.exitCode})`,
     '',
-    `${s.requests} requests in ${(report.durationMs / 1000).toFixed(1)} s, started ${report.startedAt}.`,
+    `${s.requests} requests in ${(report.durationMs / 1000).toFixed(1)} s, started ${report.startedAt}; ${s.retries} submit retr${s.retries === 1 ? 'y' : 'ies'}.`,
     '',
     row([...OUTCOMES]),
     row(OUTCOMES.map(() => '---:')),

@@ -1,7 +1,7 @@
 /**
  * `mergeReports(reports)`: one ReportDocument from several (shards, workers, repeated runs).
  * Histograms are added (decode, add, encode), so percentiles are those of all values, not
- * averages of percentiles; outcomes, receiver counts and scenarios are summed/concatenated;
+ * averages of percentiles; outcomes, retries, receiver counts and scenarios are summed/concatenated;
  * thresholds are judged again on the merged figures; pass rates, parity and accuracy are
  * merged by merge-sections.ts (pass-rate requirements judged again on the summed runs).
  */
@@ -34,6 +34,7 @@ export function mergeReports(reports: readonly ReportDocument[], opts: MergeRepo
   let requests = 0;
   let scenarios = 0;
   let passed = 0;
+  let retries = 0;
   for (const r of reports) {
     recorder.merge(LatencyRecorder.fromEncoded(r.histograms));
     for (const o of OUTCOMES) outcomes[o] += r.summary.outcomes[o];
@@ -41,8 +42,9 @@ export function mergeReports(reports: readonly ReportDocument[], opts: MergeRepo
     requests += r.summary.requests;
     scenarios += r.summary.scenarios;
     passed += r.summary.passed;
+    retries += r.summary.retries ?? 0;
   }
-  const summary = summaryOf(requests, outcomes, scenarios, passed);
+  const summary = summaryOf(requests, outcomes, scenarios, passed, retries);
   assertOutcomesAddUp(summary);
   const latency = latencyEntries(recorder);
   const histograms = recorder.encodeAll();

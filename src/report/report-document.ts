@@ -26,6 +26,8 @@ export interface ScenarioEntry {
   requestId?: string;
   /** End to end, ms: syncMs (sync) or answerMs (async). */
   latencyMs?: number;
+  /** Retries of the submit (`--retries`, 429/5xx); absent when none. */
+  retries?: number;
   failures: ExpectationFailure[];
   contractViolations: ContractViolationRecord[];
   error?: { code: string; message: string };
@@ -42,6 +44,8 @@ export interface ReportSummary {
   failed: number;
   /** passed / scenarios, 0..1; 1 when no scenario ran. */
   passRate: number;
+  /** Retries of submits (`--retries`, 429/5xx) summed over the records; 0 when none. */
+  retries: number;
 }
 
 export interface ReportDocument {

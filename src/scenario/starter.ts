@@ -59,6 +59,20 @@ DROID_API_TOKEN=
 DROID_WEBHOOK_SECRET=
 `;
 
+/** The starter config file: the `run` flags a project wants by default (src/config-file.ts). */
+const STARTER_CONFIG = `# droidcheck.config.yaml: default flags of \`droidcheck run\` (flags > environment > this file).
+# Tokens and secrets never go here: export DROID_API_TOKEN and DROID_WEBHOOK_SECRET instead.
+paths: [scenarios]
+concurrency: 8
+timeout: 180s
+reportDir: reports
+thresholds:
+  - ack.p99 < 100ms
+  - answer.p99 < 180s
+# baseUrl: https://your-service.example   # omit to use the embedded emulator
+# droidId: 123
+`;
+
 export interface InitResult {
   written: string[];
   skipped: string[];
@@ -78,6 +92,7 @@ export async function initProject(dir: string, opts: { force?: boolean } = {}): 
     [join('scenarios', 'starter.yaml'), STARTER_SUITE],
     ['droidcheck.schema.json', `${JSON.stringify(exportScenarioJsonSchema(), null, 2)}\n`],
     ['.env.example', ENV_EXAMPLE],
+    ['droidcheck.config.yaml', STARTER_CONFIG],
   ];
   const result: InitResult = { written: [], skipped: [] };
   for (const [rel, content] of files) {

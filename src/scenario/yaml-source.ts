@@ -6,8 +6,12 @@
  * - text larger than `MAX_SUITE_BYTES` (5 MiB);
  * - alias bombs ("billion laughs"): more than `MAX_ALIAS_COUNT` alias expansions;
  * - nesting deeper than `MAX_DEPTH` levels.
+ *
+ * Everything here is linear in the size of the document: duplicate keys are found with one Set per
+ * map (the `yaml` package's own `uniqueKeys` check scans the map's earlier keys for every key), and
+ * `locate` looks a key up through a key -> pair index built once per map.
  */
-import { isAlias, isMap, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node } from 'yaml';
+import { isAlias, isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node, type Pair, type YAMLMap } from 'yaml';
 import type { FileIssue, SourceLocation } from '../errors.js';
 
 export const MAX_SUITE_BYTES = 5 * 1024 * 1024;
@@ -43,6 +47,38 @@ function depthOf(root: unknown): number {
   return max;
 }
 
+const DUPLICATE_KEY = 'Map keys must be unique';
+
+/**
+ * Offsets of the keys that repeat an earlier key of the same map, as `yaml`'s `uniqueKeys: true`
+ * would report them (scalar keys equal by value, other keys only by identity), in O(nodes).
+ * Iterative, so a deeply nested (but parseable) document cannot overflow the stack here.
+ */
+function duplicateKeyOffsets(root: unknown): number[] {
+  const out: number[] = [];
+  const stack: unknown[] = [root];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (isMap(node)) {
+      const seen = new Set<unknown>();
+      for (const pair of node.items) {
+        const key = pair.key;
+        if (isScalar(key) && !Number.isNaN(key.value)) {
+          if (seen.has(key.value)) out.push((key.range ?? [0])[0]);
+          else seen.add(key.value);
+        }
+        stack.push(pair.key, pair.value);
+      }
+    } else if (isSeq(node)) {
+      for (const item of node.items) stack.push(isPair(item) ? item.key : item, isPair(item) ? item.value : undefined);
+    }
+  }
+  return out;
+}
+
+/** `String(key)` as `locate` compares map keys with data path segments. */
+const keyText = (key: unknown): string => (isScalar(key) ? String(key.value) : String(key));
+
 function firstLine(message: string): string {
   return (message.split('\n')[0] ?? message).replace(/ at line \d+, column \d+:?$/, '').trim();
 }
@@ -57,16 +93,18 @@ export function readYaml(text: string, file: string): ParsedYaml {
     };
   }
   const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true, strict: true, logLevel: 'error' });
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: false, strict: true, logLevel: 'error' });
   const loc = (offset: number): SourceLocation => {
     const { line, col } = lineCounter.linePos(offset);
     return at(line, col);
   };
-  if (doc.errors.length > 0) {
+  const duplicates = doc.errors.some((e) => /call stack/i.test(e.message)) ? [] : duplicateKeyOffsets(doc.contents);
+  if (doc.errors.length > 0 || duplicates.length > 0) {
     const issues = doc.errors.map((e) => ({
       location: loc(e.pos[0]),
       message: /call stack/i.test(e.message) ? `nesting is too deep (more than ${MAX_DEPTH} levels)` : `YAML syntax error: ${firstLine(e.message)}`,
     }));
+    for (const offset of duplicates) issues.push({ location: loc(offset), message: `YAML syntax error: ${DUPLICATE_KEY}` });
     return { source: undefined, issues };
   }
   let data: unknown;
@@ -82,6 +120,20 @@ export function readYaml(text: string, file: string): ParsedYaml {
     return { source: undefined, issues: [{ location: at(1, 1), message: `nesting is deeper than ${MAX_DEPTH} levels` }] };
   }
 
+  // key text -> first pair with that key, built on the first lookup in each map.
+  const pairIndex = new WeakMap<YAMLMap, Map<string, Pair>>();
+  const pairOf = (map: YAMLMap, seg: unknown): Pair | undefined => {
+    let index = pairIndex.get(map);
+    if (!index) {
+      index = new Map();
+      for (const p of map.items) {
+        const k = keyText(p.key);
+        if (!index.has(k)) index.set(k, p);
+      }
+      pairIndex.set(map, index);
+    }
+    return index.get(String(seg));
+  };
   const locate = (path: DataPath, want: 'value' | 'key' = 'value'): SourceLocation => {
     let node: unknown = doc.contents;
     let last: Node | null = (doc.contents as Node | null) ?? null;
@@ -92,7 +144,7 @@ export function readYaml(text: string, file: string): ParsedYaml {
       let next: unknown;
       let keyNode: unknown;
       if (isMap(node)) {
-        const pair = node.items.find((p) => (isScalar(p.key) ? String(p.key.value) : String(p.key)) === String(seg));
+        const pair = pairOf(node as YAMLMap, seg);
         if (!pair) break;
         keyNode = pair.key;
         next = pair.value ?? pair.key;

@@ -118,9 +118,11 @@ export function issuesFromZod(issues: readonly Issue[], source: YamlSource, sche
     }
   }
   for (const issue of issues) {
-    if (issue.code === 'invalid_type' && coveredMissing.has(JSON.stringify(toPath(issue.path)))) continue;
     const rel = toPath(issue.path);
     const path = [...base, ...rel];
+    // A missing key already explained by a did-you-mean on a typo is not reported twice; a
+    // present key of the wrong type still is.
+    if (issue.code === 'invalid_type' && coveredMissing.has(JSON.stringify(rel)) && valueAt(source.data, path) === undefined) continue;
     const at = (p: DataPath = path, want: 'value' | 'key' = 'value'): FileIssue['location'] => source.locate(p, want);
     const value = valueAt(source.data, path);
     switch (issue.code) {

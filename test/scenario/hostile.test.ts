@@ -62,6 +62,39 @@ describe('hostile input', () => {
     expect(messageOf(() => parseSuite(deeper, 'deeper.yaml'))).toMatch(/^deeper\.yaml:\d+:\d+: /);
   });
 
+  it('parses a 10,000-key expect map in linear time and still locates a bad key', () => {
+    const head = ['suite: s', 'scenarios:', '  - name: a', '    humanMessage: hi', '    expect:'];
+    const keys = Array.from({ length: 10_000 }, (_, i) => `      customExtractedInfo.k${i}: "x"`);
+    const ok = `${[...head, ...keys].join('\n')}\n`;
+    let started = performance.now();
+    const suite = parseSuite(ok, 'wide.yaml');
+    expect(performance.now() - started).toBeLessThan(2000);
+    const exp = suite.scenarios[0]!.expect;
+    expect(exp).toHaveLength(10_000);
+    expect(exp[9_999]).toMatchObject({ path: 'customExtractedInfo.k9999', matcher: 'equals', expected: 'x', location: { line: 10_005, col: 7 } });
+
+    // A bad path near the end of the map, and a duplicate key: both at their own line:col.
+    const bad = [...keys];
+    bad[9_000] = '      customExtractedInfo[0]: "x"';
+    bad[9_500] = '      customExtractedInfo.k3: "y"';
+    started = performance.now();
+    const badText = `${[...head, ...bad].join('\n')}\n`;
+    expect(messageOf(() => parseSuite(badText, 'wide.yaml'))).toMatch(/^wide\.yaml:9506:7: YAML syntax error: Map keys must be unique/);
+    bad[9_500] = '      customExtractedInfo.k9500: "y"';
+    const msg = messageOf(() => parseSuite(`${[...head, ...bad].join('\n')}\n`, 'wide.yaml'));
+    expect(performance.now() - started).toBeLessThan(4000);
+    expect(msg).toMatch(/^wide\.yaml:9006:7: path "customExtractedInfo\[0\]" uses brackets/);
+  });
+
+  it('reports duplicate keys in nested block and flow maps (not only at the top level)', () => {
+    const text = 'suite: s\nscenarios:\n  - name: a\n    humanMessage: hi\n    expect:\n      answer: { contains: x, contains: y }\n      intent: a\n      intent: b\n';
+    const msg = messageOf(() => parseSuite(text, 'd.yaml'));
+    expect(msg).toMatch(/d\.yaml:6:30: YAML syntax error: Map keys must be unique/);
+    expect(msg).toMatch(/d\.yaml:8:7: YAML syntax error: Map keys must be unique/);
+    // Keys equal only as text (the number 1 and the string "1") are distinct YAML keys.
+    expect(() => parseSuite('suite: s\nvars: { 1: a, "1": b }\nscenarios: []\n', 'n.yaml')).not.toThrow(/unique/);
+  });
+
   it('survives binary garbage and odd keys', () => {
     expect(messageOf(() => parseSuite('\u0000\u0001\u0002: [', 'bin.yaml'))).toMatch(/^bin\.yaml:\d+:\d+: /);
     expect(messageOf(() => parseSuite('suite: s\nscenarios:\n  - ? [a, b]\n    : c\n', 'k.yaml'))).toMatch(/^k\.yaml:\d+:\d+: /);
