@@ -8,11 +8,11 @@
  * Recorded in an HDR histogram of integer microseconds (1 us .. 1 h, 3 significant digits).
  */
 import * as hdr from 'hdr-histogram-js';
+import { msToClampedUs, newLatencyHistogram, summarizeHistogram } from '../metrics/index.js';
 
 /** p99 send delay above which a run is generator-bound, ms. */
 export const GENERATOR_BOUND_P99_MS = 10;
 
-const MAX_US = 3_600_000_000;
 
 export interface SendDelaySummary {
   count: number;
@@ -34,15 +34,14 @@ export interface GeneratorVerdict {
   message: string;
 }
 
-const usToMs = (us: number): number => Math.round(us) / 1000;
-
+/** Intended-vs-actual start of each request, in the same HDR form as the latency metrics. */
 export class SendDelayRecorder {
-  readonly #h = hdr.build({ lowestDiscernibleValue: 1, highestTrackableValue: MAX_US, numberOfSignificantValueDigits: 3, autoResize: false });
+  readonly #h = newLatencyHistogram();
 
   /** Records one send delay, ms (negative, an early timer, counts as 1 us). */
   recordMs(ms: number): void {
-    if (Number.isNaN(ms)) return;
-    this.#h.recordValue(Math.min(MAX_US, Math.max(1, Math.round(ms * 1000))));
+    const us = msToClampedUs(ms);
+    if (us !== undefined) this.#h.recordValue(us);
   }
 
   get count(): number {
@@ -50,21 +49,12 @@ export class SendDelayRecorder {
   }
 
   percentileMs(p: number): number {
-    return this.#h.totalCount === 0 ? 0 : usToMs(this.#h.getValueAtPercentile(p));
+    return this.#h.totalCount === 0 ? 0 : Math.round(this.#h.getValueAtPercentile(p)) / 1000;
   }
 
   summary(): SendDelaySummary {
-    const h = this.#h;
-    if (h.totalCount === 0) return { count: 0, p50: 0, p90: 0, p99: 0, p999: 0, max: 0, mean: 0 };
-    return {
-      count: h.totalCount,
-      p50: usToMs(h.getValueAtPercentile(50)),
-      p90: usToMs(h.getValueAtPercentile(90)),
-      p99: usToMs(h.getValueAtPercentile(99)),
-      p999: usToMs(h.getValueAtPercentile(99.9)),
-      max: usToMs(h.maxValue),
-      mean: usToMs(h.mean),
-    };
+    const { min: _min, ...summary } = summarizeHistogram(this.#h);
+    return summary;
   }
 
   /** HDR compressed base64 (values in us), like the report's latency histograms. */

@@ -33,7 +33,8 @@ export interface LatencySummary {
 export const MIN_US = 1;
 export const MAX_US = 3_600_000_000;
 
-function newHistogram(): hdr.Histogram {
+/** One HDR histogram of microseconds, 1 us .. 1 h, 3 significant digits (DESIGN.md, Measurements). */
+export function newLatencyHistogram(): hdr.Histogram {
   return hdr.build({
     lowestDiscernibleValue: 1,
     highestTrackableValue: MAX_US,
@@ -52,15 +53,34 @@ export function msToClampedUs(ms: number): number | undefined {
 }
 
 /**
+ * count, p50, p90, p99, p99.9, max, min, mean of a microsecond histogram, in ms (3 decimals);
+ * zeros when empty. max and min are bucket bounds, so they survive encode/decode and merge.
+ */
+export function summarizeHistogram(h: hdr.Histogram): LatencySummary {
+  const count = h.totalCount;
+  if (count === 0) return { count: 0, p50: 0, p90: 0, p99: 0, p999: 0, max: 0, min: 0, mean: 0 };
+  return {
+    count,
+    p50: usToMs(h.getValueAtPercentile(50)),
+    p90: usToMs(h.getValueAtPercentile(90)),
+    p99: usToMs(h.getValueAtPercentile(99)),
+    p999: usToMs(h.getValueAtPercentile(99.9)),
+    max: usToMs(h.getValueAtPercentile(100)),
+    min: usToMs(h.getValueAtPercentile(0)),
+    mean: usToMs(h.mean),
+  };
+}
+
+/**
  * Three HDR histograms, one per {@link LatencyMetric}.
  * `recordMs(metric, ms)` clamps to 1 us .. 1 h (a negative or zero time from clock skew counts
  * as 1 us; NaN is ignored). Summaries and percentiles are in ms.
  */
 export class LatencyRecorder {
   private readonly histograms: Record<LatencyMetric, hdr.Histogram> = {
-    ack: newHistogram(),
-    answer: newHistogram(),
-    sync: newHistogram(),
+    ack: newLatencyHistogram(),
+    answer: newLatencyHistogram(),
+    sync: newLatencyHistogram(),
   };
 
   /** Records one latency in ms (stored as integer us). */
@@ -86,20 +106,7 @@ export class LatencyRecorder {
    * getMaxValue does), so they survive encode/decode and merge unchanged.
    */
   summary(metric: LatencyMetric): LatencySummary {
-    const h = this.histograms[metric];
-    const count = h.totalCount;
-    if (count === 0) return { count: 0, p50: 0, p90: 0, p99: 0, p999: 0, max: 0, min: 0, mean: 0 };
-    return {
-      count,
-      p50: usToMs(h.getValueAtPercentile(50)),
-      p90: usToMs(h.getValueAtPercentile(90)),
-      p99: usToMs(h.getValueAtPercentile(99)),
-      p999: usToMs(h.getValueAtPercentile(99.9)),
-      // Bucket bounds, not raw extremes, so a summary reads the same after encode/decode.
-      max: usToMs(h.getValueAtPercentile(100)),
-      min: usToMs(h.getValueAtPercentile(0)),
-      mean: usToMs(h.mean),
-    };
+    return summarizeHistogram(this.histograms[metric]);
   }
 
   /** The histogram of `metric` as HDR compressed base64 (values in us). */
