@@ -1,12 +1,18 @@
-/** The shipped droidcheck.schema.json (for the YAML language server) matches the zod schema. */
+/** The shipped JSON Schemas match the zod schemas they are generated from. */
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { reportJsonSchema } from '../src/report/index.js';
 import { exportScenarioJsonSchema } from '../src/scenario/index.js';
 
-describe('droidcheck.schema.json', () => {
-  it('is what `droidcheck schema` prints today (regenerate with: npx droidcheck schema > droidcheck.schema.json)', async () => {
-    const shipped = JSON.parse(await readFile(resolve(import.meta.dirname, '../droidcheck.schema.json'), 'utf8'));
-    expect(shipped).toEqual(exportScenarioJsonSchema());
+const shipped = async (name: string): Promise<unknown> => JSON.parse(await readFile(resolve(import.meta.dirname, '..', name), 'utf8'));
+
+describe('shipped JSON Schemas', () => {
+  it('droidcheck.schema.json is what `droidcheck schema` prints today (regenerate: npx droidcheck schema > droidcheck.schema.json)', async () => {
+    expect(await shipped('droidcheck.schema.json')).toEqual(exportScenarioJsonSchema());
+  });
+
+  it('report.schema.json is what `droidcheck schema --report` prints today (regenerate: npx droidcheck schema --report > report.schema.json)', async () => {
+    expect(await shipped('report.schema.json')).toEqual(reportJsonSchema());
   });
 });

@@ -1,17 +1,21 @@
 /**
- * `droidcheck schema`: prints the JSON Schema (draft 2020-12) of the scenario format, generated
- * from the zod schema (`exportScenarioJsonSchema`), for editors: save it and add
- * `# yaml-language-server: $schema=./droidcheck.schema.json` to a suite (README).
+ * `droidcheck schema [--report]`: prints a JSON Schema (draft 2020-12) generated from the zod
+ * schemas: of the scenario format (default; for editors: save it and add
+ * `# yaml-language-server: $schema=./droidcheck.schema.json` to a suite, README), or with
+ * `--report` of `report.json` (`reportJsonSchema`, shipped as `report.schema.json`).
  */
 import type { Command } from 'commander';
+import { reportJsonSchema } from '../report/index.js';
 import { exportScenarioJsonSchema } from '../scenario/index.js';
 import type { CliContext } from './shared.js';
 
 export function registerSchemaCommand(program: Command, ctx: CliContext): void {
   program
     .command('schema')
-    .description('print the JSON Schema of the scenario format (for the YAML language server)')
-    .action(() => {
-      ctx.stdout.write(`${JSON.stringify(exportScenarioJsonSchema(), null, 2)}\n`);
+    .description('print the JSON Schema of the scenario format (for the YAML language server), or of report.json')
+    .option('--report', 'the schema of report.json instead')
+    .action((flags: { report?: boolean }) => {
+      const schema = flags.report ? reportJsonSchema() : exportScenarioJsonSchema();
+      ctx.stdout.write(`${JSON.stringify(schema, null, 2)}\n`);
     });
 }
