@@ -1,14 +1,14 @@
 /** `droidcheck capacity [paths...]`: thin wrapper over `runCapacity()` (src/load/capacity-run.ts). */
 import type { Command } from 'commander';
 import { resolveCapacityConfig, runCapacity, type CapacityFlags } from '../load/capacity-run.js';
-import { collect, defined, withInterrupts, type CliContext } from './shared.js';
+import { addTargetOptions, collect, defined, withInterrupts, type CliContext } from './shared.js';
 
 interface CapacityCommandFlags extends Omit<CapacityFlags, 'paths' | 'weights'> {
   weight?: string[];
 }
 
 export function registerCapacityCommand(program: Command, ctx: CliContext): void {
-  program
+  const command = program
     .command('capacity')
     .description('find the highest arrival rate at which ack p99 (and optionally answer p99) stays under its limit')
     .argument('[paths...]', 'scenario files or directories', ['scenarios'])
@@ -29,13 +29,8 @@ export function registerCapacityCommand(program: Command, ctx: CliContext): void
     .option('--seed <n>', 'seed of the mix PRNG', '1')
     .option('--ack-only', 'async requests end at the acknowledgement')
     .option('-o, --report-dir <dir>', 'where capacity.json is written', 'reports')
-    .option('-t, --timeout <duration>', 'deadline per request', '180s')
-    .option('--base-url <url>', 'real service base URL (env DROID_BASE_URL); token from DROID_API_TOKEN')
-    .option('--droid-id <id>', 'droid id of the real service (env DROID_ID)')
-    .option('--receiver-host <host>', 'address the webhook receiver binds to', '127.0.0.1')
-    .option('--receiver-port <port>', 'port of the webhook receiver (0: any free port)', '0')
-    .option('--public-url <url>', 'public webhook URL when a tunnel is in front of the receiver')
-    .option('--grace <duration>', 'after an interrupt, how long in-flight requests may finish', '5s')
+    .option('-t, --timeout <duration>', 'deadline per request', '180s');
+  addTargetOptions(command)
     .action(async (paths: string[], flags: CapacityCommandFlags) => {
       const { weight, ...rest } = flags;
       const config = resolveCapacityConfig({ ...(defined(rest) as CapacityFlags), paths, weights: weight ?? [] }, ctx.env);

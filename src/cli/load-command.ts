@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import { resolveLoadConfig, type LoadFlags } from '../load/load-config.js';
 import { runLoad } from '../load/load-run.js';
-import { addTargetOptions, collect, defined, withInterrupts, type CliContext } from './shared.js';
+import { addMeasureOptions, addTargetOptions, collect, defined, withInterrupts, type CliContext } from './shared.js';
 
 interface LoadCommandFlags extends Omit<LoadFlags, 'paths' | 'thresholds' | 'weights'> {
   threshold?: string[];
@@ -27,7 +27,7 @@ export function registerLoadCommand(program: Command, ctx: CliContext): void {
     .option('--max-requests <n>', 'send at most this many requests (warm-up included)')
     .option('--ack-only', 'async requests end at the acknowledgement (capacity of the ack path)')
     .option('--progress <duration>', 'progress line interval on stderr (0: none)', '5s');
-  addTargetOptions(command)
+  addTargetOptions(addMeasureOptions(command))
     .action(async (paths: string[], flags: LoadCommandFlags) => {
       const { threshold, weight, ...rest } = flags;
       const config = resolveLoadConfig({ ...defined(rest), paths, thresholds: threshold ?? [], weights: weight ?? [] }, ctx.env);

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { resolveRunConfig, type RunFlags } from '../config.js';
 import { run } from '../run.js';
 import { DEFAULT_CONFIG_FILE, loadConfigFile } from '../config-file.js';
-import { addTargetOptions, collect, explicitOptions, withInterrupts, type CliContext } from './shared.js';
+import { addMeasureOptions, addTargetOptions, collect, explicitOptions, withInterrupts, type CliContext } from './shared.js';
 
 interface RunCommandFlags {
   concurrency?: string;
@@ -35,7 +35,7 @@ export function registerRunCommand(program: Command, ctx: CliContext): void {
     .argument('[paths...]', 'scenario files or directories', ['scenarios'])
     .option('-c, --concurrency <n>', 'requests in flight at most (closed model)', '8')
     .option('-m, --mode <mode>', 'override the scenarios\' modes: sync, async or both');
-  addTargetOptions(command)
+  addTargetOptions(addMeasureOptions(command))
     .option('--retries <n>', 'retry a submit answered 429 or 5xx up to N times (Retry-After honoured, backoff with jitter)', '0')
     .option('--no-warm-up', 'do not open connections with a read-only call before measuring')
     .option('-r, --reporter <name>', 'reporter, repeatable: console, json, junit, html, markdown, ndjson (default: all)', collect, [])

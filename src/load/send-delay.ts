@@ -8,22 +8,14 @@
  * Recorded in an HDR histogram of integer microseconds (1 us .. 1 h, 3 significant digits).
  */
 import * as hdr from 'hdr-histogram-js';
-import { msToClampedUs, newLatencyHistogram, summarizeHistogram } from '../metrics/index.js';
+import { msToClampedUs, newLatencyHistogram, summarizeHistogram, type LatencySummary } from '../metrics/index.js';
 
 /** p99 send delay above which a run is generator-bound, ms. */
 export const GENERATOR_BOUND_P99_MS = 10;
 
 
-export interface SendDelaySummary {
-  count: number;
-  /** ms, 3 decimals. */
-  p50: number;
-  p90: number;
-  p99: number;
-  p999: number;
-  max: number;
-  mean: number;
-}
+/** The send-delay distribution, ms: a latency summary without `min`. */
+export type SendDelaySummary = Omit<LatencySummary, 'min'>;
 
 export interface GeneratorVerdict {
   generatorBound: boolean;

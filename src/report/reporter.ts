@@ -71,44 +71,44 @@ export function createConsoleReporter(opts: ReporterOptions): Reporter {
   };
 }
 
-/** Writes `<outDir>/report.json` at the end of the run. */
-export function createJsonReporter(opts: ReporterOptions): Reporter {
+/**
+ * A reporter that writes one document at the end of the run to `outputFile[name]`, else
+ * `<outDir>/<fallback>`; `write` returns the paths it wrote.
+ */
+function fileReporter(
+  name: string,
+  fallback: string,
+  opts: ReporterOptions,
+  write: (dir: string, file: string, report: ReportDocument) => Promise<string | string[]>,
+): Reporter {
   const files: string[] = [];
   return {
-    name: 'json',
+    name,
     files,
     async onRunEnd(report) {
-      const { dir, file } = outputPath(opts, 'json', JSON_REPORT_FILE);
-      files.push(await writeJsonReport(dir, report, file));
+      const { dir, file } = outputPath(opts, name, fallback);
+      files.push(...[await write(dir, file, report)].flat());
     },
   };
 }
+
+/** Writes `<outDir>/report.json` at the end of the run. */
+export const createJsonReporter = (opts: ReporterOptions): Reporter =>
+  fileReporter('json', JSON_REPORT_FILE, opts, (dir, file, report) => writeJsonReport(dir, report, file));
 
 /** Writes `<outDir>/junit.xml` at the end of the run. */
-export function createJUnitReporter(opts: ReporterOptions): Reporter {
-  const files: string[] = [];
-  return {
-    name: 'junit',
-    files,
-    async onRunEnd(report) {
-      const { dir, file } = outputPath(opts, 'junit', JUNIT_REPORT_FILE);
-      files.push(await writeJUnitReport(dir, report, { fileName: file }));
-    },
-  };
-}
+export const createJUnitReporter = (opts: ReporterOptions): Reporter =>
+  fileReporter('junit', JUNIT_REPORT_FILE, opts, (dir, file, report) => writeJUnitReport(dir, report, { fileName: file }));
 
 /** Writes `<outDir>/summary.md` (and appends it to $GITHUB_STEP_SUMMARY when set). */
-export function createMarkdownReporter(opts: ReporterOptions): Reporter {
-  const files: string[] = [];
-  return {
-    name: 'markdown',
-    files,
-    async onRunEnd(report) {
-      const { dir, file } = outputPath(opts, 'markdown', MARKDOWN_REPORT_FILE);
-      files.push(...(await writeMarkdownSummary(dir, report, { fileName: file, ...(opts.env && { env: opts.env }) })));
-    },
-  };
-}
+export const createMarkdownReporter = (opts: ReporterOptions): Reporter =>
+  fileReporter('markdown', MARKDOWN_REPORT_FILE, opts, (dir, file, report) =>
+    writeMarkdownSummary(dir, report, { fileName: file, ...(opts.env && { env: opts.env }) }),
+  );
+
+/** Writes `<outDir>/report.html` (self-contained) at the end of the run. */
+export const createHtmlReporter = (opts: ReporterOptions): Reporter =>
+  fileReporter('html', HTML_REPORT_FILE, opts, (dir, file, report) => writeHtmlReport(dir, report, file));
 
 /** Streams each record to `<outDir>/results.ndjson` as it ends (the file is started afresh each run). */
 export function createNdjsonReporter(opts: ReporterOptions): Reporter {
@@ -130,19 +130,6 @@ export function createNdjsonReporter(opts: ReporterOptions): Reporter {
     async onRunEnd() {
       await open().close();
       files.push(path);
-    },
-  };
-}
-
-/** Writes `<outDir>/report.html` (self-contained) at the end of the run. */
-export function createHtmlReporter(opts: ReporterOptions): Reporter {
-  const files: string[] = [];
-  return {
-    name: 'html',
-    files,
-    async onRunEnd(report) {
-      const { dir, file } = outputPath(opts, 'html', HTML_REPORT_FILE);
-      files.push(await writeHtmlReport(dir, report, file));
     },
   };
 }

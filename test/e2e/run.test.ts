@@ -6,10 +6,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DroidClient } from '../../src/client/index.js';
-import { createEmulator, type Emulator } from '../../src/emulator/index.js';
+import type { DroidClient } from '../../src/client/index.js';
+import type { Emulator } from '../../src/emulator/index.js';
 import { LatencyRecorder } from '../../src/metrics/index.js';
-import { createReceiver, type Receiver } from '../../src/receiver/index.js';
+import type { Receiver } from '../../src/receiver/index.js';
+import { startLoopback, type Loopback } from '../helpers/loopback.js';
 import { buildReport, writeJsonReport } from '../../src/report/index.js';
 import { runSuites } from '../../src/runner/index.js';
 import { parseSuite } from '../../src/scenario/index.js';
@@ -41,25 +42,18 @@ scenarios:
 `;
 
 describe('droidcheck run, end to end on 127.0.0.1', () => {
+  let rig: Loopback;
   let receiver: Receiver;
   let emulator: Emulator;
-  let dispatcher: Agent;
   let client: DroidClient;
   let webhookUrl: string;
 
   beforeAll(async () => {
-    receiver = createReceiver({ secret: SECRET, orphanGraceMs: 60_000 });
-    webhookUrl = await receiver.listen();
-    emulator = await createEmulator({ webhookUrl, webhookSecret: SECRET, answerDelayMs: 20 });
-    const baseUrl = await emulator.listen();
-    dispatcher = new Agent();
-    client = new DroidClient({ baseUrl, droidId: emulator.droidId, token: emulator.token, dispatcher });
+    rig = await startLoopback({ secret: SECRET, receiver: { orphanGraceMs: 60_000 }, emulator: { answerDelayMs: 20 } });
+    ({ receiver, emulator, client, webhookUrl } = rig);
   });
-
   afterAll(async () => {
-    await emulator?.close();
-    await receiver?.close();
-    await dispatcher?.close();
+    await rig?.close();
   });
 
   it('answers every scenario x mode, matches webhooks by requestId and fills the report', async () => {
@@ -125,6 +119,7 @@ describe('droidcheck run, end to end on 127.0.0.1', () => {
     const record = result.records[0]!;
     expect(record.outcome).toBe('answered');
     const body = JSON.stringify(record.answer);
+    const dispatcher = new Agent();
     const url = new URL(webhookUrl);
     url.searchParams.set('secret', SECRET);
     const again = await request(url, { method: 'POST', body, headers: { 'content-type': 'application/json' }, dispatcher });
@@ -134,6 +129,7 @@ describe('droidcheck run, end to end on 127.0.0.1', () => {
     const bad = await request(url, { method: 'POST', body, headers: { 'content-type': 'application/json' }, dispatcher });
     expect(bad.statusCode).toBe(401);
     await bad.body.dump();
+    await dispatcher.close();
     const after = receiver.stats();
     expect(after.duplicates - before.duplicates).toBe(1);
     expect(after.badSecret - before.badSecret).toBe(1);

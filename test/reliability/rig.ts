@@ -3,11 +3,10 @@
  * 127.0.0.1 port 0, a DroidClient over a pooled undici Agent, and helpers to run a suite of
  * `repeat` requests and to wait, bounded, until every delivery the emulator planned has ended.
  */
-import { Agent } from 'undici';
-import { DroidClient } from '../../src/client/index.js';
 import type { RetryPolicy } from '../../src/client/retry.js';
-import { createEmulator, type Emulator, type EmulatorStats, type FaultProfileInput } from '../../src/emulator/index.js';
-import { createReceiver, type Receiver, type ReceiverStats } from '../../src/receiver/index.js';
+import type { EmulatorStats, FaultProfileInput } from '../../src/emulator/index.js';
+import type { ReceiverStats } from '../../src/receiver/index.js';
+import { startLoopback, type Loopback } from '../helpers/loopback.js';
 import { countOutcomes } from '../../src/runner/accounting.js';
 import { runSuites, type Outcome, type RunResult } from '../../src/runner/index.js';
 import { parseSuite, type Suite } from '../../src/scenario/index.js';
@@ -20,36 +19,20 @@ export const SLOW_ACK_MS = 1_000;
 
 export const SECRET = 'rig-secret-0123456789abcdefghijklmnopqrstuv';
 
-export interface Rig {
-  emulator: Emulator;
-  receiver: Receiver;
-  client: DroidClient;
-  close(): Promise<void>;
-}
+export type Rig = Loopback;
 
-export async function startRig(faults?: FaultProfileInput, opts: { seed?: number; timeoutMs?: number } = {}): Promise<Rig> {
-  const receiver = createReceiver({ secret: SECRET, orphanGraceMs: 60_000 });
-  const webhookUrl = await receiver.listen();
-  const emulator = await createEmulator({
-    webhookUrl,
-    webhookSecret: SECRET,
-    seed: opts.seed ?? 7,
-    ...(faults !== undefined && { faults }),
-    delivery: { attempts: 3, backoffMs: 50, maxBackoffMs: 200, timeoutMs: 2_000 },
-  });
-  const baseUrl = await emulator.listen();
-  const dispatcher = new Agent({ connections: 64, keepAliveTimeout: 10_000 });
-  const client = new DroidClient({ baseUrl, droidId: emulator.droidId, token: emulator.token, dispatcher, requestTimeoutMs: opts.timeoutMs ?? 3_000, syncTimeoutMs: opts.timeoutMs ?? 3_000 });
-  return {
-    emulator,
-    receiver,
-    client,
-    async close() {
-      await emulator.close();
-      await dispatcher.close();
-      await receiver.close();
+export function startRig(faults?: FaultProfileInput, opts: { seed?: number; timeoutMs?: number } = {}): Promise<Rig> {
+  return startLoopback({
+    secret: SECRET,
+    receiver: { orphanGraceMs: 60_000 },
+    emulator: {
+      seed: opts.seed ?? 7,
+      ...(faults !== undefined && { faults }),
+      delivery: { attempts: 3, backoffMs: 50, maxBackoffMs: 200, timeoutMs: 2_000 },
     },
-  };
+    agent: { connections: 64, keepAliveTimeout: 10_000 },
+    client: { requestTimeoutMs: opts.timeoutMs ?? 3_000, syncTimeoutMs: opts.timeoutMs ?? 3_000 },
+  });
 }
 
 /** A suite of one scenario repeated `n` times in `mode`. */

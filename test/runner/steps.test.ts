@@ -2,12 +2,12 @@
  * Scenario steps against the real emulator on 127.0.0.1 port 0: every endpoint, variables,
  * captures, expected non-2xx statuses, repeat planning, both answer modes.
  */
-import { Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DroidClient } from '../../src/client/index.js';
-import { createEmulator, type Emulator } from '../../src/emulator/index.js';
+import type { DroidClient } from '../../src/client/index.js';
+import type { Emulator } from '../../src/emulator/index.js';
 import { LatencyRecorder } from '../../src/metrics/index.js';
-import { createReceiver, type Receiver } from '../../src/receiver/index.js';
+import type { Receiver } from '../../src/receiver/index.js';
+import { startLoopback, type Loopback } from '../helpers/loopback.js';
 import { executeRequest, planRequests, runSuites, systemClock, type ExecuteContext } from '../../src/runner/index.js';
 import { parseSuite } from '../../src/scenario/index.js';
 
@@ -83,23 +83,17 @@ scenarios:
 `;
 
 describe('scenario steps on the emulator (127.0.0.1)', () => {
+  let rig: Loopback;
   let receiver: Receiver;
   let emulator: Emulator;
-  let dispatcher: Agent;
   let client: DroidClient;
 
   beforeAll(async () => {
-    receiver = createReceiver({ secret: SECRET });
-    const webhookUrl = await receiver.listen();
-    emulator = await createEmulator({ webhookUrl, webhookSecret: SECRET });
-    const baseUrl = await emulator.listen();
-    dispatcher = new Agent();
-    client = new DroidClient({ baseUrl, droidId: emulator.droidId, token: emulator.token, dispatcher });
+    rig = await startLoopback({ secret: SECRET });
+    ({ receiver, emulator, client } = rig);
   });
   afterAll(async () => {
-    await emulator?.close();
-    await receiver?.close();
-    await dispatcher?.close();
+    await rig?.close();
   });
 
   const suite = parseSuite(SUITE, 'steps.yaml');
