@@ -84,3 +84,10 @@ describe('droidcheck CLI (child process)', () => {
     expect(out.stderr).toContain('DROID_API_TOKEN');
   });
 });
+
+describe('the droidcheck binary', () => {
+  it('is executable after the build, as `npx droidcheck` needs', async () => {
+    const { access, constants } = await import('node:fs/promises');
+    await expect(access(BIN, constants.X_OK)).resolves.toBeUndefined();
+  });
+});
