@@ -1,0 +1,72 @@
+/**
+ * Durations, rates and shares as users write them and as droidcheck prints them (leaf module).
+ *
+ * One rule for every command (issue 11): a duration needs its unit (`500ms`, `30s`, `2.5m`,
+ * `1h`); only `0` may stand alone. Every printed number carries its unit (`12.3 ms`, `2.41 s`,
+ * `150 req/s`, `12.5%`).
+ */
+
+const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+const DURATION = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h)?\s*$/;
+
+/** Why a value is not a duration, for error messages. */
+export function durationProblem(value: string | number): string | undefined {
+  const text = String(value);
+  const m = DURATION.exec(text);
+  if (!m) return `"${text}" is not a duration; write e.g. 500ms, 30s, 2m`;
+  if (m[2] === undefined && Number(m[1]) !== 0) return `"${text}" needs a unit: write ${m[1]}ms or ${m[1]}s`;
+  return undefined;
+}
+
+/**
+ * Parses a duration with its unit into ms ("250ms", "30s", "2.5m", "1h"; "0" alone).
+ * Returns undefined when it is not one (see {@link durationProblem} for the reason).
+ */
+export function durationMs(value: string | number): number | undefined {
+  if (durationProblem(value) !== undefined) return undefined;
+  const m = DURATION.exec(String(value))!;
+  return Number(m[1]) * (m[2] ? UNIT_MS[m[2]]! : 1);
+}
+
+/** Trims a number to at most `digits` decimals, without trailing zeros. */
+function trim(n: number, digits: number): string {
+  return String(Number(n.toFixed(digits)));
+}
+
+/**
+ * A duration in ms, with its unit: under 1 s `12.3 ms` (3 significant digits, at most 3
+ * decimals), under 60 s `2.41 s`, then `3 min 5 s`, `2 h 10 min`.
+ */
+export function formatMs(ms: number): string {
+  if (!Number.isFinite(ms)) return `${ms} ms`;
+  const abs = Math.abs(ms);
+  if (abs < 1000) return `${abs >= 100 ? trim(ms, 0) : abs >= 10 ? trim(ms, 1) : abs >= 1 ? trim(ms, 2) : trim(ms, 3)} ms`;
+  if (abs < 60_000) return `${trim(ms / 1000, abs >= 10_000 ? 1 : 2)} s`;
+  const sign = ms < 0 ? '-' : '';
+  if (abs < 3_600_000) {
+    const min = Math.floor(abs / 60_000);
+    const s = Math.round((abs - min * 60_000) / 1000);
+    return `${sign}${min} min${s > 0 ? ` ${s} s` : ''}`;
+  }
+  const h = Math.floor(abs / 3_600_000);
+  const min = Math.round((abs - h * 3_600_000) / 60_000);
+  return `${sign}${h} h${min > 0 ? ` ${min} min` : ''}`;
+}
+
+/** A rate in requests per second: `150 req/s`, `12.5 req/s`. */
+export function formatRate(perSecond: number): string {
+  return `${trim(perSecond, perSecond >= 100 ? 0 : 1)} req/s`;
+}
+
+/** A share 0..1 as a percentage: `12.5%` (null: `-`). */
+export function formatPercent(share: number | null, digits = 1): string {
+  return share === null || !Number.isFinite(share) ? '-' : `${trim(share * 100, digits)}%`;
+}
+
+/** A byte count: `512 B`, `1.5 KiB`, `314 MiB`. */
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${Math.round(bytes)} B`;
+  if (bytes < 1024 ** 2) return `${trim(bytes / 1024, 1)} KiB`;
+  if (bytes < 1024 ** 3) return `${trim(bytes / 1024 ** 2, 1)} MiB`;
+  return `${trim(bytes / 1024 ** 3, 2)} GiB`;
+}
