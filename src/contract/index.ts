@@ -3,3 +3,4 @@ export * from './answer.js';
 export * from './answer-endpoints.js';
 export * from './check.js';
 export * from './service.js';
+export * from './inbound-webhooks.js';

@@ -1,0 +1,111 @@
+/**
+ * The two webhooks the real service's documentation shows beyond the answer webhook
+ * (../shared/spec/real-service.md). Both are documented shapes: a violation is a finding.
+ *
+ * - Message forwarding ("Receiving Message Webhooks", docs page thirdparty/receiving-webhook.mdx):
+ *   "when a message is sent or received" the service POSTs a `MessageForwarding` body to the
+ *   configured URL with `?verify_token=<token>` appended; the docs' example receiver answers a
+ *   wrong token with 403. This is where real customerIds come from, and where a bot's reply to
+ *   `send` arrives (spec: endpoint 9, note 3).
+ * - Intent webhook (docs page thirdparty/intent-webhook.mdx): when the AI detects an intent that
+ *   has a third-party URL configured, the service POSTs an `IntentWebhookRequest` whose `secret`
+ *   (the "API Secret Key") is in the body; the docs' example answers a wrong one with 403
+ *   `{"error": "Forbidden"}`.
+ * Objects are loose: fields the docs do not name are not violations.
+ */
+import { z } from 'zod';
+import { isoTimestampSchema } from './common.js';
+
+/** Who sent a forwarded message (docs: "Message Type"); `admin` is a human agent. */
+export const MESSAGE_SENDER_TYPES = ['human', 'ai', 'system', 'log', 'admin'] as const;
+export type MessageSenderType = (typeof MESSAGE_SENDER_TYPES)[number];
+
+/** Format of a forwarded message's content (docs: "Content Types"). */
+export const MESSAGE_CONTENT_TYPES = ['text', 'image', 'button', 'carousel'] as const;
+export type MessageContentType = (typeof MESSAGE_CONTENT_TYPES)[number];
+
+/**
+ * docs: "Content Object": `value` is a string (text, image URL, carousel) or a string array
+ * (button); `alt` optional.
+ */
+export const messageContentSchema = z.looseObject({
+  type: z.enum(MESSAGE_CONTENT_TYPES),
+  value: z.union([z.string(), z.array(z.string())]),
+  alt: z.string().optional(),
+});
+export type MessageContent = z.infer<typeof messageContentSchema>;
+
+/** docs: `type MessageForwarding` (every field but `note` and `content.alt` required). */
+export const messageForwardingSchema = z.looseObject({
+  mid: z.string(),
+  chatId: z.number(),
+  customerId: z.number(),
+  droidId: z.number(),
+  channelId: z.number(),
+  type: z.enum(MESSAGE_SENDER_TYPES),
+  content: messageContentSchema,
+  note: z.string().optional(),
+  createdAt: isoTimestampSchema,
+});
+export type MessageForwarding = z.infer<typeof messageForwardingSchema>;
+
+/** docs: IntentWebhookRequest.address_parsing (eight strings). */
+export const intentAddressSchema = z.looseObject({
+  street_address: z.string(),
+  village_or_project: z.string(),
+  subdistrict: z.string(),
+  district: z.string(),
+  city: z.string(),
+  state: z.string(),
+  postal_code: z.string(),
+  country: z.string(),
+});
+
+/** docs: IntentWebhookRequest.payment_method. */
+export const PAYMENT_METHODS = ['bank_transfer', 'cash_on_delivery', 'credit_card', 'other'] as const;
+
+/** docs: IntentWebhookRequest.shopping_cart.products[] (numbers, unlike the answer payload's strings). */
+export const intentCartProductSchema = z.looseObject({
+  code: z.string(),
+  name: z.string(),
+  price: z.number(),
+  count: z.number(),
+  total: z.number(),
+  available: z.boolean(),
+});
+
+/** docs: IntentWebhookRequest.shopping_cart. */
+export const intentCartSchema = z.looseObject({
+  products: z.array(intentCartProductSchema),
+  shippingFee: z.string(),
+  grandTotal: z.string(),
+  unavailableCount: z.number(),
+});
+
+/** docs: IntentWebhookRequest.contact_info (eight strings). */
+export const intentContactSchema = z.looseObject({
+  name: z.string(),
+  phone: z.string(),
+  email: z.string(),
+  address: z.string(),
+  city: z.string(),
+  zipcode: z.string(),
+  language: z.string(),
+  languageName: z.string(),
+});
+
+/** docs: `type IntentWebhookRequest`; `customer_id` is a string (e.g. a UUID), `secret` is in the body. */
+export const intentWebhookRequestSchema = z.looseObject({
+  mid: z.string(),
+  customer_id: z.string(),
+  intent: z.string(),
+  address_parsing: intentAddressSchema,
+  payment_method: z.enum(PAYMENT_METHODS),
+  shopping_cart: intentCartSchema,
+  contact_info: intentContactSchema,
+  secret: z.string(),
+  folder: z.string(),
+  e: z.string(),
+  product_type: z.string(),
+});
+export type IntentWebhookRequest = z.infer<typeof intentWebhookRequestSchema>;
