@@ -167,6 +167,18 @@ export class ThresholdError extends DroidcheckError {
   }
 }
 
+/**
+ * DROIDCHECK_ERR_SETUP: every request failed the same way before any was answered (token refused,
+ * connection refused, not the API, no webhook configured): the target or its configuration is
+ * wrong, not the answers. The run stops early. Exit 2.
+ */
+export class SetupError extends DroidcheckError {
+  static readonly code = 'DROIDCHECK_ERR_SETUP';
+  constructor(message: string) {
+    super(SetupError.code, message, EXIT.USAGE);
+  }
+}
+
 /** DROIDCHECK_ERR_INTERNAL: a broken invariant of droidcheck itself (e.g. outcomes do not add up). */
 export class InternalError extends DroidcheckError {
   static readonly code = 'DROIDCHECK_ERR_INTERNAL';
@@ -186,6 +198,7 @@ export const ERROR_CLASSES = [
   ContractError,
   AbortedError,
   ThresholdError,
+  SetupError,
   InternalError,
 ] as const;
 

@@ -1,17 +1,23 @@
 /**
- * The one place secrets are scrubbed (issue 7, Secrets): the API token and the webhook secret
- * never reach console output, logs, reports, NDJSON records or error messages.
+ * The one redactor (leaf module; issue 7, Secrets; issue 11, "redaction by whole tokens"): the
+ * API token, the webhook secret, the verify token and the judge's API key never reach console
+ * output, logs, reports, NDJSON records or error messages. Jobs apply it where data leaves the
+ * process (the report once, each NDJSON line, stderr lines); the client applies it to error
+ * excerpts.
  *
- * `createRedactor(secrets)` returns a function that replaces every occurrence of each secret,
- * and of its URL-encoded (`encodeURIComponent`, form `+`) and JSON-escaped forms, with
- * `[REDACTED]`. `redactValue(value, redact)` applies it to every string (and object key) of a
+ * `createRedactor(secrets)` returns a function that replaces every *whole-token* occurrence of
+ * each secret (not preceded or followed by a letter or digit), and of its URL-encoded
+ * (`encodeURIComponent`, form `+`) and JSON-escaped forms, with `[REDACTED]`. Secrets shorter
+ * than {@link MIN_SECRET_CHARS} are refused by the configuration (exit 2) and ignored here, so a
+ * short token never garbles ordinary words. Non-secret values (a `webhookSecretSet: true`) are
+ * never touched. `redactValue(value, redact)` applies it to every string (and object key) of a
  * plain JSON-like value and returns a copy; the input is not changed.
  */
 
 export const REDACTED = '[REDACTED]';
 
-/** Secrets shorter than this are ignored: redacting 1-3 characters would garble every text. */
-export const MIN_SECRET_CHARS = 4;
+/** Secrets shorter than this are ignored here (and refused by config/resolve.ts, exit 2). */
+export const MIN_SECRET_CHARS = 8;
 
 /** Deepest nesting `redactValue` walks; deeper values are replaced by `[TOO DEEP]`. */
 const MAX_DEPTH = 200;
@@ -47,7 +53,8 @@ export function createRedactor(secrets: readonly (string | null | undefined)[]):
     if (typeof s === 'string' && s.length >= MIN_SECRET_CHARS) for (const f of secretForms(s)) forms.add(f);
   }
   if (forms.size === 0) return Object.assign((text: string) => text, { active: false });
-  const pattern = new RegExp([...forms].sort((a, b) => b.length - a.length).map(escapeRegExp).join('|'), 'g');
+  const alternatives = [...forms].sort((a, b) => b.length - a.length).map(escapeRegExp).join('|');
+  const pattern = new RegExp(`(?<![A-Za-z0-9])(?:${alternatives})(?![A-Za-z0-9])`, 'g');
   const redact = (text: string): string => {
     if (typeof text !== 'string' || text.length < MIN_SECRET_CHARS) return text;
     pattern.lastIndex = 0;
@@ -93,7 +100,10 @@ export function redactValue<T>(value: T, redact: (text: string) => string): T {
   return walk(value, 0) as T;
 }
 
-/** The secrets droidcheck reads from the environment (DESIGN.md, Conventions). */
+/** Environment variables that hold secrets (DESIGN.md, Conventions). */
+export const SECRET_VARIABLES = ['DROID_API_TOKEN', 'DROID_WEBHOOK_SECRET', 'DROID_VERIFY_TOKEN', 'OPENAI_API_KEY'] as const;
+
+/** The secrets droidcheck reads from the environment. */
 export function environmentSecrets(env: NodeJS.ProcessEnv): string[] {
-  return [env.DROID_API_TOKEN, env.DROID_WEBHOOK_SECRET].filter((s): s is string => typeof s === 'string' && s.length > 0);
+  return SECRET_VARIABLES.map((name) => env[name]).filter((s): s is string => typeof s === 'string' && s.length > 0);
 }

@@ -5,7 +5,7 @@
 import { once } from 'node:events';
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
-import { parseDurationMs } from '../config.js';
+import { parseDuration } from '../config/index.js';
 import { startEmulatorStandalone, type StandaloneOptions } from '../emulator/index.js';
 import { UsageError } from '../errors.js';
 import type { CliContext } from './shared.js';
@@ -56,8 +56,8 @@ export async function emulateOptions(flags: EmulateFlags, env: NodeJS.ProcessEnv
   if (flags.webhookUrl) options.webhookUrl = flags.webhookUrl;
   const secret = flags.webhookSecret ?? env.DROID_WEBHOOK_SECRET;
   if (secret) options.webhookSecret = secret;
-  if (flags.ackDelay) options.ackDelayMs = parseDurationMs(flags.ackDelay.replace(/^(\d+(\.\d+)?)$/, '$1ms'), '--ack-delay');
-  if (flags.answerDelay) options.answerDelayMs = parseDurationMs(flags.answerDelay.replace(/^(\d+(\.\d+)?)$/, '$1ms'), '--answer-delay');
+  if (flags.ackDelay) options.ackDelayMs = parseDuration(flags.ackDelay, '--ack-delay');
+  if (flags.answerDelay) options.answerDelayMs = parseDuration(flags.answerDelay, '--answer-delay');
   if (flags.rateLimit) options.rateLimit = { max: int(flags.rateLimit, '--rate-limit', 1) };
   return options;
 }

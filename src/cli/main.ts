@@ -4,6 +4,7 @@
  * process: a DroidcheckError becomes its message and exit code, never a stack trace.
  */
 import { CommanderError } from 'commander';
+import { withDotenv } from '../config/index.js';
 import { EXIT, isDroidcheckError } from '../errors.js';
 import { createRedactor, environmentSecrets } from '../redact.js';
 import { createProgram } from './program.js';
@@ -18,7 +19,12 @@ async function main(argv: string[]): Promise<number> {
     exitCode: EXIT.OK,
   };
   const program = createProgram(ctx);
-  const redact = createRedactor(environmentSecrets(process.env));
+  let redact = createRedactor(environmentSecrets(process.env));
+  try {
+    redact = createRedactor(environmentSecrets(withDotenv(process.env)));
+  } catch {
+    // an unreadable .env is reported by the command itself
+  }
   try {
     await program.parseAsync(argv);
     return ctx.exitCode;

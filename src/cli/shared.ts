@@ -6,7 +6,7 @@ import { installInterruptHandlers } from './signals.js';
 /** What every command gets from main: streams, environment, and where to put the exit code. */
 export interface CliContext {
   stdout: Writable & { isTTY?: boolean };
-  stderr: Writable;
+  stderr: Writable & { isTTY?: boolean };
   env: NodeJS.ProcessEnv;
   color: boolean;
   /** Set by the command; main exits with it. */
@@ -21,28 +21,6 @@ export function collect(value: string, previous: string[]): string[] {
 /** Drops undefined values so optional flags stay absent (exactOptionalPropertyTypes-friendly). */
 export function defined<T extends object>(o: T): T {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
-}
-
-/**
- * The options every command that sends traffic shares: the target (emulator by default, or a
- * real service), the webhook receiver and the interrupt grace period.
- */
-export function addTargetOptions(command: Command): Command {
-  return command
-    .option('--base-url <url>', 'real service base URL (env DROID_BASE_URL); token from DROID_API_TOKEN')
-    .option('--droid-id <id>', 'droid id of the real service (env DROID_ID)')
-    .option('--receiver-host <host>', 'address the webhook receiver binds to', '127.0.0.1')
-    .option('--receiver-port <port>', 'port of the webhook receiver (0: any free port)', '0')
-    .option('--public-url <url>', 'public webhook URL when a tunnel is in front of the receiver')
-    .option('--grace <duration>', 'after an interrupt, how long in-flight requests may finish', '5s');
-}
-
-/** Report directory, per-request deadline and thresholds: `run` and `load`. */
-export function addMeasureOptions(command: Command): Command {
-  return command
-    .option('-o, --report-dir <dir>', 'where reports are written', 'reports')
-    .option('-t, --timeout <duration>', 'deadline per request (sync answer or webhook), e.g. 180s', '180s')
-    .option('--threshold <expr>', 'SLO threshold, repeatable, e.g. "ack.p99 < 100ms"', collect, []);
 }
 
 export interface InterruptSignals {

@@ -11,7 +11,7 @@
  * Heap per pending waiter: the Waiter, its Promise and resolve function, a Map entry and a
  * heap slot: a few hundred bytes (well under 2 KB); the requestId string is the caller's.
  */
-import type { Clock } from '../runner/clock.js';
+import type { Clock } from '../clock.js';
 import { DeadlineHeap } from './deadline-heap.js';
 import { FINISHED, FinishedIds } from './finished-ids.js';
 import type { DeliveredMatch, WebhookMatch } from './types.js';

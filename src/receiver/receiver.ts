@@ -15,7 +15,7 @@ import type { AddressInfo } from 'node:net';
 import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
 import { checkContract, isErrorPayload, webhookSchemaFor } from '../contract/index.js';
 import type { AnswerPayload, ErrorPayload } from '../contract/index.js';
-import { systemClock } from '../runner/clock.js';
+import { systemClock } from '../clock.js';
 import { Correlator } from './correlator.js';
 import { createSecretCheck, redactSecretParam } from './secret.js';
 import type { DeliveredMatch, Receiver, ReceiverOptions, ReceiverStats } from './types.js';

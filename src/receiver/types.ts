@@ -3,7 +3,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { AnswerPayload, ContractCheck, ErrorPayload } from '../contract/index.js';
-import type { Clock } from '../runner/clock.js';
+import type { Clock } from '../clock.js';
 
 export interface ReceiverOptions {
   /** Bind address, default 127.0.0.1 (only used by listen()). */

@@ -3,11 +3,12 @@
  * and prints nothing (compute, then render). Latencies in ms. ANSI colour only when asked.
  */
 import { formatLocation } from '../errors.js';
+import { formatMs } from '../units.js';
 import { LATENCY_METRICS } from '../metrics/index.js';
 import { renderComparison } from './compare.js';
+import { capacityLines, loadLines, noteLines, outcomeLines, tallyLines } from './console-job.js';
 import { accuracyLines, parityLines, passRateLines } from './console-sections.js';
 import type { ReportDocument, ScenarioEntry } from './report-document.js';
-import { OUTCOMES } from './run-types.js';
 
 export interface ConsoleSummaryOptions {
   /** ANSI colours (default false). */
@@ -36,10 +37,7 @@ export function formatValue(value: unknown, max = 200): string {
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
 
-/** ms with 1 decimal under 10 s, else seconds. */
-export function formatMs(ms: number): string {
-  return ms >= 10_000 ? `${(ms / 1000).toFixed(1)} s` : `${ms.toFixed(1)} ms`;
-}
+export { formatMs };
 
 const title = (s: ScenarioEntry): string => `${s.suite} › ${s.name} [${s.mode}]`;
 
@@ -113,23 +111,21 @@ export function renderConsoleSummary(report: ReportDocument, opts: ConsoleSummar
   const paint = opts.color ? ansi : plain;
   const s = report.summary;
   const lines: string[] = [
-    paint(BOLD, `droidcheck: ${s.requests} requests in ${formatMs(report.durationMs)}`),
+    paint(BOLD, `droidcheck ${report.kind ?? 'run'}: ${s.sent ?? s.requests} requests in ${formatMs(report.durationMs)}`),
     ...scenarioLines(report, paint, opts.maxScenarioLines ?? 200),
     ...failureLines(report, paint),
-  ];
-  const sum = Object.values(s.outcomes).reduce((a, b) => a + b, 0);
-  const retries = s.retries > 0 ? ` · ${paint(YELLOW, `retries ${s.retries}`)}` : '';
-  lines.push(
-    '',
-    `${paint(BOLD, 'Outcomes')}  ${OUTCOMES.map((o) => `${o} ${s.outcomes[o]}`).join(' · ')}${retries}  (total ${sum} of ${s.requests} requests)`,
+    ...tallyLines(report, paint),
+    ...outcomeLines(report, paint),
     ...latencyLines(report, paint),
-  );
+    ...loadLines(report, paint),
+    ...capacityLines(report, paint),
+  ];
   const r = report.receiver;
   lines.push(
     '',
     `${paint(BOLD, 'Receiver')}  received ${r.received} · matched ${r.matched} · duplicates ${r.duplicates} · late ${r.late} · orphans ${r.orphans} · bad secret ${r.badSecret} · malformed ${r.malformed}`,
   );
-  lines.push(...passRateLines(report.passRates, paint), ...parityLines(report.parity, paint), ...accuracyLines(report.accuracy, paint));
+  lines.push(...noteLines(report, paint), ...passRateLines(report.passRates, paint), ...parityLines(report.parity, paint), ...accuracyLines(report.accuracy, paint));
   if (report.comparison) lines.push('', `${paint(BOLD, 'Baseline')}  ${renderComparison(report.comparison).trimEnd()}`);
   if (report.thresholds.length > 0) {
     lines.push('', paint(BOLD, 'Thresholds'));
@@ -144,6 +140,6 @@ export function renderConsoleSummary(report: ReportDocument, opts: ConsoleSummar
     paint(s.failed > 0 ? RED : DIM, `${s.failed} failed`),
     ...(breached > 0 ? [paint(RED, `${breached} threshold${breached === 1 ? '' : 's'} breached`)] : []),
   ];
-  lines.push('', `${parts.join(', ')} (${s.requests} requests) · exit ${report.exitCode}`);
+  lines.push('', `${parts.join(', ')} (${s.sent ?? s.requests} requests) · exit ${report.exitCode}`);
   return `${lines.join('\n')}\n`;
 }

@@ -56,6 +56,49 @@ export function chartData(report: ReportDocument): MetricChartData[] {
   });
 }
 
+/** The timeline as chart series: x = s since the start; rates in req/s; latencies in ms (null: no sample in the interval). */
+export interface TimelineChartData {
+  t: number[];
+  started: number[];
+  inFlight: number[];
+  targetRate: (number | null)[];
+  ackP50: (number | null)[];
+  ackP99: (number | null)[];
+  answerP50: (number | null)[];
+  answerP99: (number | null)[];
+  syncP99: (number | null)[];
+}
+
+export function timelineChartData(report: ReportDocument): TimelineChartData | undefined {
+  const tl = report.timeline;
+  if (!tl || tl.points.length < 2) return undefined;
+  const per = (n: number, d: number): number => (d > 0 ? Math.round((n / d) * 10) / 10 : 0);
+  const pts = tl.points;
+  return {
+    t: pts.map((p) => p.t),
+    started: pts.map((p) => per(p.started, p.durationS)),
+    inFlight: pts.map((p) => p.inFlight),
+    targetRate: pts.map((p) => p.targetRate ?? null),
+    ackP50: pts.map((p) => p.ack?.p50 ?? null),
+    ackP99: pts.map((p) => p.ack?.p99 ?? null),
+    answerP50: pts.map((p) => p.answer?.p50 ?? null),
+    answerP99: pts.map((p) => p.answer?.p99 ?? null),
+    syncP99: pts.map((p) => p.sync?.p99 ?? null),
+  };
+}
+
+/** The capacity curve as chart series: x = intended rate (req/s); ack and answer p99 (ms) and the ack limit. */
+export function capacityChartData(report: ReportDocument): { rate: number[]; ackP99: (number | null)[]; answerP99: (number | null)[]; limitMs: number } | undefined {
+  const c = report.capacity;
+  if (!c || c.curve.length === 0) return undefined;
+  return {
+    rate: c.curve.map((p) => p.rate),
+    ackP99: c.curve.map((p) => (p.ack.count > 0 ? p.ack.p99 : null)),
+    answerP99: c.curve.map((p) => (p.answer.count > 0 ? p.answer.p99 : null)),
+    limitMs: c.criteria.ackP99Ms,
+  };
+}
+
 let cached: { js: string; css: string } | undefined;
 
 /**
@@ -109,6 +152,50 @@ export const PAGE_SCRIPT = `(() => {
         { label: '% of requests', stroke: colors[m.metric], fill: colors[m.metric] + '66', paths: uPlot.paths.bars({ size: [0.9, 60] }), points: { show: false } },
       ],
     }, [m.histogram.ms, m.histogram.pct], histEl);
+  }
+  const tl = data.timeline;
+  const rateEl = document.getElementById('chart-timeline-rate');
+  const latEl = document.getElementById('chart-timeline-latency');
+  if (tl && typeof uPlot !== 'undefined' && rateEl && latEl) {
+    new uPlot({
+      title: 'throughput (req/s) and requests in flight', width: width(rateEl), height: 260,
+      scales: { x: { time: false } },
+      axes: [{ label: 's' }, { label: 'req/s, requests' }],
+      series: [
+        { label: 's' },
+        { label: 'started req/s', stroke: '#1f77b4', width: 2 },
+        { label: 'in flight', stroke: '#ff7f0e', width: 1 },
+        { label: 'target req/s', stroke: '#999', dash: [6, 4], width: 1 },
+      ],
+    }, [tl.t, tl.started, tl.inFlight, tl.targetRate], rateEl);
+    new uPlot({
+      title: 'latency over time (ms)', width: width(latEl), height: 260,
+      scales: { x: { time: false } },
+      axes: [{ label: 's' }, { label: 'ms' }],
+      series: [
+        { label: 's' },
+        { label: 'ack p50', stroke: colors.ack, width: 1 },
+        { label: 'ack p99', stroke: colors.ack, width: 2, dash: [4, 2] },
+        { label: 'answer p50', stroke: colors.answer, width: 1 },
+        { label: 'answer p99', stroke: colors.answer, width: 2, dash: [4, 2] },
+        { label: 'sync p99', stroke: colors.sync, width: 2, dash: [4, 2] },
+      ],
+    }, [tl.t, tl.ackP50, tl.ackP99, tl.answerP50, tl.answerP99, tl.syncP99], latEl);
+  }
+  const cap = data.capacity;
+  const capEl = document.getElementById('chart-capacity');
+  if (cap && typeof uPlot !== 'undefined' && capEl) {
+    new uPlot({
+      title: 'p99 by arrival rate (ms)', width: width(capEl), height: 260,
+      scales: { x: { time: false } },
+      axes: [{ label: 'req/s' }, { label: 'ms' }],
+      series: [
+        { label: 'req/s' },
+        { label: 'ack p99', stroke: colors.ack, width: 2, points: { show: true, size: 5 } },
+        { label: 'answer p99', stroke: colors.answer, width: 2, points: { show: true, size: 5 } },
+        { label: 'ack limit ' + cap.limitMs + ' ms', stroke: '#999', dash: [6, 4], width: 1, points: { show: false } },
+      ],
+    }, [cap.rate, cap.ackP99, cap.answerP99, cap.rate.map(() => cap.limitMs)], capEl);
   }
   const q = document.getElementById('filter-text');
   const status = document.getElementById('filter-status');

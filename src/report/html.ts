@@ -9,7 +9,8 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { LATENCY_METRICS } from '../metrics/index.js';
-import { PAGE_SCRIPT, chartData, scriptJson, uplotAssets } from './html-charts.js';
+import { PAGE_SCRIPT, capacityChartData, chartData, scriptJson, timelineChartData, uplotAssets } from './html-charts.js';
+import { capacityHtml, loadHtml, notesHtml, talliesHtml, timelineHtml } from './html-job.js';
 import {
   accuracyHtml,
   comparisonHtml,
@@ -73,12 +74,15 @@ export function renderHtmlReport(report: ReportDocument): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>droidcheck report ${h(report.startedAt)}</title><style>${css}\n${CSS}</style></head><body>
-<h1>droidcheck: ${s.passed} passed, ${s.failed} failed — ${verdict}</h1>
-<p class="muted">${s.requests} requests, started ${h(report.startedAt)}, ${f1(report.durationMs / 1000)} s.</p>
-<nav>${['outcomes', 'latency', 'failures', 'contract', 'scenarios', 'settings'].map((id) => `<a href="#${id}">${id}</a>`).join('')}</nav>
+<h1>droidcheck ${h(report.kind ?? 'run')}: ${s.passed} passed, ${s.failed} failed — ${verdict}</h1>
+<p class="muted">${s.sent ?? s.requests} of ${s.requests} requests sent, started ${h(report.startedAt)}, ${f1(report.durationMs / 1000)} s.</p>
+<nav>${['outcomes', 'latency', ...(report.load ? ['load'] : []), ...(report.timeline && report.timeline.points.length > 1 ? ['timeline'] : []), ...(report.capacity ? ['capacity'] : []), 'failures', 'contract', 'scenarios', 'settings'].map((id) => `<a href="#${id}">${id}</a>`).join('')}</nav>
 ${comparisonHtml(report)}
+${capacityHtml(report)}
 ${outcomesHtml(report)}
 ${latencyHtml(report, charts)}
+${loadHtml(report)}
+${timelineHtml(report)}
 <p>Receiver: ${r.received} received, ${r.matched} matched, ${r.duplicates} duplicates, ${r.late} late, ${r.orphans} orphans, ${r.badSecret} bad secret, ${r.malformed} malformed.</p>
 ${thresholdRows.length > 0 ? `<h2 id="thresholds">Thresholds</h2><table><tr><th>threshold</th><th>actual</th></tr>${thresholdRows.join('')}</table>` : ''}
 ${passRatesHtml(report)}
@@ -86,15 +90,17 @@ ${parityHtml(report)}
 ${accuracyHtml(report)}
 ${failuresHtml(report)}
 ${contractHtml(report)}
-<h2 id="scenarios">Scenarios</h2>
+${notesHtml(report)}
+${talliesHtml(report)}
+${report.scenarios.length === 0 ? '' : `<h2 id="scenarios">Scenarios</h2>
 <div class="filters"><input id="filter-text" type="search" placeholder="filter by name" aria-label="filter by name">
 <select id="filter-status" aria-label="status"><option value="all">all</option><option value="failed">failed</option><option value="passed">passed</option></select>
 <select id="filter-mode" aria-label="mode"><option value="all">both modes</option><option value="sync">sync</option><option value="async">async</option></select>
 <span id="filter-count" class="muted"></span></div>
 <table id="scenario-table"><thead><tr><th>scenario</th><th>mode</th><th>outcome</th><th>ms</th><th>requestId</th></tr></thead>
-${report.scenarios.map(scenarioGroup).join('\n')}</table>
+${report.scenarios.map(scenarioGroup).join('\n')}</table>`}
 ${settingsHtml(report.settings)}
-<script type="application/json" id="droidcheck-data">${scriptJson({ charts })}</script>
+<script type="application/json" id="droidcheck-data">${scriptJson({ charts, timeline: timelineChartData(report), capacity: capacityChartData(report) })}</script>
 <script>${js}</script>
 <script>${PAGE_SCRIPT}</script>
 </body></html>

@@ -88,10 +88,11 @@ export function renderJUnit(report: ReportDocument, opts: JUnitOptions = {}): st
           : s.outcome === 'answered' && !s.passed,
     ).length;
   const all = report.scenarios;
+  const tallyCases = report.scenarios.length === 0 ? (report.tallies ?? []) : [];
   const root = doc.ele('testsuites', {
     name: 'droidcheck',
-    tests: String(all.length + (withThresholds ? report.thresholds.length : 0)),
-    failures: String(countOf(all, 'failure') + (withThresholds ? breached : 0)),
+    tests: String(all.length + tallyCases.length + (withThresholds ? report.thresholds.length : 0)),
+    failures: String(countOf(all, 'failure') + tallyCases.filter((t) => t.failed > 0).length + (withThresholds ? breached : 0)),
     errors: String(countOf(all, 'error')),
     skipped: String(countOf(all, 'skipped')),
     time: seconds(report.durationMs),
@@ -113,6 +114,20 @@ export function renderJUnit(report: ReportDocument, opts: JUnitOptions = {}): st
     const timeMs = list.reduce((sum, s) => sum + (s.latencyMs ?? 0), 0);
     const suite = openSuite(name, list, countOf(list, 'failure'), countOf(list, 'error'), countOf(list, 'skipped'), timeMs);
     for (const s of list) addTestcase(suite, s);
+  }
+  // load and capacity keep no per-request entries: one testcase per scenario x mode from the tallies.
+  const tallies = report.scenarios.length === 0 ? (report.tallies ?? []) : [];
+  const talliesBySuite = new Map<string, typeof tallies>();
+  for (const t of tallies) talliesBySuite.set(t.suite, [...(talliesBySuite.get(t.suite) ?? []), t]);
+  for (const [name, list] of talliesBySuite) {
+    const suite = openSuite(name, list, list.filter((t) => t.failed > 0).length, 0, 0, 0);
+    for (const t of list) {
+      const tc = suite.ele('testcase', { classname: attr(t.suite), name: attr(`${t.name} [${t.mode}]`), time: '0.000', file: attr(t.file) });
+      tc.ele('properties').ele('property', { name: 'requests', value: String(t.requests) }).up().ele('property', { name: 'passed', value: String(t.passed) });
+      if (t.failed === 0) continue;
+      const lines = t.examples.map((e) => `#${e.seq} ${e.outcome}${e.requestId ? ` ${e.requestId}` : ''}${e.error ? `: ${e.error.code}: ${e.error.message}` : ''}${e.failures.map((f) => `\n  ${f.path}: ${f.message}`).join('')}`);
+      tc.ele('failure', { message: attr(`${t.failed} of ${t.requests} requests failed`), type: 'load' }).txt(xmlSafe(lines.join('\n')));
+    }
   }
   if (withThresholds) {
     const suite = openSuite(THRESHOLD_SUITE, report.thresholds, breached, 0, 0, 0);

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { formatLocation } from '../errors.js';
 import { LATENCY_METRICS } from '../metrics/index.js';
 import { formatValue } from './console.js';
+import { formatMs, formatPercent, formatRate } from '../units.js';
 import { markdownSections } from './markdown-sections.js';
 import type { ReportDocument } from './report-document.js';
 import { OUTCOMES } from './run-types.js';
@@ -60,6 +61,7 @@ export function renderMarkdownSummary(report: ReportDocument, opts: MarkdownOpti
     lines.push('', '### Thresholds', '', row(['', 'threshold', 'actual']), row(['---', '---', '---:']));
     for (const t of report.thresholds) lines.push(row([t.passed ? '✅' : '❌', code(t.expression), String(Number(t.actual.toFixed(3)))]));
   }
+  lines.push(...markdownJobLines(report, row));
   lines.push(...markdownSections(report, row, code));
   const failing = report.scenarios.filter((x) => !x.passed);
   if (failing.length > 0) {
@@ -78,6 +80,29 @@ export function renderMarkdownSummary(report: ReportDocument, opts: MarkdownOpti
     if (failing.length > max) lines.push(`- … ${failing.length - max} more`);
   }
   return `${lines.join('\n')}\n`;
+}
+
+/** The load section, the per-scenario tallies and the capacity curve, as Markdown lines. */
+function markdownJobLines(report: ReportDocument, row: (cells: string[]) => string): string[] {
+  const lines: string[] = [];
+  const l = report.load;
+  if (l) {
+    lines.push('', `### Load (${l.model} model)`, '', `${l.sent} requests sent (warm-up ${l.warmupSent}, dropped ${l.dropped}), achieved ${formatRate(l.achievedRate)}, answered ${formatRate(l.answeredRate)} over ${formatMs(l.measuredMs)}.`);
+    if (l.generator) lines.push('', `${l.generator.generatorBound ? '⚠️ ' : ''}${l.generator.message}`);
+  }
+  const c = report.capacity;
+  if (c) {
+    lines.push('', `### Capacity: ${c.maxRate === null ? 'no rate passed' : formatRate(c.maxRate)}`, '', row(['rate', 'achieved', 'ack p99', 'answer p99', 'errors', 'verdict']), row(['---:', '---:', '---:', '---:', '---:', '---']));
+    for (const p of c.curve) {
+      lines.push(row([formatRate(p.rate), formatRate(p.achievedRate), p.ack.count > 0 ? `${formatMs(p.ack.p99)} (${p.ack.count})` : 'no samples', p.answer.count > 0 ? `${formatMs(p.answer.p99)} (${p.answer.count})` : '–', `${p.errors} (${formatPercent(p.errorRate, 2)})`, p.passed ? 'pass' : `FAIL: ${p.reasons.join('; ')}`]));
+    }
+  }
+  const tallies = report.scenarios.length === 0 ? (report.tallies ?? []) : [];
+  if (tallies.length > 0) {
+    lines.push('', '### Scenarios', '', row(['scenario', 'mode', 'requests', 'passed', 'failed']), row(['---', '---', '---:', '---:', '---:']));
+    for (const t of tallies) lines.push(row([`${t.suite} › ${t.name}`, t.mode, String(t.requests), String(t.passed), String(t.failed)]));
+  }
+  return lines;
 }
 
 /**

@@ -1,87 +1,118 @@
 /**
- * `createNdjsonWriter(path)`: streams records as NDJSON (one JSON object a line), appending to
- * `path`. `write` resolves once the stream can take more (backpressure: it waits for 'drain').
+ * The NDJSON stream of records (`results.ndjson`), the same for every job: one JSON object a
+ * line, written as records end, so a load run keeps no records in memory (issue 5, Memory).
+ *
+ * - Each record is serialised once: its `answer` apart (to apply the answer policy without a
+ *   second pass), the rest with `JSON.stringify`; warm-up records carry `"warmup":true`.
+ * - Redaction happens here, where the data leaves the process: the line is passed through the
+ *   run's redactor (whole tokens), with no deep copy of the record.
+ * - Lines are batched into ~64 KiB chunks; `write` returns false when the file stream is over
+ *   its high-water mark, and `drained()` resolves when it is not (a closed-model worker waits for
+ *   it; the open model never slows its arrivals, so the stream buffers).
+ * - Answer policy: `all` (answers up to `maxAnswerChars`, default 16,384; a longer one becomes
+ *   `answerOmitted: <chars>`), `failed` (only records that did not pass keep it) or `none`.
  */
-import { createWriteStream, mkdirSync } from 'node:fs';
+import { once } from 'node:events';
+import { createWriteStream, type WriteStream } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
-
-export interface NdjsonWriterOptions {
-  /** A record's `answer` whose JSON is longer than this (characters) is left out; default 16384. */
-  maxAnswerChars?: number;
-}
-
-export interface NdjsonWriter<T = unknown> {
-  readonly path: string;
-  /** Lines written so far. */
-  readonly lines: number;
-  /** Appends `record` as one line; resolves when the stream has room again. Rejects after a stream error or close(). */
-  write(record: T): Promise<void>;
-  /** Flushes and closes the file. Idempotent. */
-  close(): Promise<void>;
-}
+import type { RequestRecord } from './run-types.js';
 
 export const NDJSON_RESULTS_FILE = 'results.ndjson';
+const CHUNK_CHARS = 64 * 1024;
 
-/** One line of JSON for `record`; a large `answer` is replaced by `answerOmitted: <chars>`. */
-export function toNdjsonLine(record: unknown, maxAnswerChars = 16_384): string {
-  if (record && typeof record === 'object' && 'answer' in record) {
-    const { answer, ...rest } = record as { answer: unknown };
-    const answerJson = JSON.stringify(answer) ?? '';
-    if (answerJson.length > maxAnswerChars) return `${JSON.stringify({ ...rest, answerOmitted: answerJson.length })}\n`;
-  }
-  return `${JSON.stringify(record)}\n`;
+export type AnswerPolicy = 'all' | 'failed' | 'none';
+
+export interface NdjsonOptions {
+  answers?: AnswerPolicy;
+  /** A longer answer (JSON characters) is left out; default 16,384. */
+  maxAnswerChars?: number;
+  /** Applied to every line (src/redact.ts); default none. */
+  redact?: (text: string) => string;
 }
 
-/**
- * Opens `path` for appending (creating its directory) and returns the writer.
- * Errors of the file (e.g. EACCES) reject the pending and every later `write`/`close`.
- */
-export function createNdjsonWriter<T = unknown>(path: string, opts: NdjsonWriterOptions = {}): NdjsonWriter<T> {
-  mkdirSync(dirname(path), { recursive: true });
-  const stream = createWriteStream(path, { flags: 'a', encoding: 'utf8' });
-  let failure: Error | undefined;
-  let closing: Promise<void> | undefined;
-  let lines = 0;
-  stream.on('error', (err) => {
-    failure ??= err;
-  });
+/** One line of JSON for `record` (with "\n"), per the answer policy. */
+export function recordLine(record: RequestRecord, warmup: boolean, opts: NdjsonOptions = {}): string {
+  const policy = opts.answers ?? 'all';
+  const answer = record.answer;
+  let answerJson: string | undefined;
+  if (answer !== undefined && (policy === 'all' || (policy === 'failed' && !record.passed))) {
+    answerJson = JSON.stringify(answer);
+    if (answerJson.length > (opts.maxAnswerChars ?? 16_384)) answerJson = `null,"answerOmitted":${answerJson.length}`;
+  }
+  record.answer = undefined;
+  let json: string;
+  try {
+    json = JSON.stringify(record);
+  } finally {
+    record.answer = answer;
+  }
+  const extra = `${answerJson === undefined ? '' : `,"answer":${answerJson}`}${warmup ? ',"warmup":true' : ''}`;
+  const line = `${extra === '' ? json : `${json.slice(0, -1)}${extra}}`}\n`;
+  return opts.redact ? opts.redact(line) : line;
+}
 
-  const waitDrain = (): Promise<void> =>
-    new Promise((resolve, reject) => {
-      const done = (err?: Error): void => {
-        stream.off('drain', onDrain);
-        stream.off('error', onError);
-        if (err) reject(err);
-        else resolve();
-      };
-      const onDrain = (): void => done();
-      const onError = (err: Error): void => done(err);
-      stream.on('drain', onDrain);
-      stream.on('error', onError);
+export class NdjsonWriter {
+  readonly path: string;
+  readonly #stream: WriteStream;
+  readonly #opts: NdjsonOptions;
+  #chunk = '';
+  #lines = 0;
+  #closed: Promise<void> | undefined;
+  #error: Error | undefined;
+
+  private constructor(path: string, stream: WriteStream, opts: NdjsonOptions) {
+    this.path = path;
+    this.#stream = stream;
+    this.#opts = opts;
+    stream.on('error', (err) => {
+      this.#error ??= err;
     });
+  }
 
-  return {
-    path,
-    get lines() {
-      return lines;
-    },
-    async write(record) {
-      if (failure) throw failure;
-      if (closing) throw new Error(`ndjson writer for ${path} is closed`);
-      lines += 1;
-      if (!stream.write(toNdjsonLine(record, opts.maxAnswerChars))) await waitDrain();
-    },
-    close() {
-      closing ??= new Promise<void>((resolve, reject) => {
-        if (failure) {
-          stream.destroy();
-          reject(failure);
-          return;
-        }
-        stream.once('error', reject);
-        stream.end(() => resolve());
+  /** Creates the directory and opens `path` for writing (truncating). Rejects on an fs error. */
+  static async open(path: string, opts: NdjsonOptions = {}): Promise<NdjsonWriter> {
+    await mkdir(dirname(path), { recursive: true });
+    const stream = createWriteStream(path, { flags: 'w', highWaterMark: 1024 * 1024 });
+    await once(stream, 'open');
+    return new NdjsonWriter(path, stream, opts);
+  }
+
+  /** Appends one record; false when the caller should await `drained()`. */
+  writeRecord(record: RequestRecord, warmup = false): boolean {
+    if (this.#closed) return true;
+    this.#lines += 1;
+    this.#chunk += recordLine(record, warmup, this.#opts);
+    if (this.#chunk.length >= CHUNK_CHARS) return this.flush();
+    return !this.#stream.writableNeedDrain;
+  }
+
+  /** Hands the pending chunk to the file stream; false when the stream is over its high-water mark. */
+  flush(): boolean {
+    if (this.#chunk.length === 0 || this.#closed) return !this.#stream.writableNeedDrain;
+    const chunk = this.#chunk;
+    this.#chunk = '';
+    return this.#stream.write(chunk);
+  }
+
+  /** Resolves when the stream's buffer is below its high-water mark; undefined when it is now. */
+  drained(): Promise<void> | undefined {
+    if (!this.#stream.writableNeedDrain || this.#error) return undefined;
+    return once(this.#stream, 'drain').then(() => undefined);
+  }
+
+  get lines(): number {
+    return this.#lines;
+  }
+
+  /** Flushes and closes the file. Rejects with the stream's error, if one happened. Idempotent. */
+  close(): Promise<void> {
+    if (!this.#closed) {
+      this.flush();
+      this.#closed = new Promise<void>((resolve, reject) => {
+        this.#stream.end(() => (this.#error ? reject(this.#error) : resolve()));
       });
-      return closing;
-    },
-  };
+    }
+    return this.#closed;
+  }
 }

@@ -1,21 +1,30 @@
 /**
- * The `progress` reporter: live progress of a run from `onResult`. On a TTY (and `CI` unset) a
- * cli-progress bar on stderr (`done/planned`, passed, failed, ETA); otherwise plain lines,
- * at most one per `intervalMs` (default 5000 ms) plus a last one, so CI logs stay short.
- * It only listens (autocannon's progress display does the same): it changes no figure.
+ * The `progress` reporter, the same for every job: live progress on stderr. It only listens
+ * (autocannon's progress display does the same): it changes no figure.
+ *
+ * - On a terminal (and `CI` unset), a cli-progress bar when the job knows how many requests it
+ *   plans (run): `done/planned`, passed, failed, and an ETA from the observed rate (`ETA --`
+ *   until a request has ended). Lines the job prints meanwhile go through `log()`, which prints
+ *   them above the bar; at the end the bar clears itself before anything else is printed.
+ * - Otherwise (CI logs, or an unbounded load): one plain line every `intervalMs` (default 5 s)
+ *   with the elapsed time, requests started per second, in flight, ended/planned, outcomes and
+ *   ack p99 (with its count), each with its unit.
  */
 import cliProgress from 'cli-progress';
 import type { Writable } from 'node:stream';
-import type { Reporter, ReporterOptions, RunStartInfo } from './reporter.js';
+import { OUTCOMES } from '../outcomes.js';
+import { formatMs, formatRate } from '../units.js';
+import type { ProgressSnapshot } from '../runner/index.js';
+import type { Reporter, ReporterOptions, RunStartInfo } from './reporter-types.js';
 import type { RequestRecord } from './run-types.js';
 
 export interface ProgressOptions {
   stream: Writable & { isTTY?: boolean };
   /** Draw a bar (TTY, not CI) or write plain lines. */
   live: boolean;
-  /** Plain mode: least time between two lines, ms (default 5000). */
+  /** Plain mode: least time between two lines, ms (default 5000; 0: only the last line). */
   intervalMs?: number;
-  /** Clock of the plain-line throttle, ms (default Date.now). */
+  /** Clock of the throttle and the ETA, ms (default performance.now). */
   now?: () => number;
 }
 
@@ -25,56 +34,90 @@ export function wantsLiveProgress(stream: { isTTY?: boolean }, env: Record<strin
   return Boolean(stream.isTTY) && (ci === undefined || ci === '' || ci === 'false' || ci === '0');
 }
 
+/** `ETA 12 s` from the observed rate; `ETA --` before anything ended. */
+export function etaText(done: number, planned: number, elapsedMs: number): string {
+  if (done === 0 || elapsedMs <= 0) return 'ETA --';
+  const left = Math.max(0, planned - done);
+  return `ETA ${formatMs((left * elapsedMs) / done)}`;
+}
+
+/** One plain progress line from a snapshot (no trailing newline). */
+export function progressLine(s: ProgressSnapshot): string {
+  const outcomes = OUTCOMES.filter((o) => o === 'answered' || s.outcomes[o] > 0).map((o) => `${o} ${s.outcomes[o]}`).join(' ');
+  const target = s.targetRate !== undefined ? ` (target ${formatRate(s.targetRate)})` : '';
+  const ended = s.planned !== undefined ? `${s.ended}/${s.planned}` : String(s.ended);
+  const ack = s.ack.count > 0 ? ` | ack p99 ${formatMs(s.ack.p99Ms)} (${s.ack.count} samples)` : '';
+  return `[${formatMs(s.elapsedMs).padStart(9)}] ${formatRate(s.rate)}${target} | in flight ${s.inFlight} | ended ${ended}${s.dropped > 0 ? ` | dropped ${s.dropped}` : ''} | ${outcomes}${ack}`;
+}
+
 /** A progress reporter over an explicit stream and mode (see {@link createProgressReporter}). */
-export function createProgressReporterWith(opts: ProgressOptions): Reporter {
-  const now = opts.now ?? Date.now;
+export function createProgressReporterWith(opts: ProgressOptions): Reporter & { log(line: string): void } {
+  const now = opts.now ?? (() => performance.now());
   const interval = opts.intervalMs ?? 5000;
   let planned: number | undefined;
   let done = 0;
   let passed = 0;
+  let failed = 0;
+  let t0 = now();
   let lastLine = -Infinity;
+  let last: ProgressSnapshot | undefined;
+  let multi: cliProgress.MultiBar | undefined;
   let bar: cliProgress.SingleBar | undefined;
-  const text = (): string => `progress: ${done}${planned !== undefined ? `/${planned}` : ''} done, ${passed} passed, ${done - passed} failed`;
+  const payload = (): Record<string, string | number> => ({ passed, failed, eta: etaText(done, planned ?? done, now() - t0) });
   return {
     name: 'progress',
     onRunStart(info: RunStartInfo) {
       planned = info.planned;
-      if (!opts.live) return;
-      bar = new cliProgress.SingleBar(
+      t0 = now();
+      if (!opts.live || planned === undefined) return;
+      multi = new cliProgress.MultiBar(
         {
           stream: opts.stream as NodeJS.WriteStream,
-          format: '{bar} {value}/{total} | {passed} passed, {failed} failed | ETA {eta_formatted}',
-          hideCursor: true,
+          format: '{bar} {value}/{total} | {passed} passed, {failed} failed | {eta}',
+          hideCursor: false,
           clearOnComplete: true,
-          // cli-progress checks stream.isTTY itself; we decided already (tests use a fake TTY).
+          stopOnComplete: false,
+          // cli-progress checks stream.isTTY itself; we decided already (tests drive a real pty).
           noTTYOutput: true,
           notTTYSchedule: 200,
         },
         cliProgress.Presets.shades_classic,
       );
-      bar.start(planned ?? 0, 0, { passed: 0, failed: 0 });
+      bar = multi.create(planned, 0, payload());
     },
-    onResult(record: RequestRecord) {
+    onResult(record: RequestRecord, warmup?: boolean) {
+      if (warmup) return;
       done += 1;
       if (record.passed) passed += 1;
-      if (bar) {
-        if (planned === undefined || done > planned) bar.setTotal(done);
-        bar.update(done, { passed, failed: done - passed });
-        return;
-      }
+      else if (record.outcome !== 'not-sent' && record.outcome !== 'interrupted') failed += 1;
+      bar?.update(done, payload());
+    },
+    onProgress(snapshot: ProgressSnapshot) {
+      last = snapshot;
+      if (bar) return;
       const t = now();
-      if (t - lastLine >= interval) {
+      if (interval > 0 && t - lastLine >= interval) {
         lastLine = t;
-        opts.stream.write(`${text()}\n`);
+        opts.stream.write(`${progressLine(snapshot)}\n`);
       }
     },
+    log(line: string) {
+      if (multi) multi.log(`${line}\n`);
+      else opts.stream.write(`${line}\n`);
+    },
+    onAbort() {
+      multi?.stop();
+      multi = undefined;
+      bar = undefined;
+    },
     onRunEnd() {
-      if (bar) {
-        bar.stop();
+      if (multi) {
+        multi.stop();
+        multi = undefined;
         bar = undefined;
         return;
       }
-      opts.stream.write(`${text()}\n`);
+      if (last) opts.stream.write(`${progressLine({ ...last, ended: done, passed, failed })}\n`);
     },
   };
 }
@@ -82,5 +125,5 @@ export function createProgressReporterWith(opts: ProgressOptions): Reporter {
 /** The `progress` reporter of the name map: stderr, live when {@link wantsLiveProgress}. */
 export function createProgressReporter(opts: ReporterOptions): Reporter {
   const stream = opts.stderr ?? process.stderr;
-  return createProgressReporterWith({ stream, live: wantsLiveProgress(stream, opts.env ?? process.env) });
+  return createProgressReporterWith({ stream, live: wantsLiveProgress(stream, opts.env ?? process.env), ...(opts.progressIntervalMs !== undefined && { intervalMs: opts.progressIntervalMs }) });
 }

@@ -1,19 +1,42 @@
 /**
- * The report of one run as plain data (docs/interfaces.md, report/): computed once by
- * `buildReport`, then rendered by every reporter (console, JSON, JUnit, Markdown).
- * Latencies in ms (3 decimals); histograms in HDR compressed base64 of us values.
+ * The report of one job as plain data: `run`, `load` and `capacity` write the same document
+ * (one schema, `kind` says which), computed once by `buildReport`, then rendered by every
+ * reporter (console, JSON, JUnit, HTML, Markdown). Latencies in ms (3 decimals); histograms in
+ * HDR compressed base64 of us values; rates in req/s; shares 0..1.
  */
 import type { LatencyMetric, LatencySummary, ThresholdResult } from '../metrics/index.js';
 import type { AccuracyReport } from './accuracy.js';
 import type { ReportComparison } from './compare.js';
 import type { ParityReport } from './parity.js';
 import type { PassRates } from './pass-rates.js';
-import type { AnswerMode, ContractViolationRecord, ExpectationFailure, Outcome, ReceiverStats } from './run-types.js';
+import type {
+  Accounting,
+  AnswerMode,
+  ContractNote,
+  ContractViolationRecord,
+  ExpectationFailure,
+  GeneratorVerdict,
+  Outcome,
+  ReceiverStats,
+  RecordError,
+  ScenarioTally,
+  SendDelaySummary,
+  Timeline,
+} from './run-types.js';
 
 export const REPORT_VERSION = 1;
+export type ReportKind = 'run' | 'load' | 'capacity';
 
 /** One latency metric: its summary (ms) with the spec's limit and whether max stayed under it. */
 export type LatencyEntry = LatencySummary & { limitMs: number; withinLimit: boolean };
+
+/** The step of a `steps` scenario that failed (the first one that did not pass). */
+export interface FailedStep {
+  /** 0-based. */
+  index: number;
+  kind: string;
+  endpoint: string;
+}
 
 /** One request record (scenario x mode x repeat) as the report shows it. */
 export interface ScenarioEntry {
@@ -21,6 +44,8 @@ export interface ScenarioEntry {
   name: string;
   file: string;
   mode: AnswerMode;
+  /** 0-based repeat index. */
+  repeat?: number;
   outcome: Outcome;
   passed: boolean;
   requestId?: string;
@@ -30,50 +55,122 @@ export interface ScenarioEntry {
   retries?: number;
   failures: ExpectationFailure[];
   contractViolations: ContractViolationRecord[];
-  error?: { code: string; message: string };
+  error?: RecordError;
+  /** Failed entries: the bot's answer text (the payload's `answer`), at most 2,000 characters. */
+  answerText?: string;
+  /** Failed `steps` scenarios: the first step that did not pass. */
+  failedStep?: FailedStep;
 }
 
 export interface ReportSummary {
-  /** Requests sent (records). */
+  /** Requests planned (run) or sent (load, capacity): the outcomes add up to it. */
   requests: number;
+  /** Requests sent (every outcome but `not-sent`). Absent in older reports (= requests). */
+  sent?: number;
   /** Every outcome name, zeros included; they add up to `requests`. */
   outcomes: Record<Outcome, number>;
-  /** Scenario entries (= records). */
+  /** Records with a verdict (passed or failed; not `not-sent`, not `interrupted`). */
   scenarios: number;
   passed: number;
   failed: number;
-  /** passed / scenarios, 0..1; 1 when no scenario ran. */
+  /** passed / scenarios, 0..1; 1 when no scenario had a verdict. */
   passRate: number;
   /** Retries of submits (`--retries`, 429/5xx) summed over the records; 0 when none. */
   retries: number;
 }
 
+/** `load` and `capacity`: how the traffic was generated. */
+export interface LoadSection {
+  model: 'open' | 'closed';
+  /** Measured requests sent. */
+  sent: number;
+  warmupSent: number;
+  /** Arrivals dropped at the in-flight cap (k6 dropped_iterations). */
+  dropped: number;
+  /** Measured sending time, ms (after the warm-up). */
+  measuredMs: number;
+  /** Sent / measured time, req/s. */
+  achievedRate: number;
+  /** Answered / measured time, req/s. */
+  answeredRate: number;
+  /** Open model: intended vs actual start, ms, with the HDR histogram. */
+  sendDelay?: SendDelaySummary & { histogram: string };
+  generator?: GeneratorVerdict;
+}
+
+/** One measured rate of the capacity search (ms, req/s, counts). */
+export interface CapacityPoint {
+  /** Intended rate, req/s. */
+  rate: number;
+  achievedRate: number;
+  sent: number;
+  dropped: number;
+  errors: number;
+  /** errors / sent, 0..1. */
+  errorRate: number;
+  ack: { count: number; p50: number; p99: number };
+  answer: { count: number; p50: number; p99: number };
+  sync: { count: number; p50: number; p99: number };
+  generatorBound: boolean;
+  sendDelayP99Ms: number;
+  passed: boolean;
+  /** Why it failed (empty when passed). */
+  reasons: string[];
+}
+
+/** `capacity`: the criteria, the rate curve and the verdict. */
+export interface CapacitySection {
+  /** Highest passing rate measured, req/s; null when none passed. */
+  maxRate: number | null;
+  /** Lowest failing rate measured, req/s; null when none failed. */
+  firstFailingRate: number | null;
+  /** The search reached its highest rate and it passed (capacity may be higher). */
+  limitedBySearch: boolean;
+  /** Some step's generator was bound: its figures are suspect. */
+  suspect: boolean;
+  criteria: { ackP99Ms: number; answerP99Ms: number | null; maxErrorRate: number };
+  /** Points sorted by rate. */
+  curve: CapacityPoint[];
+}
+
 export interface ReportDocument {
   version: 1;
   tool: 'droidcheck';
+  /** Which job wrote it. Absent in older reports (= `run`). */
+  kind?: ReportKind;
   startedAt: string;
   finishedAt: string;
   durationMs: number;
-  /** Settings of the run; keys naming a token, secret, password or authorization are redacted. */
+  /** Settings of the job; never a token or a secret. */
   settings: Record<string, unknown>;
   summary: ReportSummary;
+  /** The accounting invariant as checked (DESIGN.md, Measurements). */
+  accounting?: Accounting;
   latency: Record<LatencyMetric, LatencyEntry>;
   histograms: Record<LatencyMetric, string>;
   receiver: ReceiverStats;
   thresholds: ThresholdResult[];
+  /** One entry per request record (run); empty for load and capacity (see `tallies`). */
   scenarios: ScenarioEntry[];
-  /** Pass rates per scenario x mode and per suite over repeats (pass-rates.ts); absent in load reports. */
+  /** Per scenario x mode counts with failing examples (load, capacity). */
+  tallies?: ScenarioTally[];
+  /** Notes on the target's shapes where droidcheck's assumptions are not documented (never findings). */
+  notes?: ContractNote[];
+  /** Pass rates per scenario x mode and per suite over repeats (pass-rates.ts). */
   passRates?: PassRates;
   /** Sync vs async answers of scenarios run in both modes (parity.ts). */
   parity?: ParityReport;
-  /** Intent precision/recall/f1, confusion table, cart/address hit rates (accuracy.ts); needs the suites. */
+  /** Intent precision/recall/f1, confusion table, cart/address hit rates (accuracy.ts). */
   accuracy?: AccuracyReport;
   /** Against a baseline report (`--baseline`, compare.ts). */
   comparison?: ReportComparison;
+  load?: LoadSection;
+  /** Per-interval throughput, in flight and latency (runner/timeline.ts). */
+  timeline?: Timeline;
+  capacity?: CapacitySection;
   /**
-   * 130 interrupted; else 99 a threshold breached; else 1 a scenario missed its pass-rate
-   * requirement (every run must pass unless `passRate`/`minPasses` says otherwise) or the
-   * comparison with a baseline regressed; else 0.
+   * 130 interrupted; else 99 a threshold breached (or, capacity, no rate passed); else 1 a
+   * scenario missed its pass-rate requirement or the comparison with a baseline regressed; else 0.
    */
   exitCode: number;
 }

@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import type { ReportDocument } from './report-document.js';
 import { accuracySchema, comparisonSchema, paritySchema, passRatesSchema } from './report-sections-schema.js';
+import { zeroOutcomes } from '../outcomes.js';
 import { OUTCOMES } from './run-types.js';
 
 const ms = z.number().nonnegative().describe('milliseconds');
@@ -15,7 +16,8 @@ export const expectationFailureSchema = z.object({
   path: z.string(),
   matcher: z.string(),
   expected: z.unknown(),
-  actual: z.unknown(),
+  // Absent when the path held nothing (JSON drops undefined).
+  actual: z.unknown().optional(),
   message: z.string(),
   location: sourceLocationSchema,
 });
@@ -44,11 +46,14 @@ const perMetric = <T extends z.ZodType>(schema: T) => z.object({ ack: schema, an
 const outcomeEnum = z.enum(OUTCOMES);
 const count = z.number().int().nonnegative();
 
+const recordErrorSchema = z.object({ code: z.string(), message: z.string(), excerpt: z.string().optional(), cause: z.string().optional() });
+
 export const scenarioEntrySchema = z.object({
   suite: z.string(),
   name: z.string(),
   file: z.string(),
   mode: z.enum(['sync', 'async']),
+  repeat: z.number().int().nonnegative().optional(),
   outcome: outcomeEnum,
   passed: z.boolean(),
   requestId: z.string().optional(),
@@ -56,25 +61,119 @@ export const scenarioEntrySchema = z.object({
   retries: z.number().int().positive().optional().describe('submit retries (--retries); absent when none'),
   failures: z.array(expectationFailureSchema),
   contractViolations: z.array(contractViolationSchema),
-  error: z.object({ code: z.string(), message: z.string() }).optional(),
+  error: recordErrorSchema.optional(),
+  answerText: z.string().optional().describe('failed entries: the answer text, at most 2,000 characters'),
+  failedStep: z.object({ index: count, kind: z.string(), endpoint: z.string() }).optional(),
+});
+
+const tallySchema = z.object({
+  suite: z.string(),
+  name: z.string(),
+  file: z.string(),
+  mode: z.enum(['sync', 'async']),
+  requests: count,
+  passed: count,
+  failed: count,
+  outcomes: z.object(Object.fromEntries(OUTCOMES.map((o) => [o, count])) as Record<(typeof OUTCOMES)[number], typeof count>),
+  examples: z.array(
+    z.object({
+      seq: count,
+      outcome: outcomeEnum,
+      requestId: z.string().optional(),
+      error: recordErrorSchema.optional(),
+      failures: z.array(z.object({ path: z.string(), message: z.string() })),
+    }),
+  ),
+});
+
+const noteSchema = z.object({ endpoint: z.string(), kind: z.enum(['unverified-shape', 'unknown-fields']), message: z.string(), paths: z.array(z.string()) });
+
+const accountingSchema = z.object({
+  requests: count,
+  sent: count,
+  notSent: count,
+  outcomes: count,
+  webhooks: z.object({ received: count, classified: count }),
+});
+
+const intervalLatencySchema = z.object({ count, p50: ms, p99: ms, max: ms, histogram: z.string() });
+export const timelineSchema = z.object({
+  intervalMs: ms,
+  points: z.array(
+    z.object({
+      t: z.number().describe('end of the interval, s since the start'),
+      durationS: z.number(),
+      started: count,
+      ended: count,
+      inFlight: count,
+      maxInFlight: count,
+      outcomes: z.object(Object.fromEntries(OUTCOMES.map((o) => [o, count.optional()])) as Record<(typeof OUTCOMES)[number], z.ZodOptional<typeof count>>),
+      targetRate: z.number().optional().describe('req/s'),
+      ack: intervalLatencySchema.optional(),
+      answer: intervalLatencySchema.optional(),
+      sync: intervalLatencySchema.optional(),
+    }),
+  ),
+});
+
+const summaryMs = z.object({ count, p50: ms, p90: ms, p99: ms, p999: ms, max: ms, mean: ms });
+const loadSchema = z.object({
+  model: z.enum(['open', 'closed']),
+  sent: count,
+  warmupSent: count,
+  dropped: count,
+  measuredMs: ms,
+  achievedRate: z.number().describe('req/s'),
+  answeredRate: z.number().describe('req/s'),
+  sendDelay: summaryMs.extend({ histogram: z.string() }).optional(),
+  generator: z.object({ generatorBound: z.boolean(), p99Ms: ms, limitMs: ms, message: z.string() }).optional(),
+});
+
+const pointStats = z.object({ count, p50: ms, p99: ms });
+const capacitySchema = z.object({
+  maxRate: z.number().nullable(),
+  firstFailingRate: z.number().nullable(),
+  limitedBySearch: z.boolean(),
+  suspect: z.boolean(),
+  criteria: z.object({ ackP99Ms: ms, answerP99Ms: ms.nullable(), maxErrorRate: z.number() }),
+  curve: z.array(
+    z.object({
+      rate: z.number(),
+      achievedRate: z.number(),
+      sent: count,
+      dropped: count,
+      errors: count,
+      errorRate: z.number(),
+      ack: pointStats,
+      answer: pointStats,
+      sync: pointStats,
+      generatorBound: z.boolean(),
+      sendDelayP99Ms: ms,
+      passed: z.boolean(),
+      reasons: z.array(z.string()),
+    }),
+  ),
 });
 
 export const reportDocumentSchema = z.object({
   version: z.literal(1),
   tool: z.literal('droidcheck'),
+  kind: z.enum(['run', 'load', 'capacity']).optional().describe('the job that wrote it; absent in older reports (run)'),
   startedAt: z.string().describe('ISO 8601'),
   finishedAt: z.string().describe('ISO 8601'),
   durationMs: ms,
   settings: z.record(z.string(), z.unknown()).describe('run settings; never a token or secret'),
   summary: z.object({
     requests: count,
-    outcomes: z.object(Object.fromEntries(OUTCOMES.map((o) => [o, count])) as Record<(typeof OUTCOMES)[number], typeof count>),
+    sent: count.optional().describe('requests sent (not `not-sent`); absent in older reports'),
+    outcomes: z.object(Object.fromEntries(OUTCOMES.map((o) => [o, count.optional()])) as Record<(typeof OUTCOMES)[number], z.ZodOptional<typeof count>>).transform((o) => ({ ...zeroOutcomes(), ...o })),
     scenarios: count,
     passed: count,
     failed: count,
     passRate: z.number().min(0).max(1),
     retries: count.default(0).describe('submit retries (--retries) over all records; 0 when absent (older reports)'),
   }),
+  accounting: accountingSchema.optional(),
   latency: perMetric(latencyEntrySchema),
   histograms: perMetric(z.string().describe('HDR histogram, compressed base64, values in microseconds')),
   receiver: z.object({
@@ -83,15 +182,21 @@ export const reportDocumentSchema = z.object({
     duplicates: count,
     late: count,
     orphans: count,
+    foreign: count.optional().describe('deliveries of another shard (stream mode)'),
     badSecret: count,
     malformed: count,
   }),
   thresholds: z.array(z.object({ expression: z.string(), metric: z.string(), actual: z.number(), passed: z.boolean() })),
   scenarios: z.array(scenarioEntrySchema),
+  tallies: z.array(tallySchema).optional(),
+  notes: z.array(noteSchema).optional(),
   passRates: passRatesSchema.optional(),
   parity: paritySchema.optional(),
   accuracy: accuracySchema.optional(),
   comparison: comparisonSchema.optional(),
+  load: loadSchema.optional(),
+  timeline: timelineSchema.optional(),
+  capacity: capacitySchema.optional(),
   exitCode: z.number().int(),
 });
 

@@ -3,55 +3,20 @@
  * built by name from {@link reporters} (a name-to-factory map, like vitest's).
  * A reporter renders the ReportDocument it is given; it computes nothing of its own.
  */
-import { rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import type { Writable } from 'node:stream';
 import { UsageError } from '../errors.js';
-import { didYouMean } from '../metrics/index.js';
+import { didYouMean } from '../suggest.js';
 import { renderConsoleSummary } from './console.js';
 import { HTML_REPORT_FILE, writeHtmlReport } from './html.js';
 import { JSON_REPORT_FILE, writeJsonReport } from './json.js';
 import { JUNIT_REPORT_FILE, writeJUnitReport } from './junit.js';
 import { MARKDOWN_REPORT_FILE, writeMarkdownSummary } from './markdown.js';
 import { createProgressReporter } from './progress.js';
-import { NDJSON_RESULTS_FILE, createNdjsonWriter, type NdjsonWriter } from './ndjson.js';
+import { NDJSON_RESULTS_FILE, NdjsonWriter } from './ndjson.js';
 import type { ReportDocument } from './report-document.js';
-import type { RequestRecord } from './run-types.js';
+import type { Reporter, ReporterFactory, ReporterOptions } from './reporter-types.js';
 
-/** What a run tells reporters when it starts. */
-export interface RunStartInfo {
-  startedAt: string;
-  /** Requests planned (scenario x mode x repeat), when known. */
-  planned?: number;
-  /** Settings without token or secret. */
-  settings: Record<string, unknown>;
-}
-
-export interface Reporter {
-  readonly name: string;
-  /** Paths of the files this reporter wrote (filled by onRunEnd). */
-  readonly files?: readonly string[];
-  onRunStart?(info: RunStartInfo): void | Promise<void>;
-  onResult?(record: RequestRecord): void | Promise<void>;
-  onRunEnd?(report: ReportDocument): void | Promise<void>;
-}
-
-export interface ReporterOptions {
-  /** Directory for file reports (e.g. `reports/`). */
-  outDir: string;
-  /** Where console output goes (default process.stdout). */
-  stdout?: Writable;
-  color?: boolean;
-  /** Environment (default process.env), e.g. for GITHUB_STEP_SUMMARY and CI. */
-  env?: Record<string, string | undefined>;
-  /**
-   * Per-reporter output paths, reporter name -> file (like vitest's `outputFile`), e.g.
-   * `{ junit: 'out/junit.xml' }`; a reporter not named writes `<outDir>/<its default name>`.
-   */
-  outputFile?: Readonly<Record<string, string>>;
-  /** Where the progress reporter draws (default process.stderr). */
-  stderr?: Writable & { isTTY?: boolean };
-}
+export type { Reporter, ReporterFactory, ReporterOptions, RunStartInfo } from './reporter-types.js';
 
 /** The directory and file name a file reporter writes to: `outputFile[name]`, else `<outDir>/<fallback>`. */
 export function outputPath(opts: ReporterOptions, name: string, fallback: string): { dir: string; file: string } {
@@ -59,7 +24,6 @@ export function outputPath(opts: ReporterOptions, name: string, fallback: string
   return custom ? { dir: dirname(custom), file: basename(custom) } : { dir: opts.outDir, file: fallback };
 }
 
-export type ReporterFactory = (opts: ReporterOptions) => Reporter;
 
 /** Prints the console summary at the end of the run. */
 export function createConsoleReporter(opts: ReporterOptions): Reporter {
@@ -110,25 +74,33 @@ export const createMarkdownReporter = (opts: ReporterOptions): Reporter =>
 export const createHtmlReporter = (opts: ReporterOptions): Reporter =>
   fileReporter('html', HTML_REPORT_FILE, opts, (dir, file, report) => writeHtmlReport(dir, report, file));
 
-/** Streams each record to `<outDir>/results.ndjson` as it ends (the file is started afresh each run). */
+/**
+ * Streams each record to `<outDir>/results.ndjson` as it ends (the file is started afresh each
+ * job; ndjson.ts: one serialisation, redaction, answer policy, backpressure).
+ */
 export function createNdjsonReporter(opts: ReporterOptions): Reporter {
   const { dir, file } = outputPath(opts, 'ndjson', NDJSON_RESULTS_FILE);
   const path = join(dir, file);
   const files: string[] = [];
-  let writer: NdjsonWriter<RequestRecord> | undefined;
-  const open = (): NdjsonWriter<RequestRecord> => (writer ??= createNdjsonWriter<RequestRecord>(path));
+  let writer: NdjsonWriter | undefined;
   return {
     name: 'ndjson',
     files,
     async onRunStart() {
-      await rm(path, { force: true });
-      open();
+      writer = await NdjsonWriter.open(path, { ...(opts.redact && { redact: opts.redact }), answers: opts.answers ?? 'all' });
     },
-    async onResult(record) {
-      await open().write(record);
+    onResult(record, warmup) {
+      writer?.writeRecord(record, warmup ?? false);
+    },
+    drained() {
+      return writer?.drained();
+    },
+    async onAbort() {
+      await writer?.close().catch(() => undefined);
     },
     async onRunEnd() {
-      await open().close();
+      if (!writer) writer = await NdjsonWriter.open(path, { answers: 'none' });
+      await writer.close();
       files.push(path);
     },
   };

@@ -1,8 +1,22 @@
 /**
  * The run types reporters consume, re-exported from where they live (runner/, scenario/,
- * receiver/) so report/ modules import them from one place.
+ * receiver/) so report/ modules import them from one place. Types only, but the outcome list
+ * (a leaf).
  */
-export type { AnswerMode, ExpectationFailure } from '../scenario/index.js';
+export type { AnswerMode, ExpectationFailure, Suite } from '../scenario/index.js';
 export type { ReceiverStats } from '../receiver/index.js';
-export { OUTCOMES } from '../runner/types.js';
-export type { ContractViolationRecord, Outcome, RequestRecord, RunResult } from '../runner/types.js';
+export { OUTCOMES, type Outcome } from '../outcomes.js';
+export type {
+  Accounting,
+  ContractNote,
+  ContractViolationRecord,
+  GeneratorVerdict,
+  RecordError,
+  RequestRecord,
+  ScenarioTally,
+  SendDelaySummary,
+  SetupFailure,
+  TallySnapshot,
+  Timeline,
+  TimelinePoint,
+} from '../runner/index.js';

@@ -10,11 +10,13 @@
  */
 import { withRetry, type RetryKind } from '../client/retry.js';
 import type { ChatHistoryItem } from '../contract/index.js';
-import { ApiError, ContractError, TimeoutError, TransportError, AbortedError, isDroidcheckError } from '../errors.js';
+import { AbortedError, ContractError, TimeoutError } from '../errors.js';
 import type { AnswerMode, Expectation, ExpectationFailure, SourceLocation } from '../scenario/index.js';
-import { evaluateExpectations } from '../scenario/index.js';
-import type { ExecuteContext } from './execute.js';
-import type { ContractViolationRecord, Outcome, RequestRecord } from './types.js';
+import type { ExecuteContext } from './context.js';
+import { addContract } from './contract-notes.js';
+import { judgeAnswer } from './judge.js';
+import { settleError } from './settle.js';
+import type { RequestRecord } from './types.js';
 
 export const ASYNC_ENDPOINT = 'get-droid-answer-async';
 export const SYNC_ENDPOINT = 'get-droid-answer';
@@ -27,52 +29,22 @@ export interface AnswerTurn {
   latencyMs?: { max: number; location: SourceLocation } | undefined;
 }
 
-type Headers = Record<string, string | string[] | undefined>;
+/** The bodies of a turn, built once (a plain scenario's turn is sent many times under load). */
+interface TurnBodies {
+  async: { humanMessage: { content: string; type: 'human' }; chatHistory: ChatHistoryItem[] };
+  sync: { humanMessage: { content: string; type: 'human' }; chatHistory: ChatHistoryItem[] };
+}
 
-/**
- * Contract of a 2xx response beyond its body schema (issue 4, contract checks): status 200 and a
- * JSON content type (spec: "Bodies are JSON (Content-Type: application/json)").
- */
-export function responseMetaViolations(status: number, headers: Headers | undefined): { path: string; message: string; value?: unknown }[] {
-  const out: { path: string; message: string; value?: unknown }[] = [];
-  if (status !== 200) out.push({ path: '(status)', message: 'a successful answer should be HTTP 200', value: status });
-  if (headers) {
-    const raw = headers['content-type'];
-    const ct = Array.isArray(raw) ? raw[0] : raw;
-    if (!ct || !/^application\/json\b/i.test(ct)) out.push({ path: '(content-type)', message: 'expected Content-Type application/json', value: ct ?? null });
+const bodies = new WeakMap<AnswerTurn, TurnBodies>();
+
+function bodiesOf(turn: AnswerTurn): TurnBodies {
+  let b = bodies.get(turn);
+  if (!b) {
+    const async = { humanMessage: { content: turn.humanMessage, type: 'human' as const }, chatHistory: turn.chatHistory };
+    b = { async, sync: async };
+    bodies.set(turn, b);
   }
-  return out;
-}
-
-export function addContract(
-  record: RequestRecord,
-  endpoint: string,
-  check: { violations: { path: string; message: string; value?: unknown }[]; unknownFields: string[] },
-  meta?: { status: number; headers?: Headers },
-): void {
-  const violations = meta ? [...check.violations, ...responseMetaViolations(meta.status, meta.headers)] : check.violations;
-  for (const v of violations) record.contractViolations.push({ endpoint, ...v } as ContractViolationRecord);
-  for (const f of check.unknownFields) record.unknownFields.push(`${endpoint}: ${f}`);
-}
-
-/** Maps an error thrown by the client or receiver to the record's outcome (DESIGN.md outcomes). */
-export function settleError(record: RequestRecord, err: unknown, endpoint: string): void {
-  let outcome: Outcome = 'transport-error';
-  if (err instanceof ApiError) {
-    outcome = 'rejected';
-    record.httpStatus = err.status;
-  } else if (err instanceof TimeoutError) outcome = 'timeout';
-  else if (err instanceof AbortedError) outcome = 'interrupted';
-  else if (err instanceof ContractError) {
-    outcome = 'transport-error';
-    for (const v of err.violations) record.contractViolations.push({ endpoint, ...v });
-  } else if (err instanceof TransportError) outcome = 'transport-error';
-  record.outcome = outcome;
-  record.error = isDroidcheckError(err)
-    ? { code: err.code, message: err.message }
-    : { code: 'DROIDCHECK_ERR_UNEXPECTED', message: err instanceof Error ? err.message : String(err) };
-  // The raw start of a body that broke the contract (HTML page, truncated JSON), token redacted.
-  if ((err instanceof ApiError || err instanceof ContractError) && err.bodyExcerpt.length > 0) record.error.excerpt = err.bodyExcerpt;
+  return b;
 }
 
 /** A failure when `actualMs` exceeds the limit (compared with `<=`). */
@@ -90,9 +62,10 @@ export function latencyFailure(limit: AnswerTurn['latencyMs'], actualMs: number)
   ];
 }
 
-function judge(record: RequestRecord, turn: AnswerTurn, payload: unknown, latencyMs: number): void {
+async function judge(record: RequestRecord, turn: AnswerTurn, payload: unknown, latencyMs: number): Promise<void> {
   record.answer = payload;
-  record.failures = [...evaluateExpectations(turn.expect, payload), ...latencyFailure(turn.latencyMs, latencyMs)];
+  const failures = await judgeAnswer(turn.expect, payload, turn);
+  record.failures = [...failures, ...latencyFailure(turn.latencyMs, latencyMs)];
   record.passed = record.outcome === 'answered' && record.failures.length === 0;
 }
 
@@ -103,46 +76,43 @@ function submit<T>(ctx: ExecuteContext, record: RequestRecord, kind: RetryKind, 
   return withRetry(fn, { policy: ctx.retry, kind, signal: ctx.abortSignal, onRetry });
 }
 
-function body(turn: AnswerTurn): { humanMessage: { content: string; type: 'human' }; chatHistory: ChatHistoryItem[] } {
-  return { humanMessage: { content: turn.humanMessage, type: 'human' }, chatHistory: turn.chatHistory };
-}
-
 async function executeSync(turn: AnswerTurn, ctx: ExecuteContext, start: number, record: RequestRecord): Promise<void> {
   const signal = ctx.abortSignal;
   try {
-    const res = await submit(ctx, record, 'sync', () => ctx.client.getDroidAnswer(body(turn), signal ? { signal } : {}));
+    const res = await submit(ctx, record, 'sync', () => ctx.client.getDroidAnswer(bodiesOf(turn).sync, signal ? { signal } : {}));
     const syncMs = ctx.clock.now() - start;
     record.syncMs = syncMs;
     record.httpStatus = res.status;
-    addContract(record, SYNC_ENDPOINT, res.contract, { status: res.status, headers: res.headers });
-    const requestId = (res.body as { requestId?: unknown }).requestId;
+    ctx.latency.recordMs('sync', syncMs);
+    addContract(record, SYNC_ENDPOINT, res.contract, ctx.notes, res.headers);
+    const requestId = (res.body as { requestId?: unknown } | null)?.requestId;
     if (typeof requestId === 'string') record.requestId = requestId;
     record.outcome = 'answered';
-    ctx.latency.recordMs('sync', syncMs);
-    judge(record, turn, res.body, syncMs);
-  } catch (err) {
-    if (err instanceof TimeoutError || (err instanceof AbortedError && !signal?.aborted)) {
-      record.syncMs = ctx.clock.now() - start;
+    if (ctx.ackOnly) {
+      record.passed = true;
+      return;
     }
+    await judge(record, turn, res.body, syncMs);
+  } catch (err) {
+    if (err instanceof TimeoutError || (err instanceof AbortedError && !signal?.aborted)) record.syncMs = ctx.clock.now() - start;
     settleError(record, err, SYNC_ENDPOINT);
   }
 }
 
 async function executeAsync(turn: AnswerTurn, ctx: ExecuteContext, start: number, record: RequestRecord): Promise<void> {
   const receiver = ctx.receiver;
-  if (!receiver) throw new Error('executeAsync: a receiver is required for async requests');
   const signal = ctx.abortSignal;
   let requestId: string;
   try {
-    const ack = await submit(ctx, record, 'async-submit', () => ctx.client.getDroidAnswerAsync(body(turn), signal ? { signal } : {}));
+    const ack = await submit(ctx, record, 'async-submit', () => ctx.client.getDroidAnswerAsync(bodiesOf(turn).async, signal ? { signal } : {}));
     const ackMs = ctx.clock.now() - start;
     record.ackMs = ackMs;
     record.httpStatus = ack.status;
     ctx.latency.recordMs('ack', ackMs);
-    addContract(record, ASYNC_ENDPOINT, ack.contract, { status: ack.status, headers: ack.headers });
+    addContract(record, ASYNC_ENDPOINT, ack.contract, ctx.notes, ack.headers);
     const id = (ack.body as { requestId?: unknown } | null)?.requestId;
     if (typeof id !== 'string' || id.length === 0) {
-      record.outcome = 'transport-error';
+      record.outcome = 'invalid-response';
       record.error = { code: ContractError.code, message: `${ASYNC_ENDPOINT} acknowledged without a requestId` };
       return;
     }
@@ -152,20 +122,24 @@ async function executeAsync(turn: AnswerTurn, ctx: ExecuteContext, start: number
     settleError(record, err, ASYNC_ENDPOINT);
     return;
   }
+  if (ctx.ackOnly || !receiver) {
+    // Ack-only: "answered" means acknowledged with a requestId (spec 9); the webhook is not awaited.
+    record.outcome = 'answered';
+    record.passed = true;
+    return;
+  }
   const match = await receiver.waitFor(requestId, start + ctx.timeoutMs, signal);
   if (match.kind === 'timeout') {
-    record.outcome = signal?.aborted ? 'interrupted' : 'timeout';
-    record.error = {
-      code: signal?.aborted ? AbortedError.code : TimeoutError.code,
-      message: signal?.aborted
-        ? 'run interrupted before the webhook arrived'
-        : `no webhook for ${requestId} within ${ctx.timeoutMs} ms`,
-    };
+    const aborted = signal?.aborted === true;
+    record.outcome = aborted ? 'interrupted' : 'timeout';
+    record.error = aborted
+      ? { code: AbortedError.code, message: 'run interrupted before the webhook arrived' }
+      : { code: TimeoutError.code, message: `no webhook for ${requestId} within ${ctx.timeoutMs} ms` };
     return;
   }
   const answerMs = match.receivedAt - start;
   record.answerMs = answerMs;
-  addContract(record, 'webhook', match.contract);
+  addContract(record, 'webhook', match.contract, ctx.notes);
   if (match.kind === 'failed') {
     record.outcome = 'failed';
     record.answer = match.payload;
@@ -174,7 +148,7 @@ async function executeAsync(turn: AnswerTurn, ctx: ExecuteContext, start: number
   }
   record.outcome = 'answered';
   ctx.latency.recordMs('answer', answerMs);
-  judge(record, turn, match.payload, answerMs);
+  await judge(record, turn, match.payload, answerMs);
 }
 
 /** Runs one answer turn in `mode`, filling `record` (outcome, latencies, failures, answer). */

@@ -17,9 +17,8 @@
  */
 import type { ClientResponse } from '../client/index.js';
 import type { ChatHistoryItem } from '../contract/index.js';
-import { ApiError, isDroidcheckError } from '../errors.js';
+import { ApiError, ContractError } from '../errors.js';
 import {
-  evaluateExpectations,
   renderExpectations,
   renderTemplate,
   renderText,
@@ -29,10 +28,12 @@ import {
   type SayStep,
   type Step,
 } from '../scenario/index.js';
-import { addContract, ASYNC_ENDPOINT, executeAnswerTurn, latencyFailure, settleError, SYNC_ENDPOINT } from './answer-turn.js';
-import type { ExecuteContext } from './execute.js';
-import type { PlannedRequest } from './plan.js';
-import type { RequestRecord, StepResult } from './types.js';
+import { ASYNC_ENDPOINT, executeAnswerTurn, latencyFailure, SYNC_ENDPOINT } from './answer-turn.js';
+import type { ExecuteContext } from './context.js';
+import { addContract } from './contract-notes.js';
+import { judgeAnswer } from './judge.js';
+import { outcomeOf, recordErrorOf } from './settle.js';
+import type { PlannedRequest, RequestRecord, StepResult } from './types.js';
 
 /** Spec endpoint name of each call (the client's names, used in contract records). */
 export const CALL_ENDPOINTS: Record<CallStep['call'], string> = {
@@ -71,9 +72,9 @@ function invoke(step: CallStep, vars: Vars, ctx: ExecuteContext): Promise<Client
 }
 
 /** Checks the expectations (templates rendered), latency and captures of a step's response. */
-function judgeStep(step: Step, result: StepResult, body: unknown, vars: Vars): boolean {
+async function judgeStep(step: Step, result: StepResult, body: unknown, vars: Vars): Promise<boolean> {
   result.body = body;
-  result.failures.push(...evaluateExpectations(renderExpectations(step.expect, vars), body));
+  result.failures.push(...(await judgeAnswer(renderExpectations(step.expect, vars), body)));
   if (result.latencyMs !== undefined) result.failures.push(...latencyFailure(step.latencyMs, result.latencyMs));
   let captureOk = true;
   for (const cap of step.capture) {
@@ -98,11 +99,11 @@ async function runCall(step: CallStep, ctx: ExecuteContext, record: RequestRecor
     const res = await invoke(step, vars, ctx);
     result.latencyMs = ctx.clock.now() - t0;
     result.httpStatus = res.status;
-    addContract(record, endpoint, res.contract, { status: res.status, headers: res.headers });
+    addContract(record, endpoint, res.contract, ctx.notes, res.headers);
     if (step.status !== undefined) {
       result.failures.push({ path: 'status', matcher: 'equals', expected: step.status, actual: res.status, message: `status: expected HTTP ${step.status}, got ${res.status}`, location: step.location });
     }
-    return { result, proceed: judgeStep(step, result, res.body, vars) };
+    return { result, proceed: await judgeStep(step, result, res.body, vars) };
   } catch (err) {
     result.latencyMs = ctx.clock.now() - t0;
     if (err instanceof ApiError && err.status === step.status) {
@@ -110,13 +111,12 @@ async function runCall(step: CallStep, ctx: ExecuteContext, record: RequestRecor
       if (err.error === undefined || err.apiMessage === undefined) {
         record.contractViolations.push({ endpoint, path: '(body)', message: 'an error body should be {error, message} (spec: Errors)', value: err.bodyExcerpt });
       }
-      return { result, proceed: judgeStep(step, result, { error: err.error, message: err.apiMessage }, vars) };
+      return { result, proceed: await judgeStep(step, result, { error: err.error, message: err.apiMessage }, vars) };
     }
-    const scratch: RequestRecord = { ...record, contractViolations: record.contractViolations };
-    settleError(scratch, err, endpoint);
-    result.outcome = scratch.outcome;
-    if (scratch.httpStatus !== undefined) result.httpStatus = scratch.httpStatus;
-    result.error = isDroidcheckError(err) ? { code: err.code, message: err.message } : (scratch.error ?? { code: 'DROIDCHECK_ERR_UNEXPECTED', message: String(err) });
+    result.outcome = outcomeOf(err);
+    if (err instanceof ApiError) result.httpStatus = err.status;
+    if (err instanceof ContractError) for (const v of err.violations) record.contractViolations.push({ endpoint, ...v });
+    result.error = recordErrorOf(err);
     if (step.status !== undefined && err instanceof ApiError) {
       result.failures.push({ path: 'status', matcher: 'equals', expected: step.status, actual: err.status, message: `status: expected HTTP ${step.status}, got ${err.status}`, location: step.location });
     }
@@ -126,10 +126,9 @@ async function runCall(step: CallStep, ctx: ExecuteContext, record: RequestRecor
 
 async function runSay(step: SayStep, planned: PlannedRequest, ctx: ExecuteContext, start: number, record: RequestRecord, vars: Vars, history: ChatHistoryItem[]): Promise<{ result: StepResult; proceed: boolean }> {
   const text = renderText(step.text, vars);
-  const turn: RequestRecord = { ...record, outcome: 'interrupted', passed: false, failures: [], contractViolations: [], unknownFields: [] };
+  const turn: RequestRecord = { ...record, outcome: 'interrupted', passed: false, failures: [], contractViolations: [] };
   await executeAnswerTurn(planned.mode, { humanMessage: text, chatHistory: [...history], expect: [] }, ctx, start, turn);
   record.contractViolations.push(...turn.contractViolations);
-  record.unknownFields.push(...turn.unknownFields);
   for (const k of ['requestId', 'ackMs', 'answerMs', 'syncMs', 'httpStatus'] as const) {
     if (turn[k] !== undefined) (record as unknown as Record<string, unknown>)[k] = turn[k];
   }
@@ -145,7 +144,7 @@ async function runSay(step: SayStep, planned: PlannedRequest, ctx: ExecuteContex
     if (turn.answer !== undefined) result.body = turn.answer;
     return { result, proceed: false };
   }
-  const proceed = judgeStep(step, result, turn.answer, vars);
+  const proceed = await judgeStep(step, result, turn.answer, vars);
   const answerText = (turn.answer as { answer?: unknown } | null)?.answer;
   history.push({ type: 'human', content: text }, { type: 'ai', content: typeof answerText === 'string' ? answerText : '' });
   return { result, proceed };

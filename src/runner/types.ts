@@ -1,23 +1,23 @@
 /**
- * What a run produces: one `RequestRecord` per request sent (or not sent, when interrupted),
- * and the `RunResult` the reporters turn into documents (DESIGN.md, Measurements).
+ * What the engine produces: one `RequestRecord` per planned request (sent, or `not-sent` when
+ * interrupted), the shapes of steps and contract findings (DESIGN.md, Measurements).
  */
-import type { ReceiverStats } from '../receiver/index.js';
-import type { AnswerMode, CallName, ExpectationFailure } from '../scenario/index.js';
-import type { LatencyRecorder } from '../metrics/index.js';
+import type { Outcome } from '../outcomes.js';
+import type { AnswerMode, CallName, ExpectationFailure, Scenario } from '../scenario/index.js';
 
-/**
- * Every request ends in exactly one outcome (DESIGN.md, Measurements):
- * - `answered`: a valid answer (sync response, or the first matching webhook);
- * - `failed`: the webhook carried the error payload (spec: Events, rule 1);
- * - `rejected`: the submit got an HTTP error (4xx/5xx, spec: Errors);
- * - `timeout`: no answer (sync) or no webhook (async) by the deadline;
- * - `transport-error`: no usable HTTP answer (reset, refused, body not JSON);
- * - `interrupted`: the run was stopped (SIGINT/SIGTERM) before the request ended.
- */
-export const OUTCOMES = ['answered', 'failed', 'rejected', 'timeout', 'transport-error', 'interrupted'] as const;
-export type Outcome = (typeof OUTCOMES)[number];
+export { OUTCOMES, type Outcome } from '../outcomes.js';
 
+/** One request to send: scenario x mode x repeat (a plan), or one draw of a mix. */
+export interface PlannedRequest {
+  /** 0-based position in the plan, or the draw number of a mix. */
+  seq: number;
+  scenario: Scenario;
+  mode: AnswerMode;
+  /** 0-based repeat index (scenario `repeat: N` plans N of each mode); absent => 0. */
+  repeat?: number;
+}
+
+/** A finding: a response broke a shape the specification or the service's documentation shows. */
 export interface ContractViolationRecord {
   /** Endpoint name, e.g. `get-droid-answer-async`, `webhook`. */
   endpoint: string;
@@ -48,11 +48,20 @@ export interface StepResult {
   failures: ExpectationFailure[];
   captured?: Record<string, unknown>;
   body?: unknown;
-  error?: { code: string; message: string };
+  error?: RecordError;
+}
+
+/** Why a request did not end `answered`. `excerpt`: the first 500 characters of a body that broke the contract or of an HTTP error. */
+export interface RecordError {
+  code: string;
+  message: string;
+  excerpt?: string;
+  /** The undici/Node code of a transport error (ECONNREFUSED, UND_ERR_SOCKET...). */
+  cause?: string;
 }
 
 export interface RequestRecord {
-  /** 0-based position in the plan. */
+  /** 0-based position in the plan (or draw number of a mix). */
   seq: number;
   suite: string;
   scenario: string;
@@ -76,25 +85,26 @@ export interface RequestRecord {
   httpStatus?: number;
   /** Retries of the submit (opt-in `--retries`, client/retry.ts); absent when none. */
   retries?: number;
-  /** `excerpt`: the first 500 characters of a body that broke the contract or of an HTTP error (token redacted). */
-  error?: { code: string; message: string; excerpt?: string };
+  error?: RecordError;
   failures: ExpectationFailure[];
   contractViolations: ContractViolationRecord[];
-  unknownFields: string[];
   /** The answer payload (sync body or webhook body), for parity and accuracy reports. */
   answer?: unknown;
   /** Per-step results of a scenario with `steps` (the answer fields above are its last `say`). */
   steps?: StepResult[];
 }
 
-export interface RunResult {
-  startedAt: string;
-  finishedAt: string;
-  durationMs: number;
-  /** Settings of the run, never the token or the secret. */
-  settings: Record<string, unknown>;
-  records: RequestRecord[];
-  latency: LatencyRecorder;
-  receiver: ReceiverStats;
-  interrupted: boolean;
+/**
+ * A run-level note about the target's shapes, at most one per endpoint and kind
+ * (issue 12: droidcheck's own choices where the spec says "not shown" are never findings).
+ * - `unverified-shape`: the body differs from the shape droidcheck chose where nothing is documented;
+ * - `unknown-fields`: fields neither the documentation nor droidcheck's choice names.
+ */
+export interface ContractNote {
+  endpoint: string;
+  kind: 'unverified-shape' | 'unknown-fields';
+  /** One line: what was seen. */
+  message: string;
+  /** Paths involved (dotted). */
+  paths: string[];
 }

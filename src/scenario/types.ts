@@ -120,7 +120,7 @@ export interface ExpectationFailure {
   path: string;
   matcher: string;
   expected: unknown;
-  actual: unknown;
+  actual?: unknown;
   message: string;
   location: SourceLocation;
 }

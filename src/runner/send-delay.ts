@@ -49,6 +49,12 @@ export class SendDelayRecorder {
     return summary;
   }
 
+  /** Adds every value of `other` (runs of a capacity search). */
+  merge(other: SendDelayRecorder): this {
+    this.#h.add(other.#h);
+    return this;
+  }
+
   /** HDR compressed base64 (values in us), like the report's latency histograms. */
   encode(): string {
     return hdr.encodeIntoCompressedBase64(this.#h);

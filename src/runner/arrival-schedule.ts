@@ -8,8 +8,8 @@
  * ramps (no per-tick rounding): within a stage rate(t) = r0 + (r1 - r0) t / D (per ms), its
  * integral N(t) = r0 t + (r1 - r0) t^2 / (2 D), solved for t in closed form.
  */
-import { parseDurationMs } from '../config.js';
 import { UsageError } from '../errors.js';
+import { durationMs, durationProblem } from '../units.js';
 
 /** One stage: move the arrival rate to `target` req/s over `durationMs` ms. */
 export interface Stage {
@@ -122,7 +122,9 @@ export function parseStages(text: string): Stage[] {
   return items.map((item) => {
     const m = /^([^:]+):\s*(\d+(?:\.\d+)?)\s*$/.exec(item);
     if (!m) throw new UsageError(`--stages: "${item}" is not <duration>:<rate>; write e.g. 30s:200`);
-    return { durationMs: parseDurationMs(m[1]!.trim(), '--stages'), target: Number(m[2]) };
+    const problem = durationProblem(m[1]!.trim());
+    if (problem) throw new UsageError(`--stages: ${problem}`);
+    return { durationMs: durationMs(m[1]!.trim())!, target: Number(m[2]) };
   });
 }
 

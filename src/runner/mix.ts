@@ -1,12 +1,16 @@
 /**
  * Scenario mix of a load run: each scenario x mode is an entry with a weight; `pick(seq)`
  * draws one with a seeded PRNG (mulberry32), so a run's sequence of requests is reproducible
- * from its seed. Modes follow the run's plan (`modesFor`: `--mode` overrides the scenario's).
+ * from its seed. Modes follow the run's plan (`modesFor`: `--mode` overrides the scenario's; a
+ * scenario whose steps hold no `say` runs in its first mode only). Scenarios with `steps` are in
+ * the mix like any other: under load, draws of the same scenario may overlap, so their steps may
+ * see each other's state (a customer's bot switch, its messages); see the README, Load.
  */
 import { mulberry32 } from '../random.js';
 import { UsageError } from '../errors.js';
-import { modesFor, type ModeOverride, type PlannedRequest } from '../runner/plan.js';
 import type { AnswerMode, Scenario, Suite } from '../scenario/index.js';
+import { modesFor, type ModeOverride } from './plan.js';
+import type { PlannedRequest } from './types.js';
 
 export interface MixEntry {
   scenario: Scenario;
@@ -26,7 +30,6 @@ export interface MixOptions {
   seed?: number;
 }
 
-export { mulberry32 } from '../random.js';
 
 function weightOf(scenario: Scenario, mode: AnswerMode, weights: Readonly<Record<string, number>>): number {
   const full = `${scenario.suite}/${scenario.name}`;
@@ -56,15 +59,13 @@ export function parseWeights(items: readonly string[]): Record<string, number> {
 /** Weighted picking over scenario x mode entries, O(log n) per pick, no allocation but the PlannedRequest. */
 export class ScenarioMix {
   readonly entries: readonly MixEntry[];
-  /** `suite/name` of scenarios left out (multi-step `steps:` scenarios are not load-tested yet). */
-  skipped: string[] = [];
   readonly #cumulative: Float64Array;
   readonly #total: number;
   readonly #random: () => number;
 
   constructor(entries: readonly MixEntry[], seed = 1) {
     const live = entries.filter((e) => e.weight > 0);
-    if (live.length === 0) throw new UsageError('the load mix is empty: no single-message scenario has a weight > 0 (multi-step scenarios are skipped; check --weight and the scenario paths)');
+    if (live.length === 0) throw new UsageError('the load mix is empty: no scenario has a weight > 0 (check --weight and the scenario paths)');
     this.entries = live;
     this.#cumulative = new Float64Array(live.length);
     let sum = 0;
@@ -110,15 +111,12 @@ export function createMix(suites: readonly Suite[], options: MixOptions = {}): S
   const weights = options.weights ?? {};
   const entries: MixEntry[] = [];
   const known = new Set<string>();
-  const skipped: string[] = [];
   for (const suite of suites) {
     for (const scenario of suite.scenarios) {
-      if (scenario.steps && scenario.steps.length > 0) {
-        skipped.push(`${scenario.suite}/${scenario.name}`);
-        continue;
-      }
       known.add(scenario.name).add(`${scenario.suite}/${scenario.name}`);
-      for (const mode of modesFor(scenario, options.mode)) {
+      const all = modesFor(scenario, options.mode);
+      const modes = scenario.steps && !scenario.steps.some((s) => s.kind === 'say') ? all.slice(0, 1) : all;
+      for (const mode of modes) {
         known.add(`${scenario.name}:${mode}`).add(`${scenario.suite}/${scenario.name}:${mode}`);
         entries.push({ scenario, mode, weight: weightOf(scenario, mode, weights) });
       }
@@ -127,7 +125,5 @@ export function createMix(suites: readonly Suite[], options: MixOptions = {}): S
   for (const key of Object.keys(weights)) {
     if (!known.has(key)) throw new UsageError(`--weight: "${key}" names no scenario of this run (use the name, suite/name, or name:mode)`);
   }
-  const mix = new ScenarioMix(entries, options.seed ?? 1);
-  mix.skipped = skipped;
-  return mix;
+  return new ScenarioMix(entries, options.seed ?? 1);
 }

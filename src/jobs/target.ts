@@ -6,10 +6,10 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Agent } from 'undici';
-import { DroidClient } from './client/index.js';
-import type { ResolvedRunConfig } from './config.js';
-import { createEmulator, startEmulatorWorker, type EmulatorOptions } from './emulator/index.js';
-import { createReceiver, type Receiver } from './receiver/index.js';
+import { DroidClient } from '../client/index.js';
+import type { ResolvedConfig } from '../config/index.js';
+import { createEmulator, startEmulatorWorker, type EmulatorOptions } from '../emulator/index.js';
+import { createReceiver, type Receiver } from '../receiver/index.js';
 
 export interface Target {
   client: DroidClient;
@@ -33,7 +33,7 @@ export interface EmbeddedEmulator {
   close(): Promise<void>;
 }
 
-const WORKER_ENTRY = new URL('./emulator/worker-entry.js', import.meta.url);
+const WORKER_ENTRY = new URL('../emulator/worker-entry.js', import.meta.url);
 
 /**
  * Starts the emulator on its own thread when the built worker entry exists (the CLI, from
@@ -51,7 +51,7 @@ async function startEmbeddedEmulator(options: EmulatorOptions, preferWorker: boo
 }
 
 /** Starts the receiver (and the emulator when no base URL is configured) on loopback by default. */
-export async function openTarget(config: ResolvedRunConfig): Promise<Target> {
+export async function openTarget(config: ResolvedConfig): Promise<Target> {
   const receiver = createReceiver({
     host: config.receiverHost,
     port: config.receiverPort,

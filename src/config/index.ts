@@ -1,0 +1,10 @@
+/**
+ * config/: flags > environment > `.env` > config file > defaults, resolved once for every job.
+ */
+export type { CommonFlags, LoadFlags, CapacityFlags, JobFlags, JobKind } from './flags.js';
+export { resolveConfig, DEFAULT_REPORTERS, MIN_SECRET_CHARS } from './resolve.js';
+export type { ResolvedConfig, ResolvedTarget, ResolvedLoadSettings, ResolvedCapacitySettings, LoadModel } from './resolve.js';
+export { publicSettings } from './settings.js';
+export { DEFAULT_CONFIG_FILE, loadConfigFile, parseConfigFile, fileFlags, userConfigSchema, type UserConfig } from './file.js';
+export { readDotenv, withDotenv, DOTENV_FILE } from './dotenv.js';
+export { parseDuration, parseNumber, parseInteger, parseShare, parseUrl, parseChoice, parseGrep } from './parse.js';

@@ -1,0 +1,209 @@
+/**
+ * `resolveConfig(command, flags, env, file)`: one resolution for every job (run, load,
+ * capacity): what the user gave, from flags, the environment (with `.env` under it, see
+ * dotenv.ts), the config file and droidcheck's defaults, in that order of precedence
+ * (DESIGN.md, Conventions), into the `ResolvedConfig` the job runs with.
+ * Tokens and secrets come from the environment only (`DROID_API_TOKEN`, `DROID_WEBHOOK_SECRET`);
+ * each must be at least 8 characters, so redaction by whole tokens is safe.
+ * Throws UsageError / ConfigError (exit 2), naming the flag.
+ */
+import { randomBytes } from 'node:crypto';
+import { ConfigError, UsageError } from '../errors.js';
+import { parseOutputFiles } from '../report/reporter.js';
+import { constantRate, parseShard, parseStages, parseWeights, type ModeOverride, type Shard, type Stage } from '../runner/index.js';
+import type { JobFlags, JobKind } from './flags.js';
+import { parseChoice, parseDuration, parseGrep, parseInteger, parseNumber, parseShare, parseUrl } from './parse.js';
+
+/** Reporters a job uses when none are named: files land in the report directory. */
+export const DEFAULT_REPORTERS = ['console', 'json', 'junit', 'html', 'markdown', 'ndjson'] as const;
+
+/** Shortest token or secret accepted (issue 11: shorter ones cannot be redacted safely). */
+export const MIN_SECRET_CHARS = 8;
+
+export type ResolvedTarget =
+  | { kind: 'emulator' }
+  | { kind: 'remote'; baseUrl: string; droidId: string; token: string };
+
+export type LoadModel =
+  | { kind: 'open'; startRate: number; stages: Stage[] }
+  | { kind: 'closed'; concurrency: number; durationMs: number };
+
+export interface ResolvedLoadSettings {
+  model: LoadModel;
+  warmupMs: number;
+  maxInFlight: number;
+  maxRequests: number | undefined;
+  weights: Record<string, number>;
+  seed: number;
+  ackOnly: boolean;
+  /** Progress line interval, ms; 0: none. */
+  progressMs: number;
+  /** After sending ends, in-flight requests get this long before they are cancelled, ms. */
+  drainTimeoutMs: number;
+}
+
+export interface ResolvedCapacitySettings {
+  strategy: 'step' | 'bisect';
+  /** req/s */
+  startRate: number;
+  stepRate: number;
+  maxRate: number;
+  precision: number | undefined;
+  maxSteps: number;
+  stepDurationMs: number;
+  warmupMs: number;
+  /** ms */
+  ackP99Ms: number;
+  answerP99Ms: number | undefined;
+  /** 0..1 */
+  maxErrorRate: number;
+  maxInFlight: number;
+  weights: Record<string, number>;
+  seed: number;
+  ackOnly: boolean;
+}
+
+export interface ResolvedConfig {
+  command: JobKind;
+  paths: string[];
+  concurrency: number;
+  mode: ModeOverride | undefined;
+  reportDir: string;
+  timeoutMs: number;
+  graceMs: number;
+  target: ResolvedTarget;
+  /** `DROID_WEBHOOK_SECRET`, or a random one for the emulator. Never printed. */
+  webhookSecret: string | null;
+  receiverHost: string;
+  receiverPort: number;
+  publicUrl: string | undefined;
+  thresholds: string[];
+  /** Judge the spec's limits (metrics/thresholds.ts) besides `thresholds`. */
+  defaultThresholds: boolean;
+  reporters: string[];
+  /** True when no reporter was named (the defaults are in use). */
+  defaultReporters: boolean;
+  tags: string[];
+  grep: string | RegExp | undefined;
+  emulatorThread: 'worker' | 'inline';
+  warmUp: boolean;
+  retries: number;
+  shard: Shard | undefined;
+  baseline: string | undefined;
+  outputFile: Record<string, string> | undefined;
+  failOnFlaky: boolean;
+  load?: ResolvedLoadSettings;
+  capacity?: ResolvedCapacitySettings;
+}
+
+function secretFrom(env: NodeJS.ProcessEnv, name: string): string | undefined {
+  const value = env[name];
+  if (value === undefined || value === '') return undefined;
+  if (value.length < MIN_SECRET_CHARS) {
+    throw new ConfigError(`${name} is ${value.length} characters long; use at least ${MIN_SECRET_CHARS} (32 random characters advised: openssl rand -base64 32)`);
+  }
+  return value;
+}
+
+function resolveTarget(flags: JobFlags, env: NodeJS.ProcessEnv): ResolvedTarget {
+  const raw = flags.baseUrl ?? env.DROID_BASE_URL;
+  if (!raw) return { kind: 'emulator' };
+  const baseUrl = parseUrl(raw, flags.baseUrl !== undefined ? '--base-url' : 'DROID_BASE_URL');
+  const droidId = flags.droidId ?? env.DROID_ID;
+  if (droidId === undefined || String(droidId).trim() === '') throw new ConfigError('a real target needs a droid id: pass --droid-id N or set DROID_ID');
+  const token = secretFrom(env, 'DROID_API_TOKEN');
+  if (!token) throw new ConfigError('a real target needs its API token in the environment: export DROID_API_TOKEN=... (or put it in .env; never in a file of the repository or a flag)');
+  return { kind: 'remote', baseUrl, droidId: String(droidId), token };
+}
+
+function resolveLoad(flags: JobFlags, concurrency: number, explicitConcurrency: boolean, timeoutMs: number): ResolvedLoadSettings {
+  const durationMs = parseDuration(flags.duration ?? '30s', '--duration');
+  if (durationMs <= 0) throw new UsageError('--duration: must be > 0, e.g. 30s');
+  if (flags.rate !== undefined && flags.stages !== undefined) throw new UsageError('give either --rate (constant arrival rate) or --stages (ramps), not both');
+  const open = flags.rate !== undefined || flags.stages !== undefined;
+  if (open && explicitConcurrency) throw new UsageError('--concurrency sets the closed model; with --rate or --stages (open model) use --max-in-flight');
+  let model: LoadModel;
+  if (flags.stages !== undefined) model = { kind: 'open', startRate: parseNumber(flags.startRate ?? 0, '--start-rate', { min: 0, unit: 'req/s' }), stages: parseStages(flags.stages) };
+  else if (flags.rate !== undefined) model = { kind: 'open', ...constantRate(parseNumber(flags.rate, '--rate', { min: 0, above: true, unit: 'req/s' }), durationMs) };
+  else model = { kind: 'closed', concurrency, durationMs };
+  return {
+    model,
+    warmupMs: parseDuration(flags.warmup ?? 0, '--warmup'),
+    maxInFlight: parseInteger(flags.maxInFlight ?? 100_000, '--max-in-flight', 1),
+    maxRequests: flags.maxRequests === undefined ? undefined : parseInteger(flags.maxRequests, '--max-requests', 1),
+    weights: parseWeights(flags.weights ?? []),
+    seed: parseInteger(flags.seed ?? 1, '--seed', 0, 2 ** 32 - 1),
+    ackOnly: flags.ackOnly ?? false,
+    progressMs: parseDuration(flags.progress ?? '5s', '--progress'),
+    drainTimeoutMs: timeoutMs + 5_000,
+  };
+}
+
+function resolveCapacity(flags: JobFlags): ResolvedCapacitySettings {
+  const rate = (v: number | string | undefined, fallback: number, flag: string): number => parseNumber(v ?? fallback, flag, { min: 0, above: true, unit: 'req/s' });
+  const startRate = rate(flags.startRate, 50, '--start-rate');
+  const maxRate = rate(flags.maxRate, 2000, '--max-rate');
+  if (maxRate < startRate) throw new UsageError(`--max-rate (${maxRate} req/s) must be >= --start-rate (${startRate} req/s)`);
+  return {
+    strategy: parseChoice(flags.strategy ?? 'step', '--strategy', ['step', 'bisect'] as const),
+    startRate,
+    stepRate: rate(flags.step, startRate, '--step'),
+    maxRate,
+    precision: flags.precision === undefined ? undefined : rate(flags.precision, 1, '--precision'),
+    maxSteps: parseInteger(flags.maxSteps ?? 20, '--max-steps', 1, 1000),
+    stepDurationMs: parseDuration(flags.stepDuration ?? '10s', '--step-duration'),
+    warmupMs: parseDuration(flags.warmup ?? '2s', '--warmup'),
+    ackP99Ms: parseDuration(flags.ackP99 ?? '100ms', '--ack-p99'),
+    answerP99Ms: flags.answerP99 === undefined ? undefined : parseDuration(flags.answerP99, '--answer-p99'),
+    maxErrorRate: parseShare(flags.maxErrorRate ?? '1%', '--max-error-rate'),
+    maxInFlight: parseInteger(flags.maxInFlight ?? 100_000, '--max-in-flight', 1),
+    weights: parseWeights(flags.weights ?? []),
+    seed: parseInteger(flags.seed ?? 1, '--seed', 0, 2 ** 32 - 1),
+    ackOnly: flags.ackOnly ?? false,
+  };
+}
+
+/**
+ * Resolves `cli` (what the user typed) over `file` (the config file's flags for this command,
+ * config/file.ts `fileFlags`) against `env` (the environment with `.env` under it).
+ */
+export function resolveConfig(command: JobKind, cli: JobFlags, env: NodeJS.ProcessEnv = process.env, file: JobFlags = {}): ResolvedConfig {
+  const flags: JobFlags = { ...file };
+  for (const [k, v] of Object.entries(cli)) if (v !== undefined) (flags as Record<string, unknown>)[k] = v;
+  const target = resolveTarget(flags, env);
+  const webhookSecret = secretFrom(env, 'DROID_WEBHOOK_SECRET') ?? (target.kind === 'emulator' ? randomBytes(24).toString('base64url') : null);
+  const reporters = flags.reporters && flags.reporters.length > 0 ? flags.reporters : [...DEFAULT_REPORTERS];
+  const timeoutMs = parseDuration(flags.timeout ?? '180s', '--timeout');
+  if (timeoutMs <= 0) throw new UsageError('--timeout: must be > 0, e.g. 180s');
+  const concurrency = parseInteger(flags.concurrency ?? 8, '--concurrency', 1, 100_000);
+  const config: ResolvedConfig = {
+    command,
+    paths: flags.paths && flags.paths.length > 0 ? flags.paths : ['scenarios'],
+    concurrency,
+    mode: flags.mode === undefined ? undefined : parseChoice(flags.mode, '--mode', ['sync', 'async', 'both'] as const),
+    reportDir: flags.reportDir ?? 'reports',
+    timeoutMs,
+    graceMs: parseDuration(flags.grace ?? '5s', '--grace'),
+    target,
+    webhookSecret,
+    receiverHost: flags.receiverHost ?? '127.0.0.1',
+    receiverPort: parseInteger(flags.receiverPort ?? 0, '--receiver-port', 0, 65_535),
+    publicUrl: flags.publicUrl === undefined ? undefined : parseUrl(flags.publicUrl, '--public-url'),
+    thresholds: flags.thresholds ?? [],
+    defaultThresholds: flags.defaultThresholds ?? true,
+    reporters,
+    defaultReporters: !(flags.reporters && flags.reporters.length > 0),
+    tags: flags.tags ?? [],
+    grep: parseGrep(flags.grep),
+    emulatorThread: flags.emulatorThread ?? 'worker',
+    warmUp: flags.warmUp ?? true,
+    retries: parseInteger(flags.retries ?? 0, '--retries', 0, 10),
+    shard: flags.shard === undefined ? undefined : parseShard(flags.shard),
+    baseline: flags.baseline,
+    outputFile: flags.outputFiles && flags.outputFiles.length > 0 ? parseOutputFiles(flags.outputFiles) : undefined,
+    failOnFlaky: flags.failOnFlaky ?? false,
+  };
+  if (command === 'load') config.load = resolveLoad(flags, concurrency, flags.concurrency !== undefined, timeoutMs);
+  if (command === 'capacity') config.capacity = resolveCapacity(flags);
+  return config;
+}

@@ -1,0 +1,27 @@
+/**
+ * The settings a report shows (`report.json` `settings`): plain data, never a token, a secret
+ * or a value derived from one (DESIGN.md, Conventions).
+ */
+import type { ResolvedConfig } from './resolve.js';
+
+export function publicSettings(config: ResolvedConfig): Record<string, unknown> {
+  return {
+    command: config.command,
+    paths: config.paths,
+    concurrency: config.concurrency,
+    mode: config.mode ?? 'scenario',
+    timeoutMs: config.timeoutMs,
+    target: config.target.kind === 'remote' ? { kind: 'remote', baseUrl: config.target.baseUrl, droidId: config.target.droidId } : { kind: 'emulator' },
+    webhookSecretSet: config.webhookSecret !== null,
+    thresholds: config.thresholds,
+    defaultThresholds: config.defaultThresholds,
+    ...(config.retries > 0 && { retries: config.retries }),
+    ...(config.tags.length > 0 && { tags: config.tags }),
+    ...(config.grep !== undefined && { grep: String(config.grep) }),
+    ...(config.shard && { shard: `${config.shard.index}/${config.shard.total}` }),
+    ...(config.baseline !== undefined && { baseline: config.baseline }),
+    ...(config.failOnFlaky && { failOnFlaky: true }),
+    ...(config.load && { load: { ...config.load, maxRequests: config.load.maxRequests ?? null } }),
+    ...(config.capacity && { capacity: { ...config.capacity, precision: config.capacity.precision ?? null, answerP99Ms: config.capacity.answerP99Ms ?? null } }),
+  };
+}

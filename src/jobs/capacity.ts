@@ -1,0 +1,80 @@
+/**
+ * `runCapacity(config, io)`: the capacity search as a library call (`droidcheck capacity`
+ * wraps it): for each rate of the search (capacity-search.ts), one open-model engine run of
+ * `--warmup` + `--step-duration` at that constant rate, judged on its own figures. Same
+ * pipeline and reporters as `run` and `load` (pipeline.ts): accounting over every step,
+ * redaction, every report format, exit 130 on SIGINT with the curve measured so far. Exit code:
+ * 0 when some rate passed, 99 when none did.
+ */
+import { retryPolicyFor } from '../client/retry.js';
+import type { ResolvedConfig } from '../config/index.js';
+import { InternalError } from '../errors.js';
+import { MixSource, combineResults, generatorVerdict, runEngine, type EngineResult } from '../runner/index.js';
+import { formatRate } from '../units.js';
+import { pointLine, searchCapacity, type RateMeasurement } from './capacity-search.js';
+import { loadSection } from './load.js';
+import { runJob, type JobIO, type JobSummary } from './pipeline.js';
+
+function measurement(rate: number, engine: EngineResult, judgesAck: boolean): RateMeasurement {
+  const pick = (m: 'ack' | 'answer' | 'sync') => {
+    const s = engine.latency.summary(m);
+    return { count: s.count, p50: s.p50, p99: s.p99 };
+  };
+  const sendDelay = engine.sendDelay?.summary();
+  const verdict = sendDelay ? generatorVerdict(sendDelay) : undefined;
+  const seconds = engine.measuredMs / 1000;
+  return {
+    rate,
+    achievedRate: seconds > 0 ? Math.round((engine.counts.sent / seconds) * 10) / 10 : 0,
+    sent: engine.counts.sent,
+    dropped: engine.counts.dropped,
+    errors: engine.tally.requests - engine.tally.outcomes.answered - engine.tally.outcomes['not-sent'],
+    ack: pick('ack'),
+    answer: pick('answer'),
+    sync: pick('sync'),
+    generatorBound: verdict?.generatorBound ?? false,
+    sendDelayP99Ms: verdict?.p99Ms ?? 0,
+    judgesAck,
+  };
+}
+
+/** Throws like `run` (exit 2 before anything is sent). */
+export function runCapacity(config: ResolvedConfig, io: JobIO): Promise<JobSummary> {
+  const c = config.capacity;
+  if (!c) throw new InternalError('runCapacity: the configuration has no capacity settings (resolveConfig("capacity", ...))');
+  return runJob({ ...config, command: 'capacity' }, io, async (ctx) => {
+    await ctx.begin(undefined);
+    ctx.log(`droidcheck capacity: ${c.strategy} search from ${formatRate(c.startRate)} to ${formatRate(c.maxRate)}, ${c.stepDurationMs / 1000} s per rate after ${c.warmupMs / 1000} s of warm-up`);
+    const results: EngineResult[] = [];
+    const measure = async (rate: number): Promise<RateMeasurement | undefined> => {
+      if (ctx.stopSignal?.aborted) return undefined;
+      const source = MixSource.of(ctx.suites, { mode: config.mode, weights: c.weights, seed: c.seed });
+      const engine = await runEngine({
+        source,
+        scheduler: { kind: 'open', startRate: rate, stages: [{ durationMs: c.warmupMs + c.stepDurationMs, target: rate }], maxInFlight: c.maxInFlight },
+        client: ctx.target.client,
+        receiver: ctx.target.receiver,
+        timeoutMs: config.timeoutMs,
+        retry: retryPolicyFor(config.retries),
+        ackOnly: c.ackOnly,
+        warmupMs: c.warmupMs,
+        sinks: ctx.sinks,
+        onTick: ctx.onTick,
+        stopSignal: ctx.stopSignal,
+        abortSignal: ctx.abortSignal,
+      });
+      results.push(engine);
+      if (engine.interrupted || engine.setupFailure) return undefined;
+      return measurement(rate, engine, source.hasAsync());
+    };
+    const capacity = await searchCapacity(
+      measure,
+      { strategy: c.strategy, startRate: c.startRate, stepRate: c.stepRate, maxRate: c.maxRate, precision: c.precision, maxSteps: c.maxSteps },
+      { ackP99Ms: c.ackP99Ms, answerP99Ms: c.answerP99Ms, maxErrorRate: c.maxErrorRate },
+      (p) => ctx.log(pointLine(p)),
+    );
+    if (results.length === 0) throw new InternalError('capacity: no rate was measured');
+    const engine = combineResults(results);
+    return { engine, load: loadSection(engine), capacity };
+  });
+}

@@ -1,0 +1,10 @@
+/**
+ * jobs/: `run`, `load` and `capacity` through one pipeline (pipeline.ts): config, preflight,
+ * target, engine, accounting, redaction, one report document, the same reporters.
+ */
+export { run, type RunIO, type RunSummary } from './run.js';
+export { runLoad, loadSection } from './load.js';
+export { runCapacity } from './capacity.js';
+export { searchCapacity, judgeStep, P99_MIN_SAMPLES, type CapacityCriteria, type CapacitySearchOptions, type RateMeasurement } from './capacity-search.js';
+export { runJob, selectSuites, setupMessage, type JobIO, type JobSummary, type JobContext, type JobOutput } from './pipeline.js';
+export { openTarget, type Target, type EmbeddedEmulator } from './target.js';

@@ -1,0 +1,213 @@
+/**
+ * The one job pipeline of `run`, `load` and `capacity` (STYLE.md, "One pipeline, many modes"):
+ *
+ * 1. select: load the suites (a path that holds no scenario is exit 2), filter (`--tag`,
+ *    `--grep`), shard (`--shard i/n`);
+ * 2. preflight: thresholds parsed, baseline read, reporters built (exit 2 before anything is
+ *    sent);
+ * 3. target: the embedded emulator (default) or the real service, and the receiver; connections
+ *    warmed up with a read-only call;
+ * 4. the job's body: one or more engine runs (runner/engine.ts);
+ * 5. close the target (late deliveries and orphans counted), check the accounting invariant
+ *    (requests = outcomes; received = the sum of the receiver's classifications);
+ * 6. one report document (report/build-report.ts) with the job's `kind`, redacted once where it
+ *    leaves the process, rendered by the same reporters for every job.
+ * A job whose every request failed the same set-up way stops early and throws SetupError (exit
+ * 2, one line). An interrupt (SIGINT) still writes the partial report; the exit code is 130.
+ */
+import type { Writable } from 'node:stream';
+import { publicSettings, type ResolvedConfig } from '../config/index.js';
+import { SetupError, UsageError } from '../errors.js';
+import { parseThreshold } from '../metrics/index.js';
+import { createRedactor, environmentSecrets, redactValue } from '../redact.js';
+import { buildReport, createReporter, loadBaseline, type LoadSection, type CapacitySection, type Reporter, type ReportDocument } from '../report/index.js';
+import { checkAccounting, shardSuites, warmUpConnections, type EngineResult, type ProgressSnapshot, type RecordSink, type SetupFailure } from '../runner/index.js';
+import { filterScenarios, loadSuites, type Suite } from '../scenario/index.js';
+import { openTarget, type Target } from './target.js';
+
+export interface JobIO {
+  stdout: Writable;
+  stderr: Writable & { isTTY?: boolean };
+  /** Aborted: send no new requests (first SIGINT). */
+  stopSignal?: AbortSignal;
+  /** Aborted: cancel in-flight requests (grace over, or second SIGINT). */
+  abortSignal?: AbortSignal;
+  color?: boolean;
+  /** For reporters: CI, GITHUB_STEP_SUMMARY. Default process.env. */
+  env?: Record<string, string | undefined>;
+}
+
+export interface JobSummary {
+  report: ReportDocument;
+  exitCode: number;
+  /** Files written (report.json, junit.xml, ...). */
+  files: string[];
+}
+
+/** What a job's body works with. */
+export interface JobContext {
+  config: ResolvedConfig;
+  suites: Suite[];
+  target: Target;
+  /** Reporters as engine sinks (onResult, backpressure). */
+  sinks: RecordSink[];
+  /** Reporters' onProgress. */
+  onTick(snapshot: ProgressSnapshot): void;
+  /** Tells the reporters the job started; `planned` when the job knows it. */
+  begin(planned: number | undefined): Promise<void>;
+  /** One line to stderr, redacted, above a live progress bar. */
+  log(line: string): void;
+  stopSignal: AbortSignal | undefined;
+  abortSignal: AbortSignal | undefined;
+}
+
+/** What a job's body returns: its engine result (several, combined) and its own report sections. */
+export interface JobOutput {
+  engine: EngineResult;
+  load?: LoadSection;
+  capacity?: CapacitySection;
+}
+
+/**
+ * Loads, filters and shards the suites of `config`. Throws ScenarioError (file:line:col) and
+ * UsageError (exit 2) when the paths hold no scenario or the filters match none.
+ */
+export async function selectSuites(config: ResolvedConfig): Promise<Suite[]> {
+  const loaded = await loadSuites(config.paths);
+  if (loaded.every((s) => s.scenarios.length === 0)) {
+    throw new UsageError(`no scenario found in ${config.paths.join(', ')}: give a suite file or a directory holding *.yaml suites (a suite has a "scenarios:" list; droidcheck init writes one)`);
+  }
+  const filtering = config.tags.length > 0 || config.grep !== undefined;
+  const filtered = filtering ? filterScenarios(loaded, { tags: config.tags, ...(config.grep !== undefined && { grep: config.grep }) }) : loaded;
+  if (filtered.length === 0) throw new UsageError(`no scenario matches ${[config.tags.length > 0 ? `--tag ${config.tags.join(', ')}` : '', config.grep !== undefined ? `--grep ${String(config.grep)}` : ''].filter(Boolean).join(' and ')}`);
+  const suites = shardSuites(filtered, config.shard);
+  if (suites.length === 0) throw new UsageError(`shard ${config.shard?.index}/${config.shard?.total} holds no scenario (${filtered.reduce((n, s) => n + s.scenarios.length, 0)} scenarios for ${config.shard?.total} shards): use fewer shards`);
+  return suites;
+}
+
+function createReporters(config: ResolvedConfig, io: JobIO, redact: (text: string) => string): Reporter[] {
+  const env = io.env ?? process.env;
+  const names = [...config.reporters];
+  const live = config.defaultReporters && !names.includes('progress');
+  if (live) names.unshift('progress');
+  const reporters = names.map((name) =>
+    createReporter(name, {
+      outDir: config.reportDir,
+      stdout: io.stdout,
+      stderr: io.stderr,
+      env,
+      color: io.color ?? false,
+      redact,
+      answers: config.command === 'run' ? 'all' : 'failed',
+      ...(config.load && { progressIntervalMs: config.load.progressMs }),
+      ...(config.outputFile && { outputFile: config.outputFile }),
+    }),
+  );
+  // The progress display stops (and clears its bar) before anything else prints at the end.
+  return [...reporters.filter((r) => r.name === 'progress'), ...reporters.filter((r) => r.name !== 'progress')];
+}
+
+/** The one line of a set-up failure: what every request got, and what to fix. */
+export function setupMessage(f: SetupFailure, target: Target, config: ResolvedConfig): string {
+  const where = config.target.kind === 'remote' ? `${target.baseUrl} (droid ${config.target.droidId})` : `the embedded emulator at ${target.baseUrl}`;
+  const [kind, detail] = f.signature.split(':');
+  let fix = 'check the target and its configuration (droidcheck doctor checks each step)';
+  if (kind === 'rejected' && detail === '401') fix = 'the token was refused: check DROID_API_TOKEN (a regenerated token invalidates the old one)';
+  else if (kind === 'rejected' && detail === '403') fix = 'access denied: check --droid-id and that the token may read this droid and its customers';
+  else if (kind === 'rejected' && (detail === '404' || detail === '405')) fix = 'no such route: check --base-url (the service root, without /api/droids/...)';
+  else if (kind === 'rejected' && detail === '400') fix = 'the service refused the request: check its settings (answer webhook URL, test customer) as the message says';
+  else if (kind === 'transport') fix = `no connection (${detail}): check --base-url, the host and port, and that the service is up`;
+  else if (kind === 'invalid-response') fix = 'the target answered with something that is not JSON (an HTML page?): check --base-url points at the service API';
+  const status = f.httpStatus !== undefined ? ` (HTTP ${f.httpStatus})` : '';
+  return `every request to ${where} failed the same way${status} before any was answered (${f.records} request${f.records === 1 ? '' : 's'}): ${f.error.message}; ${fix}`;
+}
+
+/**
+ * Runs one job through the pipeline (see the module docs) with `body` as its traffic step.
+ * Throws ScenarioError / UsageError / ConfigError / ThresholdError before anything is sent
+ * (exit 2), SetupError when every request failed the same set-up way (exit 2), InternalError
+ * when the accounting does not add up (exit 70).
+ */
+export async function runJob(config: ResolvedConfig, io: JobIO, body: (ctx: JobContext) => Promise<JobOutput>): Promise<JobSummary> {
+  const suites = await selectSuites(config);
+  for (const t of config.thresholds) parseThreshold(t);
+  const baseline = config.baseline !== undefined ? await loadBaseline(config.baseline) : undefined;
+  const secrets = [config.webhookSecret, config.target.kind === 'remote' ? config.target.token : undefined, ...environmentSecrets(io.env ?? process.env)];
+  let redact = createRedactor(secrets);
+  const reporters = createReporters(config, io, (text) => redact(text));
+  const progress = reporters.find((r) => r.name === 'progress') as (Reporter & { log?(line: string): void }) | undefined;
+  const log = (line: string): void => (progress?.log ? progress.log(redact(line)) : void io.stderr.write(`${redact(line)}\n`));
+  const settings = publicSettings(config);
+  const startedAt = new Date().toISOString();
+  const target = await openTarget(config);
+  redact = createRedactor([...secrets, target.emulator?.token]);
+  let output: JobOutput;
+  try {
+    if (config.target.kind === 'remote') {
+      log(`droidcheck: target ${target.baseUrl} (droid ${config.target.droidId})`);
+      log(`droidcheck: configure the service's answer webhook URL as ${target.webhookUrl}`);
+      if (config.webhookSecret === null) log('droidcheck: no DROID_WEBHOOK_SECRET set: deliveries are accepted without a secret');
+    } else {
+      log(`droidcheck: embedded emulator at ${target.baseUrl} (${target.emulator?.thread ?? 'inline'} thread), receiver at ${target.webhookUrl}`);
+    }
+    if (config.warmUp) await warmUpConnections(target.client, config.concurrency, io.stopSignal);
+    const sinks: RecordSink[] = reporters
+      .filter((r) => r.onResult)
+      .map((r) => ({ onRecord: (record, warmup) => r.onResult!(record, warmup), ...(r.drained && { drained: () => r.drained!() }) }));
+    const ctx: JobContext = {
+      config,
+      suites,
+      target,
+      sinks,
+      onTick: (s) => {
+        for (const r of reporters) r.onProgress?.(s);
+      },
+      begin: async (planned) => {
+        for (const r of reporters) await r.onRunStart?.({ startedAt, kind: config.command, planned, settings });
+      },
+      log,
+      stopSignal: io.stopSignal,
+      abortSignal: io.abortSignal,
+    };
+    output = await body(ctx);
+  } catch (err) {
+    for (const r of reporters) await r.onAbort?.();
+    throw err;
+  } finally {
+    // Emulator first (no more deliveries), then the receiver (parked deliveries become orphans).
+    await target.close();
+  }
+  const engine = output.engine;
+  if (engine.setupFailure && !engine.interrupted) {
+    for (const r of reporters) await r.onAbort?.();
+    throw new SetupError(redact(setupMessage(engine.setupFailure, target, config)));
+  }
+  const receiver = target.receiver.stats();
+  const accounting = checkAccounting({ outcomes: engine.tally.outcomes, requests: engine.tally.requests, notSent: engine.counts.notSent, receiver, parked: target.receiver.parkedCount() });
+  const report = buildReport({
+    kind: config.command,
+    startedAt: engine.startedAt,
+    finishedAt: engine.finishedAt,
+    durationMs: engine.durationMs,
+    settings,
+    tally: engine.tally,
+    records: engine.records,
+    latency: engine.latency,
+    receiver,
+    accounting,
+    thresholds: config.thresholds,
+    defaultThresholds: config.defaultThresholds && config.command !== 'capacity',
+    suites,
+    ...(baseline && { baseline }),
+    notes: engine.notes,
+    interrupted: engine.interrupted || Boolean(io.stopSignal?.aborted),
+    ...(output.load && { load: output.load }),
+    timeline: engine.timeline,
+    ...(output.capacity && { capacity: output.capacity }),
+  });
+  const safe = redactValue(report, redact);
+  for (const r of reporters) await r.onRunEnd?.(safe);
+  const files = reporters.flatMap((r) => r.files ?? []);
+  if (files.length > 0) io.stdout.write(`reports: ${files.join(', ')}\n`);
+  return { report: safe, exitCode: safe.exitCode, files };
+}

@@ -1,0 +1,39 @@
+/**
+ * `run(config, io)`: the main job as a library call (`droidcheck run` wraps it). Every scenario
+ * x mode x repeat of the selected suites, closed model (`--concurrency` in flight, chains of
+ * stateful scenarios one at a time: runner/plan.ts), against the embedded emulator by default;
+ * the reports, and the exit code (DESIGN.md, Conventions). Pipeline: pipeline.ts.
+ */
+import { retryPolicyFor } from '../client/retry.js';
+import type { ResolvedConfig } from '../config/index.js';
+import { PlanSource, runEngine } from '../runner/index.js';
+import { runJob, type JobIO, type JobSummary } from './pipeline.js';
+
+export type RunIO = JobIO;
+export type RunSummary = JobSummary;
+
+/**
+ * Throws ScenarioError / UsageError / ConfigError / ThresholdError (exit 2) before anything is
+ * sent, SetupError (exit 2) when every request failed the same set-up way; after that every
+ * problem of the target is an outcome in the report.
+ */
+export function run(config: ResolvedConfig, io: JobIO): Promise<JobSummary> {
+  return runJob({ ...config, command: 'run' }, io, async (ctx) => {
+    const source = PlanSource.of(ctx.suites, config.mode);
+    await ctx.begin(source.planned);
+    const engine = await runEngine({
+      source,
+      scheduler: { kind: 'closed', concurrency: config.concurrency },
+      client: ctx.target.client,
+      receiver: ctx.target.receiver,
+      timeoutMs: config.timeoutMs,
+      retry: retryPolicyFor(config.retries),
+      keepRecords: true,
+      sinks: ctx.sinks,
+      onTick: ctx.onTick,
+      stopSignal: ctx.stopSignal,
+      abortSignal: ctx.abortSignal,
+    });
+    return { engine };
+  });
+}

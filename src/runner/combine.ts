@@ -1,0 +1,74 @@
+/**
+ * Several engine results as one (the capacity search runs the engine once per rate): tallies
+ * and counts added, latency histograms merged, timelines placed one after the other (each
+ * point's `t` shifted by the length of the runs before it), notes de-duplicated per endpoint.
+ */
+import { LatencyRecorder } from '../metrics/index.js';
+import { zeroOutcomes, type Outcome } from '../outcomes.js';
+import type { EngineResult } from './engine-types.js';
+import { SendDelayRecorder } from './send-delay.js';
+import type { ScenarioTally } from './tally.js';
+import type { TimelinePoint } from './timeline.js';
+
+export function combineResults(results: readonly EngineResult[]): EngineResult {
+  const first = results[0];
+  if (!first) throw new Error('combineResults: nothing to combine');
+  const latency = new LatencyRecorder();
+  const outcomes = zeroOutcomes();
+  const scenarios = new Map<string, ScenarioTally>();
+  const points: TimelinePoint[] = [];
+  const sendDelay = new SendDelayRecorder();
+  let offsetS = 0;
+  const sum = { requests: 0, sent: 0, passed: 0, failed: 0, retries: 0, contractViolations: 0, cSent: 0, warm: 0, dropped: 0, notSent: 0, measuredMs: 0, durationMs: 0 };
+  for (const r of results) {
+    latency.merge(r.latency);
+    if (r.sendDelay) sendDelay.merge(r.sendDelay);
+    const t = r.tally;
+    sum.requests += t.requests;
+    sum.sent += t.sent;
+    sum.passed += t.passed;
+    sum.failed += t.failed;
+    sum.retries += t.retries;
+    sum.contractViolations += t.contractViolations;
+    sum.cSent += r.counts.sent;
+    sum.warm += r.counts.warmupSent;
+    sum.dropped += r.counts.dropped;
+    sum.notSent += r.counts.notSent;
+    sum.measuredMs += r.measuredMs;
+    sum.durationMs += r.durationMs;
+    for (const o of Object.keys(outcomes) as Outcome[]) outcomes[o] += t.outcomes[o];
+    for (const s of t.scenarios) {
+      const key = JSON.stringify([s.suite, s.name, s.mode]);
+      const m = scenarios.get(key);
+      if (!m) scenarios.set(key, { ...s, outcomes: { ...s.outcomes }, examples: [...s.examples] });
+      else {
+        m.requests += s.requests;
+        m.passed += s.passed;
+        m.failed += s.failed;
+        for (const o of Object.keys(m.outcomes) as Outcome[]) m.outcomes[o] += s.outcomes[o];
+        m.examples.push(...s.examples.slice(0, Math.max(0, 3 - m.examples.length)));
+      }
+    }
+    for (const p of r.timeline.points) points.push({ ...p, t: Math.round((p.t + offsetS) * 1000) / 1000 });
+    offsetS += r.durationMs / 1000;
+  }
+  const notes = results.flatMap((r) => r.notes).filter((n, i, all) => all.findIndex((m) => m.endpoint === n.endpoint && m.kind === n.kind) === i);
+  const last = results[results.length - 1]!;
+  return {
+    model: first.model,
+    startedAt: first.startedAt,
+    finishedAt: last.finishedAt,
+    durationMs: sum.durationMs,
+    measuredMs: sum.measuredMs,
+    planned: undefined,
+    records: results.flatMap((r) => r.records),
+    tally: { requests: sum.requests, sent: sum.sent, outcomes, passed: sum.passed, failed: sum.failed, retries: sum.retries, contractViolations: sum.contractViolations, scenarios: [...scenarios.values()] },
+    latency,
+    sendDelay: results.some((r) => r.sendDelay) ? sendDelay : undefined,
+    timeline: { intervalMs: first.timeline.intervalMs, points },
+    counts: { sent: sum.cSent, warmupSent: sum.warm, dropped: sum.dropped, notSent: sum.notSent },
+    interrupted: results.some((r) => r.interrupted),
+    setupFailure: results.find((r) => r.setupFailure)?.setupFailure,
+    notes,
+  };
+}

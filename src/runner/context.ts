@@ -1,0 +1,33 @@
+/**
+ * What executing one request needs (runner/execute.ts, answer-turn.ts, steps.ts): the client,
+ * the receiver, the clock, the deadline, where latencies go, the run-wide signals and notes.
+ */
+import type { DroidClient } from '../client/index.js';
+import type { RetryPolicy } from '../client/retry.js';
+import type { Clock } from '../clock.js';
+import type { LatencyMetric } from '../metrics/index.js';
+import type { Receiver } from '../receiver/index.js';
+import type { ContractNotes } from './contract-notes.js';
+
+/** Where an executed request's latencies go (ms); the engine's measured or warm-up recorder. */
+export interface LatencySink {
+  recordMs(metric: LatencyMetric, ms: number): void;
+}
+
+export interface ExecuteContext {
+  client: DroidClient;
+  /** Required for async requests. */
+  receiver: Receiver | undefined;
+  clock: Clock;
+  /** Deadline for the sync answer and for the webhook, ms from the start (spec: Limits, 180 s). */
+  timeoutMs: number;
+  latency: LatencySink;
+  /** Cancels in-flight work; the request then ends `interrupted`. */
+  abortSignal?: AbortSignal | undefined;
+  /** Opt-in retry of 429/5xx on the answer submit (client/retry.ts); undefined = no retry. */
+  retry?: RetryPolicy | undefined;
+  /** Async requests end at the acknowledgement (`--ack-only`): the webhook is not awaited, expectations not judged. */
+  ackOnly?: boolean;
+  /** Run-level notes (unverified shapes, unknown fields), at most one per endpoint. */
+  notes?: ContractNotes | undefined;
+}

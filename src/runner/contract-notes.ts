@@ -1,0 +1,68 @@
+/**
+ * Turns a response's contract check into findings and notes (issue 12, two tiers of contract):
+ * violations of a documented shape go to the record (a finding); where the body differs from a
+ * shape droidcheck chose (the spec says "not shown"), or holds fields nobody named, the run
+ * keeps at most one note per endpoint and kind. The unknown-field walk runs only until that
+ * endpoint has its note, so it stays off the per-request path.
+ */
+import type { ContractNote, ContractViolationRecord, RequestRecord } from './types.js';
+
+type Violation = { path: string; message: string; value?: unknown };
+
+/** What the client and the receiver report of one body (src/contract): documented-tier violations, choice-tier differences, unknown fields. */
+export interface ContractCheckLike {
+  violations: readonly Violation[];
+  /** Differences from droidcheck's own choices; never a finding. */
+  unverified?: readonly Violation[];
+  /** Fields neither tier names (may be computed on access). */
+  readonly unknownFields: readonly string[];
+}
+
+type Headers = Record<string, string | string[] | undefined>;
+
+/** Run-level notes: the first unverified shape and the first unknown fields seen per endpoint. */
+export class ContractNotes {
+  readonly #notes = new Map<string, ContractNote>();
+
+  has(endpoint: string, kind: ContractNote['kind']): boolean {
+    return this.#notes.has(`${kind}\u0000${endpoint}`);
+  }
+
+  add(note: ContractNote): void {
+    const key = `${note.kind}\u0000${note.endpoint}`;
+    if (!this.#notes.has(key)) this.#notes.set(key, note);
+  }
+
+  list(): ContractNote[] {
+    return [...this.#notes.values()];
+  }
+}
+
+const show = (v: Violation): string => `${v.path || '(body)'}: ${v.message}`;
+
+/**
+ * Contract of a 2xx response beyond its body schema: a JSON content type (spec: "Bodies are JSON
+ * (Content-Type: application/json)"). Which 2xx status is not stated, so any 2xx is accepted.
+ */
+export function contentTypeViolations(headers: Headers | undefined): Violation[] {
+  if (!headers) return [];
+  const raw = headers['content-type'];
+  const ct = Array.isArray(raw) ? raw[0] : raw;
+  return ct && /^application\/json\b/i.test(ct) ? [] : [{ path: '(content-type)', message: 'expected Content-Type application/json (spec: Endpoints, "Bodies are JSON")', value: ct ?? null }];
+}
+
+/** Adds `check`'s findings to `record` and its notes (first per endpoint) to `notes`. */
+export function addContract(record: RequestRecord, endpoint: string, check: ContractCheckLike, notes: ContractNotes | undefined, headers?: Headers): void {
+  const push = (v: Violation): void => void record.contractViolations.push({ endpoint, ...v } as ContractViolationRecord);
+  for (const v of check.violations) push(v);
+  for (const v of contentTypeViolations(headers)) push(v);
+  if (!notes) return;
+  const unverified = check.unverified ?? [];
+  if (unverified.length > 0 && !notes.has(endpoint, 'unverified-shape')) {
+    notes.add({ endpoint, kind: 'unverified-shape', message: `differs from droidcheck's assumed shape (not documented, so not a finding): ${unverified.slice(0, 3).map(show).join('; ')}${unverified.length > 3 ? ` (+${unverified.length - 3} more)` : ''}`, paths: unverified.map((v) => v.path) });
+  }
+  if (!notes.has(endpoint, 'unknown-fields')) {
+    const unknown = check.unknownFields;
+    if (unknown.length > 0) notes.add({ endpoint, kind: 'unknown-fields', message: `fields no documentation names: ${unknown.slice(0, 8).join(', ')}${unknown.length > 8 ? ` (+${unknown.length - 8} more)` : ''}`, paths: [...unknown] });
+  }
+}

@@ -1,0 +1,153 @@
+/**
+ * The state of one engine run (runner/engine.ts): counters, the tally, the latency sink, the
+ * timeline, kept records, sinks, the stop and abort controllers, and the set-up breaker.
+ * Schedulers (closed.ts, open.ts) drive it through `launch`.
+ */
+import { setMaxListeners } from 'node:events';
+import { systemClock, type Clock } from '../clock.js';
+import { InternalError } from '../errors.js';
+import type { ExecuteContext } from './context.js';
+import { ContractNotes } from './contract-notes.js';
+import type { EngineOptions, RecordSink } from './engine-types.js';
+import { executeRequest } from './execute.js';
+import { SendDelayRecorder } from './send-delay.js';
+import { SetupBreaker, type SetupFailure } from './setup-breaker.js';
+import type { RequestSource } from './source.js';
+import { Tally } from './tally.js';
+import { DISCARD_LATENCY, MeasuredLatency, TimelineBuilder } from './timeline.js';
+import type { PlannedRequest, RequestRecord } from './types.js';
+
+export class EngineRun {
+  readonly clock: Clock;
+  readonly source: RequestSource;
+  readonly tally = new Tally();
+  readonly latency = new MeasuredLatency();
+  readonly notes = new ContractNotes();
+  readonly timeline: TimelineBuilder;
+  readonly sendDelay = new SendDelayRecorder();
+  readonly records: RequestRecord[] = [];
+  readonly #ctx: ExecuteContext;
+  readonly #warmCtx: ExecuteContext;
+  readonly #sinks: readonly RecordSink[];
+  readonly #keep: boolean;
+  readonly #breaker: SetupBreaker | undefined;
+  readonly stop = new AbortController();
+  readonly abort = new AbortController();
+  readonly t0: number;
+  inFlight = 0;
+  sent = 0;
+  warmupSent = 0;
+  dropped = 0;
+  #idle: (() => void)[] = [];
+  #released: (() => void)[] = [];
+  #failure: unknown;
+
+  constructor(o: EngineOptions) {
+    this.clock = o.clock ?? systemClock;
+    this.source = o.source;
+    setMaxListeners(0, this.stop.signal, this.abort.signal);
+    link(o.stopSignal, this.stop);
+    link(o.abortSignal, this.abort);
+    const base = { client: o.client, receiver: o.receiver, clock: this.clock, timeoutMs: o.timeoutMs, abortSignal: this.abort.signal, retry: o.retry, ackOnly: o.ackOnly ?? false, notes: this.notes };
+    this.#ctx = { ...base, latency: this.latency };
+    this.#warmCtx = { ...base, latency: DISCARD_LATENCY };
+    this.#sinks = o.sinks ?? [];
+    this.#keep = o.keepRecords ?? false;
+    this.#breaker = o.setupBreaker === false ? undefined : new SetupBreaker();
+    this.t0 = this.clock.now();
+    this.timeline = new TimelineBuilder(this.latency, this.t0, o.intervalMs ?? 1000);
+  }
+
+  get stopped(): boolean {
+    return this.stop.signal.aborted;
+  }
+
+  /** Starts one request; resolves when it ended and was recorded. Never rejects. */
+  launch(planned: PlannedRequest, warm: boolean, intendedStart?: number): Promise<void> {
+    this.inFlight += 1;
+    if (warm) this.warmupSent += 1;
+    else {
+      this.sent += 1;
+      this.timeline.onStart(this.inFlight);
+    }
+    return executeRequest(planned, warm ? this.#warmCtx : this.#ctx, intendedStart).then(
+      (record) => this.#ended(planned, record, warm),
+      (err: unknown) => {
+        this.#failure ??= err;
+        this.#settle(planned);
+      },
+    );
+  }
+
+  /** Resolves at the next end of a request (a closed-model worker whose source had nothing free). */
+  released(): Promise<void> {
+    return new Promise((resolve) => this.#released.push(resolve));
+  }
+
+  /** Resolves when nothing is in flight. */
+  idle(): Promise<void> {
+    return this.inFlight === 0 ? Promise.resolve() : new Promise((resolve) => this.#idle.push(resolve));
+  }
+
+  /** Resolves when every sink can take more records (closed-model backpressure). */
+  async drained(): Promise<void> {
+    for (const s of this.#sinks) await s.drained?.();
+  }
+
+  /** Records `record` (not sent, or ended) in every figure and sink. */
+  record(record: RequestRecord, warm: boolean): void {
+    if (!warm) {
+      this.tally.add(record);
+      if (this.#keep) this.records[record.seq] = record;
+      if (record.outcome !== 'not-sent') this.timeline.onEnd(record.outcome);
+      if (this.#breaker?.observe(record)) {
+        this.stop.abort();
+        this.abort.abort();
+      }
+    }
+    for (const s of this.#sinks) s.onRecord(record, warm);
+  }
+
+  #ended(planned: PlannedRequest, record: RequestRecord, warm: boolean): void {
+    try {
+      this.record(record, warm);
+    } catch (err) {
+      this.#failure ??= err;
+    }
+    this.#settle(planned);
+  }
+
+  #settle(planned: PlannedRequest): void {
+    this.inFlight -= 1;
+    this.source.release(planned);
+    if (this.#released.length > 0) {
+      const waiting = this.#released;
+      this.#released = [];
+      for (const resolve of waiting) resolve();
+    }
+    if (this.inFlight === 0 && this.#idle.length > 0) {
+      const waiting = this.#idle;
+      this.#idle = [];
+      for (const resolve of waiting) resolve();
+    }
+  }
+
+  /** Throws InternalError when a request's execution threw (a droidcheck bug). */
+  assertHealthy(): void {
+    if (this.#failure !== undefined) {
+      const f = this.#failure;
+      throw new InternalError(`engine: a request's execution threw: ${f instanceof Error ? (f.stack ?? f.message) : String(f)}`);
+    }
+  }
+
+  breakerFailure(): SetupFailure | undefined {
+    return this.#breaker?.failure();
+  }
+}
+
+function link(from: AbortSignal | undefined, to: AbortController): void {
+  if (!from) return;
+  if (from.aborted) to.abort();
+  else from.addEventListener('abort', () => to.abort(), { once: true });
+}
+

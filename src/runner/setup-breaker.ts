@@ -1,0 +1,76 @@
+/**
+ * Tells a broken set-up from failed expectations (issue 11: "a dead or wrong target looks like
+ * failed expectations"). A record fails in a *set-up way* when the target refused it before doing
+ * any work: HTTP 401/403/404/405 or another 4xx but 408/409/422/429 (token, droid id, route,
+ * webhook or test customer not configured), a connection that could not be made (refused,
+ * unknown host, unreachable, TLS), or a 2xx that is not JSON (an HTML page: not the API).
+ * When the first `threshold` records (default 3) all fail in the same set-up way and none was
+ * answered, the breaker trips: the engine stops and the job exits 2 with one line.
+ */
+import type { RequestRecord } from './types.js';
+
+/** What tripped the breaker: the shared signature, how many records had it, and the first one's error. */
+export interface SetupFailure {
+  signature: string;
+  records: number;
+  httpStatus?: number;
+  error: { code: string; message: string; cause?: string; excerpt?: string };
+}
+
+const CONNECT_CAUSES = /^(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|EADDRNOTAVAIL|UND_ERR_CONNECT_TIMEOUT|CERT_|ERR_TLS|DEPTH_ZERO|SELF_SIGNED|UNABLE_TO_VERIFY)/;
+const NOT_SETUP_STATUS = new Set([408, 409, 422, 429]);
+
+/** The set-up signature of a record, or undefined when its failure says nothing about the set-up. */
+export function setupSignature(record: RequestRecord): string | undefined {
+  const error = record.error ?? record.steps?.find((s) => s.outcome !== 'answered')?.error;
+  if (record.outcome === 'invalid-response') return 'invalid-response';
+  if (record.outcome === 'rejected' && record.httpStatus !== undefined) {
+    const s = record.httpStatus;
+    if (s >= 400 && s < 500 && !NOT_SETUP_STATUS.has(s)) return `rejected:${s}`;
+  }
+  if (record.outcome === 'transport-error' && error?.cause !== undefined && CONNECT_CAUSES.test(error.cause)) return `transport:${error.cause}`;
+  return undefined;
+}
+
+export class SetupBreaker {
+  readonly #threshold: number;
+  #first: SetupFailure | undefined;
+  #armed = true;
+  #tripped = false;
+
+  constructor(threshold = 3) {
+    this.#threshold = threshold;
+  }
+
+  get tripped(): boolean {
+    return this.#tripped;
+  }
+
+  /** Feeds one ended, sent record; true when this record trips the breaker. */
+  observe(record: RequestRecord): boolean {
+    if (!this.#armed || record.outcome === 'not-sent' || record.outcome === 'interrupted') return false;
+    const signature = setupSignature(record);
+    if (signature === undefined || (this.#first && this.#first.signature !== signature)) {
+      this.#armed = false;
+      return false;
+    }
+    if (!this.#first) {
+      const error = record.error ?? { code: 'DROIDCHECK_ERR_STEP', message: record.outcome };
+      this.#first = { signature, records: 0, error, ...(record.httpStatus !== undefined && { httpStatus: record.httpStatus }) };
+    }
+    this.#first.records += 1;
+    if (this.#first.records >= this.#threshold && !this.#tripped) {
+      this.#tripped = true;
+      return true;
+    }
+    return false;
+  }
+
+  /**
+   * The failure, when the breaker tripped or (at the end of a run too short to trip it) every
+   * record sent failed the same set-up way; undefined otherwise.
+   */
+  failure(): SetupFailure | undefined {
+    return this.#armed && this.#first ? { ...this.#first } : undefined;
+  }
+}

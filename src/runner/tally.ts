@@ -1,0 +1,112 @@
+/**
+ * The one outcome tally of every job (run, load, capacity): outcomes, verdicts, retries,
+ * contract violations, and per scenario x mode counts with a few failing examples. Records are
+ * counted as they end, so a load run need not keep them (DESIGN.md, Measurements).
+ *
+ * Verdicts: a record `not-sent` (interrupted before sending) or `interrupted` (cancelled in
+ * flight) has none; every other record passed or failed. So `requests = sum of outcomes` and
+ * `passed + failed + notSent + interrupted = requests`.
+ */
+import { zeroOutcomes, type Outcome } from '../outcomes.js';
+import type { AnswerMode } from '../scenario/index.js';
+import type { RecordError, RequestRecord } from './types.js';
+
+/** Up to this many failing records are kept per scenario x mode as examples for the report. */
+export const EXAMPLES_PER_SCENARIO = 3;
+
+export interface ScenarioExample {
+  seq: number;
+  outcome: Outcome;
+  requestId?: string;
+  error?: RecordError;
+  failures: { path: string; message: string }[];
+}
+
+export interface ScenarioTally {
+  suite: string;
+  name: string;
+  file: string;
+  mode: AnswerMode;
+  requests: number;
+  passed: number;
+  failed: number;
+  outcomes: Record<Outcome, number>;
+  examples: ScenarioExample[];
+}
+
+export interface TallySnapshot {
+  /** Records counted (planned requests that ended, sent or not). */
+  requests: number;
+  /** Requests sent (every outcome but `not-sent`). */
+  sent: number;
+  outcomes: Record<Outcome, number>;
+  passed: number;
+  /** Records with a verdict (not `not-sent`, not `interrupted`) that did not pass. */
+  failed: number;
+  /** Submit retries (`--retries`) over all records. */
+  retries: number;
+  contractViolations: number;
+  scenarios: ScenarioTally[];
+}
+
+const hasVerdict = (o: Outcome): boolean => o !== 'not-sent' && o !== 'interrupted';
+
+export class Tally {
+  readonly outcomes = zeroOutcomes();
+  requests = 0;
+  passed = 0;
+  failed = 0;
+  retries = 0;
+  contractViolations = 0;
+  readonly #scenarios = new Map<string, ScenarioTally>();
+
+  /** Counts one ended record. */
+  add(record: RequestRecord): void {
+    this.requests += 1;
+    this.outcomes[record.outcome] += 1;
+    this.retries += record.retries ?? 0;
+    this.contractViolations += record.contractViolations.length;
+    const verdict = hasVerdict(record.outcome);
+    if (record.passed) this.passed += 1;
+    else if (verdict) this.failed += 1;
+    const key = `${record.suite}\u0000${record.scenario}\u0000${record.mode}`;
+    let t = this.#scenarios.get(key);
+    if (!t) {
+      t = { suite: record.suite, name: record.scenario, file: record.file, mode: record.mode, requests: 0, passed: 0, failed: 0, outcomes: zeroOutcomes(), examples: [] };
+      this.#scenarios.set(key, t);
+    }
+    t.requests += 1;
+    t.outcomes[record.outcome] += 1;
+    if (record.passed) t.passed += 1;
+    else if (verdict) {
+      t.failed += 1;
+      if (t.examples.length < EXAMPLES_PER_SCENARIO) {
+        t.examples.push({
+          seq: record.seq,
+          outcome: record.outcome,
+          ...(record.requestId !== undefined && { requestId: record.requestId }),
+          ...(record.error && { error: record.error }),
+          failures: record.failures.map((f) => ({ path: f.path, message: f.message })),
+        });
+      }
+    }
+  }
+
+  /** Ended records whose outcome is not `answered` (and that were sent). */
+  get errors(): number {
+    return this.requests - this.outcomes.answered - this.outcomes['not-sent'];
+  }
+
+  snapshot(): TallySnapshot {
+    return {
+      requests: this.requests,
+      sent: this.requests - this.outcomes['not-sent'],
+      outcomes: { ...this.outcomes },
+      passed: this.passed,
+      failed: this.failed,
+      retries: this.retries,
+      contractViolations: this.contractViolations,
+      scenarios: [...this.#scenarios.values()].map((s) => ({ ...s, outcomes: { ...s.outcomes }, examples: [...s.examples] })),
+    };
+  }
+}

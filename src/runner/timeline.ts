@@ -1,0 +1,131 @@
+/**
+ * Latency and throughput over time (issue 10: "per-second throughput, in flight, and ack/answer
+ * p50 and p99 over time"). One set of per-interval HDR histograms is live at a time: at each
+ * interval's end it is summarised (and encoded, so shards can be merged exactly, as Artillery
+ * merges per-period histograms), then reset. Memory stays flat whatever the run's length.
+ *
+ * `MeasuredLatency` is the engine's latency sink: every value goes to the run's histograms and
+ * to the current interval's.
+ */
+import * as hdr from 'hdr-histogram-js';
+import { zeroOutcomes, type Outcome } from '../outcomes.js';
+import { LATENCY_METRICS, LatencyRecorder, msToClampedUs, newLatencyHistogram, summarizeHistogram, type LatencyMetric } from '../metrics/index.js';
+import type { LatencySink } from './context.js';
+
+/** One metric over one interval, ms; `histogram`: HDR compressed base64 of us values. */
+export interface IntervalLatency {
+  count: number;
+  p50: number;
+  p99: number;
+  max: number;
+  histogram: string;
+}
+
+/** One interval of the timeline. Times in s since the start of the measured run. */
+export interface TimelinePoint {
+  /** End of the interval, s. */
+  t: number;
+  /** Length of the interval, s (the last one may be shorter). */
+  durationS: number;
+  /** Measured requests started in the interval. */
+  started: number;
+  /** Measured requests that ended in the interval. */
+  ended: number;
+  /** Requests in flight at the interval's end, and at most during it. */
+  inFlight: number;
+  maxInFlight: number;
+  /** Ended requests by outcome (outcomes with a count only). */
+  outcomes: Partial<Record<Outcome, number>>;
+  /** Intended arrival rate at the interval's end, req/s (open model). */
+  targetRate?: number;
+  ack?: IntervalLatency;
+  answer?: IntervalLatency;
+  sync?: IntervalLatency;
+}
+
+export interface Timeline {
+  intervalMs: number;
+  points: TimelinePoint[];
+}
+
+/** The run's latency sink: the whole run's recorder plus the current interval's histograms. */
+export class MeasuredLatency implements LatencySink {
+  readonly recorder = new LatencyRecorder();
+  readonly interval: Record<LatencyMetric, hdr.Histogram> = { ack: newLatencyHistogram(), answer: newLatencyHistogram(), sync: newLatencyHistogram() };
+
+  recordMs(metric: LatencyMetric, ms: number): void {
+    this.recorder.recordMs(metric, ms);
+    const us = msToClampedUs(ms);
+    if (us !== undefined) this.interval[metric].recordValue(us);
+  }
+}
+
+/** A latency sink that keeps nothing (warm-up requests). */
+export const DISCARD_LATENCY: LatencySink = { recordMs: () => undefined };
+
+const round3 = (n: number): number => Math.round(n * 1000) / 1000;
+
+/** Builds the timeline interval by interval; `close(now)` ends the last (partial) interval. */
+export class TimelineBuilder {
+  readonly intervalMs: number;
+  readonly points: TimelinePoint[] = [];
+  started = 0;
+  ended = 0;
+  maxInFlight = 0;
+  readonly #outcomes = zeroOutcomes();
+  readonly #latency: MeasuredLatency;
+  readonly #t0: number;
+  #last: number;
+
+  constructor(latency: MeasuredLatency, t0: number, intervalMs = 1000) {
+    this.#latency = latency;
+    this.#t0 = t0;
+    this.#last = t0;
+    this.intervalMs = intervalMs;
+  }
+
+  onStart(inFlight: number): void {
+    this.started += 1;
+    if (inFlight > this.maxInFlight) this.maxInFlight = inFlight;
+  }
+
+  onEnd(outcome: Outcome): void {
+    this.ended += 1;
+    this.#outcomes[outcome] += 1;
+  }
+
+  /** Closes the interval ending at `now` (clock ms). */
+  tick(now: number, inFlight: number, targetRate?: number): TimelinePoint {
+    const point: TimelinePoint = {
+      t: round3((now - this.#t0) / 1000),
+      durationS: round3((now - this.#last) / 1000),
+      started: this.started,
+      ended: this.ended,
+      inFlight,
+      maxInFlight: Math.max(this.maxInFlight, inFlight),
+      outcomes: Object.fromEntries(Object.entries(this.#outcomes).filter(([, n]) => n > 0)),
+      ...(targetRate !== undefined && { targetRate: round3(targetRate) }),
+    };
+    for (const m of LATENCY_METRICS) {
+      const h = this.#latency.interval[m];
+      if (h.totalCount === 0) continue;
+      const s = summarizeHistogram(h);
+      point[m] = { count: s.count, p50: s.p50, p99: s.p99, max: s.max, histogram: hdr.encodeIntoCompressedBase64(h) };
+      h.reset();
+    }
+    this.points.push(point);
+    this.#last = now;
+    this.started = 0;
+    this.ended = 0;
+    this.maxInFlight = inFlight;
+    for (const o of Object.keys(this.#outcomes) as Outcome[]) this.#outcomes[o] = 0;
+    return point;
+  }
+
+  /** The last interval (when anything happened in it) and the whole timeline. */
+  close(now: number, inFlight: number): Timeline {
+    const pending = this.started + this.ended > 0 || LATENCY_METRICS.some((m) => this.#latency.interval[m].totalCount > 0);
+    if (pending || this.points.length === 0) this.tick(now, inFlight);
+    return { intervalMs: this.intervalMs, points: this.points };
+  }
+}
