@@ -1,11 +1,12 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * Two projects: `unit` (everything, files in parallel) and `timing` (tests that assert measured
- * latencies: they run alone, one file at a time, so a parallel test on the other core does not
- * distort what they measure). `npm test` runs them one after the other.
+ * Two projects: `unit` (every test, files in parallel) and `timing` (tests that assert measured
+ * latencies, named `*.timing.test.ts` whatever their folder: they run alone, one file at a time,
+ * so a parallel test on the other core does not distort what they measure). `npm test` runs
+ * them one after the other.
  */
-const TIMING = ['test/load/**/*.test.ts', 'test/cli/**/*.test.ts'];
+const TIMING = ['test/**/*.timing.test.ts'];
 
 export default defineConfig({
   test: {

@@ -105,11 +105,12 @@ function secretFrom(env: NodeJS.ProcessEnv, name: string): string | undefined {
   return value;
 }
 
-function resolveTarget(flags: JobFlags, env: NodeJS.ProcessEnv): ResolvedTarget {
-  const raw = flags.baseUrl ?? env.DROID_BASE_URL;
+/** Flags > environment > file, for the target (the environment sits between the two). */
+function resolveTarget(cli: JobFlags, env: NodeJS.ProcessEnv, file: JobFlags): ResolvedTarget {
+  const raw = cli.baseUrl ?? env.DROID_BASE_URL ?? file.baseUrl;
   if (!raw) return { kind: 'emulator' };
-  const baseUrl = parseUrl(raw, flags.baseUrl !== undefined ? '--base-url' : 'DROID_BASE_URL');
-  const droidId = flags.droidId ?? env.DROID_ID;
+  const baseUrl = parseUrl(raw, cli.baseUrl !== undefined ? '--base-url' : env.DROID_BASE_URL !== undefined ? 'DROID_BASE_URL' : 'baseUrl (config file)');
+  const droidId = cli.droidId ?? env.DROID_ID ?? file.droidId;
   if (droidId === undefined || String(droidId).trim() === '') throw new ConfigError('a real target needs a droid id: pass --droid-id N or set DROID_ID');
   const token = secretFrom(env, 'DROID_API_TOKEN');
   if (!token) throw new ConfigError('a real target needs its API token in the environment: export DROID_API_TOKEN=... (or put it in .env; never in a file of the repository or a flag)');
@@ -170,7 +171,7 @@ function resolveCapacity(flags: JobFlags): ResolvedCapacitySettings {
 export function resolveConfig(command: JobKind, cli: JobFlags, env: NodeJS.ProcessEnv = process.env, file: JobFlags = {}): ResolvedConfig {
   const flags: JobFlags = { ...file };
   for (const [k, v] of Object.entries(cli)) if (v !== undefined) (flags as Record<string, unknown>)[k] = v;
-  const target = resolveTarget(flags, env);
+  const target = resolveTarget(cli, env, file);
   const webhookSecret = secretFrom(env, 'DROID_WEBHOOK_SECRET') ?? (target.kind === 'emulator' ? randomBytes(24).toString('base64url') : null);
   const reporters = flags.reporters && flags.reporters.length > 0 ? flags.reporters : [...DEFAULT_REPORTERS];
   const timeoutMs = parseDuration(flags.timeout ?? '180s', '--timeout');

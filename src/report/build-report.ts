@@ -116,11 +116,15 @@ export function exitCodeFor(input: ExitCodeInput): number {
 
 const hasVerdict = (o: Outcome): boolean => o !== 'not-sent' && o !== 'interrupted';
 
+/** What a caller may add to or override in the input: the judging options. */
+export type BuildReportOptions = Partial<Pick<ReportInput, 'thresholds' | 'defaultThresholds' | 'suites' | 'baseline' | 'compare'>>;
+
 /**
- * Computes the {@link ReportDocument}. Throws ThresholdError (DROIDCHECK_ERR_THRESHOLD) for a
- * bad threshold.
+ * Computes the {@link ReportDocument} of `data` judged with `opts` (thresholds, suites, a
+ * baseline). Throws ThresholdError (DROIDCHECK_ERR_THRESHOLD) for a bad threshold.
  */
-export function buildReport(input: ReportInput): ReportDocument {
+export function buildReport(data: ReportInput, opts: BuildReportOptions = {}): ReportDocument {
+  const input: ReportInput = { ...data, ...opts };
   const summary = summaryOfTally(input.tally);
   const latency = latencyEntries(input.latency);
   const histograms = input.latency.encodeAll();

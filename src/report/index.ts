@@ -3,7 +3,7 @@
  * HTML, Markdown, NDJSON, progress); compare and merge.
  */
 export * from './report-document.js';
-export { buildReport, summaryOfTally, latencyEntries, scenarioEntry, exitCodeFor, type ReportInput, type ExitCodeInput } from './build-report.js';
+export { buildReport, summaryOfTally, latencyEntries, scenarioEntry, exitCodeFor, type ReportInput, type ExitCodeInput, type BuildReportOptions } from './build-report.js';
 export { renderConsoleSummary, formatValue, type ConsoleSummaryOptions } from './console.js';
 export { writeJsonReport, JSON_REPORT_FILE } from './json.js';
 export { createReporter, reporters, parseOutputFiles, outputPath, type Reporter, type ReporterFactory, type ReporterOptions, type RunStartInfo } from './reporter.js';

@@ -63,7 +63,7 @@ export function createProgressReporterWith(opts: ProgressOptions): Reporter & { 
   let last: ProgressSnapshot | undefined;
   let multi: cliProgress.MultiBar | undefined;
   let bar: cliProgress.SingleBar | undefined;
-  const payload = (): Record<string, string | number> => ({ passed, failed, eta: etaText(done, planned ?? done, now() - t0) });
+  const payload = (): Record<string, string | number> => ({ passed, failed, remaining: etaText(done, planned ?? done, now() - t0) });
   return {
     name: 'progress',
     onRunStart(info: RunStartInfo) {
@@ -73,13 +73,15 @@ export function createProgressReporterWith(opts: ProgressOptions): Reporter & { 
       multi = new cliProgress.MultiBar(
         {
           stream: opts.stream as NodeJS.WriteStream,
-          format: '{bar} {value}/{total} | {passed} passed, {failed} failed | {eta}',
+          format: '{bar} {value}/{total} | {passed} passed, {failed} failed | {remaining}',
           hideCursor: false,
           clearOnComplete: true,
           stopOnComplete: false,
           // cli-progress checks stream.isTTY itself; we decided already (tests drive a real pty).
           noTTYOutput: true,
           notTTYSchedule: 200,
+          // droidcheck handles SIGINT itself (cli/signals.ts) and stops the bar through onRunEnd.
+          gracefulExit: false,
         },
         cliProgress.Presets.shades_classic,
       );
@@ -106,12 +108,15 @@ export function createProgressReporterWith(opts: ProgressOptions): Reporter & { 
       else opts.stream.write(`${line}\n`);
     },
     onAbort() {
+      multi?.update();
       multi?.stop();
       multi = undefined;
       bar = undefined;
     },
     onRunEnd() {
       if (multi) {
+        // Flush lines logged since the last redraw, then clear the bar before anything else prints.
+        multi.update();
         multi.stop();
         multi = undefined;
         bar = undefined;

@@ -9,6 +9,7 @@ import { zeroOutcomes } from '../outcomes.js';
 import { OUTCOMES } from './run-types.js';
 
 const ms = z.number().nonnegative().describe('milliseconds');
+const NEWER_OUTCOMES: ReadonlySet<string> = new Set(['invalid-response', 'not-sent']);
 
 export const sourceLocationSchema = z.object({ file: z.string(), line: z.number().int(), col: z.number().int() });
 
@@ -166,7 +167,10 @@ export const reportDocumentSchema = z.object({
   summary: z.object({
     requests: count,
     sent: count.optional().describe('requests sent (not `not-sent`); absent in older reports'),
-    outcomes: z.object(Object.fromEntries(OUTCOMES.map((o) => [o, count.optional()])) as Record<(typeof OUTCOMES)[number], z.ZodOptional<typeof count>>).transform((o) => ({ ...zeroOutcomes(), ...o })),
+    // `invalid-response` and `not-sent` are absent in older reports (counted as 0).
+    outcomes: z
+      .object(Object.fromEntries(OUTCOMES.map((o) => [o, NEWER_OUTCOMES.has(o) ? count.optional() : count])) as Record<(typeof OUTCOMES)[number], z.ZodOptional<typeof count>>)
+      .transform((o) => ({ ...zeroOutcomes(), ...o })),
     scenarios: count,
     passed: count,
     failed: count,

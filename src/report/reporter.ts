@@ -92,6 +92,10 @@ export function createNdjsonReporter(opts: ReporterOptions): Reporter {
     onResult(record, warmup) {
       writer?.writeRecord(record, warmup ?? false);
     },
+    // Every interval the pending lines reach the file: a crash loses at most one interval.
+    onProgress() {
+      writer?.flush();
+    },
     drained() {
       return writer?.drained();
     },

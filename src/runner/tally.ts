@@ -7,7 +7,8 @@
  * flight) has none; every other record passed or failed. So `requests = sum of outcomes` and
  * `passed + failed + notSent + interrupted = requests`.
  */
-import { zeroOutcomes, type Outcome } from '../outcomes.js';
+import { InternalError } from '../errors.js';
+import { isOutcome, zeroOutcomes, type Outcome } from '../outcomes.js';
 import type { AnswerMode } from '../scenario/index.js';
 import type { RecordError, RequestRecord } from './types.js';
 
@@ -62,6 +63,7 @@ export class Tally {
 
   /** Counts one ended record. */
   add(record: RequestRecord): void {
+    if (!isOutcome(record.outcome)) throw new InternalError(`record #${record.seq} (${record.suite} / ${record.scenario} [${record.mode}]) has an unknown outcome "${String(record.outcome)}"`);
     this.requests += 1;
     this.outcomes[record.outcome] += 1;
     this.retries += record.retries ?? 0;

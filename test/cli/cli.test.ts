@@ -1,34 +1,11 @@
 /**
  * The CLI as a real child process (built dist/, as `npx droidcheck` runs it).
  */
-import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-
-const BIN = resolve(import.meta.dirname, '../../dist/cli/main.js');
-
-interface Exit {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function droidcheck(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Exit> {
-  return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
-      env: { ...process.env, CI: 'true', DROID_BASE_URL: '', DROID_API_TOKEN: '', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', fail);
-    child.on('close', (code) => done({ code, stdout, stderr }));
-  });
-}
+import { CLI as BIN, droidcheck } from '../helpers/cli.js';
 
 describe('droidcheck CLI (child process)', () => {
   let dir: string;
@@ -42,7 +19,7 @@ describe('droidcheck CLI (child process)', () => {
   it('runs a passing suite on the embedded emulator: exit 0 and a report.json', async () => {
     const file = join(dir, 'ok.yaml');
     await writeFile(file, 'suite: ok\nscenarios:\n  - name: greets\n    humanMessage: Hello!\n    expect:\n      intents: { includes: greeting }\n');
-    const out = await droidcheck(['run', file, '--report-dir', join(dir, 'r1')]);
+    const out = await droidcheck(['run', file, '--report-dir', join(dir, 'r1'), '--no-default-thresholds']);
     expect(out.stderr).not.toMatch(/\n\s+at /);
     expect(out.code).toBe(0);
     const report = JSON.parse(await readFile(join(dir, 'r1', 'report.json'), 'utf8'));
@@ -54,7 +31,7 @@ describe('droidcheck CLI (child process)', () => {
   it('exits 1 when an expectation fails, with expected and actual in the report', async () => {
     const file = join(dir, 'fail.yaml');
     await writeFile(file, 'suite: f\nscenarios:\n  - name: wrong\n    modes: [async]\n    humanMessage: Hello!\n    expect:\n      intents: { includes: refund }\n');
-    const out = await droidcheck(['run', file, '--report-dir', join(dir, 'r2')]);
+    const out = await droidcheck(['run', file, '--report-dir', join(dir, 'r2'), '--no-default-thresholds']);
     expect(out.code).toBe(1);
     const report = JSON.parse(await readFile(join(dir, 'r2', 'report.json'), 'utf8'));
     const failure = report.scenarios[0].failures[0];

@@ -61,7 +61,7 @@ describe('droidcheck compare / merge', () => {
     const out = join(dir, 'merged');
     const r = await cli(['merge', file('base.json'), file('worse.json'), '-o', out, '--output-file', 'junit=' + join(dir, 'ci', 'tests.xml')]);
     expect(r.code).toBe(1);
-    expect(r.stdout).toContain('droidcheck: 4 requests');
+    expect(r.stdout).toContain('droidcheck run: 4 requests');
     const merged = parseReportDocument(JSON.parse(await readFile(join(out, 'report.json'), 'utf8')));
     expect(merged.summary).toMatchObject({ requests: 4, passed: 3, failed: 1 });
     expect(merged.latency.sync.count).toBe(4);

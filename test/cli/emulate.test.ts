@@ -2,24 +2,15 @@
  * `droidcheck emulate` as a real child process: prints its base URL and generated token,
  * answers the async endpoint, takes a webhook change at runtime, stops on SIGINT.
  */
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { resolve } from 'node:path';
 import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
-
-const BIN = resolve(import.meta.dirname, '../../dist/cli/main.js');
+import { startCli, until } from '../helpers/cli.js';
 
 describe('droidcheck emulate (child process)', () => {
   it('serves the API on 127.0.0.1 until SIGINT', async () => {
-    const child = spawn(process.execPath, [BIN, 'emulate', '--port', '0', '--droid-id', '42'], {
-      env: { ...process.env, DROID_API_TOKEN: '', DROID_WEBHOOK_SECRET: '' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    child.stdout.on('data', (d) => (out += d));
-    const deadline = Date.now() + 15_000;
-    while (!out.includes('Press Ctrl+C') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    const cli = startCli(['emulate', '--port', '0', '--droid-id', '42'], {});
+    await until(() => cli.stdout().includes('Press Ctrl+C'), 15_000, 'the emulator to listen');
+    const out = cli.stdout();
     try {
       const url = /listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1];
       const token = /token:\s+(\S+)\s+\(generated/.exec(out)?.[1];
@@ -44,10 +35,9 @@ describe('droidcheck emulate (child process)', () => {
       expect(refused.statusCode).toBe(400);
       await refused.body.dump();
     } finally {
-      child.kill('SIGINT');
+      cli.child.kill('SIGINT');
     }
-    const [code] = await once(child, 'close');
-    expect(code).toBe(0);
-    expect(out).toContain('emulator stopped');
+    expect(await cli.exited(15_000)).toBe(0);
+    expect(cli.stdout()).toContain('emulator stopped');
   });
 });

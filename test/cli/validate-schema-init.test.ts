@@ -9,7 +9,7 @@ import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProgram } from '../../src/cli/program.js';
 import type { CliContext } from '../../src/cli/shared.js';
-import { parseGrep } from '../../src/config.js';
+import { parseGrep } from '../../src/config/index.js';
 import { ScenarioError, UsageError } from '../../src/errors.js';
 
 function sink(): Writable & { text: string } {

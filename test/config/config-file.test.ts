@@ -1,8 +1,13 @@
-/** The config file: parsed with file:line:col errors, no secrets, flags > env > file > defaults. */
+/**
+ * The one configuration of every job: the config file parsed with file:line:col errors and no
+ * secrets; flags > environment > .env > config file > defaults, for run, load and capacity alike.
+ */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseConfigFile } from '../../src/config-file.js';
-import { resolveRunConfig } from '../../src/config.js';
-import { ScenarioError } from '../../src/errors.js';
+import { fileFlags, parseConfigFile, readDotenv, resolveConfig, withDotenv } from '../../src/config/index.js';
+import { ConfigError, ScenarioError } from '../../src/errors.js';
 
 function errorOf(fn: () => unknown): ScenarioError {
   try {
@@ -15,9 +20,12 @@ function errorOf(fn: () => unknown): ScenarioError {
 }
 
 describe('droidcheck.config.yaml', () => {
-  it('parses the run flags', () => {
-    const flags = parseConfigFile('paths: [suites]\nconcurrency: 4\nmode: async\nthresholds: ["ack.p99 < 50ms"]\n', 'c.yaml');
-    expect(flags).toEqual({ paths: ['suites'], concurrency: 4, mode: 'async', thresholds: ['ack.p99 < 50ms'] });
+  it('parses the shared flags and the command sections', () => {
+    const file = parseConfigFile('paths: [suites]\nconcurrency: 4\nmode: async\nthresholds: ["ack.p99 < 50ms"]\nload:\n  rate: 20\ncapacity:\n  maxRate: 300\n', 'c.yaml');
+    expect(fileFlags(file, 'run')).toEqual({ paths: ['suites'], concurrency: 4, mode: 'async', thresholds: ['ack.p99 < 50ms'] });
+    expect(fileFlags(file, 'load')).toMatchObject({ paths: ['suites'], rate: 20 });
+    expect(fileFlags(file, 'capacity')).toMatchObject({ maxRate: 300 });
+    expect(fileFlags(file, 'capacity')).not.toHaveProperty('rate');
   });
 
   it('names file:line:col for a wrong type and an unknown key with a suggestion', () => {
@@ -26,6 +34,7 @@ describe('droidcheck.config.yaml', () => {
     expect(both.issues.map((i) => i.location.line).sort()).toEqual([1, 2]);
     const typo = errorOf(() => parseConfigFile('reportDir: r\nconcurency: 3\n', 'c.yaml'));
     expect(typo.message).toMatch(/^c\.yaml:2:1: .*"concurency".*did you mean "concurrency"/);
+    expect(errorOf(() => parseConfigFile('load:\n  rate: fast\n', 'c.yaml')).message).toMatch(/^c\.yaml:2:9: /);
   });
 
   it('refuses a token or secret written into the file', () => {
@@ -35,13 +44,34 @@ describe('droidcheck.config.yaml', () => {
     expect(err.message).not.toContain('abc123');
   });
 
-  it('applies flags > environment > config file > defaults', () => {
+  it('applies flags > environment > config file > defaults, for every command', () => {
     const file = { concurrency: 3, reportDir: 'from-file', baseUrl: 'http://127.0.0.1:1', droidId: 5 };
     const env = { DROID_BASE_URL: 'http://127.0.0.1:2', DROID_API_TOKEN: 't0ken-value' };
-    const config = resolveRunConfig({ concurrency: 9 }, env, file);
-    expect(config.concurrency).toBe(9); // flag beats file
-    expect(config.reportDir).toBe('from-file'); // file beats default
-    expect(config.target).toMatchObject({ kind: 'remote', baseUrl: 'http://127.0.0.1:2', droidId: '5' }); // env beats file
-    expect(resolveRunConfig({}, {}, {}).concurrency).toBe(8); // default
+    for (const command of ['run', 'load', 'capacity'] as const) {
+      const config = resolveConfig(command, { concurrency: 9 }, env, file);
+      expect(config.concurrency).toBe(9); // flag beats file
+      expect(config.reportDir).toBe('from-file'); // file beats default
+      expect(config.target).toMatchObject({ kind: 'remote', baseUrl: 'http://127.0.0.1:2', droidId: '5' }); // env beats file
+    }
+    expect(resolveConfig('run', {}, {}, {}).concurrency).toBe(8); // default
+  });
+
+  it('refuses a token or secret shorter than 8 characters (whole-token redaction needs them long)', () => {
+    expect(() => resolveConfig('run', { baseUrl: 'http://127.0.0.1:1', droidId: 1 }, { DROID_API_TOKEN: 'x' })).toThrow(ConfigError);
+    expect(() => resolveConfig('run', {}, { DROID_WEBHOOK_SECRET: 'short' })).toThrow(/DROID_WEBHOOK_SECRET is 5 characters long; use at least 8/);
+  });
+
+  it('reads .env under the environment: what is exported wins', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'droidcheck-env-'));
+    try {
+      await writeFile(join(dir, '.env'), '# a comment\nDROID_BASE_URL=http://127.0.0.1:7\nDROID_ID=12\nDROID_API_TOKEN="from-dotenv-0123"\n');
+      expect(readDotenv(dir)).toMatchObject({ DROID_ID: '12', DROID_API_TOKEN: 'from-dotenv-0123' });
+      const env = withDotenv({ DROID_ID: '99' }, dir);
+      const config = resolveConfig('run', {}, env, {});
+      expect(config.target).toEqual({ kind: 'remote', baseUrl: 'http://127.0.0.1:7', droidId: '99', token: 'from-dotenv-0123' });
+      expect(readDotenv(join(dir, 'none'))).toEqual({});
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -11,8 +11,8 @@ import type { Emulator } from '../../src/emulator/index.js';
 import { LatencyRecorder } from '../../src/metrics/index.js';
 import type { Receiver } from '../../src/receiver/index.js';
 import { startLoopback, type Loopback } from '../helpers/loopback.js';
-import { buildReport, writeJsonReport } from '../../src/report/index.js';
-import { runSuites } from '../../src/runner/index.js';
+import { writeJsonReport } from '../../src/report/index.js';
+import { reportOf, runPlan } from '../helpers/engine.js';
 import { parseSuite } from '../../src/scenario/index.js';
 
 const SECRET = 'e2e-secret-0123456789abcdef0123456789';
@@ -58,7 +58,7 @@ describe('droidcheck run, end to end on 127.0.0.1', () => {
 
   it('answers every scenario x mode, matches webhooks by requestId and fills the report', async () => {
     const suite = parseSuite(SUITE.replace('(?i)oxford|shirt', '[Oo]xford|[Ss]hirt'), 'e2e.yaml');
-    const result = await runSuites({ suites: [suite], client, receiver, concurrency: 4, timeoutMs: 10_000 });
+    const result = await runPlan({ client, receiver }, [suite], { concurrency: 4, timeoutMs: 10_000 });
 
     expect(result.records).toHaveLength(4); // 2 modes + async + sync
     expect(result.records.every((r) => r.outcome === 'answered')).toBe(true);
@@ -83,7 +83,7 @@ describe('droidcheck run, end to end on 127.0.0.1', () => {
     expect(result.latency.summary('answer').count).toBe(2);
     expect(result.latency.summary('sync').count).toBe(2);
 
-    const report = buildReport(result);
+    const report = reportOf(result, receiver.stats());
     expect(report.summary.requests).toBe(4);
     expect(report.summary.outcomes.answered).toBe(4);
     expect(Object.values(report.summary.outcomes).reduce((a, b) => a + b, 0)).toBe(4);
@@ -115,7 +115,7 @@ describe('droidcheck run, end to end on 127.0.0.1', () => {
   it('counts a repeated delivery once as a duplicate and rejects a wrong secret', async () => {
     const suite = parseSuite('suite: dup\nscenarios:\n  - name: hi\n    modes: [async]\n    humanMessage: Hello\n', 'dup.yaml');
     const before = receiver.stats();
-    const result = await runSuites({ suites: [suite], client, receiver, timeoutMs: 10_000 });
+    const result = await runPlan({ client, receiver }, [suite], { timeoutMs: 10_000 });
     const record = result.records[0]!;
     expect(record.outcome).toBe('answered');
     const body = JSON.stringify(record.answer);

@@ -1,7 +1,7 @@
 import { Agent, request } from 'undici';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createReceiver, type Receiver, type ReceiverOptions } from '../../src/receiver/index.js';
-import { systemClock } from '../../src/runner/clock.js';
+import { systemClock } from '../../src/clock.js';
 import { answerPayload, errorPayload } from './payloads.js';
 
 const SECRET = 'whsec-0123456789abcdef0123456789abcdef';

@@ -1,15 +1,16 @@
 /**
  * Client side bad input (issue 7): responses that break the contract (wrong types, truncated
  * JSON, HTML error pages, empty bodies, a connection cut mid-body) from a tiny real server on
- * 127.0.0.1 become contract violations or transport errors with the raw excerpt in the record,
- * never a crash. Driven through the runner (executeRequest), as a run would.
+ * 127.0.0.1 become contract violations, `invalid-response` (a 2xx that is not JSON: its own
+ * outcome, issue 11) or transport errors with the raw excerpt in the record, never a crash. Driven through the runner (executeRequest), as a run would.
  */
 import { Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DroidClient } from '../../src/client/index.js';
 import { LatencyRecorder } from '../../src/metrics/index.js';
 import { createReceiver, type Receiver } from '../../src/receiver/index.js';
-import { executeRequest, systemClock, type ExecuteContext, type RequestRecord } from '../../src/runner/index.js';
+import { systemClock } from '../../src/clock.js';
+import { executeRequest, type ExecuteContext, type RequestRecord } from '../../src/runner/index.js';
 import { startFixtureServer, type Behaviour, type FixtureServer } from '../client/fixture-server.js';
 import { repeatedSuite } from './rig.js';
 
@@ -43,11 +44,11 @@ const raw = (status: number, type: string, body: string): Behaviour => (_req, re
 
 const CASES: { name: string; behaviour: Behaviour; outcome: RequestRecord['outcome']; excerpt?: RegExp; violation?: RegExp }[] = [
   { name: 'HTML 502 page', behaviour: raw(502, 'text/html', HTML), outcome: 'rejected', excerpt: /^<!DOCTYPE html>.*Bad Gateway/ },
-  { name: 'HTML page with 200', behaviour: raw(200, 'text/html', HTML), outcome: 'transport-error', excerpt: /^<!DOCTYPE html>/, violation: /not JSON/ },
-  { name: 'empty 200 body', behaviour: raw(200, 'application/json', ''), outcome: 'transport-error', violation: /empty body/ },
+  { name: 'HTML page with 200', behaviour: raw(200, 'text/html', HTML), outcome: 'invalid-response', excerpt: /^<!DOCTYPE html>/, violation: /not JSON/ },
+  { name: 'empty 200 body', behaviour: raw(200, 'application/json', ''), outcome: 'invalid-response', violation: /empty body/ },
   { name: 'empty 500 body', behaviour: raw(500, 'application/json', ''), outcome: 'rejected' },
-  { name: 'truncated JSON', behaviour: raw(200, 'application/json', '{"success":true,"requestId":"abc'), outcome: 'transport-error', excerpt: /^\{"success":true,"requestId":"abc$/, violation: /not JSON/ },
-  { name: 'JSON with a NUL and garbage', behaviour: raw(200, 'application/json', '\u0000\u0001{]'), outcome: 'transport-error', violation: /not JSON/ },
+  { name: 'truncated JSON', behaviour: raw(200, 'application/json', '{"success":true,"requestId":"abc'), outcome: 'invalid-response', excerpt: /^\{"success":true,"requestId":"abc$/, violation: /not JSON/ },
+  { name: 'JSON with a NUL and garbage', behaviour: raw(200, 'application/json', '\u0000\u0001{]'), outcome: 'invalid-response', violation: /not JSON/ },
   { name: 'error body that is not the spec shape', behaviour: raw(400, 'application/json', '{"error":42,"message":["x"]}'), outcome: 'rejected', excerpt: /"error":42/ },
 ];
 
@@ -66,9 +67,9 @@ describe('contract-breaking responses become records, never crashes', () => {
     }
   }
 
-  it('async ack with wrong types: violations recorded, no requestId => transport-error', async () => {
+  it('async ack with wrong types: violations recorded, no requestId => invalid-response', async () => {
     const r = await recordFor('async', raw(200, 'application/json', '{"success":"yes","requestId":7,"message":null}'));
-    expect(r.outcome).toBe('transport-error');
+    expect(r.outcome).toBe('invalid-response');
     expect(r.contractViolations.map((v) => v.path)).toEqual(expect.arrayContaining(['success', 'requestId']));
   });
 
@@ -98,9 +99,9 @@ describe('contract-breaking responses become records, never crashes', () => {
       const cut = valid.slice(0, seed % valid.length);
       const r = await recordFor('sync', raw(200, 'application/json', cut));
       outcomes.set(r.outcome, (outcomes.get(r.outcome) ?? 0) + 1);
-      expect(['transport-error', 'answered']).toContain(r.outcome);
-      if (r.outcome === 'transport-error') expect(r.error?.excerpt ?? '').toBe(cut.slice(0, 500));
+      expect(['invalid-response', 'answered']).toContain(r.outcome);
+      if (r.outcome === 'invalid-response') expect(r.error?.excerpt ?? '').toBe(cut.slice(0, 500));
     }
-    expect(outcomes.get('transport-error')).toBeGreaterThan(150);
+    expect(outcomes.get('invalid-response')).toBeGreaterThan(150);
   });
 });

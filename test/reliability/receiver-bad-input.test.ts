@@ -9,7 +9,7 @@ import { Agent, request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createReceiver, type Receiver } from '../../src/receiver/index.js';
 import { assertReceiverAddsUp } from '../../src/runner/accounting.js';
-import { systemClock } from '../../src/runner/clock.js';
+import { systemClock } from '../../src/clock.js';
 import { answerPayload } from '../receiver/payloads.js';
 
 const SECRET = 'bad-input-secret-0123456789abcdefghijklmnop';

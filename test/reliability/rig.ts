@@ -7,9 +7,9 @@ import type { RetryPolicy } from '../../src/client/retry.js';
 import type { EmulatorStats, FaultProfileInput } from '../../src/emulator/index.js';
 import type { ReceiverStats } from '../../src/receiver/index.js';
 import { startLoopback, type Loopback } from '../helpers/loopback.js';
-import { countOutcomes } from '../../src/runner/accounting.js';
-import { runSuites, type Outcome, type RunResult } from '../../src/runner/index.js';
+import { checkAccounting, type EngineResult, type Outcome } from '../../src/runner/index.js';
 import { parseSuite, type Suite } from '../../src/scenario/index.js';
+import { runPlan } from '../helpers/engine.js';
 
 /**
  * The injected slow ack (fixed delay, ms): far over the spec's 100 ms so that an ordinary ack
@@ -45,15 +45,19 @@ export async function runRig(
   rig: Rig,
   n: number,
   opts: { mode?: 'sync' | 'async'; timeoutMs?: number; concurrency?: number; retry?: RetryPolicy } = {},
-): Promise<RunResult> {
-  return runSuites({
-    suites: [repeatedSuite(n, opts.mode ?? 'async')],
-    client: rig.client,
-    receiver: rig.receiver,
+): Promise<EngineResult> {
+  return runPlan(rig, [repeatedSuite(n, opts.mode ?? 'async')], {
     concurrency: opts.concurrency ?? 16,
     timeoutMs: opts.timeoutMs ?? 1_500,
+    // Faults make many requests fail on purpose: no early stop.
+    setupBreaker: false,
     ...(opts.retry && { retry: opts.retry }),
   });
+}
+
+/** The accounting invariant of a finished rig run (throws InternalError when it breaks). */
+export function assertRigAccounting(t: { result: EngineResult; rec: ReceiverStats }): void {
+  checkAccounting({ outcomes: t.result.tally.outcomes, requests: t.result.tally.requests, notSent: t.result.counts.notSent, receiver: t.rec });
 }
 
 /** Deliveries the emulator will make in total: accepted minus dropped, plus duplicate copies. */
@@ -85,7 +89,7 @@ export interface Tally {
 }
 
 /** Runs, settles, closes, and tallies droidcheck's counts beside the emulator's own stats. */
-export async function runAndTally(rig: Rig, n: number, opts: Parameters<typeof runRig>[2] = {}): Promise<Tally & { result: RunResult }> {
+export async function runAndTally(rig: Rig, n: number, opts: Parameters<typeof runRig>[2] = {}): Promise<Tally & { result: EngineResult }> {
   const result = await runRig(rig, n, opts);
   await settle(rig);
   const emu = rig.emulator.stats();
@@ -99,5 +103,5 @@ export async function runAndTally(rig: Rig, n: number, opts: Parameters<typeof r
     if (r.outcome === 'rejected' && r.httpStatus !== undefined) byStatus.set(r.httpStatus, (byStatus.get(r.httpStatus) ?? 0) + 1);
     if (r.ackMs !== undefined && r.ackMs >= SLOW_ACK_MS) slowAcks++;
   }
-  return { out: countOutcomes(result.records), emu, rec, retries, byStatus, slowAcks, result: { ...result, receiver: rec } };
+  return { out: { ...result.tally.outcomes }, emu, rec, retries, byStatus, slowAcks, result };
 }

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createEmulator } from '../../src/emulator/index.js';
 import { createRedactor, redactValue, REDACTED } from '../../src/redact.js';
-import { freePort, startCli } from './cli-child.js';
+import { freePort, startCli } from '../helpers/cli.js';
 
 const TOKEN = 'tok_Secret+Token/0123456789abcdefghijKLMN';
 const SECRET = 'whsec Secret&value=0123456789abcdefghij';
@@ -43,8 +43,15 @@ describe('redactor (src/redact.ts)', () => {
     expect(createRedactor([]).active).toBe(false);
   });
 
+  it('redacts whole tokens only: a secret inside a longer word is not a match, and booleans stay', () => {
+    const r = createRedactor(['expected1']);
+    expect(r('Unexpected1 token')).toBe('Unexpected1 token');
+    expect(r('got expected1, "expected1"')).toBe(`got ${REDACTED}, "${REDACTED}"`);
+    expect(redactValue({ webhookSecretSet: true, n: 3 }, r)).toEqual({ webhookSecretSet: true, n: 3 });
+  });
+
   it('redactValue walks objects, arrays, keys and errors, without changing the input', () => {
-    const input = { a: [TOKEN, { [SECRET]: `x${TOKEN}` }], n: 1, e: new Error(`bad ${SECRET}`), d: null };
+    const input = { a: [TOKEN, { [SECRET]: `x ${TOKEN}` }], n: 1, e: new Error(`bad ${SECRET}`), d: null };
     const out = redactValue(input, redact);
     expect(JSON.stringify(out)).not.toContain(TOKEN);
     expect(JSON.stringify(out)).not.toContain('Secret&value');
@@ -83,7 +90,7 @@ describe('no secret in any output of a whole run', () => {
       );
       const reportDir = join(dir, 'reports');
       const cli = startCli(
-        ['run', suite, '--report-dir', reportDir, '--base-url', baseUrl, '--droid-id', '1', '--receiver-port', String(port), '--timeout', '10s', '--no-warm-up'],
+        ['run', suite, '--report-dir', reportDir, '--base-url', baseUrl, '--droid-id', '1', '--receiver-port', String(port), '--timeout', '10s', '--no-warm-up', '--no-default-thresholds'],
         { DROID_API_TOKEN: TOKEN, DROID_WEBHOOK_SECRET: SECRET },
       );
       const code = await cli.exited(30_000);

@@ -11,8 +11,8 @@ describe('renderConsoleSummary', () => {
   const text = renderConsoleSummary(report);
 
   it('lists each scenario with mark, mode, outcome and latency', () => {
-    expect(text).toContain('✓ Shop › buys shirts [sync]  answered  120.0 ms');
-    expect(text).toContain('✗ Shop › expects refund [async]  answered  340.0 ms');
+    expect(text).toContain('✓ Shop › buys shirts [sync]  answered  120 ms');
+    expect(text).toContain('✗ Shop › expects refund [async]  answered  340 ms');
     expect(text).toContain('✗ Shop › slow [sync]  timeout');
   });
 
@@ -26,7 +26,7 @@ describe('renderConsoleSummary', () => {
   });
 
   it('shows outcome counts, the latency table, receiver counts and thresholds', () => {
-    expect(text).toContain('answered 2 · failed 0 · rejected 0 · timeout 1 · transport-error 0 · interrupted 0  (total 3 of 3 requests)');
+    expect(text).toContain('answered 2 · failed 0 · timeout 1  (3 of 3 planned requests sent)');
     expect(text).toMatch(/metric\s+count\s+p50\s+p90\s+p99\s+p99\.9\s+max\s+limit/);
     expect(text).toMatch(/ack\s+1\s+12\.0\s+12\.0\s+12\.0\s+12\.0\s+12\.0\s+100\.0\s+ok/);
     expect(text).toMatch(/sync\s+1\s+120\.\d\s.*180000\.0\s+ok/);

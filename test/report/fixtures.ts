@@ -1,8 +1,10 @@
 /**
- * Builders of RequestRecord / RunResult for report tests.
+ * Builders of RequestRecord / report inputs for report tests.
  */
 import { LatencyRecorder } from '../../src/metrics/index.js';
-import type { RequestRecord, RunResult } from '../../src/report/run-types.js';
+import type { ReportInput } from '../../src/report/index.js';
+import type { RequestRecord } from '../../src/report/run-types.js';
+import { Tally } from '../../src/runner/index.js';
 
 export function record(over: Partial<RequestRecord> = {}): RequestRecord {
   return {
@@ -17,7 +19,6 @@ export function record(over: Partial<RequestRecord> = {}): RequestRecord {
     syncMs: 120,
     failures: [],
     contractViolations: [],
-    unknownFields: [],
     ...over,
   };
 }
@@ -45,18 +46,23 @@ export const failingRecord = (over: Partial<RequestRecord> = {}): RequestRecord 
     ...over,
   });
 
-export function run(records: RequestRecord[], over: Partial<RunResult> = {}): RunResult {
+/** The input `droidcheck run` would give buildReport for `records` (latencies from the records). */
+export function run(records: RequestRecord[], over: Partial<ReportInput> = {}): ReportInput {
   const latency = new LatencyRecorder();
+  const tally = new Tally();
   for (const r of records) {
+    tally.add(r);
     if (r.syncMs !== undefined) latency.recordMs('sync', r.syncMs);
     if (r.ackMs !== undefined) latency.recordMs('ack', r.ackMs);
     if (r.answerMs !== undefined && r.outcome === 'answered') latency.recordMs('answer', r.answerMs);
   }
   return {
+    kind: 'run',
     startedAt: '2025-01-01T00:00:00.000Z',
     finishedAt: '2025-01-01T00:00:02.000Z',
     durationMs: 2000,
     settings: { mode: 'both', concurrency: 4 },
+    tally: tally.snapshot(),
     records,
     latency,
     receiver: { received: 1, matched: 1, duplicates: 0, late: 0, orphans: 0, badSecret: 0, malformed: 0 },

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { buildReport, chartData, escapeHtml, renderHtmlReport, scriptJson } from '../../src/report/index.js';
+import { chartData, scriptJson } from '../../src/report/html-charts.js';
+import { buildReport, escapeHtml, renderHtmlReport } from '../../src/report/index.js';
 import { failingRecord, record, run } from './fixtures.js';
 
 describe('renderHtmlReport', () => {
@@ -16,7 +17,7 @@ describe('renderHtmlReport', () => {
   });
 
   it('shows the verdict, outcomes, latency, thresholds, failures with expected vs actual, settings', () => {
-    expect(html).toContain('droidcheck: 1 passed, 1 failed');
+    expect(html).toContain('droidcheck run: 1 passed, 1 failed');
     expect(html).toMatch(/<td><span class="l">transport-error<\/span><\/td><td>0<\/td>/);
     expect(html).toMatch(/<td>ack<\/td><td>1<\/td>/);
     expect(html).toContain('id="chart-ack-pct"');

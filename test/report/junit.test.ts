@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { create } from 'xmlbuilder2';
 import { describe, expect, it } from 'vitest';
-import { buildReport, renderJUnit, settingsProperties, writeJUnitReport, xmlSafe } from '../../src/report/index.js';
+import { buildReport, renderJUnit, writeJUnitReport } from '../../src/report/index.js';
+import { settingsProperties, xmlSafe } from '../../src/report/junit.js';
 import { failingRecord, record, run } from './fixtures.js';
 
 const report = buildReport(

@@ -21,8 +21,8 @@ describe('renderMarkdownSummary', () => {
   const md = renderMarkdownSummary(report);
   it('has the verdict, outcomes, latency table, thresholds and failures', () => {
     expect(md).toContain('## ❌ droidcheck: 1 passed, 1 failed (exit 1)');
-    expect(md).toContain('| answered | failed | rejected | timeout | transport-error | interrupted |');
-    expect(md).toContain('| 2 | 0 | 0 | 0 | 0 | 0 |');
+    expect(md).toContain('| answered | failed | rejected | timeout | transport-error | invalid-response | interrupted | not-sent |');
+    expect(md).toContain('| 2 | 0 | 0 | 0 | 0 | 0 | 0 | 0 |');
     expect(md).toMatch(/\| ack \| 1 \| 12\.0 .*\| 100\.0 \| ok \|/);
     expect(md).toContain('| ✅ | `sync.p99 < 1s` |');
     expect(md).toContain('pipes \\| and `ticks` [async]');

@@ -5,7 +5,9 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
-import { buildReport, createProgressReporterWith, createReporter, parseOutputFiles, wantsLiveProgress } from '../../src/report/index.js';
+import { zeroOutcomes } from '../../src/outcomes.js';
+import { buildReport, createProgressReporterWith, createReporter, etaText, parseOutputFiles, wantsLiveProgress } from '../../src/report/index.js';
+import type { ProgressSnapshot } from '../../src/runner/index.js';
 import { failingRecord, record, run } from './fixtures.js';
 
 const sink = () => {
@@ -23,33 +25,48 @@ describe('progress reporter', () => {
     expect(wantsLiveProgress({}, {})).toBe(false);
   });
 
-  it('writes plain lines at most once per interval, and a last one', async () => {
+  const snap = (elapsedMs: number, ended: number): ProgressSnapshot => ({
+    elapsedMs, planned: undefined, sent: ended + 1, ended, inFlight: 1, dropped: 0, outcomes: { ...zeroOutcomes(), answered: ended }, passed: ended, failed: 0, rate: 10, targetRate: undefined, ack: { count: 0, p99Ms: 0 },
+  });
+
+  it('writes plain lines at most once per interval, with units, and a last one', async () => {
     const out = sink();
     let t = 0;
     const p = createProgressReporterWith({ stream: out.stream, live: false, intervalMs: 1000, now: () => t });
-    await p.onRunStart?.({ startedAt: '', planned: 3, settings: {} });
-    await p.onResult?.(record());
+    await p.onRunStart?.({ startedAt: '', settings: {} });
+    p.onProgress?.(snap(1000, 10));
     t = 500;
-    await p.onResult?.(failingRecord());
+    p.onProgress?.(snap(1500, 15));
     t = 1500;
-    await p.onResult?.(record());
+    p.onProgress?.(snap(2000, 20));
+    p.onResult?.(record());
     await p.onRunEnd?.(buildReport(run([])));
     expect(out.text().trim().split('\n')).toEqual([
-      'progress: 1/3 done, 1 passed, 0 failed',
-      'progress: 3/3 done, 2 passed, 1 failed',
-      'progress: 3/3 done, 2 passed, 1 failed',
+      '[      1 s] 10 req/s | in flight 1 | ended 10 | answered 10',
+      '[      2 s] 10 req/s | in flight 1 | ended 20 | answered 20',
+      '[      2 s] 10 req/s | in flight 1 | ended 1 | answered 20',
     ]);
   });
 
-  it('draws a cli-progress bar when live', async () => {
+  it('draws a cli-progress bar when live, with an ETA from the observed rate, and clears it at the end', async () => {
     const out = sink();
     out.stream.isTTY = true;
-    const p = createProgressReporterWith({ stream: out.stream, live: true });
-    await p.onRunStart?.({ startedAt: '', planned: 2, settings: {} });
-    await p.onResult?.(record());
-    await p.onResult?.(failingRecord());
+    let t = 0;
+    const p = createProgressReporterWith({ stream: out.stream, live: true, now: () => t });
+    await p.onRunStart?.({ startedAt: '', planned: 4, settings: {} });
+    t = 1000;
+    p.onResult?.(record());
+    t = 2000;
+    p.onResult?.(failingRecord());
+    (p as { log(line: string): void }).log('a line printed meanwhile');
     await p.onRunEnd?.(buildReport(run([])));
-    expect(out.text()).toMatch(/2\/2 \| 1 passed, 1 failed/);
+    expect(out.text()).toMatch(/2\/4 \| 1 passed, 1 failed \| ETA 2 s/);
+    expect(out.text()).toContain('a line printed meanwhile');
+  });
+
+  it('says ETA -- before anything ended, then one from the observed rate', () => {
+    expect(etaText(0, 35, 1000)).toBe('ETA --');
+    expect(etaText(5, 35, 1000)).toBe('ETA 6 s');
   });
 });
 

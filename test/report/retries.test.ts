@@ -34,13 +34,13 @@ describe('retries in the report', () => {
 
   it('shows retries on the outcomes line and the scenario lines of the console, only when > 0', () => {
     const text = renderConsoleSummary(retried);
-    expect(text).toContain('✓ Shop › buys shirts [sync]  answered  120.0 ms  retries 2');
-    expect(text).toContain('✗ Shop › expects refund [async]  answered  340.0 ms  retries 1');
-    expect(text).toMatch(/✓ Shop › calm \[sync\] {2}answered {2}120\.0 ms\n/);
-    expect(text).toContain('interrupted 0 · retries 3  (total 3 of 3 requests)');
+    expect(text).toContain('✓ Shop › buys shirts [sync]  answered  120 ms  retries 2');
+    expect(text).toContain('✗ Shop › expects refund [async]  answered  340 ms  retries 1');
+    expect(text).toMatch(/✓ Shop › calm \[sync\] {2}answered {2}120 ms\n/);
+    expect(text).toContain('failed 0 · retries 3  (3 of 3 planned requests sent)');
     const none = renderConsoleSummary(calm);
     expect(none).not.toContain('retries');
-    expect(none).toContain('interrupted 0  (total 2 of 2 requests)');
+    expect(none).toContain('failed 0  (2 of 2 planned requests sent)');
   });
 
   it('shows the total in Markdown and HTML', () => {

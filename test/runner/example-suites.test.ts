@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DroidClient } from '../../src/client/index.js';
 import type { Receiver } from '../../src/receiver/index.js';
 import { startLoopback, type Loopback } from '../helpers/loopback.js';
-import { runSuites } from '../../src/runner/index.js';
+import { runPlan } from '../helpers/engine.js';
 import { loadSuites } from '../../src/scenario/index.js';
 
 const SECRET = 'examples-secret-0123456789abcdef012345';
@@ -27,7 +27,7 @@ describe('scenarios/steps examples', () => {
   it('all pass, with no contract violations', async () => {
     const suites = await loadSuites(['scenarios/steps']);
     expect(suites.map((s) => s.name).sort()).toEqual(['CRM', 'Conversation', 'Human takeover', 'Images']);
-    const result = await runSuites({ suites, client, receiver, concurrency: 4, timeoutMs: 10_000 });
+    const result = await runPlan({ client, receiver }, suites, { concurrency: 4, timeoutMs: 10_000 });
     const failed = result.records.filter((r) => !r.passed).map((r) => ({ s: r.scenario, m: r.mode, o: r.outcome, f: r.failures.map((f) => f.message), e: r.error }));
     expect(failed).toEqual([]);
     expect(result.records.flatMap((r) => r.contractViolations)).toEqual([]);

@@ -8,7 +8,9 @@ import type { Emulator } from '../../src/emulator/index.js';
 import { LatencyRecorder } from '../../src/metrics/index.js';
 import type { Receiver } from '../../src/receiver/index.js';
 import { startLoopback, type Loopback } from '../helpers/loopback.js';
-import { executeRequest, planRequests, runSuites, systemClock, type ExecuteContext } from '../../src/runner/index.js';
+import { systemClock } from '../../src/clock.js';
+import { executeRequest, planRequests, type ExecuteContext } from '../../src/runner/index.js';
+import { runPlan } from '../helpers/engine.js';
 import { parseSuite } from '../../src/scenario/index.js';
 
 const SECRET = 'steps-secret-0123456789abcdef0123456789';
@@ -97,7 +99,7 @@ describe('scenario steps on the emulator (127.0.0.1)', () => {
   });
 
   const suite = parseSuite(SUITE, 'steps.yaml');
-  const ctx = (): ExecuteContext => ({ client, receiver, clock: systemClock, timeoutMs: 10_000, latency: new LatencyRecorder() });
+  const ctx = (): ExecuteContext & { latency: LatencyRecorder } => ({ client, receiver, clock: systemClock, timeoutMs: 10_000, latency: new LatencyRecorder() });
   const scenario = (name: string) => suite.scenarios.find((s) => s.name === name)!;
 
   it('plans scenario x mode x repeat; call-only scenarios run in one mode', () => {
@@ -166,8 +168,8 @@ describe('scenario steps on the emulator (127.0.0.1)', () => {
     expect(record.error?.code).toBe('DROIDCHECK_ERR_API');
   });
 
-  it('runSuites runs every repeat and keeps the accounting', async () => {
-    const result = await runSuites({ suites: [suite], client, receiver, concurrency: 1, timeoutMs: 10_000 });
+  it('the engine runs every repeat and keeps the accounting', async () => {
+    const result = await runPlan({ client, receiver }, [suite], { concurrency: 1, timeoutMs: 10_000 });
     expect(result.records.map((r) => [r.scenario, r.mode, r.repeat, r.passed])).toEqual([
       ['human takeover', 'sync', 0, true],
       ['crm and images', 'sync', 0, true],

@@ -4,8 +4,7 @@
  * receiver stats equal the emulator's own stats, and the accounting invariant holds.
  */
 import { describe, expect, it } from 'vitest';
-import { assertRunAccounting } from '../../src/runner/accounting.js';
-import { runAndTally, SLOW_ACK_MS, startRig, type Tally } from './rig.js';
+import { assertRigAccounting, runAndTally, SLOW_ACK_MS, startRig, type Tally } from './rig.js';
 
 const N = 300;
 const ASYNC = 'get-droid-answer-async';
@@ -13,8 +12,8 @@ const DEADLINE_MS = 4_000;
 const LATE_MS = 4_600; // beyond the deadline
 
 /** What holds whatever the faults: nothing lost on either side. */
-function expectNothingLost(t: Tally & { result: Parameters<typeof assertRunAccounting>[0] }): void {
-  assertRunAccounting(t.result);
+function expectNothingLost(t: Tally & Parameters<typeof assertRigAccounting>[0]): void {
+  assertRigAccounting(t);
   const sent = Object.values(t.out).reduce((a, b) => a + b, 0);
   expect(sent).toBe(N);
   expect(t.out.interrupted).toBe(0);
@@ -128,7 +127,7 @@ describe.concurrent('client retries against injected faults', () => {
       ],
     });
     const t = await runAndTally(rig, N, { retry: policy });
-    assertRunAccounting(t.result);
+    assertRigAccounting(t);
     expect(t.retries).toBeGreaterThan(10);
     expect(t.retries + t.out.rejected).toBe(t.emu.injectedFaults);
     expect(t.emu.accepted).toBe(N - t.out.rejected);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { createMix, mulberry32, parseWeights } from '../../src/load/mix.js';
-import { scenario, suiteOf } from './helpers.js';
+import { mulberry32 } from '../../src/random.js';
+import { createMix, parseWeights } from '../../src/runner/mix.js';
+import { scenario, suiteOf } from '../helpers/engine.js';
 
 describe('scenario mix', () => {
   const suites = [suiteOf(scenario('a'), scenario('b'), scenario('c', { modes: ['sync'] }))];

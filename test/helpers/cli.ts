@@ -1,6 +1,6 @@
 /**
- * Runs the built CLI (`node dist/cli/main.js`, so `npm run build` first) as a real child
- * process against a target on 127.0.0.1, collecting stdout/stderr, with a bounded wait.
+ * The one CLI spawner of the tests: runs the built CLI (`node dist/cli/main.js`, so `npm run
+ * build` first) as a real child process, collecting stdout/stderr, with a bounded wait.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -8,6 +8,8 @@ import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
 export const CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
+/** The repository root (the CLI's default working directory in tests). */
+export const REPO = fileURLToPath(new URL('../../', import.meta.url));
 
 export interface CliChild {
   child: ChildProcess;
@@ -18,9 +20,10 @@ export interface CliChild {
 }
 
 /** Spawns the CLI with `args` and `env` added to a minimal environment (no inherited secrets). */
-export function startCli(args: string[], env: Record<string, string>): CliChild {
+export function startCli(args: string[], env: Record<string, string>, cwd = REPO): CliChild {
   if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run "npm run build" before these tests`);
   const child = spawn(process.execPath, [CLI, ...args], {
+    cwd,
     env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -56,4 +59,20 @@ export async function until(check: () => boolean, maxMs: number, what: string): 
     if (performance.now() > end) throw new Error(`timed out after ${maxMs} ms waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 50));
   }
+}
+
+export interface CliExit {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs the CLI to its end with `args` in `cwd` (default: the repository), in a minimal
+ * environment (`CI=true`, `NO_COLOR=1`, no inherited secrets) plus `env`; bounded by `maxMs`.
+ */
+export async function droidcheck(args: string[], opts: { env?: Record<string, string>; cwd?: string; maxMs?: number } = {}): Promise<CliExit> {
+  const child = startCli(args, { CI: 'true', ...(opts.env ?? {}) }, opts.cwd);
+  const code = await child.exited(opts.maxMs ?? 60_000);
+  return { code: typeof code === 'number' ? code : null, stdout: child.stdout(), stderr: child.stderr() };
 }

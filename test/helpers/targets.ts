@@ -1,39 +1,11 @@
 /**
- * Small targets for load tests, all on 127.0.0.1 port 0: the emulator wired to a receiver,
- * and a "stall" server whose sync answers all wait while a stall window is open.
+ * Small targets for engine timing tests, all on 127.0.0.1 port 0: a "stall" server whose sync
+ * answers all wait while a stall window is open, and a "delay" server that answers after a fixed
+ * delay and records its own per-request time (the emulator with a receiver: ./loopback.ts).
  */
 import Fastify, { type FastifyInstance } from 'fastify';
 import { Agent } from 'undici';
 import { DroidClient } from '../../src/client/index.js';
-import { createEmulator, type Emulator, type EmulatorOptions } from '../../src/emulator/index.js';
-import { createReceiver, type Receiver } from '../../src/receiver/index.js';
-
-const SECRET = 'load-test-secret-0123456789abcdef012345';
-
-export interface EmulatorTarget {
-  client: DroidClient;
-  receiver: Receiver;
-  emulator: Emulator;
-  close(): Promise<void>;
-}
-
-export async function emulatorTarget(options: EmulatorOptions = {}): Promise<EmulatorTarget> {
-  const receiver = createReceiver({ secret: SECRET });
-  const webhookUrl = await receiver.listen();
-  const emulator = await createEmulator({ webhookUrl, webhookSecret: SECRET, ...options });
-  const baseUrl = await emulator.listen();
-  const dispatcher = new Agent({ connections: null });
-  const client = new DroidClient({ baseUrl, droidId: emulator.droidId, token: emulator.token, dispatcher });
-  return {
-    client,
-    receiver,
-    emulator,
-    async close() {
-      await Promise.allSettled([emulator.close(), dispatcher.close()]);
-      await receiver.close();
-    },
-  };
-}
 
 export interface StallTarget {
   client: DroidClient;

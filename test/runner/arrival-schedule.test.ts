@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { ArrivalSchedule, expectedArrivals, parseStages } from '../../src/load/arrival-schedule.js';
-import { rateAt } from '../../src/load/progress.js';
+import { ArrivalSchedule, expectedArrivals, parseStages } from '../../src/runner/arrival-schedule.js';
+import { rateAtFn } from '../../src/runner/engine.js';
+
+const rateAt = (startRate: number, stages: { durationMs: number; target: number }[], t: number): number => rateAtFn(startRate, stages)(t);
 
 function all(s: ArrivalSchedule): number[] {
   const out: number[] = [];

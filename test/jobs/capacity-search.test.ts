@@ -1,0 +1,103 @@
+import { describe, expect, it } from 'vitest';
+import { judgeStep, searchCapacity, type RateMeasurement } from '../../src/jobs/capacity-search.js';
+import { progressLine } from '../../src/report/index.js';
+import { generatorVerdict, SendDelayRecorder } from '../../src/runner/index.js';
+import { zeroOutcomes } from '../../src/outcomes.js';
+
+const CRITERIA = { ackP99Ms: 100, maxErrorRate: 0.01 };
+const SEARCH = { maxSteps: 20 };
+
+/** A fake target whose ack p99 grows past 100 ms above `knee` req/s. */
+function fakeMeasure(knee: number, seen: number[]) {
+  return async (rate: number): Promise<RateMeasurement> => {
+    seen.push(rate);
+    const p99 = rate <= knee ? 20 + rate / 100 : 150 + rate;
+    return {
+      rate, achievedRate: rate, sent: rate * 10, dropped: 0, errors: 0,
+      ack: { count: rate * 10, p50: 5, p99 }, answer: { count: rate * 10, p50: 8, p99: p99 + 5 }, sync: { count: 0, p50: 0, p99: 0 },
+      generatorBound: false, sendDelayP99Ms: 0.5, judgesAck: true,
+    };
+  };
+}
+
+describe('send delay and the generator-bound verdict', () => {
+  it('is generator-bound when the send delay p99 exceeds 10 ms', () => {
+    const ok = new SendDelayRecorder();
+    for (let i = 0; i < 1000; i++) ok.recordMs(i % 10 === 0 ? 3 : 0.2);
+    expect(generatorVerdict(ok.summary()).generatorBound).toBe(false);
+    const bad = new SendDelayRecorder();
+    for (let i = 0; i < 1000; i++) bad.recordMs(i % 50 === 0 ? 40 : 0.2);
+    const v = generatorVerdict(bad.summary());
+    expect(v.generatorBound).toBe(true);
+    expect(v.message).toMatch(/generator-bound.*suspect/);
+    expect(bad.encode().length).toBeGreaterThan(10);
+  });
+});
+
+describe('capacity search', () => {
+  it('step: climbs until the first failing rate and reports the curve', async () => {
+    const seen: number[] = [];
+    const result = await searchCapacity(fakeMeasure(350, seen), { ...SEARCH, strategy: 'step', startRate: 100, stepRate: 100, maxRate: 1000 }, CRITERIA);
+    expect(seen).toEqual([100, 200, 300, 400]);
+    expect(result.maxRate).toBe(300);
+    expect(result.firstFailingRate).toBe(400);
+    expect(result.curve.map((p) => p.passed)).toEqual([true, true, true, false]);
+    expect(result.curve[3]!.reasons).toEqual(['ack p99 550 ms >= 100 ms']);
+  });
+
+  it('bisect: narrows down to the precision', async () => {
+    const seen: number[] = [];
+    const result = await searchCapacity(fakeMeasure(613, seen), { ...SEARCH, strategy: 'bisect', startRate: 100, stepRate: 0, maxRate: 1000, precision: 10 }, CRITERIA);
+    expect(result.maxRate).toBeGreaterThan(600);
+    expect(result.maxRate).toBeLessThanOrEqual(613);
+    expect(result.firstFailingRate! - result.maxRate!).toBeLessThanOrEqual(10);
+    expect(seen.length).toBeLessThanOrEqual(10);
+    expect(result.curve.map((p) => p.rate)).toEqual([...result.curve.map((p) => p.rate)].sort((a, b) => a - b));
+  });
+
+  it('bisect: says when the max rate already passes', async () => {
+    const result = await searchCapacity(fakeMeasure(5000, []), { ...SEARCH, strategy: 'bisect', startRate: 100, stepRate: 0, maxRate: 1000 }, CRITERIA);
+    expect(result.maxRate).toBe(1000);
+    expect(result.limitedBySearch).toBe(true);
+  });
+
+  it('judges answer p99, errors and dropped arrivals', () => {
+    const base: RateMeasurement = {
+      rate: 10, achievedRate: 10, sent: 100, dropped: 0, errors: 0,
+      ack: { count: 100, p50: 1, p99: 2 }, answer: { count: 100, p50: 40, p99: 900 }, sync: { count: 0, p50: 0, p99: 0 },
+      generatorBound: false, sendDelayP99Ms: 0, judgesAck: true,
+    };
+    expect(judgeStep(base, CRITERIA).passed).toBe(true);
+    expect(judgeStep(base, { ...CRITERIA, answerP99Ms: 500 }).reasons).toEqual(['answer p99 900 ms >= 500 ms']);
+    expect(judgeStep({ ...base, errors: 5 }, CRITERIA).reasons[0]).toMatch(/error rate 5%/);
+    expect(judgeStep({ ...base, dropped: 3 }, CRITERIA).passed).toBe(false);
+  });
+
+  it('never passes the ack criterion without enough ack samples (issue 10: no silent pass)', () => {
+    const few: RateMeasurement = {
+      rate: 10, achievedRate: 10, sent: 100, dropped: 0, errors: 0,
+      ack: { count: 0, p50: 0, p99: 0 }, answer: { count: 0, p50: 0, p99: 0 }, sync: { count: 100, p50: 1, p99: 2 },
+      generatorBound: false, sendDelayP99Ms: 0, judgesAck: true,
+    };
+    expect(judgeStep(few, CRITERIA).reasons).toEqual([expect.stringMatching(/too few ack samples for p99 \(0 < 100\)/)]);
+    expect(judgeStep({ ...few, ack: { count: 99, p50: 1, p99: 2 } }, CRITERIA).passed).toBe(false);
+    // A sync-only mix has no ack to judge.
+    expect(judgeStep({ ...few, judgesAck: false }, CRITERIA).passed).toBe(true);
+  });
+
+  it('an interrupted measurement ends the search with the points so far', async () => {
+    const seen: number[] = [];
+    const measure = fakeMeasure(10_000, seen);
+    const result = await searchCapacity(async (rate) => (rate >= 300 ? undefined : measure(rate)), { ...SEARCH, strategy: 'step', startRate: 100, stepRate: 100, maxRate: 1000 }, CRITERIA);
+    expect(result.curve.map((p) => p.rate)).toEqual([100, 200]);
+    expect(result.maxRate).toBe(200);
+  });
+});
+
+describe('progress line', () => {
+  it('shows the rate, in flight, ended/planned, outcomes and ack p99 with its count, each with its unit', () => {
+    const outcomes = { ...zeroOutcomes(), answered: 990, rejected: 2 };
+    const line = progressLine({ elapsedMs: 10_000, planned: undefined, sent: 2000, ended: 992, inFlight: 7, dropped: 4, outcomes, passed: 990, failed: 2, rate: 200, targetRate: 200, ack: { count: 500, p99Ms: 3.2 } });
+    expect(line).toBe('[     10 s] 200 req/s (target 200 req/s) | in flight 7 | ended 992 | dropped 4 | answered 990 rejected 2 | ack p99 3.2 ms (500 samples)');
+  });
+});
