@@ -45,9 +45,16 @@ export interface DeliveryLogQuery {
 /** An entry as added: everything but the id, plus the start time in epoch ms (so queries need not parse dates). */
 export type NewDeliveryLogEntry = Omit<DeliveryLogEntry, 'id'> & { startedAtMs: number };
 
+/** What add() stores: the caller's object as is (no copy on the hot path) and its id. */
 interface Slot {
-  entry: DeliveryLogEntry;
-  atMs: number;
+  id: number;
+  input: NewDeliveryLogEntry;
+}
+
+/** The public entry of a slot, built when queried (rare: the debug page). */
+function entryOf(slot: Slot): DeliveryLogEntry {
+  const { startedAtMs: _at, ...rest } = slot.input;
+  return { id: slot.id, ...rest };
 }
 
 export class DeliveryLog {
@@ -65,10 +72,9 @@ export class DeliveryLog {
     this.slots = new Array<Slot | undefined>(Math.max(1, maxEntries));
   }
 
-  /** O(1): writes over the oldest entry when the log is full. */
+  /** O(1): writes over the oldest entry when the log is full. Keeps `input` (do not mutate it afterwards). */
   add(input: NewDeliveryLogEntry): void {
-    const { startedAtMs, ...rest } = input;
-    this.slots[this.head] = { entry: { id: this.nextId++, ...rest }, atMs: startedAtMs };
+    this.slots[this.head] = { id: this.nextId++, input };
     this.head = (this.head + 1) % this.slots.length;
     if (this.count < this.slots.length) this.count += 1;
   }
@@ -78,7 +84,7 @@ export class DeliveryLog {
     const cutoff = this.now().getTime() - this.retentionMs;
     const kept: Slot[] = [];
     this.forEachOldestFirst((slot) => {
-      if (slot.atMs >= cutoff) kept.push(slot);
+      if (slot.input.startedAtMs >= cutoff) kept.push(slot);
     });
     const removed = this.count - kept.length;
     if (removed === 0) return 0;
@@ -102,14 +108,14 @@ export class DeliveryLog {
     const n = this.slots.length;
     for (let k = 1; k <= this.count && out.length < limit; k++) {
       const slot = this.slots[(this.head - k + n) % n]!;
-      const e = slot.entry;
+      const e = slot.input;
       if (q.status === 'success' && !e.ok) continue;
       if (q.status === 'failed' && e.ok) continue;
       if (typeof q.status === 'number' && e.status !== q.status) continue;
       if (q.kind !== undefined && e.kind !== q.kind) continue;
-      if (from !== undefined && slot.atMs < from) continue;
-      if (to !== undefined && slot.atMs > to) continue;
-      out.push(e);
+      if (from !== undefined && e.startedAtMs < from) continue;
+      if (to !== undefined && e.startedAtMs > to) continue;
+      out.push(entryOf(slot));
     }
     return out;
   }
