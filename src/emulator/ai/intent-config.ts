@@ -5,7 +5,7 @@
  * lists them, in priority order, and may give one a third-party webhook (docs
  * intent-webhook.mdx). Detected intents are reported in that order.
  */
-import { DETECTORS, USER_INTENT_SENTENCES, type Detector } from './intents.js';
+import { USER_INTENT_SENTENCES, type Detector } from './intents.js';
 
 export interface IntentWebhookConfig {
   /** The "Third party URL" the service POSTs the IntentWebhookRequest to. */
@@ -80,4 +80,3 @@ export function resolveIntents(detected: readonly Detector[], message: string, d
   return { names: matched.map((m) => m.name), matched, userIntent };
 }
 
-export { DETECTORS };
