@@ -5,7 +5,7 @@
 import { once } from 'node:events';
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
-import { parseDuration } from '../config/index.js';
+import { parseDuration, parseUrl } from '../config/index.js';
 import { startEmulatorStandalone, type StandaloneOptions } from '../emulator/index.js';
 import { UsageError } from '../errors.js';
 import type { CliContext } from './shared.js';
@@ -20,6 +20,8 @@ interface EmulateFlags {
   testCustomerId?: string;
   webhookUrl?: string;
   webhookSecret?: string;
+  messageWebhookUrl?: string;
+  verifyToken?: string;
   seed: string;
   ackDelay?: string;
   answerDelay?: string;
@@ -56,6 +58,9 @@ export async function emulateOptions(flags: EmulateFlags, env: NodeJS.ProcessEnv
   if (flags.webhookUrl) options.webhookUrl = flags.webhookUrl;
   const secret = flags.webhookSecret ?? env.DROID_WEBHOOK_SECRET;
   if (secret) options.webhookSecret = secret;
+  if (flags.messageWebhookUrl) options.messageWebhookUrl = parseUrl(flags.messageWebhookUrl, '--message-webhook-url');
+  const verifyToken = flags.verifyToken ?? env.DROID_VERIFY_TOKEN;
+  if (verifyToken) options.verifyToken = verifyToken;
   if (flags.ackDelay) options.ackDelayMs = parseDuration(flags.ackDelay, '--ack-delay');
   if (flags.answerDelay) options.answerDelayMs = parseDuration(flags.answerDelay, '--answer-delay');
   if (flags.rateLimit) options.rateLimit = { max: int(flags.rateLimit, '--rate-limit', 1) };
@@ -75,6 +80,8 @@ export function registerEmulateCommand(program: Command, ctx: CliContext): void 
     .option('--test-customer-id <n>', 'the droid\'s test customer, or "none"')
     .option('--webhook-url <url>', 'answer webhook URL (default: the emulator\'s own echo receiver)')
     .option('--webhook-secret <secret>', 'webhook secret appended as ?secret= (default: DROID_WEBHOOK_SECRET)')
+    .option('--message-webhook-url <url>', 'message-forwarding webhook: every stored message (send, bot replies) is POSTed here')
+    .option('--verify-token <token>', 'message webhook verify token appended as ?verify_token= (default: DROID_VERIFY_TOKEN)')
     .option('--seed <n>', 'seed of every random draw (faults, jitter)', '1')
     .option('--ack-delay <duration>', 'delay before the async acknowledgement, e.g. 20ms')
     .option('--answer-delay <duration>', 'delay before the answer, e.g. 2s')
@@ -94,6 +101,10 @@ export function registerEmulateCommand(program: Command, ctx: CliContext): void 
       out(
         `  webhook:        ${options.webhookUrl ? 'as given' : 'the echo receiver'}; change it with` +
           ` PUT ${url}/__emulator/webhook {"url": "...", "secret": "..."} (bearer token required)`,
+      );
+      out(
+        `  messages:       ${options.messageWebhookUrl ? `forwarded to ${options.messageWebhookUrl}${options.verifyToken ? ' (with verify_token)' : ''}` : 'not forwarded'}; change it with` +
+          ` PUT ${url}/__emulator/message-webhook {"url": "...", "verifyToken": "..."}`,
       );
       out('Press Ctrl+C to stop.');
       await Promise.race([once(process, 'SIGINT'), once(process, 'SIGTERM')]);

@@ -4,8 +4,7 @@
  * one `body.text()` then `JSON.parse`, the body always consumed (or destroyed on error).
  */
 import type { Dispatcher } from 'undici';
-import type { z } from 'zod';
-import { checkContract } from '../contract/index.js';
+import { checkContract, type TieredContract } from '../contract/index.js';
 import { apiError, notJsonError, transportFailure } from './failure.js';
 import type { ClientResponse, HttpMethod } from './types.js';
 
@@ -38,22 +37,23 @@ export function createCallContext(baseUrl: string, droidId: number | string, tok
 }
 
 /**
- * Calls `<prefix><path>` and returns the parsed 2xx body with its contract check.
+ * Calls `<prefix><path>` and returns the parsed 2xx body with its contract check (documented
+ * tier: violations; droidcheck's choice: `unverified`, never a finding).
  * @param endpoint spec name, used in error messages (e.g. `get-droid-answer-async`)
  * @param timeoutMs undici headersTimeout and bodyTimeout (each, ms; not a total deadline). undici runs
  *   them on its fast timers, so they fire up to ~1 s late: fine for 190 s, coarse for 50 ms.
  * @throws ApiError (non-2xx), TransportError, TimeoutError, AbortedError, ContractError (2xx not JSON)
  */
-export async function call<S extends z.ZodType>(
+export async function call<T>(
   ctx: CallContext,
   endpoint: string,
   method: HttpMethod,
   path: string,
   body: unknown,
-  schema: S,
+  contract: TieredContract,
   timeoutMs: number,
   signal: AbortSignal | undefined,
-): Promise<ClientResponse<z.infer<S>>> {
+): Promise<ClientResponse<T>> {
   let res: Dispatcher.ResponseData;
   try {
     res = await ctx.dispatcher.request({
@@ -87,8 +87,8 @@ export async function call<S extends z.ZodType>(
   }
   return {
     status: statusCode,
-    body: parsed as z.infer<S>,
-    contract: checkContract(schema, parsed),
+    body: parsed as T,
+    contract: checkContract<T>(contract, parsed),
     headers,
   };
 }

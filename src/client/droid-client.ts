@@ -10,35 +10,24 @@
  * - DROIDCHECK_ERR_CONTRACT (ContractError): 2xx whose body is empty or not JSON;
  * - DROIDCHECK_ERR_ABORTED (AbortedError): the caller's AbortSignal fired.
  * The token never appears in an error message or excerpt.
+ *
+ * Contracts: each response is checked against `CONTRACTS[endpoint]` (src/contract/contracts.ts):
+ * `contract.violations` are differences from what the spec or the service's docs show;
+ * `contract.unverified` differences from droidcheck's own choice where they show nothing.
  */
-import {
-  asyncAckSchema,
-  syncAnswerResponseSchema,
-  type AsyncAck,
-  type AsyncAnswerRequest,
-  type SendRequest,
-  type SyncAnswerRequest,
-  type SyncAnswerResponse,
-} from '../contract/index.js';
+import { CONTRACTS, type AsyncAck, type AsyncAnswerRequest, type SendRequest, type SyncAnswerRequest, type SyncAnswerResponse } from '../contract/index.js';
 import { call, createCallContext, type CallContext } from './call.js';
-import {
-  askResponseSchema,
-  channelsResponseSchema,
-  conversationsResponseSchema,
-  customerResponseSchema,
-  imageAltResponseSchema,
-  messagesResponseSchema,
-  sendResponseSchema,
-  setBotResponseSchema,
-  type AskResponse,
-  type ChannelsResponse,
-  type ConversationsResponse,
-  type CustomerResponse,
-  type ImageAltResponse,
-  type MessagesResponse,
-  type SendResponse,
-  type SetBotResponse,
+import type {
+  AskResponse,
+  ChannelsResponse,
+  ConversationsResponse,
+  CustomerResponse,
+  ImageAltResponse,
+  MessagesResponse,
+  SendResponse,
+  SetBotResponse,
 } from './endpoint-schemas.js';
+import { isFormRefusal, renderSyncRequest, SyncMessageFormState, type SyncMessageForm } from './sync-message-form.js';
 import type { CallOptions, ClientResponse, DroidClientOptions } from './types.js';
 
 /** spec 8: the answer may take 180 s; leave 10 s of margin. */
@@ -55,68 +44,104 @@ export class DroidClient {
   readonly #ctx: CallContext;
   readonly #syncTimeoutMs: number;
   readonly #requestTimeoutMs: number;
+  readonly #syncForm: SyncMessageFormState;
 
   constructor(options: DroidClientOptions) {
     this.#ctx = createCallContext(options.baseUrl, options.droidId, options.token, options.dispatcher);
     this.#syncTimeoutMs = options.syncTimeoutMs ?? DEFAULT_SYNC_TIMEOUT_MS;
     this.#requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+    this.#syncForm = new SyncMessageFormState(options.syncMessageForm ?? 'auto', options.onSyncMessageForm);
   }
 
-  /** spec 8, POST get-droid-answer: holds the connection until the answer (default timeout 190 s). */
-  getDroidAnswer(req: SyncAnswerRequest, opts: CallOptions = {}): Promise<ClientResponse<SyncAnswerResponse>> {
+  /** The form of `humanMessage` the next get-droid-answer request uses (see `syncMessageForm`). */
+  get syncMessageForm(): SyncMessageForm {
+    return this.#syncForm.form;
+  }
+
+  /**
+   * spec 8, POST get-droid-answer: holds the connection until the answer (default timeout 190 s).
+   * `humanMessage` may be a string or `{content, type?}`; it goes on the wire in the form the
+   * option `syncMessageForm` picks (default `auto`: object first; on 400 `Invalid humanMessage
+   * format` this one request is retried once in the other form, and an accepted form is kept).
+   * The retry is part of this call: its time counts in the caller's latency.
+   */
+  async getDroidAnswer(req: SyncAnswerRequest, opts: CallOptions = {}): Promise<ClientResponse<SyncAnswerResponse>> {
     const timeout = opts.timeoutMs ?? this.#syncTimeoutMs;
-    return call(this.#ctx, 'get-droid-answer', 'POST', '/get-droid-answer', req, syncAnswerResponseSchema, timeout, opts.signal);
+    const state = this.#syncForm;
+    const form = state.form;
+    const send = (f: SyncMessageForm) =>
+      call<SyncAnswerResponse>(this.#ctx, 'get-droid-answer', 'POST', '/get-droid-answer', renderSyncRequest(req, f), CONTRACTS['get-droid-answer'], timeout, opts.signal);
+    if (!state.auto) return send(form);
+    try {
+      return await send(form);
+    } catch (err) {
+      if (!isFormRefusal(err) || opts.signal?.aborted) throw err;
+      const other: SyncMessageForm = form === 'object' ? 'string' : 'object';
+      let res: ClientResponse<SyncAnswerResponse>;
+      try {
+        res = await send(other);
+      } catch (retryErr) {
+        // Both forms refused: the message itself is the problem; report the first answer.
+        throw isFormRefusal(retryErr) ? err : retryErr;
+      }
+      state.accepted(other, form);
+      return res;
+    }
   }
 
   /** spec 9, POST get-droid-answer-async: acknowledgement `{success, requestId, message}` (< 100 ms). */
   getDroidAnswerAsync(req: AsyncAnswerRequest, opts: CallOptions = {}): Promise<ClientResponse<AsyncAck>> {
     const timeout = opts.timeoutMs ?? this.#requestTimeoutMs;
-    return call(this.#ctx, 'get-droid-answer-async', 'POST', '/get-droid-answer-async', req, asyncAckSchema, timeout, opts.signal);
+    return call(this.#ctx, 'get-droid-answer-async', 'POST', '/get-droid-answer-async', req, CONTRACTS['get-droid-answer-async'], timeout, opts.signal);
   }
 
   /** spec 1, GET channels. */
   channels(opts: CallOptions = {}): Promise<ClientResponse<ChannelsResponse>> {
-    return call(this.#ctx, 'channels', 'GET', '/channels', undefined, channelsResponseSchema, this.#timeout(opts), opts.signal);
+    return call(this.#ctx, 'channels', 'GET', '/channels', undefined, CONTRACTS.channels, this.#timeout(opts), opts.signal);
   }
 
   /** spec 2, GET messages/:customerId. */
   messages(customerId: CustomerId, opts: CallOptions = {}): Promise<ClientResponse<MessagesResponse>> {
     const path = `/messages/${encodeURIComponent(String(customerId))}`;
-    return call(this.#ctx, 'messages', 'GET', path, undefined, messagesResponseSchema, this.#timeout(opts), opts.signal);
+    return call(this.#ctx, 'messages', 'GET', path, undefined, CONTRACTS.messages, this.#timeout(opts), opts.signal);
   }
 
   /** spec 3, GET customer/:customerId. */
   customer(customerId: CustomerId, opts: CallOptions = {}): Promise<ClientResponse<CustomerResponse>> {
     const path = customerPath(customerId);
-    return call(this.#ctx, 'customer', 'GET', path, undefined, customerResponseSchema, this.#timeout(opts), opts.signal);
+    return call(this.#ctx, 'customer', 'GET', path, undefined, CONTRACTS.customer, this.#timeout(opts), opts.signal);
   }
 
   /** spec 4, GET customer/:customerId/conversations. */
   conversations(customerId: CustomerId, opts: CallOptions = {}): Promise<ClientResponse<ConversationsResponse>> {
     const path = `${customerPath(customerId)}/conversations`;
-    return call(this.#ctx, 'conversations', 'GET', path, undefined, conversationsResponseSchema, this.#timeout(opts), opts.signal);
+    return call(this.#ctx, 'conversations', 'GET', path, undefined, CONTRACTS.conversations, this.#timeout(opts), opts.signal);
   }
 
   /** spec 5, POST customer/:customerId/ask `{prompt}` (at most 500 characters; the service enforces it). */
   ask(customerId: CustomerId, prompt: string, opts: CallOptions = {}): Promise<ClientResponse<AskResponse>> {
     const path = `${customerPath(customerId)}/ask`;
-    return call(this.#ctx, 'ask', 'POST', path, { prompt }, askResponseSchema, this.#timeout(opts), opts.signal);
+    return call(this.#ctx, 'ask', 'POST', path, { prompt }, CONTRACTS.ask, this.#timeout(opts), opts.signal);
   }
 
-  /** spec 6, POST send `{customerId, humanMessage}` (humanMessage: text or a public image URL). */
+  /**
+   * spec 6, POST send `{customerId, humanMessage}` (humanMessage: text or a public image URL; the
+   * request and response shapes are droidcheck's choice). The bot's reply is not in the response:
+   * it arrives later through the message-forwarding webhook (docs receiving-webhook.mdx).
+   */
   send(req: SendRequest, opts: CallOptions = {}): Promise<ClientResponse<SendResponse>> {
-    return call(this.#ctx, 'send', 'POST', '/send', req, sendResponseSchema, this.#timeout(opts), opts.signal);
+    return call(this.#ctx, 'send', 'POST', '/send', req, CONTRACTS.send, this.#timeout(opts), opts.signal);
   }
 
   /** spec 7, POST customer/:customerId `{botEnabled}`. */
   setBot(customerId: CustomerId, botEnabled: boolean, opts: CallOptions = {}): Promise<ClientResponse<SetBotResponse>> {
     const path = customerPath(customerId);
-    return call(this.#ctx, 'customer-update', 'POST', path, { botEnabled }, setBotResponseSchema, this.#timeout(opts), opts.signal);
+    return call(this.#ctx, 'customer-update', 'POST', path, { botEnabled }, CONTRACTS['customer-update'], this.#timeout(opts), opts.signal);
   }
 
   /** spec 10, POST get-image-alt `{imageUrl}`. */
   imageAlt(imageUrl: string, opts: CallOptions = {}): Promise<ClientResponse<ImageAltResponse>> {
-    return call(this.#ctx, 'get-image-alt', 'POST', '/get-image-alt', { imageUrl }, imageAltResponseSchema, this.#timeout(opts), opts.signal);
+    return call(this.#ctx, 'get-image-alt', 'POST', '/get-image-alt', { imageUrl }, CONTRACTS['get-image-alt'], this.#timeout(opts), opts.signal);
   }
 
   #timeout(opts: CallOptions): number {

@@ -1,7 +1,8 @@
 /**
- * Response schemas of the endpoints beyond the two answer endpoints (spec 1-7, 10), from
- * src/contract/service.ts (the shapes marked CHOICE there are droidcheck's where the spec says
- * "not shown"). One place maps endpoint to schema for the client.
+ * Response types of the endpoints beyond the two answer endpoints (spec 1-7, 10): the shapes
+ * of droidcheck's choice where the spec says "not shown" (src/contract/service.ts). The
+ * client checks each body against `CONTRACTS[endpoint]` (both tiers); the schemas are
+ * re-exported under their client names for callers that used them.
  */
 import type { z } from 'zod';
 import {

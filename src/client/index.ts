@@ -11,4 +11,6 @@ export type {
   SetBotResponse,
 } from './endpoint-schemas.js';
 export type { CallOptions, ClientResponse, DroidClientOptions } from './types.js';
+export { INVALID_HUMAN_MESSAGE, renderSyncRequest } from './sync-message-form.js';
+export type { SyncMessageForm, SyncMessageFormOption } from './sync-message-form.js';
 export { parseRetryAfter, redact, EXCERPT_CHARS } from './failure.js';

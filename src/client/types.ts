@@ -3,6 +3,7 @@
  */
 import type { Dispatcher } from 'undici';
 import type { ContractCheck } from '../contract/index.js';
+import type { SyncMessageForm, SyncMessageFormOption } from './sync-message-form.js';
 
 export interface DroidClientOptions {
   /** Service base address, e.g. `http://127.0.0.1:3000` (a path prefix is kept). */
@@ -16,6 +17,14 @@ export interface DroidClientOptions {
   syncTimeoutMs?: number;
   /** Every other endpoint's headers/body timeout, ms. Default 30_000. */
   requestTimeoutMs?: number;
+  /**
+   * The form of get-droid-answer's `humanMessage` on the wire: `object` `{content, type}` (the
+   * async docs page), `string` (the endpoint docs page), or `auto` (default): object first, and on
+   * 400 `Invalid humanMessage format` retry that request once in the other form and keep it.
+   */
+  syncMessageForm?: SyncMessageFormOption;
+  /** Called once each time `auto` switches form, with the new form and a sentence saying why. */
+  onSyncMessageForm?: (form: SyncMessageForm, reason: string) => void;
 }
 
 /** Per-call options. */
@@ -31,6 +40,7 @@ export interface ClientResponse<T> {
   status: number;
   /** Parsed JSON as received; typed as T, but only guaranteed when `contract.ok`. */
   body: T;
+  /** violations (documented tier, findings), unverified (droidcheck's choice, never a finding), unknownFields (on read). */
   contract: ContractCheck<T>;
   headers: Record<string, string | string[] | undefined>;
 }

@@ -57,27 +57,47 @@ export const MONEY_PATTERN = /^-?\d{1,3}(,\d{3})*(\.\d+)?\s[A-Z]{3}$|^-?\d+(\.\d
 export const moneySchema = z.string().regex(MONEY_PATTERN, 'expected an amount and a currency code, e.g. "1,290.00 THB"');
 
 /**
- * Cart line. Element fields are "not shown" in the spec; this shape is droidcheck's choice
- * (listed in README, "Shapes the spec leaves open"): name, quantity, unitPrice, total (money strings),
- * all optional so a real service with other fields is warned about, not failed.
+ * Cart line of the answer payload. The spec says "element fields: not shown"; this is
+ * droidcheck's CHOICE (never a violation): the cart line the service documents for its intent
+ * webhook (docs thirdparty/intent-webhook.mdx, `shopping_cart.products[]`): code, name, price,
+ * count, total (numbers, in the catalogue currency) and available.
  */
 export const cartProductSchema = z.looseObject({
-  name: z.string().optional(),
-  quantity: z.number().optional(),
-  unitPrice: z.string().optional(),
-  total: z.string().optional(),
+  code: z.string(),
+  name: z.string(),
+  price: z.number(),
+  count: z.number(),
+  total: z.number(),
+  available: z.boolean(),
 });
 export type CartProduct = z.infer<typeof cartProductSchema>;
 
-/** spec: shoppingCart. shippingFee is a string; grandTotal an amount and currency code. */
+/** A shipping fee as the async docs page shows it: a bare number string, e.g. "10" (CHOICE tier). */
+export const BARE_AMOUNT_PATTERN = /^\d+(\.\d+)?$/;
+
+/**
+ * spec: shoppingCart {products (elements not shown), shippingFee (string), grandTotal (string)}.
+ * Documented tier: products is a list, the two amounts are strings.
+ */
 export const shoppingCartSchema = z.looseObject({
-  products: z.array(cartProductSchema),
+  products: z.array(z.unknown()),
   shippingFee: z.string(),
   grandTotal: z.string(),
 });
-export type ShoppingCart = z.infer<typeof shoppingCartSchema>;
 
-/** The answer payload, delivered by webhook on success (spec: Answer payload fields). */
+/** CHOICE tier of the cart: the lines as cartProductSchema, shippingFee "10", grandTotal "0.00 THB" (async docs page). */
+export const shoppingCartChoiceSchema = z.looseObject({
+  products: z.array(cartProductSchema),
+  shippingFee: z.string().regex(BARE_AMOUNT_PATTERN, 'expected a bare number string such as "10" (async docs page)'),
+  grandTotal: moneySchema,
+});
+/** The cart the emulator sends (choice tier). */
+export type ShoppingCart = z.infer<typeof shoppingCartChoiceSchema>;
+
+/**
+ * The answer payload, delivered by webhook on success (spec: Answer payload fields; async docs
+ * page, "Success Response"). Documented tier: every field the spec names, with its type.
+ */
 export const answerPayloadSchema = z.looseObject({
   requestId: requestIdSchema,
   droidId: z.number(),
@@ -93,6 +113,11 @@ export const answerPayloadSchema = z.looseObject({
   timestamp: isoTimestampSchema,
 });
 export type AnswerPayload = z.infer<typeof answerPayloadSchema>;
+
+/** CHOICE tier of the answer payload: only what the spec leaves open (the cart lines and amount formats). */
+export const answerPayloadChoiceSchema = z.looseObject({
+  shoppingCart: shoppingCartChoiceSchema,
+});
 
 /** The error payload, delivered by webhook on failure; `answer` is always "" (spec: Error payload). */
 export const errorPayloadSchema = z.looseObject({

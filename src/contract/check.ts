@@ -1,7 +1,16 @@
 /**
- * `checkContract(schema, value)`: validates a body against a contract schema and lists
- * both violations (fatal to the contract) and unknown fields (warnings: the real service
- * may add fields; spec: Versioning "not shown").
+ * `checkContract(contract, value)`: checks a body against a contract of two tiers
+ * (docs/service-reference.md):
+ * - `documented`: what the spec or the service's documentation shows. A difference is a
+ *   violation (a finding).
+ * - `choice` (optional): droidcheck's own choice where the spec says "not shown" (the shape the
+ *   emulator sends). A difference is never a finding: it is listed in `unverified`, which the
+ *   runner turns into at most one "unverified shape" note per endpoint per run.
+ * A bare zod schema is a contract with a documented tier only.
+ *
+ * Cost: one `safeParse` of the documented tier per call. `unverified` (a second parse) and
+ * `unknownFields` (a walk over precomputed key sets) are computed on first read only, so a hot
+ * path (the receiver, per webhook) that does not read them does not pay for them.
  */
 import { z } from 'zod';
 
@@ -13,13 +22,32 @@ export interface ContractViolation {
   value?: unknown;
 }
 
+/** Where a body differs from droidcheck's choice (spec: "not shown"). Never a finding. */
+export type ContractDifference = ContractViolation;
+
+/** One endpoint's (or webhook's) contract: the documented tier and, where there is one, droidcheck's choice. */
+export interface TieredContract {
+  /** Endpoint or webhook name, e.g. `channels`, `get-droid-answer`, `webhook`, `message-webhook`. */
+  readonly name: string;
+  /** What the spec or the service's documentation shows (a difference is a violation). */
+  readonly documented: z.ZodType;
+  /** droidcheck's (and the emulator's) choice where the spec says "not shown"; never a violation. */
+  readonly choice?: z.ZodType | undefined;
+  /** Where the documented tier comes from (spec section, docs page). */
+  readonly source: string;
+}
+
 export interface ContractCheck<T> {
+  /** No violation of the documented tier. */
   ok: boolean;
-  /** The parsed value when ok. */
+  /** The parsed body (documented tier) when ok. */
   value: T | undefined;
+  /** Differences from the documented tier: findings. */
   violations: ContractViolation[];
-  /** Dotted paths of fields the schema does not name. */
-  unknownFields: string[];
+  /** Differences from droidcheck's choice (never findings); [] when the contract has no choice. Computed on first read. */
+  readonly unverified: ContractDifference[];
+  /** Dotted paths (`list[].field` for list elements) of fields neither tier names. Computed on first read. */
+  readonly unknownFields: string[];
 }
 
 export function formatPath(path: readonly PropertyKey[]): string {
@@ -35,60 +63,205 @@ function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
   return cur;
 }
 
-/** Unwraps optional/nullable/default/pipe wrappers to the schema that has a shape. */
-function unwrap(schema: z.ZodType): z.ZodType {
-  let s: z.ZodType = schema;
-  for (let i = 0; i < 10; i++) {
-    const def = (s as unknown as { _zod?: { def?: Record<string, unknown> } })._zod?.def;
-    if (!def) return s;
-    if (def.type === 'optional' || def.type === 'nullable' || def.type === 'default' || def.type === 'readonly') {
-      s = def.innerType as z.ZodType;
-    } else if (def.type === 'pipe') {
-      s = def.in as z.ZodType;
-    } else {
-      return s;
-    }
-  }
-  return s;
-}
-
-function collectUnknown(schema: z.ZodType, value: unknown, prefix: string, out: string[]): void {
-  const s = unwrap(schema);
-  if (s instanceof z.ZodObject) {
-    if (value === null || typeof value !== 'object' || Array.isArray(value)) return;
-    const shape = s.shape as Record<string, z.ZodType>;
-    for (const [key, v] of Object.entries(value)) {
-      const path = prefix ? `${prefix}.${key}` : key;
-      const child = shape[key];
-      if (!child) out.push(path);
-      else collectUnknown(child, v, path, out);
-    }
-  } else if (s instanceof z.ZodArray) {
-    if (!Array.isArray(value)) return;
-    // Report unknown fields of array elements once, under `[]`, not once per element.
-    const seen = new Set<string>();
-    const element = s.element as z.ZodType;
-    for (const item of value) {
-      const local: string[] = [];
-      collectUnknown(element, item, `${prefix}[]`, local);
-      for (const p of local) seen.add(p);
-    }
-    out.push(...seen);
-  }
-}
-
-export function checkContract<S extends z.ZodType>(schema: S, value: unknown): ContractCheck<z.infer<S>> {
-  const parsed = schema.safeParse(value);
-  const unknownFields: string[] = [];
-  collectUnknown(schema, value, '', unknownFields);
-  if (parsed.success) {
-    return { ok: true, value: parsed.data, violations: [], unknownFields };
-  }
-  const violations = parsed.error.issues.map((issue) => {
+function issuesOf(error: z.ZodError, root: unknown): ContractViolation[] {
+  return error.issues.map((issue) => {
     const v: ContractViolation = { path: formatPath(issue.path), message: issue.message };
-    const at = valueAt(value, issue.path);
+    const at = valueAt(root, issue.path);
     if (at !== undefined) v.value = at;
     return v;
   });
-  return { ok: false, value: undefined, violations, unknownFields };
+}
+
+// ---- precomputed key sets for the unknown-field walk -------------------------------------------
+
+interface KeyTree {
+  /** Keys an object may have; undefined when the node is no object. */
+  keys: Map<string, KeyTree> | undefined;
+  /** The element of a list. */
+  element: KeyTree | undefined;
+  /** Anything goes below (record, unknown, custom): nothing is reported. */
+  open: boolean;
+}
+
+const LEAF: KeyTree = { keys: undefined, element: undefined, open: false };
+const OPEN: KeyTree = { keys: undefined, element: undefined, open: true };
+type Def = { type: string; [k: string]: unknown };
+const defOf = (s: unknown): Def | undefined => (s as { _zod?: { def?: Def } } | undefined)?._zod?.def;
+
+function merge(a: KeyTree, b: KeyTree): KeyTree {
+  if (a === b) return a;
+  let keys: Map<string, KeyTree> | undefined;
+  if (a.keys || b.keys) {
+    keys = new Map(a.keys);
+    for (const [k, t] of b.keys ?? []) keys.set(k, keys.has(k) ? merge(keys.get(k)!, t) : t);
+  }
+  const element = a.element && b.element ? merge(a.element, b.element) : (a.element ?? b.element);
+  const open = (a.open || b.open) && !keys && !element;
+  return { keys, element, open };
+}
+
+function compile(schema: unknown, depth = 0): KeyTree {
+  const def = defOf(schema);
+  if (!def || depth > 32) return OPEN;
+  switch (def.type) {
+    case 'optional':
+    case 'nullable':
+    case 'default':
+    case 'readonly':
+    case 'catch':
+    case 'nonoptional':
+      return compile(def.innerType, depth + 1);
+    case 'pipe':
+      return compile(def.in, depth + 1);
+    case 'object': {
+      const keys = new Map<string, KeyTree>();
+      for (const [k, child] of Object.entries(def.shape as Record<string, unknown>)) keys.set(k, compile(child, depth + 1));
+      return { keys, element: undefined, open: false };
+    }
+    case 'array':
+      return { keys: undefined, element: compile(def.element, depth + 1), open: false };
+    case 'union':
+      return (def.options as unknown[]).map((o) => compile(o, depth + 1)).reduce(merge, LEAF);
+    case 'record':
+    case 'unknown':
+    case 'any':
+    case 'custom':
+    case 'lazy':
+      return OPEN;
+    default:
+      return LEAF;
+  }
+}
+
+const trees = new WeakMap<object, KeyTree>();
+
+function treeOf(contract: TieredContract): KeyTree {
+  let tree = trees.get(contract);
+  if (!tree) {
+    tree = compile(contract.documented);
+    if (contract.choice) tree = merge(tree, compile(contract.choice));
+    trees.set(contract, tree);
+  }
+  return tree;
+}
+
+function walk(tree: KeyTree, value: unknown, prefix: string, out: string[]): void {
+  if (tree.open || value === null || typeof value !== 'object') return;
+  if (Array.isArray(value)) {
+    const element = tree.element;
+    if (!element || element.open) return;
+    // Unknown fields of list elements are reported once, under `list[]`, not once per element.
+    const local: string[] = [];
+    for (const item of value) walk(element, item, `${prefix}[]`, local);
+    if (local.length > 0) out.push(...new Set(local));
+    return;
+  }
+  const keys = tree.keys;
+  if (!keys) return;
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) continue;
+    const child = keys.get(key);
+    const path = prefix ? `${prefix}.${key}` : key;
+    if (!child) out.push(path);
+    else if (!child.open) walk(child, (value as Record<string, unknown>)[key], path, out);
+  }
+}
+
+// ---- the check ---------------------------------------------------------------------------------
+
+class TieredCheck<T> implements ContractCheck<T> {
+  #unverified: ContractDifference[] | undefined;
+  #unknown: string[] | undefined;
+
+  constructor(
+    readonly ok: boolean,
+    readonly value: T | undefined,
+    readonly violations: ContractViolation[],
+    private readonly contract: TieredContract,
+    private readonly body: unknown,
+  ) {}
+
+  get unverified(): ContractDifference[] {
+    if (this.#unverified) return this.#unverified;
+    const choice = this.contract.choice;
+    let out: ContractDifference[] = [];
+    if (choice) {
+      const parsed = choice.safeParse(this.body);
+      if (!parsed.success) {
+        const taken = new Set(this.violations.map((v) => v.path));
+        out = issuesOf(parsed.error, this.body).filter((d) => !taken.has(d.path));
+      }
+    }
+    this.#unverified = out;
+    return out;
+  }
+
+  get unknownFields(): string[] {
+    if (this.#unknown) return this.#unknown;
+    const out: string[] = [];
+    walk(treeOf(this.contract), this.body, '', out);
+    this.#unknown = out;
+    return out;
+  }
+
+  toJSON(): ContractCheck<T> {
+    return { ok: this.ok, value: this.value, violations: this.violations, unverified: this.unverified, unknownFields: this.unknownFields };
+  }
+}
+
+/** Contracts made from bare schemas, so each schema compiles its key set once. */
+const bare = new WeakMap<z.ZodType, TieredContract>();
+
+function asContract(c: z.ZodType | TieredContract): TieredContract {
+  if (!(c instanceof z.ZodType)) return c;
+  let contract = bare.get(c);
+  if (!contract) {
+    contract = { name: '(schema)', documented: c, source: '(schema)' };
+    bare.set(c, contract);
+  }
+  return contract;
+}
+
+/**
+ * Checks `value` against a contract (or a bare schema: documented tier only).
+ * Returns `{ok, value, violations, unverified, unknownFields}`; see ContractCheck. Never throws.
+ */
+export function checkContract<S extends z.ZodType>(schema: S, value: unknown): ContractCheck<z.infer<S>>;
+export function checkContract<T = unknown>(contract: TieredContract, value: unknown): ContractCheck<T>;
+export function checkContract(c: z.ZodType | TieredContract, value: unknown): ContractCheck<unknown> {
+  const contract = asContract(c);
+  const parsed = contract.documented.safeParse(value);
+  if (parsed.success) return new TieredCheck(true, parsed.data, [], contract, value);
+  return new TieredCheck(false, undefined, issuesOf(parsed.error, value), contract, value);
+}
+
+/**
+ * A compact description of a JSON value's shape, for the "unverified shape" note, e.g.
+ * `{channels: [{id: number, platform: string}], count: number}`. At most `maxKeys` keys per
+ * object and `depth` levels; the first element stands for a list.
+ */
+export function describeShape(value: unknown, depth = 3, maxKeys = 10): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return value.length === 0 ? '[]' : depth <= 0 ? '[…]' : `[${describeShape(value[0], depth - 1, maxKeys)}]`;
+  if (typeof value !== 'object') return typeof value;
+  if (depth <= 0) return '{…}';
+  const keys = Object.keys(value);
+  const parts = keys.slice(0, maxKeys).map((k) => `${k}: ${describeShape((value as Record<string, unknown>)[k], depth - 1, maxKeys)}`);
+  if (keys.length > maxKeys) parts.push('…');
+  return `{${parts.join(', ')}}`;
+}
+
+/**
+ * The one-line "unverified shape" note for an endpoint (the runner prints at most one per
+ * endpoint per run), or undefined when the body matched droidcheck's choice. Never a finding.
+ */
+export function unverifiedNote(endpoint: string, check: ContractCheck<unknown>, body: unknown): string | undefined {
+  const diffs = check.unverified;
+  if (diffs.length === 0) return undefined;
+  const first = diffs
+    .slice(0, 3)
+    .map((d) => `${d.path || '(body)'}: ${d.message}`)
+    .join('; ');
+  const more = diffs.length > 3 ? ` (+${diffs.length - 3} more)` : '';
+  return `unverified shape: ${endpoint} answered ${describeShape(body)}; droidcheck's choice differs at ${first}${more}. The spec does not show this shape: not a finding.`;
 }

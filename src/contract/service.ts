@@ -1,13 +1,18 @@
 /**
- * Requests and responses of the endpoints other than the two answer endpoints
- * (spec: Endpoints 1-7 and 10). Where the spec says "not shown", the shape here is
- * droidcheck's choice, marked CHOICE and listed in docs/spec-choices.md.
- * Objects are loose: a real service's extra fields are warnings, not failures.
+ * Requests and responses of the endpoints other than the two answer endpoints (spec: Endpoints
+ * 1-7 and 10; docs thirdparty/endpoint.mdx). Two tiers (docs/service-reference.md):
+ * - `...DocumentedSchema` / schemas without a CHOICE mark: what the spec or the docs show;
+ * - `...Schema` marked CHOICE: droidcheck's (and the emulator's) choice where the spec says
+ *   "not shown". Never a violation; a difference is an "unverified shape" note.
+ * Objects are loose: fields neither tier names are listed as unknown fields, not failures.
  */
 import { z } from 'zod';
 import { isoTimestampSchema } from './common.js';
 
-/** spec: Conversation message. type/contentType value lists are "not shown": strings. */
+/**
+ * spec: Conversation message (the table; docs endpoint.mdx §4 example). The value lists of
+ * type/contentType are "not shown": strings. `note` "null or other".
+ */
 export const conversationMessageSchema = z.looseObject({
   id: z.number(),
   type: z.string(),
@@ -19,6 +24,9 @@ export const conversationMessageSchema = z.looseObject({
   updatedAt: isoTimestampSchema,
 });
 export type ConversationMessage = z.infer<typeof conversationMessageSchema>;
+
+/** A body whose shape the spec does not show: any JSON value (documented tier of endpoints 1, 2, 6, 7, 10). */
+export const notShownSchema = z.unknown();
 
 /** CHOICE (spec 1, "Fields of a channel record: not shown"): id, type, name, status. */
 export const channelSchema = z.looseObject({
@@ -35,24 +43,48 @@ export const channelsResponseSchema = z.looseObject({
   total: z.number(),
 });
 
-/** spec 2, "Response shape: not shown". CHOICE: {customerId, messages (newest first), total}. */
+/** CHOICE (spec 2, "Response shape ... not shown"): {customerId, messages (newest first), total}. */
 export const messagesResponseSchema = z.looseObject({
   customerId: z.number(),
   messages: z.array(conversationMessageSchema),
   total: z.number(),
 });
 
-/** spec 4: {conversations, total}, newest first. */
+/** spec 4 (docs endpoint.mdx §4 example): {conversations, total}, newest first. Documented. */
 export const conversationsResponseSchema = z.looseObject({
   conversations: z.array(conversationMessageSchema),
   total: z.number(),
 });
 export type ConversationsResponse = z.infer<typeof conversationsResponseSchema>;
 
+/** The customer fields the spec names (spec: Resources, Customer; docs endpoint.mdx §3). */
+export const CUSTOMER_FIELDS = [
+  'customerId',
+  'externalId',
+  'channelId',
+  'botEnabled',
+  'avatar',
+  'socialName',
+  'name',
+  'phone',
+  'address',
+  'city',
+  'zipcode',
+  'email',
+  'language',
+] as const;
+
+const present = z.custom<unknown>((v) => v !== undefined, { message: 'a field the spec names for a customer is missing' });
+
 /**
- * spec 3: the named fields; only botEnabled's type is given. CHOICE: customerId and channelId
- * numbers, the rest strings ("" when unknown).
+ * spec 3: every named field is present; only botEnabled's type is given (boolean). Documented.
  */
+export const customerDocumentedSchema = z.looseObject({
+  ...Object.fromEntries(CUSTOMER_FIELDS.map((f) => [f, present])),
+  botEnabled: z.boolean(),
+});
+
+/** CHOICE (spec 3, other types "not shown"): customerId and channelId numbers, the rest strings ("" when unknown). */
 export const customerSchema = z.looseObject({
   customerId: z.number(),
   externalId: z.string(),
@@ -74,29 +106,32 @@ export type Customer = z.infer<typeof customerSchema>;
 export const ASK_PROMPT_MAX = 500;
 export const askRequestSchema = z.looseObject({ prompt: z.string().min(1).max(ASK_PROMPT_MAX) });
 export type AskRequest = z.infer<typeof askRequestSchema>;
-/** spec 5: {answer}. */
+/** spec 5 (docs endpoint.mdx §5 example): {answer}. Documented. */
 export const askResponseSchema = z.looseObject({ answer: z.string() });
 export type AskResponse = z.infer<typeof askResponseSchema>;
 
 /**
- * spec 6: humanMessage (text or a public image URL); "the way the customer is identified: not
- * shown". CHOICE: {customerId, humanMessage: string}.
+ * spec 6: humanMessage (text or a public image URL) is named; "the way the customer is
+ * identified: not shown". CHOICE: {customerId, humanMessage: string}.
  */
 export const sendRequestSchema = z.looseObject({
   customerId: z.union([z.number(), z.string()]),
   humanMessage: z.string().min(1),
 });
 export type SendRequest = z.infer<typeof sendRequestSchema>;
-/** CHOICE (spec 6, "response shape: not shown"): the stored message and the bot's reply (null when the bot is off). */
+
+/**
+ * CHOICE (spec 6, "response shape: not shown"): `{success: true, mid}`, `mid` the id of the stored
+ * message as the message-forwarding webhook carries it. The bot's reply is not in this response:
+ * it is stored later and arrives through the message-forwarding webhook (docs receiving-webhook.mdx).
+ */
 export const sendResponseSchema = z.looseObject({
   success: z.boolean(),
-  customerId: z.number(),
-  message: conversationMessageSchema,
-  reply: conversationMessageSchema.nullable(),
+  mid: z.string(),
 });
 export type SendResponse = z.infer<typeof sendResponseSchema>;
 
-/** spec 7: {botEnabled: boolean} required. */
+/** spec 7: {botEnabled: boolean} required. Documented. */
 export const customerUpdateRequestSchema = z.looseObject({ botEnabled: z.boolean() });
 export type CustomerUpdateRequest = z.infer<typeof customerUpdateRequestSchema>;
 /** CHOICE (spec 7, "Response shape: not shown"): {success, customerId, botEnabled}. */
@@ -108,6 +143,7 @@ export const customerUpdateResponseSchema = z.looseObject({
 
 /** spec 10: supported image extensions. */
 export const IMAGE_EXTENSIONS = ['.jpg', '.jpeg', '.png', '.gif', '.webp'] as const;
+/** spec 10: {imageUrl} required. Documented. */
 export const imageAltRequestSchema = z.looseObject({ imageUrl: z.string().min(1) });
 export type ImageAltRequest = z.infer<typeof imageAltRequestSchema>;
 /** CHOICE (spec 10, "field names: not shown"): {altText, executionTime (ms), trackingId}. */

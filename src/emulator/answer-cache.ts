@@ -1,29 +1,32 @@
 /**
- * Memoises `generateAnswer` on (message, history, catalogue): a load test repeats the same
- * few scenarios thousands of times per second. Bounded; cleared wholesale when full.
- * Cached bodies are shared and must be treated as immutable.
+ * Memoises the rule engine on (message, history) for one catalogue and intent set: a load test
+ * repeats the same few scenarios thousands of times per second. Bounded; cleared wholesale when
+ * full. Cached bodies are shared and must be treated as immutable.
  */
 import type { ChatHistoryItem } from '../contract/index.js';
-import { generateAnswer, type AnswerBody } from './ai/index.js';
+import { analyseAnswer, type AnalysedAnswer } from './ai/index.js';
 import type { Catalogue } from './ai/catalogue.js';
+import type { IntentDefinition } from './ai/intent-config.js';
 
 export class AnswerCache {
-  private readonly map = new Map<string, AnswerBody>();
+  private readonly map = new Map<string, AnalysedAnswer>();
 
   constructor(
     private readonly catalogue: Catalogue,
+    private readonly intents: readonly IntentDefinition[],
     private readonly maxEntries = 1_000,
   ) {}
 
-  get(humanMessage: string, chatHistory: ChatHistoryItem[]): AnswerBody {
+  /** The answer body and the facts behind it (language, payment method). */
+  get(humanMessage: string, chatHistory: ChatHistoryItem[]): AnalysedAnswer {
     let key = humanMessage;
     for (const turn of chatHistory) key += `\u0000${turn.type}\u0001${turn.content}`;
-    let body = this.map.get(key);
-    if (!body) {
-      body = generateAnswer({ humanMessage, chatHistory }, this.catalogue);
+    let answer = this.map.get(key);
+    if (!answer) {
+      answer = analyseAnswer({ humanMessage, chatHistory }, this.catalogue, this.intents);
       if (this.map.size >= this.maxEntries) this.map.clear();
-      this.map.set(key, body);
+      this.map.set(key, answer);
     }
-    return body;
+    return answer;
   }
 }

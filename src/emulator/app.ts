@@ -10,6 +10,7 @@ import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import { bearerToken, createAuthCheck } from './auth.js';
 import type { EmulatorContext } from './context.js';
+import type { EmulatorControl } from './control.js';
 import { createFaultHook } from './faults/hook.js';
 import { errorBody, sendError } from './http-errors.js';
 import { adminRoutes } from './routes/admin.js';
@@ -19,7 +20,7 @@ import { customerRoutes } from './routes/customers.js';
 import { debugRoutes } from './routes/debug.js';
 import type { EmulatorStats } from './stats.js';
 
-export function buildApp(ctx: EmulatorContext, token: () => string, stats: () => EmulatorStats): FastifyInstance {
+export function buildApp(ctx: EmulatorContext, token: () => string, stats: () => EmulatorStats, control: EmulatorControl): FastifyInstance {
   const app = Fastify({
     logger: ctx.options.logger,
     // close() must not wait for held (hang fault) or long-polling sync connections.
@@ -68,7 +69,7 @@ export function buildApp(ctx: EmulatorContext, token: () => string, stats: () =>
       admin.addHook('onRequest', async (request, reply) => {
         if (auth(request, reply)) return reply;
       });
-      adminRoutes(admin, ctx, stats);
+      adminRoutes(admin, ctx, stats, control);
     },
     { prefix: '/__emulator' },
   );

@@ -4,6 +4,7 @@
  */
 import type { Socket } from 'node:net';
 import type { Catalogue } from './ai/catalogue.js';
+import type { IntentDefinition, IntentWebhookConfig } from './ai/intent-config.js';
 import type { AnswerCache } from './answer-cache.js';
 import type { DeliveryLog } from './delivery-log.js';
 import type { FaultEngine } from './faults/engine.js';
@@ -29,6 +30,12 @@ export interface EmulatorContext {
   readonly testCustomerId: number | null;
   /** Mutable: setWebhook() replaces it; null => not configured. */
   webhook: WebhookTarget | null;
+  /** Message-forwarding webhook (with `?verify_token=`); null => nothing forwarded. Mutable. */
+  messageWebhook: WebhookTarget | null;
+  /** The droid's intents (profile order), with their webhooks after any `intentWebhook` override. Mutable. */
+  intents: readonly IntentDefinition[];
+  /** Name => webhook of the intents that have one (derived from `intents`). Mutable. */
+  intentHooks: Map<string, IntentWebhookConfig>;
   readonly profile: EmulatorProfile;
   readonly catalogue: Catalogue;
   readonly store: CustomerStore;
@@ -39,6 +46,8 @@ export interface EmulatorContext {
   readonly log: DeliveryLog;
   readonly answers: AnswerCache;
   readonly nextRequestId: RequestIdFactory;
+  /** Message ids `ddtp-...` (MessageForwarding `mid`). */
+  readonly nextMessageId: RequestIdFactory;
   /** Seeded stream for anything else random (e.g. wrong secrets). */
   readonly random: Random;
   /** Sockets held open by the `hang` fault; destroyed on close. */

@@ -1,5 +1,6 @@
 /**
- * Error bodies `{error, message}` (spec: Errors), with the exact texts the spec gives.
+ * Error bodies `{error, message}` (spec: Errors), with the exact texts the spec and the async
+ * docs page (thirdparty/get-droid-answer-async.mdx, "Error Responses") give.
  */
 import type { FastifyReply } from 'fastify';
 import type { ErrorBody } from '../contract/index.js';
@@ -19,8 +20,9 @@ export const STATUS_NAMES: Record<number, string> = {
   504: 'Gateway Timeout',
 };
 
-/** spec: Errors, 400 "no webhook URL configured" (the spec gives the sense, not the words). */
-export const MSG_WEBHOOK_NOT_CONFIGURED = 'Webhook URL is not configured. Please set up the webhook in the integration settings first.';
+/** spec: Errors, 400 "no webhook URL configured"; word for word as the async docs page shows it. */
+export const MSG_WEBHOOK_NOT_CONFIGURED =
+  'thirdPartyAnswerWebhook is not configured. Please set up the webhook URL in Settings > Integrations before using async answer endpoint.';
 /** spec: Errors, 400, word for word. */
 export const MSG_MISSING_TEST_CUSTOMER = 'Droid Missing Test Customer Id';
 /** spec: Errors, 400, word for word. */

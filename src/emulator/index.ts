@@ -8,24 +8,44 @@ import { DEFAULT_CATALOGUE, type Catalogue } from './ai/catalogue.js';
 import { AnswerCache } from './answer-cache.js';
 import { buildApp } from './app.js';
 import type { EmulatorContext } from './context.js';
+import { createControl, type InjectedMessage } from './control.js';
 import { DeliveryLog } from './delivery-log.js';
 import { FaultEngine } from './faults/engine.js';
 import type { FaultProfile, FaultProfileInput } from './faults/profile.js';
-import { resolveOptions, type EmulatorOptions } from './options.js';
+import { resolveOptions, type EmulatorOptions, type IntentWebhookOverride } from './options.js';
 import { resolveEmulatorProfile } from './profile/resolve.js';
 import { childRandom } from './random.js';
-import { createRequestIdFactory } from './request-id.js';
+import { applyIntentOverride, intentHooks } from './intent-webhooks.js';
+import { createMessageIdFactory, createRequestIdFactory } from './request-id.js';
 import { CustomerStore } from './state/store.js';
 import { emptyStats, type EmulatorStats } from './stats.js';
 import { TimerSet } from './timers.js';
-import { webhookTarget, WebhookDispatcher } from './webhook-dispatcher.js';
+import { messageWebhookTarget, webhookTarget, WebhookDispatcher } from './webhook-dispatcher.js';
 import { randomBytes } from 'node:crypto';
 
-export type { EmulatorOptions, DeliveryOptions, RateLimitOptions, EmulatorClock } from './options.js';
+export type { EmulatorOptions, DeliveryOptions, RateLimitOptions, EmulatorClock, IntentWebhookOverride } from './options.js';
 export type { EmulatorStats } from './stats.js';
-export type { DeliveryLogEntry, DeliveryLogQuery } from './delivery-log.js';
-export { generateAnswer, aiMessage, DEFAULT_CATALOGUE, formatMoney, extractAddress, extractContact, detectLanguage, detectIntents, INTENTS } from './ai/index.js';
-export type { AnswerBody, AnswerInput, Catalogue, CatalogueProduct, Intent } from './ai/index.js';
+export type { DeliveryKind, DeliveryLogEntry, DeliveryLogQuery } from './delivery-log.js';
+export {
+  analyseAnswer,
+  generateAnswer,
+  aiMessage,
+  DEFAULT_CATALOGUE,
+  DEFAULT_INTENTS,
+  DETECTORS,
+  LANGUAGE_NAMES,
+  USER_INTENT_SENTENCES,
+  formatAmount,
+  formatMoney,
+  extractAddress,
+  extractContact,
+  detectLanguage,
+  detectIntents,
+  detectPaymentMethod,
+  resolveIntents,
+} from './ai/index.js';
+export type { AnswerBody, AnswerFacts, AnswerInput, Catalogue, CatalogueProduct, Detector, IntentDefinition, IntentWebhookConfig } from './ai/index.js';
+export type { InjectedMessage } from './control.js';
 export { parseFaultProfile, FaultProfileError, ENDPOINT_NAMES } from './faults/profile.js';
 export type { FaultProfile, FaultProfileInput, EndpointName, DelayDistribution } from './faults/profile.js';
 export { loadProfile, parseProfile, DEFAULT_PROFILE_PATH } from './profile/load.js';
@@ -54,6 +74,18 @@ export interface Emulator {
   listen(): Promise<string>;
   /** Replaces the webhook (null => not configured); the secret is appended as `?secret=`. */
   setWebhook(url: string | null, secret?: string | null): void;
+  /**
+   * Sets the message-forwarding webhook (docs receiving-webhook.mdx; null => nothing forwarded);
+   * `verifyToken` is appended as `?verify_token=` (undefined keeps the previous one).
+   */
+  setMessageWebhook(url: string | null, verifyToken?: string | null): void;
+  /** Intent webhooks for every (or the named) intent, over the profile's; null restores the profile's. Throws TypeError for a bad URL. */
+  setIntentWebhook(override: IntentWebhookOverride | null): void;
+  /**
+   * Stores a message for a customer as if a human agent (`admin`), the system or a log wrote it,
+   * and forwards it. Returns its mid; throws RangeError naming what was wrong.
+   */
+  addMessage(message: InjectedMessage): string;
   /** A new token; the previous one is refused at once (spec: Authentication, rule 4). */
   rotateToken(): string;
   /** The active fault profile. */
@@ -73,7 +105,7 @@ const SWEEP_EVERY_MS = 60 * 60 * 1000;
 /**
  * Creates an emulator. Throws RangeError for a negative delay, ScenarioError
  * (DROIDCHECK_ERR_SCENARIO) for an invalid profile, FaultProfileError for invalid faults,
- * TypeError for an invalid webhook URL.
+ * TypeError for an invalid webhook, message-webhook or intent-webhook URL.
  */
 export async function createEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
   const resolved = resolveOptions(options);
@@ -87,11 +119,16 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
   const log = new DeliveryLog(resolved.deliveryLogRetentionMs, wallNow);
   const dispatcher = new WebhookDispatcher(resolved.delivery, childRandom(resolved.seed, 'retry-jitter'), timers, stats, log, wallNow);
   let secret = options.webhookSecret ?? null;
+  const verifyToken = options.verifyToken ?? null;
+  const intents = applyIntentOverride(profile.intents, options.intentWebhook);
   const ctx: EmulatorContext = {
     options: resolved,
     droidId,
     testCustomerId,
     webhook: options.webhookUrl ? webhookTarget(options.webhookUrl, secret) : null,
+    messageWebhook: options.messageWebhookUrl ? messageWebhookTarget(options.messageWebhookUrl, verifyToken) : null,
+    intents,
+    intentHooks: intentHooks(intents),
     profile,
     catalogue,
     store: new CustomerStore(profile, wallNow),
@@ -100,15 +137,17 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
     dispatcher,
     faults: new FaultEngine(resolved.seed, options.faults),
     log,
-    answers: new AnswerCache(catalogue),
+    answers: new AnswerCache(catalogue, profile.intents),
     nextRequestId: createRequestIdFactory(),
+    nextMessageId: createMessageIdFactory(),
     random: childRandom(resolved.seed, 'misc'),
     hung: new Set(),
     echo: [],
   };
   let token = resolved.token;
-  const snapshot = (): EmulatorStats => ({ ...stats });
-  const app = buildApp(ctx, () => token, snapshot);
+  const snapshot = (): EmulatorStats => ({ ...stats, scheduled: timers.size });
+  const control = createControl(ctx, profile.intents, verifyToken);
+  const app = buildApp(ctx, () => token, snapshot, control);
   await app.ready();
   const sweeper = setInterval(() => log.sweep(), SWEEP_EVERY_MS);
   sweeper.unref();
@@ -130,6 +169,13 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
     setWebhook(url, newSecret) {
       if (newSecret !== undefined) secret = newSecret;
       ctx.webhook = url ? webhookTarget(url, secret) : null;
+    },
+    setMessageWebhook: (url, token) => control.setMessageWebhook(url, token),
+    setIntentWebhook: (override) => control.setIntentWebhook(override),
+    addMessage(message) {
+      const result = control.addMessage(message);
+      if (typeof result === 'string') throw new RangeError(`addMessage: ${result}`);
+      return result.mid;
     },
     rotateToken() {
       token = `dc_${randomBytes(24).toString('base64url')}`;

@@ -18,6 +18,14 @@ export interface DeliveryOptions {
   timeoutMs?: number;
 }
 
+export interface IntentWebhookOverride {
+  url: string;
+  /** The "API Secret Key" sent in the body as `secret`. Default "". */
+  secret?: string;
+  /** Only these intent names; default: every intent of the profile. */
+  intents?: string[];
+}
+
 export interface RateLimitOptions {
   /** Requests allowed per token per window. */
   max: number;
@@ -45,6 +53,18 @@ export interface EmulatorOptions {
   webhookUrl?: string | null;
   /** Appended to the webhook URL as `?secret=`. */
   webhookSecret?: string | null;
+  /**
+   * Message-forwarding webhook (docs receiving-webhook.mdx): every stored message is POSTed here
+   * as a MessageForwarding body. Default null: not configured (nothing forwarded).
+   */
+  messageWebhookUrl?: string | null;
+  /** The message webhook's Verify Token, appended as `?verify_token=`. */
+  verifyToken?: string | null;
+  /**
+   * Sends intent webhooks (docs intent-webhook.mdx) to this URL and secret for every detected
+   * intent (or only those in `intents`), over the profile's per-intent webhooks. Default: the profile's.
+   */
+  intentWebhook?: IntentWebhookOverride | null;
   /** Delay before the async acknowledgement, ms. Default 0. */
   ackDelayMs?: number;
   /** Delay before the answer (sync response / webhook POST), ms. Default 0. */

@@ -33,6 +33,16 @@ export interface EmulatorStats {
   injectedFaults: number;
   /** Deliveries queued or in flight now. */
   pending: number;
+  /** Messages stored (send, the bot's replies, injected admin/system messages). */
+  messagesStored: number;
+  /** Message-forwarding deliveries started (docs receiving-webhook.mdx). */
+  messagesForwarded: number;
+  /** Bot replies to `send` stored (after the answer delay). */
+  botReplies: number;
+  /** Intent-webhook deliveries started (docs intent-webhook.mdx). */
+  intentWebhooks: number;
+  /** Timers waiting now (answers, bot replies, retry backoffs, late deliveries, delays); 0 after close(). */
+  scheduled: number;
 }
 
 export function emptyStats(): EmulatorStats {
@@ -52,5 +62,10 @@ export function emptyStats(): EmulatorStats {
     badSecret: 0,
     injectedFaults: 0,
     pending: 0,
+    messagesStored: 0,
+    messagesForwarded: 0,
+    botReplies: 0,
+    intentWebhooks: 0,
+    scheduled: 0,
   };
 }

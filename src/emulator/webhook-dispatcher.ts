@@ -1,44 +1,62 @@
 /**
- * Delivers answer payloads to the configured webhook (spec: Events): POST JSON to the
- * webhook URL with `?secret=` appended when a secret is set; retried when the receiver does
- * not answer 2xx in time (spec: "retried per a retry policy; if still unsuccessful logged as
- * failed"). Policy (spec: "not shown", our choice): `attempts` in total, backoff
- * `backoffMs * 2^(n-1)` capped at `maxBackoffMs`, times a seeded jitter in [0.5, 1.5).
- * One undici Agent for every delivery; pending timers and in-flight requests end on close().
+ * Delivers the emulator's outbound webhooks, one machinery for the three kinds:
+ * - `answer` (spec: Events): POST to the answer webhook with `?secret=` when a secret is set;
+ * - `message` (docs receiving-webhook.mdx): POST a MessageForwarding body with `?verify_token=`;
+ * - `intent` (docs intent-webhook.mdx): POST an IntentWebhookRequest (its secret is in the body).
+ * Retried when the receiver does not answer 2xx in time (spec: "retried per a retry policy; if
+ * still unsuccessful logged as failed"). Policy (spec: "not shown", our choice): `attempts` in
+ * total, backoff `backoffMs * 2^(n-1)` capped at `maxBackoffMs`, times a seeded jitter in
+ * [0.5, 1.5); an attempt fails on non-2xx, a network error, or no headers (or a body stall) within
+ * `timeoutMs` (undici's headersTimeout/bodyTimeout: undici's own timers, no timer or
+ * AbortController per delivery). One undici Agent for every delivery; `close()` destroys it,
+ * which aborts the requests in flight.
  */
 import { performance } from 'node:perf_hooks';
 import { Agent, request } from 'undici';
-import type { DeliveryLog } from './delivery-log.js';
+import type { DeliveryKind, DeliveryLog } from './delivery-log.js';
 import type { ResolvedEmulatorOptions } from './options.js';
 import type { Random } from './random.js';
 import type { EmulatorStats } from './stats.js';
 import type { TimerSet } from './timers.js';
 
 export interface WebhookTarget {
-  /** The configured URL (without secret). */
+  /** The configured URL (without secret or verify token): what the delivery log shows. */
   url: string;
-  /** The URL actually posted to (with `secret` when set). */
+  /** The URL actually posted to (with `secret` / `verify_token` when set). */
   postUrl: string;
 }
 
-/** The URL with `secret` set as a query parameter (existing parameters kept). */
-export function webhookTarget(url: string, secret: string | null | undefined): WebhookTarget {
+/** The URL with query parameter `name` set to `value` when value is a non-empty string (existing parameters kept). */
+export function targetWithParam(url: string, name: string, value: string | null | undefined): WebhookTarget {
   const u = new URL(url);
-  if (secret !== null && secret !== undefined && secret !== '') u.searchParams.set('secret', secret);
+  if (value !== null && value !== undefined && value !== '') u.searchParams.set(name, value);
   return { url, postUrl: u.toString() };
 }
 
+/** The answer webhook: `?secret=` appended when set (spec: Authentication, rule 7). */
+export function webhookTarget(url: string, secret: string | null | undefined): WebhookTarget {
+  return targetWithParam(url, 'secret', secret);
+}
+
+/** The message-forwarding webhook: `?verify_token=` appended (docs receiving-webhook.mdx, "Request URL Format"). */
+export function messageWebhookTarget(url: string, verifyToken: string | null | undefined): WebhookTarget {
+  return targetWithParam(url, 'verify_token', verifyToken);
+}
+
 export interface DeliveryJob {
-  requestId: string;
+  kind: DeliveryKind;
+  /** requestId (answer) or mid (message, intent): what the delivery log lists. */
+  id: string;
   payload: unknown;
   target: WebhookTarget;
 }
 
 const RESPONSE_EXCERPT = 1024;
+const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+const JSON_HEADERS = { 'content-type': 'application/json' };
 
 export class WebhookDispatcher {
   private readonly agent: Agent;
-  private readonly inFlight = new Set<AbortController>();
 
   constructor(
     private readonly options: ResolvedEmulatorOptions['delivery'],
@@ -48,7 +66,13 @@ export class WebhookDispatcher {
     private readonly log: DeliveryLog,
     private readonly wallNow: () => Date,
   ) {
-    this.agent = new Agent({ keepAliveTimeout: 10_000, connections: 256, pipelining: 1 });
+    this.agent = new Agent({
+      keepAliveTimeout: 10_000,
+      connections: 256,
+      pipelining: 1,
+      headersTimeout: options.timeoutMs,
+      bodyTimeout: options.timeoutMs,
+    });
   }
 
   /** Starts a delivery (attempt 1 now, retries later); never throws. */
@@ -70,38 +94,22 @@ export class WebhookDispatcher {
     }
     const startedAt = this.wallNow();
     const t0 = performance.now();
-    const controller = new AbortController();
-    this.inFlight.add(controller);
-    let timedOut = false;
-    const deadline = setTimeout(() => {
-      timedOut = true;
-      controller.abort();
-    }, this.options.timeoutMs);
     this.stats.deliveryAttempts += 1;
     let status: number | null = null;
     let error = '';
     let responseBody = '';
     try {
-      const res = await request(job.target.postUrl, {
-        method: 'POST',
-        body,
-        headers: { 'content-type': 'application/json' },
-        dispatcher: this.agent,
-        signal: controller.signal,
-      });
+      const res = await request(job.target.postUrl, { method: 'POST', body, headers: JSON_HEADERS, dispatcher: this.agent });
       status = res.statusCode;
       responseBody = (await res.body.text()).slice(0, RESPONSE_EXCERPT);
     } catch (err) {
       const e = err as { code?: string; message?: string };
-      error = timedOut ? `timeout after ${this.options.timeoutMs} ms` : (e.code ?? e.message ?? String(err));
-      status = null;
-    } finally {
-      clearTimeout(deadline);
-      this.inFlight.delete(controller);
+      error = e.code !== undefined && TIMEOUT_CODES.has(e.code) ? `timeout after ${this.options.timeoutMs} ms` : (e.code ?? e.message ?? String(err));
     }
     const ok = status !== null && status >= 200 && status < 300;
     this.log.add({
-      requestId: job.requestId,
+      kind: job.kind,
+      requestId: job.id,
       attempt,
       targetUrl: job.target.url,
       status,
@@ -109,6 +117,7 @@ export class WebhookDispatcher {
       durationMs: Math.round((performance.now() - t0) * 100) / 100,
       error: ok ? '' : error || `HTTP ${status}`,
       timestamp: startedAt.toISOString(),
+      startedAtMs: startedAt.getTime(),
       requestPayload: job.payload,
       responseBody,
     });
@@ -124,18 +133,11 @@ export class WebhookDispatcher {
       return;
     }
     this.stats.retries += 1;
-    const wait = this.backoff(attempt);
-    if (this.timers.isClosed) {
-      this.stats.pending -= 1;
-      return;
-    }
-    this.timers.after(wait, () => void this.attempt(job, body, attempt + 1));
+    this.timers.after(this.backoff(attempt), () => void this.attempt(job, body, attempt + 1));
   }
 
-  /** Aborts in-flight requests and closes the agent. Call after `timers.close()`. */
+  /** Aborts in-flight requests (destroying the agent) . Call after `timers.close()`. */
   async close(): Promise<void> {
-    for (const c of this.inFlight) c.abort();
-    this.inFlight.clear();
     await this.agent.destroy();
   }
 }

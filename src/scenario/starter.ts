@@ -31,7 +31,7 @@ scenarios:
     humanMessage: I want to buy 2 Oxford shirts, please send to 99 Sukhumvit Rd, Bangkok 10110
     expect:
       intents: { includes: purchase }
-      shoppingCart.products.0.quantity: 2
+      shoppingCart.grandTotal: { money: "2,580.00 THB" }
       addressParsing.postal_code: "10110"
 
   - name: reads the customer and asks about them
@@ -45,7 +45,7 @@ scenarios:
         latency: "< 2s"
       - call: ask
         customerId: "{{ vars.customer }}"
-        prompt: Give the customer's sentiment as JSON
+        prompt: 'Give the customer''s sentiment as JSON: { "sentiment": "positive" | "negative" | "neutral" }'
         expect:
           answer: { json: { sentiment: { oneOf: [positive, negative, neutral] } } }
 `;

@@ -1,7 +1,7 @@
 /**
- * Every example suite in scenarios/*.yaml passes against the emulator (both endpoints'
- * payload). A minimal evaluator of the documented matchers keeps this test independent of
- * the scenario module.
+ * Every example suite in scenarios/*.yaml passes against the emulator (the sync endpoint's
+ * payload, through inject()), with humanMessage sent in both documented forms. A minimal
+ * evaluator of the documented matchers keeps this test independent of the scenario module.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -43,6 +43,16 @@ function check(actual: unknown, matcher: unknown): string | undefined {
       return Array.isArray(actual) && actual.includes(expected) ? undefined : `expected to include ${String(expected)}`;
     case 'absent':
       return actual === undefined || actual === null || actual === '' ? undefined : 'expected absent';
+    case 'present':
+      return actual === undefined || actual === null || actual === '' ? 'expected present' : undefined;
+    case 'length':
+      return Array.isArray(actual) && actual.length === expected ? undefined : `expected length ${String(expected)}`;
+    case 'money': {
+      const parse = (v: unknown) => /^([\d,]+(?:\.\d+)?)\s([A-Z]{3})$/.exec(String(v));
+      const a = parse(actual);
+      const e = parse(expected);
+      return a && e && Number(a[1]!.replace(/,/g, '')) === Number(e[1]!.replace(/,/g, '')) && a[2] === e[2] ? undefined : `expected ${String(expected)}`;
+    }
     default:
       return `unknown matcher ${kind}`;
   }
@@ -68,19 +78,21 @@ describe('example scenarios pass against the emulator', () => {
     for (const s of suite.scenarios) {
       it(`${suite.suite} / ${s.name}`, async () => {
         const chatHistory = (s.chatHistory ?? []).map((t) => ('human' in t ? { type: 'human', content: t.human } : { type: 'ai', content: t.ai }));
-        const res = await emulator.app.inject({
-          method: 'POST',
-          url: `/api/droids/${emulator.droidId}/endpoint/get-droid-answer`,
-          headers: { authorization: `Bearer ${emulator.token}` },
-          payload: { humanMessage: { content: s.humanMessage }, chatHistory },
-        });
-        expect(res.statusCode).toBe(200);
-        const payload = res.json();
-        const failures = Object.entries(s.expect)
-          .map(([path, m]) => [path, check(at(payload, path), m), at(payload, path)] as const)
-          .filter(([, f]) => f !== undefined)
-          .map(([path, f, actual]) => `${path}: ${f}, got ${JSON.stringify(actual)}`);
-        expect(failures).toEqual([]);
+        for (const humanMessage of [{ content: s.humanMessage }, s.humanMessage]) {
+          const res = await emulator.app.inject({
+            method: 'POST',
+            url: `/api/droids/${emulator.droidId}/endpoint/get-droid-answer`,
+            headers: { authorization: `Bearer ${emulator.token}` },
+            payload: { humanMessage, chatHistory },
+          });
+          expect(res.statusCode).toBe(200);
+          const payload = res.json();
+          const failures = Object.entries(s.expect)
+            .map(([path, m]) => [path, check(at(payload, path), m), at(payload, path)] as const)
+            .filter(([, f]) => f !== undefined)
+            .map(([path, f, actual]) => `${path}: ${f}, got ${JSON.stringify(actual)}`);
+          expect(failures).toEqual([]);
+        }
       });
     }
   }

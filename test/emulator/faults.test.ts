@@ -5,7 +5,7 @@ import { Agent, request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { errorPayloadSchema } from '../../src/contract/index.js';
 import { createEmulator, FaultProfileError, parseFaultProfile, type Emulator, type FaultProfileInput } from '../../src/emulator/index.js';
-import { createJsonClient, sleep, startSink, type Sink } from './helpers.js';
+import { createJsonClient, injectClient, startSink, type Sink } from './helpers.js';
 
 const SECRET = 'fault-secret-0123456789abcdef0123456789';
 const SYNC = '/api/droids/1/endpoint/get-droid-answer';
@@ -32,8 +32,15 @@ async function sink(): Promise<Sink> {
   return s;
 }
 
+/** An emulator that is not listening, driven through inject() (for what needs no socket). */
+async function startInject(faults: FaultProfileInput, extra: Parameters<typeof createEmulator>[0] = {}) {
+  const emulator = await createEmulator({ faults, ...extra });
+  started.push(emulator);
+  return { emulator, client: injectClient(emulator) };
+}
+
 async function statusSequence(faults: FaultProfileInput, n: number): Promise<number[]> {
-  const { client } = await start(faults);
+  const { client } = await startInject(faults);
   const out: number[] = [];
   for (let i = 0; i < n; i++) out.push((await client.call('POST', SYNC, BODY)).status);
   return out;
@@ -52,7 +59,7 @@ describe('request faults', () => {
   });
 
   it('injects 429 with Retry-After only on the named endpoint', async () => {
-    const { client, emulator } = await start({ requests: [{ endpoint: ['get-droid-answer'], action: 'rate-limit', retryAfterS: 3 }] });
+    const { client, emulator } = await startInject({ requests: [{ endpoint: ['get-droid-answer'], action: 'rate-limit', retryAfterS: 3 }] });
     const res = await client.call('POST', SYNC, BODY);
     expect(res.status).toBe(429);
     expect(res.headers['retry-after']).toBe('3');
@@ -68,7 +75,8 @@ describe('request faults', () => {
       const headers = { authorization: `Bearer ${emulator.token}`, 'content-type': 'application/json' };
       await expect(request(`${url}${SYNC}`, { method: 'POST', headers, body: JSON.stringify(BODY), dispatcher: agent })).rejects.toThrow();
       const hung = request(`${url}/api/droids/1/endpoint/channels`, { headers, dispatcher: agent });
-      await sleep(50);
+      hung.catch(() => {}); // rejects at close(); awaited below
+      await expect.poll(() => emulator.stats().injectedFaults).toBe(2); // the hang is in place
       const t0 = performance.now();
       await emulator.close();
       expect(performance.now() - t0).toBeLessThan(1_000);
@@ -93,7 +101,8 @@ describe('webhook faults', () => {
     const { client, emulator } = await start({ webhooks: [{ action: 'drop' }] }, { webhookUrl: s.url });
     await client.call('POST', ASYNC, BODY);
     await expect.poll(() => emulator.stats().dropped).toBe(1);
-    await sleep(50);
+    // Nothing waits to be sent: no timer, no delivery in flight.
+    expect(emulator.stats()).toMatchObject({ scheduled: 0, pending: 0, deliveryAttempts: 0 });
     expect(s.deliveries).toHaveLength(0);
   });
 
@@ -115,7 +124,7 @@ describe('webhook faults', () => {
     expect(d!.at - t0).toBeGreaterThanOrEqual(110);
   });
 
-  it('sends the error payload instead of an answer', async () => {
+  it('sends the error payload instead of an answer (default text as on the async docs page)', async () => {
     const s = await sink();
     const { client } = await start({ webhooks: [{ action: 'error-payload', error: 'Failed to generate AI response: model overloaded' }] }, { webhookUrl: s.url });
     const ack = await client.call('POST', ASYNC, BODY);
@@ -124,6 +133,7 @@ describe('webhook faults', () => {
     expect(parsed.success).toBe(true);
     expect(d!.body).toMatchObject({ requestId: ack.body.requestId, answer: '', error: 'Failed to generate AI response: model overloaded' });
     expect(d!.body).not.toHaveProperty('shoppingCart');
+    expect(parseFaultProfile({ webhooks: [{ action: 'error-payload' }] }).webhooks[0]!.error).toBe('Failed to generate AI response: timeout');
   });
 
   it('sends a wrong or a missing secret', async () => {
@@ -142,7 +152,7 @@ describe('webhook faults', () => {
 
 describe('runtime control', () => {
   it('GET/PUT /__emulator/faults with YAML or JSON, 400 for an invalid profile, 401 without token', async () => {
-    const { client, url } = await start(undefined as unknown as FaultProfileInput);
+    const { client, emulator } = await startInject(undefined as unknown as FaultProfileInput);
     expect((await client.call('GET', '/__emulator/faults')).body).toEqual({ requests: [], webhooks: [] });
     const yaml = 'seed: 3\nrequests:\n  - { endpoint: get-droid-answer, action: error, status: 502 }\n';
     const put = await client.call('PUT', '/__emulator/faults', yaml, { 'content-type': 'application/yaml' });
@@ -156,9 +166,14 @@ describe('runtime control', () => {
     expect((await client.call('POST', SYNC, BODY)).status).toBe(200);
     const stats = await client.call('GET', '/__emulator/stats');
     expect(stats.body).toMatchObject({ syncAnswered: 1, injectedFaults: 1 });
-    const anon = createJsonClient(url, '');
-    started.push(anon);
-    expect((await anon.call('GET', '/__emulator/stats')).status).toBe(401);
+    expect((await injectClient(emulator, '').call('GET', '/__emulator/stats')).status).toBe(401);
+  });
+
+  it('webhook rules apply to the answer webhook unless a target says otherwise; error-payload is answer-only', () => {
+    expect(parseFaultProfile({ webhooks: [{ action: 'drop' }] }).webhooks[0]!.target).toBe('answer');
+    expect(parseFaultProfile({ webhooks: [{ target: 'message', action: 'duplicate' }] }).webhooks[0]!.target).toBe('message');
+    expect(() => parseFaultProfile({ webhooks: [{ target: 'intent', action: 'error-payload' }] })).toThrow(/webhooks\.0\.action: error-payload applies to the answer webhook only/);
+    expect(() => parseFaultProfile('webhooks: [{ target: mail, action: drop }]')).toThrow(FaultProfileError);
   });
 
   it('parseFaultProfile validates distributions and probabilities', () => {

@@ -1,9 +1,11 @@
 /**
- * Test helpers: a real webhook sink on 127.0.0.1:0 and a small JSON client over one undici Agent.
+ * Test helpers: a real webhook sink on 127.0.0.1:0, a small JSON client over one undici Agent,
+ * and the same client over Fastify's `inject()` for routes that need no socket.
  */
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { AddressInfo } from 'node:net';
 import { Agent, request } from 'undici';
+import type { Emulator } from '../../src/emulator/index.js';
 
 export interface SinkDelivery {
   query: Record<string, string>;
@@ -89,3 +91,33 @@ export function createJsonClient(baseUrl: string, token: string) {
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+type Method = 'GET' | 'POST' | 'PUT';
+
+/**
+ * `call(method, path, body?, headers?)` through `emulator.app.inject()`: no socket, same
+ * JsonResponse as createJsonClient. `token` '' sends no Authorization header.
+ */
+export function injectClient(emulator: Emulator, token: string = emulator.token) {
+  return {
+    async call(method: Method, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<JsonResponse> {
+      const res = await emulator.app.inject({
+        method,
+        url: path,
+        headers: {
+          ...(token ? { authorization: `Bearer ${token}` } : {}),
+          ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+          ...headers,
+        },
+        ...(body === undefined ? {} : { payload: typeof body === 'string' ? body : JSON.stringify(body) }),
+      });
+      let parsed: unknown = undefined;
+      try {
+        parsed = JSON.parse(res.body);
+      } catch {
+        parsed = undefined;
+      }
+      return { status: res.statusCode, headers: res.headers as JsonResponse['headers'], body: parsed, text: res.body };
+    },
+  };
+}

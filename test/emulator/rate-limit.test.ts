@@ -1,22 +1,20 @@
 /**
- * Per-token rate limit: 429 with Retry-After (off by default).
+ * Per-token rate limit: 429 with Retry-After (off by default), through inject() (no socket needed).
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { createEmulator, type Emulator } from '../../src/emulator/index.js';
-import { createJsonClient } from './helpers.js';
+import { injectClient } from './helpers.js';
 
 let emulator: Emulator | undefined;
-let client: ReturnType<typeof createJsonClient> | undefined;
 afterEach(async () => {
-  await client?.close();
   await emulator?.close();
-  emulator = client = undefined;
+  emulator = undefined;
 });
 
 describe('rate limit', () => {
   it('answers 429 {error, message} with Retry-After after max requests per window', async () => {
     emulator = await createEmulator({ rateLimit: { max: 3, timeWindowMs: 60_000 } });
-    client = createJsonClient(await emulator.listen(), emulator.token);
+    const client = injectClient(emulator);
     const statuses: number[] = [];
     let last;
     for (let i = 0; i < 5; i++) {
@@ -31,17 +29,14 @@ describe('rate limit', () => {
 
   it('counts per token: a bad token is refused with 401, not counted', async () => {
     emulator = await createEmulator({ rateLimit: { max: 1, timeWindowMs: 60_000 } });
-    const url = await emulator.listen();
-    const bad = createJsonClient(url, 'nope');
+    const bad = injectClient(emulator, 'nope');
     for (let i = 0; i < 3; i++) expect((await bad.call('GET', '/api/droids/1/endpoint/channels')).status).toBe(401);
-    await bad.close();
-    client = createJsonClient(url, emulator.token);
-    expect((await client.call('GET', '/api/droids/1/endpoint/channels')).status).toBe(200);
+    expect((await injectClient(emulator).call('GET', '/api/droids/1/endpoint/channels')).status).toBe(200);
   });
 
   it('is off by default', async () => {
     emulator = await createEmulator();
-    client = createJsonClient(await emulator.listen(), emulator.token);
+    const client = injectClient(emulator);
     for (let i = 0; i < 30; i++) expect((await client.call('GET', '/api/droids/1/endpoint/channels')).status).toBe(200);
   });
 });

@@ -2,8 +2,17 @@
  * The rule engine alone: pure, deterministic, every payload field filled.
  */
 import { describe, expect, it } from 'vitest';
-import { answerPayloadSchema, MONEY_PATTERN } from '../../src/contract/index.js';
-import { DEFAULT_CATALOGUE, detectLanguage, extractAddress, extractContact, formatMoney, generateAnswer } from '../../src/emulator/index.js';
+import { checkContract, CONTRACTS, MONEY_PATTERN } from '../../src/contract/index.js';
+import {
+  DEFAULT_CATALOGUE,
+  detectLanguage,
+  detectPaymentMethod,
+  extractAddress,
+  extractContact,
+  formatAmount,
+  formatMoney,
+  generateAnswer,
+} from '../../src/emulator/index.js';
 
 const ask = (humanMessage: string, history: [('human' | 'ai'), string][] = []) =>
   generateAnswer({ humanMessage, chatHistory: history.map(([type, content]) => ({ type, content })) });
@@ -17,13 +26,17 @@ describe('money and cart', () => {
     expect(MONEY_PATTERN.test(formatMoney(1234567.5, 'THB'))).toBe(true);
   });
 
+  it('writes shippingFee as a bare number string, as the async docs page does ("10")', () => {
+    expect([formatAmount(10), formatAmount(50), formatAmount(0), formatAmount(12.5), formatAmount(1234.567)]).toEqual(['10', '50', '0', '12.5', '1234.57']);
+  });
+
   it('prices a two-line cart with the shipping fee under the free-shipping threshold', () => {
     const a = ask("I'd like two t-shirts and a belt");
     expect(a.shoppingCart.products).toEqual([
-      { name: 'Cotton T-shirt', quantity: 2, unitPrice: '390.00 THB', total: '780.00 THB' },
-      { name: 'Leather belt', quantity: 1, unitPrice: '690.00 THB', total: '690.00 THB' },
+      { code: 'COTTON-T-SHIRT', name: 'Cotton T-shirt', price: 390, count: 2, total: 780, available: true },
+      { code: 'LEATHER-BELT', name: 'Leather belt', price: 690, count: 1, total: 690, available: true },
     ]);
-    expect(a.shoppingCart.shippingFee).toBe('50.00 THB');
+    expect(a.shoppingCart.shippingFee).toBe('50');
     expect(a.shoppingCart.grandTotal).toBe('1,520.00 THB');
   });
 
@@ -33,16 +46,17 @@ describe('money and cart', () => {
       ['ai', 'Yes, we have Oxford shirts for 1,290 THB.'],
     ]);
     expect(a.intents).toContain('purchase');
-    expect(a.shoppingCart.products).toEqual([{ name: 'Oxford shirt', quantity: 2, unitPrice: '1,290.00 THB', total: '2,580.00 THB' }]);
-    expect(a.shoppingCart.shippingFee).toBe('0.00 THB');
+    expect(a.shoppingCart.products).toEqual([{ code: 'OXFORD-SHIRT', name: 'Oxford shirt', price: 1290, count: 2, total: 2580, available: true }]);
+    expect(a.shoppingCart.shippingFee).toBe('0');
     expect(a.shoppingCart.grandTotal).toBe('2,580.00 THB');
     expect(a.answer).toContain('Oxford shirt');
   });
 
-  it('leaves the cart empty without a purchase', () => {
+  it('leaves the cart empty without a purchase; a price question is product_inquiry, as on the docs page', () => {
     const a = ask('How much is the leather belt?');
-    expect(a.intents).toEqual(['price_inquiry']);
-    expect(a.shoppingCart).toEqual({ products: [], shippingFee: '0.00 THB', grandTotal: '0.00 THB' });
+    expect(a.intents).toEqual(['product_inquiry']);
+    expect(a.customerInsight.user_intent).toBe('Asking about product pricing');
+    expect(a.shoppingCart).toEqual({ products: [], shippingFee: '50', grandTotal: '0.00 THB' });
     expect(a.customerInsight.product_keyword).toEqual(['Leather belt']);
     expect(a.answer).toContain('690.00 THB');
   });
@@ -81,11 +95,18 @@ describe('address', () => {
 });
 
 describe('language and contact', () => {
-  it('detects Thai script, else English', () => {
+  it('detects Thai script, else English; user_language is the language name', () => {
     expect(detectLanguage('สวัสดีครับ')).toBe('th');
     expect(detectLanguage('Hello')).toBe('en');
-    expect(ask('สวัสดีครับ').customerInsight.user_language).toBe('th');
-    expect(ask('Hi!').customerInsight.user_language).toBe('en');
+    expect(ask('สวัสดีครับ').customerInsight.user_language).toBe('Thai');
+    expect(ask('Hi!').customerInsight.user_language).toBe('English');
+  });
+
+  it('finds the payment method in the message or earlier turns', () => {
+    expect(detectPaymentMethod('I will pay by bank transfer')).toBe('bank_transfer');
+    expect(detectPaymentMethod('เก็บเงินปลายทางได้ไหม')).toBe('cash_on_delivery');
+    expect(detectPaymentMethod('ok', ['can I pay with a credit card?'])).toBe('credit_card');
+    expect(detectPaymentMethod('hello')).toBe('other');
   });
 
   it('extracts name, phone and email in English and Thai', () => {
@@ -113,7 +134,8 @@ describe('generateAnswer', () => {
     const a = generateAnswer(input);
     expect(generateAnswer(input)).toEqual(a);
     const payload = { requestId: 'tpa-x', droidId: 1, customerId: 1001, executionTime: 1, timestamp: new Date().toISOString(), ...a };
-    expect(answerPayloadSchema.safeParse(payload).success).toBe(true);
+    const check = checkContract(CONTRACTS.webhook, payload);
+    expect([check.violations, check.unverified, check.unknownFields]).toEqual([[], [], []]);
     const paragraphs = a.answer.split('\n\n');
     expect(paragraphs.length).toBeGreaterThan(1);
     expect(a.responses.map((r) => r.kwargs.content)).toEqual(paragraphs);
@@ -123,7 +145,7 @@ describe('generateAnswer', () => {
       id: ['langchain_core', 'messages', 'AIMessage'],
       kwargs: { content: paragraphs[0], additional_kwargs: {}, tool_calls: [], invalid_tool_calls: [], response_metadata: {} },
     });
-    expect(a.customerInsight).toMatchObject({ forbidden_topics: 'no', user_intent: 'purchase', user_language: 'en' });
+    expect(a.customerInsight).toMatchObject({ forbidden_topics: 'no', user_intent: 'Wants to buy products', user_language: 'English' });
     expect(a.intents).toEqual(expect.arrayContaining(['purchase', 'greeting']));
     expect(a.customExtractedInfo).toEqual({});
   });
@@ -132,12 +154,12 @@ describe('generateAnswer', () => {
     const a = ask('The jacket I received is damaged, I want a refund');
     expect(a.intents).toEqual(['complaint', 'return_request']);
     expect(a.shoppingCart.products).toEqual([]);
-    expect(a.customerInsight.user_intent).toBe('complaint');
+    expect(a.customerInsight.user_intent).toBe('Complaining about a problem with an order');
   });
 
   it('answers a Thai purchase in Thai', () => {
     const a = ask('อยากสั่งเสื้อเชิ้ต 2 ตัว ส่งที่ 123/4 ถนนนิมมานเหมินท์ เชียงใหม่ 50200');
-    expect(a.customerInsight.user_language).toBe('th');
+    expect(a.customerInsight.user_language).toBe('Thai');
     expect(a.shoppingCart.grandTotal).toBe('2,580.00 THB');
     expect(a.answer).toMatch(/ยอดรวม/);
     expect(a.addressParsing.city).toBe('เชียงใหม่');

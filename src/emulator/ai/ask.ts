@@ -2,7 +2,8 @@
  * spec 5: answers a free-form question about a customer from the last 50 messages of their
  * conversation. JSON text when the prompt asks for JSON, plain text otherwise. Topics:
  * sentiment, product interest, concerns (summary), next sales step; all of them when the
- * prompt names none.
+ * prompt names none. A JSON prompt that writes out its template (`{ "status": ..., "reason": ... }`,
+ * the docs' example) gets exactly those keys.
  */
 import type { ConversationMessage } from '../../contract/index.js';
 import { findProducts, type Catalogue } from './catalogue.js';
@@ -54,9 +55,25 @@ export function analyseConversation(messages: readonly ConversationMessage[], ca
   return { sentiment, productInterest, concerns: concernList, summary, nextStep, messagesConsidered: recent.length };
 }
 
+/** `"key":` names of a JSON template written in the prompt (docs endpoint.mdx §5: `{ "status": ..., "reason": ... }`). */
+const TEMPLATE_KEY = /"([A-Za-z_][A-Za-z0-9_]*)"\s*:/g;
+
+/** The value for one key the prompt's JSON template asks for, picked by the key's meaning. */
+function templateValue(key: string, insight: AskInsight): unknown {
+  const k = key.toLowerCase();
+  if (/sentiment|status|mood|feeling|tone|emotion/.test(k)) return insight.sentiment;
+  if (/product|interest/.test(k)) return insight.productInterest;
+  if (/concern|issue|problem|question|topic/.test(k)) return insight.concerns;
+  if (/next|step|action|recommend/.test(k)) return insight.nextStep;
+  return insight.summary; // reason, summary, explanation and anything else
+}
+
 export function answerPrompt(prompt: string, messages: readonly ConversationMessage[], catalogue: Catalogue): string {
   const insight = analyseConversation(messages, catalogue);
   const p = prompt.toLowerCase();
+  const templateKeys = /\bjson\b/.test(p) ? [...new Set([...prompt.matchAll(TEMPLATE_KEY)].map((m) => m[1]!))] : [];
+  // A prompt that spells out the JSON it wants gets exactly those keys (as an LLM would).
+  if (templateKeys.length > 0) return JSON.stringify(Object.fromEntries(templateKeys.map((key) => [key, templateValue(key, insight)])));
   const wants = {
     sentiment: /sentiment|feel|mood|emotion|ความรู้สึก|อารมณ์/.test(p),
     productInterest: /product|interest|buy|สินค้า|สนใจ/.test(p),

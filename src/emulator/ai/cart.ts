@@ -1,9 +1,12 @@
 /**
  * Shopping cart (spec: shoppingCart {products, shippingFee, grandTotal}). Product line fields
- * are "not shown" in the spec; droidcheck's contract uses {name, quantity, unitPrice, total}.
+ * are "not shown" in the spec; the emulator's choice is the cart line the service documents for
+ * its intent webhook: {code, name, price, count, total, available} (docs intent-webhook.mdx).
+ * `shippingFee` is a bare number string ("10" on the async docs page), `grandTotal` an amount and
+ * a currency code ("0.00 THB").
  */
 import type { CartProduct, ShoppingCart } from '../../contract/index.js';
-import { formatMoney, type Catalogue, type CatalogueProduct } from './catalogue.js';
+import { formatAmount, formatMoney, productCode, type Catalogue, type CatalogueProduct } from './catalogue.js';
 
 export interface CartLine {
   product: CatalogueProduct;
@@ -28,20 +31,29 @@ export function mergeLines(lines: CartLine[]): CartLine[] {
   return [...byName.values()];
 }
 
-/** Prices the lines: flat shipping fee, free from `freeShippingThreshold`; empty cart => zero everything. */
+/**
+ * Prices the lines: flat shipping fee, free from `freeShippingThreshold`. An empty cart shows the
+ * droid's shipping fee and a zero grand total, as the async docs page's example does
+ * (`products: [], shippingFee: "10", grandTotal: "0.00 THB"`).
+ */
 export function priceCart(lines: CartLine[], catalogue: Catalogue): PricedCart {
-  const cur = catalogue.currency;
   const products: CartProduct[] = lines.map((l) => ({
+    code: productCode(l.product),
     name: l.product.name,
-    quantity: l.quantity,
-    unitPrice: formatMoney(l.product.price, cur),
-    total: formatMoney(l.product.price * l.quantity, cur),
+    price: l.product.price,
+    count: l.quantity,
+    total: l.product.price * l.quantity,
+    available: true,
   }));
   const subtotal = lines.reduce((sum, l) => sum + l.product.price * l.quantity, 0);
   const shipping = lines.length === 0 || subtotal >= catalogue.freeShippingThreshold ? 0 : catalogue.shippingFee;
   const grandTotal = subtotal + shipping;
   return {
-    cart: { products, shippingFee: formatMoney(shipping, cur), grandTotal: formatMoney(grandTotal, cur) },
+    cart: {
+      products,
+      shippingFee: formatAmount(lines.length === 0 ? catalogue.shippingFee : shipping),
+      grandTotal: formatMoney(grandTotal, catalogue.currency),
+    },
     subtotal,
     shipping,
     grandTotal,

@@ -7,6 +7,8 @@
 export interface CatalogueProduct {
   /** Display name, e.g. "Oxford shirt". */
   name: string;
+  /** Product code (intent webhook `shopping_cart.products[].code`). Default: the name as a slug, e.g. "OXFORD-SHIRT". */
+  code?: string;
   /** Unit price in the catalogue currency (major units, e.g. 1290 = 1,290.00). */
   price: number;
   /** Lower-case words and phrases (English and Thai) that name the product. */
@@ -40,6 +42,19 @@ export const DEFAULT_CATALOGUE: Catalogue = {
 };
 
 const amountFormat = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+
+/** "Oxford shirt" => "OXFORD-SHIRT" (the default product code). */
+export function productCode(product: CatalogueProduct): string {
+  return product.code ?? (product.name.toUpperCase().replace(/[^A-Z0-9]+/g, '-').replace(/^-+|-+$/g, '') || 'PRODUCT');
+}
+
+/**
+ * A bare amount as the service writes `shippingFee` (async docs page example "10"): no
+ * currency, no thousands separator, at most two decimals, no trailing zeros. 50 => "50", 12.5 => "12.5".
+ */
+export function formatAmount(amount: number): string {
+  return String(Math.round(amount * 100) / 100);
+}
 
 /** 2580 => "2,580.00 THB". */
 export function formatMoney(amount: number, currency: string): string {

@@ -7,12 +7,13 @@ import { formatAddress, hasAddress } from './address.js';
 import type { PricedCart } from './cart.js';
 import { formatMoney, type Catalogue, type CatalogueProduct } from './catalogue.js';
 import type { ContactInfo } from './contact.js';
-import type { Intent } from './intents.js';
+import type { Detector } from './intents.js';
 import type { Language } from './language.js';
 
 export interface ComposeInput {
   language: Language;
-  intents: Intent[];
+  /** Detectors that fired (the rule engine's topics, not the droid's intent names). */
+  intents: Detector[];
   /** Products named in the message (for inquiries). */
   products: CatalogueProduct[];
   cart: PricedCart;
@@ -33,7 +34,7 @@ function productList(c: ComposeInput, items: CatalogueProduct[]): string {
 
 const EN: Writer = (c) => {
   const out: string[] = [];
-  const has = (i: Intent) => c.intents.includes(i);
+  const has = (i: Detector) => c.intents.includes(i);
   const name = c.contact.name ? `, ${c.contact.name}` : '';
   if (has('greeting')) out.push(`Hello${name}! Welcome to our shop. How can I help you today?`);
   if (has('complaint')) {
@@ -44,11 +45,11 @@ const EN: Writer = (c) => {
   }
   if (has('purchase')) {
     if (c.cart.cart.products.length > 0) {
-      const lines = c.cart.cart.products.map((p) => `${p.quantity} x ${p.name} at ${p.unitPrice} each (${p.total})`);
+      const lines = c.cart.cart.products.map((p) => `${p.count} x ${p.name} at ${money(c, p.price)} each (${money(c, p.total)})`);
       out.push(`I've added to your cart: ${lines.join('; ')}.`);
       const ship = c.cart.shipping === 0
         ? `Shipping is free for orders of ${money(c, c.catalogue.freeShippingThreshold)} or more`
-        : `Shipping is ${c.cart.cart.shippingFee}`;
+        : `Shipping is ${money(c, c.cart.shipping)}`;
       out.push(`${ship}. Your grand total is ${c.cart.cart.grandTotal}.`);
       out.push(hasAddress(c.address)
         ? `We will deliver to ${formatAddress(c.address)}.`
@@ -79,16 +80,16 @@ const EN: Writer = (c) => {
 
 const TH: Writer = (c) => {
   const out: string[] = [];
-  const has = (i: Intent) => c.intents.includes(i);
+  const has = (i: Detector) => c.intents.includes(i);
   const name = c.contact.name ? ` คุณ${c.contact.name}` : '';
   if (has('greeting')) out.push(`สวัสดีค่ะ${name} ยินดีต้อนรับสู่ร้านของเรา มีอะไรให้ช่วยไหมคะ`);
   if (has('complaint')) out.push('ขออภัยเป็นอย่างสูงสำหรับปัญหาที่เกิดขึ้นค่ะ ทีมงานจะติดต่อกลับภายใน 24 ชั่วโมงเพื่อแก้ไขให้ค่ะ');
   if (has('return_request')) out.push('สามารถคืนสินค้าที่ยังไม่ได้ใช้งานได้ภายใน 14 วันหลังได้รับสินค้า เพื่อขอคืนเงินหรือเปลี่ยนสินค้า กรุณาส่งหมายเลขคำสั่งซื้อและรูปสินค้ามาด้วยค่ะ');
   if (has('purchase')) {
     if (c.cart.cart.products.length > 0) {
-      const lines = c.cart.cart.products.map((p) => `${p.name} จำนวน ${p.quantity} ชิ้น ชิ้นละ ${p.unitPrice} (${p.total})`);
+      const lines = c.cart.cart.products.map((p) => `${p.name} จำนวน ${p.count} ชิ้น ชิ้นละ ${money(c, p.price)} (${money(c, p.total)})`);
       out.push(`เพิ่มลงตะกร้าแล้วค่ะ: ${lines.join(', ')}`);
-      const ship = c.cart.shipping === 0 ? 'ส่งฟรี' : `ค่าจัดส่ง ${c.cart.cart.shippingFee}`;
+      const ship = c.cart.shipping === 0 ? 'ส่งฟรี' : `ค่าจัดส่ง ${money(c, c.cart.shipping)}`;
       out.push(`${ship} ยอดรวมทั้งหมด ${c.cart.cart.grandTotal} ค่ะ`);
       out.push(hasAddress(c.address) ? `จัดส่งไปที่ ${formatAddress(c.address)} ค่ะ` : 'รบกวนแจ้งที่อยู่จัดส่งพร้อมรหัสไปรษณีย์ด้วยค่ะ');
     } else {

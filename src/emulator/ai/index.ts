@@ -3,23 +3,30 @@
  * and its chat history into every content field of the answer payload (spec: Answer payload
  * fields); the emulator adds requestId, droidId, customerId, executionTime and timestamp.
  */
-import type { AddressParsing, AiMessage, AnswerPayload, ChatHistoryItem } from '../../contract/index.js';
+import type { AddressParsing, AiMessage, AnswerPayload, ChatHistoryItem, ShoppingCart } from '../../contract/index.js';
 import { EMPTY_ADDRESS, extractAddress, hasAddress } from './address.js';
 import { mergeLines, priceCart, type CartLine } from './cart.js';
 import { DEFAULT_CATALOGUE, findProducts, type Catalogue, type CatalogueProduct } from './catalogue.js';
 import { composeParagraphs } from './compose.js';
 import { extractContact, hasContact, mergeContacts } from './contact.js';
+import { DEFAULT_INTENTS, resolveIntents, type IntentDefinition } from './intent-config.js';
 import { detectIntents } from './intents.js';
-import { conversationLanguage } from './language.js';
+import { conversationLanguage, LANGUAGE_NAMES, type Language } from './language.js';
+import { detectPaymentMethod, type PaymentMethod } from './payment.js';
 import { bareQuantity, quantityAround } from './quantity.js';
 
-export { DEFAULT_CATALOGUE, formatMoney, findProducts } from './catalogue.js';
+export { DEFAULT_CATALOGUE, formatAmount, formatMoney, findProducts, productCode } from './catalogue.js';
 export type { Catalogue, CatalogueProduct } from './catalogue.js';
 export { extractAddress } from './address.js';
 export { extractContact } from './contact.js';
-export { detectLanguage } from './language.js';
-export { detectIntents, INTENTS } from './intents.js';
-export type { Intent } from './intents.js';
+export { detectLanguage, LANGUAGE_NAMES } from './language.js';
+export type { Language } from './language.js';
+export { detectIntents, DETECTORS, USER_INTENT_SENTENCES } from './intents.js';
+export type { Detector } from './intents.js';
+export { DEFAULT_INTENTS, resolveIntents } from './intent-config.js';
+export type { IntentDefinition, IntentWebhookConfig } from './intent-config.js';
+export { detectPaymentMethod } from './payment.js';
+export type { PaymentMethod } from './payment.js';
 
 export interface AnswerInput {
   humanMessage: string;
@@ -27,10 +34,10 @@ export interface AnswerInput {
 }
 
 /** The content fields of the answer payload (everything but ids, executionTime and timestamp). */
-export type AnswerBody = Pick<
-  AnswerPayload,
-  'responses' | 'addressParsing' | 'customerInsight' | 'shoppingCart' | 'customExtractedInfo' | 'answer' | 'intents'
->;
+export type AnswerBody = Pick<AnswerPayload, 'responses' | 'addressParsing' | 'customerInsight' | 'customExtractedInfo' | 'answer' | 'intents'> & {
+  /** The emulator's cart (choice tier: lines as {code, name, price, count, total, available}). */
+  shoppingCart: ShoppingCart;
+};
 
 /** One paragraph as a serialised LangChain AIMessage (spec: responses). */
 export function aiMessage(content: string): AiMessage {
@@ -54,14 +61,36 @@ function lastHistoryProduct(history: ChatHistoryItem[], catalogue: Catalogue): C
 
 const TAKE_IT = /\b(?:i'?ll take|i will take|take (?:it|them|one)|i'?ll have|i want (?:it|them|one)|add (?:it|them) to)\b|เอาอันนี้|เอาตัวนี้|เอาเลย|สั่งเลย/i;
 
+/** What the emulator needs beyond the payload (intent webhooks). */
+export interface AnswerFacts {
+  language: Language;
+  paymentMethod: PaymentMethod;
+}
+
+export interface AnalysedAnswer {
+  body: AnswerBody;
+  facts: AnswerFacts;
+}
+
+/** `generateAnswer` with the facts the intent webhook needs (pure, deterministic). */
+export function analyseAnswer(input: AnswerInput, catalogue: Catalogue = DEFAULT_CATALOGUE, intents: readonly IntentDefinition[] = DEFAULT_INTENTS): AnalysedAnswer {
+  return build(input, catalogue, intents);
+}
+
 /**
- * Pure and deterministic: the same input and catalogue give the same body.
+ * Pure and deterministic: the same input, catalogue and intents give the same body.
  * Rules: intents from keywords (message only); products and quantities from the message, or
  * for a follow-up ("I'll take 2") from the last product named in the history; contact details
  * merged over the human turns (latest wins); address from the message, or for a purchase,
- * shipping or payment message from the latest human turn holding one.
+ * shipping or payment message from the latest human turn holding one. Intent names are the
+ * droid's (`intents`, default DEFAULT_INTENTS); `user_language` a language name ("English");
+ * `user_intent` a sentence ("Asking about product pricing").
  */
-export function generateAnswer(input: AnswerInput, catalogue: Catalogue = DEFAULT_CATALOGUE): AnswerBody {
+export function generateAnswer(input: AnswerInput, catalogue: Catalogue = DEFAULT_CATALOGUE, intents: readonly IntentDefinition[] = DEFAULT_INTENTS): AnswerBody {
+  return build(input, catalogue, intents).body;
+}
+
+function build(input: AnswerInput, catalogue: Catalogue, intentDefs: readonly IntentDefinition[]): AnalysedAnswer {
   const message = input.humanMessage;
   const humanTurns = input.chatHistory.filter((t) => t.type === 'human').map((t) => t.content);
   const language = conversationLanguage(message, humanTurns);
@@ -101,21 +130,24 @@ export function generateAnswer(input: AnswerInput, catalogue: Catalogue = DEFAUL
   const named = [...new Set([...mentions.map((m) => m.product), ...lines.map((l) => l.product)])];
   const paragraphs = composeParagraphs({ language, intents, products: named, cart, address, contact, catalogue });
   const answer = paragraphs.join('\n\n');
-  return {
+  const droidIntents = resolveIntents(intents, message, intentDefs);
+  const body: AnswerBody = {
     responses: paragraphs.map(aiMessage),
     addressParsing: hasAddress(address) ? address : { ...EMPTY_ADDRESS },
     customerInsight: {
       forbidden_topics: 'no',
-      user_intent: intents[0] ?? 'general_inquiry',
-      intents: [...intents],
+      user_intent: droidIntents.userIntent,
+      intents: [...droidIntents.names],
       product_keyword: named.map((p) => p.name),
-      user_language: language,
+      user_language: LANGUAGE_NAMES[language],
       contact_info: { name: contact.name, phone: contact.phone, email: contact.email },
       has_extractable_info: hasAddress(address) || hasContact(contact) || lines.length > 0,
     },
     shoppingCart: cart.cart,
     customExtractedInfo: {},
     answer,
-    intents: [...intents],
+    intents: droidIntents.names,
   };
+  const facts: AnswerFacts = { language, paymentMethod: detectPaymentMethod(message, humanTurns) };
+  return { body, facts };
 }

@@ -1,9 +1,12 @@
 /**
- * Keyword intents (English and Thai). `detectIntents` returns them in priority order;
- * the first is the user's main intent (customerInsight.user_intent).
+ * The rule engine's built-in detectors (English and Thai keyword rules). `detectIntents`
+ * returns the detectors that fire, in priority order; the first is the main one (its sentence
+ * is `customerInsight.user_intent`). The intent *names* in the payload are the droid's own:
+ * the profile maps detectors to intents (profile `intents`, see intent-config.ts), as a droid's
+ * owner configures intents on the service (docs tuning/add-intent.mdx).
  */
 
-export const INTENTS = [
+export const DETECTORS = [
   'complaint',
   'return_request',
   'purchase',
@@ -16,9 +19,27 @@ export const INTENTS = [
   'thanks',
   'general_inquiry',
 ] as const;
-export type Intent = (typeof INTENTS)[number];
+export type Detector = (typeof DETECTORS)[number];
 
-const RULES: Record<Exclude<Intent, 'general_inquiry'>, RegExp> = {
+/**
+ * `customerInsight.user_intent` is a sentence (async docs page example: "Asking about product
+ * pricing" for a price question). One per detector.
+ */
+export const USER_INTENT_SENTENCES: Record<Detector, string> = {
+  complaint: 'Complaining about a problem with an order',
+  return_request: 'Asking to return a product for a refund or an exchange',
+  purchase: 'Wants to buy products',
+  price_inquiry: 'Asking about product pricing',
+  product_inquiry: 'Asking about product availability',
+  shipping: 'Asking about delivery',
+  payment: 'Asking about payment methods',
+  contact_update: 'Sharing contact details',
+  greeting: 'Greeting the shop',
+  thanks: 'Thanking the shop',
+  general_inquiry: 'Asking a general question',
+};
+
+const RULES: Record<Exclude<Detector, 'general_inquiry'>, RegExp> = {
   complaint:
     /\b(complain\w*|broken|damaged|defect\w*|terrible|awful|angry|disappoint\w*|unacceptable|wrong (?:item|size|colou?r)|not happy|torn|ripped|never arrived|still (?:not|hasn't|haven't)|worst)\b|ไม่พอใจ|ชำรุด|เสียหาย|แย่มาก|ผิดหวัง|ขาด|ยังไม่ได้รับ/i,
   return_request: /\b(return\w*|refund\w*|exchange|send (?:it|them) back|money back)\b|คืนสินค้า|คืนเงิน|ขอคืน|เปลี่ยนสินค้า|เปลี่ยนไซส์/i,
@@ -44,10 +65,10 @@ export interface IntentSignals {
   followUpPurchase: boolean;
 }
 
-/** Intents of one message in priority order; never empty (falls back to general_inquiry). */
-export function detectIntents(text: string, signals: IntentSignals): Intent[] {
-  const found = new Set<Intent>();
-  for (const intent of INTENTS) {
+/** Detectors that fire for one message, in priority order; never empty (falls back to general_inquiry). */
+export function detectIntents(text: string, signals: IntentSignals): Detector[] {
+  const found = new Set<Detector>();
+  for (const intent of DETECTORS) {
     if (intent === 'general_inquiry') continue;
     if (RULES[intent].test(text)) found.add(intent);
   }
@@ -63,6 +84,6 @@ export function detectIntents(text: string, signals: IntentSignals): Intent[] {
   if (signals.hasContact) found.add('contact_update');
   // "Return" in a complaint about a wrong item is a return request too; a bare question about a product is an inquiry.
   if (signals.mentionsProduct && found.size === 0) found.add('product_inquiry');
-  const ordered = INTENTS.filter((i) => found.has(i));
+  const ordered = DETECTORS.filter((i) => found.has(i));
   return ordered.length > 0 ? ordered : ['general_inquiry'];
 }

@@ -4,6 +4,12 @@
 
 export type Language = 'th' | 'en';
 
+/**
+ * `customerInsight.user_language` is a language *name* (async docs page example: "English"), and
+ * the intent webhook carries both `language` and `languageName` (docs intent-webhook.mdx).
+ */
+export const LANGUAGE_NAMES: Record<Language, string> = { en: 'English', th: 'Thai' };
+
 const THAI = /[\u0E00-\u0E7F]/;
 const LETTER = /[A-Za-z\u0E00-\u0E7F]/;
 

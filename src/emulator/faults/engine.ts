@@ -13,6 +13,9 @@ import {
   type WebhookFaultRule,
 } from './profile.js';
 
+/** The outbound webhook a delivery belongs to. */
+export type WebhookKind = 'answer' | 'message' | 'intent';
+
 export class FaultEngine {
   private current: FaultProfile;
   private random: Random;
@@ -47,11 +50,14 @@ export class FaultEngine {
     return undefined;
   }
 
-  /** Every webhook rule that fires for one delivery (drop wins over the others). */
-  webhookFaults(): WebhookFaultRule[] {
+  /**
+   * Every webhook rule for `kind` that fires for one delivery (drop wins over the others). Only
+   * rules for that kind draw, so adding message or intent rules leaves the answer draws as they were.
+   */
+  webhookFaults(kind: WebhookKind = 'answer'): WebhookFaultRule[] {
     const rules = this.current.webhooks;
     if (rules.length === 0) return rules;
-    return rules.filter((rule) => this.random() < rule.probability);
+    return rules.filter((rule) => (rule.target === kind || rule.target === '*') && this.random() < rule.probability);
   }
 
   ackDelayMs(fallback: number): number {

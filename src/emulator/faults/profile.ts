@@ -14,7 +14,10 @@
  * webhooks:
  *   - { probability: 0.1, action: duplicate, copies: 2 }
  *   - { probability: 0.05, action: late, delayMs: 10000 }
+ *   - { target: message, probability: 0.1, action: drop }     # message forwarding
+ *   - { target: intent, action: wrong-secret }                 # intent webhooks
  * ```
+ * A webhook rule applies to the answer webhook unless `target` says `message`, `intent` or `*`.
  */
 import { parse } from 'yaml';
 import { z } from 'zod';
@@ -60,15 +63,22 @@ export const requestFaultSchema = z.strictObject({
 });
 export type RequestFaultRule = z.infer<typeof requestFaultSchema>;
 
+/** Which outbound webhook a rule applies to (default: the answer webhook). */
+export const WEBHOOK_TARGETS = ['answer', 'message', 'intent', '*'] as const;
+export type WebhookFaultTarget = (typeof WEBHOOK_TARGETS)[number];
+
 export const webhookFaultSchema = z.strictObject({
+  /** answer (default), message (forwarding, `verify_token`), intent (secret in the body), or `*`. */
+  target: z.enum(WEBHOOK_TARGETS).default('answer'),
   probability,
+  /** `wrong-secret` / `missing-secret`: the answer's `secret`, the message's `verify_token`, the intent body's `secret`. */
   action: z.enum(['drop', 'duplicate', 'late', 'error-payload', 'wrong-secret', 'missing-secret']),
   /** For `duplicate`: copies sent in total (>= 2). Default 2. */
   copies: z.number().int().min(2).max(10).default(2),
   /** For `late`: extra delay before the delivery, ms. Default 10_000. */
   delayMs: z.number().nonnegative().default(10_000),
   /** For `error-payload`: the error text. */
-  error: z.string().default('Failed to generate AI response: injected fault'),
+  error: z.string().default('Failed to generate AI response: timeout'),
 });
 export type WebhookFaultRule = z.infer<typeof webhookFaultSchema>;
 
@@ -78,7 +88,15 @@ export const faultProfileSchema = z.strictObject({
   ackDelay: delaySchema.optional(),
   answerDelay: delaySchema.optional(),
   requests: z.array(requestFaultSchema).max(100).default([]),
-  webhooks: z.array(webhookFaultSchema).max(100).default([]),
+  webhooks: z
+    .array(
+      webhookFaultSchema.refine((r) => r.action !== 'error-payload' || r.target === 'answer', {
+        message: 'error-payload applies to the answer webhook only (target: answer)',
+        path: ['action'],
+      }),
+    )
+    .max(100)
+    .default([]),
 });
 export type FaultProfile = z.infer<typeof faultProfileSchema>;
 /** What a caller may pass: an object in the profile's shape, or YAML/JSON text. */

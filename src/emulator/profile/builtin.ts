@@ -3,6 +3,7 @@
  * not found: the droid, its test customer, one web-chat channel and the default catalogue.
  */
 import { DEFAULT_CATALOGUE } from '../ai/catalogue.js';
+import { DEFAULT_INTENTS } from '../ai/intent-config.js';
 import type { EmulatorProfile } from './schema.js';
 
 export const BUILTIN_PROFILE: EmulatorProfile = {
@@ -32,4 +33,5 @@ export const BUILTIN_PROFILE: EmulatorProfile = {
     freeShippingThreshold: DEFAULT_CATALOGUE.freeShippingThreshold,
     products: DEFAULT_CATALOGUE.products.map((p) => ({ ...p, keywords: [...p.keywords] })),
   },
+  intents: DEFAULT_INTENTS.map((i) => ({ ...i, detects: [...i.detects], keywords: [...i.keywords] })),
 };

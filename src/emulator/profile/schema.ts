@@ -1,15 +1,21 @@
 /**
- * The emulator profile: the droid, its channels, customers with their conversations, and the
- * product catalogue the rule engine sells from. Validated with zod (strict: a typo is an error).
+ * The emulator profile: the droid, its channels, customers with their conversations, the
+ * product catalogue the rule engine sells from, and the droid's intents (names, the detectors
+ * and keywords that raise them, an optional intent webhook). Validated with zod (strict: a typo
+ * is an error, reported at file:line:col by load.ts).
  */
 import { z } from 'zod';
 import { customerSchema } from '../../contract/service.js';
-import { isoTimestampSchema } from '../../contract/index.js';
+import { isoTimestampSchema, MESSAGE_CONTENT_TYPES, MESSAGE_SENDER_TYPES } from '../../contract/index.js';
+import { DEFAULT_INTENTS } from '../ai/intent-config.js';
+import { DETECTORS } from '../ai/intents.js';
 
 const offsetSchema = z.string().regex(/^[+-]\d\d:\d\d$/, 'expected a UTC offset like +07:00');
 
 export const profileProductSchema = z.strictObject({
   name: z.string().min(1),
+  /** Product code for the intent webhook's cart lines; default: the name as a slug ("OXFORD-SHIRT"). */
+  code: z.string().min(1).optional(),
   price: z.number().nonnegative(),
   keywords: z.array(z.string().min(1)).min(1),
 });
@@ -28,10 +34,15 @@ export const profileChannelSchema = z.strictObject({
   status: z.enum(['active', 'inactive']).default('active'),
 });
 
+/**
+ * A seeded conversation message. type: who sent it, contentType: its format (docs
+ * receiving-webhook.mdx, "Message Type" and "Content Types"); a `button` message's choices are
+ * one per line of `content`.
+ */
 export const profileMessageSchema = z.strictObject({
   id: z.number().int(),
-  type: z.enum(['human', 'ai']),
-  contentType: z.enum(['text', 'image']),
+  type: z.enum(MESSAGE_SENDER_TYPES),
+  contentType: z.enum(MESSAGE_CONTENT_TYPES),
   content: z.string(),
   alt: z.string().default(''),
   note: z.string().nullable().default(null),
@@ -50,6 +61,26 @@ export const profileCustomerSchema = z.strictObject({
 });
 export type ProfileCustomer = z.infer<typeof profileCustomerSchema>;
 
+/**
+ * One of the droid's intents (docs tuning/add-intent.mdx; intent-webhook.mdx). `name` is what
+ * `intents` reports; `detects` the rule engine's detectors that raise it, `keywords` extra words;
+ * `webhook` the "Call third party API" setting (URL and "API Secret Key", sent in the body).
+ */
+export const profileIntentSchema = z
+  .strictObject({
+    name: z.string().min(1).max(64),
+    detects: z.array(z.enum(DETECTORS)).default([]),
+    keywords: z.array(z.string().min(1)).default([]),
+    webhook: z
+      .strictObject({
+        url: z.url({ protocol: /^https?$/, error: 'expected an http(s) URL' }),
+        secret: z.string().default(''),
+      })
+      .optional(),
+  })
+  .refine((i) => i.detects.length + i.keywords.length > 0, { message: 'an intent needs "detects" or "keywords"', path: ['detects'] });
+export type ProfileIntent = z.infer<typeof profileIntentSchema>;
+
 export const emulatorProfileSchema = z
   .strictObject({
     droid: z.strictObject({
@@ -62,8 +93,18 @@ export const emulatorProfileSchema = z
     channels: z.array(profileChannelSchema).default([]),
     customers: z.array(profileCustomerSchema).default([]),
     catalogue: profileCatalogueSchema,
+    /** The droid's intents in priority order. Default: the built-in set (includes product_inquiry). */
+    intents: z
+      .array(profileIntentSchema)
+      .min(1)
+      .default(() => DEFAULT_INTENTS.map((i) => ({ ...i, detects: [...i.detects], keywords: [...i.keywords] }))),
   })
   .superRefine((p, ctx) => {
+    const names = new Set<string>();
+    p.intents.forEach((intent, i) => {
+      if (names.has(intent.name)) ctx.addIssue({ code: 'custom', path: ['intents', i, 'name'], message: `duplicate intent name ${intent.name}` });
+      names.add(intent.name);
+    });
     const ids = new Set<number>();
     p.customers.forEach((c, i) => {
       if (ids.has(c.customerId)) ctx.addIssue({ code: 'custom', path: ['customers', i, 'customerId'], message: `duplicate customerId ${c.customerId}` });

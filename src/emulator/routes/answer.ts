@@ -5,16 +5,20 @@
  * humanMessage (400 Invalid humanMessage format), chatHistory (400), webhook configured
  * (400), test customer (400 Droid Missing Test Customer Id). Sync: the same minus the last two.
  * answerDelayMs counts from acceptance, so the ack delay and the answer delay overlap.
+ * The sync endpoint accepts humanMessage as a string (docs endpoint.mdx §8) or as `{content, type?}`
+ * (the async page's form). Intents detected in either answer fire their intent webhooks.
  */
 import { performance } from 'node:perf_hooks';
 import type { FastifyInstance } from 'fastify';
 import type { AsyncAck } from '../../contract/index.js';
 import { scheduleAnswer } from '../answer-job.js';
 import type { EmulatorContext } from '../context.js';
+import { fireIntentWebhooks } from '../intent-webhooks.js';
 import { MSG_INVALID_HUMAN_MESSAGE, MSG_MISSING_TEST_CUSTOMER, MSG_WEBHOOK_NOT_CONFIGURED, sendError } from '../http-errors.js';
 import { buildAnswerPayload, checkAnswerRequest } from '../payload.js';
 
-export const ACK_MESSAGE = 'Request queued. The answer will be sent to the configured webhook.';
+/** The acknowledgement's message, word for word (async docs page, "Immediate Response"). */
+export const ACK_MESSAGE = 'Answer request queued. Response will be sent to your configured webhook.';
 const SHUTTING_DOWN = 'The emulator is shutting down';
 
 export function answerRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
@@ -27,12 +31,15 @@ export function answerRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
     }
     const delay = ctx.faults.answerDelayMs(ctx.options.answerDelayMs);
     if (!(await ctx.timers.sleep(delay))) return sendError(reply, 503, SHUTTING_DOWN);
-    const body = ctx.answers.get(check.humanMessage, check.chatHistory);
+    const answer = ctx.answers.get(check.humanMessage, check.chatHistory);
+    const requestId = ctx.nextRequestId();
+    const customerId = ctx.testCustomerId ?? 0;
     ctx.stats.syncAnswered += 1;
-    return buildAnswerPayload(body, {
-      requestId: ctx.nextRequestId(),
+    fireIntentWebhooks(ctx, answer, customerId, requestId);
+    return buildAnswerPayload(answer.body, {
+      requestId,
       droidId: ctx.droidId,
-      customerId: ctx.testCustomerId ?? 0,
+      customerId,
       executionTime: Math.round(performance.now() - t0),
       timestamp: ctx.options.clock.wallNow().toISOString(),
     });
@@ -59,7 +66,7 @@ export function answerRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
         chatHistory: check.chatHistory,
         acceptedAt,
         target: webhook,
-        faults: ctx.faults.webhookFaults(),
+        faults: ctx.faults.webhookFaults('answer'),
       },
       ctx.faults.answerDelayMs(ctx.options.answerDelayMs),
     );

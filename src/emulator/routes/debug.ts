@@ -1,7 +1,8 @@
 /**
  * spec: Other addresses. `/droids/:droidId/debug/webhooks`: webhook deliveries of the
  * retention window (7 days) with status and date-range filters (HTML; `?format=json` for
- * data). `/api/droids/:droidId/test-async-answer-webhook`: a development echo receiver.
+ * data; filters `status`, `from`, `to`, and `kind` = answer | message | intent).
+ * `/api/droids/:droidId/test-async-answer-webhook`: a development echo receiver.
  * Neither takes the bearer token (a dashboard page and a webhook target); both check droidId.
  */
 import type { FastifyInstance } from 'fastify';
@@ -17,6 +18,7 @@ function esc(s: string): string {
 
 interface DebugQuery {
   status?: string;
+  kind?: string;
   from?: string;
   to?: string;
   format?: string;
@@ -29,6 +31,10 @@ export function parseDebugQuery(q: DebugQuery): DeliveryLogQuery | string {
     if (q.status === 'success' || q.status === 'failed') out.status = q.status;
     else if (/^\d{3}$/.test(q.status)) out.status = Number(q.status);
     else return 'status must be success, failed or an HTTP status code';
+  }
+  if (q.kind) {
+    if (q.kind === 'answer' || q.kind === 'message' || q.kind === 'intent') out.kind = q.kind;
+    else return 'kind must be answer, message or intent';
   }
   for (const key of ['from', 'to'] as const) {
     const v = q[key];
@@ -43,7 +49,7 @@ export function parseDebugQuery(q: DebugQuery): DeliveryLogQuery | string {
 export function renderDeliveryPage(droidId: number, entries: DeliveryLogEntry[], q: DebugQuery): string {
   const rows = entries
     .map(
-      (e) => `<tr class="${e.ok ? 'ok' : 'fail'}"><td>${esc(e.timestamp)}</td><td>${esc(e.requestId)}</td><td>${e.attempt}</td>` +
+      (e) => `<tr class="${e.ok ? 'ok' : 'fail'}"><td>${esc(e.timestamp)}</td><td>${e.kind}</td><td>${esc(e.requestId)}</td><td>${e.attempt}</td>` +
         `<td>${esc(e.targetUrl)}</td><td>${e.status ?? '-'}</td><td>${e.durationMs}</td><td>${esc(e.error)}</td>` +
         `<td><details><summary>payload</summary><pre>${esc(JSON.stringify(e.requestPayload, null, 2))}</pre></details></td>` +
         `<td><pre>${esc(e.responseBody)}</pre></td></tr>`,
@@ -62,7 +68,7 @@ export function renderDeliveryPage(droidId: number, entries: DeliveryLogEntry[],
 <button type="submit">Filter</button>
 </form>
 <p>${entries.length} deliveries</p>
-<table><thead><tr><th>Timestamp</th><th>requestId</th><th>Attempt</th><th>Target URL</th><th>Status</th><th>Duration (ms)</th><th>Error</th><th>Request payload</th><th>Response body</th></tr></thead>
+<table><thead><tr><th>Timestamp</th><th>Webhook</th><th>requestId / mid</th><th>Attempt</th><th>Target URL</th><th>Status</th><th>Duration (ms)</th><th>Error</th><th>Request payload</th><th>Response body</th></tr></thead>
 <tbody>
 ${rows}
 </tbody></table>

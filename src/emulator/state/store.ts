@@ -1,8 +1,9 @@
 /**
  * The emulator's mutable state, seeded from the profile: customers (bot switch, profile
- * fields) and their conversations (kept newest first, spec: Conversation message).
+ * fields, a chat thread id) and their conversations (kept newest first, spec: Conversation
+ * message).
  */
-import type { Channel, ConversationMessage, Customer } from '../../contract/index.js';
+import type { Channel, ConversationMessage, Customer, MessageContentType, MessageSenderType } from '../../contract/index.js';
 import type { EmulatorProfile, ProfileCustomer } from '../profile/schema.js';
 
 /** At most this many messages per customer; the oldest go first. */
@@ -18,15 +19,29 @@ export function isoWithOffset(date: Date, offset: string): string {
 
 interface CustomerState {
   record: Customer;
+  /** The conversation thread's id (MessageForwarding `chatId`): 1, 2, ... in profile order. */
+  chatId: number;
   /** Newest first. */
   conversations: ConversationMessage[];
 }
 
 export interface NewMessage {
-  type: 'human' | 'ai';
-  contentType: 'text' | 'image';
+  /** Who sent it (docs receiving-webhook.mdx, "Message Type"). */
+  type: MessageSenderType;
+  /** Its format (docs receiving-webhook.mdx, "Content Types"). */
+  contentType: MessageContentType;
+  /** Text, image URL, or (button) one choice per line. */
   content: string;
   alt?: string;
+}
+
+/** A message just stored, with the instant it was created (for the forwarded `createdAt`). */
+export interface StoredMessage {
+  customerId: number;
+  chatId: number;
+  channelId: number;
+  message: ConversationMessage;
+  at: Date;
 }
 
 function toRecord(c: ProfileCustomer): Customer {
@@ -46,10 +61,11 @@ export class CustomerStore {
     this.offset = profile.droid.utcOffset;
     this.channels = profile.channels.map((c) => ({ ...c }));
     let maxId = 0;
+    let chatId = 0;
     for (const c of profile.customers) {
       const conversations = c.conversations.map((m) => ({ ...m }));
       for (const m of conversations) maxId = Math.max(maxId, m.id);
-      this.customers.set(c.customerId, { record: toRecord(c), conversations });
+      this.customers.set(c.customerId, { record: toRecord(c), chatId: ++chatId, conversations });
     }
     this.nextMessageId = maxId + 1;
   }
@@ -77,10 +93,11 @@ export class CustomerStore {
   }
 
   /** Appends a message (becomes the newest); undefined for an unknown customer. */
-  append(customerId: number, message: NewMessage): ConversationMessage | undefined {
+  append(customerId: number, message: NewMessage): StoredMessage | undefined {
     const state = this.customers.get(customerId);
     if (!state) return undefined;
-    const at = isoWithOffset(this.now(), this.offset);
+    const now = this.now();
+    const at = isoWithOffset(now, this.offset);
     const stored: ConversationMessage = {
       id: this.nextMessageId++,
       type: message.type,
@@ -93,6 +110,6 @@ export class CustomerStore {
     };
     state.conversations.unshift(stored);
     if (state.conversations.length > MAX_MESSAGES) state.conversations.length = MAX_MESSAGES;
-    return stored;
+    return { customerId, chatId: state.chatId, channelId: state.record.channelId, message: stored, at: now };
   }
 }
