@@ -139,7 +139,7 @@ export async function runJob(config: ResolvedConfig, io: JobIO, body: (ctx: JobC
   const log = (line: string): void => (progress?.log ? progress.log(redact(line)) : void io.stderr.write(`${redact(line)}\n`));
   const settings = publicSettings(config);
   const startedAt = new Date().toISOString();
-  const target = await openTarget(config);
+  const target = await openTarget(config, log);
   redact = createRedactor([...secrets, target.emulator?.token]);
   let output: JobOutput;
   try {

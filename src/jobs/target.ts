@@ -51,7 +51,7 @@ async function startEmbeddedEmulator(options: EmulatorOptions, preferWorker: boo
 }
 
 /** Starts the receiver (and the emulator when no base URL is configured) on loopback by default. */
-export async function openTarget(config: ResolvedConfig): Promise<Target> {
+export async function openTarget(config: ResolvedConfig, log: (line: string) => void = () => undefined): Promise<Target> {
   const receiver = createReceiver({
     host: config.receiverHost,
     port: config.receiverPort,
@@ -81,7 +81,9 @@ export async function openTarget(config: ResolvedConfig): Promise<Target> {
     await dispatcher.close();
     throw err;
   }
-  const client = new DroidClient({ baseUrl, droidId, token, dispatcher });
+  // The sync humanMessage form (a string or {content, type}) is found out once and said once.
+  const onSyncMessageForm = (form: string, reason: string): void => log(`droidcheck: get-droid-answer: sending humanMessage as ${form === 'string' ? 'a string' : '{content, type}'} from now on (${reason})`);
+  const client = new DroidClient({ baseUrl, droidId, token, dispatcher, onSyncMessageForm });
   let closing: Promise<void> | undefined;
   return {
     client,

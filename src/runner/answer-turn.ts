@@ -29,10 +29,14 @@ export interface AnswerTurn {
   latencyMs?: { max: number; location: SourceLocation } | undefined;
 }
 
-/** The bodies of a turn, built once (a plain scenario's turn is sent many times under load). */
+/**
+ * The bodies of a turn, built once (a plain scenario's turn is sent many times under load).
+ * Sync: `humanMessage` as text; the client sends it in the form the target accepts (a string,
+ * as the service's endpoint page shows, or `{content, type}` as the async page defines).
+ */
 interface TurnBodies {
   async: { humanMessage: { content: string; type: 'human' }; chatHistory: ChatHistoryItem[] };
-  sync: { humanMessage: { content: string; type: 'human' }; chatHistory: ChatHistoryItem[] };
+  sync: { humanMessage: string; chatHistory: ChatHistoryItem[] };
 }
 
 const bodies = new WeakMap<AnswerTurn, TurnBodies>();
@@ -40,8 +44,10 @@ const bodies = new WeakMap<AnswerTurn, TurnBodies>();
 function bodiesOf(turn: AnswerTurn): TurnBodies {
   let b = bodies.get(turn);
   if (!b) {
-    const async = { humanMessage: { content: turn.humanMessage, type: 'human' as const }, chatHistory: turn.chatHistory };
-    b = { async, sync: async };
+    b = {
+      async: { humanMessage: { content: turn.humanMessage, type: 'human' as const }, chatHistory: turn.chatHistory },
+      sync: { humanMessage: turn.humanMessage, chatHistory: turn.chatHistory },
+    };
     bodies.set(turn, b);
   }
   return b;
@@ -84,7 +90,7 @@ async function executeSync(turn: AnswerTurn, ctx: ExecuteContext, start: number,
     record.syncMs = syncMs;
     record.httpStatus = res.status;
     ctx.latency.recordMs('sync', syncMs);
-    addContract(record, SYNC_ENDPOINT, res.contract, ctx.notes, res.headers);
+    addContract(record, SYNC_ENDPOINT, res.contract, ctx.notes, res.headers, res.body);
     const requestId = (res.body as { requestId?: unknown } | null)?.requestId;
     if (typeof requestId === 'string') record.requestId = requestId;
     record.outcome = 'answered';
@@ -109,7 +115,7 @@ async function executeAsync(turn: AnswerTurn, ctx: ExecuteContext, start: number
     record.ackMs = ackMs;
     record.httpStatus = ack.status;
     ctx.latency.recordMs('ack', ackMs);
-    addContract(record, ASYNC_ENDPOINT, ack.contract, ctx.notes, ack.headers);
+    addContract(record, ASYNC_ENDPOINT, ack.contract, ctx.notes, ack.headers, ack.body);
     const id = (ack.body as { requestId?: unknown } | null)?.requestId;
     if (typeof id !== 'string' || id.length === 0) {
       record.outcome = 'invalid-response';
@@ -139,7 +145,7 @@ async function executeAsync(turn: AnswerTurn, ctx: ExecuteContext, start: number
   }
   const answerMs = match.receivedAt - start;
   record.answerMs = answerMs;
-  addContract(record, 'webhook', match.contract, ctx.notes);
+  addContract(record, 'webhook', match.contract, ctx.notes, undefined, match.payload);
   if (match.kind === 'failed') {
     record.outcome = 'failed';
     record.answer = match.payload;

@@ -5,18 +5,11 @@
  * keeps at most one note per endpoint and kind. The unknown-field walk runs only until that
  * endpoint has its note, so it stays off the per-request path.
  */
+import { unverifiedNote, type ContractCheck } from '../contract/index.js';
 import type { ContractNote, ContractViolationRecord, RequestRecord } from './types.js';
 
 type Violation = { path: string; message: string; value?: unknown };
 
-/** What the client and the receiver report of one body (src/contract): documented-tier violations, choice-tier differences, unknown fields. */
-export interface ContractCheckLike {
-  violations: readonly Violation[];
-  /** Differences from droidcheck's own choices; never a finding. */
-  unverified?: readonly Violation[];
-  /** Fields neither tier names (may be computed on access). */
-  readonly unknownFields: readonly string[];
-}
 
 type Headers = Record<string, string | string[] | undefined>;
 
@@ -38,7 +31,6 @@ export class ContractNotes {
   }
 }
 
-const show = (v: Violation): string => `${v.path || '(body)'}: ${v.message}`;
 
 /**
  * Contract of a 2xx response beyond its body schema: a JSON content type (spec: "Bodies are JSON
@@ -51,15 +43,19 @@ export function contentTypeViolations(headers: Headers | undefined): Violation[]
   return ct && /^application\/json\b/i.test(ct) ? [] : [{ path: '(content-type)', message: 'expected Content-Type application/json (spec: Endpoints, "Bodies are JSON")', value: ct ?? null }];
 }
 
-/** Adds `check`'s findings to `record` and its notes (first per endpoint) to `notes`. */
-export function addContract(record: RequestRecord, endpoint: string, check: ContractCheckLike, notes: ContractNotes | undefined, headers?: Headers): void {
+/**
+ * Adds `check`'s findings (documented-tier violations, a non-JSON content type) to `record`,
+ * and its notes to `notes`: the choice-tier differences (`unverified`) and unknown fields are
+ * read only while that endpoint has no note yet (both are computed on access, src/contract).
+ */
+export function addContract(record: RequestRecord, endpoint: string, check: ContractCheck<unknown>, notes: ContractNotes | undefined, headers?: Headers, body?: unknown): void {
   const push = (v: Violation): void => void record.contractViolations.push({ endpoint, ...v } as ContractViolationRecord);
   for (const v of check.violations) push(v);
   for (const v of contentTypeViolations(headers)) push(v);
   if (!notes) return;
-  const unverified = check.unverified ?? [];
-  if (unverified.length > 0 && !notes.has(endpoint, 'unverified-shape')) {
-    notes.add({ endpoint, kind: 'unverified-shape', message: `differs from droidcheck's assumed shape (not documented, so not a finding): ${unverified.slice(0, 3).map(show).join('; ')}${unverified.length > 3 ? ` (+${unverified.length - 3} more)` : ''}`, paths: unverified.map((v) => v.path) });
+  if (!notes.has(endpoint, 'unverified-shape')) {
+    const message = unverifiedNote(endpoint, check, body);
+    if (message !== undefined) notes.add({ endpoint, kind: 'unverified-shape', message, paths: check.unverified.map((v) => v.path) });
   }
   if (!notes.has(endpoint, 'unknown-fields')) {
     const unknown = check.unknownFields;

@@ -99,7 +99,7 @@ async function runCall(step: CallStep, ctx: ExecuteContext, record: RequestRecor
     const res = await invoke(step, vars, ctx);
     result.latencyMs = ctx.clock.now() - t0;
     result.httpStatus = res.status;
-    addContract(record, endpoint, res.contract, ctx.notes, res.headers);
+    addContract(record, endpoint, res.contract, ctx.notes, res.headers, res.body);
     if (step.status !== undefined) {
       result.failures.push({ path: 'status', matcher: 'equals', expected: step.status, actual: res.status, message: `status: expected HTTP ${step.status}, got ${res.status}`, location: step.location });
     }
