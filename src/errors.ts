@@ -167,6 +167,18 @@ export class ThresholdError extends DroidcheckError {
   }
 }
 
+/**
+ * DROIDCHECK_ERR_JUDGE: the language model behind a `judge` or `similar` matcher could not give a
+ * verdict (unreachable, timed out, HTTP error after retries, or no verdict JSON after retries).
+ * A "judge error" (DESIGN.md, Measurements): never a failed expectation and never a pass.
+ */
+export class JudgeError extends DroidcheckError {
+  static readonly code = 'DROIDCHECK_ERR_JUDGE';
+  constructor(message: string) {
+    super(JudgeError.code, message, EXIT.EXPECTATION_FAILED);
+  }
+}
+
 /** DROIDCHECK_ERR_INTERNAL: a broken invariant of droidcheck itself (e.g. outcomes do not add up). */
 export class InternalError extends DroidcheckError {
   static readonly code = 'DROIDCHECK_ERR_INTERNAL';
@@ -186,6 +198,7 @@ export const ERROR_CLASSES = [
   ContractError,
   AbortedError,
   ThresholdError,
+  JudgeError,
   InternalError,
 ] as const;
 
