@@ -18,6 +18,8 @@ export const expectationFailureSchema = z.object({
   actual: z.unknown(),
   message: z.string(),
   location: sourceLocationSchema,
+  score: z.number().optional().describe('similar/judge: 0..1'),
+  reason: z.string().optional().describe("judge: the judge's reason"),
 });
 
 export const contractViolationSchema = z.object({

@@ -12,7 +12,7 @@ import { withRetry, type RetryKind } from '../client/retry.js';
 import type { ChatHistoryItem } from '../contract/index.js';
 import { ApiError, ContractError, TimeoutError, TransportError, AbortedError, isDroidcheckError } from '../errors.js';
 import type { AnswerMode, Expectation, ExpectationFailure, SourceLocation } from '../scenario/index.js';
-import { evaluateExpectations } from '../scenario/index.js';
+import { evaluatePlainExpectations } from '../scenario/index.js';
 import type { ExecuteContext } from './execute.js';
 import type { ContractViolationRecord, Outcome, RequestRecord } from './types.js';
 
@@ -92,7 +92,7 @@ export function latencyFailure(limit: AnswerTurn['latencyMs'], actualMs: number)
 
 function judge(record: RequestRecord, turn: AnswerTurn, payload: unknown, latencyMs: number): void {
   record.answer = payload;
-  record.failures = [...evaluateExpectations(turn.expect, payload), ...latencyFailure(turn.latencyMs, latencyMs)];
+  record.failures = [...evaluatePlainExpectations(turn.expect, payload), ...latencyFailure(turn.latencyMs, latencyMs)];
   record.passed = record.outcome === 'answered' && record.failures.length === 0;
 }
 

@@ -19,7 +19,7 @@ import type { ClientResponse } from '../client/index.js';
 import type { ChatHistoryItem } from '../contract/index.js';
 import { ApiError, isDroidcheckError } from '../errors.js';
 import {
-  evaluateExpectations,
+  evaluatePlainExpectations,
   renderExpectations,
   renderTemplate,
   renderText,
@@ -73,7 +73,7 @@ function invoke(step: CallStep, vars: Vars, ctx: ExecuteContext): Promise<Client
 /** Checks the expectations (templates rendered), latency and captures of a step's response. */
 function judgeStep(step: Step, result: StepResult, body: unknown, vars: Vars): boolean {
   result.body = body;
-  result.failures.push(...evaluateExpectations(renderExpectations(step.expect, vars), body));
+  result.failures.push(...evaluatePlainExpectations(renderExpectations(step.expect, vars), body));
   if (result.latencyMs !== undefined) result.failures.push(...latencyFailure(step.latencyMs, result.latencyMs));
   let captureOk = true;
   for (const cap of step.capture) {
