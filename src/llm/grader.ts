@@ -18,6 +18,7 @@
 import pLimit from 'p-limit';
 import type { Dispatcher } from 'undici';
 import { JudgeError } from '../errors.js';
+import { createRedactor } from '../redact.js';
 import { cacheKey, createDiskCache, decodeVector, encodeVector, NO_CACHE, type LlmCache } from './cache.js';
 import type { ResolvedLlmConfig } from './config.js';
 import { judgeMessages, PROMPT_VERSION } from './judge-prompt.js';
@@ -64,6 +65,8 @@ export function createGrader(config: ResolvedLlmConfig, options: GraderOptions =
     createOpenAiProvider(config, { ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}), onHttpRequest: () => void counts.httpRequests++ });
   const cache = options.cache ?? (config.cacheDir !== undefined ? createDiskCache(config.cacheDir) : NO_CACHE);
   const limit = pLimit(config.concurrency);
+  /** The judge's reasons go into reports and the cache: a key echoed back is scrubbed. */
+  const redact = createRedactor([config.apiKey]);
   const closing = new AbortController();
   const verdictMemo = new Map<string, Promise<Verdict[]>>();
   const vectorMemo = new Map<string, Promise<Float32Array>>();
@@ -81,11 +84,11 @@ export function createGrader(config: ResolvedLlmConfig, options: GraderOptions =
       counts.completionTokens += answer.completionTokens;
       counts.totalTokens += answer.promptTokens + answer.completionTokens;
       const verdict = parseVerdict(answer.content);
-      if (verdict) return verdict;
+      if (verdict) return { ...verdict, reason: redact(verdict.reason) };
       last = answer.content;
     }
     throw new JudgeError(
-      `judge model ${model} gave no verdict JSON {"pass": boolean, "score": 0..1, "reason": string} in ${config.retries + 1} answer(s); last answer: "${excerpt(last)}"`,
+      redact(`judge model ${model} gave no verdict JSON {"pass": boolean, "score": 0..1, "reason": string} in ${config.retries + 1} answer(s); last answer: "${excerpt(last)}"`),
     );
   }
 
@@ -139,6 +142,7 @@ export function createGrader(config: ResolvedLlmConfig, options: GraderOptions =
     );
     counts.cacheHits += texts.length - missing.length;
     if (missing.length > 0) {
+      missing.sort((a, b) => a - b);
       const inputs = [...new Set(missing.map((i) => texts[i]!))];
       const batch = limit(() => provider.embed(model, inputs, signal)).then((answer) => {
         calls.n += 1;

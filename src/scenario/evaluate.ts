@@ -15,6 +15,7 @@
  * failure and never a pass (issue 14; DESIGN.md, Measurements).
  */
 import type { ChatHistoryItem } from '../contract/index.js';
+import { JudgeError } from '../errors.js';
 import { GRADED_MATCHERS, type JudgeExpected, type SimilarExpected } from './matchers/graded.js';
 import { MATCHERS } from './matchers/registry.js';
 import { isAbsent, kindOf, show } from './matchers/values.js';
@@ -55,10 +56,15 @@ export interface EvaluationContext {
   signal?: AbortSignal | undefined;
 }
 
-/** A `similar`/`judge` expectation whose grader gave no verdict. */
+/**
+ * A `similar`/`judge` expectation whose grader gave no verdict. `code`: the error's code,
+ * `DROIDCHECK_ERR_JUDGE` (unreachable, HTTP error, timeout, no verdict JSON, no grader) or
+ * `DROIDCHECK_ERR_ABORTED` (the run was interrupted).
+ */
 export interface JudgeErrorEntry {
   path: string;
   matcher: string;
+  code: string;
   message: string;
   location: SourceLocation;
 }
@@ -158,6 +164,9 @@ function walkExpectations(expectations: readonly Expectation[], payload: unknown
   }
 }
 
+/** For a grader failure that carries no code of ours. */
+const JUDGE_ERROR_CODE = JudgeError.code;
+
 type Graded = { failure?: ExpectationFailure; grade?: GradeEntry; judgeError?: JudgeErrorEntry };
 
 /** Grades one `similar`/`judge` expectation (never rejects). */
@@ -169,7 +178,7 @@ async function grade(p: PendingGrade, root: unknown, ctx: EvaluationContext): Pr
   if (e.matcher === 'similar' && typeof actual !== 'string') return notGradable(`${kindOf(actual)}, not a string`);
   if (isAbsent(actual)) return notGradable('nothing to grade');
   if (!ctx.grader) {
-    return { judgeError: { path, matcher: e.matcher, message: `${path}: "${e.matcher}" needs a grader: configure a ${e.matcher === 'judge' ? 'judge' : 'embedding'} model (docs/llm.md)`, location: e.location } };
+    return { judgeError: { path, matcher: e.matcher, code: JUDGE_ERROR_CODE, message: `${path}: "${e.matcher}" needs a grader: configure a ${e.matcher === 'judge' ? 'judge' : 'embedding'} model (docs/llm.md)`, location: e.location } };
   }
   let outcome: GradeOutcome;
   try {
@@ -191,7 +200,16 @@ async function grade(p: PendingGrade, root: unknown, ctx: EvaluationContext): Pr
       outcome = await ctx.grader.judge({ rubric: x.rubric, answer, threshold: x.threshold, ...(context ? { context } : {}) }, ctx.signal);
     }
   } catch (err) {
-    return { judgeError: { path, matcher: e.matcher, message: `${path}: ${err instanceof Error ? err.message : String(err)}`, location: e.location } };
+    const code = (err as { code?: unknown } | null)?.code;
+    return {
+      judgeError: {
+        path,
+        matcher: e.matcher,
+        code: typeof code === 'string' && code.startsWith('DROIDCHECK_ERR_') ? code : JUDGE_ERROR_CODE,
+        message: `${path}: ${err instanceof Error ? err.message : String(err)}`,
+        location: e.location,
+      },
+    };
   }
   const reason = typeof outcome.reason === 'string' && outcome.reason !== '' ? outcome.reason : undefined;
   const g: GradeEntry = { path, matcher: e.matcher, score: outcome.score, pass: outcome.pass, cached: outcome.cached, calls: outcome.calls, location: e.location };
