@@ -93,7 +93,7 @@ export function redactValue<T>(value: T, redact: (text: string) => string): T {
   return walk(value, 0) as T;
 }
 
-/** The secrets droidcheck reads from the environment (DESIGN.md, Conventions). */
+/** The secrets droidcheck reads from the environment (DESIGN.md, Conventions; OPENAI_API_KEY: the judge's, issue 14). */
 export function environmentSecrets(env: NodeJS.ProcessEnv): string[] {
-  return [env.DROID_API_TOKEN, env.DROID_WEBHOOK_SECRET].filter((s): s is string => typeof s === 'string' && s.length > 0);
+  return [env.DROID_API_TOKEN, env.DROID_WEBHOOK_SECRET, env.OPENAI_API_KEY].filter((s): s is string => typeof s === 'string' && s.length > 0);
 }
