@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createGrader, resolveLlmConfig, type Grader, type LlmProvider, type ResolvedLlmConfig } from '../../src/llm/index.js';
 import { evaluateExpectations, parseSuite, type Expectation } from '../../src/scenario/index.js';
+import { startLoopback } from '../helpers/loopback.js';
 import { PASS_VERDICT, startFakeOpenAi, type FakeOpenAi } from './fake-openai.js';
 
 const KEY = 'sk-test-judge-key-0123456789abcdef';
@@ -237,5 +238,48 @@ describe('token usage and bounds', () => {
       waiting.splice(0).forEach((release) => release());
     }
     expect((await all).every((r) => r.failures.length === 0)).toBe(true);
+  });
+});
+
+describe('against the emulator', () => {
+  it('a grounded judge sees the emulator answer, the cart and the address it produced; a warm cache calls nothing', async () => {
+    const rig = await startLoopback();
+    try {
+      const suite = parseSuite(
+        [
+          'suite: judged',
+          'scenarios:',
+          '  - name: buys two shirts',
+          '    chatHistory:',
+          '      - human: Hi, do you sell shirts?',
+          '      - ai: Yes, we have Oxford shirts for 1,290 THB.',
+          '    humanMessage: I will take 2 Oxford shirts, please send them to 99 Sukhumvit Rd, Bangkok 10110',
+          '    expect:',
+          '      intents: { includes: purchase }',
+          '      answer: { judge: { rubric: "States the total", grounded: true }, similar: { value: "Oxford shirt 2 x 1,290.00 THB, total 2,580.00 THB", threshold: 0.6 } }',
+        ].join('\n'),
+        'judged.yaml',
+      );
+      const s = suite.scenarios[0]!;
+      const res = await rig.client.getDroidAnswer({ humanMessage: { content: s.humanMessage, type: 'human' }, chatHistory: s.chatHistory });
+      server.onChat((body) => {
+        const user = body.messages[1]!.content;
+        const grounded = user.includes('"grandTotal":"2,580.00 THB"') && user.includes('assistant: Yes, we have Oxford shirts for 1,290 THB.');
+        return { content: JSON.stringify({ pass: grounded, score: grounded ? 0.9 : 0.1, reason: grounded ? 'total matches the cart' : 'no grounding' }) };
+      });
+      const ctx = { grounding: { chatHistory: s.chatHistory, humanMessage: s.humanMessage } };
+      const first = await evaluateExpectations(s.expect, res.body, { ...ctx, grader: grader() });
+      expect(first).toMatchObject({ failures: [], judgeErrors: [] });
+      expect(first.grades.map((g) => [g.matcher, g.pass, g.cached])).toEqual([
+        ['judge', true, false],
+        ['similar', true, false],
+      ]);
+      const requests = server.requests.length;
+      const second = await evaluateExpectations(s.expect, res.body, { ...ctx, grader: grader() });
+      expect(second.grades.every((g) => g.cached && g.calls === 0)).toBe(true);
+      expect(server.requests.length).toBe(requests);
+    } finally {
+      await rig.close();
+    }
   });
 });
