@@ -7,7 +7,7 @@
 import type { Command } from 'commander';
 import { EXIT, UsageError } from '../errors.js';
 import { runImport } from '../jobs/import.js';
-import { collect, type CliContext } from './shared.js';
+import type { CliContext } from './shared.js';
 
 interface ImportCommandFlags {
   customer: string[];
@@ -24,7 +24,7 @@ export function registerImportCommand(program: Command, ctx: CliContext): void {
   program
     .command('import')
     .description('turn real conversations into regression scenarios (a similar expectation per recorded AI answer)')
-    .requiredOption('--customer <id>', 'customer whose conversation to import, repeatable', collect, [])
+    .requiredOption('--customer <id>', 'customer whose conversation to import, repeatable', (v: string, prev: string[] = []) => [...prev, v])
     .requiredOption('--out <file>', 'the suite file to write, e.g. scenarios/imported.yaml')
     .option('--base-url <url>', 'real service base URL (env DROID_BASE_URL); token from DROID_API_TOKEN; default: the embedded emulator')
     .option('--droid-id <id>', 'droid id of the real service (env DROID_ID)')
