@@ -168,6 +168,7 @@ export class ThresholdError extends DroidcheckError {
 }
 
 /**
+
  * DROIDCHECK_ERR_SETUP: every request failed the same way before any was answered (token refused,
  * connection refused, not the API, no webhook configured): the target or its configuration is
  * wrong, not the answers. The run stops early. Exit 2.
@@ -176,6 +177,18 @@ export class SetupError extends DroidcheckError {
   static readonly code = 'DROIDCHECK_ERR_SETUP';
   constructor(message: string) {
     super(SetupError.code, message, EXIT.USAGE);
+  }
+}
+
+/**
+ * DROIDCHECK_ERR_JUDGE: the language model behind a `judge` or `similar` matcher could not give a
+ * verdict (unreachable, timed out, HTTP error after retries, or no verdict JSON after retries).
+ * A "judge error" (DESIGN.md, Measurements): never a failed expectation and never a pass.
+ */
+export class JudgeError extends DroidcheckError {
+  static readonly code = 'DROIDCHECK_ERR_JUDGE';
+  constructor(message: string) {
+    super(JudgeError.code, message, EXIT.EXPECTATION_FAILED);
   }
 }
 
@@ -199,6 +212,7 @@ export const ERROR_CLASSES = [
   AbortedError,
   ThresholdError,
   SetupError,
+  JudgeError,
   InternalError,
 ] as const;
 

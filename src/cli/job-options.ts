@@ -29,12 +29,16 @@ export function addJobOptions(command: Command): Command {
     .option('--receiver-port <port>', 'port of the webhook receiver (default: 0, any free port)')
     .option('--public-url <url>', 'public webhook URL when a tunnel is in front of the receiver')
     .option('--grace <duration>', 'after an interrupt, how long in-flight requests may finish (default: 5s)')
-    .option('--config <file>', `config file of default flags (default: ./${DEFAULT_CONFIG_FILE} when present)`);
+    .option('--config <file>', `config file of default flags (default: ./${DEFAULT_CONFIG_FILE} when present)`)
+    .option('--judge-model <name>', 'chat model grading `judge` expectations (OpenAI-compatible: OPENAI_BASE_URL, OPENAI_API_KEY)')
+    .option('--embedding-model <name>', 'embedding model of `similar` expectations')
+    .option('--no-cache', 'neither read nor write the judge and embedding cache (.droidcheck/cache)');
 }
 
 /** Maps commander's option names to JobFlags names (repeatables renamed). */
 function toFlags(opts: Record<string, unknown>, paths: string[] | undefined): JobFlags {
-  const { threshold, reporter, tag, outputFile, weight, warmUp, defaultThresholds, config: _config, ...rest } = opts as Record<string, unknown> & {
+  const { threshold, reporter, tag, outputFile, weight, warmUp, defaultThresholds, cache, config: _config, ...rest } = opts as Record<string, unknown> & {
+    cache?: boolean;
     threshold?: string[];
     reporter?: string[];
     tag?: string[];
@@ -53,6 +57,7 @@ function toFlags(opts: Record<string, unknown>, paths: string[] | undefined): Jo
     ...(weight && { weights: weight }),
     ...(warmUp === false && { warmUp: false }),
     ...(defaultThresholds === false && { defaultThresholds: false }),
+    ...(cache === false && { cache: false }),
   };
 }
 

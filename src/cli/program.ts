@@ -5,6 +5,7 @@ import { registerCompareCommand } from './compare-command.js';
 import { registerMergeCommand } from './merge-command.js';
 import { registerEmulateCommand } from './emulate-command.js';
 import { registerLoadCommand } from './load-command.js';
+import { registerImportCommand } from './import-command.js';
 import { registerInitCommand } from './init-command.js';
 import { registerRunCommand } from './run-command.js';
 import { registerSchemaCommand } from './schema-command.js';
@@ -32,5 +33,6 @@ export function createProgram(ctx: CliContext): Command {
   registerSchemaCommand(program, ctx);
   registerInitCommand(program, ctx);
   registerEmulateCommand(program, ctx);
+  registerImportCommand(program, ctx);
   return program;
 }

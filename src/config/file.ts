@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { ScenarioError, UsageError } from '../errors.js';
 import { readYaml } from '../scenario/yaml-source.js';
 import { issuesFromZod } from '../scenario/zod-issues.js';
+import { judgeConfigSchema } from '../llm/config.js';
 import type { JobFlags, JobKind } from './flags.js';
 
 export const DEFAULT_CONFIG_FILE = 'droidcheck.config.yaml';
@@ -76,7 +77,7 @@ export const userConfigSchema = z.strictObject({
   failOnFlaky: z.boolean().optional(),
   load: loadSectionSchema.optional(),
   capacity: capacitySectionSchema.optional(),
-  judge: z.record(z.string(), z.unknown()).optional().describe('LLM judge and embeddings settings (docs/llm.md)'),
+  judge: judgeConfigSchema.optional().describe('LLM judge and embeddings settings (docs/llm.md)'),
 });
 export type UserConfig = z.infer<typeof userConfigSchema>;
 
@@ -109,7 +110,7 @@ export function parseConfigFile(text: string, file: string): UserConfig {
  * Durations and numbers stay as written (resolve.ts parses them like flags).
  */
 export function fileFlags(file: UserConfig, command: JobKind): JobFlags {
-  const { load, capacity, judge: _judge, ...common } = file;
+  const { load, capacity, ...common } = file;
   const section = command === 'load' ? load : command === 'capacity' ? capacity : undefined;
   return { ...common, ...(section ?? {}) } as JobFlags;
 }

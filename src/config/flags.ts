@@ -44,6 +44,14 @@ export interface CommonFlags {
   outputFiles?: string[];
   /** Flaky scenarios (passed some repeats, failed others) fail the run. Default false. */
   failOnFlaky?: boolean;
+  /** Chat model of `judge` expectations (`--judge-model`; config file `judge.model`). */
+  judgeModel?: string;
+  /** Embedding model of `similar` expectations (`--embedding-model`; config file `judge.embeddingModel`). */
+  embeddingModel?: string;
+  /** `false` from `--no-cache`: judge verdicts and embeddings are neither read from nor written to the cache. */
+  cache?: boolean;
+  /** The config file's `judge:` section, as written (validated by src/llm/config.ts). */
+  judge?: unknown;
 }
 
 /** `droidcheck load`. */

@@ -9,6 +9,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { ConfigError, UsageError } from '../errors.js';
+import { resolveLlmConfig, type ResolvedLlmConfig } from '../llm/index.js';
 import { parseOutputFiles } from '../report/reporter.js';
 import { constantRate, parseShard, parseStages, parseWeights, type ModeOverride, type Shard, type Stage } from '../runner/index.js';
 import type { JobFlags, JobKind } from './flags.js';
@@ -92,6 +93,8 @@ export interface ResolvedConfig {
   baseline: string | undefined;
   outputFile: Record<string, string> | undefined;
   failOnFlaky: boolean;
+  /** The grader of `similar`/`judge` (src/llm); undefined when no model is configured. Holds the API key: never report it (llmSettings). */
+  llm: ResolvedLlmConfig | undefined;
   load?: ResolvedLoadSettings;
   capacity?: ResolvedCapacitySettings;
 }
@@ -203,6 +206,7 @@ export function resolveConfig(command: JobKind, cli: JobFlags, env: NodeJS.Proce
     baseline: flags.baseline,
     outputFile: flags.outputFiles && flags.outputFiles.length > 0 ? parseOutputFiles(flags.outputFiles) : undefined,
     failOnFlaky: flags.failOnFlaky ?? false,
+    llm: resolveLlmConfig({ ...(cli.judgeModel !== undefined && { judgeModel: cli.judgeModel }), ...(cli.embeddingModel !== undefined && { embeddingModel: cli.embeddingModel }), ...(cli.cache === false && { cache: false }) }, env, file.judge),
   };
   if (command === 'load') config.load = resolveLoad(flags, concurrency, flags.concurrency !== undefined, timeoutMs);
   if (command === 'capacity') config.capacity = resolveCapacity(flags);

@@ -2,6 +2,7 @@
  * The settings a report shows (`report.json` `settings`): plain data, never a token, a secret
  * or a value derived from one (DESIGN.md, Conventions).
  */
+import { llmSettings } from '../llm/index.js';
 import type { ResolvedConfig } from './resolve.js';
 
 export function publicSettings(config: ResolvedConfig): Record<string, unknown> {
@@ -21,6 +22,7 @@ export function publicSettings(config: ResolvedConfig): Record<string, unknown> 
     ...(config.shard && { shard: `${config.shard.index}/${config.shard.total}` }),
     ...(config.baseline !== undefined && { baseline: config.baseline }),
     ...(config.failOnFlaky && { failOnFlaky: true }),
+    ...(config.llm && { judge: llmSettings(config.llm) }),
     ...(config.load && { load: { ...config.load, maxRequests: config.load.maxRequests ?? null } }),
     ...(config.capacity && { capacity: { ...config.capacity, precision: config.capacity.precision ?? null, answerP99Ms: config.capacity.answerP99Ms ?? null } }),
   };

@@ -52,6 +52,7 @@ export function runLoad(config: ResolvedConfig, io: JobIO): Promise<JobSummary> 
       ackOnly: s.ackOnly,
       warmupMs: s.warmupMs,
       drainTimeoutMs: s.drainTimeoutMs,
+      skipGraded: true,
       sinks: ctx.sinks,
       onTick: ctx.onTick,
       stopSignal: ctx.stopSignal,

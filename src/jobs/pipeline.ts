@@ -22,7 +22,8 @@ import { parseThreshold } from '../metrics/index.js';
 import { createRedactor, environmentSecrets, redactValue } from '../redact.js';
 import { buildReport, createReporter, loadBaseline, type LoadSection, type CapacitySection, type Reporter, type ReportDocument } from '../report/index.js';
 import { checkAccounting, shardSuites, warmUpConnections, type EngineResult, type ProgressSnapshot, type RecordSink, type SetupFailure } from '../runner/index.js';
-import { filterScenarios, loadSuites, type Suite } from '../scenario/index.js';
+import { assertGraderConfig, createGrader, formatLlmUsage, llmSettings, type Grader } from '../llm/index.js';
+import { filterScenarios, loadSuites, needsGrader, type Suite } from '../scenario/index.js';
 import { openTarget, type Target } from './target.js';
 
 export interface JobIO {
@@ -59,6 +60,8 @@ export interface JobContext {
   log(line: string): void;
   stopSignal: AbortSignal | undefined;
   abortSignal: AbortSignal | undefined;
+  /** Grades `similar`/`judge` expectations (run); undefined when no suite uses them or the job does not grade. */
+  grader: Grader | undefined;
 }
 
 /** What a job's body returns: its engine result (several, combined) and its own report sections. */
@@ -131,6 +134,10 @@ export function setupMessage(f: SetupFailure, target: Target, config: ResolvedCo
 export async function runJob(config: ResolvedConfig, io: JobIO, body: (ctx: JobContext) => Promise<JobOutput>): Promise<JobSummary> {
   const suites = await selectSuites(config);
   for (const t of config.thresholds) parseThreshold(t);
+  // LLM-graded matchers: a model must be configured before anything is sent (run only; load
+  // and capacity leave them ungraded, one LLM call per request would be the load).
+  const graded = config.command === 'run' ? needsGrader(suites) : [];
+  assertGraderConfig(graded, config.llm);
   const baseline = config.baseline !== undefined ? await loadBaseline(config.baseline) : undefined;
   const secrets = [config.webhookSecret, config.target.kind === 'remote' ? config.target.token : undefined, ...environmentSecrets(io.env ?? process.env)];
   let redact = createRedactor(secrets);
@@ -140,6 +147,7 @@ export async function runJob(config: ResolvedConfig, io: JobIO, body: (ctx: JobC
   const settings = publicSettings(config);
   const startedAt = new Date().toISOString();
   const target = await openTarget(config, log);
+  const grader = graded.length > 0 && config.llm ? createGrader(config.llm) : undefined;
   redact = createRedactor([...secrets, target.emulator?.token]);
   let output: JobOutput;
   try {
@@ -168,6 +176,7 @@ export async function runJob(config: ResolvedConfig, io: JobIO, body: (ctx: JobC
       log,
       stopSignal: io.stopSignal,
       abortSignal: io.abortSignal,
+      grader,
     };
     output = await body(ctx);
   } catch (err) {
@@ -176,6 +185,7 @@ export async function runJob(config: ResolvedConfig, io: JobIO, body: (ctx: JobC
   } finally {
     // Emulator first (no more deliveries), then the receiver (parked deliveries become orphans).
     await target.close();
+    await grader?.close();
   }
   const engine = output.engine;
   if (engine.setupFailure && !engine.interrupted) {
@@ -204,7 +214,9 @@ export async function runJob(config: ResolvedConfig, io: JobIO, body: (ctx: JobC
     ...(output.load && { load: output.load }),
     timeline: engine.timeline,
     ...(output.capacity && { capacity: output.capacity }),
+    ...(grader && config.llm && { judge: { settings: llmSettings(config.llm), usage: grader.usage() } }),
   });
+  if (grader) log(`droidcheck: judge ${formatLlmUsage(grader.usage())}`);
   const safe = redactValue(report, redact);
   for (const r of reporters) await r.onRunEnd?.(safe);
   const files = reporters.flatMap((r) => r.files ?? []);

@@ -29,6 +29,7 @@ export function run(config: ResolvedConfig, io: JobIO): Promise<JobSummary> {
       timeoutMs: config.timeoutMs,
       retry: retryPolicyFor(config.retries),
       keepRecords: true,
+      grader: ctx.grader,
       sinks: ctx.sinks,
       onTick: ctx.onTick,
       stopSignal: ctx.stopSignal,

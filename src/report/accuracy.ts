@@ -15,7 +15,7 @@
  * Fields: each expectation on a `shoppingCart.*` (cart) or `addressParsing.*` (address) path is
  * one check; hit rate = checks that held / checks.
  */
-import { evaluateExpectations, type Expectation, type Scenario, type Suite } from '../scenario/index.js';
+import { evaluatePlainExpectations, type Expectation, type Scenario, type Suite } from '../scenario/index.js';
 import type { RequestRecord } from './run-types.js';
 
 export const NONE_LABEL = '(none)';
@@ -119,7 +119,7 @@ export function computeAccuracy(records: readonly RequestRecord[], suites: reado
       if (!group) continue;
       const f = fieldMap.get(e.path) ?? { path: e.path, group, checks: 0, hits: 0, hitRate: 0 };
       f.checks += 1;
-      if (evaluateExpectations([e], s.answer).length === 0) f.hits += 1;
+      if (evaluatePlainExpectations([e], s.answer).length === 0) f.hits += 1;
       f.hitRate = f.hits / f.checks;
       fieldMap.set(e.path, f);
     }

@@ -11,7 +11,7 @@ import { computeAccuracy } from './accuracy.js';
 import { compareReports, type CompareOptions } from './compare.js';
 import { computeParity } from './parity.js';
 import { computePassRates } from './pass-rates.js';
-import type { CapacitySection, FailedStep, LatencyEntry, LoadSection, ReportDocument, ReportKind, ReportSummary, ScenarioEntry } from './report-document.js';
+import type { CapacitySection, FailedStep, JudgeSection, LatencyEntry, LoadSection, ReportDocument, ReportKind, ReportSummary, ScenarioEntry } from './report-document.js';
 import type { Accounting, ContractNote, Outcome, ReceiverStats, RequestRecord, Suite, TallySnapshot, Timeline } from './run-types.js';
 
 export interface ReportInput {
@@ -41,12 +41,23 @@ export interface ReportInput {
   load?: LoadSection;
   timeline?: Timeline;
   capacity?: CapacitySection;
+  judge?: JudgeSection;
 }
 
 /** The summary of a tally (runner/tally.ts). */
 export function summaryOfTally(t: TallySnapshot): ReportSummary {
-  const scenarios = t.passed + t.failed;
-  return { requests: t.requests, sent: t.sent, outcomes: { ...t.outcomes }, scenarios, passed: t.passed, failed: t.failed, passRate: scenarios === 0 ? 1 : t.passed / scenarios, retries: t.retries };
+  const scenarios = t.passed + t.failed + t.judgeErrors;
+  return {
+    requests: t.requests,
+    sent: t.sent,
+    outcomes: { ...t.outcomes },
+    scenarios,
+    passed: t.passed,
+    failed: t.failed,
+    passRate: scenarios === 0 ? 1 : t.passed / scenarios,
+    retries: t.retries,
+    ...(t.judgeErrors > 0 && { judgeErrors: t.judgeErrors }),
+  };
 }
 
 /** Summary (ms) of each metric with the spec's limit; withinLimit when empty or max < limit. */
@@ -84,6 +95,8 @@ export function scenarioEntry(r: RequestRecord): ScenarioEntry {
     failures: r.failures,
     contractViolations: r.contractViolations,
     ...(r.error && { error: r.error }),
+    ...(r.judgeErrors && { judgeErrors: r.judgeErrors }),
+    ...(r.grades && { grades: r.grades }),
     ...(typeof text === 'string' && { answerText: text.length > MAX_ANSWER_CHARS ? `${text.slice(0, MAX_ANSWER_CHARS - 1)}…` : text }),
     ...(step && { failedStep: step }),
   };
@@ -99,18 +112,21 @@ export interface ExitCodeInput {
   regressed?: boolean;
   /** Capacity: no rate passed. */
   noCapacity?: boolean;
+  /** Graded expectations without a verdict: a gate must not go green with grading unfinished. */
+  judgeErrors?: number;
 }
 
 /**
  * 130 interrupted; else 99 a threshold breached (or no capacity found); else 1 a pass-rate
  * requirement missed (or, without pass rates, a request failed) or a baseline regression; else
- * 0 (DESIGN.md, Conventions).
+ * 0 (DESIGN.md, Conventions). Judge errors (graded expectations without a verdict) also give 1:
+ * they are not failures, but a gate must not pass while grading is unfinished.
  */
 export function exitCodeFor(input: ExitCodeInput): number {
   if (input.interrupted) return EXIT.INTERRUPTED;
   if (input.noCapacity || input.thresholds.some((t) => !t.passed)) return EXIT.THRESHOLD_BREACHED;
   const failed = input.passRatesPassed === undefined ? input.failed > 0 : !input.passRatesPassed;
-  if (failed || input.regressed) return EXIT.EXPECTATION_FAILED;
+  if (failed || input.regressed || (input.judgeErrors ?? 0) > 0) return EXIT.EXPECTATION_FAILED;
   return EXIT.OK;
 }
 
@@ -157,6 +173,7 @@ export function buildReport(data: ReportInput, opts: BuildReportOptions = {}): R
     ...(input.load && { load: input.load }),
     ...(input.timeline && { timeline: input.timeline }),
     ...(input.capacity && { capacity: input.capacity }),
+    ...(input.judge && { judge: input.judge }),
     exitCode: 0,
   };
   if (input.baseline) report.comparison = compareReports(input.baseline, report, input.compare);
@@ -168,6 +185,7 @@ export function buildReport(data: ReportInput, opts: BuildReportOptions = {}): R
     ...(passRates && { passRatesPassed: passRates.passed }),
     regressed: report.comparison?.regressed ?? false,
     noCapacity: input.capacity !== undefined && input.capacity.maxRate === null,
+    judgeErrors: summary.judgeErrors ?? 0,
   });
   return report;
 }

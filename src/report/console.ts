@@ -71,6 +71,7 @@ function failureLines(report: ReportDocument, paint: Paint): string[] {
     for (const v of s.contractViolations) {
       lines.push(`     contract ${v.endpoint} ${v.path || '(body)'}: ${v.message}`);
     }
+    for (const j of s.judgeErrors ?? []) lines.push(`     ${paint(YELLOW, 'judge error')} ${j.message}  at ${formatLocation(j.location)}`);
     if (s.failures.length === 0 && !s.error && s.contractViolations.length === 0) lines.push(`     file ${s.file}`);
   });
   return lines;
@@ -138,6 +139,7 @@ export function renderConsoleSummary(report: ReportDocument, opts: ConsoleSummar
   const parts = [
     paint(s.passed > 0 ? GREEN : DIM, `${s.passed} passed`),
     paint(s.failed > 0 ? RED : DIM, `${s.failed} failed`),
+    ...((s.judgeErrors ?? 0) > 0 ? [paint(YELLOW, `${s.judgeErrors} judge error${s.judgeErrors === 1 ? '' : 's'}`)] : []),
     ...(breached > 0 ? [paint(RED, `${breached} threshold${breached === 1 ? '' : 's'} breached`)] : []),
   ];
   lines.push('', `${parts.join(', ')} (${s.sent ?? s.requests} requests) · exit ${report.exitCode}`);

@@ -23,6 +23,7 @@ import type {
   SendDelaySummary,
   Timeline,
 } from './run-types.js';
+import type { GradeEntry, JudgeErrorEntry } from '../scenario/index.js';
 
 export const REPORT_VERSION = 1;
 export type ReportKind = 'run' | 'load' | 'capacity';
@@ -56,6 +57,10 @@ export interface ScenarioEntry {
   failures: ExpectationFailure[];
   contractViolations: ContractViolationRecord[];
   error?: RecordError;
+  /** Graded expectations (`similar`, `judge`) that got no verdict: a judge error, not a failure. */
+  judgeErrors?: JudgeErrorEntry[];
+  /** Every graded expectation: score 0..1, pass, the judge's reason. */
+  grades?: GradeEntry[];
   /** Failed entries: the bot's answer text (the payload's `answer`), at most 2,000 characters. */
   answerText?: string;
   /** Failed `steps` scenarios: the first step that did not pass. */
@@ -75,6 +80,8 @@ export interface ReportSummary {
   failed: number;
   /** passed / scenarios, 0..1; 1 when no scenario had a verdict. */
   passRate: number;
+  /** Records whose graded expectations got no verdict (and nothing else failed); absent: 0. */
+  judgeErrors?: number;
   /** Retries of submits (`--retries`, 429/5xx) summed over the records; 0 when none. */
   retries: number;
 }
@@ -133,6 +140,12 @@ export interface CapacitySection {
   curve: CapacityPoint[];
 }
 
+/** The grader of `similar`/`judge` expectations: settings without the key, calls and tokens. */
+export interface JudgeSection {
+  settings: Record<string, unknown>;
+  usage: { chatCalls: number; embeddingCalls: number; httpRequests: number; promptTokens: number; completionTokens: number; totalTokens: number; cacheHits: number; judgeErrors: number };
+}
+
 export interface ReportDocument {
   version: 1;
   tool: 'droidcheck';
@@ -168,6 +181,8 @@ export interface ReportDocument {
   /** Per-interval throughput, in flight and latency (runner/timeline.ts). */
   timeline?: Timeline;
   capacity?: CapacitySection;
+  /** LLM-graded matchers: the grader's settings (no key) and its token usage (issue 14). */
+  judge?: JudgeSection;
   /**
    * 130 interrupted; else 99 a threshold breached (or, capacity, no rate passed); else 1 a
    * scenario missed its pass-rate requirement or the comparison with a baseline regressed; else 0.

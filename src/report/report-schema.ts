@@ -21,6 +21,8 @@ export const expectationFailureSchema = z.object({
   actual: z.unknown().optional(),
   message: z.string(),
   location: sourceLocationSchema,
+  score: z.number().optional().describe('similar/judge: 0..1'),
+  reason: z.string().optional().describe("judge: the judge's reason"),
 });
 
 export const contractViolationSchema = z.object({
@@ -63,6 +65,10 @@ export const scenarioEntrySchema = z.object({
   failures: z.array(expectationFailureSchema),
   contractViolations: z.array(contractViolationSchema),
   error: recordErrorSchema.optional(),
+  judgeErrors: z.array(z.object({ path: z.string(), matcher: z.string(), code: z.string(), message: z.string(), location: sourceLocationSchema })).optional(),
+  grades: z
+    .array(z.object({ path: z.string(), matcher: z.string(), score: z.number(), pass: z.boolean(), reason: z.string().optional(), cached: z.boolean(), calls: count, location: sourceLocationSchema }))
+    .optional(),
   answerText: z.string().optional().describe('failed entries: the answer text, at most 2,000 characters'),
   failedStep: z.object({ index: count, kind: z.string(), endpoint: z.string() }).optional(),
 });
@@ -175,6 +181,7 @@ export const reportDocumentSchema = z.object({
     passed: count,
     failed: count,
     passRate: z.number().min(0).max(1),
+    judgeErrors: count.optional().describe('records whose graded expectations got no verdict; absent: 0'),
     retries: count.default(0).describe('submit retries (--retries) over all records; 0 when absent (older reports)'),
   }),
   accounting: accountingSchema.optional(),
@@ -201,6 +208,12 @@ export const reportDocumentSchema = z.object({
   load: loadSchema.optional(),
   timeline: timelineSchema.optional(),
   capacity: capacitySchema.optional(),
+  judge: z
+    .object({
+      settings: z.record(z.string(), z.unknown()),
+      usage: z.object({ chatCalls: count, embeddingCalls: count, httpRequests: count, promptTokens: count, completionTokens: count, totalTokens: count, cacheHits: count, judgeErrors: count }),
+    })
+    .optional(),
   exitCode: z.number().int(),
 });
 

@@ -14,7 +14,7 @@ import { AbortedError, ContractError, TimeoutError } from '../errors.js';
 import type { AnswerMode, Expectation, ExpectationFailure, SourceLocation } from '../scenario/index.js';
 import type { ExecuteContext } from './context.js';
 import { addContract } from './contract-notes.js';
-import { judgeAnswer } from './judge.js';
+import { judgeAnswer, keepGrades } from './judge.js';
 import { settleError } from './settle.js';
 import type { RequestRecord } from './types.js';
 
@@ -68,11 +68,12 @@ export function latencyFailure(limit: AnswerTurn['latencyMs'], actualMs: number)
   ];
 }
 
-async function judge(record: RequestRecord, turn: AnswerTurn, payload: unknown, latencyMs: number): Promise<void> {
+async function judge(record: RequestRecord, turn: AnswerTurn, payload: unknown, latencyMs: number, ctx: ExecuteContext): Promise<void> {
   record.answer = payload;
-  const failures = await judgeAnswer(turn.expect, payload, turn);
-  record.failures = [...failures, ...latencyFailure(turn.latencyMs, latencyMs)];
-  record.passed = record.outcome === 'answered' && record.failures.length === 0;
+  const ev = await judgeAnswer(turn.expect, payload, turn, ctx);
+  record.failures = [...ev.failures, ...latencyFailure(turn.latencyMs, latencyMs)];
+  keepGrades(record, ev);
+  record.passed = record.outcome === 'answered' && record.failures.length === 0 && record.judgeErrors === undefined;
 }
 
 /** The submit, retried per `ctx.retry` (opt-in, client/retry.ts); each retry counted in `record.retries`. */
@@ -98,7 +99,7 @@ async function executeSync(turn: AnswerTurn, ctx: ExecuteContext, start: number,
       record.passed = true;
       return;
     }
-    await judge(record, turn, res.body, syncMs);
+    await judge(record, turn, res.body, syncMs, ctx);
   } catch (err) {
     if (err instanceof TimeoutError || (err instanceof AbortedError && !signal?.aborted)) record.syncMs = ctx.clock.now() - start;
     settleError(record, err, SYNC_ENDPOINT);
@@ -154,7 +155,7 @@ async function executeAsync(turn: AnswerTurn, ctx: ExecuteContext, start: number
   }
   record.outcome = 'answered';
   ctx.latency.recordMs('answer', answerMs);
-  await judge(record, turn, match.payload, answerMs);
+  await judge(record, turn, match.payload, answerMs, ctx);
 }
 
 /** Runs one answer turn in `mode`, filling `record` (outcome, latencies, failures, answer). */

@@ -7,6 +7,7 @@ import type { RetryPolicy } from '../client/retry.js';
 import type { Clock } from '../clock.js';
 import type { LatencyMetric } from '../metrics/index.js';
 import type { Receiver } from '../receiver/index.js';
+import type { ExpectationGrader } from '../scenario/index.js';
 import type { ContractNotes } from './contract-notes.js';
 
 /** Where an executed request's latencies go (ms); the engine's measured or warm-up recorder. */
@@ -30,4 +31,8 @@ export interface ExecuteContext {
   ackOnly?: boolean;
   /** Run-level notes (unverified shapes, unknown fields), at most one per endpoint. */
   notes?: ContractNotes | undefined;
+  /** Grades `similar` and `judge` expectations (src/llm); undefined when no suite uses them. */
+  grader?: ExpectationGrader | undefined;
+  /** Leave `similar`/`judge` ungraded (load and capacity: no LLM call per request). */
+  skipGraded?: boolean;
 }

@@ -8,6 +8,7 @@ import type { Clock } from '../clock.js';
 import type { LatencyRecorder } from '../metrics/index.js';
 import type { Outcome } from '../outcomes.js';
 import type { Receiver } from '../receiver/index.js';
+import type { ExpectationGrader } from '../scenario/index.js';
 import type { Stage } from './arrival-schedule.js';
 import type { SendDelayRecorder } from './send-delay.js';
 import type { SetupFailure } from './setup-breaker.js';
@@ -94,6 +95,10 @@ export interface EngineOptions {
   abortSignal?: AbortSignal | undefined;
   /** Stop at the first 3 identical set-up failures (setup-breaker.ts). Default true. */
   setupBreaker?: boolean;
+  /** Grades `similar` and `judge` expectations (src/llm). */
+  grader?: ExpectationGrader | undefined;
+  /** Leave `similar`/`judge` ungraded (load, capacity). */
+  skipGraded?: boolean;
 }
 
 export interface EngineResult {

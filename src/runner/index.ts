@@ -13,7 +13,7 @@ export { ArrivalSchedule, constantRate, expectedArrivals, parseStages, type Stag
 export { SendDelayRecorder, generatorVerdict, GENERATOR_BOUND_P99_MS, type GeneratorVerdict, type SendDelaySummary } from './send-delay.js';
 export { runEngine, rateAtFn } from './engine.js';
 export type { EngineOptions, EngineResult, ProgressSnapshot, RecordSink, SchedulerSpec } from './engine-types.js';
-export { Tally, EXAMPLES_PER_SCENARIO, type ScenarioTally, type ScenarioExample, type TallySnapshot } from './tally.js';
+export { Tally, verdictOf, EXAMPLES_PER_SCENARIO, type ScenarioTally, type ScenarioExample, type TallySnapshot } from './tally.js';
 export { MeasuredLatency, TimelineBuilder, type Timeline, type TimelinePoint, type IntervalLatency } from './timeline.js';
 export { SetupBreaker, setupSignature, type SetupFailure } from './setup-breaker.js';
 export { checkAccounting, assertRequestsAddUp, assertReceiverAddsUp, classifiedWebhooks, type Accounting } from './accounting.js';

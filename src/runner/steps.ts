@@ -31,7 +31,7 @@ import {
 import { ASYNC_ENDPOINT, executeAnswerTurn, latencyFailure, SYNC_ENDPOINT } from './answer-turn.js';
 import type { ExecuteContext } from './context.js';
 import { addContract } from './contract-notes.js';
-import { judgeAnswer } from './judge.js';
+import { judgeAnswer, keepGrades } from './judge.js';
 import { outcomeOf, recordErrorOf } from './settle.js';
 import type { PlannedRequest, RequestRecord, StepResult } from './types.js';
 
@@ -72,9 +72,12 @@ function invoke(step: CallStep, vars: Vars, ctx: ExecuteContext): Promise<Client
 }
 
 /** Checks the expectations (templates rendered), latency and captures of a step's response. */
-async function judgeStep(step: Step, result: StepResult, body: unknown, vars: Vars): Promise<boolean> {
+async function judgeStep(step: Step, result: StepResult, body: unknown, vars: Vars, ctx: ExecuteContext, record: RequestRecord, turn?: { humanMessage: string; chatHistory: ChatHistoryItem[] }): Promise<boolean> {
   result.body = body;
-  result.failures.push(...(await judgeAnswer(renderExpectations(step.expect, vars), body)));
+  const ev = await judgeAnswer(renderExpectations(step.expect, vars), body, turn, ctx);
+  result.failures.push(...ev.failures);
+  keepGrades(record, ev, `step ${step.index + 1} (${result.kind}): `);
+  if (ev.judgeErrors.length > 0) result.judgeErrors = ev.judgeErrors.length;
   if (result.latencyMs !== undefined) result.failures.push(...latencyFailure(step.latencyMs, result.latencyMs));
   let captureOk = true;
   for (const cap of step.capture) {
@@ -87,7 +90,7 @@ async function judgeStep(step: Step, result: StepResult, body: unknown, vars: Va
     vars[cap.name] = value;
     (result.captured ??= {})[cap.name] = value;
   }
-  result.passed = result.failures.length === 0;
+  result.passed = result.failures.length === 0 && result.judgeErrors === undefined;
   return captureOk;
 }
 
@@ -103,7 +106,7 @@ async function runCall(step: CallStep, ctx: ExecuteContext, record: RequestRecor
     if (step.status !== undefined) {
       result.failures.push({ path: 'status', matcher: 'equals', expected: step.status, actual: res.status, message: `status: expected HTTP ${step.status}, got ${res.status}`, location: step.location });
     }
-    return { result, proceed: await judgeStep(step, result, res.body, vars) };
+    return { result, proceed: await judgeStep(step, result, res.body, vars, ctx, record) };
   } catch (err) {
     result.latencyMs = ctx.clock.now() - t0;
     if (err instanceof ApiError && err.status === step.status) {
@@ -111,7 +114,7 @@ async function runCall(step: CallStep, ctx: ExecuteContext, record: RequestRecor
       if (err.error === undefined || err.apiMessage === undefined) {
         record.contractViolations.push({ endpoint, path: '(body)', message: 'an error body should be {error, message} (spec: Errors)', value: err.bodyExcerpt });
       }
-      return { result, proceed: await judgeStep(step, result, { error: err.error, message: err.apiMessage }, vars) };
+      return { result, proceed: await judgeStep(step, result, { error: err.error, message: err.apiMessage }, vars, ctx, record) };
     }
     result.outcome = outcomeOf(err);
     if (err instanceof ApiError) result.httpStatus = err.status;
@@ -144,7 +147,7 @@ async function runSay(step: SayStep, planned: PlannedRequest, ctx: ExecuteContex
     if (turn.answer !== undefined) result.body = turn.answer;
     return { result, proceed: false };
   }
-  const proceed = await judgeStep(step, result, turn.answer, vars);
+  const proceed = await judgeStep(step, result, turn.answer, vars, ctx, record, { humanMessage: text, chatHistory: history });
   const answerText = (turn.answer as { answer?: unknown } | null)?.answer;
   history.push({ type: 'human', content: text }, { type: 'ai', content: typeof answerText === 'string' ? answerText : '' });
   return { result, proceed };

@@ -4,8 +4,10 @@
  * counted as they end, so a load run need not keep them (DESIGN.md, Measurements).
  *
  * Verdicts: a record `not-sent` (interrupted before sending) or `interrupted` (cancelled in
- * flight) has none; every other record passed or failed. So `requests = sum of outcomes` and
- * `passed + failed + notSent + interrupted = requests`.
+ * flight) has none; a record whose only problem is a graded expectation without a verdict is a
+ * *judge error* (issue 14: never a failure, never a pass); every other record passed or failed.
+ * So `requests = sum of outcomes` and `passed + failed + judgeErrors + notSent + interrupted =
+ * requests`.
  */
 import { InternalError } from '../errors.js';
 import { isOutcome, zeroOutcomes, type Outcome } from '../outcomes.js';
@@ -42,8 +44,10 @@ export interface TallySnapshot {
   sent: number;
   outcomes: Record<Outcome, number>;
   passed: number;
-  /** Records with a verdict (not `not-sent`, not `interrupted`) that did not pass. */
+  /** Records with a verdict (not `not-sent`, not `interrupted`) that did not pass, judge errors apart. */
   failed: number;
+  /** Records whose graded expectations got no verdict and nothing else failed. */
+  judgeErrors: number;
   /** Submit retries (`--retries`) over all records. */
   retries: number;
   contractViolations: number;
@@ -52,11 +56,20 @@ export interface TallySnapshot {
 
 const hasVerdict = (o: Outcome): boolean => o !== 'not-sent' && o !== 'interrupted';
 
+/** The verdict of an ended record (see the module docs). */
+export function verdictOf(record: RequestRecord): 'passed' | 'failed' | 'judge-error' | 'none' {
+  if (record.passed) return 'passed';
+  if (!hasVerdict(record.outcome)) return 'none';
+  if (record.outcome === 'answered' && record.failures.length === 0 && record.judgeErrors !== undefined && record.judgeErrors.length > 0) return 'judge-error';
+  return 'failed';
+}
+
 export class Tally {
   readonly outcomes = zeroOutcomes();
   requests = 0;
   passed = 0;
   failed = 0;
+  judgeErrors = 0;
   retries = 0;
   contractViolations = 0;
   readonly #scenarios = new Map<string, ScenarioTally>();
@@ -68,9 +81,10 @@ export class Tally {
     this.outcomes[record.outcome] += 1;
     this.retries += record.retries ?? 0;
     this.contractViolations += record.contractViolations.length;
-    const verdict = hasVerdict(record.outcome);
-    if (record.passed) this.passed += 1;
-    else if (verdict) this.failed += 1;
+    const verdict = verdictOf(record);
+    if (verdict === 'passed') this.passed += 1;
+    else if (verdict === 'failed') this.failed += 1;
+    else if (verdict === 'judge-error') this.judgeErrors += 1;
     const key = `${record.suite}\u0000${record.scenario}\u0000${record.mode}`;
     let t = this.#scenarios.get(key);
     if (!t) {
@@ -79,8 +93,8 @@ export class Tally {
     }
     t.requests += 1;
     t.outcomes[record.outcome] += 1;
-    if (record.passed) t.passed += 1;
-    else if (verdict) {
+    if (verdict === 'passed') t.passed += 1;
+    else if (verdict === 'failed' || verdict === 'judge-error') {
       t.failed += 1;
       if (t.examples.length < EXAMPLES_PER_SCENARIO) {
         t.examples.push({
@@ -106,6 +120,7 @@ export class Tally {
       outcomes: { ...this.outcomes },
       passed: this.passed,
       failed: this.failed,
+      judgeErrors: this.judgeErrors,
       retries: this.retries,
       contractViolations: this.contractViolations,
       scenarios: [...this.#scenarios.values()].map((s) => ({ ...s, outcomes: { ...s.outcomes }, examples: [...s.examples] })),

@@ -3,7 +3,7 @@
  * interrupted), the shapes of steps and contract findings (DESIGN.md, Measurements).
  */
 import type { Outcome } from '../outcomes.js';
-import type { AnswerMode, CallName, ExpectationFailure, Scenario } from '../scenario/index.js';
+import type { AnswerMode, CallName, ExpectationFailure, GradeEntry, JudgeErrorEntry, Scenario } from '../scenario/index.js';
 
 export { OUTCOMES, type Outcome } from '../outcomes.js';
 
@@ -49,6 +49,8 @@ export interface StepResult {
   captured?: Record<string, unknown>;
   body?: unknown;
   error?: RecordError;
+  /** How many of its graded expectations got no verdict (judge errors). */
+  judgeErrors?: number;
 }
 
 /** Why a request did not end `answered`. `excerpt`: the first 500 characters of a body that broke the contract or of an HTTP error. */
@@ -88,6 +90,13 @@ export interface RequestRecord {
   error?: RecordError;
   failures: ExpectationFailure[];
   contractViolations: ContractViolationRecord[];
+  /**
+   * `similar`/`judge` expectations whose grader gave no verdict (issue 14): the record then has
+   * the verdict "judge error" (not passed, not failed) unless another expectation failed.
+   */
+  judgeErrors?: JudgeErrorEntry[];
+  /** Every graded expectation (score 0..1, pass, reason, cached). */
+  grades?: GradeEntry[];
   /** The answer payload (sync body or webhook body), for parity and accuracy reports. */
   answer?: unknown;
   /** Per-step results of a scenario with `steps` (the answer fields above are its last `say`). */

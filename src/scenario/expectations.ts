@@ -2,6 +2,7 @@
  * Normalising the parts a scenario and its steps share: `expect` maps -> `Expectation[]`
  * (file order; a scalar or list is `equals`; `json` nests `Expectation[]`) and latency text -> ms.
  */
+import { GRADED_MATCHERS } from './matchers/graded.js';
 import { MATCHERS } from './matchers/registry.js';
 import { LATENCY_PATTERN } from './schema.js';
 import type { Expectation, SourceLocation } from './types.js';
@@ -34,7 +35,7 @@ export function expectations(expect: Record<string, unknown>, base: DataPath, so
         out.push({ path, matcher: 'json', expected: expectations(raw as Record<string, unknown>, [...base, path, 'json'], source), location });
         continue;
       }
-      const def = MATCHERS.get(name);
+      const def = MATCHERS.get(name) ?? GRADED_MATCHERS.get(name);
       const n = def?.normalise ? def.normalise(raw) : { expected: raw };
       const options = ignoreCase ? { ...n.options, ignoreCase: true } : n.options;
       out.push(options ? { path, matcher: name, expected: n.expected, location, options } : { path, matcher: name, expected: n.expected, location });

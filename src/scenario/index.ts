@@ -10,7 +10,28 @@ export { renderTemplate, renderText, renderDeep, renderExpectations, templateNam
 export { CALL_REQUIRES } from './step-rules.js';
 export { parseSuite } from './parse-suite.js';
 export { loadSuites } from './load-suites.js';
-export { evaluateExpectations, valueAtPath } from './evaluate.js';
+export {
+  evaluateExpectations,
+  evaluatePlainExpectations,
+  valueAtPath,
+  type Evaluation,
+  type EvaluationContext,
+  type ExpectationGrader,
+  type GradeOutcome,
+  type GradeEntry,
+  type JudgeErrorEntry,
+  type GroundingContext,
+} from './evaluate.js';
+export {
+  needsGrader,
+  isGradedMatcher,
+  GRADED_MATCHERS,
+  DEFAULT_SIMILAR_THRESHOLD,
+  DEFAULT_JUDGE_THRESHOLD,
+  type GraderUse,
+  type SimilarExpected,
+  type JudgeExpected,
+} from './matchers/graded.js';
 export { filterScenarios, type ScenarioFilter } from './filter.js';
 export { exportScenarioJsonSchema } from './json-schema.js';
 export { parseLatency } from './normalise.js';

@@ -1,7 +1,8 @@
 /**
  * Stage 5 of loading: a validated `UserSuite` -> the resolved `Suite` (docs/interfaces.md).
  * Cannot fail: every rule was checked before. Shapes:
- * - chat turns `{human: t}` / `{ai: t}` / `{type, content}` -> `{type, content}`;
+ * - chat turns `{human: t}` / `{ai: t}` / `{type, content}` -> `{type, content}` (an image turn
+ *   keeps its `contentType: image` and `alt`, sent with the history);
  * - modes `"both"` -> `['sync','async']`, `"sync"` -> `['sync']`, a list is de-duplicated; omitted -> undefined;
  * - tags: a string -> `[string]`; omitted -> `[]`;
  * - expect: one `Expectation` per matcher (a scalar or list is `equals`); `json` nests `Expectation[]`;
@@ -22,7 +23,10 @@ export { expectations, parseLatency } from './expectations.js';
 function chatTurn(t: UserChatTurn): ChatHistoryItem {
   if ('human' in t) return { type: 'human', content: t.human };
   if ('ai' in t) return { type: 'ai', content: t.ai };
-  return { type: t.type, content: t.content };
+  const item: ChatHistoryItem = { type: t.type, content: t.content };
+  if (t.contentType !== undefined) item.contentType = t.contentType;
+  if (t.alt !== undefined) item.alt = t.alt;
+  return item;
 }
 
 function modes(m: UserScenario['modes']): AnswerMode[] | undefined {

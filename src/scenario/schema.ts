@@ -9,7 +9,7 @@
  *   - name: buys two shirts        # required, unique in the suite
  *     tags: [cart]                 # optional; a list or one string
  *     modes: [sync, async]         # optional; or "both" | "sync" | "async"
- *     chatHistory:                 # optional; {human: t} | {ai: t} | {type: human|ai, content: t}
+ *     chatHistory:                 # optional; {human: t} | {ai: t} | {type: human|ai, content: t, contentType?: image, alt?: t}
  *       - human: Hi
  *     humanMessage: I'll take 2    # required
  *     expect:                      # optional; dotted path -> matcher object, or a value (= equals)
@@ -30,6 +30,7 @@
  * ```
  */
 import { z } from 'zod';
+import { GRADED_MATCHERS } from './matchers/graded.js';
 import { MATCHERS } from './matchers/registry.js';
 
 /** `< 100ms`, `<= 2.5s`, `< 3m` (the operator may be left out). */
@@ -37,6 +38,7 @@ export const LATENCY_PATTERN = /^\s*(<=?)?\s*(\d+(?:\.\d+)?)\s*(ms|s|m)\s*$/;
 
 const matcherShape: Record<string, z.ZodType> = {};
 for (const m of MATCHERS.values()) matcherShape[m.name] = m.schema.optional().describe(m.summary);
+for (const m of GRADED_MATCHERS.values()) matcherShape[m.name] = m.schema.optional().describe(m.summary);
 matcherShape.ignoreCase = z.boolean().optional().describe('compare strings ignoring case (modifier for the other matchers)');
 
 /** A matcher object: one or more matchers; all must pass (an empty one is refused by rules.ts). */
@@ -59,9 +61,14 @@ export const chatTurnSchema = z.union(
   [
     z.strictObject({ human: text }),
     z.strictObject({ ai: text }),
-    z.strictObject({ type: z.enum(['human', 'ai']), content: text }),
+    z.strictObject({
+      type: z.enum(['human', 'ai']),
+      content: text,
+      contentType: z.enum(['text', 'image']).optional().describe('image: content is the image URL (spec: Conversation message)'),
+      alt: z.string().optional().describe("an image's alternative text; sent with it, the service skips describing the image (spec 10)"),
+    }),
   ],
-  { error: 'a chat turn is {human: text}, {ai: text} or {type: human|ai, content: text}' },
+  { error: 'a chat turn is {human: text}, {ai: text} or {type: human|ai, content: text, contentType?: text|image, alt?: text}' },
 );
 
 const modeSchema = z.enum(['sync', 'async']);

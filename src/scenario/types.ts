@@ -115,6 +115,8 @@ export interface Suite {
 /**
  * A failed expectation. `actual` is the value found at `path` (`undefined` when missing);
  * `message` is one line, e.g. `intents: expected to include "refund", got ["greeting"]`.
+ * The LLM-graded matchers (`similar`, `judge`) add `score` (0..1: the similarity, or the judge's
+ * score) and, for `judge`, the judge's `reason`; every report shows them beside the failure.
  */
 export interface ExpectationFailure {
   path: string;
@@ -123,4 +125,6 @@ export interface ExpectationFailure {
   actual?: unknown;
   message: string;
   location: SourceLocation;
+  score?: number;
+  reason?: string;
 }

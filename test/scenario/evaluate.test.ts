@@ -3,7 +3,7 @@
  * path, matcher, expected, actual (undefined when missing), message and the YAML location.
  */
 import { describe, expect, it } from 'vitest';
-import { evaluateExpectations, parseSuite, valueAtPath, type Expectation } from '../../src/scenario/index.js';
+import { evaluateExpectations, evaluatePlainExpectations, parseSuite, valueAtPath, type Expectation } from '../../src/scenario/index.js';
 
 const PAYLOAD = {
   requestId: 'tpa-1',
@@ -22,7 +22,8 @@ function exp(path: string, matcher: string): Expectation[] {
   const text = `suite: t\nscenarios:\n  - name: x\n    humanMessage: hi\n    expect:\n      ${path}: ${matcher}\n`;
   return parseSuite(text, 't.yaml').scenarios[0]!.expect;
 }
-const passes = (path: string, matcher: string): boolean => evaluateExpectations(exp(path, matcher), PAYLOAD).length === 0;
+const failuresOf = async (expectations: Expectation[], payload: unknown = PAYLOAD) => (await evaluateExpectations(expectations, payload)).failures;
+const passes = async (path: string, matcher: string): Promise<boolean> => (await failuresOf(exp(path, matcher))).length === 0;
 
 describe('valueAtPath', () => {
   it('walks dotted paths, numeric segments index arrays, own properties only', () => {
@@ -88,12 +89,12 @@ describe('matchers', () => {
     ['customExtractedInfo.summary', '{ json: { sentiment: positive, score: { gt: 0.5 }, tags: { includes: b } } }', true],
     ['customExtractedInfo.summary', '{ json: { sentiment: negative } }', false],
     ['answer', '{ json: { a: 1 } }', false],
-  ])('%s %s -> %s', (path, matcher, ok) => {
-    expect(passes(path, matcher)).toBe(ok);
+  ])('%s %s -> %s', async (path, matcher, ok) => {
+    expect(await passes(path, matcher)).toBe(ok);
   });
 
-  it('reports path, matcher, expected, actual, message and location', () => {
-    const failures = evaluateExpectations(exp('intents', '{ includes: refund }'), PAYLOAD);
+  it('reports path, matcher, expected, actual, message and location', async () => {
+    const failures = await failuresOf(exp('intents', '{ includes: refund }'));
     expect(failures).toEqual([
       {
         path: 'intents',
@@ -106,34 +107,42 @@ describe('matchers', () => {
     ]);
   });
 
-  it('gives undefined as the actual value of a missing path', () => {
-    const [f] = evaluateExpectations(exp('shoppingCart.products.3.name', '{ equals: x }'), PAYLOAD);
+  it('gives undefined as the actual value of a missing path', async () => {
+    const [f] = await failuresOf(exp('shoppingCart.products.3.name', '{ equals: x }'));
     expect(f?.actual).toBeUndefined();
     expect(f?.message).toBe('shoppingCart.products.3.name: expected to equal "x", got nothing (no value at this path)');
   });
 
-  it('explains a number compared with a numeric string', () => {
-    const [f] = evaluateExpectations(exp('addressParsing.postal_code', '10110'), PAYLOAD);
+  it('explains a number compared with a numeric string', async () => {
+    const [f] = await failuresOf(exp('addressParsing.postal_code', '10110'));
     expect(f?.message).toContain('quote the value in YAML');
     expect(f?.location).toEqual({ file: 't.yaml', line: 6, col: 7 });
   });
 
-  it('reports every failing matcher of a matcher object', () => {
-    const failures = evaluateExpectations(exp('answer', '{ contains: refund, maxLength: 3, minLength: 1 }'), PAYLOAD);
+  it('reports every failing matcher of a matcher object', async () => {
+    const failures = await failuresOf(exp('answer', '{ contains: refund, maxLength: 3, minLength: 1 }'));
     expect(failures.map((f) => f.matcher)).toEqual(['contains', 'maxLength']);
   });
 
-  it('prefixes failures inside json with the outer path', () => {
-    const failures = evaluateExpectations(exp('customExtractedInfo.summary', '{ json: { score: { lt: 0.5 } } }'), PAYLOAD);
+  it('prefixes failures inside json with the outer path', async () => {
+    const failures = await failuresOf(exp('customExtractedInfo.summary', '{ json: { score: { lt: 0.5 } } }'));
     expect(failures).toHaveLength(1);
     expect(failures[0]).toMatchObject({ path: 'customExtractedInfo.summary#score', matcher: 'lt', actual: 0.9 });
     expect(failures[0]?.message).toBe('customExtractedInfo.summary#score: expected a number < 0.5, got 0.9');
   });
 
-  it('never throws, whatever the payload', () => {
+  it('never rejects, whatever the payload', async () => {
     const all = exp('a.b', '{ contains: x, matches: "y", length: 1, money: "1 THB", json: { c: 1 }, gt: 1 }');
     for (const payload of [undefined, null, 1, 'text', [], { a: { b: { c: 1 } } }, { a: [1] }]) {
-      expect(() => evaluateExpectations(all, payload)).not.toThrow();
+      const evaluation = await evaluateExpectations(all, payload);
+      expect(evaluation.judgeErrors).toEqual([]);
+      expect(evaluation.grades).toEqual([]);
+      expect(evaluation.failures.length).toBeGreaterThan(0);
     }
+  });
+
+  it('evaluatePlainExpectations gives the same failures synchronously', async () => {
+    const all = exp('answer', '{ contains: refund, maxLength: 3, minLength: 1 }');
+    expect(evaluatePlainExpectations(all, PAYLOAD)).toEqual(await failuresOf(all));
   });
 });

@@ -5,9 +5,11 @@
  * - `normalise`: user value -> `{ expected, options }` stored on the `Expectation`;
  * - `describe`: the phrase after "expected" in a failure message;
  * - `test`: pass/fail, with an optional note explaining the actual value.
- * `json` (nested expectations) is handled by `schema.ts`/`normalise.ts`/`evaluate.ts`.
+ * `json` (nested expectations) is handled by `schema.ts`/`normalise.ts`/`evaluate.ts`; the
+ * LLM-graded `similar` and `judge` live in `graded.ts` (graded by a grader passed to evaluate.ts).
  */
 import { z } from 'zod';
+import { GRADED_MATCHERS } from './graded.js';
 import { sameMoney, showMoney, toMoney, type Money } from './money.js';
 import { deepEqual, fold, isAbsent, kindOf, show } from './values.js';
 
@@ -227,9 +229,9 @@ const MATCHER_LIST: MatcherDef[] = [
   },
 ];
 
-/** Matchers by name (`json` excluded: see module docs). */
+/** Matchers by name (`json`, `similar` and `judge` excluded: see module docs). */
 export const MATCHERS: ReadonlyMap<string, MatcherDef> = new Map(MATCHER_LIST.map((m) => [m.name, m]));
 /** Modifier keys allowed beside matchers in a matcher object. */
 export const MATCHER_MODIFIERS = ['ignoreCase'] as const;
 /** Every key a matcher object may hold. */
-export const MATCHER_NAMES: readonly string[] = [...MATCHERS.keys(), 'json'];
+export const MATCHER_NAMES: readonly string[] = [...MATCHERS.keys(), 'json', ...GRADED_MATCHERS.keys()];

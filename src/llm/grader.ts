@@ -1,0 +1,200 @@
+/**
+ * `createGrader(config)`: the Grader the `judge` and `similar` matchers call (issue 14).
+ *
+ * judge: the verdicts of (prompt version, model, rubric, answer, context) come from memory, then
+ * from the disk cache, then from the model (temperature 0; judge-prompt.ts). One verdict decides
+ * unless it is a close call (verdict.ts), then three do, by majority; the cache keeps every
+ * verdict asked, so a later run with another threshold asks only what it lacks. An answer
+ * without a verdict JSON is asked again up to `retries` times.
+ *
+ * similar: embeddings of (model, text) come from memory, then disk, then one batched call for
+ * all that are missing; the score is the best cosine similarity between the text and a
+ * reference, and the grade passes at or above the threshold.
+ *
+ * Every call goes through one p-limit of `concurrency`. Identical grades in flight at once share
+ * their calls. Failures reject with JudgeError (DROIDCHECK_ERR_JUDGE); `usage()` counts calls,
+ * HTTP attempts, tokens, cache hits and judge errors.
+ */
+import pLimit from 'p-limit';
+import type { Dispatcher } from 'undici';
+import { JudgeError } from '../errors.js';
+import { createRedactor } from '../redact.js';
+import { cacheKey, createDiskCache, decodeVector, encodeVector, NO_CACHE, type LlmCache } from './cache.js';
+import type { ResolvedLlmConfig } from './config.js';
+import { judgeMessages, PROMPT_VERSION } from './judge-prompt.js';
+import { createOpenAiProvider, type ChatMessage, type LlmProvider } from './provider.js';
+import { bestMatch } from './similarity.js';
+import type { GradeResult, Grader, JudgeRequest, LlmUsage, SimilarRequest, Verdict } from './types.js';
+import { zeroLlmUsage } from './usage.js';
+import { decide, parseVerdict } from './verdict.js';
+
+export interface GraderOptions {
+  /** Default: `createOpenAiProvider(config)` over its own Agent (or `dispatcher`). */
+  provider?: LlmProvider;
+  dispatcher?: Dispatcher;
+  /** Default: the disk cache at `config.cacheDir`, none when it is undefined (`--no-cache`). */
+  cache?: LlmCache;
+}
+
+/** Entries kept in memory per kind before the maps are cleared (the disk cache stays). */
+const MEMO_LIMIT = 10_000;
+
+function excerpt(text: string, max = 120): string {
+  const one = text.replace(/\s+/g, ' ').trim();
+  return one.length > max ? `${one.slice(0, max - 1)}…` : one;
+}
+
+function asVerdicts(value: unknown): Verdict[] {
+  if (!Array.isArray(value)) return [];
+  return value.filter(
+    (v): v is Verdict =>
+      v !== null && typeof v === 'object' && typeof v.pass === 'boolean' && typeof v.score === 'number' && v.score >= 0 && v.score <= 1 && typeof v.reason === 'string',
+  );
+}
+
+function remember<V>(map: Map<string, V>, key: string, value: V): void {
+  if (map.size >= MEMO_LIMIT && !map.has(key)) map.clear();
+  map.set(key, value);
+}
+
+/** Creates a grader (see module docs). `close()` it when the run ends. */
+export function createGrader(config: ResolvedLlmConfig, options: GraderOptions = {}): Grader {
+  const counts: LlmUsage = zeroLlmUsage();
+  const provider =
+    options.provider ??
+    createOpenAiProvider(config, { ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}), onHttpRequest: () => void counts.httpRequests++ });
+  const cache = options.cache ?? (config.cacheDir !== undefined ? createDiskCache(config.cacheDir) : NO_CACHE);
+  const limit = pLimit(config.concurrency);
+  /** The judge's reasons go into reports and the cache: a key echoed back is scrubbed. */
+  const redact = createRedactor([config.apiKey]);
+  const closing = new AbortController();
+  const verdictMemo = new Map<string, Promise<Verdict[]>>();
+  const vectorMemo = new Map<string, Promise<Float32Array>>();
+
+  const signalFor = (signal?: AbortSignal): AbortSignal => (signal ? AbortSignal.any([signal, closing.signal]) : closing.signal);
+
+  /** One verdict; an answer without one is asked again up to `retries` times. */
+  async function askVerdict(model: string, messages: ChatMessage[], signal: AbortSignal, calls: { n: number }): Promise<Verdict> {
+    let last = '';
+    for (let attempt = 0; attempt <= config.retries; attempt++) {
+      const answer = await limit(() => provider.chat(model, messages, signal));
+      calls.n += 1;
+      counts.chatCalls += 1;
+      counts.promptTokens += answer.promptTokens;
+      counts.completionTokens += answer.completionTokens;
+      counts.totalTokens += answer.promptTokens + answer.completionTokens;
+      const verdict = parseVerdict(answer.content);
+      if (verdict) return { ...verdict, reason: redact(verdict.reason) };
+      last = answer.content;
+    }
+    throw new JudgeError(
+      redact(`judge model ${model} gave no verdict JSON {"pass": boolean, "score": 0..1, "reason": string} in ${config.retries + 1} answer(s); last answer: "${excerpt(last)}"`),
+    );
+  }
+
+  /** The verdicts under `key`, at least `needed` of them (asked for what is missing). */
+  function verdicts(key: string, needed: number, ask: () => Promise<Verdict>): Promise<Verdict[]> {
+    const prev = verdictMemo.get(key) ?? cache.get('judge', key).then(asVerdicts);
+    const next = prev.then(async (have) => {
+      if (have.length >= needed) return have;
+      const more = await Promise.all(Array.from({ length: needed - have.length }, ask));
+      const all = [...have, ...more];
+      await cache.set('judge', key, all);
+      return all;
+    });
+    remember(verdictMemo, key, next.catch(() => prev));
+    return next;
+  }
+
+  async function judge(request: JudgeRequest, callerSignal?: AbortSignal): Promise<GradeResult> {
+    const model = config.judgeModel;
+    if (model === undefined) throw new JudgeError('judge: no judge model configured (--judge-model or judge.model)');
+    const signal = signalFor(callerSignal);
+    const messages = judgeMessages(request.rubric, request.answer, request.context);
+    const key = cacheKey(['judge', PROMPT_VERSION, model, request.rubric, request.answer, request.context ?? null]);
+    const calls = { n: 0 };
+    const ask = (): Promise<Verdict> => askVerdict(model, messages, signal, calls);
+    let list = await verdicts(key, 1, ask);
+    let decision = decide(list, request.threshold, config.margin);
+    if (!decision.decided) {
+      list = await verdicts(key, decision.needed, ask);
+      decision = decide(list, request.threshold, config.margin);
+    }
+    if (calls.n === 0) counts.cacheHits += 1;
+    return { pass: decision.pass, score: decision.score, reason: decision.reason, cached: calls.n === 0, calls: calls.n, votes: decision.needed };
+  }
+
+  /** Vectors of `texts` (memory, disk, then one batched call); `calls` counts the call. */
+  async function vectors(model: string, texts: readonly string[], signal: AbortSignal, calls: { n: number }): Promise<Float32Array[]> {
+    const keys = texts.map((t) => cacheKey(['embedding', model, t]));
+    const missing: number[] = [];
+    const lookups: (Float32Array | Promise<Float32Array> | undefined)[] = await Promise.all(
+      keys.map(async (key, i): Promise<Float32Array | Promise<Float32Array> | undefined> => {
+        const memo = vectorMemo.get(key);
+        if (memo) return memo;
+        const disk = decodeVector(await cache.get('embedding', key));
+        if (disk) return disk;
+        const again = vectorMemo.get(key); // another grade may have asked meanwhile
+        if (again) return again;
+        missing.push(i);
+        return undefined;
+      }),
+    );
+    counts.cacheHits += texts.length - missing.length;
+    if (missing.length > 0) {
+      missing.sort((a, b) => a - b);
+      const inputs = [...new Set(missing.map((i) => texts[i]!))];
+      const batch = limit(() => provider.embed(model, inputs, signal)).then((answer) => {
+        calls.n += 1;
+        counts.embeddingCalls += 1;
+        counts.promptTokens += answer.promptTokens;
+        counts.totalTokens += answer.promptTokens;
+        return answer.vectors;
+      });
+      for (const [j, text] of inputs.entries()) {
+        const key = cacheKey(['embedding', model, text]);
+        const one = batch.then(async (vs) => {
+          const v = vs[j]!;
+          await cache.set('embedding', key, encodeVector(v));
+          return v;
+        });
+        one.catch(() => vectorMemo.delete(key));
+        remember(vectorMemo, key, one);
+      }
+      for (const i of missing) lookups[i] = vectorMemo.get(keys[i]!);
+    }
+    return Promise.all(lookups.map((l) => l!));
+  }
+
+  async function similar(request: SimilarRequest, callerSignal?: AbortSignal): Promise<GradeResult> {
+    const model = config.embeddingModel;
+    if (model === undefined) throw new JudgeError('similar: no embedding model configured (--embedding-model or judge.embeddingModel)');
+    const calls = { n: 0 };
+    const [text, ...refs] = await vectors(model, [request.text, ...request.references], signalFor(callerSignal), calls);
+    const best = bestMatch(text!, refs);
+    const ref = request.references[best.index] ?? '';
+    const reason = request.references.length > 1 ? `closest reference ${best.index + 1} of ${request.references.length}: "${excerpt(ref, 80)}"` : undefined;
+    return { pass: best.score >= request.threshold, score: best.score, ...(reason ? { reason } : {}), cached: calls.n === 0, calls: calls.n };
+  }
+
+  const countErrors =
+    <A extends unknown[]>(fn: (...args: A) => Promise<GradeResult>) =>
+    async (...args: A): Promise<GradeResult> => {
+      try {
+        return await fn(...args);
+      } catch (err) {
+        counts.judgeErrors += 1;
+        throw err;
+      }
+    };
+
+  return {
+    judge: countErrors(judge),
+    similar: countErrors(similar),
+    usage: () => ({ ...counts }),
+    async close() {
+      closing.abort();
+      await provider.close();
+    },
+  };
+}

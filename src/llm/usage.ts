@@ -1,0 +1,27 @@
+/**
+ * Token accounting helpers (issue 14: "their token usage is counted and reported"): an empty
+ * count, the sum of two (shards, merged reports) and the console line.
+ */
+import type { LlmUsage } from './types.js';
+
+export function zeroLlmUsage(): LlmUsage {
+  return { chatCalls: 0, embeddingCalls: 0, httpRequests: 0, promptTokens: 0, completionTokens: 0, totalTokens: 0, cacheHits: 0, judgeErrors: 0 };
+}
+
+/** Field-by-field sum. */
+export function addLlmUsage(a: LlmUsage, b: LlmUsage): LlmUsage {
+  const out = zeroLlmUsage();
+  for (const k of Object.keys(out) as (keyof LlmUsage)[]) out[k] = a[k] + b[k];
+  return out;
+}
+
+const n = (x: number): string => x.toLocaleString('en-US');
+
+/** `Judge  calls 12 (chat 9, embeddings 3) · HTTP requests 13 · tokens 4,512 (prompt 4,100, completion 412) · cache hits 30 · judge errors 0`. */
+export function formatLlmUsage(u: LlmUsage): string {
+  return (
+    `Judge  calls ${n(u.chatCalls + u.embeddingCalls)} (chat ${n(u.chatCalls)}, embeddings ${n(u.embeddingCalls)}) · ` +
+    `HTTP requests ${n(u.httpRequests)} · tokens ${n(u.totalTokens)} (prompt ${n(u.promptTokens)}, completion ${n(u.completionTokens)}) · ` +
+    `cache hits ${n(u.cacheHits)} · judge errors ${n(u.judgeErrors)}`
+  );
+}
