@@ -5,3 +5,6 @@
 export * from './latency-recorder.js';
 export * from './thresholds.js';
 export { didYouMean, editDistance } from './did-you-mean.js';
+export * from './latency-shift.js';
+export * from './sample-size.js';
+export * from './stats.js';
