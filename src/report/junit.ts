@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { create } from 'xmlbuilder2';
 import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces.js';
 import { formatLocation } from '../errors.js';
+import { describeThreshold, thresholdVerdictText } from '../metrics/index.js';
 import { formatValue } from './console.js';
 import type { ReportDocument, ScenarioEntry } from './report-document.js';
 
@@ -80,6 +81,7 @@ export function renderJUnit(report: ReportDocument, opts: JUnitOptions = {}): st
   const bySuite = new Map<string, ScenarioEntry[]>();
   for (const s of report.scenarios) bySuite.set(s.suite, [...(bySuite.get(s.suite) ?? []), s]);
   const breached = report.thresholds.filter((t) => !t.passed).length;
+  const unjudged = report.thresholds.filter((t) => t.status === 'too-few-samples' || t.status === 'no-samples').length;
   const withThresholds = (opts.thresholds ?? true) && report.thresholds.length > 0;
   const countOf = (list: ScenarioEntry[], kind: 'failure' | 'error' | 'skipped'): number =>
     list.filter((s) =>
@@ -93,7 +95,7 @@ export function renderJUnit(report: ReportDocument, opts: JUnitOptions = {}): st
     tests: String(all.length + (withThresholds ? report.thresholds.length : 0)),
     failures: String(countOf(all, 'failure') + (withThresholds ? breached : 0)),
     errors: String(countOf(all, 'error')),
-    skipped: String(countOf(all, 'skipped')),
+    skipped: String(countOf(all, 'skipped') + (withThresholds ? unjudged : 0)),
     time: seconds(report.durationMs),
     timestamp: report.startedAt,
   });
@@ -115,10 +117,11 @@ export function renderJUnit(report: ReportDocument, opts: JUnitOptions = {}): st
     for (const s of list) addTestcase(suite, s);
   }
   if (withThresholds) {
-    const suite = openSuite(THRESHOLD_SUITE, report.thresholds, breached, 0, 0, 0);
+    const suite = openSuite(THRESHOLD_SUITE, report.thresholds, breached, 0, unjudged, 0);
     for (const t of report.thresholds) {
       const tc = suite.ele('testcase', { classname: THRESHOLD_SUITE, name: attr(t.expression), time: '0.000' });
-      if (!t.passed) tc.ele('failure', { message: attr(`${t.metric} is ${t.actual}`), type: 'threshold' }).txt(xmlSafe(`${t.expression}\nactual: ${t.actual}`));
+      if (t.status === 'breached') tc.ele('failure', { message: attr(thresholdVerdictText(t)), type: 'threshold' }).txt(xmlSafe(`${t.expression}\n${describeThreshold(t)}`));
+      else if (t.status !== 'passed') tc.ele('skipped', { message: attr(thresholdVerdictText(t)) });
     }
   }
   return doc.end({ prettyPrint: true });

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import type { ReportDocument } from './report-document.js';
-import { accuracySchema, comparisonSchema, paritySchema, passRatesSchema } from './report-sections-schema.js';
+import { accuracySchema, comparisonSchema, paritySchema, passRatesSchema, thresholdResultSchema } from './report-sections-schema.js';
 import { OUTCOMES } from './run-types.js';
 
 const ms = z.number().nonnegative().describe('milliseconds');
@@ -86,7 +86,7 @@ export const reportDocumentSchema = z.object({
     badSecret: count,
     malformed: count,
   }),
-  thresholds: z.array(z.object({ expression: z.string(), metric: z.string(), actual: z.number(), passed: z.boolean() })),
+  thresholds: z.array(thresholdResultSchema),
   scenarios: z.array(scenarioEntrySchema),
   passRates: passRatesSchema.optional(),
   parity: paritySchema.optional(),

@@ -1,9 +1,12 @@
 /**
- * zod schemas of the optional sections of report.json: `passRates` (pass-rates.ts), `parity`
- * (parity.ts), `accuracy` (accuracy.ts) and `comparison` (compare.ts). Each is checked both
+ * zod schemas of report.json's judged parts: `thresholds[]` (metrics/thresholds.ts; a report
+ * written before a field existed still parses, the field filled from the others) and the
+ * optional sections `passRates` (pass-rates.ts), `parity` (parity.ts), `accuracy` (accuracy.ts)
+ * and `comparison` (compare.ts). Each is checked both
  * ways against its TypeScript type, so the published JSON Schema describes what is written.
  */
 import { z } from 'zod';
+import { minSamplesForStat, parseThreshold, thresholdUnit, type ThresholdResult, type ThresholdUnit } from '../metrics/index.js';
 import type { AccuracyReport } from './accuracy.js';
 import type { ReportComparison } from './compare.js';
 import type { ParityReport } from './parity.js';
@@ -13,6 +16,50 @@ import { OUTCOMES } from './run-types.js';
 const count = z.number().int().nonnegative();
 const share = z.number().min(0).max(1).describe('0..1');
 const mode = z.enum(['sync', 'async']);
+const thresholdOp = z.enum(['<', '<=', '>', '>=', '==', '!=']);
+const thresholdStatus = z.enum(['passed', 'breached', 'too-few-samples', 'no-samples']);
+const thresholdUnitEnum = z.enum(['ms', 'share', 'count']);
+
+/** What an older threshold entry lacks, read from its expression (the metric's name as a fallback). */
+function parsedParts(expression: string, metric: string): { unit: ThresholdUnit; op: ThresholdResult['op']; limit: number; minCount: number } {
+  try {
+    const t = parseThreshold(expression);
+    return { unit: thresholdUnit(t), op: t.op, limit: t.value, minCount: t.kind === 'latency' ? minSamplesForStat(t.stat) : 1 };
+  } catch {
+    const unit: ThresholdUnit = metric.endsWith('.rate') ? 'share' : /^(ack|answer|sync)\.(?!count$)/.test(metric) ? 'ms' : 'count';
+    return { unit, op: '<', limit: 0, minCount: 1 };
+  }
+}
+
+export const thresholdResultSchema = z
+  .object({
+    expression: z.string(),
+    metric: z.string(),
+    status: thresholdStatus.optional().describe('absent in older reports: passed or breached from `passed`'),
+    passed: z.boolean().describe('false only when breached'),
+    actual: z.number().nullable().describe('in `unit`; null with no-samples'),
+    unit: thresholdUnitEnum.optional(),
+    op: thresholdOp.optional(),
+    limit: z.number().optional().describe('in `unit`'),
+    count: count.optional().describe('samples behind the figure; absent (read as 0) in older reports'),
+    minCount: count.optional().describe('samples the statistic needs (p99: 100, p99.9: 1,000)'),
+  })
+  .transform((t): ThresholdResult => {
+    const parts = t.unit && t.op && t.limit !== undefined && t.minCount !== undefined ? undefined : parsedParts(t.expression, t.metric);
+    return {
+      expression: t.expression,
+      metric: t.metric,
+      status: t.status ?? (t.passed ? 'passed' : 'breached'),
+      passed: t.passed,
+      actual: t.actual,
+      unit: t.unit ?? parts!.unit,
+      op: t.op ?? parts!.op,
+      limit: t.limit ?? parts!.limit,
+      count: t.count ?? 0,
+      minCount: t.minCount ?? parts!.minCount,
+    };
+  });
+
 
 export const passRatesSchema = z.object({
   scenarios: z.array(
@@ -96,6 +143,8 @@ export const comparisonSchema = z.object({
 
 // Both directions must hold (as for the document itself).
 const _checks = [
+  (v: ThresholdResult): z.input<typeof thresholdResultSchema> => v,
+  (v: z.output<typeof thresholdResultSchema>): ThresholdResult => v,
   (v: PassRates): z.infer<typeof passRatesSchema> => v,
   (v: z.infer<typeof passRatesSchema>): PassRates => v,
   (v: ParityReport): z.infer<typeof paritySchema> => v,
