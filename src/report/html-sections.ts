@@ -4,6 +4,8 @@
  * vs actual). Each returns an HTML fragment ('' when it has nothing to show); text is escaped.
  */
 import { formatLocation } from '../errors.js';
+import { formatMs } from '../units.js';
+import { latencyChangeText, latencySamplesText, outcomeRateText, ruleText, rulesText } from './compare-render.js';
 import { formatValue } from './console.js';
 import { requirementText } from './console-sections.js';
 import type { ReportDocument } from './report-document.js';
@@ -46,6 +48,7 @@ export function outcomesHtml(report: ReportDocument): string {
   return `<h2 id="outcomes">Outcomes</h2>${table(['outcome', 'count', 'share', ''], rows)}<p class="muted">total ${sum} of ${s.requests} requests; ${s.retries} submit retr${s.retries === 1 ? 'y' : 'ies'}</p>`;
 }
 
+/** The comparison with a baseline: flips, every latency row that moved or was tested (units, samples, rule), outcome rows. */
 export function comparisonHtml(report: ReportDocument): string {
   const c = report.comparison;
   if (!c) return '';
@@ -53,13 +56,19 @@ export function comparisonHtml(report: ReportDocument): string {
     ...c.regressions.map((f) => [ok(false), h(`${f.suite} › ${f.name} [${f.mode}]`), 'pass → fail']),
     ...c.added.filter((a) => a.to === 'fail').map((f) => [ok(false), h(`${f.suite} › ${f.name} [${f.mode}]`), 'new, failing']),
     ...c.fixed.map((f) => [ok(true), h(`${f.suite} › ${f.name} [${f.mode}]`), 'fail → pass']),
+    ...c.thresholds.filter((t) => t.current === false).map((t) => [ok(false), h(`threshold ${t.expression}`), 'now breached']),
   ];
-  // Percentiles that moved by 1% or more, or regressed; the rest say nothing.
-  const lat = c.latency.filter((l) => l.regressed || Math.abs(l.changePct) >= 1).map((l) => [ok(!l.regressed, '', '✗'), `${l.metric}.${l.stat}`, String(l.baseMs), String(l.currentMs), `${l.changePct > 0 ? '+' : ''}${l.changePct}%`]);
-  const out = c.outcomes.filter((o) => o.baseRate > 0 || o.currentRate > 0).map((o) => [ok(!o.regressed, '', '✗'), o.outcome, pct(o.baseRate), pct(o.currentRate), `${o.changePts} pts`]);
+  // Percentiles that moved by 1% or more, or were tested; the rest say nothing.
+  const lat = c.latency
+    .filter((l) => l.regressed || l.pValue !== null || Math.abs(l.changePct) >= 1)
+    .map((l) => [ok(!l.regressed, '', '✗'), `${l.metric}.${l.stat}`, formatMs(l.baseMs), formatMs(l.currentMs), h(latencyChangeText(l)), latencySamplesText(l), `<span class="l">${h(ruleText(l, c))}</span>`]);
+  const out = c.outcomes
+    .filter((o) => o.baseCount > 0 || o.currentCount > 0)
+    .map((o) => [ok(!o.regressed, '', '✗'), o.outcome, outcomeRateText(o.baseRate, o.baseCount, o.baseRequests), outcomeRateText(o.currentRate, o.currentCount, o.currentRequests), `${o.changePts > 0 ? '+' : ''}${o.changePts} pts`, `<span class="l">${h(ruleText(o, c))}</span>`]);
   return `<h2 id="comparison">Against the baseline: ${c.regressed ? '<span class="fail">regressed</span>' : '<span class="pass">no regression</span>'}</h2>
+<p class="muted">${h(rulesText(c))}.</p>
 ${flips.length > 0 ? table(['', 'scenario', 'change'], flips) : '<p class="muted">No scenario flipped.</p>'}
-${lat.length > 0 ? table(['', 'latency', 'base ms', 'current ms', 'change'], lat) : '<p class="muted">No latency percentile moved by 1% or more.</p>'}${table(['', 'outcome', 'base', 'current', 'change'], out)}`;
+${lat.length > 0 ? table(['', 'latency', 'base', 'current', 'change', 'samples', 'rule'], lat) : '<p class="muted">No latency percentile moved by 1% or more.</p>'}${out.length > 0 ? table(['', 'outcome', 'base', 'current', 'change', 'rule'], out) : ''}`;
 }
 
 export function passRatesHtml(report: ReportDocument): string {

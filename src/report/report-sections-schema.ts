@@ -7,11 +7,11 @@
  */
 import { z } from 'zod';
 import { minSamplesForStat, parseThreshold, thresholdUnit, type ThresholdResult, type ThresholdUnit } from '../metrics/index.js';
+import { OUTCOMES } from '../outcomes.js';
 import type { AccuracyReport } from './accuracy.js';
-import type { ReportComparison } from './compare.js';
+import { DEFAULT_COMPARE_RULES, type ReportComparison } from './compare.js';
 import type { ParityReport } from './parity.js';
 import type { PassRates } from './pass-rates.js';
-import { OUTCOMES } from './run-types.js';
 
 const count = z.number().int().nonnegative();
 const share = z.number().min(0).max(1).describe('0..1');
@@ -117,28 +117,82 @@ export const accuracySchema = z.object({
 
 const state = z.enum(['pass', 'fail', 'missing']);
 const flip = z.object({ suite: z.string(), name: z.string(), mode, from: state, to: state });
+const pValue = z.number().min(0).max(1).nullable().describe('one-sided p-value; null when not tested');
+const latencyRule = z.enum(['too-few-samples', 'within-tolerance', 'not-significant', 'regressed']);
+const outcomeRule = z.enum(['too-few-samples', 'within-tolerance', 'not-significant', 'regressed', 'not-judged']);
+const compareStat = z.enum(['p50', 'p90', 'p99', 'p999']);
 
 export const comparisonSchema = z.object({
   regressed: z.boolean(),
+  rules: z
+    .object({ tolerancePct: z.number(), minDeltaMs: z.number(), rateTolerancePts: z.number(), alpha: z.number() })
+    .default({ ...DEFAULT_COMPARE_RULES }),
+  significanceBound: z.number().min(0).max(1).default(DEFAULT_COMPARE_RULES.alpha).describe('alpha / K (Tarone); the bound a p-value had to reach'),
   regressions: z.array(flip),
   fixed: z.array(flip),
   added: z.array(flip),
   removed: z.array(flip),
   latency: z.array(
-    z.object({
-      metric: z.enum(['ack', 'answer', 'sync']),
-      stat: z.enum(['p50', 'p90', 'p99', 'p999']),
-      baseMs: z.number(),
-      currentMs: z.number(),
-      // Infinity (a percentile grew from 0) is written as null by JSON.stringify.
-      changePct: z.number().or(z.null().transform(() => Infinity)),
-      regressed: z.boolean(),
-    }),
+    z
+      .object({
+        metric: z.enum(['ack', 'answer', 'sync']),
+        stat: compareStat,
+        baseMs: z.number(),
+        currentMs: z.number(),
+        deltaMs: z.number().optional(),
+        // Infinity (a percentile grew from 0) is written as null by JSON.stringify.
+        changePct: z.number().or(z.null().transform(() => Infinity)),
+        baseCount: count.optional(),
+        currentCount: count.optional(),
+        minCount: count.optional(),
+        pValue: pValue.optional(),
+        rule: latencyRule.optional(),
+        regressed: z.boolean(),
+      })
+      .transform((l) => ({
+        ...l,
+        deltaMs: l.deltaMs ?? l.currentMs - l.baseMs,
+        baseCount: l.baseCount ?? 0,
+        currentCount: l.currentCount ?? 0,
+        minCount: l.minCount ?? minSamplesForStat(l.stat),
+        pValue: l.pValue ?? null,
+        rule: l.rule ?? (l.regressed ? ('regressed' as const) : ('within-tolerance' as const)),
+      })),
   ),
   outcomes: z.array(
-    z.object({ outcome: z.enum(OUTCOMES), baseRate: share, currentRate: share, changePts: z.number(), regressed: z.boolean() }),
+    z
+      .object({
+        outcome: z.enum(OUTCOMES),
+        baseRate: share,
+        currentRate: share,
+        changePts: z.number(),
+        baseCount: count.optional(),
+        currentCount: count.optional(),
+        baseRequests: count.optional(),
+        currentRequests: count.optional(),
+        pValue: pValue.optional(),
+        rule: outcomeRule.optional(),
+        regressed: z.boolean(),
+      })
+      .transform((o) => ({
+        ...o,
+        baseCount: o.baseCount ?? 0,
+        currentCount: o.currentCount ?? 0,
+        baseRequests: o.baseRequests ?? 0,
+        currentRequests: o.currentRequests ?? 0,
+        pValue: o.pValue ?? null,
+        rule: o.rule ?? (o.regressed ? ('regressed' as const) : ('within-tolerance' as const)),
+      })),
   ),
-  thresholds: z.array(z.object({ expression: z.string(), base: z.boolean().optional(), current: z.boolean().optional() })),
+  thresholds: z.array(
+    z.object({
+      expression: z.string(),
+      base: z.boolean().optional(),
+      current: z.boolean().optional(),
+      baseStatus: thresholdStatus.optional(),
+      currentStatus: thresholdStatus.optional(),
+    }),
+  ),
 });
 
 // Both directions must hold (as for the document itself).
@@ -151,6 +205,7 @@ const _checks = [
   (v: z.infer<typeof paritySchema>): ParityReport => v,
   (v: AccuracyReport): z.infer<typeof accuracySchema> => v,
   (v: z.infer<typeof accuracySchema>): AccuracyReport => v,
+  (v: ReportComparison): z.input<typeof comparisonSchema> => v,
   (v: z.output<typeof comparisonSchema>): ReportComparison => v,
 ];
 void _checks;
