@@ -1,16 +1,17 @@
 /**
  * Markdown lines of the report's optional sections for a pull request: the comparison with a
- * baseline (every latency row that moved or was tested, with units and the rule that decided
- * it), pass rates (when a scenario repeated or was flaky), parity and accuracy, short.
+ * baseline (every latency row that moved or regressed, with units and the rule that decided
+ * it), pass rates (when a scenario repeated or was flaky: rate, 95% CI, pass^k, verdict),
+ * parity and accuracy (per intent from the confusion matrix), short.
  */
-import { formatMs } from '../units.js';
+import { formatMs, formatPercent } from '../units.js';
 import { latencyChangeText, latencySamplesText, outcomeRateText, ruleText, rulesText } from './compare-render.js';
-import { requirementText } from './console-sections.js';
 import { formatValue } from './console.js';
+import { PASS_RATE_HEADER, passRateCells, passRatesTitle, showPassRates } from './pass-rate-text.js';
 import type { ReportDocument } from './report-document.js';
 
 type Row = (cells: string[]) => string;
-const pct = (x: number | null): string => (x === null ? '–' : `${(x * 100).toFixed(0)}%`);
+const pct = (x: number | null): string => (x === null ? '–' : formatPercent(x, 0));
 
 /** Lines (GitHub-flavoured Markdown) of comparison, pass rates, parity and accuracy; empty when none applies. */
 export function markdownSections(report: ReportDocument, row: Row, code: (t: string) => string): string[] {
@@ -35,10 +36,12 @@ export function markdownSections(report: ReportDocument, row: Row, code: (t: str
     }
   }
   const p = report.passRates;
-  if (p && p.scenarios.some((e) => e.runs > 1 || e.flaky)) {
-    lines.push('', `### Pass rates (${p.flaky} flaky)`, '', row(['scenario', 'passes', 'rate', 'required', '']), row(['---', '---:', '---:', '---', '---']));
+  if (showPassRates(p)) {
+    lines.push('', `### Pass rates (${passRatesTitle(p)})`, '', row([...PASS_RATE_HEADER]), row(['---', '---:', '---:', '---:', '---', '---', '---']));
     for (const e of p.scenarios) {
-      lines.push(row([`${e.suite} › ${e.scenario} [${e.mode}]`, `${e.passes}/${e.runs}`, pct(e.passRate), requirementText(e.required), `${e.passed ? '✅' : '❌'}${e.flaky ? ' flaky' : ''}`]));
+      const cells = passRateCells(e);
+      cells[6] = `${e.passed ? '✅' : '❌'}${e.flaky ? ' flaky' : ''}`;
+      lines.push(row(cells));
     }
   }
   const par = report.parity;
@@ -49,8 +52,8 @@ export function markdownSections(report: ReportDocument, row: Row, code: (t: str
   }
   const a = report.accuracy;
   if (a && a.intents.length > 0) {
-    lines.push('', `### Intent accuracy (${a.samples} answers)`, '', row(['intent', 'support', 'precision', 'recall', 'f1']), row(['---', '---:', '---:', '---:', '---:']));
-    for (const m of a.intents) lines.push(row([m.intent, String(m.support), pct(m.precision), pct(m.recall), pct(m.f1)]));
+    lines.push('', `### Intent accuracy (${a.samples} answers)`, '', row(['intent', 'support', 'TP', 'FP', 'FN', 'precision', 'recall', 'f1']), row(['---', '---:', '---:', '---:', '---:', '---:', '---:', '---:']));
+    for (const m of a.intents) lines.push(row([m.intent, String(m.support), String(m.truePositives), String(m.falsePositives), String(m.falseNegatives), pct(m.precision), pct(m.recall), pct(m.f1)]));
   }
   if (a && a.fields.length > 0) {
     const groups = (['cart', 'address'] as const).map((g) => {

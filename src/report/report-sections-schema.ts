@@ -1,21 +1,27 @@
 /**
- * zod schemas of report.json's judged parts: `thresholds[]` (metrics/thresholds.ts; a report
- * written before a field existed still parses, the field filled from the others) and the
+ * zod schemas of report.json's judged parts: `thresholds[]` (metrics/thresholds.ts) and the
  * optional sections `passRates` (pass-rates.ts), `parity` (parity.ts), `accuracy` (accuracy.ts)
- * and `comparison` (compare.ts). Each is checked both
- * ways against its TypeScript type, so the published JSON Schema describes what is written.
+ * and `comparison` (compare.ts). Each is checked both ways against its TypeScript type, so the
+ * published JSON Schema describes what is written.
+ *
+ * Reports written before a field existed still parse (a baseline kept from an older droidcheck
+ * must not be refused): a missing field is filled from the others (a threshold's status from
+ * `passed`, its unit, operator and limit from its expression; a pass rate's interval, status
+ * and pass^k from its counts; an intent's false positives and negatives from its counts) or
+ * given a neutral value (a threshold's count 0; a comparison row's counts 0 and no p-value).
  */
 import { z } from 'zod';
-import { minSamplesForStat, parseThreshold, thresholdUnit, type ThresholdResult, type ThresholdUnit } from '../metrics/index.js';
+import { minSamplesForStat, parseThreshold, thresholdUnit, wilsonInterval, type ThresholdResult, type ThresholdUnit } from '../metrics/index.js';
 import { OUTCOMES } from '../outcomes.js';
 import type { AccuracyReport } from './accuracy.js';
 import { DEFAULT_COMPARE_RULES, type ReportComparison } from './compare.js';
 import type { ParityReport } from './parity.js';
-import type { PassRates } from './pass-rates.js';
+import { passRateStatus, type PassRates } from './pass-rates.js';
 
 const count = z.number().int().nonnegative();
 const share = z.number().min(0).max(1).describe('0..1');
 const mode = z.enum(['sync', 'async']);
+const interval = z.object({ low: share, high: share }).describe('Wilson 95% interval, 0..1');
 const thresholdOp = z.enum(['<', '<=', '>', '>=', '==', '!=']);
 const thresholdStatus = z.enum(['passed', 'breached', 'too-few-samples', 'no-samples']);
 const thresholdUnitEnum = z.enum(['ms', 'share', 'count']);
@@ -60,27 +66,41 @@ export const thresholdResultSchema = z
     };
   });
 
+const passRateStatusEnum = z.enum(['passed', 'failed', 'flaky', 'not-run']);
 
 export const passRatesSchema = z.object({
   scenarios: z.array(
-    z.object({
-      suite: z.string(),
-      scenario: z.string(),
-      mode,
-      runs: count,
-      passes: count,
-      passRate: share,
-      required: z.union([z.object({ passRate: share }), z.object({ minPasses: count }), z.object({ all: z.literal(true) })]),
-      requiredPasses: count,
-      flaky: z.boolean(),
-      passed: z.boolean(),
-    }),
+    z
+      .object({
+        suite: z.string(),
+        scenario: z.string(),
+        mode,
+        runs: count,
+        passes: count,
+        passRate: share,
+        interval: interval.optional(),
+        allPassed: z.boolean().optional().describe('pass^k: all k (= runs) runs passed'),
+        status: passRateStatusEnum.optional(),
+        required: z.union([z.object({ passRate: share }), z.object({ minPasses: count }), z.object({ all: z.literal(true) })]),
+        requiredPasses: count,
+        flaky: z.boolean(),
+        passed: z.boolean(),
+      })
+      .transform((e) => ({
+        ...e,
+        interval: e.interval ?? wilsonInterval(e.passes, e.runs),
+        allPassed: e.allPassed ?? e.passes === e.runs,
+        status: e.status ?? passRateStatus(e.runs, e.passes),
+      })),
   ),
   suites: z.array(
-    z.object({ suite: z.string(), runs: count, passes: count, passRate: share, required: share.optional(), passed: z.boolean() }),
+    z
+      .object({ suite: z.string(), runs: count, passes: count, passRate: share, interval: interval.optional(), required: share.optional(), passed: z.boolean() })
+      .transform((s) => ({ ...s, interval: s.interval ?? wilsonInterval(s.passes, s.runs) })),
   ),
   passed: z.boolean(),
   flaky: count,
+  failOnFlaky: z.boolean().default(false),
 });
 
 const parityField = z.enum(['intents', 'cart', 'address', 'language']);
@@ -105,13 +125,27 @@ const ratio = z.number().min(0).max(1).nullable().describe('0..1, null when unde
 export const accuracySchema = z.object({
   samples: count,
   intents: z.array(
-    z.object({ intent: z.string(), support: count, predicted: count, truePositives: count, precision: ratio, recall: ratio, f1: ratio }),
+    z
+      .object({
+        intent: z.string(),
+        support: count.describe('TP + FN'),
+        predicted: count.describe('TP + FP'),
+        truePositives: count,
+        falsePositives: count.optional(),
+        falseNegatives: count.optional(),
+        precision: ratio,
+        recall: ratio,
+        f1: ratio,
+      })
+      .transform((m) => ({ ...m, falsePositives: m.falsePositives ?? m.predicted - m.truePositives, falseNegatives: m.falseNegatives ?? m.support - m.truePositives })),
   ),
-  confusion: z.object({
-    expected: z.array(z.string()),
-    actual: z.array(z.string()),
-    counts: z.record(z.string(), z.record(z.string(), count)),
-  }),
+  confusion: z
+    .object({
+      expected: z.array(z.string()),
+      actual: z.array(z.string()),
+      counts: z.record(z.string(), z.record(z.string(), count)),
+    })
+    .describe('multi-label confusion matrix: counts[expected][returned]; "(none)" on either side'),
   fields: z.array(z.object({ path: z.string(), group: z.enum(['cart', 'address']), checks: count, hits: count, hitRate: share })),
 });
 
@@ -195,16 +229,17 @@ export const comparisonSchema = z.object({
   ),
 });
 
-// Both directions must hold (as for the document itself).
+// Both directions must hold (as for the document itself): what we write fits the schema's
+// input, and what the schema gives back is the TypeScript type.
 const _checks = [
   (v: ThresholdResult): z.input<typeof thresholdResultSchema> => v,
   (v: z.output<typeof thresholdResultSchema>): ThresholdResult => v,
-  (v: PassRates): z.infer<typeof passRatesSchema> => v,
-  (v: z.infer<typeof passRatesSchema>): PassRates => v,
+  (v: PassRates): z.input<typeof passRatesSchema> => v,
+  (v: z.output<typeof passRatesSchema>): PassRates => v,
   (v: ParityReport): z.infer<typeof paritySchema> => v,
   (v: z.infer<typeof paritySchema>): ParityReport => v,
-  (v: AccuracyReport): z.infer<typeof accuracySchema> => v,
-  (v: z.infer<typeof accuracySchema>): AccuracyReport => v,
+  (v: AccuracyReport): z.input<typeof accuracySchema> => v,
+  (v: z.output<typeof accuracySchema>): AccuracyReport => v,
   (v: ReportComparison): z.input<typeof comparisonSchema> => v,
   (v: z.output<typeof comparisonSchema>): ReportComparison => v,
 ];
