@@ -24,7 +24,10 @@ export function latencySamplesText(l: Pick<LatencyChange, 'baseCount' | 'current
   return `${l.baseCount} / ${l.currentCount} samples`;
 }
 
-/** Why a row was decided so: `too few samples (16 < 100)`, `within tolerance`, `not significant (p 0.21)`, `regressed (p 0.0003)`. */
+/**
+ * Why a row was decided so: `too few samples (16 < 100)`, `within tolerance (<= +10% or < +1 ms)`,
+ * `not significant (p 0.21 > 0.0033)`, `REGRESSED (p 0.0003 <= 0.0033)`.
+ */
 export function ruleText(row: LatencyChange | OutcomeChange, cmp?: Pick<ReportComparison, 'rules' | 'significanceBound'>): string {
   const rules = cmp?.rules;
   const bound = cmp ? ` ${row.rule === 'regressed' ? '<=' : '>'} ${Number(cmp.significanceBound.toPrecision(2))}` : '';
@@ -34,7 +37,7 @@ export function ruleText(row: LatencyChange | OutcomeChange, cmp?: Pick<ReportCo
       return 'minCount' in row ? `too few samples (${Math.min(row.baseCount, row.currentCount)} < ${row.minCount})` : 'no requests';
     case 'within-tolerance':
       if (!rules) return 'within tolerance';
-      return 'minCount' in row ? `within tolerance (${pct(rules.tolerancePct)} and +${formatMs(rules.minDeltaMs)})` : `within tolerance (+${rules.rateTolerancePts} pts)`;
+      return 'minCount' in row ? `within tolerance (<= ${pct(rules.tolerancePct)} or < +${formatMs(rules.minDeltaMs)})` : `within tolerance (<= +${rules.rateTolerancePts} pts)`;
     case 'not-significant':
       return row.pValue === null ? 'not significant (no histogram to test)' : `not significant${p}`;
     case 'regressed':
