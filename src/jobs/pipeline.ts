@@ -210,6 +210,7 @@ export async function runJob(config: ResolvedConfig, io: JobIO, body: (ctx: JobC
     suites,
     ...(baseline && { baseline }),
     notes: engine.notes,
+    failOnFlaky: config.failOnFlaky,
     interrupted: engine.interrupted || Boolean(io.stopSignal?.aborted),
     ...(output.load && { load: output.load }),
     timeline: engine.timeline,

@@ -71,6 +71,29 @@ export function summarizeHistogram(h: hdr.Histogram): LatencySummary {
   };
 }
 
+/** One HDR bucket: its value (us, the bucket's highest equivalent value) and how many samples fell in it. */
+export interface HistogramBucket {
+  valueUs: number;
+  count: number;
+}
+
+/**
+ * The non-empty buckets of a histogram, ascending by value (us). Empty for an empty histogram.
+ * Used by two-sample tests over whole distributions (latency-shift.ts).
+ */
+export function histogramBuckets(h: hdr.Histogram): HistogramBucket[] {
+  if (h.totalCount === 0) return [];
+  if (!(h instanceof hdr.JsHistogram)) throw new TypeError('histogramBuckets needs a JS histogram (hdr-histogram-js without WebAssembly)');
+  const it = h.recordedValuesIterator;
+  it.reset();
+  const out: HistogramBucket[] = [];
+  while (it.hasNext()) {
+    const v = it.next();
+    if (v.countAtValueIteratedTo > 0) out.push({ valueUs: v.valueIteratedTo, count: v.countAtValueIteratedTo });
+  }
+  return out;
+}
+
 /**
  * Three HDR histograms, one per {@link LatencyMetric}.
  * `recordMs(metric, ms)` clamps to 1 us .. 1 h (a negative or zero time from clock skew counts
@@ -107,6 +130,11 @@ export class LatencyRecorder {
    */
   summary(metric: LatencyMetric): LatencySummary {
     return summarizeHistogram(this.histograms[metric]);
+  }
+
+  /** The non-empty buckets of `metric`, ascending (values in us). */
+  buckets(metric: LatencyMetric): HistogramBucket[] {
+    return histogramBuckets(this.histograms[metric]);
   }
 
   /** The histogram of `metric` as HDR compressed base64 (values in us). */

@@ -1,153 +1,61 @@
 /**
- * k6-style thresholds (SLOs) over a run's figures: `"<metric> <op> <value>[unit]"`, e.g.
- * `ack.p99 < 100ms`, `answer.p(99.5) <= 2m`, `outcome.timeout.rate < 1%`, `receiver.late == 0`.
+ * Judging thresholds (threshold-parse.ts) against a run's figures, with statistics that fit the
+ * sample (issue 11, item 2; docs/statistics.md):
  *
- * Metrics:
- * - latency `ack|answer|sync` . `p50|p90|p95|p99|p999|max|min|mean|count|p(NN)`; value in ms,
- *   or with a unit `ms|s|m` (count takes a bare number);
- * - `outcome.<answered|failed|rejected|timeout|transport-error|interrupted>.rate|count`
- *   (rate 0..1 of the requests, or `NN%`);
- * - `scenario.pass.rate` (0..1 or `NN%`);
- * - `receiver.<duplicates|late|orphans|badSecret|malformed>` (counts).
- * An unknown metric is an error (DROIDCHECK_ERR_THRESHOLD, with a did-you-mean), never a silent pass.
+ * - `no-samples`: the metric has nothing to judge (no ack measured, no request sent);
+ * - `too-few-samples`: a percentile its count cannot support (p99 needs >= 100 samples, p99.9
+ *   >= 1,000; sample-size.ts), never a breach, whatever the limit;
+ * - `breached` / `passed`: the figure against the limit.
+ *
+ * A user who wants too few samples to fail the gate adds a count threshold (`ack.count >= 100`),
+ * the k6 way. `passed` is true unless `breached`.
  */
 import { ThresholdError } from '../errors.js';
-import { didYouMean } from './did-you-mean.js';
-import { LATENCY_METRICS, LIMITS_MS, LatencyRecorder, type LatencyMetric, type LatencySummary } from './latency-recorder.js';
-
-export type ThresholdOp = '<' | '<=' | '>' | '>=' | '==' | '!=';
-export type ThresholdKind = 'latency' | 'count' | 'rate';
-
-/** A parsed threshold. `value` is in ms for latency stats, 0..1 for rates, a number for counts. */
-export interface Threshold {
-  /** As written (trimmed). */
-  expression: string;
-  /** Full metric name, e.g. `ack.p99`, `outcome.timeout.rate`, `receiver.late`. */
-  name: string;
-  /** `ack` | `answer` | `sync` | `outcome.<name>` | `scenario.pass` | `receiver`. */
-  metric: string;
-  /** `p99`, `p(99.5)`, `max`, `count`, `rate`, `duplicates`, ... */
-  stat: string;
-  op: ThresholdOp;
-  value: number;
-  kind: ThresholdKind;
-  /** 0..100, for percentile stats. */
-  percentile?: number;
-}
-
-/** Outcome names (mirror of runner/ OUTCOMES; metrics/ imports nothing of ours). */
-export const OUTCOME_NAMES = ['answered', 'failed', 'rejected', 'timeout', 'transport-error', 'interrupted'] as const;
-export const RECEIVER_COUNTERS = ['duplicates', 'late', 'orphans', 'badSecret', 'malformed'] as const;
-export type ReceiverCounter = (typeof RECEIVER_COUNTERS)[number];
-
-const LATENCY_STATS = ['p50', 'p90', 'p95', 'p99', 'p999', 'max', 'min', 'mean', 'count'] as const;
-const NAMED_PERCENTILES: Record<string, number> = { p50: 50, p90: 90, p95: 95, p99: 99, p999: 99.9 };
-const UNITS_MS: Record<string, number> = { '': 1, ms: 1, s: 1000, m: 60_000 };
-
-/** Every concrete metric name (for did-you-mean and documentation). */
-export const THRESHOLD_METRICS: readonly string[] = [
-  ...LATENCY_METRICS.flatMap((m) => LATENCY_STATS.map((s) => `${m}.${s}`)),
-  ...OUTCOME_NAMES.flatMap((o) => [`outcome.${o}.rate`, `outcome.${o}.count`]),
-  'scenario.pass.rate',
-  ...RECEIVER_COUNTERS.map((c) => `receiver.${c}`),
-];
-
-/** The spec's limits as thresholds (spec: Limits), judged only when the metric has values. */
-export const DEFAULT_THRESHOLDS: readonly string[] = [
-  `ack.p99 < ${LIMITS_MS.ack}ms`,
-  `answer.max < ${LIMITS_MS.answer / 1000}s`,
-  `sync.max < ${LIMITS_MS.sync / 1000}s`,
-];
-
-const EXPRESSION = /^\s*([^\s<>=!]+)\s*(<=|>=|==|!=|<|>)\s*([-+]?\d+(?:\.\d+)?(?:e[-+]?\d+)?)\s*([a-z%]*)\s*$/i;
-const EXAMPLE = 'e.g. "ack.p99 < 100ms" or "outcome.timeout.rate < 1%"';
-
-function resolveName(name: string, expression: string): Omit<Threshold, 'expression' | 'op' | 'value'> {
-  const dot = name.indexOf('.');
-  const head = dot < 0 ? name : name.slice(0, dot);
-  const rest = dot < 0 ? '' : name.slice(dot + 1);
-  if ((LATENCY_METRICS as readonly string[]).includes(head)) {
-    const metric = head;
-    const custom = /^p\((\d+(?:\.\d+)?)\)$/.exec(rest);
-    if (custom) {
-      const percentile = Number(custom[1]);
-      if (percentile <= 0 || percentile > 100) {
-        throw new ThresholdError(`threshold "${expression}": percentile ${percentile} is not in (0, 100]`);
-      }
-      return { name, metric, stat: rest, kind: 'latency', percentile };
-    }
-    if ((LATENCY_STATS as readonly string[]).includes(rest)) {
-      const percentile = NAMED_PERCENTILES[rest];
-      const base = { name, metric, stat: rest, kind: rest === 'count' ? ('count' as const) : ('latency' as const) };
-      return percentile === undefined ? base : { ...base, percentile };
-    }
-  } else if (head === 'outcome') {
-    const last = rest.lastIndexOf('.');
-    const outcome = rest.slice(0, last);
-    const stat = rest.slice(last + 1);
-    if (last > 0 && (OUTCOME_NAMES as readonly string[]).includes(outcome) && (stat === 'rate' || stat === 'count')) {
-      return { name, metric: `outcome.${outcome}`, stat, kind: stat };
-    }
-  } else if (name === 'scenario.pass.rate') {
-    return { name, metric: 'scenario.pass', stat: 'rate', kind: 'rate' };
-  } else if (head === 'receiver' && (RECEIVER_COUNTERS as readonly string[]).includes(rest)) {
-    return { name, metric: 'receiver', stat: rest, kind: 'count' };
-  }
-  const suggestion = didYouMean(name, THRESHOLD_METRICS);
-  throw new ThresholdError(
-    `threshold "${expression}": unknown metric "${name}"` +
-      (suggestion ? `; did you mean "${suggestion}"?` : `; known metrics: ack|answer|sync.<p50|p90|p95|p99|p999|p(NN)|max|min|mean|count>, outcome.<name>.rate|count, scenario.pass.rate, receiver.<counter>`),
-  );
-}
-
-function scaleValue(raw: number, unit: string, kind: ThresholdKind, expression: string): number {
-  const u = unit.toLowerCase();
-  if (kind === 'latency') {
-    const factor = UNITS_MS[u];
-    if (factor !== undefined) return raw * factor;
-  } else if (kind === 'rate') {
-    if (u === '') return raw;
-    if (u === '%') return raw / 100;
-  } else if (u === '') {
-    return raw;
-  }
-  const allowed = kind === 'latency' ? 'ms, s or m (bare numbers are ms)' : kind === 'rate' ? '% or none (0..1)' : 'none (a count)';
-  throw new ThresholdError(`threshold "${expression}": unit "${unit}" does not fit a ${kind} metric; use ${allowed}`);
-}
-
-/**
- * Parses `"<metric> <op> <value>[unit]"` into a {@link Threshold}.
- * Throws ThresholdError (DROIDCHECK_ERR_THRESHOLD, exit 2) when malformed, when the metric is
- * unknown (with a did-you-mean) or when the unit does not fit the metric.
- */
-export function parseThreshold(expression: string): Threshold {
-  const trimmed = expression.trim();
-  const m = EXPRESSION.exec(trimmed);
-  if (!m) throw new ThresholdError(`threshold "${trimmed}": expected "<metric> <op> <value>[unit]", ${EXAMPLE}`);
-  const [, name = '', op = '<', rawValue = '0', unit = ''] = m;
-  const resolved = resolveName(name, trimmed);
-  const value = scaleValue(Number(rawValue), unit, resolved.kind, trimmed);
-  return { expression: trimmed, ...resolved, op: op as ThresholdOp, value };
-}
+import { LatencyRecorder, type LatencyMetric, type LatencySummary } from './latency-recorder.js';
+import { minSamplesForStat } from './sample-size.js';
+import { DEFAULT_THRESHOLDS, parseThreshold, type ReceiverCounter, type Threshold, type ThresholdOp } from './threshold-parse.js';
 
 /** The figures thresholds are judged on: a ReportDocument fits. Latencies in ms. */
 export interface ThresholdData {
-  summary: { requests: number; outcomes: Readonly<Partial<Record<string, number>>>; passRate: number };
+  summary: {
+    requests: number;
+    outcomes: Readonly<Partial<Record<string, number>>>;
+    passRate: number;
+    /** Scenario entries behind passRate; `requests` when absent. */
+    scenarios?: number;
+  };
   latency: Readonly<Record<LatencyMetric, LatencySummary>>;
   receiver: Readonly<Record<ReceiverCounter, number>>;
   /** HDR compressed base64 per metric; needed for p95 and p(NN). */
   histograms?: Readonly<Partial<Record<LatencyMetric, string>>>;
 }
 
-/** One judged threshold (the report's `thresholds[]`). `actual` in the threshold's unit (ms, 0..1, count). */
+export type ThresholdStatus = 'passed' | 'breached' | 'too-few-samples' | 'no-samples';
+/** `ms` latency, `share` 0..1 (a rate), `count` a number of things. */
+export type ThresholdUnit = 'ms' | 'share' | 'count';
+
+/** One judged threshold (the report's `thresholds[]`). */
 export interface ThresholdResult {
+  /** As written, e.g. `ack.p99 < 100ms`. */
   expression: string;
+  /** Full metric name, e.g. `ack.p99`. */
   metric: string;
-  actual: number;
+  status: ThresholdStatus;
+  /** False only when `breached` (old callers read this). */
   passed: boolean;
+  /** The figure in `unit` (ms, 0..1, count); null with `no-samples`. With `too-few-samples` the figure as measured, not judged. */
+  actual: number | null;
+  unit: ThresholdUnit;
+  op: ThresholdOp;
+  /** The limit in `unit`. */
+  limit: number;
+  /** Samples behind the figure: latencies recorded, requests (outcome rates and counts), scenario entries (pass rate); the counter itself for receiver counts. */
+  count: number;
+  /** Samples the statistic needs (p99: 100, p99.9: 1,000; 1 otherwise). */
+  minCount: number;
 }
 
-function compare(actual: number, op: ThresholdOp, value: number): boolean {
+export function compareOp(actual: number, op: ThresholdOp, value: number): boolean {
   switch (op) {
     case '<': return actual < value;
     case '<=': return actual <= value;
@@ -158,31 +66,66 @@ function compare(actual: number, op: ThresholdOp, value: number): boolean {
   }
 }
 
-/** The figure a threshold looks at, from `data` (lazily decoding histograms through `recorder`). */
-export function measureThreshold(t: Threshold, data: ThresholdData, recorder?: () => LatencyRecorder): number {
-  if (t.metric === 'ack' || t.metric === 'answer' || t.metric === 'sync') {
+const isLatency = (metric: string): metric is LatencyMetric => metric === 'ack' || metric === 'answer' || metric === 'sync';
+
+/** The unit of a threshold's figure. */
+export function thresholdUnit(t: Pick<Threshold, 'kind'>): ThresholdUnit {
+  return t.kind === 'latency' ? 'ms' : t.kind === 'rate' ? 'share' : 'count';
+}
+
+/** The figure a threshold looks at and the samples behind it (lazily decoding histograms through `recorder`). */
+export function measureThreshold(t: Threshold, data: ThresholdData, recorder?: () => LatencyRecorder): { value: number; count: number } {
+  if (isLatency(t.metric)) {
     const summary = data.latency[t.metric];
+    const count = summary.count;
     const fromSummary = (summary as unknown as Record<string, number>)[t.stat];
-    if (typeof fromSummary === 'number') return fromSummary;
+    if (typeof fromSummary === 'number') return { value: fromSummary, count };
+    if (count === 0) return { value: 0, count };
     if (!data.histograms?.[t.metric]) {
       throw new ThresholdError(`threshold "${t.expression}": ${t.name} needs the ${t.metric} histogram`);
     }
     const rec = recorder ? recorder() : LatencyRecorder.fromEncoded(data.histograms);
-    return rec.percentileMs(t.metric, t.percentile ?? 100);
+    return { value: rec.percentileMs(t.metric, t.percentile ?? 100), count };
   }
-  if (t.metric === 'scenario.pass') return data.summary.passRate;
-  if (t.metric === 'receiver') return data.receiver[t.stat as ReceiverCounter];
-  const count = data.summary.outcomes[t.metric.slice('outcome.'.length)] ?? 0;
-  if (t.stat === 'count') return count;
-  return data.summary.requests === 0 ? 0 : count / data.summary.requests;
+  if (t.metric === 'scenario.pass') return { value: data.summary.passRate, count: data.summary.scenarios ?? data.summary.requests };
+  if (t.metric === 'receiver') {
+    const n = data.receiver[t.stat as ReceiverCounter];
+    return { value: n, count: n };
+  }
+  const n = data.summary.outcomes[t.metric.slice('outcome.'.length)] ?? 0;
+  const requests = data.summary.requests;
+  return t.stat === 'count' ? { value: n, count: requests } : { value: requests === 0 ? 0 : n / requests, count: requests };
+}
+
+/** Judges one parsed threshold on `data` (see the module's statuses). */
+export function judgeThreshold(t: Threshold, data: ThresholdData, recorder?: () => LatencyRecorder): ThresholdResult {
+  const { value, count } = measureThreshold(t, data, recorder);
+  const minCount = t.kind === 'latency' ? minSamplesForStat(t.stat) : 1;
+  // Counts (ack.count, outcome.x.count, receiver.x) are judged even at zero: "== 0" and ">= 100" mean it.
+  const judged = t.kind === 'count';
+  const status: ThresholdStatus =
+    !judged && count === 0 ? 'no-samples' : !judged && count < minCount ? 'too-few-samples' : compareOp(value, t.op, t.value) ? 'passed' : 'breached';
+  return {
+    expression: t.expression,
+    metric: t.name,
+    status,
+    passed: status !== 'breached',
+    actual: status === 'no-samples' ? null : value,
+    unit: thresholdUnit(t),
+    op: t.op,
+    limit: t.value,
+    count,
+    minCount,
+  };
 }
 
 const keyOf = (t: Threshold): string => `${t.name}${t.op}${t.value}`;
 
 /**
- * Judges each threshold (strings are parsed: ThresholdError on a bad one) against `data`.
- * With `defaults: true` the spec's limits ({@link DEFAULT_THRESHOLDS}) come first, each judged
- * only when its metric has values (count > 0) and not repeated when a user threshold is the same.
+ * Judges each threshold (strings are parsed: ThresholdError DROIDCHECK_ERR_THRESHOLD on a bad
+ * one) against `data`. With `defaults: true` the spec's limits ({@link DEFAULT_THRESHOLDS}) come
+ * first, each only when its metric has values (count > 0) and not repeated when a user
+ * threshold is the same.
  */
 export function evaluateThresholds(
   expressions: readonly (string | Threshold)[],
@@ -198,8 +141,5 @@ export function evaluateThresholds(
     : [];
   let cached: LatencyRecorder | undefined;
   const recorder = (): LatencyRecorder => (cached ??= LatencyRecorder.fromEncoded(data.histograms ?? {}));
-  return [...defaults, ...user].map((t) => {
-    const actual = measureThreshold(t, data, recorder);
-    return { expression: t.expression, metric: t.name, actual, passed: compare(actual, t.op, t.value) };
-  });
+  return [...defaults, ...user].map((t) => judgeThreshold(t, data, recorder));
 }

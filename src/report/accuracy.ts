@@ -1,16 +1,28 @@
 /**
- * `computeAccuracy(records, suites)`: Rasa-style accuracy over a run (issue 4, Accuracy report).
- * Pure. Samples: every `answered` record (each mode and repeat counts), and, for scenarios with
- * steps, each answered `say` turn.
+ * `computeAccuracy(records, suites)`: intent accuracy and cart/address field hit rates over a run
+ * (issue 4, Accuracy report; issue 11, item 11). Pure. docs/statistics.md explains it for users.
  *
- * Intents (multi-label). A sample's expected intents are the scenario's `intents:` (for steps:
- * applied to the last `say`), else the values of its `includes`/`equals` expectations on
- * `intents`; samples without any are skipped. The labels are the intents expected anywhere in the
- * run, so an incidental intent nobody tests (e.g. `greeting`) is not counted against precision.
- * Per label: support (expected), predicted, true positives, precision = tp / predicted,
- * recall = tp / support, f1 (null when undefined: 0 / 0). Confusion table: rows expected labels,
- * columns actual intents; an expected label found counts on the diagonal, else once in the column
- * of each unexpected actual intent, or in `(none)`.
+ * Samples: every `answered` record (each mode and repeat counts), and, for scenarios with steps,
+ * each answered `say` turn, whose expectations say something about `intents`.
+ *
+ * What a sample says about intents:
+ * - expected intents: the scenario's `intents:` (for steps: applied to the last `say`), else the
+ *   values of its `includes` / `equals` expectations on `intents`;
+ * - `equals` closes the set: every other intent in the answer is wrong;
+ * - `includes` (and `intents:`) leave it open: another intent in the answer is not judged,
+ *   unless it stands in for a missing expected one;
+ * - `excludes` / `notContains` name intents that are wrong whenever present.
+ *
+ * The confusion matrix (multi-label; rows expected, columns returned, `(none)` on both sides) is
+ * the only source of the figures. Per sample: each expected intent found adds 1 on the diagonal
+ * [e][e]; each missing expected intent is paired, in order, with one judged wrong intent of the
+ * answer (closed set: any other intent; open set: an excluded one first, then the others in the
+ * answer's order) and adds 1 at [missing][wrong], or at [missing][(none)] when none is left;
+ * each judged wrong intent left over adds 1 at [(none)][wrong]. So for every intent i:
+ *   TP = [i][i],  FN = row i without the diagonal,  FP = column i without the diagonal,
+ *   precision = TP / (TP + FP), recall = TP / (TP + FN), F1 = 2 TP / (2 TP + FP + FN)
+ * (null when the denominator is 0). Shards merge by adding matrices; the figures are then
+ * computed again (merge-sections.ts), so a merged run shows what one run would.
  *
  * Fields: each expectation on a `shoppingCart.*` (cart) or `addressParsing.*` (address) path is
  * one check; hit rate = checks that held / checks.
@@ -20,14 +32,26 @@ import type { RequestRecord } from './run-types.js';
 
 export const NONE_LABEL = '(none)';
 
+/** Figures of one intent, all read from the confusion matrix. */
 export interface IntentMetrics {
   intent: string;
+  /** TP + FN: samples that expected it. */
   support: number;
+  /** TP + FP: samples where it was judged present. */
   predicted: number;
   truePositives: number;
+  falsePositives: number;
+  falseNegatives: number;
   precision: number | null;
   recall: number | null;
   f1: number | null;
+}
+
+/** Rows: expected intents (+ `(none)`); columns: returned intents (+ `(none)`); counts[row][column]. */
+export interface IntentConfusion {
+  expected: string[];
+  actual: string[];
+  counts: Record<string, Record<string, number>>;
 }
 
 export interface FieldHitRate {
@@ -39,11 +63,21 @@ export interface FieldHitRate {
 }
 
 export interface AccuracyReport {
-  /** Samples with expected intents. */
+  /** Answers that said something about intents. */
   samples: number;
+  /** One per intent in the matrix, by name; computed from `confusion` only. */
   intents: IntentMetrics[];
-  confusion: { expected: string[]; actual: string[]; counts: Record<string, Record<string, number>> };
+  confusion: IntentConfusion;
   fields: FieldHitRate[];
+}
+
+/** What one answer's expectations say about intents. */
+export interface IntentJudgement {
+  expected: string[];
+  /** `equals`: any other intent is wrong. */
+  closed: boolean;
+  /** `excludes` / `notContains`: wrong when present. */
+  excluded: string[];
 }
 
 interface Sample {
@@ -52,11 +86,80 @@ interface Sample {
   answer: unknown;
 }
 
+const values = (e: Expectation): string[] => (Array.isArray(e.expected) ? e.expected : [e.expected]).map(String);
+const onIntents = (expect: readonly Expectation[], matchers: readonly string[]): Expectation[] =>
+  expect.filter((e) => e.path === 'intents' && matchers.includes(e.matcher));
+
 /** Expected intents of an expectation list (`includes`/`equals` on `intents`), or undefined. */
 export function expectedIntents(expect: readonly Expectation[]): string[] | undefined {
-  const found = expect.filter((e) => e.path === 'intents' && (e.matcher === 'includes' || e.matcher === 'equals'));
-  if (found.length === 0) return undefined;
-  return [...new Set(found.flatMap((e) => (Array.isArray(e.expected) ? e.expected : [e.expected])).map(String))];
+  const found = onIntents(expect, ['includes', 'equals']);
+  return found.length === 0 ? undefined : [...new Set(found.flatMap(values))];
+}
+
+/** The judgement of one sample (see the module doc), or undefined when it says nothing about intents. */
+export function intentJudgement(expect: readonly Expectation[], explicit?: readonly string[]): IntentJudgement | undefined {
+  const excluded = [...new Set(onIntents(expect, ['excludes', 'notContains']).flatMap(values))];
+  const closed = explicit === undefined && onIntents(expect, ['equals']).length > 0;
+  const expected = explicit ? [...new Set(explicit)] : expectedIntents(expect);
+  if (expected === undefined && excluded.length === 0) return undefined;
+  return { expected: expected ?? [], closed, excluded };
+}
+
+/** The matrix cells [expected row, returned column] one answer adds (see the module doc). */
+export function confusionCells(j: IntentJudgement, answerIntents: readonly string[]): [string, string][] {
+  const actual = [...new Set(answerIntents)];
+  const expected = new Set(j.expected);
+  const cells: [string, string][] = [];
+  const misses: string[] = [];
+  for (const e of j.expected) {
+    if (actual.includes(e)) cells.push([e, e]);
+    else misses.push(e);
+  }
+  const others = actual.filter((a) => !expected.has(a));
+  const excludedPresent = others.filter((a) => j.excluded.includes(a));
+  const rest = others.filter((a) => !j.excluded.includes(a));
+  const wrong = j.closed ? [...excludedPresent, ...rest] : [...excludedPresent, ...rest.slice(0, Math.max(0, misses.length - excludedPresent.length))];
+  const pairs = Math.min(misses.length, wrong.length);
+  for (let i = 0; i < pairs; i++) cells.push([misses[i]!, wrong[i]!]);
+  for (const m of misses.slice(pairs)) cells.push([m, NONE_LABEL]);
+  for (const w of wrong.slice(pairs)) cells.push([NONE_LABEL, w]);
+  return cells;
+}
+
+const ratio = (a: number, b: number): number | null => (b === 0 ? null : a / b);
+const labelOrder = (a: string, b: string): number => Number(a === NONE_LABEL) - Number(b === NONE_LABEL) || a.localeCompare(b);
+
+/** Per-intent TP, FP, FN, precision, recall and F1, from the matrix alone. */
+export function intentMetricsFromConfusion(confusion: IntentConfusion): IntentMetrics[] {
+  const tp = new Map<string, number>();
+  const fp = new Map<string, number>();
+  const fn = new Map<string, number>();
+  const add = (m: Map<string, number>, k: string, n: number): void => {
+    if (k !== NONE_LABEL) m.set(k, (m.get(k) ?? 0) + n);
+  };
+  for (const [row, cols] of Object.entries(confusion.counts)) {
+    for (const [col, n] of Object.entries(cols)) {
+      if (row === col) add(tp, row, n);
+      else {
+        add(fn, row, n);
+        add(fp, col, n);
+      }
+    }
+  }
+  const labels = [...new Set([...tp.keys(), ...fp.keys(), ...fn.keys()])].sort(labelOrder);
+  return labels.map((intent) => {
+    const t = tp.get(intent) ?? 0;
+    const p = fp.get(intent) ?? 0;
+    const n = fn.get(intent) ?? 0;
+    return { intent, support: t + n, predicted: t + p, truePositives: t, falsePositives: p, falseNegatives: n, precision: ratio(t, t + p), recall: ratio(t, t + n), f1: ratio(2 * t, 2 * t + p + n) };
+  });
+}
+
+/** The matrix of `counts`, with its row and column labels sorted (`(none)` last). */
+export function confusionOf(counts: Record<string, Record<string, number>>): IntentConfusion {
+  const expected = Object.keys(counts).filter((r) => Object.values(counts[r] ?? {}).some((n) => n > 0)).sort(labelOrder);
+  const actual = [...new Set(Object.values(counts).flatMap((row) => Object.keys(row).filter((c) => (row[c] ?? 0) > 0)))].sort(labelOrder);
+  return { expected, actual, counts };
 }
 
 function samplesOf(r: RequestRecord, sc: Scenario | undefined): Sample[] {
@@ -73,45 +176,12 @@ function samplesOf(r: RequestRecord, sc: Scenario | undefined): Sample[] {
     });
 }
 
-const ratio = (a: number, b: number): number | null => (b === 0 ? null : a / b);
+function answerIntents(answer: unknown): string[] {
+  const v = answer !== null && typeof answer === 'object' ? (answer as Record<string, unknown>).intents : undefined;
+  return Array.isArray(v) ? v.map(String) : [];
+}
 
-export function computeAccuracy(records: readonly RequestRecord[], suites: readonly Suite[]): AccuracyReport {
-  const scenarios = new Map(suites.flatMap((s) => s.scenarios.map((sc) => [JSON.stringify([sc.suite, sc.name]), sc] as const)));
-  const samples = records.flatMap((r) => samplesOf(r, scenarios.get(JSON.stringify([r.suite, r.scenario]))));
-
-  const labelled = samples
-    .map((s) => ({ expected: s.explicit ?? expectedIntents(s.expect), actual: (get(s.answer, 'intents') as unknown[] | undefined) ?? [] }))
-    .filter((s): s is { expected: string[]; actual: unknown[] } => s.expected !== undefined)
-    .map((s) => ({ expected: new Set(s.expected), actual: new Set(Array.isArray(s.actual) ? s.actual.map(String) : []) }));
-  const labels = [...new Set(labelled.flatMap((s) => [...s.expected]))].sort();
-  const counts: Record<string, Record<string, number>> = {};
-  const actualCols = new Set<string>();
-  const bump = (e: string, a: string): void => {
-    actualCols.add(a);
-    const row = (counts[e] ??= {});
-    row[a] = (row[a] ?? 0) + 1;
-  };
-  const intents: IntentMetrics[] = labels.map((intent) => {
-    let support = 0, predicted = 0, tp = 0;
-    for (const s of labelled) {
-      if (s.expected.has(intent)) support += 1;
-      if (s.actual.has(intent)) predicted += 1;
-      if (s.expected.has(intent) && s.actual.has(intent)) tp += 1;
-    }
-    const precision = ratio(tp, predicted);
-    const recall = ratio(tp, support);
-    const f1 = precision === null || recall === null || precision + recall === 0 ? null : (2 * precision * recall) / (precision + recall);
-    return { intent, support, predicted, truePositives: tp, precision, recall, f1 };
-  });
-  for (const s of labelled) {
-    const extra = [...s.actual].filter((a) => !s.expected.has(a));
-    for (const e of s.expected) {
-      if (s.actual.has(e)) bump(e, e);
-      else if (extra.length === 0) bump(e, NONE_LABEL);
-      else for (const a of extra) bump(e, a);
-    }
-  }
-
+function fieldHitRates(samples: readonly Sample[]): FieldHitRate[] {
   const fieldMap = new Map<string, FieldHitRate>();
   for (const s of samples) {
     for (const e of s.expect) {
@@ -124,11 +194,24 @@ export function computeAccuracy(records: readonly RequestRecord[], suites: reado
       fieldMap.set(e.path, f);
     }
   }
-  const fields = [...fieldMap.values()].sort((a, b) => a.group.localeCompare(b.group) || a.path.localeCompare(b.path));
-  const actual = [...actualCols].sort((a, b) => Number(a === NONE_LABEL) - Number(b === NONE_LABEL) || a.localeCompare(b));
-  return { samples: labelled.length, intents, confusion: { expected: labels, actual, counts }, fields };
+  return [...fieldMap.values()].sort((a, b) => a.group.localeCompare(b.group) || a.path.localeCompare(b.path));
 }
 
-function get(o: unknown, key: string): unknown {
-  return o !== null && typeof o === 'object' ? (o as Record<string, unknown>)[key] : undefined;
+/** Accuracy of a run's `records` against the planned `suites` (see the module doc). */
+export function computeAccuracy(records: readonly RequestRecord[], suites: readonly Suite[]): AccuracyReport {
+  const scenarios = new Map(suites.flatMap((s) => s.scenarios.map((sc) => [JSON.stringify([sc.suite, sc.name]), sc] as const)));
+  const samples = records.flatMap((r) => samplesOf(r, scenarios.get(JSON.stringify([r.suite, r.scenario]))));
+  const counts: Record<string, Record<string, number>> = {};
+  let labelled = 0;
+  for (const s of samples) {
+    const j = intentJudgement(s.expect, s.explicit);
+    if (!j) continue;
+    labelled += 1;
+    for (const [row, col] of confusionCells(j, answerIntents(s.answer))) {
+      const r = (counts[row] ??= {});
+      r[col] = (r[col] ?? 0) + 1;
+    }
+  }
+  const confusion = confusionOf(counts);
+  return { samples: labelled, intents: intentMetricsFromConfusion(confusion), confusion, fields: fieldHitRates(samples) };
 }

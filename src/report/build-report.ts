@@ -6,7 +6,7 @@
  * (DESIGN.md, Conventions).
  */
 import { EXIT } from '../errors.js';
-import { LATENCY_METRICS, LIMITS_MS, evaluateThresholds, type LatencyMetric, type LatencyRecorder, type ThresholdResult } from '../metrics/index.js';
+import { LATENCY_METRICS, LIMITS_MS, evaluateThresholds, minSamplesForStat, type LatencyMetric, type LatencyRecorder, type ThresholdResult } from '../metrics/index.js';
 import { computeAccuracy } from './accuracy.js';
 import { compareReports, type CompareOptions } from './compare.js';
 import { computeParity } from './parity.js';
@@ -42,6 +42,8 @@ export interface ReportInput {
   timeline?: Timeline;
   capacity?: CapacitySection;
   judge?: JudgeSection;
+  /** Flaky scenarios (passed some repeats, failed others) fail the pass-rate verdict (`--fail-on-flaky`). */
+  failOnFlaky?: boolean;
 }
 
 /** The summary of a tally (runner/tally.ts). */
@@ -60,11 +62,24 @@ export function summaryOfTally(t: TallySnapshot): ReportSummary {
   };
 }
 
-/** Summary (ms) of each metric with the spec's limit; withinLimit when empty or max < limit. */
+/**
+ * The statistic each metric's spec limit is judged on, as the default thresholds do
+ * (metrics/thresholds.ts): ack p99 < 100 ms (needs 100 samples), answer and sync max < 180 s.
+ */
+export const LIMIT_STATS: Readonly<Record<LatencyMetric, 'p99' | 'max'>> = { ack: 'p99', answer: 'max', sync: 'max' };
+
+/**
+ * Summary (ms) of each metric with the spec's limit and its verdict, judged like the default
+ * thresholds: `too-few-samples` when the count cannot support the statistic (p99: 100),
+ * `no-samples` when empty; `withinLimit` is false only for a `breach`.
+ */
 export function latencyEntries(recorder: LatencyRecorder): Record<LatencyMetric, LatencyEntry> {
   const entry = (m: LatencyMetric): LatencyEntry => {
     const s = recorder.summary(m);
-    return { ...s, limitMs: LIMITS_MS[m], withinLimit: s.count === 0 || s.max < LIMITS_MS[m] };
+    const stat = LIMIT_STATS[m];
+    const limitVerdict: LatencyEntry['limitVerdict'] =
+      s.count === 0 ? 'no-samples' : s.count < minSamplesForStat(stat) ? 'too-few-samples' : s[stat] < LIMITS_MS[m] ? 'ok' : 'breach';
+    return { ...s, limitMs: LIMITS_MS[m], limitStat: stat, limitVerdict, withinLimit: limitVerdict !== 'breach' };
   };
   return { ack: entry('ack'), answer: entry('answer'), sync: entry('sync') };
 }
@@ -133,7 +148,7 @@ export function exitCodeFor(input: ExitCodeInput): number {
 const hasVerdict = (o: Outcome): boolean => o !== 'not-sent' && o !== 'interrupted';
 
 /** What a caller may add to or override in the input: the judging options. */
-export type BuildReportOptions = Partial<Pick<ReportInput, 'thresholds' | 'defaultThresholds' | 'suites' | 'baseline' | 'compare'>>;
+export type BuildReportOptions = Partial<Pick<ReportInput, 'thresholds' | 'defaultThresholds' | 'suites' | 'baseline' | 'compare' | 'failOnFlaky'>>;
 
 /**
  * Computes the {@link ReportDocument} of `data` judged with `opts` (thresholds, suites, a
@@ -149,7 +164,7 @@ export function buildReport(data: ReportInput, opts: BuildReportOptions = {}): R
   const records = input.records ?? [];
   const judged = records.filter((r) => hasVerdict(r.outcome));
   const perRequest = input.kind === 'run';
-  const passRates = perRequest ? computePassRates(judged, input.suites ?? []) : undefined;
+  const passRates = perRequest ? computePassRates(judged, input.suites ?? [], { failOnFlaky: input.failOnFlaky ?? false }) : undefined;
   const report: ReportDocument = {
     version: 1,
     tool: 'droidcheck',

@@ -1,32 +1,104 @@
 /**
- * `compareReports(base, current)`: what changed against a baseline report: scenarios that
- * flipped pass->fail (regressions) or fail->pass (fixed), percentile regressions beyond a
- * tolerance, outcome-rate changes and thresholds that flipped. `regressed` is the CI verdict.
+ * `compareReports(base, current)`: what changed against a baseline report, decided on
+ * noise-aware rules (issue 11, item 3; docs/statistics.md, "Comparing runs"):
+ *
+ * - scenarios that flipped pass->fail are regressions (fail->pass: fixed);
+ * - a latency percentile regressed only when all of: both runs hold enough samples for it
+ *   (p99 >= 100, p99.9 >= 1,000; metrics/sample-size.ts), it grew by more than `tolerancePct`
+ *   AND by at least `minDeltaMs`, and the quantile test on both HDR histograms
+ *   (metrics/latency-shift.ts) says the growth is not sampling noise;
+ * - an outcome's rate regressed only when it moved the wrong way by more than `rateTolerancePts`
+ *   AND Fisher's exact test on the counts says so;
+ * - the tests of one comparison share one error budget: every row with enough samples is tested
+ *   (whatever its change), and Tarone's correction (Bonferroni over the tests that could reach
+ *   significance) keeps the chance of any false alarm at `alpha` (0.01), so comparing a run
+ *   with a twin of the same code says "no regression" 99 times in 100 or more;
+ * - a threshold that turned breached is a regression.
+ * Every latency and outcome row says which rule decided it. `regressed` is the CI verdict.
  */
-import { LATENCY_METRICS, type LatencyMetric } from '../metrics/index.js';
+import { LATENCY_METRICS, LatencyRecorder, fisherGreater, fisherMinP, minSamplesForStat, quantileShiftTest, taroneSignificant, type FamilyTest, type HistogramBucket, type LatencyMetric, type ThresholdStatus } from '../metrics/index.js';
+import { OUTCOMES, type Outcome } from '../outcomes.js';
 import type { ReportDocument, ScenarioEntry } from './report-document.js';
-import { OUTCOMES, type AnswerMode, type Outcome } from './run-types.js';
+import type { AnswerMode } from './run-types.js';
 
 export interface CompareOptions {
-  /** A percentile may grow this much (percent) before it counts as a regression; default 10. */
+  /** A percentile must grow more than this (percent) to regress; default 10. */
   tolerancePct?: number;
-  /** ...and by at least this many ms (noise floor for tiny latencies); default 1. */
+  /** ...and by at least this many ms (a floor for tiny latencies); default 1. */
   minDeltaMs?: number;
-  /** An outcome rate may move this many percentage points the wrong way; default 1. */
+  /** An outcome rate must move more than this many percentage points the wrong way; default 1. */
   rateTolerancePts?: number;
+  /** Family-wise false-alarm rate of the comparison's tests (Tarone-Bonferroni); default 0.01. */
+  alpha?: number;
 }
+export type ResolvedCompareRules = Required<CompareOptions>;
+
+export const DEFAULT_COMPARE_RULES: Readonly<ResolvedCompareRules> = { tolerancePct: 10, minDeltaMs: 1, rateTolerancePts: 1, alpha: 0.01 };
 
 export type ScenarioState = 'pass' | 'fail' | 'missing';
 export type CompareStat = 'p50' | 'p90' | 'p99' | 'p999';
+/**
+ * Which rule decided a row, checked in this order: `too-few-samples` (either run holds fewer
+ * than the statistic needs), `within-tolerance` (it did not move the wrong way beyond the
+ * tolerances), `not-significant` (the test cannot tell it from noise), `regressed`.
+ * Outcome rows also have `not-judged` (interrupted, not-sent: the operator's doing).
+ */
+export type LatencyRule = 'too-few-samples' | 'within-tolerance' | 'not-significant' | 'regressed';
+export type OutcomeRule = LatencyRule | 'not-judged';
 
 export interface ScenarioFlip { suite: string; name: string; mode: AnswerMode; from: ScenarioState; to: ScenarioState }
-export interface LatencyChange { metric: LatencyMetric; stat: CompareStat; baseMs: number; currentMs: number; changePct: number; regressed: boolean }
-export interface OutcomeChange { outcome: Outcome; baseRate: number; currentRate: number; changePts: number; regressed: boolean }
+
+export interface LatencyChange {
+  metric: LatencyMetric;
+  stat: CompareStat;
+  baseMs: number;
+  currentMs: number;
+  /** currentMs - baseMs. */
+  deltaMs: number;
+  /** Percent change (1 decimal); Infinity when the base was 0. */
+  changePct: number;
+  baseCount: number;
+  currentCount: number;
+  /** Samples the percentile needs on each side. */
+  minCount: number;
+  /** One-sided p-value of the quantile test; null when not tested (too few samples, no histogram). */
+  pValue: number | null;
+  rule: LatencyRule;
+  regressed: boolean;
+}
+
+export interface OutcomeChange {
+  outcome: Outcome;
+  /** Share of the requests, 0..1. */
+  baseRate: number;
+  currentRate: number;
+  /** Percentage points, 1 decimal. */
+  changePts: number;
+  baseCount: number;
+  currentCount: number;
+  baseRequests: number;
+  currentRequests: number;
+  /** Fisher's exact test, one-sided in the wrong direction; null when not tested. */
+  pValue: number | null;
+  rule: OutcomeRule;
+  regressed: boolean;
+}
+
 /** `base`/`current` absent: the threshold is not in that report. */
-export interface ThresholdFlip { expression: string; base?: boolean; current?: boolean }
+export interface ThresholdFlip {
+  expression: string;
+  base?: boolean;
+  current?: boolean;
+  baseStatus?: ThresholdStatus;
+  currentStatus?: ThresholdStatus;
+}
 
 export interface ReportComparison {
   regressed: boolean;
+  /** The rules the rows were decided on. */
+  rules: ResolvedCompareRules;
+  /** The bound a row's p-value had to reach: alpha / K, K from Tarone's correction (alpha when nothing was tested). */
+  significanceBound: number;
   /** pass->fail (or a newly failing scenario) */
   regressions: ScenarioFlip[];
   /** fail->pass */
@@ -34,16 +106,20 @@ export interface ReportComparison {
   /** in one report only */
   added: ScenarioFlip[];
   removed: ScenarioFlip[];
-  /** Every compared percentile of metrics with values in both reports. */
+  /** p50, p90, p99, p99.9 of every metric with values in either report. */
   latency: LatencyChange[];
-  /** Rates (0..1 of the requests) of every outcome; changePts in percentage points. */
+  /** Every outcome. */
   outcomes: OutcomeChange[];
-  /** Thresholds whose verdict differs (or that exist in one report only). */
+  /** Thresholds whose verdict (passed) differs, or that exist in one report only. */
   thresholds: ThresholdFlip[];
 }
 
 const STATS: readonly CompareStat[] = ['p50', 'p90', 'p99', 'p999'];
+const PERCENTILE: Record<CompareStat, number> = { p50: 50, p90: 90, p99: 99, p999: 99.9 };
+/** Outcomes an operator causes (Ctrl-C): shown, never a regression. */
+const NOT_JUDGED: ReadonlySet<string> = new Set(['interrupted', 'not-sent']);
 const keyOf = (s: ScenarioEntry): string => JSON.stringify([s.suite, s.name, s.mode]);
+const round1 = (n: number): number => Math.round(n * 10) / 10;
 
 /**
  * Scenario x mode -> pass when it met its pass-rate requirement (`report.passRates`: a flaky
@@ -62,16 +138,30 @@ function states(report: ReportDocument): Map<string, { entry: ScenarioEntry; pas
   return map;
 }
 
-const rate = (r: ReportDocument, o: Outcome): number => (r.summary.requests === 0 ? 0 : r.summary.outcomes[o] / r.summary.requests);
+/** Decoded buckets per metric; a histogram that cannot be decoded gives none (then no test). */
+function bucketsOf(report: ReportDocument): Partial<Record<LatencyMetric, HistogramBucket[]>> {
+  const out: Partial<Record<LatencyMetric, HistogramBucket[]>> = {};
+  for (const m of LATENCY_METRICS) {
+    try {
+      out[m] = LatencyRecorder.fromEncoded({ [m]: report.histograms[m] }).buckets(m);
+    } catch {
+      // A damaged histogram: the rows of this metric get no test (not-significant).
+    }
+  }
+  return out;
+}
 
-/** Compares `current` with `base` (see {@link CompareOptions} for tolerances). Pure. */
+const outcomeCount = (r: ReportDocument, o: Outcome): number => (r.summary.outcomes as Partial<Record<string, number>>)[o] ?? 0;
+
+/** A tested row waiting for the family's decision; `beyond`: it moved the wrong way beyond the tolerances. */
+interface Pending { test: FamilyTest; beyond: boolean; row: { rule: OutcomeRule; regressed: boolean } }
+
+/** Compares `current` with `base` (see {@link CompareOptions} for the rules). Pure. */
 export function compareReports(base: ReportDocument, current: ReportDocument, opts: CompareOptions = {}): ReportComparison {
-  const tolerancePct = opts.tolerancePct ?? 10;
-  const minDeltaMs = opts.minDeltaMs ?? 1;
-  const rateTolerance = (opts.rateTolerancePts ?? 1) / 100;
+  const rules: ResolvedCompareRules = { ...DEFAULT_COMPARE_RULES, ...Object.fromEntries(Object.entries(opts).filter(([, v]) => v !== undefined)) };
   const before = states(base);
   const after = states(current);
-  const out: ReportComparison = { regressed: false, regressions: [], fixed: [], added: [], removed: [], latency: [], outcomes: [], thresholds: [] };
+  const out: ReportComparison = { regressed: false, rules, significanceBound: rules.alpha, regressions: [], fixed: [], added: [], removed: [], latency: [], outcomes: [], thresholds: [] };
   const flip = (e: ScenarioEntry, from: ScenarioState, to: ScenarioState): ScenarioFlip => ({ suite: e.suite, name: e.name, mode: e.mode, from, to });
   for (const [key, now] of after) {
     const was = before.get(key);
@@ -82,30 +172,77 @@ export function compareReports(base: ReportDocument, current: ReportDocument, op
   }
   for (const [key, was] of before) if (!after.has(key)) out.removed.push(flip(was.entry, was.passed ? 'pass' : 'fail', 'missing'));
 
+  const pending: Pending[] = [];
+  const baseBuckets = bucketsOf(base);
+  const currentBuckets = bucketsOf(current);
   for (const metric of LATENCY_METRICS) {
     const b = base.latency[metric];
     const c = current.latency[metric];
-    if (b.count === 0 || c.count === 0) continue;
+    if (b.count === 0 && c.count === 0) continue;
     for (const stat of STATS) {
-      const changePct = b[stat] === 0 ? (c[stat] === 0 ? 0 : Infinity) : ((c[stat] - b[stat]) / b[stat]) * 100;
-      const regressed = changePct > tolerancePct && c[stat] - b[stat] >= minDeltaMs;
-      out.latency.push({ metric, stat, baseMs: b[stat], currentMs: c[stat], changePct: Math.round(changePct * 10) / 10, regressed });
+      const deltaMs = Math.round((c[stat] - b[stat]) * 1000) / 1000;
+      const changePct = b[stat] === 0 ? (c[stat] === 0 ? 0 : Infinity) : round1((deltaMs / b[stat]) * 100);
+      const minCount = minSamplesForStat(stat);
+      const row: LatencyChange = { metric, stat, baseMs: b[stat], currentMs: c[stat], deltaMs, changePct, baseCount: b.count, currentCount: c.count, minCount, pValue: null, rule: 'too-few-samples', regressed: false };
+      out.latency.push(row);
+      if (b.count < minCount || c.count < minCount) continue;
+      const beyond = changePct > rules.tolerancePct && deltaMs >= rules.minDeltaMs;
+      row.rule = beyond ? 'not-significant' : 'within-tolerance';
+      const bb = baseBuckets[metric];
+      const cb = currentBuckets[metric];
+      if (bb && cb) {
+        const t = quantileShiftTest(bb, cb, PERCENTILE[stat]);
+        row.pValue = t.pValue;
+        pending.push({ test: { pValue: t.pValue, minP: t.minP }, beyond, row });
+      }
     }
   }
+
   for (const outcome of OUTCOMES) {
-    const baseRate = rate(base, outcome);
-    const currentRate = rate(current, outcome);
-    const change = currentRate - baseRate;
-    // answered should not fall; the others (but interrupted, which is the operator's doing) should not rise.
-    const regressed = outcome === 'answered' ? -change > rateTolerance : outcome !== 'interrupted' && change > rateTolerance;
-    out.outcomes.push({ outcome, baseRate, currentRate, changePts: Math.round(change * 1000) / 10, regressed });
+    const baseCount = outcomeCount(base, outcome);
+    const currentCount = outcomeCount(current, outcome);
+    const baseRequests = base.summary.requests;
+    const currentRequests = current.summary.requests;
+    const baseRate = baseRequests === 0 ? 0 : baseCount / baseRequests;
+    const currentRate = currentRequests === 0 ? 0 : currentCount / currentRequests;
+    const row: OutcomeChange = {
+      outcome, baseRate, currentRate, changePts: round1((currentRate - baseRate) * 100), baseCount, currentCount, baseRequests, currentRequests, pValue: null, rule: 'not-judged', regressed: false,
+    };
+    out.outcomes.push(row);
+    if (NOT_JUDGED.has(outcome)) continue;
+    if (baseRequests === 0 || currentRequests === 0) {
+      row.rule = 'too-few-samples';
+      continue;
+    }
+    // answered should not fall; every other outcome should not rise. Events: the bad ones.
+    const worse = outcome === 'answered' ? baseRate - currentRate : currentRate - baseRate;
+    const beyond = worse * 100 > rules.rateTolerancePts;
+    row.rule = beyond ? 'not-significant' : 'within-tolerance';
+    const [e1, e2] = outcome === 'answered' ? [baseRequests - baseCount, currentRequests - currentCount] : [baseCount, currentCount];
+    row.pValue = fisherGreater(e1, baseRequests, e2, currentRequests);
+    pending.push({ test: { pValue: row.pValue, minP: fisherMinP(e1 + e2, baseRequests, currentRequests) }, beyond, row });
   }
-  const baseT = new Map(base.thresholds.map((t) => [t.expression, t.passed]));
-  const curT = new Map(current.thresholds.map((t) => [t.expression, t.passed]));
+
+  const family = taroneSignificant(pending.map((p) => p.test), rules.alpha);
+  out.significanceBound = rules.alpha / family.k;
+  pending.forEach((p, i) => {
+    if (family.significant[i] && p.beyond) {
+      p.row.rule = 'regressed';
+      p.row.regressed = true;
+    }
+  });
+
+  const baseT = new Map(base.thresholds.map((t) => [t.expression, t]));
+  const curT = new Map(current.thresholds.map((t) => [t.expression, t]));
   for (const expression of new Set([...baseT.keys(), ...curT.keys()])) {
     const b = baseT.get(expression);
     const c = curT.get(expression);
-    if (b !== c) out.thresholds.push({ expression, ...(b !== undefined && { base: b }), ...(c !== undefined && { current: c }) });
+    if (b?.passed === c?.passed) continue;
+    out.thresholds.push({
+      expression,
+      ...(b && { base: b.passed, baseStatus: b.status }),
+      ...(c && { current: c.passed, currentStatus: c.status }),
+    });
   }
   out.regressed =
     out.regressions.length > 0 ||
@@ -116,21 +253,4 @@ export function compareReports(base: ReportDocument, current: ReportDocument, op
   return out;
 }
 
-/** A few lines for a terminal: the verdict, then each regression, fix and change worth a look. */
-export function renderComparison(cmp: ReportComparison): string {
-  const name = (f: ScenarioFlip): string => `${f.suite} › ${f.name} [${f.mode}]`;
-  const lines = [cmp.regressed ? 'REGRESSED against the baseline' : 'no regression against the baseline'];
-  for (const f of cmp.regressions) lines.push(`  ✗ ${name(f)}: pass -> fail`);
-  for (const f of cmp.added.filter((a) => a.to === 'fail')) lines.push(`  ✗ ${name(f)}: new, failing`);
-  for (const f of cmp.fixed) lines.push(`  ✓ ${name(f)}: fail -> pass`);
-  for (const l of cmp.latency.filter((x) => x.regressed)) {
-    lines.push(`  ✗ ${l.metric}.${l.stat}: ${l.baseMs} ms -> ${l.currentMs} ms (+${l.changePct}%)`);
-  }
-  for (const o of cmp.outcomes.filter((x) => x.regressed)) {
-    lines.push(`  ✗ outcome ${o.outcome}: ${(o.baseRate * 100).toFixed(1)}% -> ${(o.currentRate * 100).toFixed(1)}%`);
-  }
-  const verdict = (v: boolean | undefined): string => (v === undefined ? 'absent' : v ? 'passed' : 'breached');
-  for (const t of cmp.thresholds) lines.push(`  ${t.current === false ? '✗' : '✓'} threshold ${t.expression}: ${verdict(t.base)} -> ${verdict(t.current)}`);
-  if (cmp.removed.length > 0) lines.push(`  ${cmp.removed.length} scenario(s) not in the current report`);
-  return `${lines.join('\n')}\n`;
-}
+export { renderComparison } from './compare-render.js';

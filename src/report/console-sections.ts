@@ -1,42 +1,38 @@
 /**
  * Console lines of the report's optional sections, compact: pass rates (only when a scenario
- * ran more than once or was flaky), sync/async parity, and accuracy (intents, confusion,
+ * ran more than once or was flaky: passes, rate, Wilson 95% interval, pass^k, requirement,
+ * verdict and flaky status), sync/async parity, and accuracy (per intent TP/FP/FN, precision,
+ * recall, F1 from the confusion matrix; the matrix when anything is off its diagonal;
  * cart/address hit rates). Each returns lines (no trailing newline); empty when nothing to say.
  */
+import { textTable } from '../text-table.js';
+import { formatPercent } from '../units.js';
 import type { AccuracyReport } from './accuracy.js';
 import { formatValue } from './console.js';
 import type { ParityReport } from './parity.js';
-import type { PassRates, ScenarioPassRate } from './pass-rates.js';
+import { PASS_RATE_HEADER, passRateCells, passRatesTitle, showPassRates } from './pass-rate-text.js';
+import type { PassRates } from './pass-rates.js';
 
+export { requirementText } from './pass-rate-text.js';
 export type Paint = (code: number, text: string) => string;
 const GREEN = 32;
 const RED = 31;
 const YELLOW = 33;
 const BOLD = 1;
 
-/** Left-aligned first column, right-aligned others, two spaces apart. */
-export function textTable(rows: string[][]): string[] {
-  const widths = rows[0]?.map((_, c) => Math.max(...rows.map((r) => (r[c] ?? '').length))) ?? [];
-  return rows.map((r) => `  ${r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c] ?? 0) : cell.padStart(widths[c] ?? 0))).join('  ')}`.trimEnd());
-}
-
-const pct = (x: number | null): string => (x === null ? '-' : `${(x * 100).toFixed(0)}%`);
-
-/** `passRate 80%`, `minPasses 3`, or `all`. */
-export function requirementText(r: ScenarioPassRate['required']): string {
-  return 'passRate' in r ? `≥ ${pct(r.passRate)}` : 'minPasses' in r ? `≥ ${r.minPasses} passes` : 'all';
-}
+const pct = (x: number | null): string => formatPercent(x, 0);
 
 /** Pass rates per scenario x mode, when any ran more than once or was flaky. */
 export function passRateLines(p: PassRates | undefined, paint: Paint): string[] {
-  if (!p || !p.scenarios.some((e) => e.runs > 1 || e.flaky)) return [];
-  const rows = [['scenario', 'passes', 'rate', 'required', '']];
-  for (const e of p.scenarios) {
-    rows.push([`${e.suite} › ${e.scenario} [${e.mode}]`, `${e.passes}/${e.runs}`, pct(e.passRate), requirementText(e.required), `${e.passed ? 'ok' : 'FAIL'}${e.flaky ? ' flaky' : ''}`]);
-  }
-  const lines = textTable(rows).map((l, i) => (i === 0 ? l : l.replace(/(ok|FAIL)( flaky)?$/, (_m, v: string, f?: string) => `${v === 'ok' ? paint(GREEN, 'ok') : paint(RED, 'FAIL')}${f ? paint(YELLOW, f) : ''}`)));
-  const suites = p.suites.filter((s) => s.required !== undefined).map((s) => `${s.suite} ${s.passes}/${s.runs} (${pct(s.passRate)}, required ${pct(s.required ?? 1)}) ${s.passed ? 'ok' : 'FAIL'}`);
-  return ['', `${paint(BOLD, 'Pass rates')}  ${p.flaky} flaky`, ...lines, ...suites.map((s) => `  suite ${s}`)];
+  if (!showPassRates(p)) return [];
+  const rows = [[...PASS_RATE_HEADER], ...p.scenarios.map(passRateCells)];
+  const lines = textTable(rows, { align: ['l', 'r', 'r', 'r', 'l', 'l', 'l'] }).map((l, i) =>
+    i === 0 ? l : l.replace(/(ok|FAIL)( flaky)?$/, (_m, v: string, f?: string) => `${v === 'ok' ? paint(GREEN, 'ok') : paint(RED, 'FAIL')}${f ? paint(YELLOW, f) : ''}`),
+  );
+  const suites = p.suites
+    .filter((s) => s.required !== undefined)
+    .map((s) => `${s.suite} ${s.passes}/${s.runs} (${pct(s.passRate)}, 95% CI ${pct(s.interval.low)}–${pct(s.interval.high)}, required ${pct(s.required ?? 1)}) ${s.passed ? 'ok' : 'FAIL'}`);
+  return ['', `${paint(BOLD, 'Pass rates')}  ${passRatesTitle(p)}`, ...lines, ...suites.map((s) => `  suite ${s}`)];
 }
 
 /** `Parity (sync vs async)  compared N, differing M` and each differing path (at most `max`). */
@@ -51,18 +47,20 @@ export function parityLines(p: ParityReport | undefined, paint: Paint, max = 20)
   return lines;
 }
 
-/** Intent table, confusion table (at most `maxCols` actual columns) and cart/address hit rates. */
+/** Intent table (from the confusion matrix), the matrix (at most `maxCols` columns) when anything is off its diagonal, and cart/address hit rates. */
 export function accuracyLines(a: AccuracyReport | undefined, paint: Paint, maxCols = 8): string[] {
   if (!a || (a.samples === 0 && a.fields.length === 0)) return [];
   const lines = ['', `${paint(BOLD, 'Accuracy')}  ${a.samples} labelled answers`];
   if (a.intents.length > 0) {
-    lines.push(...textTable([['intent', 'support', 'precision', 'recall', 'f1'], ...a.intents.map((m) => [m.intent, String(m.support), pct(m.precision), pct(m.recall), pct(m.f1)])]));
+    const rows = [['intent', 'support', 'TP', 'FP', 'FN', 'precision', 'recall', 'f1']];
+    for (const m of a.intents) rows.push([m.intent, String(m.support), String(m.truePositives), String(m.falsePositives), String(m.falseNegatives), pct(m.precision), pct(m.recall), pct(m.f1)]);
+    lines.push(...textTable(rows));
     const cols = a.confusion.actual.slice(0, maxCols);
-    const off = a.confusion.expected.some((e) => Object.keys(a.confusion.counts[e] ?? {}).some((c) => c !== e));
+    const off = a.confusion.expected.some((e) => Object.entries(a.confusion.counts[e] ?? {}).some(([c, n]) => c !== e && n > 0));
     if (off) {
-      lines.push('  confusion (rows expected, columns actual):');
-      const rows = [['', ...cols], ...a.confusion.expected.map((e) => [e, ...cols.map((c) => String(a.confusion.counts[e]?.[c] ?? 0))])];
-      lines.push(...textTable(rows).map((l) => `  ${l}`));
+      lines.push('  confusion (rows expected, columns returned):');
+      const matrix = [['', ...cols], ...a.confusion.expected.map((e) => [e, ...cols.map((c) => String(a.confusion.counts[e]?.[c] ?? 0))])];
+      lines.push(...textTable(matrix, { indent: 4 }));
       if (a.confusion.actual.length > maxCols) lines.push(`    … ${a.confusion.actual.length - maxCols} more columns in report.json`);
     }
   }

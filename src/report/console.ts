@@ -4,7 +4,7 @@
  */
 import { formatLocation } from '../errors.js';
 import { formatMs } from '../units.js';
-import { LATENCY_METRICS } from '../metrics/index.js';
+import { LATENCY_FOOTNOTE, LATENCY_HEADER, LATENCY_METRICS, formatLimit, latencyCells, thresholdVerdictText } from '../metrics/index.js';
 import { renderComparison } from './compare.js';
 import { capacityLines, loadLines, noteLines, outcomeLines, tallyLines } from './console-job.js';
 import { accuracyLines, parityLines, passRateLines } from './console-sections.js';
@@ -83,21 +83,25 @@ function table(rows: string[][]): string[] {
 }
 
 function latencyLines(report: ReportDocument, paint: Paint): string[] {
-  const f = (n: number): string => n.toFixed(1);
-  const rows = [['metric', 'count', 'p50', 'p90', 'p99', 'p99.9', 'max', 'limit', '']];
+  const rows = [[...LATENCY_HEADER, 'limit', '']];
   const status: string[] = [];
+  let unsupported = false;
   for (const m of LATENCY_METRICS) {
     const l = report.latency[m];
-    rows.push([m, String(l.count), f(l.p50), f(l.p90), f(l.p99), f(l.p999), f(l.max), f(l.limitMs), l.withinLimit ? 'ok' : 'BREACH']);
-    status.push(l.withinLimit ? paint(GREEN, 'ok') : paint(RED, 'BREACH'));
+    const c = latencyCells(l);
+    unsupported ||= c.unsupported;
+    const verdict = c.empty ? '' : l.limitVerdict === 'too-few-samples' ? 'too few samples' : l.withinLimit ? 'ok' : 'BREACH';
+    rows.push([m, ...c.cells, formatLimit(l.limitMs, 'ms'), verdict]);
+    status.push(verdict === 'ok' ? paint(GREEN, 'ok') : verdict === 'BREACH' ? paint(RED, 'BREACH') : '');
   }
   const lines = table(rows);
   // Colour the status column after padding, so ANSI codes do not skew the widths.
   return [
     '',
-    paint(BOLD, 'Latency (ms)'),
+    paint(BOLD, 'Latency'),
     lines[0] ?? '',
     ...lines.slice(1).map((line, i) => line.replace(/(ok|BREACH)$/, status[i] ?? '')),
+    ...(unsupported ? [paint(DIM, `  ${LATENCY_FOOTNOTE}`)] : []),
   ];
 }
 
@@ -131,8 +135,8 @@ export function renderConsoleSummary(report: ReportDocument, opts: ConsoleSummar
   if (report.thresholds.length > 0) {
     lines.push('', paint(BOLD, 'Thresholds'));
     for (const t of report.thresholds) {
-      const mark = t.passed ? paint(GREEN, '✓') : paint(RED, '✗');
-      lines.push(`  ${mark} ${t.expression}  (actual ${Number(t.actual.toFixed(3))})`);
+      const mark = t.status === 'breached' ? paint(RED, '✗') : t.status === 'passed' ? paint(GREEN, '✓') : paint(YELLOW, '–');
+      lines.push(`  ${mark} ${thresholdVerdictText(t)}`);
     }
   }
   const breached = report.thresholds.filter((t) => !t.passed).length;

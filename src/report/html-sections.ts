@@ -4,8 +4,10 @@
  * vs actual). Each returns an HTML fragment ('' when it has nothing to show); text is escaped.
  */
 import { formatLocation } from '../errors.js';
+import { formatMs, formatPercent } from '../units.js';
+import { latencyChangeText, latencySamplesText, outcomeRateText, ruleText, rulesText } from './compare-render.js';
 import { formatValue } from './console.js';
-import { requirementText } from './console-sections.js';
+import { intervalText, passKText, passRatesTitle, requirementText, showPassRates } from './pass-rate-text.js';
 import type { ReportDocument } from './report-document.js';
 import { OUTCOMES } from './run-types.js';
 
@@ -46,6 +48,7 @@ export function outcomesHtml(report: ReportDocument): string {
   return `<h2 id="outcomes">Outcomes</h2>${table(['outcome', 'count', 'share', ''], rows)}<p class="muted">total ${sum} of ${s.requests} requests; ${s.retries} submit retr${s.retries === 1 ? 'y' : 'ies'}</p>`;
 }
 
+/** The comparison with a baseline: flips, every latency row that moved or was tested (units, samples, rule), outcome rows. */
 export function comparisonHtml(report: ReportDocument): string {
   const c = report.comparison;
   if (!c) return '';
@@ -53,22 +56,30 @@ export function comparisonHtml(report: ReportDocument): string {
     ...c.regressions.map((f) => [ok(false), h(`${f.suite} › ${f.name} [${f.mode}]`), 'pass → fail']),
     ...c.added.filter((a) => a.to === 'fail').map((f) => [ok(false), h(`${f.suite} › ${f.name} [${f.mode}]`), 'new, failing']),
     ...c.fixed.map((f) => [ok(true), h(`${f.suite} › ${f.name} [${f.mode}]`), 'fail → pass']),
+    ...c.thresholds.filter((t) => t.current === false).map((t) => [ok(false), h(`threshold ${t.expression}`), 'now breached']),
   ];
-  // Percentiles that moved by 1% or more, or regressed; the rest say nothing.
-  const lat = c.latency.filter((l) => l.regressed || Math.abs(l.changePct) >= 1).map((l) => [ok(!l.regressed, '', '✗'), `${l.metric}.${l.stat}`, String(l.baseMs), String(l.currentMs), `${l.changePct > 0 ? '+' : ''}${l.changePct}%`]);
-  const out = c.outcomes.filter((o) => o.baseRate > 0 || o.currentRate > 0).map((o) => [ok(!o.regressed, '', '✗'), o.outcome, pct(o.baseRate), pct(o.currentRate), `${o.changePts} pts`]);
+  // Percentiles that moved by 1% or more, or were tested; the rest say nothing.
+  const lat = c.latency
+    .filter((l) => l.regressed || l.pValue !== null || Math.abs(l.changePct) >= 1)
+    .map((l) => [ok(!l.regressed, '', '✗'), `${l.metric}.${l.stat}`, formatMs(l.baseMs), formatMs(l.currentMs), h(latencyChangeText(l)), latencySamplesText(l), `<span class="l">${h(ruleText(l, c))}</span>`]);
+  const out = c.outcomes
+    .filter((o) => o.baseCount > 0 || o.currentCount > 0)
+    .map((o) => [ok(!o.regressed, '', '✗'), o.outcome, outcomeRateText(o.baseRate, o.baseCount, o.baseRequests), outcomeRateText(o.currentRate, o.currentCount, o.currentRequests), `${o.changePts > 0 ? '+' : ''}${o.changePts} pts`, `<span class="l">${h(ruleText(o, c))}</span>`]);
   return `<h2 id="comparison">Against the baseline: ${c.regressed ? '<span class="fail">regressed</span>' : '<span class="pass">no regression</span>'}</h2>
+<p class="muted">${h(rulesText(c))}.</p>
 ${flips.length > 0 ? table(['', 'scenario', 'change'], flips) : '<p class="muted">No scenario flipped.</p>'}
-${lat.length > 0 ? table(['', 'latency', 'base ms', 'current ms', 'change'], lat) : '<p class="muted">No latency percentile moved by 1% or more.</p>'}${table(['', 'outcome', 'base', 'current', 'change'], out)}`;
+${lat.length > 0 ? table(['', 'latency', 'base', 'current', 'change', 'samples', 'rule'], lat) : '<p class="muted">No latency percentile moved by 1% or more.</p>'}${out.length > 0 ? table(['', 'outcome', 'base', 'current', 'change', 'rule'], out) : ''}`;
 }
 
+/** Pass rates per scenario x mode: passes, rate, Wilson 95% interval, pass^k, requirement, verdict and the flaky status. */
 export function passRatesHtml(report: ReportDocument): string {
   const p = report.passRates;
-  if (!p || !p.scenarios.some((e) => e.runs > 1 || e.flaky)) return '';
+  if (!showPassRates(p)) return '';
   const rows = p.scenarios.map((e) => [
-    `<span class="l">${h(`${e.suite} › ${e.scenario}`)}</span>`, e.mode, `${e.passes}/${e.runs}`, pct(e.passRate), h(requirementText(e.required)), `${ok(e.passed)}${e.flaky ? ' <span class="warn">flaky</span>' : ''}`,
+    `<span class="l">${h(`${e.suite} › ${e.scenario}`)}</span>`, e.mode, `${e.passes}/${e.runs}`, formatPercent(e.passRate, 0), intervalText(e.interval), h(passKText(e)), h(requirementText(e.required)),
+    `${ok(e.passed)}${e.flaky ? ' <span class="warn">flaky</span>' : ''}`,
   ]);
-  return `<h2 id="pass-rates">Pass rates (${p.flaky} flaky)</h2>${table(['scenario', 'mode', 'passes', 'rate', 'required', ''], rows)}`;
+  return `<h2 id="pass-rates">Pass rates (${h(passRatesTitle(p))})</h2>${table(['scenario', 'mode', 'passes', 'rate', '95% CI', 'pass^k', 'required', ''], rows)}`;
 }
 
 export function parityHtml(report: ReportDocument): string {
@@ -80,10 +91,11 @@ export function parityHtml(report: ReportDocument): string {
   return `<h2 id="parity">Sync/async parity</h2><p>compared ${p.compared} answer pairs, ${p.differing} differing (intents ${p.byField.intents}, cart ${p.byField.cart}, address ${p.byField.address}, language ${p.byField.language}).</p>${rows.length > 0 ? table(['scenario', 'path', 'sync', 'async'], rows) : ''}`;
 }
 
+/** Intents (TP, FP, FN, precision, recall, F1 from the confusion matrix), the matrix, field hit rates. */
 export function accuracyHtml(report: ReportDocument): string {
   const a = report.accuracy;
   if (!a || (a.intents.length === 0 && a.fields.length === 0)) return '';
-  const intents = a.intents.map((m) => [`<span class="l">${h(m.intent)}</span>`, String(m.support), String(m.predicted), pct(m.precision), pct(m.recall), pct(m.f1)]);
+  const intents = a.intents.map((m) => [`<span class="l">${h(m.intent)}</span>`, String(m.support), String(m.truePositives), String(m.falsePositives), String(m.falseNegatives), pct(m.precision), pct(m.recall), pct(m.f1)]);
   const cols = a.confusion.actual;
   const confusion = a.confusion.expected.map((e) => [`<span class="l">${h(e)}</span>`, ...cols.map((c) => {
     const n = a.confusion.counts[e]?.[c] ?? 0;
@@ -91,8 +103,8 @@ export function accuracyHtml(report: ReportDocument): string {
   })]);
   const fields = a.fields.map((f) => [`<span class="l">${f.group}</span>`, `<code>${h(f.path)}</code>`, `${f.hits}/${f.checks}`, pct(f.hitRate)]);
   return `<h2 id="accuracy">Accuracy (${a.samples} labelled answers)</h2>
-${intents.length > 0 ? table(['intent', 'support', 'predicted', 'precision', 'recall', 'f1'], intents) : ''}
-${confusion.length > 0 ? `<h3>Confusion (rows expected, columns actual)</h3>${table(['', ...cols.map(h)], confusion)}` : ''}
+${intents.length > 0 ? table(['intent', 'support', 'TP', 'FP', 'FN', 'precision', 'recall', 'f1'], intents) : ''}
+${confusion.length > 0 ? `<h3>Confusion (rows expected, columns returned)</h3>${table(['', ...cols.map(h)], confusion)}` : ''}
 ${fields.length > 0 ? `<h3>Field hit rates</h3>${table(['group', 'path', 'hits', 'rate'], fields)}` : ''}`;
 }
 

@@ -8,7 +8,7 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { LATENCY_METRICS } from '../metrics/index.js';
+import { LATENCY_FOOTNOTE, LATENCY_HEADER, LATENCY_METRICS, THRESHOLD_MARKS, formatLimit, latencyCells, thresholdVerdictText } from '../metrics/index.js';
 import { PAGE_SCRIPT, capacityChartData, chartData, scriptJson, timelineChartData, uplotAssets } from './html-charts.js';
 import { capacityHtml, loadHtml, notesHtml, talliesHtml, timelineHtml } from './html-job.js';
 import {
@@ -50,14 +50,16 @@ function scenarioGroup(s: ScenarioEntry): string {
 }
 
 function latencyHtml(report: ReportDocument, charts: ReturnType<typeof chartData>): string {
-  const rows = LATENCY_METRICS.map((m) => {
+  const cells = LATENCY_METRICS.map((m) => latencyCells(report.latency[m]));
+  const rows = LATENCY_METRICS.map((m, i) => {
     const l = report.latency[m];
-    const ok = l.withinLimit ? '<td class="pass">ok</td>' : '<td class="fail">BREACH</td>';
-    return `<tr><td>${m}</td><td>${l.count}</td><td>${f1(l.p50)}</td><td>${f1(l.p90)}</td><td>${f1(l.p99)}</td><td>${f1(l.p999)}</td><td>${f1(l.max)}</td><td>${f1(l.limitMs)}</td>${ok}</tr>`;
+    const c = cells[i]!;
+    const ok = c.empty ? '<td></td>' : l.limitVerdict === 'too-few-samples' ? '<td class="muted">too few samples</td>' : l.withinLimit ? '<td class="pass">ok</td>' : '<td class="fail">BREACH</td>';
+    return `<tr><td>${m}</td>${c.cells.map((x) => `<td>${h(x)}</td>`).join('')}<td>${h(formatLimit(l.limitMs, 'ms'))}</td>${ok}</tr>`;
   });
   const boxes = charts.map((c) => `<div class="chart" id="chart-${c.metric}-pct"></div><div class="chart" id="chart-${c.metric}-hist"></div>`);
-  return `<h2 id="latency">Latency (ms)</h2>
-<table><tr><th>metric</th><th>count</th><th>p50</th><th>p90</th><th>p99</th><th>p99.9</th><th>max</th><th>limit</th><th></th></tr>${rows.join('\n')}</table>
+  return `<h2 id="latency">Latency</h2>
+<table><tr>${[...LATENCY_HEADER, 'limit', ''].map((x) => `<th>${x}</th>`).join('')}</tr>${rows.join('\n')}</table>${cells.some((c) => c.unsupported) ? `<p class="muted">${h(LATENCY_FOOTNOTE)}</p>` : ''}
 ${charts.length === 0 ? '<p class="muted">No latencies recorded.</p>' : `<noscript><p class="muted">Charts need JavaScript; the table above has every figure.</p></noscript><div class="charts">${boxes.join('\n')}</div>`}`;
 }
 
@@ -68,7 +70,7 @@ export function renderHtmlReport(report: ReportDocument): string {
   const { js, css } = uplotAssets();
   const verdict = report.exitCode === 0 ? '<span class="pass">passed</span>' : `<span class="fail">exit ${report.exitCode}</span>`;
   const thresholdRows = report.thresholds.map(
-    (t) => `<tr><td class="l ${t.passed ? 'pass' : 'fail'}">${t.passed ? '✓' : '✗'} ${h(t.expression)}</td><td>${Number(t.actual.toFixed(3))}</td></tr>`,
+    (t) => `<tr><td class="l ${t.status === 'breached' ? 'fail' : t.status === 'passed' ? 'pass' : 'muted'}">${THRESHOLD_MARKS[t.status]} ${h(t.expression)}</td><td class="l">${h(thresholdVerdictText(t))}</td></tr>`,
   );
   const r = report.receiver;
   return `<!doctype html>
@@ -84,7 +86,7 @@ ${latencyHtml(report, charts)}
 ${loadHtml(report)}
 ${timelineHtml(report)}
 <p>Receiver: ${r.received} received, ${r.matched} matched, ${r.duplicates} duplicates, ${r.late} late, ${r.orphans} orphans, ${r.badSecret} bad secret, ${r.malformed} malformed.</p>
-${thresholdRows.length > 0 ? `<h2 id="thresholds">Thresholds</h2><table><tr><th>threshold</th><th>actual</th></tr>${thresholdRows.join('')}</table>` : ''}
+${thresholdRows.length > 0 ? `<h2 id="thresholds">Thresholds</h2><table><tr><th>threshold</th><th>verdict</th></tr>${thresholdRows.join('')}</table>` : ''}
 ${passRatesHtml(report)}
 ${parityHtml(report)}
 ${accuracyHtml(report)}

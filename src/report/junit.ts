@@ -12,7 +12,10 @@ import { join } from 'node:path';
 import { create } from 'xmlbuilder2';
 import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces.js';
 import { formatLocation } from '../errors.js';
+import { describeThreshold, thresholdVerdictText } from '../metrics/index.js';
 import { formatValue } from './console.js';
+import { passRateOf, passRateProperties, passRateSentence } from './pass-rate-text.js';
+import type { ScenarioPassRate } from './pass-rates.js';
 import type { ReportDocument, ScenarioEntry } from './report-document.js';
 
 export const JUNIT_REPORT_FILE = 'junit.xml';
@@ -47,8 +50,15 @@ export function settingsProperties(settings: Record<string, unknown>, prefix = '
   return out;
 }
 
-function addTestcase(suite: XMLBuilder, s: ScenarioEntry): void {
+function addTestcase(suite: XMLBuilder, s: ScenarioEntry, rate?: ScenarioPassRate): void {
   const tc = suite.ele('testcase', { classname: attr(s.suite), name: attr(`${s.name} [${s.mode}]`), time: seconds(s.latencyMs), file: attr(s.file) });
+  // Repeated scenarios: their pass rate as properties and beside every failure message (issue 14, part 4).
+  const repeated = rate !== undefined && rate.runs > 1 ? rate : undefined;
+  if (repeated) {
+    const props = tc.ele('properties');
+    for (const [name, value] of passRateProperties(repeated)) props.ele('property', { name, value: attr(value) });
+  }
+  const note = repeated ? ` (${passRateSentence(repeated)})` : '';
   if (s.outcome === 'interrupted') {
     tc.ele('skipped', { message: 'run interrupted before this request ended' });
     return;
@@ -56,7 +66,7 @@ function addTestcase(suite: XMLBuilder, s: ScenarioEntry): void {
   if (s.outcome !== 'answered') {
     const message = s.error ? `${s.outcome}: ${s.error.message}` : s.outcome;
     const body = [s.requestId ? `requestId: ${s.requestId}` : '', s.error ? `${s.error.code}: ${s.error.message}` : '', `file: ${s.file}`];
-    tc.ele('error', { message: attr(message), type: attr(s.error?.code ?? s.outcome) }).txt(xmlSafe(body.filter(Boolean).join('\n')));
+    tc.ele('error', { message: attr(message + note), type: attr(s.error?.code ?? s.outcome) }).txt(xmlSafe(body.filter(Boolean).join('\n')));
   }
   for (const f of s.failures) {
     const body = [
@@ -66,11 +76,11 @@ function addTestcase(suite: XMLBuilder, s: ScenarioEntry): void {
       `at ${formatLocation(f.location)}`,
       ...(s.requestId ? [`requestId: ${s.requestId}`] : []),
     ];
-    tc.ele('failure', { message: attr(`${f.path}: ${f.message}`), type: attr(f.matcher) }).txt(xmlSafe(body.join('\n')));
+    tc.ele('failure', { message: attr(`${f.path}: ${f.message}${note}`), type: attr(f.matcher) }).txt(xmlSafe(body.join('\n')));
   }
   if (s.outcome === 'answered' && !s.passed && s.failures.length === 0) {
     const violations = s.contractViolations.map((v) => `contract ${v.endpoint} ${v.path || '(body)'}: ${v.message}`);
-    tc.ele('failure', { message: 'failed', type: 'contract' }).txt(xmlSafe(violations.join('\n') || `file: ${s.file}`));
+    tc.ele('failure', { message: attr(`failed${note}`), type: 'contract' }).txt(xmlSafe(violations.join('\n') || `file: ${s.file}`));
   }
 }
 
@@ -80,6 +90,7 @@ export function renderJUnit(report: ReportDocument, opts: JUnitOptions = {}): st
   const bySuite = new Map<string, ScenarioEntry[]>();
   for (const s of report.scenarios) bySuite.set(s.suite, [...(bySuite.get(s.suite) ?? []), s]);
   const breached = report.thresholds.filter((t) => !t.passed).length;
+  const unjudged = report.thresholds.filter((t) => t.status === 'too-few-samples' || t.status === 'no-samples').length;
   const withThresholds = (opts.thresholds ?? true) && report.thresholds.length > 0;
   const countOf = (list: ScenarioEntry[], kind: 'failure' | 'error' | 'skipped'): number =>
     list.filter((s) =>
@@ -94,7 +105,7 @@ export function renderJUnit(report: ReportDocument, opts: JUnitOptions = {}): st
     tests: String(all.length + tallyCases.length + (withThresholds ? report.thresholds.length : 0)),
     failures: String(countOf(all, 'failure') + tallyCases.filter((t) => t.failed > 0).length + (withThresholds ? breached : 0)),
     errors: String(countOf(all, 'error')),
-    skipped: String(countOf(all, 'skipped')),
+    skipped: String(countOf(all, 'skipped') + (withThresholds ? unjudged : 0)),
     time: seconds(report.durationMs),
     timestamp: report.startedAt,
   });
@@ -113,7 +124,7 @@ export function renderJUnit(report: ReportDocument, opts: JUnitOptions = {}): st
   for (const [name, list] of bySuite) {
     const timeMs = list.reduce((sum, s) => sum + (s.latencyMs ?? 0), 0);
     const suite = openSuite(name, list, countOf(list, 'failure'), countOf(list, 'error'), countOf(list, 'skipped'), timeMs);
-    for (const s of list) addTestcase(suite, s);
+    for (const s of list) addTestcase(suite, s, passRateOf(report.passRates, s.suite, s.name, s.mode));
   }
   // load and capacity keep no per-request entries: one testcase per scenario x mode from the tallies.
   const tallies = report.scenarios.length === 0 ? (report.tallies ?? []) : [];
@@ -130,10 +141,11 @@ export function renderJUnit(report: ReportDocument, opts: JUnitOptions = {}): st
     }
   }
   if (withThresholds) {
-    const suite = openSuite(THRESHOLD_SUITE, report.thresholds, breached, 0, 0, 0);
+    const suite = openSuite(THRESHOLD_SUITE, report.thresholds, breached, 0, unjudged, 0);
     for (const t of report.thresholds) {
       const tc = suite.ele('testcase', { classname: THRESHOLD_SUITE, name: attr(t.expression), time: '0.000' });
-      if (!t.passed) tc.ele('failure', { message: attr(`${t.metric} is ${t.actual}`), type: 'threshold' }).txt(xmlSafe(`${t.expression}\nactual: ${t.actual}`));
+      if (t.status === 'breached') tc.ele('failure', { message: attr(thresholdVerdictText(t)), type: 'threshold' }).txt(xmlSafe(`${t.expression}\n${describeThreshold(t)}`));
+      else if (t.status !== 'passed') tc.ele('skipped', { message: attr(thresholdVerdictText(t)) });
     }
   }
   return doc.end({ prettyPrint: true });

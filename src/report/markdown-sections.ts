@@ -1,30 +1,47 @@
 /**
  * Markdown lines of the report's optional sections for a pull request: the comparison with a
- * baseline, pass rates (when a scenario repeated or was flaky), parity and accuracy, short.
+ * baseline (every latency row that moved or regressed, with units and the rule that decided
+ * it), pass rates (when a scenario repeated or was flaky: rate, 95% CI, pass^k, verdict),
+ * parity and accuracy (per intent from the confusion matrix), short.
  */
-import { requirementText } from './console-sections.js';
+import { formatMs, formatPercent } from '../units.js';
+import { latencyChangeText, latencySamplesText, outcomeRateText, ruleText, rulesText } from './compare-render.js';
 import { formatValue } from './console.js';
+import { PASS_RATE_HEADER, passRateCells, passRatesTitle, showPassRates } from './pass-rate-text.js';
 import type { ReportDocument } from './report-document.js';
 
 type Row = (cells: string[]) => string;
-const pct = (x: number | null): string => (x === null ? '–' : `${(x * 100).toFixed(0)}%`);
+const pct = (x: number | null): string => (x === null ? '–' : formatPercent(x, 0));
 
 /** Lines (GitHub-flavoured Markdown) of comparison, pass rates, parity and accuracy; empty when none applies. */
 export function markdownSections(report: ReportDocument, row: Row, code: (t: string) => string): string[] {
   const lines: string[] = [];
   const c = report.comparison;
   if (c) {
-    lines.push('', `### Against the baseline: ${c.regressed ? '❌ regressed' : '✅ no regression'}`, '');
+    lines.push('', `### Against the baseline: ${c.regressed ? '❌ regressed' : '✅ no regression'}`, '', `Rules: ${rulesText(c)}.`, '');
     for (const f of c.regressions) lines.push(`- ❌ ${f.suite} › ${f.name} [${f.mode}]: pass → fail`);
+    for (const f of c.added.filter((a) => a.to === 'fail')) lines.push(`- ❌ ${f.suite} › ${f.name} [${f.mode}]: new, failing`);
     for (const f of c.fixed) lines.push(`- ✅ ${f.suite} › ${f.name} [${f.mode}]: fail → pass`);
-    for (const l of c.latency.filter((x) => x.regressed)) lines.push(`- ❌ ${code(`${l.metric}.${l.stat}`)}: ${l.baseMs} ms → ${l.currentMs} ms (+${l.changePct}%)`);
-    for (const o of c.outcomes.filter((x) => x.regressed)) lines.push(`- ❌ outcome ${o.outcome}: ${pct(o.baseRate)} → ${pct(o.currentRate)}`);
+    for (const t of c.thresholds.filter((x) => x.current === false)) lines.push(`- ❌ threshold ${code(t.expression)}: now breached`);
+    // Rows that moved by 1% or more, or were tested; the rest say nothing.
+    const moved = c.latency.filter((l) => l.regressed || l.pValue !== null || Math.abs(l.changePct) >= 1);
+    if (moved.length > 0) {
+      lines.push('', row(['', 'latency', 'base', 'current', 'change', 'samples', 'rule']), row(['---', '---', '---:', '---:', '---:', '---:', '---']));
+      for (const l of moved) lines.push(row([l.regressed ? '❌' : '', code(`${l.metric}.${l.stat}`), formatMs(l.baseMs), formatMs(l.currentMs), latencyChangeText(l), latencySamplesText(l), ruleText(l, c)]));
+    }
+    const outcomes = c.outcomes.filter((o) => o.regressed || o.changePts !== 0);
+    if (outcomes.length > 0) {
+      lines.push('', row(['', 'outcome', 'base', 'current', 'change', 'rule']), row(['---', '---', '---:', '---:', '---:', '---']));
+      for (const o of outcomes) lines.push(row([o.regressed ? '❌' : '', o.outcome, outcomeRateText(o.baseRate, o.baseCount, o.baseRequests), outcomeRateText(o.currentRate, o.currentCount, o.currentRequests), `${o.changePts > 0 ? '+' : ''}${o.changePts} pts`, ruleText(o, c)]));
+    }
   }
   const p = report.passRates;
-  if (p && p.scenarios.some((e) => e.runs > 1 || e.flaky)) {
-    lines.push('', `### Pass rates (${p.flaky} flaky)`, '', row(['scenario', 'passes', 'rate', 'required', '']), row(['---', '---:', '---:', '---', '---']));
+  if (showPassRates(p)) {
+    lines.push('', `### Pass rates (${passRatesTitle(p)})`, '', row([...PASS_RATE_HEADER]), row(['---', '---:', '---:', '---:', '---', '---', '---']));
     for (const e of p.scenarios) {
-      lines.push(row([`${e.suite} › ${e.scenario} [${e.mode}]`, `${e.passes}/${e.runs}`, pct(e.passRate), requirementText(e.required), `${e.passed ? '✅' : '❌'}${e.flaky ? ' flaky' : ''}`]));
+      const cells = passRateCells(e);
+      cells[6] = `${e.passed ? '✅' : '❌'}${e.flaky ? ' flaky' : ''}`;
+      lines.push(row(cells));
     }
   }
   const par = report.parity;
@@ -35,8 +52,8 @@ export function markdownSections(report: ReportDocument, row: Row, code: (t: str
   }
   const a = report.accuracy;
   if (a && a.intents.length > 0) {
-    lines.push('', `### Intent accuracy (${a.samples} answers)`, '', row(['intent', 'support', 'precision', 'recall', 'f1']), row(['---', '---:', '---:', '---:', '---:']));
-    for (const m of a.intents) lines.push(row([m.intent, String(m.support), pct(m.precision), pct(m.recall), pct(m.f1)]));
+    lines.push('', `### Intent accuracy (${a.samples} answers)`, '', row(['intent', 'support', 'TP', 'FP', 'FN', 'precision', 'recall', 'f1']), row(['---', '---:', '---:', '---:', '---:', '---:', '---:', '---:']));
+    for (const m of a.intents) lines.push(row([m.intent, String(m.support), String(m.truePositives), String(m.falsePositives), String(m.falseNegatives), pct(m.precision), pct(m.recall), pct(m.f1)]));
   }
   if (a && a.fields.length > 0) {
     const groups = (['cart', 'address'] as const).map((g) => {

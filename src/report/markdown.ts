@@ -5,7 +5,7 @@
 import { appendFile, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { formatLocation } from '../errors.js';
-import { LATENCY_METRICS } from '../metrics/index.js';
+import { LATENCY_FOOTNOTE, LATENCY_HEADER, LATENCY_METRICS, THRESHOLD_MARKS, formatLimit, latencyCells, thresholdVerdictText } from '../metrics/index.js';
 import { formatValue } from './console.js';
 import { formatMs, formatPercent, formatRate } from '../units.js';
 import { markdownSections } from './markdown-sections.js';
@@ -28,7 +28,6 @@ const code = (text: string): string => {
   return `${fence}${longest > 0 ? ' ' : ''}${text.replace(/\r?\n/g, ' ')}${longest > 0 ? ' ' : ''}${fence}`;
 };
 const row = (cells: string[]): string => `| ${cells.map(cell).join(' | ')} |`;
-const f1 = (n: number): string => n.toFixed(1);
 
 /** Renders `report` as GitHub-flavoured Markdown: verdict, outcomes, latency, thresholds, baseline, pass rates, parity, accuracy, failures. */
 export function renderMarkdownSummary(report: ReportDocument, opts: MarkdownOptions = {}): string {
@@ -46,20 +45,22 @@ export function renderMarkdownSummary(report: ReportDocument, opts: MarkdownOpti
     row(OUTCOMES.map(() => '---:')),
     row(OUTCOMES.map((o) => String(s.outcomes[o]))),
     '',
-    '### Latency (ms)',
+    '### Latency',
     '',
-    row(['metric', 'count', 'p50', 'p90', 'p99', 'p99.9', 'max', 'limit', '']),
+    row([...LATENCY_HEADER, 'limit', '']),
     row(['---', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---']),
     ...LATENCY_METRICS.map((m) => {
       const l = report.latency[m];
-      return row([m, String(l.count), f1(l.p50), f1(l.p90), f1(l.p99), f1(l.p999), f1(l.max), f1(l.limitMs), l.withinLimit ? 'ok' : '**BREACH**']);
+      const c = latencyCells(l);
+      return row([m, ...c.cells, formatLimit(l.limitMs, 'ms'), c.empty ? '' : l.limitVerdict === 'too-few-samples' ? 'too few samples' : l.withinLimit ? 'ok' : '**BREACH**']);
     }),
+    ...(LATENCY_METRICS.some((m) => latencyCells(report.latency[m]).unsupported) ? ['', `<sub>${LATENCY_FOOTNOTE}</sub>`] : []),
   ];
   const r = report.receiver;
   lines.push('', `Receiver: ${r.received} received, ${r.matched} matched, ${r.duplicates} duplicates, ${r.late} late, ${r.orphans} orphans, ${r.badSecret} bad secret, ${r.malformed} malformed.`);
   if (report.thresholds.length > 0) {
-    lines.push('', '### Thresholds', '', row(['', 'threshold', 'actual']), row(['---', '---', '---:']));
-    for (const t of report.thresholds) lines.push(row([t.passed ? '✅' : '❌', code(t.expression), String(Number(t.actual.toFixed(3)))]));
+    lines.push('', '### Thresholds', '', row(['', 'threshold', 'verdict']), row(['---', '---', '---']));
+    for (const t of report.thresholds) lines.push(row([t.status === 'passed' ? '✅' : t.status === 'breached' ? '❌' : THRESHOLD_MARKS[t.status], code(t.expression), thresholdVerdictText(t)]));
   }
   lines.push(...markdownJobLines(report, row));
   lines.push(...markdownSections(report, row, code));

@@ -28,8 +28,16 @@ import type { GradeEntry, JudgeErrorEntry } from '../scenario/index.js';
 export const REPORT_VERSION = 1;
 export type ReportKind = 'run' | 'load' | 'capacity';
 
-/** One latency metric: its summary (ms) with the spec's limit and whether max stayed under it. */
-export type LatencyEntry = LatencySummary & { limitMs: number; withinLimit: boolean };
+/**
+ * One latency metric: its summary (ms) with the spec's limit, the statistic it is judged on and
+ * the verdict (absent in older reports); `withinLimit` is false only for a breach.
+ */
+export type LatencyEntry = LatencySummary & {
+  limitMs: number;
+  limitStat?: 'p99' | 'max';
+  limitVerdict?: 'ok' | 'breach' | 'too-few-samples' | 'no-samples';
+  withinLimit: boolean;
+};
 
 /** The step of a `steps` scenario that failed (the first one that did not pass). */
 export interface FailedStep {

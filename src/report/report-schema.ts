@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import type { ReportDocument } from './report-document.js';
-import { accuracySchema, comparisonSchema, paritySchema, passRatesSchema } from './report-sections-schema.js';
+import { accuracySchema, comparisonSchema, paritySchema, passRatesSchema, thresholdResultSchema } from './report-sections-schema.js';
 import { zeroOutcomes } from '../outcomes.js';
 import { OUTCOMES } from './run-types.js';
 
@@ -42,6 +42,8 @@ export const latencyEntrySchema = z.object({
   min: ms,
   mean: ms,
   limitMs: ms,
+  limitStat: z.enum(['p99', 'max']).optional(),
+  limitVerdict: z.enum(['ok', 'breach', 'too-few-samples', 'no-samples']).optional(),
   withinLimit: z.boolean(),
 });
 
@@ -197,7 +199,7 @@ export const reportDocumentSchema = z.object({
     badSecret: count,
     malformed: count,
   }),
-  thresholds: z.array(z.object({ expression: z.string(), metric: z.string(), actual: z.number(), passed: z.boolean() })),
+  thresholds: z.array(thresholdResultSchema),
   scenarios: z.array(scenarioEntrySchema),
   tallies: z.array(tallySchema).optional(),
   notes: z.array(noteSchema).optional(),

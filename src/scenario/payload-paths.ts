@@ -19,7 +19,7 @@ import {
   sendResponseSchema,
 } from '../contract/index.js';
 import type { CallName } from './types.js';
-import { didYouMean } from './suggest.js';
+import { didYouMean } from '../suggest.js';
 
 type Def = { type: string; [k: string]: unknown };
 const defOf = (s: unknown): Def | undefined => (s as { _zod?: { def?: Def } } | undefined)?._zod?.def;

@@ -12,7 +12,7 @@ import type { FileIssue } from '../errors.js';
 import { checkExpect, pathProblem } from './expect-rules.js';
 import { payloadPathProblem, responsePathProblem } from './payload-paths.js';
 import { CALL_NAMES, userScenarioSchema, VAR_NAME_PATTERN } from './schema.js';
-import { didYouMean } from './suggest.js';
+import { didYouMean } from '../suggest.js';
 import { templateNames } from './templates.js';
 import type { CallName } from './types.js';
 import type { DataPath, YamlSource } from './yaml-source.js';

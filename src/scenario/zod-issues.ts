@@ -10,7 +10,7 @@ import type { FileIssue } from '../errors.js';
 import { kindOf } from './matchers/values.js';
 import { MATCHER_NAMES } from './matchers/registry.js';
 import { matcherObjectSchema } from './schema.js';
-import { didYouMean } from './suggest.js';
+import { didYouMean } from '../suggest.js';
 import type { DataPath, YamlSource } from './yaml-source.js';
 
 type Issue = z.core.$ZodIssue;

@@ -3,7 +3,9 @@ import { ThresholdError } from '../../src/errors.js';
 import {
   DEFAULT_THRESHOLDS,
   LatencyRecorder,
+  describeThreshold,
   evaluateThresholds,
+  latencyCells,
   parseThreshold,
   type ThresholdData,
 } from '../../src/metrics/index.js';
@@ -15,7 +17,7 @@ function data(): ThresholdData {
   return {
     summary: {
       requests: 100,
-      outcomes: { answered: 95, failed: 1, rejected: 0, timeout: 4, 'transport-error': 0, interrupted: 0 },
+      outcomes: { answered: 95, failed: 1, rejected: 0, timeout: 4, 'transport-error': 0, 'invalid-response': 0, interrupted: 0, 'not-sent': 0 },
       passRate: 0.9,
     },
     latency: { ack: rec.summary('ack'), answer: rec.summary('answer'), sync: rec.summary('sync') },
@@ -122,5 +124,86 @@ describe('evaluateThresholds', () => {
     d.summary.requests = 0;
     expect(evaluateThresholds(['outcome.failed.rate == 0'], d)[0]!.passed).toBe(true);
     expect(() => evaluateThresholds(['nope.p99 < 1'], d)).toThrow(ThresholdError);
+  });
+});
+
+/** Threshold data from real recorders: `n` acks around 2 ms (or `slowMs` each), `answer` samples. */
+function sampled(n: number, opts: { ackMs?: number; answers?: number[] } = {}): ThresholdData {
+  const rec = new LatencyRecorder();
+  for (let i = 0; i < n; i++) rec.recordMs('ack', opts.ackMs ?? 1.5 + (i % 10) / 10);
+  for (const ms of opts.answers ?? []) rec.recordMs('answer', ms);
+  return {
+    summary: { requests: n, outcomes: { answered: n }, passRate: 1, scenarios: n },
+    latency: { ack: rec.summary('ack'), answer: rec.summary('answer'), sync: rec.summary('sync') },
+    receiver: { duplicates: 0, late: 0, orphans: 0, badSecret: 0, malformed: 0 },
+    histograms: rec.encodeAll(),
+  };
+}
+
+describe('statistics that fit the sample (issue 11, item 2)', () => {
+  it('does not judge a percentile its count cannot support: too few samples, never a breach', () => {
+    // 16 acks of 250 ms: p99 of 16 is the max, and the default ack.p99 < 100ms is not judged on it.
+    const [ack] = evaluateThresholds([], sampled(16, { ackMs: 250 }), { defaults: true });
+    expect(ack).toMatchObject({ metric: 'ack.p99', status: 'too-few-samples', passed: true, count: 16, minCount: 100, unit: 'ms', limit: 100, op: '<' });
+    expect(ack!.actual).toBeCloseTo(250, 0);
+    expect(describeThreshold(ack!)).toBe('– ack.p99 < 100 ms: too few samples (16 < 100)');
+    // 100 of them support it: breached.
+    const [judged] = evaluateThresholds([], sampled(100, { ackMs: 250 }), { defaults: true });
+    expect(judged).toMatchObject({ status: 'breached', passed: false, count: 100 });
+    expect(describeThreshold(judged!)).toBe('✗ ack.p99 < 100 ms (actual 250 ms, 100 samples)');
+  });
+
+  it('judges p90 from 10, p95 from 20, p99.9 from 1,000, max from 1', () => {
+    const status = (n: number, t: string) => evaluateThresholds([t], sampled(n))[0]!.status;
+    expect([status(9, 'ack.p90 < 1s'), status(10, 'ack.p90 < 1s')]).toEqual(['too-few-samples', 'passed']);
+    expect([status(19, 'ack.p95 < 1s'), status(20, 'ack.p95 < 1s')]).toEqual(['too-few-samples', 'passed']);
+    expect([status(999, 'ack.p999 < 1s'), status(1000, 'ack.p999 < 1s')]).toEqual(['too-few-samples', 'passed']);
+    expect([status(199, 'ack.p(99.5) < 1s'), status(200, 'ack.p(99.5) < 1s')]).toEqual(['too-few-samples', 'passed']);
+    expect(status(1, 'ack.max < 1s')).toBe('passed');
+  });
+
+  it('lets the user demand a count the k6 way: ack.count >= 100 fails the gate on 16 samples', () => {
+    const results = evaluateThresholds(['ack.p99 < 100ms', 'ack.count >= 100'], sampled(16));
+    expect(results.map((r) => [r.metric, r.status, r.passed])).toEqual([
+      ['ack.p99', 'too-few-samples', true],
+      ['ack.count', 'breached', false],
+    ]);
+    expect(describeThreshold(results[1]!)).toBe('✗ ack.count >= 100 (actual 16)');
+    expect(evaluateThresholds(['ack.count >= 100'], sampled(0))[0]).toMatchObject({ status: 'breached', actual: 0 });
+  });
+
+  it('says "no samples" for an empty metric, never 0 ... ok', () => {
+    const [r] = evaluateThresholds(['sync.p50 < 1s'], sampled(5));
+    expect(r).toMatchObject({ status: 'no-samples', passed: true, actual: null, count: 0 });
+    expect(describeThreshold(r!)).toBe('– sync.p50 < 1 s: no samples');
+    const none = sampled(0);
+    expect(evaluateThresholds(['outcome.timeout.rate < 1%'], none)[0]).toMatchObject({ status: 'no-samples', actual: null });
+    expect(evaluateThresholds([], none, { defaults: true })).toEqual([]);
+  });
+
+  it('prints every figure with its unit (issue 11, item 10)', () => {
+    const d = sampled(812, { answers: [202.623] });
+    const lines = evaluateThresholds(['answer.max < 180s', 'ack.p99 < 100ms', 'outcome.answered.rate > 99%', 'scenario.pass.rate >= 0.9', 'receiver.late == 0'], d).map(describeThreshold);
+    expect(lines).toEqual([
+      '✓ answer.max < 180 s (actual 203 ms, 1 sample)',
+      '✓ ack.p99 < 100 ms (actual 2.4 ms, 812 samples)',
+      '✓ outcome.answered.rate > 99% (actual 100%, 812 requests)',
+      '✓ scenario.pass.rate >= 90% (actual 100%, 812 scenarios)',
+      '✓ receiver.late == 0 (actual 0)',
+    ]);
+    // A breach never reads as equal to its limit: 180.4 s against 180 s.
+    const close = evaluateThresholds(['answer.max < 180s'], sampled(1, { answers: [180_400] }))[0]!;
+    expect(describeThreshold(close)).toMatch(/^✗ answer\.max < 180 s \(actual 180\.4\d\d s, 1 sample\)$/);
+  });
+});
+
+describe('latencyCells', () => {
+  it('gives units, marks unsupported percentiles and says no samples', () => {
+    const rec = new LatencyRecorder();
+    for (let i = 1; i <= 16; i++) rec.recordMs('ack', i);
+    expect(latencyCells(rec.summary('ack'))).toEqual({ empty: false, unsupported: true, cells: ['16', '8 ms', '15 ms', '—', '—', '16 ms'] });
+    for (let i = 0; i < 1000; i++) rec.recordMs('sync', 100 + i / 10);
+    expect(latencyCells(rec.summary('sync')).cells).toEqual(['1000', '150 ms', '190 ms', '199 ms', '200 ms', '200 ms']);
+    expect(latencyCells(rec.summary('answer'))).toEqual({ empty: true, unsupported: false, cells: ['0', 'no samples', '', '', '', ''] });
   });
 });

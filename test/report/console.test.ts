@@ -28,19 +28,25 @@ describe('renderConsoleSummary', () => {
   it('shows outcome counts, the latency table, receiver counts and thresholds', () => {
     expect(text).toContain('answered 2 · failed 0 · timeout 1  (3 of 3 planned requests sent)');
     expect(text).toMatch(/metric\s+count\s+p50\s+p90\s+p99\s+p99\.9\s+max\s+limit/);
-    expect(text).toMatch(/ack\s+1\s+12\.0\s+12\.0\s+12\.0\s+12\.0\s+12\.0\s+100\.0\s+ok/);
-    expect(text).toMatch(/sync\s+1\s+120\.\d\s.*180000\.0\s+ok/);
+    // Units on every figure; percentiles one sample cannot support are a dash, not the max again.
+    expect(text).toMatch(/ack\s+1\s+—\s+—\s+—\s+—\s+12 ms\s+100 ms\s+too few samples/);
+    expect(text).toMatch(/sync\s+1\s+—.*120 ms\s+180 s\s+ok/);
+    expect(text).toContain('— fewer samples than the percentile needs');
     expect(text).toContain('duplicates 0 · late 0 · orphans 0');
-    expect(text).toContain('✓ receiver.orphans == 0  (actual 0)');
+    expect(text).toContain('✓ receiver.orphans == 0 (actual 0)');
+    expect(text).toContain('– ack.p99 < 100 ms: too few samples (1 < 100)');
+    expect(text).toContain('✓ answer.max < 180 s (actual 340 ms, 1 sample)');
     expect(text.trimEnd().split('\n').at(-1)).toBe('1 passed, 2 failed (3 requests) · exit 1');
   });
 
   it('marks a breached limit and colours only when asked', () => {
-    const slow = buildReport(run([failingRecord({ ackMs: 400 })]));
+    const slow = buildReport(run(Array.from({ length: 100 }, (_, i) => failingRecord({ seq: i, ackMs: 400 }))), { thresholds: ['ack.max < 100ms'] });
     const plain = renderConsoleSummary(slow);
-    expect(plain).toMatch(/ack\s+1\s.*BREACH/);
-    expect(plain).toContain('✗ ack.p99 < 100ms');
-    expect(plain).toContain('1 threshold breached');
+    expect(plain).toMatch(/ack\s+100\s.*BREACH/);
+    expect(plain).toContain('✗ ack.max < 100 ms (actual 400 ms, 100 samples)');
+    // An empty metric says so, never "0.0 ... ok".
+    expect(plain).toMatch(/sync\s+0\s+no samples\s+180 s$/m);
+    expect(plain).toContain('2 thresholds breached');
     expect(plain).not.toContain('\u001b[');
     const colored = renderConsoleSummary(slow, { color: true });
     expect(colored).toContain('\u001b[31mBREACH\u001b[0m');

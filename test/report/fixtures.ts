@@ -2,6 +2,7 @@
  * Builders of RequestRecord / report inputs for report tests.
  */
 import { LatencyRecorder } from '../../src/metrics/index.js';
+import { mulberry32 } from '../../src/random.js';
 import type { ReportInput } from '../../src/report/index.js';
 import type { RequestRecord } from '../../src/report/run-types.js';
 import { Tally } from '../../src/runner/index.js';
@@ -69,4 +70,32 @@ export function run(records: RequestRecord[], over: Partial<ReportInput> = {}): 
     interrupted: false,
     ...over,
   };
+}
+
+/** A log-normal draw around `median` (ms) with spread `sigma` (of the log), from a seeded source. */
+export function logNormal(random: () => number, median: number, sigma: number): number {
+  const u = Math.max(random(), 1e-12);
+  const z = Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * random());
+  return median * Math.exp(sigma * z);
+}
+
+/**
+ * A run of `n` scenarios in both modes with latencies drawn (seeded) from one distribution:
+ * ack ~2 ms (the first two requests open connections: +15..35 ms), answer ~35 ms, sync ~30 ms,
+ * every latency times `slowdown`. Records carry the latencies, so buildReport's histograms are real.
+ */
+export function latencyRun(seed: number, n: number, slowdown = 1): ReportInput {
+  const random = mulberry32(seed);
+  const records: RequestRecord[] = [];
+  for (let i = 0; i < n; i++) {
+    const cold = i < 2 ? 15 + 20 * random() : 0;
+    const ackMs = (cold + logNormal(random, 2, 0.3)) * slowdown;
+    const answerMs = logNormal(random, 35, 0.6) * slowdown;
+    const syncMs = logNormal(random, 30, 0.6) * slowdown;
+    records.push(
+      record({ seq: 2 * i, scenario: `s${i}`, mode: 'async', syncMs: undefined, ackMs, answerMs, requestId: `r${i}` }),
+      record({ seq: 2 * i + 1, scenario: `s${i}`, mode: 'sync', syncMs }),
+    );
+  }
+  return run(records, { receiver: { received: n, matched: n, duplicates: 0, late: 0, orphans: 0, badSecret: 0, malformed: 0 } });
 }

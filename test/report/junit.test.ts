@@ -33,7 +33,10 @@ describe('renderJUnit', () => {
   it('is well-formed, with a testsuite per suite plus the thresholds suite', () => {
     expect(xml.startsWith('<?xml version="1.0" encoding="UTF-8"?>')).toBe(true);
     expect(suites.map((s) => s['@name'])).toEqual(['Shop', 'Greet', 'droidcheck.thresholds']);
-    expect(doc.testsuites).toMatchObject({ '@tests': '8', '@failures': '2', '@errors': '1', '@skipped': '1' });
+    // Skipped: the interrupted request, and ack.p99 judged on 1 sample (too few samples).
+    expect(doc.testsuites).toMatchObject({ '@tests': '8', '@failures': '2', '@errors': '1', '@skipped': '2' });
+    const thresholds = suites[2].testcase as any[];
+    expect(thresholds.find((t) => t['@name'] === 'ack.p99 < 100ms').skipped['@message']).toBe('ack.p99 < 100 ms: too few samples (1 < 100)');
     expect(suites[0]).toMatchObject({ '@tests': '2', '@failures': '1', '@errors': '0' });
   });
 
@@ -60,6 +63,10 @@ describe('renderJUnit', () => {
     const t = suites[2].testcase as any[];
     const breached = t.find((c: any) => c['@name'] === 'receiver.orphans > 5');
     expect(breached.failure['@type']).toBe('threshold');
+    expect(breached.failure['@message']).toBe('receiver.orphans > 5 (actual 0)');
+    const answerMax = t.find((c: any) => c['@name'] === 'answer.max < 180s');
+    expect(answerMax.failure).toBeUndefined();
+    expect(answerMax.skipped).toBeUndefined();
     const props = (suites[0].properties.property as any[]).map((p) => [p['@name'], p['@value']]);
     expect(props).toEqual(expect.arrayContaining([['mode', 'both'], ['concurrency', '4'], ['target.baseUrl', 'http://127.0.0.1:1']]));
     expect(xml).not.toContain('SHOULD-NOT-APPEAR');

@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
-import { buildReport, loadBaseline, renderMarkdownSummary, mergeReports, parseReportDocument, readReportFile, renderConsoleSummary, reportJsonSchema } from '../../src/report/index.js';
+import { buildReport, compareReports, loadBaseline, renderHtmlReport, renderJUnit, renderMarkdownSummary, mergeReports, parseReportDocument, readReportFile, renderConsoleSummary, reportJsonSchema } from '../../src/report/index.js';
 import { parseSuite } from '../../src/scenario/index.js';
-import { record, run } from './fixtures.js';
+import { latencyRun, record, run } from './fixtures.js';
 
 const suite = parseSuite(
   `suite: Shop
@@ -63,19 +63,20 @@ describe('buildReport sections', () => {
     const text = renderConsoleSummary(report);
     expect(text).toContain('Parity (sync vs async)  compared 1, differing 1');
     expect(text).toContain('addressParsing.city sync "Bangkok" ≠ async "Paris"');
-    expect(text).toMatch(/purchase\s+2\s+100%\s+100%\s+100%/);
+    expect(text).toMatch(/purchase\s+2\s+2\s+0\s+0\s+100%\s+100%\s+100%/);
     expect(text).toContain('address fields: 1/2 hit (50%); missed: addressParsing.city 1/2');
     expect(text).not.toContain('Pass rates'); // each scenario x mode ran once, none flaky
     const md = renderMarkdownSummary(report);
     expect(md).toContain('### Sync/async parity: compared 1, differing 1');
-    expect(md).toContain('| purchase | 2 | 100% | 100% | 100% |');
+    expect(md).toContain('| purchase | 2 | 2 | 0 | 0 | 100% | 100% | 100% |');
     expect(md).toContain('Field hit rates: cart fields 2/2 (100%), address fields 1/2 (50%).');
   });
 
   it('shows pass rates in the console when a scenario repeats', () => {
     const text = renderConsoleSummary(buildReport(run(repeats([true, false, true, true])), { suites: [suite] }));
     expect(text).toContain('Pass rates  1 flaky');
-    expect(text).toMatch(/Shop › buys shirts \[sync\]\s+3\/4\s+75%\s+≥ 50%\s+ok flaky/);
+    expect(text).toMatch(/scenario\s+passes\s+rate\s+95% CI\s+pass\^k\s+required\s+verdict/);
+    expect(text).toMatch(/Shop › buys shirts \[sync\]\s+3\/4\s+75%\s+30–95%\s+pass\^4 ✗\s+≥ 50%\s+ok flaky/);
   });
 
   it('writes sections the schema accepts, and the JSON Schema describes them', () => {
@@ -109,7 +110,11 @@ describe('mergeReports sections', () => {
     const merged = mergeReports([a, b]);
     expect(merged.passRates?.scenarios[0]).toMatchObject({ runs: 4, passes: 1, requiredPasses: 2, passed: false });
     expect(merged.exitCode).toBe(1);
-    expect(merged.accuracy?.intents[0]).toMatchObject({ intent: 'purchase', support: 4, truePositives: 1 });
+    // purchase expected 4 times, found once; greeting stood in for it 3 times (false positives).
+    expect(merged.accuracy?.intents).toEqual([
+      expect.objectContaining({ intent: 'greeting', support: 0, falsePositives: 3 }),
+      expect.objectContaining({ intent: 'purchase', support: 4, truePositives: 1, falseNegatives: 3 }),
+    ]);
     expect(() => parseReportDocument(JSON.parse(JSON.stringify(merged)))).not.toThrow();
   });
 });
@@ -126,5 +131,67 @@ describe('readReportFile / loadBaseline', () => {
     await expect(readReportFile(join(dir, 'junk.json'))).rejects.toThrow(/junk\.json: not JSON/);
     await expect(readReportFile(join(dir, 'missing.json'))).rejects.toThrow(UsageError);
     await expect(readReportFile(join(dir, 'missing.json'))).rejects.toThrow(/missing\.json: cannot read the report \(ENOENT\)/);
+  });
+});
+
+describe('flakiness in every report (issue 14, part 4)', () => {
+  const report = buildReport(run(repeats([true, false, true, true])), { suites: [suite] });
+
+  it('writes the interval, pass^k and status in JSON, and the schema keeps them', () => {
+    expect(report.passRates?.scenarios[0]).toMatchObject({ status: 'flaky', allPassed: false, interval: { low: expect.closeTo(0.3006, 3), high: expect.closeTo(0.9544, 3) } });
+    expect(parseReportDocument(JSON.parse(JSON.stringify(report))).passRates).toEqual(report.passRates);
+  });
+
+  it('puts the pass rate in JUnit as properties of each repeat and in the failure message', () => {
+    const xml = renderJUnit(report);
+    expect(xml).toContain('<property name="droidcheck.status" value="flaky"/>');
+    expect(xml).toContain('<property name="droidcheck.passRate.ci95" value="0.3006..0.9544"/>');
+    expect(xml).toContain('<property name="droidcheck.passK" value="false"/>');
+    expect(xml).toMatch(/<failure message="[^"]*\(flaky: passed 3 of 4 runs \(75%, 95% CI 30–95%\), pass\^4 ✗, required ≥ 50%\)"/);
+    // A scenario that ran once gets no pass-rate noise.
+    expect(renderJUnit(buildReport(run([record()]), { suites: [suite] }))).not.toContain('droidcheck.status');
+  });
+
+  it('shows it in HTML and Markdown', () => {
+    const html = renderHtmlReport(report);
+    expect(html).toContain('<th>95% CI</th><th>pass^k</th>');
+    expect(html).toMatch(/<td>3\/4<\/td><td>75%<\/td><td>30–95%<\/td><td>pass\^4 ✗<\/td>.*<span class="warn">flaky<\/span>/);
+    expect(renderMarkdownSummary(report)).toContain('| Shop › buys shirts [sync] | 3/4 | 75% | 30–95% | pass^4 ✗ | ≥ 50% | ✅ flaky |');
+  });
+});
+
+/** A report as an older droidcheck wrote it: none of the fields this version added. */
+function older(report: ReturnType<typeof buildReport>): unknown {
+  const o = JSON.parse(JSON.stringify(report));
+  o.thresholds = o.thresholds.map((t: any) => ({ expression: t.expression, metric: t.metric, actual: t.actual ?? 0, passed: t.passed }));
+  for (const e of o.passRates?.scenarios ?? []) for (const k of ['interval', 'allPassed', 'status']) delete e[k];
+  for (const e of o.passRates?.suites ?? []) delete e.interval;
+  if (o.passRates) delete o.passRates.failOnFlaky;
+  for (const m of o.accuracy?.intents ?? []) for (const k of ['falsePositives', 'falseNegatives']) delete m[k];
+  if (o.comparison) {
+    delete o.comparison.rules;
+    delete o.comparison.significanceBound;
+    for (const l of o.comparison.latency) for (const k of ['deltaMs', 'baseCount', 'currentCount', 'minCount', 'pValue', 'rule']) delete l[k];
+    for (const x of o.comparison.outcomes) for (const k of ['baseCount', 'currentCount', 'baseRequests', 'currentRequests', 'pValue', 'rule']) delete x[k];
+    o.comparison.outcomes = o.comparison.outcomes.filter((x: any) => !['invalid-response', 'not-sent'].includes(x.outcome));
+  }
+  return o;
+}
+
+describe('reports written by an older droidcheck', () => {
+  it('still parse, with the missing figures filled in, and serve as baselines and merge inputs', () => {
+    const base = buildReport(latencyRun(3, 16));
+    const current = buildReport(run(repeats([true, false, true, true])), { suites: [suite], thresholds: ['sync.p99 < 1s'], baseline: base });
+    const back = parseReportDocument(older(current));
+    expect(back.thresholds.find((t) => t.expression === 'sync.p99 < 1s')).toEqual({
+      expression: 'sync.p99 < 1s', metric: 'sync.p99', status: 'passed', passed: true, actual: expect.closeTo(120, 0), unit: 'ms', op: '<', limit: 1000, count: 0, minCount: 100,
+    });
+    expect(back.passRates?.scenarios[0]).toMatchObject({ status: 'flaky', allPassed: false, interval: current.passRates!.scenarios[0]!.interval });
+    expect(back.passRates?.failOnFlaky).toBe(false);
+    expect(back.accuracy?.intents).toEqual(current.accuracy?.intents);
+    expect(back.comparison?.rules).toEqual({ tolerancePct: 10, minDeltaMs: 1, rateTolerancePts: 1, alpha: 0.01 });
+    expect(back.comparison?.latency.every((l) => l.pValue === null && typeof l.rule === 'string')).toBe(true);
+    expect(compareReports(back, current).regressions).toEqual([]);
+    expect(mergeReports([back, current]).passRates?.scenarios[0]).toMatchObject({ runs: 8, passes: 6, status: 'flaky' });
   });
 });

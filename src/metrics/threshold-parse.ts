@@ -1,0 +1,139 @@
+/**
+ * k6-style thresholds (SLOs) as users write them: `"<metric> <op> <value>[unit]"`, e.g.
+ * `ack.p99 < 100ms`, `answer.p(99.5) <= 2m`, `outcome.timeout.rate < 1%`, `receiver.late == 0`.
+ *
+ * Metrics:
+ * - latency `ack|answer|sync` . `p50|p90|p95|p99|p999|max|min|mean|count|p(NN)`; value in ms,
+ *   or with a unit `ms|s|m` (count takes a bare number);
+ * - `outcome.<name>.rate|count` for every outcome of src/outcomes.ts (rate 0..1 of the
+ *   requests, or `NN%`);
+ * - `scenario.pass.rate` (0..1 or `NN%`);
+ * - `receiver.<duplicates|late|orphans|badSecret|malformed>` (counts).
+ * An unknown metric is an error (DROIDCHECK_ERR_THRESHOLD, with a did-you-mean), never a silent pass.
+ *
+ * A minimum number of samples is demanded the k6 way, with a threshold on the count:
+ * `ack.count >= 100` beside `ack.p99 < 100ms` fails the gate when fewer than 100 acks were
+ * measured, while the p99 alone would only say "too few samples" (docs/statistics.md).
+ */
+import { ThresholdError } from '../errors.js';
+import { OUTCOMES } from '../outcomes.js';
+import { didYouMeanText } from '../suggest.js';
+import { LATENCY_METRICS, LIMITS_MS } from './latency-recorder.js';
+import { STAT_PERCENTILES } from './sample-size.js';
+
+export type ThresholdOp = '<' | '<=' | '>' | '>=' | '==' | '!=';
+export type ThresholdKind = 'latency' | 'count' | 'rate';
+
+/** A parsed threshold. `value` is in ms for latency stats, 0..1 for rates, a number for counts. */
+export interface Threshold {
+  /** As written (trimmed). */
+  expression: string;
+  /** Full metric name, e.g. `ack.p99`, `outcome.timeout.rate`, `receiver.late`. */
+  name: string;
+  /** `ack` | `answer` | `sync` | `outcome.<name>` | `scenario.pass` | `receiver`. */
+  metric: string;
+  /** `p99`, `p(99.5)`, `max`, `count`, `rate`, `duplicates`, ... */
+  stat: string;
+  op: ThresholdOp;
+  value: number;
+  kind: ThresholdKind;
+  /** 0..100, for percentile stats. */
+  percentile?: number;
+}
+
+/** Outcome names a threshold may name (src/outcomes.ts). */
+export const OUTCOME_NAMES = OUTCOMES;
+export const RECEIVER_COUNTERS = ['duplicates', 'late', 'orphans', 'badSecret', 'malformed'] as const;
+export type ReceiverCounter = (typeof RECEIVER_COUNTERS)[number];
+
+const LATENCY_STATS = ['p50', 'p90', 'p95', 'p99', 'p999', 'max', 'min', 'mean', 'count'] as const;
+const UNITS_MS: Record<string, number> = { '': 1, ms: 1, s: 1000, m: 60_000 };
+
+/** Every concrete metric name (for did-you-mean and documentation). */
+export const THRESHOLD_METRICS: readonly string[] = [
+  ...LATENCY_METRICS.flatMap((m) => LATENCY_STATS.map((s) => `${m}.${s}`)),
+  ...OUTCOME_NAMES.flatMap((o) => [`outcome.${o}.rate`, `outcome.${o}.count`]),
+  'scenario.pass.rate',
+  ...RECEIVER_COUNTERS.map((c) => `receiver.${c}`),
+];
+
+/**
+ * The spec's limits as thresholds (spec: Limits): judged only when their metric has values, and
+ * a percentile only with enough of them (ack.p99 needs 100 acks; below that "too few samples").
+ */
+export const DEFAULT_THRESHOLDS: readonly string[] = [
+  `ack.p99 < ${LIMITS_MS.ack}ms`,
+  `answer.max < ${LIMITS_MS.answer / 1000}s`,
+  `sync.max < ${LIMITS_MS.sync / 1000}s`,
+];
+
+const EXPRESSION = /^\s*([^\s<>=!]+)\s*(<=|>=|==|!=|<|>)\s*([-+]?\d+(?:\.\d+)?(?:e[-+]?\d+)?)\s*([a-z%]*)\s*$/i;
+const EXAMPLE = 'e.g. "ack.p99 < 100ms" or "outcome.timeout.rate < 1%"';
+
+function resolveName(name: string, expression: string): Omit<Threshold, 'expression' | 'op' | 'value'> {
+  const dot = name.indexOf('.');
+  const head = dot < 0 ? name : name.slice(0, dot);
+  const rest = dot < 0 ? '' : name.slice(dot + 1);
+  if ((LATENCY_METRICS as readonly string[]).includes(head)) {
+    const metric = head;
+    const custom = /^p\((\d+(?:\.\d+)?)\)$/.exec(rest);
+    if (custom) {
+      const percentile = Number(custom[1]);
+      if (percentile <= 0 || percentile > 100) {
+        throw new ThresholdError(`threshold "${expression}": percentile ${percentile} is not in (0, 100]; write e.g. ${head}.p(99.5)`);
+      }
+      return { name, metric, stat: rest, kind: 'latency', percentile };
+    }
+    if ((LATENCY_STATS as readonly string[]).includes(rest)) {
+      const percentile = STAT_PERCENTILES[rest];
+      const base = { name, metric, stat: rest, kind: rest === 'count' ? ('count' as const) : ('latency' as const) };
+      return percentile === undefined ? base : { ...base, percentile };
+    }
+  } else if (head === 'outcome') {
+    const last = rest.lastIndexOf('.');
+    const outcome = rest.slice(0, last);
+    const stat = rest.slice(last + 1);
+    if (last > 0 && (OUTCOME_NAMES as readonly string[]).includes(outcome) && (stat === 'rate' || stat === 'count')) {
+      return { name, metric: `outcome.${outcome}`, stat, kind: stat };
+    }
+  } else if (name === 'scenario.pass.rate') {
+    return { name, metric: 'scenario.pass', stat: 'rate', kind: 'rate' };
+  } else if (head === 'receiver' && (RECEIVER_COUNTERS as readonly string[]).includes(rest)) {
+    return { name, metric: 'receiver', stat: rest, kind: 'count' };
+  }
+  const hint = didYouMeanText(name, THRESHOLD_METRICS);
+  throw new ThresholdError(
+    `threshold "${expression}": unknown metric "${name}"` +
+      (hint || `; known metrics: ack|answer|sync.<p50|p90|p95|p99|p999|p(NN)|max|min|mean|count>, outcome.<name>.rate|count, scenario.pass.rate, receiver.<counter>`),
+  );
+}
+
+function scaleValue(raw: number, unit: string, kind: ThresholdKind, expression: string): number {
+  const u = unit.toLowerCase();
+  if (kind === 'latency') {
+    const factor = UNITS_MS[u];
+    if (factor !== undefined) return raw * factor;
+  } else if (kind === 'rate') {
+    if (u === '') return raw;
+    if (u === '%') return raw / 100;
+  } else if (u === '') {
+    return raw;
+  }
+  const allowed = kind === 'latency' ? 'ms, s or m (bare numbers are ms)' : kind === 'rate' ? '% or none (0..1)' : 'none (a count)';
+  throw new ThresholdError(`threshold "${expression}": unit "${unit}" does not fit a ${kind} metric; use ${allowed}`);
+}
+
+/**
+ * Parses `"<metric> <op> <value>[unit]"` into a {@link Threshold}.
+ * Throws ThresholdError (DROIDCHECK_ERR_THRESHOLD, exit 2) when malformed, when the metric is
+ * unknown (with a did-you-mean) or when the unit does not fit the metric.
+ */
+export function parseThreshold(expression: string): Threshold {
+  const trimmed = expression.trim();
+  const m = EXPRESSION.exec(trimmed);
+  if (!m) throw new ThresholdError(`threshold "${trimmed}": expected "<metric> <op> <value>[unit]", ${EXAMPLE}`);
+  const [, name = '', op = '<', rawValue = '0', unit = ''] = m;
+  const resolved = resolveName(name, trimmed);
+  const value = scaleValue(Number(rawValue), unit, resolved.kind, trimmed);
+  return { expression: trimmed, ...resolved, op: op as ThresholdOp, value };
+}

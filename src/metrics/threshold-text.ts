@@ -1,0 +1,75 @@
+/**
+ * One line per judged threshold, with units everywhere (issue 11, item 10): pure, for every
+ * reporter (console, Markdown, JUnit, HTML).
+ *
+ *   ✓ ack.p99 < 100 ms (actual 41.2 ms, 812 samples)
+ *   ✗ answer.max < 180 s (actual 3 min 23 s, 16 samples)
+ *   – answer.p99 < 2 s: too few samples (16 < 100)
+ *   – sync.p50 < 1 s: no samples
+ */
+import { formatMs, formatPercent } from '../units.js';
+import type { ThresholdResult, ThresholdStatus, ThresholdUnit } from './thresholds.js';
+
+/** ✓ passed, ✗ breached, – not judged (too few samples, no samples). */
+export const THRESHOLD_MARKS: Readonly<Record<ThresholdStatus, string>> = {
+  passed: '✓',
+  breached: '✗',
+  'too-few-samples': '–',
+  'no-samples': '–',
+};
+
+const trim = (n: number, digits: number): string => String(Number(n.toFixed(digits)));
+
+/** A limit as users write it, with its unit: `100 ms`, `180 s`, `1%`, `0`. */
+export function formatLimit(limit: number, unit: ThresholdUnit): string {
+  if (unit === 'ms') return limit >= 1000 && limit % 1000 === 0 ? `${limit / 1000} s` : `${trim(limit, 3)} ms`;
+  if (unit === 'share') return formatPercent(limit, 3);
+  return trim(limit, 3);
+}
+
+/**
+ * A figure with its unit: ms through units.ts's formatMs (`41.2 ms`, `2.41 s`, `3 min 23 s`),
+ * shares as percentages, counts bare. When `near` (the limit) would print the same, the figure is
+ * given to the ms (`180.486 s`) so that a breach never reads as equal to its limit.
+ */
+export function formatFigure(value: number, unit: ThresholdUnit, near?: number): string {
+  if (unit === 'ms') {
+    const text = formatMs(value);
+    if (near === undefined || value === near || text !== formatMs(near)) return text;
+    return Math.abs(value) >= 1000 ? `${trim(value / 1000, 3)} s` : `${trim(value, 3)} ms`;
+  }
+  if (unit === 'share') {
+    const text = formatPercent(value, 1);
+    return near !== undefined && value !== near && text === formatPercent(near, 1) ? formatPercent(value, 4) : text;
+  }
+  return trim(value, 3);
+}
+
+/** What the samples behind a threshold's figure are: `samples`, `requests` or `scenarios`. */
+export function sampleNoun(metric: string, count: number): string {
+  const noun = metric.startsWith('outcome.') ? 'request' : metric.startsWith('scenario.') ? 'scenario' : 'sample';
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
+}
+
+/** `ack.p99 < 100 ms`: the threshold with its limit's unit. */
+export function thresholdHead(r: Pick<ThresholdResult, 'metric' | 'op' | 'limit' | 'unit'>): string {
+  return `${r.metric} ${r.op} ${formatLimit(r.limit, r.unit)}`;
+}
+
+/**
+ * The verdict without the mark: `ack.p99 < 100 ms (actual 41.2 ms, 812 samples)`,
+ * `answer.p99 < 2 s: too few samples (16 < 100)`, `sync.p50 < 1 s: no samples`.
+ * Counts (`ack.count`, `outcome.x.count`, `receiver.x`) show the figure only.
+ */
+export function thresholdVerdictText(r: ThresholdResult): string {
+  const head = thresholdHead(r);
+  if (r.status === 'no-samples' || r.actual === null) return `${head}: no samples`;
+  if (r.status === 'too-few-samples') return `${head}: too few samples (${r.count} < ${r.minCount})`;
+  const figure = formatFigure(r.actual, r.unit, r.limit);
+  return r.unit === 'count' ? `${head} (actual ${figure})` : `${head} (actual ${figure}, ${sampleNoun(r.metric, r.count)})`;
+}
+
+/** One line: mark and verdict, e.g. `✓ ack.p99 < 100 ms (actual 41.2 ms, 812 samples)`. */
+export function describeThreshold(r: ThresholdResult): string {
+  return `${THRESHOLD_MARKS[r.status]} ${thresholdVerdictText(r)}`;
+}
