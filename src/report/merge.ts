@@ -17,7 +17,7 @@ export interface MergeReportsOptions {
   thresholds?: readonly string[];
 }
 
-const RECEIVER_KEYS: readonly (keyof ReceiverStats)[] = ['received', 'matched', 'duplicates', 'late', 'orphans', 'badSecret', 'malformed'];
+const RECEIVER_KEYS: readonly (keyof ReceiverStats)[] = ['received', 'matched', 'duplicates', 'late', 'orphans', 'foreign', 'badSecret', 'malformed', 'published', 'unavailable'];
 
 /**
  * Merges `reports` (at least one; UsageError DROIDCHECK_ERR_USAGE otherwise). startedAt is the

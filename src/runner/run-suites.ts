@@ -38,7 +38,7 @@ export interface RunSuitesOptions {
   retry?: RetryPolicy | undefined;
 }
 
-const EMPTY_RECEIVER: ReceiverStats = { received: 0, matched: 0, duplicates: 0, late: 0, orphans: 0, badSecret: 0, malformed: 0 };
+const EMPTY_RECEIVER: ReceiverStats = { received: 0, matched: 0, duplicates: 0, late: 0, orphans: 0, foreign: 0, badSecret: 0, malformed: 0, published: 0, unavailable: 0 };
 
 function notSent(planned: PlannedRequest, clock: Clock): RequestRecord {
   const record = newRecord(planned, clock.wallNow().toISOString());

@@ -12,7 +12,7 @@ import { parseSuite } from '../../src/scenario/index.js';
 
 const api = (status: number, retryAfterS?: number): ApiError => new ApiError({ endpoint: 'e', status, ...(retryAfterS !== undefined && { retryAfterS }) });
 const rec = (outcome: string): RequestRecord => ({ outcome }) as unknown as RequestRecord;
-const stats = { received: 10, matched: 4, duplicates: 2, late: 1, orphans: 1, badSecret: 1, malformed: 1 };
+const stats = { received: 10, matched: 4, duplicates: 2, late: 1, orphans: 1, foreign: 0, badSecret: 1, malformed: 1, published: 0, unavailable: 0 };
 
 describe('accounting invariant', () => {
   it('passes when outcomes add up and the receiver balances', () => {

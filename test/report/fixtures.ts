@@ -59,7 +59,7 @@ export function run(records: RequestRecord[], over: Partial<RunResult> = {}): Ru
     settings: { mode: 'both', concurrency: 4 },
     records,
     latency,
-    receiver: { received: 1, matched: 1, duplicates: 0, late: 0, orphans: 0, badSecret: 0, malformed: 0 },
+    receiver: { received: 1, matched: 1, duplicates: 0, late: 0, orphans: 0, foreign: 0, badSecret: 0, malformed: 0, published: 0, unavailable: 0 },
     interrupted: false,
     ...over,
   };
