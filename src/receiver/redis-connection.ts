@@ -1,8 +1,9 @@
 /**
  * Redis connections of the receivers (ioredis), and the clock skew measured against Redis TIME.
  * A Redis URL's password never appears in an error or log: redactRedisUrl.
+ * ioredis is imported on first use (it takes ~0.1-0.25 s to load), so runs without Redis do not pay for it.
  */
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { Clock } from '../clock.js';
 import { ConfigError } from '../errors.js';
 
@@ -32,7 +33,8 @@ export function redactRedisUrl(url: string): string {
  * A client that is not connected yet (call connectRedis). Reconnects by itself (every 100 ms to
  * 1 s); errors are kept in `lastError` instead of being printed.
  */
-export function createRedis(url: string, o: RedisConnectOptions): Redis & { lastError?: string } {
+export async function createRedis(url: string, o: RedisConnectOptions): Promise<Redis & { lastError?: string }> {
+  const { Redis } = await import('ioredis');
   const redis = new Redis(url, {
     lazyConnect: true,
     enableOfflineQueue: o.offlineQueue,

@@ -30,12 +30,7 @@ export function createStreamPublisher(options: PublishOptions, clock: Clock): St
   const maxLen = options.maxLen === undefined ? 1_000_000 : options.maxLen;
   const connectTimeoutMs = options.connectTimeoutMs ?? 5_000;
   const receiverId = options.receiverId ?? `${hostname()}:${process.pid}`;
-  const redis = createRedis(options.redisUrl, {
-    commandTimeoutMs: options.commandTimeoutMs ?? 2_000,
-    connectTimeoutMs,
-    offlineQueue: false,
-    name: 'droidcheck-receiver',
-  });
+  let redis: Awaited<ReturnType<typeof createRedis>> | undefined;
   const wallUs = createWallUs(clock);
   const trim = maxLen === null ? [] : ['MAXLEN', '~', String(maxLen)];
   const inFlight = new Set<Promise<unknown>>();
@@ -45,6 +40,7 @@ export function createStreamPublisher(options: PublishOptions, clock: Clock): St
   let closing: Promise<void> | undefined;
 
   const measure = async (): Promise<void> => {
+    if (redis === undefined) return;
     try {
       sample = await sampleRedisTime(redis, clock, wallUs);
     } catch {
@@ -56,6 +52,12 @@ export function createStreamPublisher(options: PublishOptions, clock: Clock): St
     wallUs,
     ready() {
       readying ??= (async () => {
+        redis = await createRedis(options.redisUrl, {
+          commandTimeoutMs: options.commandTimeoutMs ?? 2_000,
+          connectTimeoutMs,
+          offlineQueue: false,
+          name: 'droidcheck-receiver',
+        });
         await connectRedis(redis, options.redisUrl, connectTimeoutMs);
         await measure();
         skewTimer = setInterval(() => void measure(), options.skewIntervalMs ?? 10_000);
@@ -64,7 +66,7 @@ export function createStreamPublisher(options: PublishOptions, clock: Clock): St
       return readying;
     },
     publish(entry) {
-      if (closing !== undefined) return Promise.reject(new Error('publisher closed'));
+      if (closing !== undefined || redis === undefined) return Promise.reject(new Error('publisher closed or not ready'));
       const fields = encodeEntry({ ...entry, skewUs: sample?.redisMinusLocalUs ?? 0, rttUs: sample?.rttUs ?? 0, receiverId });
       const p = redis.xadd(options.stream, ...trim, '*', ...fields);
       inFlight.add(p);
@@ -76,7 +78,7 @@ export function createStreamPublisher(options: PublishOptions, clock: Clock): St
     },
     async ping() {
       try {
-        return (await redis.ping()) === 'PONG';
+        return redis !== undefined && (await redis.ping()) === 'PONG';
       } catch {
         return false;
       }
@@ -89,7 +91,7 @@ export function createStreamPublisher(options: PublishOptions, clock: Clock): St
       closing ??= (async () => {
         clearInterval(skewTimer);
         await Promise.allSettled([...inFlight]);
-        await quitRedis(redis);
+        if (redis !== undefined) await quitRedis(redis);
       })();
       return closing;
     },

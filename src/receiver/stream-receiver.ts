@@ -81,8 +81,8 @@ export async function createStreamReceiver(options: StreamReceiverOptions): Prom
   const closeSettleMs = options.closeSettleMs ?? Math.min(orphanGraceMs, 2_000);
   const shardId = options.shardId ?? `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
   const connect = { connectTimeoutMs, offlineQueue: true };
-  const cmd = createRedis(options.redisUrl, { ...connect, name: 'droidcheck-shard' });
-  const reader = createRedis(options.redisUrl, { ...connect, name: 'droidcheck-shard-reader' });
+  const cmd = await createRedis(options.redisUrl, { ...connect, name: 'droidcheck-shard' });
+  const reader = await createRedis(options.redisUrl, { ...connect, name: 'droidcheck-shard-reader' });
   try {
     await connectRedis(cmd, options.redisUrl, connectTimeoutMs);
     await connectRedis(reader, options.redisUrl, connectTimeoutMs);
@@ -95,10 +95,11 @@ export async function createStreamReceiver(options: StreamReceiverOptions): Prom
   let sample: TimeSample = await sampleRedisTime(cmd, clock, wallUs);
   const from = options.from ?? `${Math.floor(sample.redisUs / 1000) - 1}-18446744073709551615`;
 
+  const maxHeld = options.maxParked ?? 100_000;
   const correlator = new Correlator({
     clock,
     orphanGraceMs,
-    maxParked: options.maxParked ?? 100_000,
+    maxParked: maxHeld,
     rememberMs: options.rememberMs ?? 600_000,
     maxRemembered: options.maxRemembered ?? 500_000,
   });
@@ -253,15 +254,49 @@ export async function createStreamReceiver(options: StreamReceiverOptions): Prom
     }
   };
 
+  /** Asks again who owns held requestIds (at most 1,000 per call): an owner that registered late settles them early. */
+  const recheckHeld = (): void => {
+    const ids: string[] = [];
+    for (const [id, h] of held) {
+      if (ids.length >= 1_000) break;
+      if (h.resolving || registering.has(id)) continue;
+      h.resolving = true;
+      ids.push(id);
+    }
+    if (ids.length === 0) return;
+    track(ownership.lookup(ids)).then(
+      (owners) =>
+        ids.forEach((id, i) => {
+          const h = held.get(id);
+          if (h === undefined) return;
+          const owner = owners[i] ?? null;
+          if (owner === null || registering.has(id)) h.resolving = false;
+          else settle(id, owner, false);
+        }),
+      (err: unknown) => {
+        fail(err);
+        for (const id of ids) {
+          const h = held.get(id);
+          if (h !== undefined) h.resolving = false;
+        }
+      },
+    );
+  };
+
   const housekeep = (now = clock.now()): void => {
     correlator.housekeep(now);
     inbound.fire(now);
     const cutoff = now - orphanGraceMs;
+    let over = heldCount - maxHeld; // past maxParked the oldest held are settled early (like the HTTP receiver's orphans)
     for (const [id, h] of held) {
-      if (h.firstAt > cutoff) break;
+      if (h.firstAt > cutoff && over <= 0) break;
+      over -= h.entries.length;
       if (!h.resolving && !registering.has(id)) claimHeld(id, h);
     }
-    if (unclaimed.length > 0 && closing === undefined) retryClaims();
+    if (closing === undefined) {
+      recheckHeld();
+      if (unclaimed.length > 0) retryClaims();
+    }
   };
   const housekeeping = setInterval(() => housekeep(), Math.min(1000, Math.max(10, Math.floor(orphanGraceMs / 4))));
   housekeeping.unref();

@@ -4,6 +4,7 @@
  * the ownership rule of stream-ownership.ts, counts per shard and summed. Real redis-server.
  */
 import { Redis } from 'ioredis';
+import pLimit from 'p-limit';
 import { Agent, request } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/clock.js';
@@ -113,6 +114,41 @@ describe('two relays, two shards', () => {
     expect(total).toMatchObject({ matched: 80, orphans: 0, late: 0 });
   });
 
+  it('2,000 requests over two relays and two shards, webhooks before and after waitFor, with duplicates: each matched once', async () => {
+    const stream = nextStream();
+    const urls = await relays(stream, 2);
+    const shards = [await shard(stream, 'shard-a'), await shard(stream, 'shard-b')];
+    const limit = pLimit(32);
+    const n = 2_000;
+    const matches = await Promise.all(
+      Array.from({ length: n }, (_, i) =>
+        limit(async () => {
+          const id = `tpa-many-${i}`;
+          const owner = shards[i % 2] as StreamReceiver;
+          const deadline = systemClock.now() + 20_000;
+          if (i % 3 === 0) {
+            await deliver(urls, answerPayload(id)); // the webhook beats the acknowledgement
+            return owner.waitFor(id, deadline);
+          }
+          const waiting = owner.waitFor(id, deadline);
+          await deliver(urls, answerPayload(id));
+          if (i % 10 === 1) await deliver(urls, answerPayload(id));
+          return waiting;
+        }),
+      ),
+    );
+    expect(matches.filter((m) => m.kind === 'answered')).toHaveLength(n);
+    await Promise.all(shards.map((s) => s.drain()));
+    await expect.poll(() => shards.map((s) => (s.housekeep(), s.parkedCount())), { timeout: 5_000 }).toEqual([0, 0]);
+    const [sa, sb] = shards.map(expectAddsUp) as [ReceiverStats, ReceiverStats];
+    const dups = Array.from({ length: n }, (_, i) => i).filter((i) => i % 3 !== 0 && i % 10 === 1).length; // all shard B's (odd)
+    const entries = n + dups;
+    expect(sa).toMatchObject({ received: entries, matched: n / 2, duplicates: 0, orphans: 0, late: 0 });
+    expect(sb).toMatchObject({ received: entries, matched: n / 2, duplicates: dups, orphans: 0, late: 0 });
+    const total = sum(sa, sb);
+    expect(total.received - total.foreign).toBe(entries);
+  });
+
   it('a webhook that beats waitFor is held, then matched by its owner; the other shard counts it foreign', async () => {
     const stream = nextStream();
     const urls = await relays(stream, 1);
@@ -125,10 +161,24 @@ describe('two relays, two shards', () => {
     expect([a.parkedCount(), b.parkedCount()]).toEqual([1, 1]);
     const match = await a.waitFor('tpa-early', clockA.now() + 60_000);
     expect(match.kind).toBe('answered');
-    b.housekeep(clockB.advance(GRACE)); // B asks Redis: owned by A
-    await expect.poll(() => b.parkedCount()).toBe(0);
+    clockB.advance(GRACE); // B claims it as an orphan, loses to A: foreign
+    await expect.poll(() => (b.housekeep(), b.parkedCount())).toBe(0);
     expect(expectAddsUp(a)).toMatchObject({ received: 1, matched: 1, foreign: 0 });
     expect(expectAddsUp(b)).toMatchObject({ received: 1, matched: 0, orphans: 0, foreign: 1 });
+  });
+
+  it('a held entry is settled before the grace period once its owner registered (housekeeping asks again)', async () => {
+    const stream = nextStream();
+    const urls = await relays(stream, 1);
+    const clockA = testClock();
+    const clockB = testClock();
+    const a = await shard(stream, 'shard-a', { clock: clockA });
+    const b = await shard(stream, 'shard-b', { clock: clockB });
+    await deliver(urls, answerPayload('tpa-quick'));
+    await Promise.all([a.drain(), b.drain()]);
+    expect((await a.waitFor('tpa-quick', clockA.now() + 60_000)).kind).toBe('answered');
+    await expect.poll(() => (b.housekeep(), b.parkedCount())).toBe(0); // the test clock never moved
+    expect(expectAddsUp(b)).toMatchObject({ received: 1, foreign: 1, orphans: 0 });
   });
 
   it('an entry nobody owns is an orphan of exactly one shard; its duplicates too; a later waitFor times out', async () => {
@@ -141,8 +191,8 @@ describe('two relays, two shards', () => {
     await Promise.all(shards.map((s) => s.drain()));
     shards.forEach((s, i) => s.housekeep(clocks[i]?.advance(GRACE - 1)));
     expect(shards.map((s) => s.parkedCount())).toEqual([2, 2]); // not before the grace period
-    shards.forEach((s, i) => s.housekeep(clocks[i]?.advance(1)));
-    await expect.poll(() => shards.map((s) => s.parkedCount())).toEqual([0, 0]);
+    clocks.forEach((c) => c.advance(1));
+    await expect.poll(() => shards.map((s) => (s.housekeep(), s.parkedCount()))).toEqual([0, 0]);
     await deliver(urls, answerPayload('tpa-nobody')); // after the claim
     await Promise.all(shards.map((s) => s.drain()));
     const stats = shards.map(expectAddsUp);
