@@ -5,6 +5,7 @@
  * handed over.
  */
 import type { Redis } from 'ioredis';
+import { within } from './within.js';
 
 /** -1, 0 or 1 as stream ID `a` is before, equal to or after `b` (`<ms>-<seq>`). */
 export function compareStreamIds(a: string, b: string): number {
@@ -59,11 +60,14 @@ export class StreamReader {
     await new Promise<void>((resolve) => this.#drains.push({ target, resolve }));
   }
 
-  /** Stops reading (a blocking XREAD in progress is cut by disconnecting the reader). */
+  /**
+   * Stops reading: a blocking XREAD in progress is cut by disconnecting the reader. When Redis is
+   * away, ioredis may leave a queued XREAD pending forever, so the loop is awaited at most blockMs + 1 s.
+   */
   async stop(): Promise<void> {
     this.#stopped = true;
     this.#o.reader.disconnect();
-    await this.#loop;
+    if (this.#loop !== undefined) await within(this.#loop, this.#o.blockMs + 1_000);
     for (const d of this.#drains) d.resolve();
     this.#drains = [];
   }

@@ -308,6 +308,23 @@ describe('stream receiver: times, messages, start', () => {
     expect(total).toMatchObject({ received: 2, malformed: 1, foreign: 1 });
   });
 
+  it('Redis gone at close: what the shard still holds becomes its own orphan, and the counts still add up', async () => {
+    const stream = nextStream();
+    const urls = await relays(stream, 1);
+    const s = await shard(stream, 'shard-alone', { connectTimeoutMs: 300, closeSettleMs: 10 });
+    await deliver(urls, answerPayload('tpa-stranded'));
+    await s.drain();
+    expect(s.parkedCount()).toBe(1);
+    await redis.stop();
+    try {
+      await s.close();
+    } finally {
+      await redis.start();
+    }
+    expect(s.parkedCount()).toBe(0);
+    expect(expectAddsUp(s)).toMatchObject({ received: 1, orphans: 1 });
+  });
+
   it('throws ConfigError when Redis cannot be reached', async () => {
     const err = await createStreamReceiver({ redisUrl: 'redis://127.0.0.1:1', stream: 's', connectTimeoutMs: 300 }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ConfigError);
