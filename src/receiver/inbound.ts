@@ -39,10 +39,18 @@ function valueAt(root: unknown, path: string): unknown {
   return cur;
 }
 
-/** Compiles a PayloadFilter (dotted paths to values compared with ===, or a predicate). */
+/** Compiles a PayloadFilter (dotted paths to values compared with ===, or a predicate; a predicate that throws does not match). */
 export function payloadTest<T>(filter: PayloadFilter<T> | undefined): (payload: T) => boolean {
   if (filter === undefined) return () => true;
-  if (typeof filter === 'function') return filter;
+  if (typeof filter === 'function') {
+    return (payload) => {
+      try {
+        return filter(payload) === true;
+      } catch {
+        return false;
+      }
+    };
+  }
   const entries = Object.entries(filter);
   return (payload) => entries.every(([path, expected]) => valueAt(payload, path) === expected);
 }

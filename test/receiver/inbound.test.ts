@@ -132,6 +132,14 @@ describe('waitForMessage', () => {
     expect(r.messagesOf(1001).map((m) => m.claimed)).toEqual([false, true, true]);
   });
 
+  it('a predicate that throws matches nothing (the wait never rejects, the delivery is still accepted)', async () => {
+    const r = start();
+    const waiting = r.waitForMessage({ customerId: 1001, after: 0, match: () => { throw new Error('bad matcher'); } }, clock.now() + 1_000);
+    expect((await toMessages(messagePayload(1001))).status).toBe(200);
+    r.housekeep(clock.advance(1_000));
+    expect(await waiting).toEqual({ kind: 'timeout' });
+  });
+
   it('matches dotted paths (content.type)', async () => {
     const r = start();
     await toMessages(messagePayload(1001, 'ai', 'plain'));
