@@ -101,7 +101,7 @@ export function redactValue<T>(value: T, redact: (text: string) => string): T {
 }
 
 /** Environment variables that hold secrets (DESIGN.md, Conventions). */
-export const SECRET_VARIABLES = ['DROID_API_TOKEN', 'DROID_WEBHOOK_SECRET', 'DROID_VERIFY_TOKEN', 'OPENAI_API_KEY'] as const;
+export const SECRET_VARIABLES = ['DROID_API_TOKEN', 'DROID_WEBHOOK_SECRET', 'DROID_VERIFY_TOKEN', 'DROID_INTENT_SECRET', 'OPENAI_API_KEY'] as const;
 
 /** The secrets droidcheck reads from the environment. */
 export function environmentSecrets(env: NodeJS.ProcessEnv): string[] {

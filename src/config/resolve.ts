@@ -75,6 +75,10 @@ export interface ResolvedConfig {
   target: ResolvedTarget;
   /** `DROID_WEBHOOK_SECRET`, or a random one for the emulator. Never printed. */
   webhookSecret: string | null;
+  /** `DROID_VERIFY_TOKEN` of the message-forwarding webhook (`?verify_token=`), or a random one for the emulator. */
+  verifyToken: string | null;
+  /** `DROID_INTENT_SECRET`: the intent webhooks' "API Secret Key" (in the body), or a random one for the emulator. */
+  intentSecret: string | null;
   receiverHost: string;
   receiverPort: number;
   publicUrl: string | undefined;
@@ -175,7 +179,10 @@ export function resolveConfig(command: JobKind, cli: JobFlags, env: NodeJS.Proce
   const flags: JobFlags = { ...file };
   for (const [k, v] of Object.entries(cli)) if (v !== undefined) (flags as Record<string, unknown>)[k] = v;
   const target = resolveTarget(cli, env, file);
-  const webhookSecret = secretFrom(env, 'DROID_WEBHOOK_SECRET') ?? (target.kind === 'emulator' ? randomBytes(24).toString('base64url') : null);
+  const generated = (): string | null => (target.kind === 'emulator' ? randomBytes(24).toString('base64url') : null);
+  const webhookSecret = secretFrom(env, 'DROID_WEBHOOK_SECRET') ?? generated();
+  const verifyToken = secretFrom(env, 'DROID_VERIFY_TOKEN') ?? generated();
+  const intentSecret = secretFrom(env, 'DROID_INTENT_SECRET') ?? generated();
   const reporters = flags.reporters && flags.reporters.length > 0 ? flags.reporters : [...DEFAULT_REPORTERS];
   const timeoutMs = parseDuration(flags.timeout ?? '180s', '--timeout');
   if (timeoutMs <= 0) throw new UsageError('--timeout: must be > 0, e.g. 180s');
@@ -190,6 +197,8 @@ export function resolveConfig(command: JobKind, cli: JobFlags, env: NodeJS.Proce
     graceMs: parseDuration(flags.grace ?? '5s', '--grace'),
     target,
     webhookSecret,
+    verifyToken,
+    intentSecret,
     receiverHost: flags.receiverHost ?? '127.0.0.1',
     receiverPort: parseInteger(flags.receiverPort ?? 0, '--receiver-port', 0, 65_535),
     publicUrl: flags.publicUrl === undefined ? undefined : parseUrl(flags.publicUrl, '--public-url'),

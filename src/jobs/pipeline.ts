@@ -139,7 +139,7 @@ export async function runJob(config: ResolvedConfig, io: JobIO, body: (ctx: JobC
   const graded = config.command === 'run' ? needsGrader(suites) : [];
   assertGraderConfig(graded, config.llm);
   const baseline = config.baseline !== undefined ? await loadBaseline(config.baseline) : undefined;
-  const secrets = [config.webhookSecret, config.target.kind === 'remote' ? config.target.token : undefined, ...environmentSecrets(io.env ?? process.env)];
+  const secrets = [config.webhookSecret, config.verifyToken, config.intentSecret, config.target.kind === 'remote' ? config.target.token : undefined, ...environmentSecrets(io.env ?? process.env)];
   let redact = createRedactor(secrets);
   const reporters = createReporters(config, io, (text) => redact(text));
   const progress = reporters.find((r) => r.name === 'progress') as (Reporter & { log?(line: string): void }) | undefined;
@@ -154,6 +154,7 @@ export async function runJob(config: ResolvedConfig, io: JobIO, body: (ctx: JobC
     if (config.target.kind === 'remote') {
       log(`droidcheck: target ${target.baseUrl} (droid ${config.target.droidId})`);
       log(`droidcheck: configure the service's answer webhook URL as ${target.webhookUrl}`);
+      if (target.messagesUrl && config.verifyToken !== null) log(`droidcheck: message webhook (send steps that wait for a reply): ${target.messagesUrl}, with DROID_VERIFY_TOKEN as its verify token`);
       if (config.webhookSecret === null) log('droidcheck: no DROID_WEBHOOK_SECRET set: deliveries are accepted without a secret');
     } else {
       log(`droidcheck: embedded emulator at ${target.baseUrl} (${target.emulator?.thread ?? 'inline'} thread), receiver at ${target.webhookUrl}`);
@@ -193,7 +194,7 @@ export async function runJob(config: ResolvedConfig, io: JobIO, body: (ctx: JobC
     throw new SetupError(redact(setupMessage(engine.setupFailure, target, config)));
   }
   const receiver = target.receiver.stats();
-  const accounting = checkAccounting({ outcomes: engine.tally.outcomes, requests: engine.tally.requests, notSent: engine.counts.notSent, receiver, parked: target.receiver.parkedCount() });
+  const accounting = checkAccounting({ outcomes: engine.tally.outcomes, requests: engine.tally.requests, notSent: engine.counts.notSent, receiver, parked: target.receiver.parkedCount(), inbound: target.receiver.inboundStats() });
   const report = buildReport({
     kind: config.command,
     startedAt: engine.startedAt,

@@ -16,6 +16,10 @@ export interface Target {
   receiver: Receiver;
   /** The URL the service must POST answers to (without the secret). */
   webhookUrl: string;
+  /** The message-forwarding webhook URL to configure (without the verify token). */
+  messagesUrl: string | undefined;
+  /** The intent webhook URL to configure in each intent. */
+  intentsUrl: string | undefined;
   /** Base URL of the service (emulator or real). */
   baseUrl: string;
   /** The embedded emulator, when it is the target. */
@@ -56,9 +60,16 @@ export async function openTarget(config: ResolvedConfig, log: (line: string) => 
     host: config.receiverHost,
     port: config.receiverPort,
     secret: config.webhookSecret,
+    verifyToken: config.verifyToken,
+    intentSecret: config.intentSecret,
   });
   const receiverUrl = await receiver.listen();
   const webhookUrl = config.publicUrl ?? receiverUrl;
+  const urls = receiver.urls();
+  // Behind a tunnel the three webhooks share its origin: <public>/webhook, /messages, /intents.
+  const publicOf = (local: string | undefined): string | undefined => (local === undefined ? undefined : config.publicUrl ? new URL(new URL(local).pathname, config.publicUrl).toString() : local);
+  const messagesUrl = publicOf(urls?.messages);
+  const intentsUrl = publicOf(urls?.intents);
   const dispatcher = new Agent({ keepAliveTimeout: 30_000, connections: null });
   let emulator: EmbeddedEmulator | undefined;
   let baseUrl: string;
@@ -67,7 +78,12 @@ export async function openTarget(config: ResolvedConfig, log: (line: string) => 
   try {
     if (config.target.kind === 'emulator') {
       emulator = await startEmbeddedEmulator(
-        { webhookUrl, webhookSecret: config.webhookSecret },
+        {
+          webhookUrl,
+          webhookSecret: config.webhookSecret,
+          ...(messagesUrl && { messageWebhookUrl: messagesUrl, verifyToken: config.verifyToken }),
+          ...(intentsUrl && { intentWebhook: { url: intentsUrl, secret: config.intentSecret ?? '' } }),
+        },
         config.emulatorThread === 'worker',
       );
       baseUrl = emulator.url;
@@ -89,6 +105,8 @@ export async function openTarget(config: ResolvedConfig, log: (line: string) => 
     client,
     receiver,
     webhookUrl,
+    messagesUrl,
+    intentsUrl,
     baseUrl,
     emulator,
     close() {

@@ -1,8 +1,10 @@
 /**
- * Correlates webhook deliveries with waiters by requestId (spec: Events, rules 2-3), with no I/O.
+ * Correlates answer-webhook deliveries with waiters by requestId (spec: Events, rules 2-3), with
+ * no I/O. Used by the HTTP receiver (deliveries from its route) and the stream receiver
+ * (deliveries read from Redis that this shard owns).
  *
- * - waiters: Map<requestId, Waiter{resolve, deadline, signal}>, deadlines in one DeadlineHeap
- *   served by a single timer armed at the earliest deadline (no timer per waiter).
+ * - waiters: Map<requestId, Waiter{resolve, deadline, signal}>, deadlines in one DeadlineTimer
+ *   (a heap and a single timer armed at the earliest deadline: no timer per waiter).
  * - parked: deliveries that came before their waitFor (the webhook can beat the acknowledgement);
  *   claimed by the later waitFor, or counted as orphans after `orphanGraceMs` / at close().
  * - finished: FinishedIds (compact, bounded) to tell a duplicate from a late delivery.
@@ -12,7 +14,7 @@
  * heap slot: a few hundred bytes (well under 2 KB); the requestId string is the caller's.
  */
 import type { Clock } from '../clock.js';
-import { DeadlineHeap } from './deadline-heap.js';
+import { DeadlineTimer } from './deadline-timer.js';
 import { FINISHED, FinishedIds } from './finished-ids.js';
 import type { DeliveredMatch, WebhookMatch } from './types.js';
 
@@ -26,8 +28,7 @@ export interface CorrelatorOptions {
   maxRemembered: number;
 }
 
-const TIMEOUT: WebhookMatch = Object.freeze({ kind: 'timeout' });
-const MAX_TIMER_MS = 2_147_483_647;
+export const TIMEOUT: WebhookMatch = Object.freeze({ kind: 'timeout' });
 
 class Waiter {
   constructor(
@@ -48,19 +49,17 @@ export class Correlator {
   readonly #waiters = new Map<string, Waiter>();
   readonly #parked = new Map<string, Parked>();
   readonly #finished: FinishedIds;
-  readonly #heap = new DeadlineHeap();
+  readonly #deadlines: DeadlineTimer<string>;
   readonly #bySignal = new WeakMap<AbortSignal, Set<string>>();
-  #timer: NodeJS.Timeout | undefined;
-  #timerAt = Infinity;
-  readonly #housekeeping: NodeJS.Timeout;
   #closed = false;
 
   constructor(options: CorrelatorOptions) {
     this.#o = options;
     this.#finished = new FinishedIds(options.rememberMs, options.maxRemembered);
-    const every = Math.min(1000, Math.max(10, Math.floor(options.orphanGraceMs / 4)));
-    this.#housekeeping = setInterval(() => this.housekeep(), every);
-    this.#housekeeping.unref();
+    this.#deadlines = new DeadlineTimer<string>(options.clock, (id, at, now) => {
+      const w = this.#waiters.get(id);
+      if (w !== undefined && w.deadline === at) this.#timeOut(id, w, now); // else matched already, or a stale slot
+    });
   }
 
   get pending(): number {
@@ -69,6 +68,13 @@ export class Correlator {
 
   get parked(): number {
     return this.#parked.size;
+  }
+
+  /** True when `id` is waited for, parked, or remembered as finished here (and not another shard's). */
+  knows(id: string): boolean {
+    if (this.#waiters.has(id) || this.#parked.has(id)) return true;
+    const done = this.#finished.get(id);
+    return done !== undefined && done !== FINISHED.FOREIGN;
   }
 
   /** See Receiver.waitFor. */
@@ -88,8 +94,7 @@ export class Correlator {
     }
     return new Promise<WebhookMatch>((resolve) => {
       this.#waiters.set(id, new Waiter(resolve, deadline, signal));
-      this.#heap.push(deadline, id);
-      if (deadline < this.#timerAt) this.#arm(deadline, now);
+      this.#deadlines.add(deadline, id, now);
       if (signal !== undefined) this.#link(signal, id);
     });
   }
@@ -123,8 +128,27 @@ export class Correlator {
     return 'parked';
   }
 
-  /** Turns parked deliveries older than orphanGraceMs into orphans; forgets old finished ids. */
+  /**
+   * Stream mode: `id` turned out to be another shard's. Resolves its waiter (if any) as timeout
+   * and remembers it as FOREIGN, so a later waitFor resolves timeout at once and knows() is false.
+   */
+  expel(id: string, now = this.#o.clock.now()): void {
+    const w = this.#waiters.get(id);
+    if (w !== undefined) {
+      this.#waiters.delete(id);
+      if (w.signal !== undefined) this.#bySignal.get(w.signal)?.delete(id);
+      w.resolve(TIMEOUT);
+    }
+    this.#finished.add(id, FINISHED.FOREIGN, now);
+  }
+
+  /**
+   * Resolves waiters whose deadline passed, turns parked deliveries older than orphanGraceMs into
+   * orphans, forgets old finished ids. Called by the receiver's housekeeping interval, and by tests
+   * with a test clock's time.
+   */
   housekeep(now = this.#o.clock.now()): void {
+    this.#deadlines.fire(now);
     const cutoff = now - this.#o.orphanGraceMs;
     for (const [id, p] of this.#parked) {
       if (p.at > cutoff) break;
@@ -139,15 +163,11 @@ export class Correlator {
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
-    clearInterval(this.#housekeeping);
-    if (this.#timer !== undefined) clearTimeout(this.#timer);
-    this.#timer = undefined;
-    this.#timerAt = -Infinity; // never re-arm
+    this.#deadlines.close();
     this.counts.orphans += this.#parked.size;
     this.#parked.clear();
     const waiters = [...this.#waiters.values()];
     this.#waiters.clear();
-    this.#heap.clear();
     this.#finished.clear();
     for (const w of waiters) w.resolve(TIMEOUT);
   }
@@ -158,29 +178,6 @@ export class Correlator {
     this.#parked.delete(oldest.value);
     this.#finished.add(oldest.value, FINISHED.ORPHANED, now);
     this.counts.orphans++;
-  }
-
-  #arm(at: number, now: number): void {
-    if (this.#timer !== undefined) clearTimeout(this.#timer);
-    this.#timerAt = at;
-    const delay = Math.min(MAX_TIMER_MS, Math.max(1, Math.ceil(at - now)));
-    this.#timer = setTimeout(() => this.#expire(), delay);
-  }
-
-  /** Timer callback: resolves every waiter whose deadline passed, then re-arms at the next one. */
-  #expire(): void {
-    this.#timer = undefined;
-    this.#timerAt = Infinity;
-    const now = this.#o.clock.now();
-    const heap = this.#heap;
-    while (heap.size > 0 && heap.peek() <= now) {
-      const at = heap.peek();
-      const id = heap.pop();
-      const w = this.#waiters.get(id);
-      if (w === undefined || w.deadline !== at) continue; // matched already, or a stale slot
-      this.#timeOut(id, w, now);
-    }
-    if (heap.size > 0 && !this.#closed) this.#arm(heap.peek(), now);
   }
 
   #timeOut(id: string, w: Waiter, now: number): void {

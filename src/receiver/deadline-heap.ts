@@ -1,10 +1,11 @@
 /**
- * Binary min-heap of (deadline ms, requestId) in two parallel arrays: no object per entry.
+ * Binary min-heap of (deadline ms, key) in two parallel arrays: no object per entry. The key is a
+ * requestId (answer waiters) or a waiter object (message and intent waiters).
  * Entries are removed lazily: the owner checks, when one pops, whether it is still current.
  */
-export class DeadlineHeap {
+export class DeadlineHeap<K = string> {
   readonly #at: number[] = [];
-  readonly #ids: string[] = [];
+  readonly #ids: K[] = [];
 
   get size(): number {
     return this.#at.length;
@@ -15,7 +16,7 @@ export class DeadlineHeap {
     return this.#at.length > 0 ? (this.#at[0] as number) : Infinity;
   }
 
-  push(at: number, id: string): void {
+  push(at: number, id: K): void {
     const a = this.#at;
     const ids = this.#ids;
     let i = a.length;
@@ -26,7 +27,7 @@ export class DeadlineHeap {
       const pa = a[parent] as number;
       if (pa <= at) break;
       a[i] = pa;
-      ids[i] = ids[parent] as string;
+      ids[i] = ids[parent] as K;
       i = parent;
     }
     a[i] = at;
@@ -34,12 +35,12 @@ export class DeadlineHeap {
   }
 
   /** Removes the earliest entry and returns its id (call only when size > 0; read peek() first). */
-  pop(): string {
+  pop(): K {
     const a = this.#at;
     const ids = this.#ids;
-    const top = ids[0] as string;
+    const top = ids[0] as K;
     const lastAt = a.pop() as number;
-    const lastId = ids.pop() as string;
+    const lastId = ids.pop() as K;
     const n = a.length;
     if (n === 0) return top;
     let i = 0;
@@ -50,7 +51,7 @@ export class DeadlineHeap {
       const c = r < n && (a[r] as number) < (a[l] as number) ? r : l;
       if ((a[c] as number) >= lastAt) break;
       a[i] = a[c] as number;
-      ids[i] = ids[c] as string;
+      ids[i] = ids[c] as K;
       i = c;
     }
     a[i] = lastAt;

@@ -5,8 +5,10 @@
  * monotonic), so expiry and the count bound both drop from the front of the Map.
  * Retention: `rememberMs` after finishing, and at most `maxEntries` ids (oldest forgotten first).
  * A delivery for a forgotten id is parked and later counted as an orphan.
+ * FOREIGN (stream mode only): an id this shard waited for but another shard owns (see
+ * stream-ownership.ts); a later waitFor for it resolves timeout at once.
  */
-export const FINISHED = { MATCHED: 0, TIMED_OUT: 1, ORPHANED: 2 } as const;
+export const FINISHED = { MATCHED: 0, TIMED_OUT: 1, ORPHANED: 2, FOREIGN: 3 } as const;
 export type FinishedState = (typeof FINISHED)[keyof typeof FINISHED];
 
 export class FinishedIds {

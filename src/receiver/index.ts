@@ -1,3 +1,33 @@
 export { createReceiver } from './receiver.js';
-export type { DeliveredMatch, Receiver, ReceiverOptions, ReceiverStats, WebhookMatch } from './types.js';
+export { createStreamReceiver } from './stream-receiver.js';
+export type {
+  ClockSkew,
+  CorrelationOptions,
+  DeliveredMatch,
+  DeliverySource,
+  InboundStats,
+  InboxBounds,
+  PublishOptions,
+  Receiver,
+  ReceiverOptions,
+  ReceiverSkew,
+  ReceiverStats,
+  ReceiverUrls,
+  WebhookMatch,
+} from './types.js';
+export type {
+  InboundIntent,
+  InboundMessage,
+  InboundRouteStats,
+  IntentMatch,
+  IntentWait,
+  MessageMatch,
+  MessageWait,
+  PayloadFilter,
+} from './inbound-types.js';
+export { emptyInboundStats } from './inbound-types.js';
+export { emptyInboundRouteStats, emptyReceiverStats, receiverAccountingGap } from './accounting.js';
+export type { StreamReceiver, StreamReceiverOptions } from './stream-receiver.js';
+export { ENTRY_VERSION, type StreamEntry } from './stream-entry.js';
 export { createSecretCheck, redactSecretParam } from './secret.js';
+export { redactRedisUrl } from './redis-connection.js';

@@ -1,32 +1,31 @@
 /**
- * createReceiver: the Fastify webhook receiver for get-droid-answer-async answers
- * (spec: Events; Authentication 7). Built by a factory that does not listen.
+ * createReceiver: the Fastify receiver of the service's three webhooks, built by a factory that
+ * does not listen. Routes and answers: http-routes.ts. Two modes:
  *
- * POST <path>?secret=... with an answer or error payload:
- * - secret configured and `secret` missing or different (constant time) => 401, counted badSecret;
- * - body over bodyLimitBytes => 413; empty, not JSON, not an object, or no string requestId => 400;
- *   all counted malformed;
- * - otherwise 200 `{"ok":true}` at once; the body is checked with webhookSchemaFor + checkContract
- *   (violations travel with the match, they do not reject it) and correlated synchronously:
- *   matched / parked / duplicate / late (see correlator.ts).
- * The secret never appears in a reply, an error or a log line.
+ * - correlating (default): answer webhooks are correlated by requestId (correlator.ts), forwarded
+ *   messages and intent webhooks are kept for waiters (inbound.ts);
+ * - publish (`options.publish`): a relay for shards on other machines (issue 13). Every delivery
+ *   is XADDed to a Redis Stream before it is acknowledged (stream-publisher.ts, format in
+ *   stream-entry.ts), nothing is correlated here (waitFor, waitForMessage and waitForIntent
+ *   resolve `{kind:'timeout'}` at once: read the stream with createStreamReceiver), and close()
+ *   stops accepting, lets every request in flight finish its XADD and its answer, then quits
+ *   Redis: nothing is acknowledged and unpublished. Redis is connected (and the skew measured)
+ *   when the app gets ready (listen() or the first inject()); an unreachable Redis throws
+ *   ConfigError (DROIDCHECK_ERR_CONFIG).
+ * Secrets and tokens never appear in a reply, an error, a log line or a stream entry.
  */
 import type { AddressInfo } from 'node:net';
-import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
-import { checkContract, isErrorPayload, webhookSchemaFor } from '../contract/index.js';
-import type { AnswerPayload, ErrorPayload } from '../contract/index.js';
+import Fastify from 'fastify';
 import { systemClock } from '../clock.js';
-import { Correlator } from './correlator.js';
+import { answerMatch } from './answer-match.js';
+import { Correlator, TIMEOUT } from './correlator.js';
+import { registerRoutes, JSON_TYPE, type AnswerRouteCounts } from './http-routes.js';
+import { InboundDeliveries } from './inbound.js';
 import { createSecretCheck, redactSecretParam } from './secret.js';
-import type { DeliveredMatch, Receiver, ReceiverOptions, ReceiverStats } from './types.js';
+import { createStreamPublisher } from './stream-publisher.js';
+import type { Receiver, ReceiverOptions, ReceiverStats, ReceiverUrls } from './types.js';
 
-const JSON_TYPE = 'application/json; charset=utf-8';
-const OK_BODY = '{"ok":true}';
-const UNAUTHORIZED_BODY = '{"error":"Unauthorized","message":"invalid or missing webhook secret"}';
-
-function badRequest(reply: FastifyReply, message: string): void {
-  reply.code(400).header('content-type', JSON_TYPE).send(JSON.stringify({ error: 'Bad Request', message }));
-}
+const TIMEOUT_MESSAGE = Object.freeze({ kind: 'timeout' as const });
 
 function urlHost(address: AddressInfo): string {
   if (address.address === '0.0.0.0') return '127.0.0.1';
@@ -38,18 +37,31 @@ function urlHost(address: AddressInfo): string {
 export function createReceiver(options: ReceiverOptions = {}): Receiver {
   const host = options.host ?? '127.0.0.1';
   const port = options.port ?? 0;
-  const path = options.path ?? '/webhook';
+  const paths = {
+    answer: options.path ?? '/webhook',
+    messages: options.messagesPath ?? '/messages',
+    intents: options.intentsPath ?? '/intents',
+    health: options.healthPath ?? '/healthz',
+  };
   const clock = options.clock ?? systemClock;
   const bodyLimit = options.bodyLimitBytes ?? 1024 * 1024;
-  const secretOk = options.secret ? createSecretCheck(options.secret) : undefined;
-  const counts = { received: 0, badSecret: 0, malformed: 0 };
+  const orphanGraceMs = options.orphanGraceMs ?? 30_000;
+  const counts: AnswerRouteCounts = { received: 0, badSecret: 0, malformed: 0, published: 0, unavailable: 0 };
   const correlator = new Correlator({
     clock,
-    orphanGraceMs: options.orphanGraceMs ?? 30_000,
+    orphanGraceMs,
     maxParked: options.maxParked ?? 100_000,
     rememberMs: options.rememberMs ?? 600_000,
     maxRemembered: options.maxRemembered ?? 500_000,
   });
+  const inbound = new InboundDeliveries(clock, options);
+  const publisher = options.publish ? createStreamPublisher(options.publish, clock) : undefined;
+  const housekeep = (now?: number): void => {
+    correlator.housekeep(now);
+    inbound.fire(now);
+  };
+  const housekeeping = setInterval(() => housekeep(), Math.min(1000, Math.max(10, Math.floor(orphanGraceMs / 4))));
+  housekeeping.unref();
 
   const requestTimeoutMs = options.requestTimeoutMs ?? 30_000;
   const routed = new WeakSet<object>();
@@ -60,8 +72,9 @@ export function createReceiver(options: ReceiverOptions = {}): Receiver {
     // when headersTimeout is not above requestTimeout.
     http: { connectionsCheckingInterval: Math.min(1_000, requestTimeoutMs), headersTimeout: requestTimeoutMs },
     // Requests Node refuses before Fastify sees them (431 huge headers, 408 slow client, 400 bad
-    // HTTP) are counted malformed too, then answered like Fastify's default handler does. A
-    // request Fastify already routed (body stalled) is counted by setErrorHandler instead.
+    // HTTP) are counted malformed (on the answer route's counters), then answered like Fastify's
+    // default handler does. A request Fastify already routed (body stalled) is counted by
+    // setErrorHandler instead.
     clientErrorHandler: (err: NodeJS.ErrnoException, socket) => {
       if (err.code === 'ECONNRESET' || socket.destroyed) return;
       if (!routed.has(socket)) {
@@ -85,79 +98,80 @@ export function createReceiver(options: ReceiverOptions = {}): Receiver {
     routed.delete(req.raw.socket);
     done();
   });
-  // Bodies reach the handler as raw strings, so a non-JSON body is counted here, not in Fastify.
+  if (publisher !== undefined) app.addHook('onReady', () => publisher.ready());
+  // Bodies reach the handlers as raw strings, so a non-JSON body is counted there, not in Fastify.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
 
-  // Errors before the handler on the webhook route (413 body too large, bad content-length...).
+  const routeCounts = { answer: counts, messages: inbound.messageStats, intents: inbound.intentStats };
+  // Errors before a handler on a webhook route (413 body too large, bad content-length...).
   app.setErrorHandler((err: { statusCode?: number; message?: string }, req, reply) => {
     const status = err.statusCode !== undefined && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;
-    if (req.method === 'POST' && req.routeOptions.url === path) {
-      counts.received++;
-      counts.malformed++;
+    const url = req.routeOptions.url;
+    const c = url === paths.answer ? routeCounts.answer : url === paths.messages ? routeCounts.messages : url === paths.intents ? routeCounts.intents : undefined;
+    if (req.method === 'POST' && c !== undefined) {
+      c.received++;
+      c.malformed++;
     }
     reply.code(status).header('content-type', JSON_TYPE).send(
       JSON.stringify({ error: status === 413 ? 'Payload Too Large' : 'Bad Request', message: redactSecretParam(err.message ?? 'error') }),
     );
   });
 
-  const checkSecret = (req: FastifyRequest, reply: FastifyReply, done: () => void): void => {
-    if (secretOk === undefined || secretOk((req.query as Record<string, unknown>).secret)) {
-      done();
-      return;
-    }
-    counts.received++;
-    counts.badSecret++;
-    reply.code(401).header('content-type', JSON_TYPE).send(UNAUTHORIZED_BODY);
-  };
+  registerRoutes(app, {
+    clock,
+    paths,
+    checks: {
+      ...(options.secret ? { secret: createSecretCheck(options.secret) } : {}),
+      ...(options.verifyToken ? { verifyToken: createSecretCheck(options.verifyToken) } : {}),
+      ...(options.intentSecret ? { intentSecret: createSecretCheck(options.intentSecret) } : {}),
+    },
+    counts: routeCounts,
+    local: {
+      answer: (requestId, body, receivedAt) => void correlator.deliver(requestId, answerMatch(body, receivedAt), receivedAt),
+      message: (body, receivedAt) => inbound.addMessage(body, receivedAt),
+      intent: (body, receivedAt) => inbound.addIntent(body, receivedAt),
+    },
+    publisher,
+    bodyLimit,
+  });
 
-  const handle = (req: FastifyRequest, reply: FastifyReply): void => {
-    const receivedAt = clock.now();
-    const raw = req.body;
-    let body: unknown;
-    try {
-      body = typeof raw === 'string' && raw.length > 0 ? JSON.parse(raw) : undefined;
-    } catch {
-      body = undefined;
-    }
-    const requestId = body !== null && typeof body === 'object' ? (body as { requestId?: unknown }).requestId : undefined;
-    if (typeof requestId !== 'string' || requestId.length === 0 || Array.isArray(body)) {
-      counts.received++;
-      counts.malformed++;
-      badRequest(reply, body === undefined ? 'body is empty or not JSON' : 'body is not an object with a string requestId');
-      return;
-    }
-    const contract = checkContract(webhookSchemaFor(body), body);
-    const match: DeliveredMatch = isErrorPayload(body)
-      ? { kind: 'failed', payload: body as ErrorPayload, receivedAt, contract }
-      : { kind: 'answered', payload: body as AnswerPayload, receivedAt, contract };
-    counts.received++;
-    correlator.deliver(requestId, match, receivedAt);
-    reply.code(200).header('content-type', JSON_TYPE).send(OK_BODY);
-  };
-
-  app.route({ method: 'POST', url: path, bodyLimit, onRequest: checkSecret, handler: handle });
-
+  let urls: ReceiverUrls | undefined;
   let closing: Promise<void> | undefined;
   return {
     app,
     async listen() {
       await app.listen({ host, port });
       const address = app.server.address() as AddressInfo;
-      return `http://${urlHost(address)}:${address.port}${path}`;
+      const base = `http://${urlHost(address)}:${address.port}`;
+      urls = { answer: base + paths.answer, messages: base + paths.messages, intents: base + paths.intents, health: base + paths.health };
+      return urls.answer;
     },
-    waitFor: (requestId, deadline, signal) => correlator.waitFor(requestId, deadline, signal),
+    urls: () => urls,
+    waitFor: (requestId, deadline, signal) =>
+      publisher === undefined ? correlator.waitFor(requestId, deadline, signal) : Promise.resolve(TIMEOUT),
+    waitForMessage: (wait, deadline, signal) =>
+      publisher === undefined ? inbound.waitForMessage(wait, deadline, signal) : Promise.resolve(TIMEOUT_MESSAGE),
+    waitForIntent: (wait, deadline, signal) =>
+      publisher === undefined ? inbound.waitForIntent(wait, deadline, signal) : Promise.resolve(TIMEOUT_MESSAGE),
+    messagesOf: (customerId) => inbound.messagesOf(customerId),
     stats(): ReceiverStats {
-      return { ...counts, ...correlator.counts };
+      return { ...counts, ...correlator.counts, foreign: 0 };
     },
+    inboundStats: () => inbound.stats(),
     pendingCount: () => correlator.pending,
     parkedCount: () => correlator.parked,
+    housekeep,
+    clockSkew: () => publisher?.skew(),
     close() {
       closing ??= (async () => {
+        clearInterval(housekeeping);
         try {
-          await app.close(); // in-flight deliveries finish first
+          await app.close(); // stops accepting; requests in flight finish (and publish) first
         } finally {
+          await publisher?.close(); // XADDs still in flight finish before Redis is quit
           correlator.close();
+          inbound.close();
         }
       })();
       return closing;

@@ -1,23 +1,27 @@
 /**
- * Shapes of the webhook receiver (docs/interfaces.md, receiver/).
+ * Shapes of the webhook receiver (docs/interfaces.md, receiver/): the HTTP receiver
+ * (createReceiver) and the stream-fed receiver of a shard (createStreamReceiver) share the
+ * DeliverySource interface the runner uses.
  */
 import type { FastifyInstance } from 'fastify';
 import type { AnswerPayload, ContractCheck, ErrorPayload } from '../contract/index.js';
 import type { Clock } from '../clock.js';
+import type { InboundMessage, InboundRouteStats, IntentMatch, IntentWait, MessageMatch, MessageWait } from './inbound-types.js';
 
-export interface ReceiverOptions {
-  /** Bind address, default 127.0.0.1 (only used by listen()). */
-  host?: string;
-  /** Default 0 (any free port). */
-  port?: number;
-  /** Webhook path, default `/webhook`. */
-  path?: string;
-  /** When set (non-empty), `?secret=` must match, compared in constant time, else 401 (spec: Authentication 7). */
-  secret?: string | null;
-  /** Default systemClock; `deadline` and `receivedAt` are `clock.now()` ms. */
+/** Bounds of the kept messages and intents (memory); the oldest unclaimed are dropped first. */
+export interface InboxBounds {
+  /** Most messages kept per customer (a ring). Default 200. */
+  maxMessagesPerCustomer?: number;
+  /** Most messages kept over all customers. Default 10_000. */
+  maxMessages?: number;
+  /** Most intent webhooks kept. Default 10_000. */
+  maxIntents?: number;
+}
+
+/** Answer-webhook correlation settings shared by both receivers. */
+export interface CorrelationOptions {
+  /** Default systemClock; deadlines, `after` and `receivedAt` are `clock.now()` ms. */
   clock?: Clock;
-  /** Largest accepted body, bytes; larger => 413 (counted malformed). Default 1 MiB. */
-  bodyLimitBytes?: number;
   /** How long a delivery nobody waits for stays parked before it counts as an orphan, ms. Default 30_000. */
   orphanGraceMs?: number;
   /** Most deliveries parked at once; past it the oldest becomes an orphan. Default 100_000. */
@@ -26,16 +30,59 @@ export interface ReceiverOptions {
   rememberMs?: number;
   /** Most finished requestIds remembered; past it the oldest is forgotten. Default 500_000. */
   maxRemembered?: number;
-  /** Fastify logger (request URLs are logged with the secret redacted). Default false. */
+}
+
+/** Publish mode of the HTTP receiver (issue 13): every delivery goes to a Redis Stream. */
+export interface PublishOptions {
+  /** `redis://[user:password@]host:port[/db]`; the password never appears in an error or log. */
+  redisUrl: string;
+  /** Stream key, e.g. `droidcheck:deliveries`. */
+  stream: string;
+  /** Approximate cap of the stream (XADD MAXLEN ~), entries; null: never trimmed. Default 1_000_000. */
+  maxLen?: number | null;
+  /** A Redis command slower than this fails (the delivery gets 503), ms. Default 2_000. */
+  commandTimeoutMs?: number;
+  /** listen() fails when Redis cannot be reached within this, ms. Default 5_000. */
+  connectTimeoutMs?: number;
+  /** Re-measures the skew against Redis TIME this often, ms. Default 10_000. */
+  skewIntervalMs?: number;
+  /** Written to every entry (`rcv`). Default `<hostname>:<pid>`. */
+  receiverId?: string;
+}
+
+export interface ReceiverOptions extends CorrelationOptions, InboxBounds {
+  /** Bind address, default 127.0.0.1 (only used by listen()). */
+  host?: string;
+  /** Default 0 (any free port). */
+  port?: number;
+  /** Answer-webhook path, default `/webhook`. */
+  path?: string;
+  /** Message-forwarding webhook path, default `/messages`. */
+  messagesPath?: string;
+  /** Intent webhook path, default `/intents`. */
+  intentsPath?: string;
+  /** Health check path (GET), default `/healthz`. */
+  healthPath?: string;
+  /** When set (non-empty), `?secret=` must match, compared in constant time, else 401 (spec: Authentication 7). */
+  secret?: string | null;
+  /** When set (non-empty), `?verify_token=` must match (constant time), else 403 (docs: receiving-webhook.mdx). */
+  verifyToken?: string | null;
+  /** When set (non-empty), the body's `secret` must match (constant time), else 403 `{"error":"Forbidden"}` (docs: intent-webhook.mdx). */
+  intentSecret?: string | null;
+  /** Largest accepted body, bytes; larger => 413 (counted malformed). Default 1 MiB. */
+  bodyLimitBytes?: number;
+  /** Fastify logger (request URLs are logged with secret and verify_token redacted). Default false. */
   logger?: boolean;
   /**
    * Most time a client may take to send one whole request (headers and body), ms; a slower one
    * gets 408 and is counted malformed (slow clients, issue 7). Default 30_000.
    */
   requestTimeoutMs?: number;
+  /** Publish mode: relay every delivery to a Redis Stream instead of correlating here. */
+  publish?: PublishOptions;
 }
 
-/** A delivery that reached its waiter. `receivedAt` is clock.now() ms when the handler accepted the body. */
+/** A delivery that reached its waiter. `receivedAt` is clock.now() ms when the receiver accepted the body. */
 export type DeliveredMatch =
   | { kind: 'answered'; payload: AnswerPayload; receivedAt: number; contract: ContractCheck<unknown> }
   | { kind: 'failed'; payload: ErrorPayload; receivedAt: number; contract: ContractCheck<unknown> };
@@ -44,8 +91,15 @@ export type DeliveredMatch =
 export type WebhookMatch = DeliveredMatch | { kind: 'timeout' };
 
 /**
- * Counters. Invariant: received = matched + duplicates + late + orphans + badSecret + malformed
- * + parkedCount() (deliveries parked and not yet claimed).
+ * Counters. Answer-webhook invariant, in every mode:
+ * received = matched + duplicates + late + orphans + foreign + badSecret + malformed + published
+ *            + unavailable + parkedCount()
+ * - HTTP receiver: foreign = published = unavailable = 0;
+ * - publish mode: only published (200, in the stream), badSecret (401, in the stream too),
+ *   malformed (400/413, not published) and unavailable (503, Redis failed) move;
+ * - stream receiver (a shard): every answer entry read from the stream; foreign = entries another
+ *   shard counts (see stream-ownership.ts); published = unavailable = 0.
+ * The message and intent routes have their own counters: inboundStats().
  */
 export interface ReceiverStats {
   received: number;
@@ -53,26 +107,94 @@ export interface ReceiverStats {
   duplicates: number;
   late: number;
   orphans: number;
+  foreign: number;
   badSecret: number;
   malformed: number;
+  published: number;
+  unavailable: number;
 }
 
-export interface Receiver {
-  /** Built, not listening. */
-  readonly app: FastifyInstance;
-  /** Binds host:port and resolves the webhook URL `http://host:port/webhook` (without the secret). */
-  listen(): Promise<string>;
+/** Counters of the message-forwarding and intent routes (invariant: InboundRouteStats). */
+export interface InboundStats {
+  messages: InboundRouteStats;
+  intents: InboundRouteStats;
+}
+
+/** Skew of one receiver's clock as it reported in its stream entries. */
+export interface ReceiverSkew {
+  receiverId: string;
+  /** Redis TIME minus the receiver's wall clock, us, as the receiver measured it. */
+  redisMinusReceiverUs: number;
+  /** The receiver's clock minus this process's clock, us (positive: the receiver is ahead). */
+  receiverMinusLocalUs: number;
+  /** Both measurements' round trips, halved and added: the skew is known within +- this, us. */
+  uncertaintyUs: number;
+}
+
+/** Clock skew measured against Redis TIME (best of 5 round trips: lowest round trip wins). */
+export interface ClockSkew {
+  /** Redis TIME minus this process's wall clock at the round trip's midpoint, us. */
+  redisMinusLocalUs: number;
+  /** Round trip of the sample used, us; the skew is known within +- rttUs / 2. */
+  rttUs: number;
+  /** Wall clock (ISO 8601) of the measurement. */
+  measuredAt: string;
+  /** Stream receiver: every receiver seen in the stream. HTTP receiver: empty. */
+  receivers: ReceiverSkew[];
+}
+
+/** What the runner needs from a source of deliveries: the HTTP receiver or a shard's stream receiver. */
+export interface DeliverySource {
   /**
    * Resolves with the delivery of `requestId`, or `{kind:'timeout'}` at `deadline` (clock.now() ms),
    * when `signal` aborts, or at close(). Never rejects. A delivery parked before the call is claimed
    * at once. A requestId already waited for or already finished resolves `{kind:'timeout'}` at once.
    */
   waitFor(requestId: string, deadline: number, signal?: AbortSignal): Promise<WebhookMatch>;
+  /**
+   * Resolves with the first unclaimed forwarded message of `wait.customerId` accepted at or after
+   * `wait.after` that matches `wait.match`, and claims it; a message that came before the call is
+   * found at once. `{kind:'timeout'}` at `deadline`, on abort or at close(). Never rejects.
+   */
+  waitForMessage(wait: MessageWait, deadline: number, signal?: AbortSignal): Promise<MessageMatch>;
+  /** The same for intent webhooks (filters: intent, customerId as the body's string customer_id, match). */
+  waitForIntent(wait: IntentWait, deadline: number, signal?: AbortSignal): Promise<IntentMatch>;
+  /** Messages kept for a customer, oldest first (claimed ones too), for inspection. */
+  messagesOf(customerId: number | string): InboundMessage[];
+  /** Answer-webhook counters. */
   stats(): ReceiverStats;
-  /** Waiters not yet resolved. */
+  /** Message and intent route counters. */
+  inboundStats(): InboundStats;
+  /** Answer waiters not yet resolved. */
   pendingCount(): number;
-  /** Deliveries parked, not yet claimed by waitFor nor turned into orphans. */
+  /** Answer deliveries parked (or, in stream mode, awaiting their owner), not yet counted. */
   parkedCount(): number;
-  /** Resolves pending waiters as timeout, turns parked deliveries into orphans, closes the server. Idempotent. */
+  /**
+   * Housekeeping at `now` (default clock.now()): resolves waiters whose deadline passed, turns
+   * parked deliveries past the grace period into orphans. Runs by itself on a timer; tests call it
+   * with a test clock's time instead of sleeping.
+   */
+  housekeep(now?: number): void;
+  /** Clock skew against Redis TIME (undefined without Redis). */
+  clockSkew(): ClockSkew | undefined;
+  /** Resolves pending waiters as timeout, turns parked deliveries into orphans, releases sockets. Idempotent. */
   close(): Promise<void>;
 }
+
+export interface ReceiverUrls {
+  answer: string;
+  messages: string;
+  intents: string;
+  health: string;
+}
+
+/** The HTTP receiver. */
+export interface Receiver extends DeliverySource {
+  /** Built, not listening. */
+  readonly app: FastifyInstance;
+  /** Binds host:port and resolves the answer-webhook URL `http://host:port/webhook` (without the secret). */
+  listen(): Promise<string>;
+  /** The routes' URLs once listening (without secret or token), else undefined. */
+  urls(): ReceiverUrls | undefined;
+}
+

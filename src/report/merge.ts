@@ -20,7 +20,7 @@ export interface MergeReportsOptions {
   thresholds?: readonly string[];
 }
 
-const RECEIVER_KEYS = ['received', 'matched', 'duplicates', 'late', 'orphans', 'foreign', 'badSecret', 'malformed'] as const;
+const RECEIVER_KEYS = ['received', 'matched', 'duplicates', 'late', 'orphans', 'foreign', 'badSecret', 'malformed', 'published', 'unavailable'] as const;
 
 function mergeSummaries(reports: readonly ReportDocument[]): ReportSummary {
   const outcomes = zeroOutcomes();

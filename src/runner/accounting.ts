@@ -7,11 +7,13 @@
  * - requests: every planned request ends in exactly one outcome; the outcomes add up to the
  *   requests (planned, for a plan; sent, for a mix);
  * - webhooks: received = matched + duplicates + late + orphans + foreign + badSecret + malformed
- *   (+ deliveries still parked, which is 0 once the receiver is closed).
+ *   (+ published, unavailable in a publishing receiver; + deliveries still parked, 0 once the
+ *   receiver is closed); messages and intents: received = accepted + bad secret + malformed +
+ *   unavailable (receiver/accounting.ts).
  */
 import { InternalError } from '../errors.js';
 import { OUTCOMES, type Outcome } from '../outcomes.js';
-import type { ReceiverStats } from '../receiver/index.js';
+import { receiverAccountingGap, type InboundStats, type ReceiverStats } from '../receiver/index.js';
 
 /** The figures the report states (report.json `accounting`). */
 export interface Accounting {
@@ -21,7 +23,7 @@ export interface Accounting {
   notSent: number;
   /** Sum of the outcome counts. */
   outcomes: number;
-  /** Webhooks received, and the sum of their classifications. */
+  /** Answer webhooks received, and the sum of their classifications. */
   webhooks: { received: number; classified: number };
 }
 
@@ -32,27 +34,23 @@ export function assertRequestsAddUp(outcomes: Readonly<Record<Outcome, number>>,
   return total;
 }
 
-/** The classified deliveries of `stats` (+ `parked`). */
-export function classifiedWebhooks(stats: ReceiverStats, parked = 0): number {
-  const foreign = (stats as { foreign?: number }).foreign ?? 0;
-  return stats.matched + stats.duplicates + stats.late + stats.orphans + foreign + stats.badSecret + stats.malformed + parked;
-}
-
-/** Throws InternalError unless received = the sum of the classifications (+ parked). */
-export function assertReceiverAddsUp(stats: ReceiverStats, parked = 0): number {
-  const parts = classifiedWebhooks(stats, parked);
-  if (parts !== stats.received) {
-    throw new InternalError(
-      `accounting: webhooks received ${stats.received} != matched ${stats.matched} + duplicates ${stats.duplicates} + late ${stats.late}` +
-        ` + orphans ${stats.orphans} + foreign ${(stats as { foreign?: number }).foreign ?? 0} + bad-secret ${stats.badSecret} + malformed ${stats.malformed} + parked ${parked}`,
-    );
-  }
-  return parts;
+/** Throws InternalError unless the receiver's counters add up (receiver/accounting.ts); returns the classified answer webhooks. */
+export function assertReceiverAddsUp(stats: ReceiverStats, parked = 0, inbound?: InboundStats): number {
+  const gap = receiverAccountingGap(stats, parked, inbound);
+  if (gap !== undefined) throw new InternalError(`accounting: ${gap}`);
+  return stats.received;
 }
 
 /** Both halves, for a finished job; returns the figures for the report. */
-export function checkAccounting(input: { outcomes: Readonly<Record<Outcome, number>>; requests: number; notSent: number; receiver: ReceiverStats; parked?: number }): Accounting {
+export function checkAccounting(input: {
+  outcomes: Readonly<Record<Outcome, number>>;
+  requests: number;
+  notSent: number;
+  receiver: ReceiverStats;
+  parked?: number;
+  inbound?: InboundStats;
+}): Accounting {
   const outcomes = assertRequestsAddUp(input.outcomes, input.requests);
-  const classified = assertReceiverAddsUp(input.receiver, input.parked ?? 0);
+  const classified = assertReceiverAddsUp(input.receiver, input.parked ?? 0, input.inbound);
   return { requests: input.requests, sent: input.requests - input.notSent, notSent: input.notSent, outcomes, webhooks: { received: input.receiver.received, classified } };
 }

@@ -16,7 +16,7 @@ export type { EngineOptions, EngineResult, ProgressSnapshot, RecordSink, Schedul
 export { Tally, verdictOf, EXAMPLES_PER_SCENARIO, type ScenarioTally, type ScenarioExample, type TallySnapshot } from './tally.js';
 export { MeasuredLatency, TimelineBuilder, type Timeline, type TimelinePoint, type IntervalLatency } from './timeline.js';
 export { SetupBreaker, setupSignature, type SetupFailure } from './setup-breaker.js';
-export { checkAccounting, assertRequestsAddUp, assertReceiverAddsUp, classifiedWebhooks, type Accounting } from './accounting.js';
+export { checkAccounting, assertRequestsAddUp, assertReceiverAddsUp, type Accounting } from './accounting.js';
 export { warmUpConnections } from './warm-up.js';
 export { parseShard, shardSuites, type Shard } from './shard.js';
 export { combineResults } from './combine.js';

@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { DeadlineHeap } from '../../src/receiver/deadline-heap.js';
 import { FINISHED, FinishedIds } from '../../src/receiver/finished-ids.js';
+import { Inbox } from '../../src/receiver/inbox.js';
+import { redactRedisUrl } from '../../src/receiver/redis-connection.js';
 import { createSecretCheck, redactSecretParam } from '../../src/receiver/secret.js';
+import { decodeEntry, encodeEntry } from '../../src/receiver/stream-entry.js';
+import { compareStreamIds } from '../../src/receiver/stream-reader.js';
+import { testClock } from './test-clock.js';
 
 describe('DeadlineHeap', () => {
   it('pops ids in deadline order', () => {
@@ -44,7 +49,49 @@ describe('webhook secret', () => {
     expect([ok('s3cret'), ok('s3cret '), ok(''), ok(undefined), ok(['s3cret'])]).toEqual([true, false, false, false, false]);
   });
 
-  it('redacts the secret query parameter for logs', () => {
+  it('redacts the secret and verify_token query parameters for logs', () => {
     expect(redactSecretParam('/webhook?a=1&secret=abc&b=2')).toBe('/webhook?a=1&secret=[REDACTED]&b=2');
+    expect(redactSecretParam('/messages?verify_token=abc')).toBe('/messages?verify_token=[REDACTED]');
+  });
+
+  it('redacts the password of a Redis URL', () => {
+    expect(redactRedisUrl('redis://user:hunter2@redis.internal:6379/2')).toBe('redis://user:***@redis.internal:6379/2');
+    expect(redactRedisUrl('redis://127.0.0.1:6379')).toBe('redis://127.0.0.1:6379');
+    expect(redactRedisUrl('not a url')).toBe('<redis url>');
+  });
+});
+
+describe('Inbox bounds', () => {
+  it('one busy customer past its ring keeps memory bounded and the global order right', () => {
+    const clock = testClock();
+    const inbox = new Inbox<{ receivedAt: number; claimed: boolean; n: number }>(clock, { perKey: 3, max: 5 });
+    for (let n = 0; n < 20_000; n++) inbox.add('busy', { receivedAt: n, claimed: false, n });
+    expect(inbox.size).toBe(3);
+    inbox.add('a', { receivedAt: 1, claimed: false, n: -1 });
+    inbox.add('b', { receivedAt: 1, claimed: false, n: -2 });
+    inbox.add('c', { receivedAt: 1, claimed: false, n: -3 });
+    expect(inbox.list('busy').map((i) => i.n)).toEqual([19_998, 19_999]);
+    expect(inbox.size).toBe(5);
+    expect(inbox.counts.dropped).toBe(20_000 - 2);
+  });
+});
+
+describe('stream entry', () => {
+  it('round-trips through the flat XADD field list', () => {
+    const fields = { route: 'answer' as const, verdict: 'ok' as const, atUs: 1_767_225_600_123_456, skewUs: -42, rttUs: 180, receiverId: 'h:1', requestId: 'tpa-1', customerId: undefined, body: '{"requestId":"tpa-1"}' };
+    expect(decodeEntry('1-0', encodeEntry(fields))).toEqual({ id: '1-0', ...fields });
+  });
+
+  it('does not decode another format or version', () => {
+    expect(decodeEntry('1-0', ['v', '2', 'route', 'answer', 'verdict', 'ok', 'at', '1', 'body', '{}'])).toBeUndefined();
+    expect(decodeEntry('1-0', ['v', '1', 'route', 'answer', 'verdict', 'maybe', 'at', '1', 'body', '{}'])).toBeUndefined();
+    expect(decodeEntry('1-0', ['hello', 'world'])).toBeUndefined();
+  });
+
+  it('orders stream IDs numerically', () => {
+    expect(compareStreamIds('10-0', '9-5')).toBe(1);
+    expect(compareStreamIds('9-10', '9-9')).toBe(1);
+    expect(compareStreamIds('9-9', '9-9')).toBe(0);
+    expect(compareStreamIds('1767225600000-0', '1767225600001-0')).toBe(-1);
   });
 });

@@ -1,8 +1,9 @@
 import { Agent, request } from 'undici';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createReceiver, type Receiver, type ReceiverOptions } from '../../src/receiver/index.js';
 import { systemClock } from '../../src/clock.js';
+import { createReceiver, receiverAccountingGap, type Receiver, type ReceiverOptions } from '../../src/receiver/index.js';
 import { answerPayload, errorPayload } from './payloads.js';
+import { testClock } from './test-clock.js';
 
 const SECRET = 'whsec-0123456789abcdef0123456789abcdef';
 let dispatcher: Agent;
@@ -39,6 +40,8 @@ async function post(body: unknown, secret: string | null = SECRET): Promise<{ st
 function expectInvariant(r: Receiver): void {
   const s = r.stats();
   expect(s.received).toBe(s.matched + s.duplicates + s.late + s.orphans + s.badSecret + s.malformed + r.parkedCount());
+  expect(s.foreign + s.published + s.unavailable).toBe(0);
+  expect(receiverAccountingGap(s, r.parkedCount(), r.inboundStats())).toBeUndefined();
 }
 
 const soon = (ms = 5_000): number => systemClock.now() + ms;
@@ -111,7 +114,7 @@ describe('receiver: correlation by requestId (spec: Events rule 2)', () => {
     expect(r.stats()).toMatchObject({ received: 4, matched: 2, duplicates: 2 });
   });
 
-  it('resolves timeout at the deadline and counts a later delivery as late', async () => {
+  it('resolves timeout at the deadline by its own timer, and counts a later delivery as late', async () => {
     const r = await start();
     const t0 = systemClock.now();
     const match = await r.waitFor('tpa-slow', t0 + 50);
@@ -134,10 +137,27 @@ describe('receiver: correlation by requestId (spec: Events rule 2)', () => {
     expect(r.stats().late).toBe(1);
   });
 
-  it('turns a delivery nobody claims into an orphan after the grace period, or at close()', async () => {
-    const r = await start({ orphanGraceMs: 40 });
+  it('resolves timeout at the deadline of a test clock (housekeep), not before', async () => {
+    const clock = testClock();
+    const r = await start({ clock });
+    const waiting = r.waitFor('tpa-clock', clock.now() + 60_000);
+    let done = false;
+    void waiting.then(() => (done = true));
+    r.housekeep(clock.advance(59_999));
+    await Promise.resolve();
+    expect(done).toBe(false);
+    r.housekeep(clock.advance(1));
+    expect(await waiting).toEqual({ kind: 'timeout' });
+    expect(r.pendingCount()).toBe(0);
+  });
+
+  it('turns a delivery nobody claims into an orphan after the grace period (test clock), or at close()', async () => {
+    const clock = testClock();
+    const r = await start({ orphanGraceMs: 30_000, clock });
     await post(answerPayload('tpa-nobody'));
-    await new Promise((res) => setTimeout(res, 200));
+    r.housekeep(clock.advance(29_999));
+    expect(r.parkedCount()).toBe(1);
+    r.housekeep(clock.advance(1));
     expect(r.parkedCount()).toBe(0);
     expect(r.stats().orphans).toBe(1);
     await post(answerPayload('tpa-unclaimed'));

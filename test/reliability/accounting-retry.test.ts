@@ -14,7 +14,7 @@ import { parseSuite } from '../../src/scenario/index.js';
 const api = (status: number, retryAfterS?: number): ApiError => new ApiError({ endpoint: 'e', status, ...(retryAfterS !== undefined && { retryAfterS }) });
 const rec = (outcome: RequestRecord['outcome'], passed = false): RequestRecord =>
   ({ seq: 0, suite: 's', scenario: 'x', file: 'f', mode: 'sync', outcome, passed, startedAt: '', failures: [], contractViolations: [] }) as RequestRecord;
-const stats = { received: 10, matched: 4, duplicates: 2, late: 1, orphans: 1, badSecret: 1, malformed: 1 };
+const stats = { received: 10, matched: 4, duplicates: 2, late: 1, orphans: 1, foreign: 0, badSecret: 1, malformed: 1, published: 0, unavailable: 0 };
 const counts = (over: Partial<Record<RequestRecord['outcome'], number>>) => ({ ...zeroOutcomes(), ...over });
 
 describe('accounting invariant', () => {
@@ -27,7 +27,7 @@ describe('accounting invariant', () => {
   it('throws InternalError for a lost request or an unbalanced receiver', () => {
     expect(() => assertRequestsAddUp(counts({ answered: 1 }), 2)).toThrow(InternalError);
     expect(() => assertRequestsAddUp(counts({ answered: 1 }), 2)).toThrow(/2 requests but 1 outcomes/);
-    expect(() => assertReceiverAddsUp({ ...stats, received: 11 })).toThrow(/webhooks received 11 != matched 4/);
+    expect(() => assertReceiverAddsUp({ ...stats, received: 11 })).toThrow(/answer webhook: received 11 != matched 4/);
   });
 
   it('the tally gives every record one outcome; not-sent and interrupted ones have no verdict', () => {

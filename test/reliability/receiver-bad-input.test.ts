@@ -103,8 +103,11 @@ describe('receiver under bad input', () => {
       duplicates: 0,
       late: 0,
       orphans: count('orphan'),
+      foreign: 0,
       badSecret: count('badSecret'),
       malformed: count('malformed'),
+      published: 0,
+      unavailable: 0,
     });
     assertReceiverAddsUp(s);
   }, 60_000);

@@ -11,7 +11,7 @@ const syncs = (from: number, to: number, over: Partial<RequestRecord> = {}): Req
 describe('mergeReports', () => {
   const a = buildReport(run(syncs(1, 500)), { thresholds: ['sync.p50 < 300ms'] });
   const b = buildReport(
-    run([...syncs(501, 1000), failingRecord()], { startedAt: '2025-01-01T00:00:01.000Z', finishedAt: '2025-01-01T00:00:05.000Z', receiver: { received: 2, matched: 1, duplicates: 1, late: 0, orphans: 0, badSecret: 0, malformed: 0 } }),
+    run([...syncs(501, 1000), failingRecord()], { startedAt: '2025-01-01T00:00:01.000Z', finishedAt: '2025-01-01T00:00:05.000Z', receiver: { received: 2, matched: 1, duplicates: 1, late: 0, orphans: 0, foreign: 0, badSecret: 0, malformed: 0, published: 0, unavailable: 0 } }),
   );
   const merged = mergeReports([a, b]);
 

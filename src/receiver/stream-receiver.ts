@@ -1,0 +1,207 @@
+/**
+ * createStreamReceiver: the deliveries of a shard read from a Redis Stream that publishing
+ * receivers fill (issue 13, part 2), behind the same DeliverySource interface as the HTTP
+ * receiver, with no HTTP server.
+ *
+ * - Reads the stream from `from` (default: Redis TIME when created: the shard's start).
+ * - Answer entries: matched to this shard's own requestIds; others' counted `foreign`; who
+ *   counts what is the rule of stream-ownership.ts (written down there).
+ * - Message and intent entries: kept like the HTTP receiver keeps them (every shard keeps all).
+ * - Arrival times: an entry's `at` (the receiver's wall clock, us) is mapped onto this shard's
+ *   clock through Redis TIME: receivedAt = m + (at + skew - T) / 1000, where (T, m) is the latest
+ *   TIME sample (Redis us, clock.now() ms at the round trip's midpoint) and skew the receiver's own
+ *   measurement (Redis minus receiver). The error is within both round trips' halves
+ *   (clockSkew().receivers[].uncertaintyUs) plus the clocks' drift between samples.
+ * - close(): reads to the end of the stream as it is then, waits until held entries are
+ *   closeSettleMs old, settles them (rule 1), then resolves waiters as timeout and quits Redis.
+ * Throws ConfigError (DROIDCHECK_ERR_CONFIG) when Redis cannot be reached at creation.
+ */
+import { hostname } from 'node:os';
+import { randomBytes } from 'node:crypto';
+import { systemClock } from '../clock.js';
+import { Correlator } from './correlator.js';
+import { InboundDeliveries } from './inbound.js';
+import { within } from './within.js';
+import { connectRedis, createRedis, createWallUs, quitRedis, sampleRedisTime, type TimeSample } from './redis-connection.js';
+import { EntryClassifier } from './stream-classifier.js';
+import type { StreamEntry } from './stream-entry.js';
+import { Ownership } from './stream-ownership.js';
+import { StreamReader } from './stream-reader.js';
+import type { ClockSkew, CorrelationOptions, DeliverySource, InboxBounds, ReceiverStats } from './types.js';
+
+export interface StreamReceiverOptions extends CorrelationOptions, InboxBounds {
+  redisUrl: string;
+  stream: string;
+  /** Read entries after this stream ID (XREAD semantics; `0-0`: the whole stream). Default: Redis TIME now. */
+  from?: string;
+  /** Default `<hostname>:<pid>:<6 random hex>`. */
+  shardId?: string;
+  /** Prefix of the ownership hashes `<prefix>:owners` and `<prefix>:claims`. Default: the stream key. */
+  keyPrefix?: string;
+  /** TTL of the ownership hashes after their last write, s. Default 86_400. */
+  ownerTtlSeconds?: number;
+  /** Entries per XREAD. Default 500. */
+  readCount?: number;
+  /** XREAD BLOCK, ms. Default 1_000. */
+  blockMs?: number;
+  /** Re-measures the skew against Redis TIME this often, ms. Default 30_000. */
+  skewIntervalMs?: number;
+  /** Creation fails when Redis cannot be reached within this, ms. Default 5_000. */
+  connectTimeoutMs?: number;
+  /** close() settles held entries once they are this old, ms. Default min(orphanGraceMs, 2_000). */
+  closeSettleMs?: number;
+}
+
+export interface StreamReceiver extends DeliverySource {
+  readonly shardId: string;
+  /** ID of the last entry read. */
+  lastId(): string;
+  /** Resolves once every entry in the stream when called has been read and classified or held. */
+  drain(): Promise<void>;
+  /** The last Redis error seen (message only), if any. */
+  lastError(): string | undefined;
+}
+
+/** Connects, measures the skew, and starts reading. Options and defaults: see StreamReceiverOptions. */
+export async function createStreamReceiver(options: StreamReceiverOptions): Promise<StreamReceiver> {
+  const clock = options.clock ?? systemClock;
+  const connectTimeoutMs = options.connectTimeoutMs ?? 5_000;
+  const orphanGraceMs = options.orphanGraceMs ?? 30_000;
+  const closeSettleMs = options.closeSettleMs ?? Math.min(orphanGraceMs, 2_000);
+  const shardId = options.shardId ?? `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
+  const connect = { connectTimeoutMs, offlineQueue: true };
+  const cmd = await createRedis(options.redisUrl, { ...connect, name: 'droidcheck-shard' });
+  const reader = await createRedis(options.redisUrl, { ...connect, name: 'droidcheck-shard-reader' });
+  try {
+    await connectRedis(cmd, options.redisUrl, connectTimeoutMs);
+    await connectRedis(reader, options.redisUrl, connectTimeoutMs);
+  } catch (err) {
+    cmd.disconnect();
+    reader.disconnect();
+    throw err;
+  }
+  const wallUs = createWallUs(clock);
+  let sample: TimeSample = await sampleRedisTime(cmd, clock, wallUs);
+  const from = options.from ?? `${Math.floor(sample.redisUs / 1000) - 1}-18446744073709551615`;
+
+  const maxHeld = options.maxParked ?? 100_000;
+  const correlator = new Correlator({
+    clock,
+    orphanGraceMs,
+    maxParked: maxHeld,
+    rememberMs: options.rememberMs ?? 600_000,
+    maxRemembered: options.maxRemembered ?? 500_000,
+  });
+  const inbound = new InboundDeliveries(clock, options);
+  const ownership = new Ownership(cmd, options.keyPrefix ?? options.stream, shardId, options.ownerTtlSeconds ?? 86_400);
+  const inFlight = new Set<Promise<unknown>>();
+  let lastError: string | undefined;
+  let closing: Promise<void> | undefined;
+
+  const track = <T>(p: Promise<T>): Promise<T> => {
+    inFlight.add(p);
+    const done = (): void => void inFlight.delete(p);
+    p.then(done, done);
+    return p;
+  };
+  const fail = (err: unknown): void => {
+    lastError = err instanceof Error ? err.message : String(err);
+  };
+  const toMono = (e: StreamEntry): number => sample.monoMs + (e.atUs + e.skewUs - sample.redisUs) / 1000;
+
+  const classifier = new EntryClassifier({ clock, correlator, inbound, ownership, orphanGraceMs, maxHeld, toMono, track, fail });
+
+  const streamReader = new StreamReader({
+    reader,
+    cmd,
+    stream: options.stream,
+    from,
+    count: options.readCount ?? 500,
+    blockMs: options.blockMs ?? 1_000,
+    onBatch: (entries) => classifier.onBatch(entries),
+    onError: fail,
+  });
+  streamReader.start();
+
+  const housekeep = (now = clock.now()): void => {
+    correlator.housekeep(now);
+    inbound.fire(now);
+    if (closing === undefined) classifier.housekeep(now);
+  };
+  const housekeeping = setInterval(() => housekeep(), Math.min(1000, Math.max(10, Math.floor(orphanGraceMs / 4))));
+  housekeeping.unref();
+  const skewTimer = setInterval(() => {
+    sampleRedisTime(cmd, clock, wallUs).then((s) => void (sample = s), fail);
+  }, options.skewIntervalMs ?? 30_000);
+  skewTimer.unref();
+
+  const waitFor: DeliverySource['waitFor'] = (id, deadline, signal) => {
+    const known = closing !== undefined || classifier.registering(id) || correlator.knows(id);
+    const waiting = correlator.waitFor(id, deadline, signal);
+    if (!known) classifier.register(id);
+    return waiting;
+  };
+
+  const skew = (): ClockSkew => ({
+    redisMinusLocalUs: sample.redisMinusLocalUs,
+    rttUs: sample.rttUs,
+    measuredAt: sample.at.toISOString(),
+    receivers: [...classifier.receivers].map(([receiverId, r]) => ({
+      receiverId,
+      redisMinusReceiverUs: r.skewUs,
+      receiverMinusLocalUs: sample.redisMinusLocalUs - r.skewUs,
+      uncertaintyUs: Math.round((sample.rttUs + r.rttUs) / 2),
+    })),
+  });
+
+  return {
+    shardId,
+    lastId: () => streamReader.lastId,
+    drain: () => streamReader.drain(),
+    lastError: () => lastError,
+    waitFor,
+    waitForMessage: (wait, deadline, signal) => inbound.waitForMessage(wait, deadline, signal),
+    waitForIntent: (wait, deadline, signal) => inbound.waitForIntent(wait, deadline, signal),
+    messagesOf: (customerId) => inbound.messagesOf(customerId),
+    stats(): ReceiverStats {
+      const c = correlator.counts;
+      const k = classifier.counts;
+      return {
+        received: k.received,
+        matched: c.matched,
+        duplicates: c.duplicates + k.duplicates,
+        late: c.late,
+        orphans: c.orphans + k.orphans,
+        foreign: k.foreign,
+        badSecret: k.badSecret,
+        malformed: k.malformed,
+        published: 0,
+        unavailable: 0,
+      };
+    },
+    inboundStats: () => inbound.stats(),
+    pendingCount: () => correlator.pending,
+    parkedCount: () => correlator.parked + classifier.parked,
+    housekeep,
+    clockSkew: skew,
+    close() {
+      closing ??= (async () => {
+        clearInterval(housekeeping);
+        clearInterval(skewTimer);
+        await within(streamReader.drain().catch(fail), connectTimeoutMs);
+        await streamReader.stop();
+        await within(Promise.allSettled([...inFlight]), connectTimeoutMs); // registrations and claims in flight
+        const wait = classifier.youngestHeldAt() + closeSettleMs - clock.now();
+        if (wait > 0) await new Promise((r) => setTimeout(r, Math.min(wait, closeSettleMs)));
+        classifier.housekeep(clock.now(), true); // settles everything still held
+        await within(Promise.allSettled([...inFlight]), connectTimeoutMs);
+        classifier.forfeit(); // only when Redis failed: what is left is this shard's
+        correlator.close();
+        inbound.close();
+        await quitRedis(cmd);
+      })();
+      return closing;
+    },
+  };
+}
+
