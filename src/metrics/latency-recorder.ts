@@ -1,21 +1,29 @@
 /**
- * HDR histograms of the three latencies droidcheck measures (DESIGN.md, Measurements):
- * `ack` (async acknowledgement), `answer` (async webhook accepted), `sync` (sync response).
- * Values are recorded as integer microseconds (1 us .. 1 h, 3 significant digits) and read
- * back in milliseconds with 3 decimals.
+ * HDR histograms of the latencies droidcheck measures (DESIGN.md, Measurements):
+ * `ack` (async acknowledgement, client side), `answer` (async webhook accepted), `sync` (sync
+ * response), `reply` (a `send` to the bot's reply on the message-forwarding webhook) and
+ * `ackServer` (the acknowledgement minus the measured network round trip: the server-side
+ * estimate of a remote target). Values are recorded as integer microseconds (1 us .. 1 h, 3
+ * significant digits) and read back in milliseconds with 3 decimals.
  */
 import * as hdr from 'hdr-histogram-js';
 
-export type LatencyMetric = 'ack' | 'answer' | 'sync';
-export const LATENCY_METRICS: readonly LatencyMetric[] = ['ack', 'answer', 'sync'];
+export type LatencyMetric = 'ack' | 'answer' | 'sync' | 'reply' | 'ackServer';
+export const LATENCY_METRICS: readonly LatencyMetric[] = ['ack', 'answer', 'sync', 'reply', 'ackServer'];
 
 /**
  * The service's latency limits in ms (spec: Limits; endpoints 8 and 9):
- * - `ack`: "Async acknowledgement: under 100 ms" (get-droid-answer-async);
+ * - `ack`, `ackServer`: "Async acknowledgement: under 100 ms" (get-droid-answer-async);
  * - `answer`: "Async processing time: 10 to 180 seconds" (webhook after the acknowledgement);
- * - `sync`: "Synchronous answer time: 10 to 180 seconds" (get-droid-answer).
+ * - `sync`: "Synchronous answer time: 10 to 180 seconds" (get-droid-answer);
+ * - `reply`: the bot's reply to `send` is an AI answer too: the same 180 s.
  */
-export const LIMITS_MS: Readonly<Record<LatencyMetric, number>> = { ack: 100, answer: 180_000, sync: 180_000 };
+export const LIMITS_MS: Readonly<Record<LatencyMetric, number>> = { ack: 100, answer: 180_000, sync: 180_000, reply: 180_000, ackServer: 100 };
+
+/** A fresh record of one value per metric. */
+export function perLatencyMetric<T>(make: (m: LatencyMetric) => T): Record<LatencyMetric, T> {
+  return Object.fromEntries(LATENCY_METRICS.map((m) => [m, make(m)])) as Record<LatencyMetric, T>;
+}
 
 /** A latency distribution in ms (3 decimals). All zeros when `count` is 0. */
 export interface LatencySummary {
@@ -95,16 +103,12 @@ export function histogramBuckets(h: hdr.Histogram): HistogramBucket[] {
 }
 
 /**
- * Three HDR histograms, one per {@link LatencyMetric}.
+ * One HDR histogram per {@link LatencyMetric}.
  * `recordMs(metric, ms)` clamps to 1 us .. 1 h (a negative or zero time from clock skew counts
  * as 1 us; NaN is ignored). Summaries and percentiles are in ms.
  */
 export class LatencyRecorder {
-  private readonly histograms: Record<LatencyMetric, hdr.Histogram> = {
-    ack: newLatencyHistogram(),
-    answer: newLatencyHistogram(),
-    sync: newLatencyHistogram(),
-  };
+  private readonly histograms: Record<LatencyMetric, hdr.Histogram> = perLatencyMetric(() => newLatencyHistogram());
 
   /** Records one latency in ms (stored as integer us). */
   recordMs(metric: LatencyMetric, ms: number): void {
@@ -142,9 +146,9 @@ export class LatencyRecorder {
     return hdr.encodeIntoCompressedBase64(this.histograms[metric]);
   }
 
-  /** `{ack, answer, sync}` each as HDR compressed base64 (the report's `histograms`). */
+  /** Every metric as HDR compressed base64 (the report's `histograms`). */
   encodeAll(): Record<LatencyMetric, string> {
-    return { ack: this.encode('ack'), answer: this.encode('answer'), sync: this.encode('sync') };
+    return perLatencyMetric((m) => this.encode(m));
   }
 
   /** Adds every value of `other` into this recorder (for merging runs or workers). */

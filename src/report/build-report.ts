@@ -6,7 +6,7 @@
  * (DESIGN.md, Conventions).
  */
 import { EXIT } from '../errors.js';
-import { LATENCY_METRICS, LIMITS_MS, evaluateThresholds, minSamplesForStat, type LatencyMetric, type LatencyRecorder, type ThresholdResult } from '../metrics/index.js';
+import { LATENCY_METRICS, LIMITS_MS, evaluateThresholds, minSamplesForStat, perLatencyMetric, type LatencyMetric, type LatencyRecorder, type ThresholdResult } from '../metrics/index.js';
 import { computeAccuracy } from './accuracy.js';
 import { compareReports, type CompareOptions } from './compare.js';
 import { computeParity } from './parity.js';
@@ -66,7 +66,7 @@ export function summaryOfTally(t: TallySnapshot): ReportSummary {
  * The statistic each metric's spec limit is judged on, as the default thresholds do
  * (metrics/thresholds.ts): ack p99 < 100 ms (needs 100 samples), answer and sync max < 180 s.
  */
-export const LIMIT_STATS: Readonly<Record<LatencyMetric, 'p99' | 'max'>> = { ack: 'p99', answer: 'max', sync: 'max' };
+export const LIMIT_STATS: Readonly<Record<LatencyMetric, 'p99' | 'max'>> = { ack: 'p99', answer: 'max', sync: 'max', reply: 'max', ackServer: 'p99' };
 
 /**
  * Summary (ms) of each metric with the spec's limit and its verdict, judged like the default
@@ -81,7 +81,7 @@ export function latencyEntries(recorder: LatencyRecorder): Record<LatencyMetric,
       s.count === 0 ? 'no-samples' : s.count < minSamplesForStat(stat) ? 'too-few-samples' : s[stat] < LIMITS_MS[m] ? 'ok' : 'breach';
     return { ...s, limitMs: LIMITS_MS[m], limitStat: stat, limitVerdict, withinLimit: limitVerdict !== 'breach' };
   };
-  return { ack: entry('ack'), answer: entry('answer'), sync: entry('sync') };
+  return perLatencyMetric(entry);
 }
 
 const MAX_ANSWER_CHARS = 2000;

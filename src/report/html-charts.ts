@@ -126,7 +126,7 @@ export function scriptJson(value: unknown): string {
  */
 export const PAGE_SCRIPT = `(() => {
   const data = JSON.parse(document.getElementById('droidcheck-data').textContent);
-  const colors = { ack: '#1f77b4', answer: '#d62728', sync: '#2ca02c' };
+  const colors = { ack: '#1f77b4', answer: '#d62728', sync: '#2ca02c', reply: '#9467bd', ackServer: '#17becf' };
   const width = (el) => Math.max(280, Math.min(560, el.clientWidth || 520));
   for (const m of data.charts) {
     const pctEl = document.getElementById('chart-' + m.metric + '-pct');

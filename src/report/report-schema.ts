@@ -3,6 +3,7 @@
  * that read reports (CI gates, dashboards) and for `mergeReports`/`compareReports` inputs.
  */
 import { z } from 'zod';
+import { LIMITS_MS } from '../metrics/index.js';
 import type { ReportDocument } from './report-document.js';
 import { accuracySchema, comparisonSchema, paritySchema, passRatesSchema, thresholdResultSchema } from './report-sections-schema.js';
 import { zeroOutcomes } from '../outcomes.js';
@@ -47,7 +48,12 @@ export const latencyEntrySchema = z.object({
   withinLimit: z.boolean(),
 });
 
-const perMetric = <T extends z.ZodType>(schema: T) => z.object({ ack: schema, answer: schema, sync: schema });
+/** ack, answer and sync are in every report; reply and ackServer (newer metrics) default to empty. */
+const perMetric = <T extends z.ZodType>(schema: T, empty: (m: 'reply' | 'ackServer') => z.output<T>) =>
+  z
+    .object({ ack: schema, answer: schema, sync: schema, reply: schema.optional(), ackServer: schema.optional() })
+    .transform((o) => ({ ...o, reply: o.reply ?? empty('reply'), ackServer: o.ackServer ?? empty('ackServer') }));
+const emptyEntry = (m: 'reply' | 'ackServer'): z.output<typeof latencyEntrySchema> => ({ count: 0, p50: 0, p90: 0, p99: 0, p999: 0, max: 0, min: 0, mean: 0, limitMs: LIMITS_MS[m], withinLimit: true });
 const outcomeEnum = z.enum(OUTCOMES);
 const count = z.number().int().nonnegative();
 
@@ -187,8 +193,8 @@ export const reportDocumentSchema = z.object({
     retries: count.default(0).describe('submit retries (--retries) over all records; 0 when absent (older reports)'),
   }),
   accounting: accountingSchema.optional(),
-  latency: perMetric(latencyEntrySchema),
-  histograms: perMetric(z.string().describe('HDR histogram, compressed base64, values in microseconds')),
+  latency: perMetric(latencyEntrySchema, emptyEntry),
+  histograms: perMetric(z.string().describe('HDR histogram, compressed base64, values in microseconds'), () => ''),
   receiver: z.object({
     received: count,
     matched: count,

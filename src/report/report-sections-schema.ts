@@ -169,7 +169,7 @@ export const comparisonSchema = z.object({
   latency: z.array(
     z
       .object({
-        metric: z.enum(['ack', 'answer', 'sync']),
+        metric: z.enum(['ack', 'answer', 'sync', 'reply', 'ackServer']),
         stat: compareStat,
         baseMs: z.number(),
         currentMs: z.number(),

@@ -9,7 +9,7 @@
  */
 import * as hdr from 'hdr-histogram-js';
 import { zeroOutcomes, type Outcome } from '../outcomes.js';
-import { LATENCY_METRICS, LatencyRecorder, msToClampedUs, newLatencyHistogram, summarizeHistogram, type LatencyMetric } from '../metrics/index.js';
+import { LATENCY_METRICS, LatencyRecorder, msToClampedUs, newLatencyHistogram, perLatencyMetric, summarizeHistogram, type LatencyMetric } from '../metrics/index.js';
 import type { LatencySink } from './context.js';
 
 /** One metric over one interval, ms; `histogram`: HDR compressed base64 of us values. */
@@ -41,6 +41,8 @@ export interface TimelinePoint {
   ack?: IntervalLatency;
   answer?: IntervalLatency;
   sync?: IntervalLatency;
+  reply?: IntervalLatency;
+  ackServer?: IntervalLatency;
 }
 
 export interface Timeline {
@@ -51,7 +53,7 @@ export interface Timeline {
 /** The run's latency sink: the whole run's recorder plus the current interval's histograms. */
 export class MeasuredLatency implements LatencySink {
   readonly recorder = new LatencyRecorder();
-  readonly interval: Record<LatencyMetric, hdr.Histogram> = { ack: newLatencyHistogram(), answer: newLatencyHistogram(), sync: newLatencyHistogram() };
+  readonly interval: Record<LatencyMetric, hdr.Histogram> = perLatencyMetric(() => newLatencyHistogram());
 
   recordMs(metric: LatencyMetric, ms: number): void {
     this.recorder.recordMs(metric, ms);

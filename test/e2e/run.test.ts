@@ -103,7 +103,7 @@ describe('droidcheck run, end to end on 127.0.0.1', () => {
       const path = await writeJsonReport(dir, report);
       const json = JSON.parse(await readFile(path, 'utf8'));
       expect(json.summary.requests).toBe(4);
-      expect(Object.keys(json.latency).sort()).toEqual(['ack', 'answer', 'sync']);
+      expect(Object.keys(json.latency).sort()).toEqual(['ack', 'ackServer', 'answer', 'reply', 'sync']);
       expect(Object.keys(json.receiver).sort()).toEqual(expect.arrayContaining(['duplicates', 'late', 'orphans', 'badSecret', 'malformed']));
       expect(JSON.stringify(json)).not.toContain(SECRET);
       expect(JSON.stringify(json)).not.toContain(emulator.token);

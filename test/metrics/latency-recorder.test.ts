@@ -76,6 +76,6 @@ describe('LatencyRecorder', () => {
   });
 
   it('carries the spec limits in ms', () => {
-    expect(LIMITS_MS).toEqual({ ack: 100, answer: 180_000, sync: 180_000 });
+    expect(LIMITS_MS).toEqual({ ack: 100, answer: 180_000, sync: 180_000, reply: 180_000, ackServer: 100 });
   });
 });

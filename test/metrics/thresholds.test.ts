@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ThresholdError } from '../../src/errors.js';
 import {
+  perLatencyMetric,
   DEFAULT_THRESHOLDS,
   LatencyRecorder,
   describeThreshold,
@@ -20,7 +21,7 @@ function data(): ThresholdData {
       outcomes: { answered: 95, failed: 1, rejected: 0, timeout: 4, 'transport-error': 0, 'invalid-response': 0, interrupted: 0, 'not-sent': 0 },
       passRate: 0.9,
     },
-    latency: { ack: rec.summary('ack'), answer: rec.summary('answer'), sync: rec.summary('sync') },
+    latency: perLatencyMetric((m) => rec.summary(m)),
     receiver: { duplicates: 2, late: 0, orphans: 1, badSecret: 0, malformed: 0 },
     histograms: rec.encodeAll(),
   };
@@ -134,7 +135,7 @@ function sampled(n: number, opts: { ackMs?: number; answers?: number[] } = {}): 
   for (const ms of opts.answers ?? []) rec.recordMs('answer', ms);
   return {
     summary: { requests: n, outcomes: { answered: n }, passRate: 1, scenarios: n },
-    latency: { ack: rec.summary('ack'), answer: rec.summary('answer'), sync: rec.summary('sync') },
+    latency: perLatencyMetric((m) => rec.summary(m)),
     receiver: { duplicates: 0, late: 0, orphans: 0, badSecret: 0, malformed: 0 },
     histograms: rec.encodeAll(),
   };
