@@ -20,6 +20,14 @@ export const LATENCY_METRICS: readonly LatencyMetric[] = ['ack', 'answer', 'sync
  */
 export const LIMITS_MS: Readonly<Record<LatencyMetric, number>> = { ack: 100, answer: 180_000, sync: 180_000, reply: 180_000, ackServer: 100 };
 
+/** Metrics every latency table shows (even empty: "no samples"); the others only when they have values. */
+export const CORE_METRICS: readonly LatencyMetric[] = ['ack', 'answer', 'sync'];
+
+/** The metrics a table shows for `latency`: the core three, and `reply`/`ackServer` when measured. */
+export function shownMetrics(latency: Readonly<Record<LatencyMetric, { count: number }>>): LatencyMetric[] {
+  return LATENCY_METRICS.filter((m) => CORE_METRICS.includes(m) || (latency[m]?.count ?? 0) > 0);
+}
+
 /** A fresh record of one value per metric. */
 export function perLatencyMetric<T>(make: (m: LatencyMetric) => T): Record<LatencyMetric, T> {
   return Object.fromEntries(LATENCY_METRICS.map((m) => [m, make(m)])) as Record<LatencyMetric, T>;

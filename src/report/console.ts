@@ -4,7 +4,7 @@
  */
 import { formatLocation } from '../errors.js';
 import { formatMs } from '../units.js';
-import { LATENCY_FOOTNOTE, LATENCY_HEADER, LATENCY_METRICS, formatLimit, latencyCells, thresholdVerdictText } from '../metrics/index.js';
+import { LATENCY_FOOTNOTE, LATENCY_HEADER, formatLimit, shownMetrics, latencyCells, thresholdVerdictText } from '../metrics/index.js';
 import { renderComparison } from './compare.js';
 import { capacityLines, loadLines, noteLines, outcomeLines, tallyLines } from './console-job.js';
 import { accuracyLines, parityLines, passRateLines } from './console-sections.js';
@@ -86,7 +86,7 @@ function latencyLines(report: ReportDocument, paint: Paint): string[] {
   const rows = [[...LATENCY_HEADER, 'limit', '']];
   const status: string[] = [];
   let unsupported = false;
-  for (const m of LATENCY_METRICS) {
+  for (const m of shownMetrics(report.latency)) {
     const l = report.latency[m];
     const c = latencyCells(l);
     unsupported ||= c.unsupported;

@@ -8,7 +8,7 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { LATENCY_FOOTNOTE, LATENCY_HEADER, LATENCY_METRICS, THRESHOLD_MARKS, formatLimit, latencyCells, thresholdVerdictText } from '../metrics/index.js';
+import { LATENCY_FOOTNOTE, LATENCY_HEADER, THRESHOLD_MARKS, shownMetrics, formatLimit, latencyCells, thresholdVerdictText } from '../metrics/index.js';
 import { PAGE_SCRIPT, capacityChartData, chartData, scriptJson, timelineChartData, uplotAssets } from './html-charts.js';
 import { capacityHtml, loadHtml, notesHtml, talliesHtml, timelineHtml } from './html-job.js';
 import {
@@ -50,8 +50,9 @@ function scenarioGroup(s: ScenarioEntry): string {
 }
 
 function latencyHtml(report: ReportDocument, charts: ReturnType<typeof chartData>): string {
-  const cells = LATENCY_METRICS.map((m) => latencyCells(report.latency[m]));
-  const rows = LATENCY_METRICS.map((m, i) => {
+  const metrics = shownMetrics(report.latency);
+  const cells = metrics.map((m) => latencyCells(report.latency[m]));
+  const rows = metrics.map((m, i) => {
     const l = report.latency[m];
     const c = cells[i]!;
     const ok = c.empty ? '<td></td>' : l.limitVerdict === 'too-few-samples' ? '<td class="muted">too few samples</td>' : l.withinLimit ? '<td class="pass">ok</td>' : '<td class="fail">BREACH</td>';

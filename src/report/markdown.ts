@@ -5,7 +5,7 @@
 import { appendFile, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { formatLocation } from '../errors.js';
-import { LATENCY_FOOTNOTE, LATENCY_HEADER, LATENCY_METRICS, THRESHOLD_MARKS, formatLimit, latencyCells, thresholdVerdictText } from '../metrics/index.js';
+import { LATENCY_FOOTNOTE, LATENCY_HEADER, LATENCY_METRICS, THRESHOLD_MARKS, shownMetrics, formatLimit, latencyCells, thresholdVerdictText } from '../metrics/index.js';
 import { formatValue } from './console.js';
 import { formatMs, formatPercent, formatRate } from '../units.js';
 import { markdownSections } from './markdown-sections.js';
@@ -49,7 +49,7 @@ export function renderMarkdownSummary(report: ReportDocument, opts: MarkdownOpti
     '',
     row([...LATENCY_HEADER, 'limit', '']),
     row(['---', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---']),
-    ...LATENCY_METRICS.map((m) => {
+    ...shownMetrics(report.latency).map((m) => {
       const l = report.latency[m];
       const c = latencyCells(l);
       return row([m, ...c.cells, formatLimit(l.limitMs, 'ms'), c.empty ? '' : l.limitVerdict === 'too-few-samples' ? 'too few samples' : l.withinLimit ? 'ok' : '**BREACH**']);
