@@ -7,6 +7,14 @@
  *   sent: the scenario's chatHistory, then each earlier `say` and the answer it got.
  * - `call`: one DroidClient method (spec: Endpoints 1-7, 10); latency from the step's start to
  *   the complete response, ms. A non-2xx answer fails the step unless `status` names it.
+ * - `send` with `waitForReply` / `noReplyWithin` (step-waits.ts): the body its expectations and
+ *   captures see is `{ ...sendResponse, reply }`, `reply` the MessageForwarding body of the
+ *   bot's reply or null; with `waitForReply` the step's latency runs to the reply's arrival
+ *   (metric `reply`). Without a reply, `reply.*` expectations are not judged: the one failure
+ *   "no reply within ..." stands for them.
+ * - `intentWebhook` (on `say`, or `send` with a reply): after the step's expectations and
+ *   captures, the intent webhook is awaited and its expectations judged (failures prefixed
+ *   "intent webhook:", paths `intentWebhook.<path>`). Not awaited under `--ack-only`.
  * - Templates `{{ vars.name }}` are rendered with `vars:` and earlier captures; `capture`
  *   stores values of the response body after the step.
  * - Contract violations and unknown fields of every response go to the record (own category).
@@ -16,7 +24,7 @@
  * Never throws for the target's behaviour.
  */
 import type { ClientResponse } from '../client/index.js';
-import type { ChatHistoryItem } from '../contract/index.js';
+import type { ChatHistoryItem, MessageForwarding } from '../contract/index.js';
 import { ApiError, ContractError } from '../errors.js';
 import {
   renderExpectations,
@@ -24,6 +32,7 @@ import {
   renderText,
   valueAtPath,
   type CallStep,
+  type Expectation,
   type ExpectationFailure,
   type SayStep,
   type Step,
@@ -33,6 +42,7 @@ import type { ExecuteContext } from './context.js';
 import { addContract } from './contract-notes.js';
 import { judgeAnswer, keepGrades } from './judge.js';
 import { outcomeOf, recordErrorOf } from './settle.js';
+import { awaitIntentWebhook, awaitNoReply, awaitReply } from './step-waits.js';
 import type { PlannedRequest, RequestRecord, StepResult } from './types.js';
 
 /** Spec endpoint name of each call (the client's names, used in contract records). */
@@ -71,10 +81,15 @@ function invoke(step: CallStep, vars: Vars, ctx: ExecuteContext): Promise<Client
   }
 }
 
-/** Checks the expectations (templates rendered), latency and captures of a step's response. */
-async function judgeStep(step: Step, result: StepResult, body: unknown, vars: Vars, ctx: ExecuteContext, record: RequestRecord, turn?: { humanMessage: string; chatHistory: ChatHistoryItem[] }): Promise<boolean> {
+type Turn = { humanMessage: string; chatHistory: ChatHistoryItem[] };
+
+/**
+ * Checks the expectations (templates rendered), latency and captures of a step's response.
+ * `expect` overrides the step's own (a send without its reply leaves out `reply.*`).
+ */
+async function judgeStep(step: Step, result: StepResult, body: unknown, vars: Vars, ctx: ExecuteContext, record: RequestRecord, turn?: Turn, expect: readonly Expectation[] = step.expect): Promise<boolean> {
   result.body = body;
-  const ev = await judgeAnswer(renderExpectations(step.expect, vars), body, turn, ctx);
+  const ev = await judgeAnswer(renderExpectations(expect, vars), body, turn, ctx);
   result.failures.push(...ev.failures);
   keepGrades(record, ev, `step ${step.index + 1} (${result.kind}): `);
   if (ev.judgeErrors.length > 0) result.judgeErrors = ev.judgeErrors.length;
@@ -94,10 +109,66 @@ async function judgeStep(step: Step, result: StepResult, body: unknown, vars: Va
   return captureOk;
 }
 
-async function runCall(step: CallStep, ctx: ExecuteContext, record: RequestRecord, vars: Vars): Promise<{ result: StepResult; proceed: boolean }> {
+const interrupted = (result: StepResult, what: string): { result: StepResult; proceed: boolean } => {
+  result.outcome = 'interrupted';
+  result.error = { code: 'DROIDCHECK_ERR_ABORTED', message: `run interrupted while waiting for ${what}` };
+  return { result, proceed: false };
+};
+
+/**
+ * After the expectations of a step whose droid answered: awaits its intent webhook and judges
+ * it into `result` (see module docs). `answeredAt`: when the answer (or reply) arrived, clock ms.
+ */
+async function judgeIntentWebhook(step: Step, result: StepResult, vars: Vars, ctx: ExecuteContext, record: RequestRecord, stepStart: number, answeredAt: number, preferMids: string[]): Promise<boolean> {
+  const hook = step.intentWebhook;
+  if (!hook) return true;
+  const expect = renderExpectations(hook.expect, vars);
+  const named = expect.find((e) => e.path === 'intent' && e.matcher === 'equals' && typeof e.expected === 'string' && !e.options?.ignoreCase);
+  const end = await awaitIntentWebhook(
+    { intent: named?.expected as string | undefined, preferMids, after: stepStart, answeredAt, withinMs: hook.withinMs, location: hook.location },
+    ctx,
+  );
+  if (end.interrupted) return false;
+  if (end.failure) result.failures.push(end.failure);
+  if (end.payload !== null) {
+    if (end.contract) addContract(record, 'intent-webhook', end.contract, ctx.notes, undefined, end.payload);
+    const ev = await judgeAnswer(expect, end.payload, undefined, ctx);
+    result.failures.push(...ev.failures.map((f) => ({ ...f, path: `intentWebhook.${f.path}`, message: `intent webhook: ${f.message}` })));
+    keepGrades(record, ev, `step ${step.index + 1} (${result.kind}) intent webhook: `);
+    if (ev.judgeErrors.length > 0) result.judgeErrors = (result.judgeErrors ?? 0) + ev.judgeErrors.length;
+  }
+  result.passed = result.failures.length === 0 && result.judgeErrors === undefined;
+  return true;
+}
+
+/** The send body with the reply: `{ ...sendResponse, reply }` (a non-object response gives `{ reply }`). */
+function withReply(body: unknown, reply: MessageForwarding | null): Record<string, unknown> {
+  const base = body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
+  return { ...base, reply };
+}
+
+/** A `send` that waits for the reply (or its absence), judged; the response `res` already arrived. */
+async function judgeSendWithReply(step: CallStep, result: StepResult, body: unknown, ctx: ExecuteContext, record: RequestRecord, vars: Vars, t0: number): Promise<{ result: StepResult; proceed: boolean }> {
+  const customerId = customerIdOf(step, vars);
+  const end = step.waitForReply ? await awaitReply(step.waitForReply, customerId, t0, ctx) : await awaitNoReply(step.noReplyWithin!, customerId, t0, ctx);
+  if (end.interrupted) return interrupted(result, step.waitForReply ? 'the reply' : 'the end of noReplyWithin');
+  if (end.contract && end.payload) addContract(record, 'message-webhook', end.contract, ctx.notes, undefined, end.payload);
+  if (step.waitForReply && end.receivedAt !== undefined) {
+    result.latencyMs = end.receivedAt - t0;
+    ctx.latency.recordMs('reply', result.latencyMs);
+  }
+  if (end.failure) result.failures.push(end.failure);
+  const expect = step.waitForReply && end.payload === null ? step.expect.filter((e) => e.path !== 'reply' && !e.path.startsWith('reply.')) : step.expect;
+  const proceed = await judgeStep(step, result, withReply(body, end.payload), vars, ctx, record, undefined, expect);
+  if (!step.waitForReply || end.receivedAt === undefined || !end.payload) return { result, proceed };
+  const mids = [end.payload.mid, (body as { mid?: unknown } | null)?.mid].filter((m): m is string => typeof m === 'string');
+  if (!(await judgeIntentWebhook(step, result, vars, ctx, record, t0, end.receivedAt, mids))) return interrupted(result, 'the intent webhook');
+  return { result, proceed };
+}
+
+async function runCall(step: CallStep, ctx: ExecuteContext, record: RequestRecord, vars: Vars, t0: number): Promise<{ result: StepResult; proceed: boolean }> {
   const endpoint = CALL_ENDPOINTS[step.call];
   const result: StepResult = { index: step.index, kind: step.call, endpoint, outcome: 'answered', passed: false, failures: [] };
-  const t0 = ctx.clock.now();
   try {
     const res = await invoke(step, vars, ctx);
     result.latencyMs = ctx.clock.now() - t0;
@@ -105,6 +176,8 @@ async function runCall(step: CallStep, ctx: ExecuteContext, record: RequestRecor
     addContract(record, endpoint, res.contract, ctx.notes, res.headers, res.body);
     if (step.status !== undefined) {
       result.failures.push({ path: 'status', matcher: 'equals', expected: step.status, actual: res.status, message: `status: expected HTTP ${step.status}, got ${res.status}`, location: step.location });
+    } else if (step.waitForReply || step.noReplyWithin) {
+      return await judgeSendWithReply(step, result, res.body, ctx, record, vars, t0);
     }
     return { result, proceed: await judgeStep(step, result, res.body, vars, ctx, record) };
   } catch (err) {
@@ -150,6 +223,10 @@ async function runSay(step: SayStep, planned: PlannedRequest, ctx: ExecuteContex
   const proceed = await judgeStep(step, result, turn.answer, vars, ctx, record, { humanMessage: text, chatHistory: history });
   const answerText = (turn.answer as { answer?: unknown } | null)?.answer;
   history.push({ type: 'human', content: text }, { type: 'ai', content: typeof answerText === 'string' ? answerText : '' });
+  if (step.intentWebhook && latency !== undefined && !ctx.ackOnly) {
+    const mids = turn.requestId !== undefined ? [turn.requestId] : [];
+    if (!(await judgeIntentWebhook(step, result, vars, ctx, record, start, start + latency, mids))) return interrupted(result, 'the intent webhook');
+  }
   return { result, proceed };
 }
 
@@ -171,7 +248,7 @@ export async function executeSteps(planned: PlannedRequest, ctx: ExecuteContext,
     const stepStart = step.index === 0 ? start : ctx.clock.now();
     const { result, proceed } = step.kind === 'say'
       ? await runSay(step, planned, ctx, stepStart, record, vars, history)
-      : await runCall(step, ctx, record, vars);
+      : await runCall(step, ctx, record, vars, stepStart);
     record.steps.push(result);
     record.failures.push(...result.failures.map(prefix(result)));
     if (result.outcome !== 'answered') {

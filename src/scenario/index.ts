@@ -3,9 +3,9 @@
  * file:line:col for every problem (ScenarioError, DROIDCHECK_ERR_SCENARIO), expectation
  * matchers, tag/grep filters, JSON Schema export. No network.
  */
-export type { AnswerMode, Expectation, ExpectationFailure, Scenario, Suite, SourceLocation, Step, SayStep, CallStep, CallName, Capture, PassRequirement } from './types.js';
+export type { AnswerMode, Expectation, ExpectationFailure, Scenario, Suite, SourceLocation, Step, SayStep, CallStep, CallName, Capture, PassRequirement, ReplySender, ReplyWait, IntentWebhookExpectation } from './types.js';
 export type { UserSuite, UserScenario, UserChatTurn, UserStep } from './schema.js';
-export { userSuiteSchema, userScenarioSchema, stepSchema, CALL_NAMES } from './schema.js';
+export { userSuiteSchema, userScenarioSchema, stepSchema, CALL_NAMES, REPLY_SENDERS } from './schema.js';
 export { renderTemplate, renderText, renderDeep, renderExpectations, templateNames, type Vars } from './templates.js';
 export { CALL_REQUIRES } from './step-rules.js';
 export { parseSuite } from './parse-suite.js';

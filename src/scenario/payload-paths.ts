@@ -15,6 +15,8 @@ import {
   customerUpdateResponseSchema,
   errorPayloadSchema,
   imageAltResponseSchema,
+  intentWebhookRequestSchema,
+  messageForwardingSchema,
   messagesResponseSchema,
   sendResponseSchema,
 } from '../contract/index.js';
@@ -62,6 +64,24 @@ export function payloadPathProblem(path: string): string | undefined {
 /** Why `path` cannot name a field of the response of `call` (e.g. `conversations.0.tpye`). */
 export function responsePathProblem(call: CallName, path: string): string | undefined {
   return fieldPathProblem(path, CALL_SHAPES[call], `the ${call} response`);
+}
+
+const MESSAGE_SHAPE = shapeOf(messageForwardingSchema);
+const INTENT_SHAPE = shapeOf(intentWebhookRequestSchema);
+
+/**
+ * Why `path` cannot name a field of a `send` step's body when the step waits for the reply:
+ * `reply.*` reads the MessageForwarding body (docs receiving-webhook.mdx), the rest the send response.
+ */
+export function sendWithReplyPathProblem(path: string): string | undefined {
+  if (path === 'reply') return undefined;
+  if (path.startsWith('reply.')) return fieldPathProblem(path.slice('reply.'.length), MESSAGE_SHAPE, 'the reply (a MessageForwarding body)');
+  return responsePathProblem('send', path);
+}
+
+/** Why `path` cannot name a field of an intent webhook's body (IntentWebhookRequest, docs intent-webhook.mdx). */
+export function intentPathProblem(path: string): string | undefined {
+  return fieldPathProblem(path, INTENT_SHAPE, 'the intent webhook (an IntentWebhookRequest body)');
 }
 
 function fieldPathProblem(path: string, root: Record<string, unknown>, rootLabel: string): string | undefined {

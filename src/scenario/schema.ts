@@ -24,10 +24,24 @@
  *       - call: setBot
  *         customerId: "{{ vars.customer }}"
  *         botEnabled: false
+ *       - call: send              # bot off: nothing of type ai may arrive within 5 s
+ *         customerId: "{{ vars.customer }}"
+ *         humanMessage: Can a person help me?
+ *         noReplyWithin: 5s
  *       - say: Hello                # an answer turn in the scenario's mode
  *         expect: { answer: { present: true } }
  *         capture: { firstAnswer: answer }
+ *         intentWebhook: { within: 30s, expect: { intent: greeting } }
+ *   - name: a customer's message gets the bot's reply
+ *     steps:
+ *       - call: send
+ *         customerId: 1001
+ *         humanMessage: I'd like 2 shirts
+ *         waitForReply: 30s         # or { within: 30s, from: [ai, admin] }
+ *         expect: { reply.type: ai } # the body: { ...send response, reply: MessageForwarding | null }
  * ```
+ * Durations need their unit (`30s`, `500ms`, `2m`). Which step may carry which wait is checked
+ * by step-rules.ts; docs/steps.md explains the waits.
  */
 import { z } from 'zod';
 import { GRADED_MATCHERS } from './matchers/graded.js';
@@ -87,12 +101,47 @@ const varValueSchema = z.union([z.string(), z.number(), z.boolean()], { error: '
 /** The endpoints a `call` step may name (spec: Endpoints 1-7, 10). */
 export const CALL_NAMES = ['channels', 'messages', 'customer', 'conversations', 'ask', 'send', 'setBot', 'imageAlt'] as const;
 
+/** A duration with its unit (`500ms`, `30s`, `2m`, `1h`; src/units.ts): a bare number is refused. */
+export const DURATION_PATTERN = /^\s*\d+(?:\.\d+)?\s*(?:ms|s|m|h)\s*$/;
+const DURATION_HINT = 'a duration with its unit, e.g. 30s, 500ms or 2m';
+/** Its own type error, so that a number gets the duration hint instead of "expected a string". */
+const durationSchema = z.string({ error: DURATION_HINT }).regex(DURATION_PATTERN, `${DURATION_HINT} (the unit is required)`);
+
+/**
+ * Who may send the reply a `send` step waits for (MessageForwarding.type, docs
+ * receiving-webhook.mdx). `human` is left out: the forwarded copy of the sent message is `human`.
+ */
+export const REPLY_SENDERS = ['ai', 'admin', 'system', 'log'] as const;
+
+/** `waitForReply` / `noReplyWithin`: a duration (reply of type ai), or `{ within, from }`. */
+export const replyWaitSchema = z.union(
+  [
+    durationSchema,
+    z.strictObject({
+      within: durationSchema.describe('window from the step\'s start'),
+      from: z.array(z.enum(REPLY_SENDERS)).min(1, 'from is empty: leave it out for [ai]').optional().describe('sender types that count as the reply; default [ai]'),
+    }),
+  ],
+  { error: `${DURATION_HINT}, or { within: 30s, from: [ai, admin] }` },
+);
+
+/**
+ * `intentWebhook: { within: 30s, expect: {...} }`: an intent webhook (docs intent-webhook.mdx)
+ * must arrive within `within` of the droid's answer; `expect` paths read its body
+ * (IntentWebhookRequest). A plain `intent: name` in `expect` also selects which webhook to wait for.
+ */
+export const intentWebhookSchema = z.strictObject({
+  within: durationSchema.describe("window from the droid's answer (the say's answer, or the send's reply)"),
+  expect: expectSchema.optional(),
+});
+
 /** `say: text`: an answer turn in the scenario's mode (sync get-droid-answer or async + webhook). */
 export const sayStepSchema = z.strictObject({
   say: z.string().min(1, 'say must not be empty'),
   expect: expectSchema.optional(),
   latency: latencySchema.optional(),
   capture: captureSchema.optional(),
+  intentWebhook: intentWebhookSchema.optional().describe('an intent webhook the answer must trigger'),
 });
 
 /**
@@ -108,6 +157,9 @@ export const callStepSchema = z.strictObject({
   botEnabled: z.boolean().optional(),
   imageUrl: z.string().min(1, 'imageUrl must not be empty').optional(),
   status: z.number().int().min(100).max(599).optional(),
+  waitForReply: replyWaitSchema.optional().describe("send: wait for the bot's reply through the message webhook; expect/capture read it as reply.*"),
+  noReplyWithin: replyWaitSchema.optional().describe('send: no reply (of type ai) may arrive within this window (human takeover)'),
+  intentWebhook: intentWebhookSchema.optional().describe('send with waitForReply: an intent webhook the reply must trigger'),
   expect: expectSchema.optional(),
   latency: latencySchema.optional(),
   capture: captureSchema.optional(),

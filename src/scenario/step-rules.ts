@@ -3,14 +3,20 @@
  * data, guarded, beside the zod schema), each problem a `FileIssue` at file:line:col:
  * - exactly one of `humanMessage` and `steps`; with `steps`, `expect`/`latency` go on the steps;
  * - a `call` step has the fields its endpoint takes (spec: Endpoints 1-7, 10) and no others;
- * - expectation paths of a step fit its response (answer payload, or the endpoint's body);
+ * - expectation paths of a step fit its response (answer payload, or the endpoint's body;
+ *   `reply.*` of a send that waits reads the MessageForwarding body, `intentWebhook.expect` the
+ *   IntentWebhookRequest body);
+ * - `waitForReply` / `noReplyWithin` only on `call: send`, not both, not with `status`, windows
+ *   above 0; `intentWebhook` only where the droid answers (`say`, or `send` with `waitForReply`);
+ *   `reply` paths only on a send that waits;
  * - every `{{ vars.name }}` names a variable of `vars:` or one captured by an earlier step
  *   (undefined variable => did-you-mean); a `{{` that is not `{{ vars.name }}` is refused;
  * - `passRate` and `minPasses` are alternatives; `minPasses` is at most `repeat`.
  */
 import type { FileIssue } from '../errors.js';
 import { checkExpect, pathProblem } from './expect-rules.js';
-import { payloadPathProblem, responsePathProblem } from './payload-paths.js';
+import { durationMs } from '../units.js';
+import { intentPathProblem, payloadPathProblem, responsePathProblem, sendWithReplyPathProblem } from './payload-paths.js';
 import { CALL_NAMES, userScenarioSchema, VAR_NAME_PATTERN } from './schema.js';
 import { didYouMean } from '../suggest.js';
 import { templateNames } from './templates.js';
@@ -76,11 +82,72 @@ function callRules(step: Raw, call: CallName, at: DataPath, source: YamlSource, 
   }
 }
 
+const WAITS = ['waitForReply', 'noReplyWithin'] as const;
+
+/** The window of a `waitForReply`/`noReplyWithin` value (a duration or `{ within }`), ms. */
+function windowMs(value: unknown): number | undefined {
+  const text = isRecord(value) ? value.within : value;
+  return typeof text === 'string' ? durationMs(text) : undefined;
+}
+
+const firstSegment = (path: unknown): string => (typeof path === 'string' ? (path.split('.')[0] ?? '') : '');
+
+/** The reply and intent-webhook rules of one step (see module docs). */
+function waitRules(step: Raw, call: CallName | undefined, at: DataPath, source: YamlSource, out: FileIssue[]): void {
+  const keyAt = (key: string): FileIssue['location'] => source.locate([...at, key], 'key');
+  for (const key of WAITS) {
+    if (step[key] === undefined) continue;
+    if (call !== undefined && call !== 'send') {
+      out.push({ location: keyAt(key), message: `"${key}" is only for call: send (the bot's reply to a sent message arrives through the message webhook)` });
+    }
+    if (call === 'send' && step.status !== undefined) {
+      out.push({ location: keyAt(key), message: `"${key}" waits on the reply to an accepted message; with "status: ${String(step.status)}" the send is expected to fail: remove one of them` });
+    }
+    if (windowMs(step[key]) === 0) out.push({ location: source.locate([...at, key]), message: `"${key}" must be more than 0 (e.g. 30s)` });
+  }
+  if (step.waitForReply !== undefined && step.noReplyWithin !== undefined) {
+    out.push({ location: keyAt('noReplyWithin'), message: 'write "waitForReply" or "noReplyWithin", not both: one waits for the reply, the other for its absence' });
+  }
+  if (step.intentWebhook !== undefined) {
+    if (call !== undefined && !(call === 'send' && step.waitForReply !== undefined)) {
+      out.push({
+        location: keyAt('intentWebhook'),
+        message: call === 'send'
+          ? '"intentWebhook" on a send needs "waitForReply": the intent is detected in the bot\'s reply'
+          : '"intentWebhook" needs an answer of the droid: put it on a say step, or on a send step with waitForReply',
+      });
+    }
+    const hook = step.intentWebhook;
+    if (isRecord(hook) && typeof hook.within === 'string' && durationMs(hook.within) === 0) {
+      out.push({ location: source.locate([...at, 'intentWebhook', 'within']), message: '"within" must be more than 0 (e.g. 30s)' });
+    }
+  }
+  if (call === 'send' && step.waitForReply === undefined && step.noReplyWithin === undefined) {
+    const paths: [DataPath, unknown][] = [
+      ...Object.keys(isRecord(step.expect) ? step.expect : {}).map((p): [DataPath, unknown] => [[...at, 'expect', p], p]),
+      ...Object.entries(isRecord(step.capture) ? step.capture : {}).map(([n, p]): [DataPath, unknown] => [[...at, 'capture', n], p]),
+    ];
+    for (const [where, path] of paths) {
+      if (firstSegment(path) !== 'reply') continue;
+      out.push({
+        location: source.locate(where, where[where.length - 2] === 'expect' ? 'key' : 'value'),
+        message: '"reply" is the bot\'s reply, which arrives later through the message webhook: add "waitForReply: 30s" (or "noReplyWithin: 5s") to this step',
+      });
+    }
+  }
+}
+
 function stepRules(step: unknown, at: DataPath, defined: Set<string>, source: YamlSource, out: FileIssue[]): void {
   if (!isRecord(step)) return;
   const call = typeof step.call === 'string' && (CALL_NAMES as readonly string[]).includes(step.call) ? (step.call as CallName) : undefined;
   if (call) callRules(step, call, at, source, out);
-  const fieldProblem = 'say' in step ? payloadPathProblem : call && step.status === undefined ? (p: string) => responsePathProblem(call, p) : undefined;
+  waitRules(step, call, at, source, out);
+  const waits = call === 'send' && (step.waitForReply !== undefined || step.noReplyWithin !== undefined);
+  const fieldProblem = 'say' in step
+    ? payloadPathProblem
+    : call && step.status === undefined
+      ? waits ? sendWithReplyPathProblem : (p: string) => responsePathProblem(call, p)
+      : undefined;
   checkExpect(step.expect, [...at, 'expect'], source, out, fieldProblem);
   for (const field of TEMPLATED) checkTemplates(step[field], [...at, field], defined, source, out);
   checkTemplates(step.expect, [...at, 'expect'], defined, source, out);
@@ -91,6 +158,11 @@ function stepRules(step: unknown, at: DataPath, defined: Set<string>, source: Ya
       if (problem) out.push({ location: source.locate([...at, 'capture', name]), message: problem });
       defined.add(name);
     }
+  }
+  // The intent webhook is judged after the step's captures: it may use them.
+  if (isRecord(step.intentWebhook)) {
+    checkExpect(step.intentWebhook.expect, [...at, 'intentWebhook', 'expect'], source, out, intentPathProblem);
+    checkTemplates(step.intentWebhook.expect, [...at, 'intentWebhook', 'expect'], defined, source, out);
   }
 }
 

@@ -37,6 +37,32 @@ export interface Capture {
   location: SourceLocation;
 }
 
+/** Sender types that count as a `send` step's reply (MessageForwarding.type; never `human`). */
+export type ReplySender = 'ai' | 'admin' | 'system' | 'log';
+
+/**
+ * `waitForReply` / `noReplyWithin` of a `send` step: a window from the step's start (ms) and
+ * the sender types that count as the reply (default `['ai']`: the forwarded copy of the sent
+ * message itself is `human` and never counts). Read through the receiver's message-forwarding
+ * webhook (docs receiving-webhook.mdx).
+ */
+export interface ReplyWait {
+  withinMs: number;
+  from: ReplySender[];
+  location: SourceLocation;
+}
+
+/**
+ * `intentWebhook`: an intent webhook (docs intent-webhook.mdx) that must arrive within `withinMs`
+ * of the droid's answer (arrivals count from the step's start); `expect` reads its body
+ * (IntentWebhookRequest). An `equals` expectation on `intent` also selects the webhook waited for.
+ */
+export interface IntentWebhookExpectation {
+  withinMs: number;
+  expect: Expectation[];
+  location: SourceLocation;
+}
+
 interface StepBase {
   /** 0-based position in `Scenario.steps`. */
   index: number;
@@ -47,6 +73,8 @@ interface StepBase {
   /** From `latency: "< 100ms"`: this step's own latency limit, ms. */
   latencyMs?: { max: number; location: SourceLocation };
   capture: Capture[];
+  /** `say`, or `send` with `waitForReply`: an intent webhook the answer must trigger. */
+  intentWebhook?: IntentWebhookExpectation;
 }
 
 /**
@@ -71,6 +99,10 @@ export interface CallStep extends StepBase {
   botEnabled?: boolean;
   imageUrl?: string;
   status?: number;
+  /** `send` only: wait for the bot's reply; the body becomes `{ ...sendResponse, reply }`. */
+  waitForReply?: ReplyWait;
+  /** `send` only: nothing from `from` may arrive within the window (bot off, human takeover). */
+  noReplyWithin?: ReplyWait;
 }
 
 export type Step = SayStep | CallStep;

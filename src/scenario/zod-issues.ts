@@ -40,6 +40,25 @@ function shapeOf(schema: unknown): Record<string, unknown> | undefined {
   return undefined;
 }
 
+/**
+ * The shape of `schema` that `value` (the map the user wrote) was meant for: for a union of
+ * objects (a `say` or a `call` step), the option naming most of the map's keys.
+ */
+function shapeFor(schema: unknown, value: unknown): Record<string, unknown> | undefined {
+  const def = defOf(unwrap(schema));
+  if (def?.type !== 'union' || value === null || typeof value !== 'object') return shapeOf(schema);
+  const keys = Object.keys(value);
+  let best: Record<string, unknown> | undefined;
+  let score = -1;
+  for (const option of def.options as unknown[]) {
+    const shape = shapeOf(option);
+    if (!shape) continue;
+    const fit = keys.filter((k) => Object.hasOwn(shape, k)).length;
+    if (fit > score) [best, score] = [shape, fit];
+  }
+  return best;
+}
+
 /** The schema reached by following `path` from `schema` (first fitting branch of a union). */
 function schemaAt(schema: unknown, path: DataPath): unknown {
   let s = unwrap(schema);
@@ -111,7 +130,7 @@ export function issuesFromZod(issues: readonly Issue[], source: YamlSource, sche
   const coveredMissing = new Set<string>();
   for (const issue of issues) {
     if (issue.code !== 'unrecognized_keys') continue;
-    const candidates = Object.keys(shapeOf(schemaAt(schema, toPath(issue.path))) ?? {});
+    const candidates = Object.keys(shapeFor(schemaAt(schema, toPath(issue.path)), valueAt(source.data, [...base, ...toPath(issue.path)])) ?? {});
     for (const key of issue.keys) {
       const guess = didYouMean(key, candidates);
       if (guess) coveredMissing.add(JSON.stringify([...toPath(issue.path), guess]));
@@ -147,7 +166,7 @@ export function issuesFromZod(issues: readonly Issue[], source: YamlSource, sche
       }
       case 'unrecognized_keys': {
         const obj = schemaAt(schema, rel);
-        const candidates = Object.keys(shapeOf(obj) ?? {});
+        const candidates = Object.keys(shapeFor(obj, value) ?? {});
         const isMatcher = shapeOf(obj) === shapeOf(matcherObjectSchema);
         for (const key of issue.keys) out.push({ location: at([...path, key], 'key'), message: unknownKey(key, candidates, isMatcher) });
         break;
@@ -157,7 +176,9 @@ export function issuesFromZod(issues: readonly Issue[], source: YamlSource, sche
           out.push({ location: at(path.slice(0, -1)), message: `missing required key "${String(path[path.length - 1])}"` });
         } else {
           const want = EXPECTED[issue.expected] ?? issue.expected;
-          out.push({ location: at(), message: `${labelOf(path)} must be ${want}, got ${kindOf(value)}` });
+          // A schema's own type message (e.g. a duration's "with its unit") says more than the type.
+          const own = issue.message && !issue.message.startsWith('Invalid input') ? issue.message : undefined;
+          out.push({ location: at(), message: own ? `${labelOf(path)}: ${own}, got ${kindOf(value)}` : `${labelOf(path)} must be ${want}, got ${kindOf(value)}` });
         }
         break;
       }

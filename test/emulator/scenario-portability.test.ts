@@ -1,8 +1,10 @@
 /**
  * The shipped scenarios assert nothing that only the emulator can satisfy: unless a scenario is
  * tagged `emulator-only`, every expectation and capture path names a field of the documented
- * contract tier (src/contract/contracts.ts) of the response it reads, never one of droidcheck's
- * own choices where the spec says "not shown" (docs/service-reference.md).
+ * contract tier (src/contract/contracts.ts) of the body it reads, never one of droidcheck's
+ * own choices where the spec says "not shown" (docs/service-reference.md). A `send` step that
+ * waits for the reply reads `reply.*` from the message-forwarding webhook (documented:
+ * receiving-webhook.mdx); `intentWebhook.expect` reads the intent webhook (intent-webhook.mdx).
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
@@ -58,8 +60,11 @@ interface RawStep {
   say?: string;
   call?: string;
   status?: number;
+  waitForReply?: unknown;
+  noReplyWithin?: unknown;
   expect?: Record<string, unknown>;
   capture?: Record<string, string>;
+  intentWebhook?: { expect?: Record<string, unknown> };
 }
 interface RawScenario {
   name: string;
@@ -76,8 +81,15 @@ function choicePaths(s: RawScenario): string[] {
   };
   check('webhook', Object.keys(s.expect ?? {}), 'answer');
   (s.steps ?? []).forEach((step, i) => {
+    const where = `step ${i + 1} (${step.call ?? 'say'})`;
     const contract: ContractName = step.say !== undefined ? 'webhook' : step.status !== undefined ? 'error-body' : CALL_CONTRACTS[step.call ?? '']!;
-    check(contract, [...Object.keys(step.expect ?? {}), ...Object.values(step.capture ?? {})], `step ${i + 1} (${step.call ?? 'say'})`);
+    const paths = [...Object.keys(step.expect ?? {}), ...Object.values(step.capture ?? {})];
+    // A send that waits: its body is { ...send response, reply: MessageForwarding | null }.
+    const waits = step.call === 'send' && (step.waitForReply !== undefined || step.noReplyWithin !== undefined);
+    const replyPaths = waits ? paths.filter((p) => p === 'reply' || p.startsWith('reply.')) : [];
+    check(contract, paths.filter((p) => !replyPaths.includes(p)), where);
+    check('message-webhook', replyPaths.filter((p) => p !== 'reply').map((p) => p.slice('reply.'.length)), `${where} reply`);
+    check('intent-webhook', Object.keys(step.intentWebhook?.expect ?? {}), `${where} intent webhook`);
   });
   return out;
 }
@@ -110,5 +122,15 @@ describe('shipped scenarios are portable unless tagged emulator-only', () => {
     expect(documented(CONTRACTS.conversations.documented, 'conversations.0.alt'.split('.'))).toBe(true);
     expect(documented(CONTRACTS['get-image-alt'].documented, ['altText'])).toBe(false);
     expect(documented(CONTRACTS.send.documented, ['mid'])).toBe(false);
+  });
+
+  it('reads reply.* of a send that waits from the message webhook, and intentWebhook.expect from the intent webhook', () => {
+    const send = (extra: Partial<RawStep>): RawScenario => ({ name: 'x', steps: [{ call: 'send', ...extra }] });
+    expect(choicePaths(send({ waitForReply: '30s', expect: { 'reply.type': 'ai', 'reply.content.value': 'x', reply: null } }))).toEqual([]);
+    expect(choicePaths(send({ noReplyWithin: '5s', capture: { m: 'reply.mid' } }))).toEqual([]);
+    expect(choicePaths(send({ waitForReply: '30s', expect: { 'reply.surprise': 1, mid: 'x' } }))).toEqual(['step 1 (send): mid', 'step 1 (send) reply: surprise']);
+    expect(choicePaths(send({ expect: { 'reply.type': 'ai' } }))).toEqual(['step 1 (send): reply.type']);
+    const say: RawScenario = { name: 'y', steps: [{ say: 'hi', intentWebhook: { expect: { intent: 'purchase', 'shopping_cart.products.0.count': 2, 'shopping_cart.products.0.sku': 'x' } } }] };
+    expect(choicePaths(say)).toEqual(['step 1 (say) intent webhook: shopping_cart.products.0.sku']);
   });
 });

@@ -1,7 +1,8 @@
 /**
  * `droidcheck import`: conversations of an emulator on loopback -> a suite that validates, whose
- * `similar` expectations pass (deterministic embeddings server) for the recorded answers, and,
- * for conversations the emulator answered itself, when replayed against the same emulator.
+ * `similar` expectations pass (deterministic embeddings server) for the recorded answers, and
+ * that passes when run against the same emulator: its seeded conversations are what its own
+ * rule engine answers (scenarios/emulator-profile.yaml), as are conversations it answered itself.
  */
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -12,9 +13,11 @@ import { createProgram } from '../../src/cli/program.js';
 import type { CliContext } from '../../src/cli/shared.js';
 import type { ConversationMessage } from '../../src/contract/index.js';
 import { ConfigError, UsageError } from '../../src/errors.js';
+import { generateAnswer, loadProfile } from '../../src/emulator/index.js';
 import { conversationTurns, runImport, type ImportIo } from '../../src/jobs/import.js';
 import { createGrader, resolveLlmConfig, type Grader } from '../../src/llm/index.js';
-import { evaluateExpectations, loadSuites } from '../../src/scenario/index.js';
+import { PlanSource, runEngine } from '../../src/runner/index.js';
+import { evaluateExpectations, loadSuites, type Suite } from '../../src/scenario/index.js';
 import { startLoopback, type Loopback } from '../helpers/loopback.js';
 import { startFakeOpenAi, type FakeOpenAi } from './fake-openai.js';
 
@@ -71,10 +74,14 @@ describe('import from an emulator on loopback', () => {
       { type: 'human', content: 'สวัสดีครับ' },
       { type: 'ai', content: 'สวัสดีค่ะ ยินดีต้อนรับสู่ร้านของเรา มีอะไรให้ช่วยไหมคะ' },
       { type: 'human', content: 'https://images.example.com/uploads/oxford-shirt-white.jpg', contentType: 'image', alt: 'Product photo: Oxford shirt (oxford shirt white)' },
-      { type: 'ai', content: 'ภาพนี้คือ Oxford shirt ราคา 1,290.00 THB มีสินค้าพร้อมส่งค่ะ' },
+      { type: 'ai', content: 'The Oxford shirt is 1,290.00 THB and is in stock.' },
     ]);
     expect(last.expect).toEqual([
-      expect.objectContaining({ path: 'answer', matcher: 'similar', expected: { values: ['เพิ่ม Oxford shirt 2 ชิ้นลงตะกร้าแล้วค่ะ ส่งฟรี ยอดรวมทั้งหมด 2,580.00 THB ค่ะ'], threshold: 0.8 } }),
+      expect.objectContaining({
+        path: 'answer',
+        matcher: 'similar',
+        expected: { values: ['เพิ่มลงตะกร้าแล้วค่ะ: Oxford shirt จำนวน 2 ชิ้น ชิ้นละ 1,290.00 THB (2,580.00 THB)\n\nส่งฟรี ยอดรวมทั้งหมด 2,580.00 THB ค่ะ\n\nจัดส่งไปที่ 99 ถนนสุขุมวิท, กรุงเทพมหานคร 10110 ค่ะ'], threshold: 0.8 },
+      }),
     ]);
 
     for (const s of suite!.scenarios) {
@@ -85,6 +92,41 @@ describe('import from an emulator on loopback', () => {
       expect(other.failures).toHaveLength(1);
     }
     expect(io.text()).toContain('customer 2001: 6 message(s), 3 AI turn(s) imported');
+  });
+
+  it('the seeded customers import into a suite that passes against the same emulator, in both modes', async () => {
+    const out = join(dir, 'seeded.yaml');
+    const result = await runImport({ ...target(), customers: [2001, 2002, 2003], out }, sink());
+    expect(result.customers.map((c) => [c.customerId, c.scenarios])).toEqual([[2001, 3], [2002, 1], [2003, 0]]);
+    const suites: Suite[] = await loadSuites([out]);
+    const run = await runEngine({
+      source: PlanSource.of(suites),
+      scheduler: { kind: 'closed', concurrency: 4 },
+      client: rig.client,
+      receiver: rig.receiver,
+      timeoutMs: 10_000,
+      keepRecords: true,
+      grader,
+    });
+    expect(run.records).toHaveLength(8);
+    const failed = run.records.filter((r) => !r.passed).map((r) => ({ s: r.scenario, m: r.mode, o: r.outcome, f: r.failures.map((f) => f.message), j: r.judgeErrors }));
+    expect(failed).toEqual([]);
+    expect(run.records.flatMap((r) => r.grades ?? []).map((g) => g.score)).toEqual(Array(8).fill(expect.closeTo(1, 5)));
+    expect(llm.embeddingRequests().length).toBeGreaterThan(0);
+  });
+
+  it("every seeded AI message is what the emulator's rule engine answers to the turn as import replays it", () => {
+    // Regenerate a message this names with the printed answer (scenarios/emulator-profile.yaml).
+    const profile = loadProfile();
+    const differing: string[] = [];
+    for (const customer of profile.customers) {
+        for (const turn of conversationTurns(customer.conversations)) {
+        const chatHistory = turn.chatHistory.map((t) => ('human' in t ? { type: 'human' as const, content: t.human } : 'ai' in t ? { type: 'ai' as const, content: t.ai } : { type: t.type, content: t.content }));
+        const answer = generateAnswer({ humanMessage: turn.humanMessage, chatHistory }, profile.catalogue, profile.intents).answer;
+        if (answer !== turn.answer) differing.push(`customer ${customer.customerId}, AI turn ${turn.ordinal}: ${JSON.stringify(answer)}`);
+      }
+    }
+    expect(differing).toEqual([]);
   });
 
   it('conversations the emulator answered itself pass when replayed against the same emulator', async () => {

@@ -19,6 +19,9 @@ describe('scenarios/steps examples', () => {
   beforeAll(async () => {
     rig = await startLoopback({ secret: SECRET });
     ({ receiver, client } = rig);
+    // As `droidcheck run` wires the embedded emulator: messages and intents to the receiver.
+    rig.emulator.setMessageWebhook(receiver.urls()!.messages);
+    rig.emulator.setIntentWebhook({ url: receiver.urls()!.intents });
   });
   afterAll(async () => {
     await rig?.close();
