@@ -11,7 +11,7 @@
  * the k6 way. `passed` is true unless `breached`.
  */
 import { ThresholdError } from '../errors.js';
-import { LatencyRecorder, type LatencyMetric, type LatencySummary } from './latency-recorder.js';
+import { LATENCY_METRICS, LatencyRecorder, type LatencyMetric, type LatencySummary } from './latency-recorder.js';
 import { minSamplesForStat } from './sample-size.js';
 import { DEFAULT_THRESHOLDS, parseThreshold, type ReceiverCounter, type Threshold, type ThresholdOp } from './threshold-parse.js';
 
@@ -66,7 +66,7 @@ export function compareOp(actual: number, op: ThresholdOp, value: number): boole
   }
 }
 
-const isLatency = (metric: string): metric is LatencyMetric => metric === 'ack' || metric === 'answer' || metric === 'sync';
+const isLatency = (metric: string): metric is LatencyMetric => (LATENCY_METRICS as readonly string[]).includes(metric);
 
 /** The unit of a threshold's figure. */
 export function thresholdUnit(t: Pick<Threshold, 'kind'>): ThresholdUnit {
