@@ -85,7 +85,7 @@ function refusal(err: unknown, o: RoundTripOptions): RoundTripResult {
 export async function roundTrip(o: RoundTripOptions): Promise<RoundTripResult> {
   if (!isLoopbackUrl(o.baseUrl) && isLoopbackUrl(o.webhookUrl)) {
     return {
-      roundTrip: check('round-trip', 'fail', `the service cannot reach ${o.webhookUrl}: it is this machine's loopback address`, `put a tunnel in front of the receiver (cloudflared tunnel --url ${new URL(o.localUrl).origin}, or ngrok), pass its https URL with /webhook as --public-url, fix --receiver-port, and configure that URL as the service's answer webhook`),
+      roundTrip: check('round-trip', 'fail', `the service cannot reach ${o.webhookUrl}: it is this machine's loopback address`, `put a tunnel in front of the receiver (cloudflared tunnel --url ${new URL(o.localUrl).origin}, or ngrok), pass its https URL with /webhook as --public-url, fix --receiver-port, and configure that URL as the service's answer webhook (when the service reaches this machine directly: --receiver-host 0.0.0.0 and --public-url http://<this machine's address>:<port>/webhook)`),
       settled: [],
     };
   }
