@@ -4,7 +4,7 @@
  *
  * - Jobs: `run`, `runLoad`, `runCapacity` (one pipeline: config, preflight, target, engine,
  *   accounting, redaction, report) with `resolveConfig` (flags > environment > `.env` > config
- *   file > defaults).
+ *   file > defaults); `doctor` (the target's checklist) with `resolveDoctorConfig`.
  * - Parts: `createEmulator` (the whole service, for tests and `droidcheck emulate`),
  *   `createReceiver` (webhooks by requestId), `DroidClient` (one method per endpoint),
  *   `runEngine` (plan or mix, closed or open model), the scenario loader and matchers,
@@ -33,8 +33,10 @@ export { OUTCOMES, type Outcome } from './outcomes.js';
 export { systemClock, type Clock } from './clock.js';
 
 export { run, runLoad, runCapacity, type JobIO, type JobSummary } from './jobs/index.js';
+export { doctor, renderDoctorReport, measureRoundTrip, type DoctorIO, type DoctorResult, type DoctorCheck, type NetworkEstimate } from './jobs/index.js';
 export {
   resolveConfig,
+  resolveDoctorConfig,
   loadConfigFile,
   fileFlags,
   withDotenv,

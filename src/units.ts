@@ -43,13 +43,16 @@ export function formatMs(ms: number): string {
   if (abs < 1000) return `${abs >= 100 ? trim(ms, 0) : abs >= 10 ? trim(ms, 1) : abs >= 1 ? trim(ms, 2) : trim(ms, 3)} ms`;
   if (abs < 60_000) return `${trim(ms / 1000, abs >= 10_000 ? 1 : 2)} s`;
   const sign = ms < 0 ? '-' : '';
-  if (abs < 3_600_000) {
-    const min = Math.floor(abs / 60_000);
-    const s = Math.round((abs - min * 60_000) / 1000);
+  // Round the whole figure first, so 59 min 59.6 s reads `1 h`, never `59 min 60 s`.
+  const seconds = Math.round(abs / 1000);
+  if (seconds < 3600) {
+    const min = Math.floor(seconds / 60);
+    const s = seconds - min * 60;
     return `${sign}${min} min${s > 0 ? ` ${s} s` : ''}`;
   }
-  const h = Math.floor(abs / 3_600_000);
-  const min = Math.round((abs - h * 3_600_000) / 60_000);
+  const minutes = Math.round(abs / 60_000);
+  const h = Math.floor(minutes / 60);
+  const min = minutes - h * 60;
   return `${sign}${h} h${min > 0 ? ` ${min} min` : ''}`;
 }
 

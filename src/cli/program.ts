@@ -2,6 +2,7 @@
 import { Command } from 'commander';
 import { registerCapacityCommand } from './capacity-command.js';
 import { registerCompareCommand } from './compare-command.js';
+import { registerDoctorCommand } from './doctor-command.js';
 import { registerMergeCommand } from './merge-command.js';
 import { registerEmulateCommand } from './emulate-command.js';
 import { registerLoadCommand } from './load-command.js';
@@ -34,5 +35,6 @@ export function createProgram(ctx: CliContext): Command {
   registerInitCommand(program, ctx);
   registerEmulateCommand(program, ctx);
   registerImportCommand(program, ctx);
+  registerDoctorCommand(program, ctx);
   return program;
 }

@@ -8,3 +8,4 @@ export { publicSettings } from './settings.js';
 export { DEFAULT_CONFIG_FILE, loadConfigFile, parseConfigFile, fileFlags, userConfigSchema, type UserConfig } from './file.js';
 export { readDotenv, withDotenv, DOTENV_FILE } from './dotenv.js';
 export { parseDuration, parseNumber, parseInteger, parseShare, parseUrl, parseChoice, parseGrep } from './parse.js';
+export { resolveDoctorConfig, type DoctorFlags, type DoctorTarget, type ResolvedDoctorConfig } from './doctor-config.js';

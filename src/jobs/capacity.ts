@@ -63,6 +63,7 @@ export function runCapacity(config: ResolvedConfig, io: JobIO): Promise<JobSumma
         onTick: ctx.onTick,
         stopSignal: ctx.stopSignal,
         abortSignal: ctx.abortSignal,
+      rttMs: ctx.rttMs,
       });
       results.push(engine);
       if (engine.interrupted || engine.setupFailure) return undefined;

@@ -8,3 +8,8 @@ export { runCapacity } from './capacity.js';
 export { searchCapacity, judgeStep, P99_MIN_SAMPLES, type CapacityCriteria, type CapacitySearchOptions, type RateMeasurement } from './capacity-search.js';
 export { runJob, selectSuites, setupMessage, type JobIO, type JobSummary, type JobContext, type JobOutput } from './pipeline.js';
 export { openTarget, type Target, type EmbeddedEmulator } from './target.js';
+export { doctor, type DoctorIO, type DoctorResult } from './doctor.js';
+export { renderDoctorReport, checkLines, CHECK_MARKS } from './doctor-render.js';
+export type { DoctorCheck, CheckId, CheckStatus } from './doctor-checks.js';
+export { cheapChecks, preflight, DEFAULT_MAX_CLOCK_SKEW_MS } from './preflight.js';
+export { measureRoundTrip, tcpConnectMs, type NetworkEstimate } from './network.js';

@@ -57,6 +57,7 @@ export function runLoad(config: ResolvedConfig, io: JobIO): Promise<JobSummary> 
       onTick: ctx.onTick,
       stopSignal: ctx.stopSignal,
       abortSignal: ctx.abortSignal,
+      rttMs: ctx.rttMs,
     });
     return { engine, load: loadSection(engine) };
   });

@@ -3,10 +3,13 @@
  *
  * 1. select: load the suites (a path that holds no scenario is exit 2), filter (`--tag`,
  *    `--grep`), shard (`--shard i/n`);
- * 2. preflight: thresholds parsed, baseline read, reporters built (exit 2 before anything is
- *    sent);
+ * 2. preflight: thresholds parsed, baseline read, reporters built; against a remote target the
+ *    doctor's cheap checks (preflight.ts: reachable, JSON, token, droid, the async endpoint's
+ *    400s; exit 2 before anything is sent);
  * 3. target: the embedded emulator (default) or the real service, and the receiver; connections
- *    warmed up with a read-only call;
+ *    warmed up with a read-only call; against a remote target the network round trip measured
+ *    (network.ts), so each acknowledgement also records `ackServer` and the report judges the
+ *    acknowledgement limit on it;
  * 4. the job's body: one or more engine runs (runner/engine.ts);
  * 5. close the target (late deliveries and orphans counted), check the accounting invariant
  *    (requests = outcomes; received = the sum of the receiver's classifications);
@@ -18,12 +21,15 @@
 import type { Writable } from 'node:stream';
 import { publicSettings, type ResolvedConfig } from '../config/index.js';
 import { SetupError, UsageError } from '../errors.js';
+import { formatMs } from '../units.js';
 import { parseThreshold } from '../metrics/index.js';
 import { createRedactor, environmentSecrets, redactValue } from '../redact.js';
 import { buildReport, createReporter, loadBaseline, type LoadSection, type CapacitySection, type Reporter, type ReportDocument } from '../report/index.js';
 import { checkAccounting, shardSuites, warmUpConnections, type EngineResult, type ProgressSnapshot, type RecordSink, type SetupFailure } from '../runner/index.js';
 import { assertGraderConfig, createGrader, formatLlmUsage, llmSettings, type Grader } from '../llm/index.js';
 import { filterScenarios, loadSuites, needsGrader, type Suite } from '../scenario/index.js';
+import { measureRoundTrip, type NetworkEstimate } from './network.js';
+import { preflight } from './preflight.js';
 import { openTarget, type Target } from './target.js';
 
 export interface JobIO {
@@ -62,6 +68,8 @@ export interface JobContext {
   abortSignal: AbortSignal | undefined;
   /** Grades `similar`/`judge` expectations (run); undefined when no suite uses them or the job does not grade. */
   grader: Grader | undefined;
+  /** A remote target's network round trip, ms (network.ts): engines record `ackServer` with it. Undefined for the emulator. */
+  rttMs: number | undefined;
 }
 
 /** What a job's body returns: its engine result (several, combined) and its own report sections. */
@@ -146,10 +154,12 @@ export async function runJob(config: ResolvedConfig, io: JobIO, body: (ctx: JobC
   const log = (line: string): void => (progress?.log ? progress.log(redact(line)) : void io.stderr.write(`${redact(line)}\n`));
   const settings = publicSettings(config);
   const startedAt = new Date().toISOString();
+  await preflight(config, log, io.stopSignal);
   const target = await openTarget(config, log);
   const grader = graded.length > 0 && config.llm ? createGrader(config.llm) : undefined;
   redact = createRedactor([...secrets, target.emulator?.token]);
   let output: JobOutput;
+  let network: NetworkEstimate | undefined;
   try {
     if (config.target.kind === 'remote') {
       log(`droidcheck: target ${target.baseUrl} (droid ${config.target.droidId})`);
@@ -160,6 +170,14 @@ export async function runJob(config: ResolvedConfig, io: JobIO, body: (ctx: JobC
       log(`droidcheck: embedded emulator at ${target.baseUrl} (${target.emulator?.thread ?? 'inline'} thread), receiver at ${target.webhookUrl}`);
     }
     if (config.warmUp) await warmUpConnections(target.client, config.concurrency, io.stopSignal);
+    if (config.target.kind === 'remote') {
+      try {
+        network = await measureRoundTrip(target.baseUrl, { signal: io.stopSignal });
+        log(`droidcheck: network round trip ${formatMs(network.rttMs)} (fastest of ${network.samples} TCP connects): the ack limit is judged on ack minus it (ackServer)`);
+      } catch (err) {
+        log(`droidcheck: could not measure the network round trip (${(err as Error).message}): the ack limit is judged on the client-side ack`);
+      }
+    }
     const sinks: RecordSink[] = reporters
       .filter((r) => r.onResult)
       .map((r) => ({ onRecord: (record, warmup) => r.onResult!(record, warmup), ...(r.drained && { drained: () => r.drained!() }) }));
@@ -178,6 +196,7 @@ export async function runJob(config: ResolvedConfig, io: JobIO, body: (ctx: JobC
       stopSignal: io.stopSignal,
       abortSignal: io.abortSignal,
       grader,
+      rttMs: network?.rttMs,
     };
     output = await body(ctx);
   } catch (err) {
@@ -217,6 +236,7 @@ export async function runJob(config: ResolvedConfig, io: JobIO, body: (ctx: JobC
     timeline: engine.timeline,
     ...(output.capacity && { capacity: output.capacity }),
     ...(grader && config.llm && { judge: { settings: llmSettings(config.llm), usage: grader.usage() } }),
+    ...(network && { network }),
   });
   if (grader) log(`droidcheck: judge ${formatLlmUsage(grader.usage())}`);
   const safe = redactValue(report, redact);

@@ -34,6 +34,7 @@ export function run(config: ResolvedConfig, io: JobIO): Promise<JobSummary> {
       onTick: ctx.onTick,
       stopSignal: ctx.stopSignal,
       abortSignal: ctx.abortSignal,
+      rttMs: ctx.rttMs,
     });
     return { engine };
   });

@@ -58,6 +58,7 @@ export function thresholdHead(r: Pick<ThresholdResult, 'metric' | 'op' | 'limit'
 
 /**
  * The verdict without the mark: `ack.p99 < 100 ms (actual 41.2 ms, 812 samples)`,
+ * `ackServer.p99 < 100 ms (actual 61.2 ms, 812 samples; client-side ack.p99 93.5 ms)`,
  * `answer.p99 < 2 s: too few samples (16 < 100)`, `sync.p50 < 1 s: no samples`.
  * Counts (`ack.count`, `outcome.x.count`, `receiver.x`) show the figure only.
  */
@@ -66,7 +67,9 @@ export function thresholdVerdictText(r: ThresholdResult): string {
   if (r.status === 'no-samples' || r.actual === null) return `${head}: no samples`;
   if (r.status === 'too-few-samples') return `${head}: too few samples (${r.count} < ${r.minCount})`;
   const figure = formatFigure(r.actual, r.unit, r.limit);
-  return r.unit === 'count' ? `${head} (actual ${figure})` : `${head} (actual ${figure}, ${sampleNoun(r.metric, r.count)})`;
+  if (r.unit === 'count') return `${head} (actual ${figure})`;
+  const beside = r.beside ? `; client-side ${r.beside.metric} ${r.beside.actual === null ? 'no samples' : formatFigure(r.beside.actual, r.unit)}` : '';
+  return `${head} (actual ${figure}, ${sampleNoun(r.metric, r.count)}${beside})`;
 }
 
 /** One line: mark and verdict, e.g. `✓ ack.p99 < 100 ms (actual 41.2 ms, 812 samples)`. */

@@ -13,7 +13,7 @@
 import { ThresholdError } from '../errors.js';
 import { LATENCY_METRICS, LatencyRecorder, type LatencyMetric, type LatencySummary } from './latency-recorder.js';
 import { minSamplesForStat } from './sample-size.js';
-import { DEFAULT_THRESHOLDS, parseThreshold, type ReceiverCounter, type Threshold, type ThresholdOp } from './threshold-parse.js';
+import { defaultThresholdsFor, parseThreshold, type AckBasis, type ReceiverCounter, type Threshold, type ThresholdOp } from './threshold-parse.js';
 
 /** The figures thresholds are judged on: a ReportDocument fits. Latencies in ms. */
 export interface ThresholdData {
@@ -53,6 +53,11 @@ export interface ThresholdResult {
   count: number;
   /** Samples the statistic needs (p99: 100, p99.9: 1,000; 1 otherwise). */
   minCount: number;
+  /**
+   * An `ackServer` latency threshold: the same statistic of the raw client-side `ack`, shown
+   * beside the server-side estimate (ms; null when no ack was measured). Absent otherwise.
+   */
+  beside?: { metric: string; actual: number | null; count: number };
 }
 
 export function compareOp(actual: number, op: ThresholdOp, value: number): boolean {
@@ -105,7 +110,7 @@ export function judgeThreshold(t: Threshold, data: ThresholdData, recorder?: () 
   const judged = t.kind === 'count';
   const status: ThresholdStatus =
     !judged && count === 0 ? 'no-samples' : !judged && count < minCount ? 'too-few-samples' : compareOp(value, t.op, t.value) ? 'passed' : 'breached';
-  return {
+  const result: ThresholdResult = {
     expression: t.expression,
     metric: t.name,
     status,
@@ -117,25 +122,31 @@ export function judgeThreshold(t: Threshold, data: ThresholdData, recorder?: () 
     count,
     minCount,
   };
+  if (t.metric === 'ackServer' && t.kind === 'latency') {
+    const raw = measureThreshold({ ...t, metric: 'ack', name: `ack.${t.stat}` }, data, recorder);
+    result.beside = { metric: `ack.${t.stat}`, actual: raw.count === 0 ? null : raw.value, count: raw.count };
+  }
+  return result;
 }
 
 const keyOf = (t: Threshold): string => `${t.name}${t.op}${t.value}`;
 
 /**
  * Judges each threshold (strings are parsed: ThresholdError DROIDCHECK_ERR_THRESHOLD on a bad
- * one) against `data`. With `defaults: true` the spec's limits ({@link DEFAULT_THRESHOLDS}) come
- * first, each only when its metric has values (count > 0) and not repeated when a user
- * threshold is the same.
+ * one) against `data`. With `defaults: true` the spec's limits come first (DEFAULT_THRESHOLDS;
+ * with `ackBasis: 'ackServer'`, a remote target, REMOTE_DEFAULT_THRESHOLDS: the acknowledgement
+ * judged on `ackServer.p99`, the raw `ack.p99` in `beside`), each only when its metric has values
+ * (count > 0) and not repeated when a user threshold is the same.
  */
 export function evaluateThresholds(
   expressions: readonly (string | Threshold)[],
   data: ThresholdData,
-  options: { defaults?: boolean } = {},
+  options: { defaults?: boolean; ackBasis?: AckBasis } = {},
 ): ThresholdResult[] {
   const user = expressions.map((e) => (typeof e === 'string' ? parseThreshold(e) : e));
   const userKeys = new Set(user.map(keyOf));
   const defaults = options.defaults
-    ? DEFAULT_THRESHOLDS.map(parseThreshold).filter(
+    ? defaultThresholdsFor(options.ackBasis ?? 'ack').map(parseThreshold).filter(
         (t) => !userKeys.has(keyOf(t)) && data.latency[t.metric as LatencyMetric].count > 0,
       )
     : [];

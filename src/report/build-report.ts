@@ -6,12 +6,12 @@
  * (DESIGN.md, Conventions).
  */
 import { EXIT } from '../errors.js';
-import { LATENCY_METRICS, LIMITS_MS, evaluateThresholds, minSamplesForStat, perLatencyMetric, type LatencyMetric, type LatencyRecorder, type ThresholdResult } from '../metrics/index.js';
+import { LATENCY_METRICS, LIMITS_MS, evaluateThresholds, minSamplesForStat, perLatencyMetric, type AckBasis, type LatencyMetric, type LatencyRecorder, type ThresholdResult } from '../metrics/index.js';
 import { computeAccuracy } from './accuracy.js';
 import { compareReports, type CompareOptions } from './compare.js';
 import { computeParity } from './parity.js';
 import { computePassRates } from './pass-rates.js';
-import type { CapacitySection, FailedStep, JudgeSection, LatencyEntry, LoadSection, ReportDocument, ReportKind, ReportSummary, ScenarioEntry } from './report-document.js';
+import type { CapacitySection, FailedStep, JudgeSection, LatencyEntry, LoadSection, NetworkSection, ReportDocument, ReportKind, ReportSummary, ScenarioEntry } from './report-document.js';
 import type { Accounting, ContractNote, Outcome, ReceiverStats, RequestRecord, Suite, TallySnapshot, Timeline } from './run-types.js';
 
 export interface ReportInput {
@@ -44,6 +44,11 @@ export interface ReportInput {
   judge?: JudgeSection;
   /** Flaky scenarios (passed some repeats, failed others) fail the pass-rate verdict (`--fail-on-flaky`). */
   failOnFlaky?: boolean;
+  /**
+   * A remote target's network round trip (jobs/network.ts). Present: the acknowledgement limit is
+   * judged on `ackServer` (ack minus the round trip), the raw `ack` shown beside it.
+   */
+  network?: NetworkSection;
 }
 
 /** The summary of a tally (runner/tally.ts). */
@@ -71,9 +76,10 @@ export const LIMIT_STATS: Readonly<Record<LatencyMetric, 'p99' | 'max'>> = { ack
 /**
  * Summary (ms) of each metric with the spec's limit and its verdict, judged like the default
  * thresholds: `too-few-samples` when the count cannot support the statistic (p99: 100),
- * `no-samples` when empty; `withinLimit` is false only for a `breach`.
+ * `no-samples` when empty; `withinLimit` is false only for a `breach`. With `ackBasis`
+ * `ackServer` (a remote target) the `ack` entry takes ackServer's verdict and says so (`judgedOn`).
  */
-export function latencyEntries(recorder: LatencyRecorder): Record<LatencyMetric, LatencyEntry> {
+export function latencyEntries(recorder: LatencyRecorder, ackBasis: AckBasis = 'ack'): Record<LatencyMetric, LatencyEntry> {
   const entry = (m: LatencyMetric): LatencyEntry => {
     const s = recorder.summary(m);
     const stat = LIMIT_STATS[m];
@@ -81,7 +87,10 @@ export function latencyEntries(recorder: LatencyRecorder): Record<LatencyMetric,
       s.count === 0 ? 'no-samples' : s.count < minSamplesForStat(stat) ? 'too-few-samples' : s[stat] < LIMITS_MS[m] ? 'ok' : 'breach';
     return { ...s, limitMs: LIMITS_MS[m], limitStat: stat, limitVerdict, withinLimit: limitVerdict !== 'breach' };
   };
-  return perLatencyMetric(entry);
+  const entries = perLatencyMetric(entry);
+  // A remote target: the acknowledgement's limit is the server's (ackServer); ack keeps its figures.
+  if (ackBasis === 'ackServer') entries.ack = { ...entries.ack, limitVerdict: entries.ackServer.limitVerdict!, withinLimit: entries.ackServer.withinLimit, judgedOn: 'ackServer' };
+  return entries;
 }
 
 const MAX_ANSWER_CHARS = 2000;
@@ -157,10 +166,11 @@ export type BuildReportOptions = Partial<Pick<ReportInput, 'thresholds' | 'defau
 export function buildReport(data: ReportInput, opts: BuildReportOptions = {}): ReportDocument {
   const input: ReportInput = { ...data, ...opts };
   const summary = summaryOfTally(input.tally);
-  const latency = latencyEntries(input.latency);
+  const ackBasis: AckBasis = input.network ? 'ackServer' : 'ack';
+  const latency = latencyEntries(input.latency, ackBasis);
   const histograms = input.latency.encodeAll();
   const receiver = { ...input.receiver };
-  const thresholds = evaluateThresholds(input.thresholds ?? [], { summary, latency, receiver, histograms }, { defaults: input.defaultThresholds ?? input.kind !== 'capacity' });
+  const thresholds = evaluateThresholds(input.thresholds ?? [], { summary, latency, receiver, histograms }, { defaults: input.defaultThresholds ?? input.kind !== 'capacity', ackBasis });
   const records = input.records ?? [];
   const judged = records.filter((r) => hasVerdict(r.outcome));
   const perRequest = input.kind === 'run';
@@ -175,6 +185,7 @@ export function buildReport(data: ReportInput, opts: BuildReportOptions = {}): R
     settings: input.settings,
     summary,
     ...(input.accounting && { accounting: input.accounting }),
+    ...(input.network && { network: input.network }),
     latency,
     histograms,
     receiver,

@@ -90,8 +90,9 @@ function latencyLines(report: ReportDocument, paint: Paint): string[] {
     const l = report.latency[m];
     const c = latencyCells(l);
     unsupported ||= c.unsupported;
-    const verdict = c.empty ? '' : l.limitVerdict === 'too-few-samples' ? 'too few samples' : l.withinLimit ? 'ok' : 'BREACH';
-    rows.push([m, ...c.cells, formatLimit(l.limitMs, 'ms'), verdict]);
+    // A remote target's ack: its limit is judged on the ackServer row.
+    const verdict = c.empty || l.judgedOn ? '' : l.limitVerdict === 'too-few-samples' ? 'too few samples' : l.withinLimit ? 'ok' : 'BREACH';
+    rows.push([m, ...c.cells, l.judgedOn ? `on ${l.judgedOn}` : formatLimit(l.limitMs, 'ms'), verdict]);
     status.push(verdict === 'ok' ? paint(GREEN, 'ok') : verdict === 'BREACH' ? paint(RED, 'BREACH') : '');
   }
   const lines = table(rows);
@@ -102,6 +103,7 @@ function latencyLines(report: ReportDocument, paint: Paint): string[] {
     lines[0] ?? '',
     ...lines.slice(1).map((line, i) => line.replace(/(ok|BREACH)$/, status[i] ?? '')),
     ...(unsupported ? [paint(DIM, `  ${LATENCY_FOOTNOTE}`)] : []),
+    ...(report.network ? [`  network round trip ${formatMs(report.network.rttMs)} (fastest of ${report.network.samples} TCP connects): ackServer = ack minus it, the server's share the 100 ms limit is about`] : []),
   ];
 }
 

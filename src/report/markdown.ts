@@ -52,6 +52,7 @@ export function renderMarkdownSummary(report: ReportDocument, opts: MarkdownOpti
     ...shownMetrics(report.latency).map((m) => {
       const l = report.latency[m];
       const c = latencyCells(l);
+      if (l.judgedOn) return row([m, ...c.cells, `on ${l.judgedOn}`, '']);
       return row([m, ...c.cells, formatLimit(l.limitMs, 'ms'), c.empty ? '' : l.limitVerdict === 'too-few-samples' ? 'too few samples' : l.withinLimit ? 'ok' : '**BREACH**']);
     }),
     ...(LATENCY_METRICS.some((m) => latencyCells(report.latency[m]).unsupported) ? ['', `<sub>${LATENCY_FOOTNOTE}</sub>`] : []),

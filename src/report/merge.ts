@@ -8,7 +8,7 @@
  */
 import * as hdr from 'hdr-histogram-js';
 import { UsageError } from '../errors.js';
-import { DEFAULT_THRESHOLDS, LATENCY_METRICS, LatencyRecorder, evaluateThresholds, summarizeHistogram } from '../metrics/index.js';
+import { DEFAULT_THRESHOLDS, LATENCY_METRICS, LatencyRecorder, REMOTE_DEFAULT_THRESHOLDS, evaluateThresholds, summarizeHistogram } from '../metrics/index.js';
 import { zeroOutcomes } from '../outcomes.js';
 import { exitCodeFor, latencyEntries } from './build-report.js';
 import { mergeAccuracy, mergeParity, mergePassRates } from './merge-sections.js';
@@ -112,13 +112,15 @@ export function mergeReports(reports: readonly ReportDocument[], opts: MergeRepo
     for (const k of RECEIVER_KEYS) receiver[k] += (r.receiver as unknown as Record<string, number>)[k] ?? 0;
   }
   const summary = mergeSummaries(reports);
-  const latency = latencyEntries(recorder);
+  // Remote targets (a `network` section): the acknowledgement is judged on ackServer, as each input was.
+  const ackBasis = first.network ? 'ackServer' : 'ack';
+  const latency = latencyEntries(recorder, ackBasis);
   const histograms = recorder.encodeAll();
-  const defaults = new Set(DEFAULT_THRESHOLDS);
+  const defaults = new Set([...DEFAULT_THRESHOLDS, ...REMOTE_DEFAULT_THRESHOLDS]);
   const expressions = [...new Set([...reports.flatMap((r) => r.thresholds.map((t) => t.expression)), ...(opts.thresholds ?? [])])].filter((e) => !defaults.has(e));
   const kind = first.kind ?? 'run';
   const defaultsOn = kind !== 'capacity' && first.settings.defaultThresholds !== false;
-  const thresholds = evaluateThresholds(expressions, { summary, latency, receiver, histograms }, { defaults: defaultsOn });
+  const thresholds = evaluateThresholds(expressions, { summary, latency, receiver, histograms }, { defaults: defaultsOn, ackBasis });
   const starts = reports.map((r) => Date.parse(r.startedAt)).filter(Number.isFinite);
   const ends = reports.map((r) => Date.parse(r.finishedAt)).filter(Number.isFinite);
   const startedAt = starts.length > 0 ? new Date(Math.min(...starts)).toISOString() : first.startedAt;
@@ -153,6 +155,7 @@ export function mergeReports(reports: readonly ReportDocument[], opts: MergeRepo
     settings: { ...first.settings, mergedReports: reports.length, ...(shards.length > 0 && { shard: shards }) },
     summary,
     ...(accounting && { accounting }),
+    ...(first.network && { network: first.network }),
     latency,
     histograms,
     receiver,

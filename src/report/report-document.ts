@@ -37,7 +37,19 @@ export type LatencyEntry = LatencySummary & {
   limitStat?: 'p99' | 'max';
   limitVerdict?: 'ok' | 'breach' | 'too-few-samples' | 'no-samples';
   withinLimit: boolean;
+  /** `ack` of a remote target: its limit is judged on `ackServer` (the verdict is ackServer's). */
+  judgedOn?: 'ackServer';
 };
+
+/**
+ * A remote target's network round trip (jobs/network.ts): the fastest of `samples` TCP connects,
+ * ms. `ackServer` = ack - rttMs; the acknowledgement limit is judged on it.
+ */
+export interface NetworkSection {
+  rttMs: number;
+  samples: number;
+  method: 'tcp-connect';
+}
 
 /** The step of a `steps` scenario that failed (the first one that did not pass). */
 export interface FailedStep {
@@ -167,6 +179,8 @@ export interface ReportDocument {
   summary: ReportSummary;
   /** The accounting invariant as checked (DESIGN.md, Measurements). */
   accounting?: Accounting;
+  /** Remote targets only: the network round trip `ackServer` subtracts. */
+  network?: NetworkSection;
   latency: Record<LatencyMetric, LatencyEntry>;
   histograms: Record<LatencyMetric, string>;
   receiver: ReceiverStats;

@@ -46,7 +46,16 @@ export const latencyEntrySchema = z.object({
   limitStat: z.enum(['p99', 'max']).optional(),
   limitVerdict: z.enum(['ok', 'breach', 'too-few-samples', 'no-samples']).optional(),
   withinLimit: z.boolean(),
+  judgedOn: z.literal('ackServer').optional().describe("ack of a remote target: its limit is judged on ackServer (ack minus the network round trip); the verdict is ackServer's"),
 });
+
+export const networkSchema = z
+  .object({
+    rttMs: ms.describe('network round trip: the fastest TCP connect to the target, milliseconds'),
+    samples: z.number().int().positive().describe('TCP connects measured'),
+    method: z.literal('tcp-connect'),
+  })
+  .describe('remote targets only: the round trip ackServer (ack minus it) is judged on');
 
 /** ack, answer and sync are in every report; reply and ackServer (newer metrics) default to empty. */
 const perMetric = <T extends z.ZodType>(schema: T, empty: (m: 'reply' | 'ackServer') => z.output<T>) =>
@@ -193,6 +202,7 @@ export const reportDocumentSchema = z.object({
     retries: count.default(0).describe('submit retries (--retries) over all records; 0 when absent (older reports)'),
   }),
   accounting: accountingSchema.optional(),
+  network: networkSchema.optional(),
   latency: perMetric(latencyEntrySchema, emptyEntry),
   histograms: perMetric(z.string().describe('HDR histogram, compressed base64, values in microseconds'), () => ''),
   receiver: z.object({

@@ -49,6 +49,10 @@ export const thresholdResultSchema = z
     limit: z.number().optional().describe('in `unit`'),
     count: count.optional().describe('samples behind the figure; absent (read as 0) in older reports'),
     minCount: count.optional().describe('samples the statistic needs (p99: 100, p99.9: 1,000)'),
+    beside: z
+      .object({ metric: z.string(), actual: z.number().nullable(), count })
+      .optional()
+      .describe('ackServer thresholds: the same statistic of the raw client-side ack (ms)'),
   })
   .transform((t): ThresholdResult => {
     const parts = t.unit && t.op && t.limit !== undefined && t.minCount !== undefined ? undefined : parsedParts(t.expression, t.metric);
@@ -63,6 +67,7 @@ export const thresholdResultSchema = z
       limit: t.limit ?? parts!.limit,
       count: t.count ?? 0,
       minCount: t.minCount ?? parts!.minCount,
+      ...(t.beside && { beside: t.beside }),
     };
   });
 

@@ -6,7 +6,9 @@
  *
  * Timing: from `start` (monotonic ms; the open model's intended start) to the complete sync
  * response (`syncMs`, metric `sync`), the complete acknowledgement (`ackMs`, metric `ack`) and
- * the receiver accepting the webhook (`answerMs`, metric `answer`).
+ * the receiver accepting the webhook (`answerMs`, metric `answer`). Against a remote target
+ * (`ctx.rttMs` set) each acknowledgement also records `ackServer` = ack - the network round trip,
+ * the server-side estimate the spec's 100 ms limit is judged on (jobs/network.ts).
  */
 import { withRetry, type RetryKind } from '../client/retry.js';
 import type { ChatHistoryItem } from '../contract/index.js';
@@ -116,6 +118,7 @@ async function executeAsync(turn: AnswerTurn, ctx: ExecuteContext, start: number
     record.ackMs = ackMs;
     record.httpStatus = ack.status;
     ctx.latency.recordMs('ack', ackMs);
+    if (ctx.rttMs !== undefined) ctx.latency.recordMs('ackServer', Math.max(0, ackMs - ctx.rttMs));
     addContract(record, ASYNC_ENDPOINT, ack.contract, ctx.notes, ack.headers, ack.body);
     const id = (ack.body as { requestId?: unknown } | null)?.requestId;
     if (typeof id !== 'string' || id.length === 0) {

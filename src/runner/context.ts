@@ -35,4 +35,9 @@ export interface ExecuteContext {
   grader?: ExpectationGrader | undefined;
   /** Leave `similar`/`judge` ungraded (load and capacity: no LLM call per request). */
   skipGraded?: boolean;
+  /**
+   * The network round trip to a remote target, ms (jobs/network.ts); when set, every async
+   * acknowledgement also records `ackServer` = ack - rttMs. Undefined for the embedded emulator.
+   */
+  rttMs?: number | undefined;
 }

@@ -99,6 +99,8 @@ export interface EngineOptions {
   grader?: ExpectationGrader | undefined;
   /** Leave `similar`/`judge` ungraded (load, capacity). */
   skipGraded?: boolean;
+  /** Network round trip to a remote target, ms: each ack also records `ackServer` = ack - rttMs (context.ts). */
+  rttMs?: number | undefined;
 }
 
 export interface EngineResult {

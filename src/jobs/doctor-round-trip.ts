@@ -1,0 +1,139 @@
+/**
+ * `droidcheck doctor --round-trip`: one real `get-droid-answer-async` request (spec 9) whose
+ * answer webhook must reach droidcheck's receiver, through `--public-url` when a tunnel is in
+ * front, within the deadline. Cost on a real service: one AI answer (a short greeting, no
+ * history: the cheapest message), billed and possibly with the droid's side effects.
+ *
+ * It settles the two checks the cheap probe may leave open: an acknowledged request proves a
+ * test customer and an answer webhook are configured (spec: States, "valid token, webhook
+ * configured, droid has a test customer, humanMessage valid"); a refusal names which is missing.
+ */
+import type { DroidClient } from '../client/index.js';
+import { ApiError } from '../errors.js';
+import type { Receiver, WebhookMatch } from '../receiver/index.js';
+import { formatMs } from '../units.js';
+import { check, MSG_MISSING_TEST_CUSTOMER, MSG_WEBHOOK_NOT_CONFIGURED_PREFIX, type DoctorCheck } from './doctor-checks.js';
+import { ROUND_TRIP_MESSAGE } from './doctor-probe.js';
+
+export interface RoundTripOptions {
+  client: DroidClient;
+  receiver: Receiver;
+  /** The URL the service must POST to (the public one behind a tunnel). */
+  webhookUrl: string;
+  /** Where the receiver listens. */
+  localUrl: string;
+  baseUrl: string;
+  droidId: string | number;
+  /** Webhook deadline from the request's start, ms. */
+  timeoutMs: number;
+  /** The network round trip, ms, to show the ack's server-side estimate. */
+  rttMs: number | undefined;
+  signal?: AbortSignal | undefined;
+  log(line: string): void;
+}
+
+/** The round trip's verdict, and the test-customer / answer-webhook checks it settles (when it does). */
+export interface RoundTripResult {
+  roundTrip: DoctorCheck;
+  settled: DoctorCheck[];
+}
+
+const LOOPBACK = /^(127\.\d+\.\d+\.\d+|localhost|::1|\[::1\])$/i;
+
+/** True when `url`'s host is this machine (the service can reach a loopback receiver then). */
+export function isLoopbackUrl(url: string): boolean {
+  return LOOPBACK.test(new URL(url).hostname);
+}
+
+/** Resolves at the first bad-secret or malformed delivery, checked every 200 ms; `stop()` ends the watch. */
+function watchRefusals(receiver: Receiver): { refused: Promise<'bad-secret' | 'malformed'>; stop(): void } {
+  const before = receiver.stats();
+  let timer: NodeJS.Timeout | undefined;
+  const refused = new Promise<'bad-secret' | 'malformed'>((resolve) => {
+    timer = setInterval(() => {
+      const now = receiver.stats();
+      if (now.badSecret > before.badSecret) resolve('bad-secret');
+      else if (now.malformed > before.malformed) resolve('malformed');
+    }, 200);
+    timer.unref();
+  });
+  return { refused, stop: () => clearInterval(timer) };
+}
+
+function refusal(err: unknown, o: RoundTripOptions): RoundTripResult {
+  const configure = `set the answer webhook URL in Settings > Integrations, "When AI Answer Ready", to ${o.webhookUrl}`;
+  if (err instanceof ApiError) {
+    const what = `get-droid-answer-async: HTTP ${err.status}${err.error ? ` ${err.error}` : ''}${err.apiMessage ? `: ${err.apiMessage}` : ''}`;
+    const message = err.apiMessage?.trim() ?? '';
+    if (err.status === 400 && message.startsWith(MSG_WEBHOOK_NOT_CONFIGURED_PREFIX)) {
+      return { roundTrip: check('round-trip', 'fail', `the request was refused (${what})`, configure), settled: [check('answer-webhook', 'fail', what, configure)] };
+    }
+    if (err.status === 400 && message === MSG_MISSING_TEST_CUSTOMER) {
+      const fix = 'give the droid a test customer in its settings: get-droid-answer-async always answers as the test customer (spec, endpoint 9)';
+      return { roundTrip: check('round-trip', 'fail', `the request was refused (${what})`, fix), settled: [check('test-customer', 'fail', what, fix)] };
+    }
+    const fix = err.status === 429 ? 'rate limited: try again later' : err.status >= 500 ? 'the service is failing: try again later' : 'see the message; droidcheck doctor without --round-trip checks the token and droid';
+    return { roundTrip: check('round-trip', 'fail', `the request was refused (${what})`, fix), settled: [] };
+  }
+  return { roundTrip: check('round-trip', 'fail', `no acknowledgement: ${(err as Error).message}`, 'check --base-url and the network; droidcheck doctor without --round-trip checks each step'), settled: [] };
+}
+
+/**
+ * Sends the request, waits for its webhook (or a refused delivery, or the deadline), and says
+ * what happened. Never throws for the target's behaviour.
+ */
+export async function roundTrip(o: RoundTripOptions): Promise<RoundTripResult> {
+  if (!isLoopbackUrl(o.baseUrl) && isLoopbackUrl(o.webhookUrl)) {
+    return {
+      roundTrip: check('round-trip', 'fail', `the service cannot reach ${o.webhookUrl}: it is this machine's loopback address`, `put a tunnel in front of the receiver (cloudflared tunnel --url ${new URL(o.localUrl).origin}, or ngrok), pass its https URL with /webhook as --public-url, fix --receiver-port, and configure that URL as the service's answer webhook (when the service reaches this machine directly: --receiver-host 0.0.0.0 and --public-url http://<this machine's address>:<port>/webhook)`),
+      settled: [],
+    };
+  }
+  o.log(`droidcheck doctor: round trip: one real request to get-droid-answer-async; its answer must reach ${o.webhookUrl} within ${formatMs(o.timeoutMs)}`);
+  const t0 = performance.now();
+  let requestId: string;
+  let ackMs: number;
+  let violations: string[];
+  try {
+    const ack = await o.client.getDroidAnswerAsync({ humanMessage: { content: ROUND_TRIP_MESSAGE, type: 'human' } }, o.signal ? { signal: o.signal } : {});
+    ackMs = performance.now() - t0;
+    violations = ack.contract.violations.map((v) => `${v.path || '(body)'}: ${v.message}`);
+    const id = (ack.body as { requestId?: unknown } | null)?.requestId;
+    if (typeof id !== 'string' || id === '') return { roundTrip: check('round-trip', 'fail', 'acknowledged without a requestId (spec 9: the ack carries it)', 'the service does not answer as documented; report it to its operator'), settled: [] };
+    requestId = id;
+  } catch (err) {
+    return refusal(err, o);
+  }
+  const accepted = `the async endpoint accepted a request (${requestId})`;
+  const settled = [check('test-customer', 'pass', `configured: ${accepted}`), check('answer-webhook', 'pass', `configured: ${accepted}`)];
+  const server = o.rttMs !== undefined ? ` (ack minus the round trip ${formatMs(Math.max(0, ackMs - o.rttMs))})` : '';
+  const watch = watchRefusals(o.receiver);
+  let match: WebhookMatch | 'bad-secret' | 'malformed';
+  try {
+    match = await Promise.race([o.receiver.waitFor(requestId, t0 + o.timeoutMs, o.signal), watch.refused]);
+  } finally {
+    watch.stop();
+  }
+  const debug = `${o.baseUrl}/droids/${o.droidId}/debug/webhooks`;
+  if (match === 'bad-secret') {
+    return { roundTrip: check('round-trip', 'fail', `a delivery reached the receiver with a wrong ?secret= (answered 401)`, 'set the same value as DROID_WEBHOOK_SECRET and as the webhook secret in Settings > Integrations'), settled };
+  }
+  if (match === 'malformed') {
+    return { roundTrip: check('round-trip', 'fail', 'a delivery reached the receiver but its body is not a JSON answer payload', `see what the service sent on ${debug}`), settled };
+  }
+  if (match.kind === 'timeout') {
+    if (o.signal?.aborted) return { roundTrip: check('round-trip', 'skip', `interrupted while waiting for ${requestId}'s webhook`), settled };
+    return {
+      roundTrip: check('round-trip', 'fail', `acknowledged in ${formatMs(ackMs)}, but no webhook for ${requestId} reached ${o.webhookUrl} within ${formatMs(o.timeoutMs)}`, `check that the answer webhook URL in Settings > Integrations is ${o.webhookUrl}, that it reaches ${o.localUrl} (the tunnel is up and forwards there), and the deliveries on ${debug}`),
+      settled,
+    };
+  }
+  const answerMs = match.receivedAt - t0;
+  const timing = `acknowledged in ${formatMs(ackMs)}${server}, webhook through ${o.webhookUrl} after ${formatMs(answerMs)}`;
+  if (match.kind === 'failed') {
+    return { roundTrip: check('round-trip', 'warn', `${timing}, carrying an error payload: ${match.payload.error}`, `the delivery path works; the droid failed to answer: see ${debug}`), settled };
+  }
+  const shapes = [...violations, ...match.contract.violations.map((v) => `webhook ${v.path || '(body)'}: ${v.message}`)];
+  if (shapes.length > 0) return { roundTrip: check('round-trip', 'warn', `${timing}; not as documented: ${shapes.slice(0, 3).join('; ')}`, 'the delivery path works; the shapes differ from the spec (run reports them as contract violations)'), settled };
+  return { roundTrip: check('round-trip', 'pass', `${requestId} ${timing}`), settled };
+}

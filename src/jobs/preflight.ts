@@ -1,0 +1,104 @@
+/**
+ * The cheap checks of a target (issue 12, part 6), shared by `droidcheck doctor` and by `run`,
+ * `load` and `capacity` against a remote target, which perform them before sending the suite
+ * and exit 2 (SetupError) with the same lines when one fails.
+ *
+ * What they send (and what that costs on a real service):
+ * 1. TCP connect to the base URL's host and port (no HTTP);
+ * 2. `GET channels` (spec 1): a read, no side effect;
+ * 3. `POST get-droid-answer-async` with a humanMessage without `content` (doctor-probe.ts,
+ *    INVALID_ASYNC_BODY): refused with 400 `Invalid humanMessage format` after the token (401)
+ *    and droid (403) checks, so nothing is queued and no AI answer is paid for. A service that
+ *    checks its settings first answers the "webhook not configured" or "missing test customer"
+ *    400 instead, which fails those checks.
+ * Two requests and one TCP handshake in all; nothing is written on the service.
+ */
+import { Agent } from 'undici';
+import type { ResolvedConfig } from '../config/index.js';
+import { SetupError } from '../errors.js';
+import { accessChecks, apiCheck, asyncConfigChecks, clockCheck, failures, reachableCheck, secretCheck, SECRET_ROLES, type DoctorCheck, type TcpResult } from './doctor-checks.js';
+import { INVALID_ASYNC_BODY, probe, type ProbeResult, type ProbeTarget } from './doctor-probe.js';
+import { checkLines } from './doctor-render.js';
+import { endpointOf, resolveHost, tcpConnectMs } from './network.js';
+
+/** Clock skew past which the clock check warns, ms. */
+export const DEFAULT_MAX_CLOCK_SKEW_MS = 5_000;
+/** Each probe's deadline, ms. */
+export const PROBE_TIMEOUT_MS = 10_000;
+
+export interface CheapCheckOptions {
+  target: ProbeTarget;
+  /** Clock skew past which the clock check warns, ms. */
+  maxClockSkewMs: number;
+  /** The answer webhook URL to configure, for the fix of a missing webhook. */
+  webhookUrl?: string | undefined;
+  signal?: AbortSignal | undefined;
+}
+
+export interface CheapCheckResult {
+  /** reachable, answers JSON, token accepted, droid id, test customer, answer webhook, clock. */
+  checks: DoctorCheck[];
+  tcp: TcpResult;
+  /** Token and droid accepted. */
+  accessOk: boolean;
+}
+
+async function tcpCheck(baseUrl: string, signal: AbortSignal | undefined): Promise<TcpResult> {
+  const { host, port } = endpointOf(baseUrl);
+  try {
+    const ms = await tcpConnectMs(await resolveHost(host), port, 5_000, signal);
+    return { ok: true, ms, host, port };
+  } catch (err) {
+    return { ok: false, code: (err as { causeCode?: string }).causeCode, message: (err as Error).message, host, port };
+  }
+}
+
+/** Runs the cheap checks (module docs) against `o.target`. Never throws for the target's behaviour. */
+export async function cheapChecks(o: CheapCheckOptions): Promise<CheapCheckResult> {
+  const tcp = await tcpCheck(o.target.baseUrl, o.signal);
+  const channels: ProbeResult | undefined = tcp.ok ? await probe(o.target, 'GET', '/channels') : undefined;
+  // POST only to what answered as a JSON API (never to a web page that happens to be there).
+  const api = channels?.kind === 'answer' && channels.json !== undefined;
+  const asyncProbe = api ? await probe(o.target, 'POST', '/get-droid-answer-async', INVALID_ASYNC_BODY) : undefined;
+  const access = accessChecks(o.target.token !== undefined, [channels, asyncProbe]);
+  const checks = [
+    reachableCheck(tcp, channels),
+    apiCheck(channels),
+    ...access,
+    ...asyncConfigChecks(asyncProbe, access, o.webhookUrl),
+    clockCheck(channels, o.maxClockSkewMs),
+  ];
+  return { checks, tcp, accessOk: access.every((c) => c.status === 'pass') };
+}
+
+/**
+ * The preflight of `run`, `load` and `capacity` against a remote target (nothing for the
+ * emulator): the cheap checks, warnings as log lines (and secrets shorter than advised), and
+ * SetupError (DROIDCHECK_ERR_SETUP, exit 2) naming each failed check and its fix before
+ * anything of the suite is sent. A token that is not set or too short was already refused by
+ * resolveConfig (ConfigError, exit 2).
+ */
+export async function preflight(config: ResolvedConfig, log: (line: string) => void, signal?: AbortSignal): Promise<void> {
+  if (config.target.kind !== 'remote') return;
+  const { baseUrl, droidId, token } = config.target;
+  const dispatcher = new Agent({ connections: 1 });
+  let checks: DoctorCheck[];
+  try {
+    ({ checks } = await cheapChecks({ target: { baseUrl, droidId, token, dispatcher, timeoutMs: PROBE_TIMEOUT_MS }, maxClockSkewMs: DEFAULT_MAX_CLOCK_SKEW_MS, webhookUrl: config.publicUrl, signal }));
+  } finally {
+    await dispatcher.close();
+  }
+  const secrets = { 'webhook-secret': config.webhookSecret, 'verify-token': config.verifyToken, 'intent-secret': config.intentSecret };
+  for (const role of SECRET_ROLES) {
+    const c = secretCheck(role, secrets[role.id] ?? undefined, false);
+    // Unset secrets are said elsewhere (pipeline.ts); here only the advised length.
+    if (c && secrets[role.id] && c.status !== 'pass') checks.push(c);
+  }
+  for (const c of checks.filter((x) => x.status === 'warn')) log(`droidcheck: preflight: ${checkLines(c).join(' ').replace(/\s+/g, ' ').trim()}`);
+  const failed = failures(checks);
+  if (failed.length > 0) {
+    throw new SetupError(
+      `preflight against ${baseUrl} (droid ${droidId}) failed; nothing was sent:\n${failed.flatMap((c) => checkLines(c)).join('\n')}\n(droidcheck doctor --base-url ${baseUrl} --droid-id ${droidId} prints the whole checklist)`,
+    );
+  }
+}

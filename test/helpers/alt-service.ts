@@ -1,0 +1,273 @@
+/**
+ * A second implementation of the Message Endpoint API specification, for tests (issue 12, "Done
+ * when"): Fastify on 127.0.0.1 port 0. It keeps to what the spec and the service's docs show
+ * (auth 401/403, the async ack and its three 400s word for word, the answer payload, `{error,
+ * message}` errors, `{conversations, total}`, `?secret=` on the answer webhook, MessageForwarding
+ * with `?verify_token=`, IntentWebhookRequest with the secret in the body) and makes *other*
+ * choices wherever the spec says "not shown":
+ *
+ * - channels `{data: [{channelId, platform, displayName, enabled}], count}`;
+ * - messages `{messages: [{mid, type, content: {type, value}, createdAt}]}` (no customerId, no total);
+ * - customer: every named field, of other types (customerId and channelId strings, externalId a
+ *   number, unknown values null), plus fields of its own;
+ * - send `{queued, messageId}`; setBot `{ok}`; get-image-alt `{alt, took_ms, meta}`, 422 for an
+ *   unsupported extension; ask adds `usage`;
+ * - the sync endpoint accepts **only a string** humanMessage (as the endpoint page shows): an
+ *   object gets 400 `Invalid humanMessage format`; its answer has no requestId;
+ * - the async endpoint checks its settings (webhook, test customer) before the message, in the
+ *   docs' order; requestIds are `tpa-` + 20 characters; every `duplicateEvery`-th answer is
+ *   delivered twice; cart lines are `{sku, title, qty, unitPrice, lineTotal}`;
+ * - the answer's *content* comes from the emulator's rule engine (src/emulator/ai), so the
+ *   shipped scenarios' expectations have something to hold on to: what is under test is every
+ *   shape and behaviour around it.
+ */
+import { randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import Fastify, { type FastifyReply } from 'fastify';
+import { Agent, request } from 'undici';
+import type { ChatHistoryItem, ConversationMessage, IntentWebhookRequest, MessageForwarding } from '../../src/contract/index.js';
+import { analyseAnswer, DEFAULT_CATALOGUE, DEFAULT_INTENTS, formatMoney } from '../../src/emulator/ai/index.js';
+import { answerPrompt } from '../../src/emulator/ai/ask.js';
+
+export interface AltServiceOptions {
+  token?: string;
+  /** Default 42. */
+  droidId?: number;
+  /** Default 5; null: 400 `Droid Missing Test Customer Id`. */
+  testCustomerId?: number | null;
+  /** null (default): 400 `thirdPartyAnswerWebhook is not configured...`. */
+  answerWebhook?: { url: string; secret?: string } | null;
+  messageWebhook?: { url: string; verifyToken?: string } | null;
+  /** Every detected intent (or those named) is POSTed here with `secret` in the body. */
+  intentWebhook?: { url: string; secret: string; intents?: string[] } | null;
+  /** Before an answer (async webhook) or a bot reply to `send`, ms. Default 20. */
+  answerDelayMs?: number;
+  /** Every n-th answer webhook is delivered twice. Default 2; 0: never. */
+  duplicateEvery?: number;
+}
+
+export interface AltService {
+  url: string;
+  token: string;
+  droidId: number;
+  testCustomerId: number | null;
+  /** What it saw and did. */
+  stats: { syncObjectRefused: number; syncAnswered: number; asyncAccepted: number; answersPosted: number; duplicatesPosted: number; messagesForwarded: number; intentsPosted: number; refused: Record<number, number> };
+  close(): Promise<void>;
+}
+
+const WEBHOOK_NOT_CONFIGURED = 'thirdPartyAnswerWebhook is not configured. Please set up the webhook URL in Settings > Integrations before using async answer endpoint.';
+const STATUS: Record<number, string> = { 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 422: 'Unprocessable Entity' };
+const id = (n: number): string => randomBytes(n).toString('base64url').toLowerCase().replace(/[^a-z0-9]/g, '0').slice(0, n);
+
+interface Customer {
+  id: number;
+  name: string;
+  botEnabled: boolean;
+  /** Newest first (spec 4). */
+  conversation: ConversationMessage[];
+}
+
+export async function startAltService(options: AltServiceOptions = {}): Promise<AltService> {
+  const token = options.token ?? `alt_${id(30)}`;
+  const droidId = options.droidId ?? 42;
+  const testCustomerId = options.testCustomerId === undefined ? 5 : options.testCustomerId;
+  const delay = options.answerDelayMs ?? 20;
+  const duplicateEvery = options.duplicateEvery ?? 2;
+  const customers = new Map<number, Customer>([5, 9001, 9002].map((n) => [n, { id: n, name: n === 5 ? 'Test Customer' : `Customer ${n}`, botEnabled: true, conversation: [] }]));
+  const stats: AltService['stats'] = { syncObjectRefused: 0, syncAnswered: 0, asyncAccepted: 0, answersPosted: 0, duplicatesPosted: 0, messagesForwarded: 0, intentsPosted: 0, refused: {} };
+  const dispatcher = new Agent({ connections: 8 });
+  const timers = new Set<NodeJS.Timeout>();
+  const inFlight = new Set<Promise<unknown>>();
+  let nextMessageId = 1;
+
+  const post = (url: string, query: Record<string, string | undefined>, body: unknown): void => {
+    const u = new URL(url);
+    for (const [k, v] of Object.entries(query)) if (v) u.searchParams.set(k, v);
+    const p = request(u, { method: 'POST', dispatcher, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+      .then((res) => res.body.dump())
+      .catch(() => undefined);
+    inFlight.add(p);
+    void p.finally(() => inFlight.delete(p));
+  };
+  const later = (fn: () => void): void => {
+    const t = setTimeout(() => {
+      timers.delete(t);
+      fn();
+    }, delay);
+    timers.add(t);
+  };
+  const refuse = (reply: FastifyReply, status: number, message: string): FastifyReply => {
+    stats.refused[status] = (stats.refused[status] ?? 0) + 1;
+    return reply.code(status).send({ error: STATUS[status], message });
+  };
+
+  /** The documented answer payload, with this implementation's cart lines; intents POSTed. */
+  const answer = (humanMessage: string, chatHistory: ChatHistoryItem[], customerId: number, requestId?: string): Record<string, unknown> => {
+    const t0 = performance.now();
+    const { body, facts } = analyseAnswer({ humanMessage, chatHistory }, DEFAULT_CATALOGUE, DEFAULT_INTENTS);
+    const hook = options.intentWebhook;
+    for (const intent of hook ? body.intents.filter((i) => !hook.intents || hook.intents.includes(i)) : []) {
+      const c = body.customerInsight.contact_info;
+      const a = body.addressParsing;
+      const intentBody: IntentWebhookRequest = {
+        mid: `alt-${id(12)}`,
+        customer_id: String(customerId),
+        intent,
+        address_parsing: { street_address: a.street_address, village_or_project: '', subdistrict: a.subdistrict, district: a.district, city: a.city, state: '', postal_code: a.postal_code, country: a.country },
+        payment_method: facts.paymentMethod,
+        shopping_cart: { ...body.shoppingCart, unavailableCount: 0 },
+        contact_info: { name: c.name, phone: c.phone, email: c.email, address: a.street_address, city: a.city, zipcode: a.postal_code, language: facts.language, languageName: body.customerInsight.user_language },
+        secret: hook!.secret,
+        folder: '',
+        e: '',
+        product_type: '',
+      };
+      stats.intentsPosted += 1;
+      post(hook!.url, {}, intentBody);
+    }
+    const products = body.shoppingCart.products.map((p) => ({ sku: p.code, title: p.name, qty: p.count, unitPrice: formatMoney(p.price, 'THB'), lineTotal: formatMoney(p.total, 'THB') }));
+    return {
+      ...(requestId !== undefined && { requestId }),
+      droidId,
+      customerId,
+      responses: body.responses,
+      addressParsing: body.addressParsing,
+      customerInsight: body.customerInsight,
+      shoppingCart: { ...body.shoppingCart, products },
+      customExtractedInfo: {},
+      answer: body.answer,
+      intents: body.intents,
+      executionTime: Math.round(performance.now() - t0) + delay,
+      timestamp: new Date().toISOString(),
+    };
+  };
+
+  /** Stores a message (newest first) and forwards it as documented. */
+  const store = (c: Customer, type: 'human' | 'ai', content: string): ConversationMessage => {
+    const at = new Date().toISOString();
+    const image = /^https?:\/\/\S+\.(jpe?g|png|gif|webp)$/i.test(content);
+    const m: ConversationMessage = { id: nextMessageId++, type, contentType: image ? 'image' : 'text', content, alt: '', note: null, createdAt: at, updatedAt: at };
+    c.conversation.unshift(m);
+    const hook = options.messageWebhook;
+    if (hook) {
+      const body: MessageForwarding = { mid: `ddtp-${id(14)}`, chatId: 700 + c.id, customerId: c.id, droidId, channelId: 7, type, content: { type: image ? 'image' : 'text', value: content }, createdAt: at };
+      stats.messagesForwarded += 1;
+      post(hook.url, { verify_token: hook.verifyToken }, body);
+    }
+    return m;
+  };
+
+  const app = Fastify({ logger: false });
+  await app.register(
+    async (api) => {
+      api.addHook('onRequest', async (req, reply) => {
+        const auth = req.headers.authorization;
+        if (auth !== `Bearer ${token}`) return refuse(reply, 401, 'Invalid API key');
+        if ((req.params as { droidId?: string }).droidId !== String(droidId)) return refuse(reply, 403, 'Access denied');
+      });
+      const customerOf = (raw: unknown): Customer | undefined => customers.get(Number(raw));
+
+      api.get('/channels', async () => ({ data: [{ channelId: 'ch_line_1', platform: 'LINE', displayName: 'Alt Shop LINE', enabled: true }, { channelId: 'ch_web_7', platform: 'WEB', displayName: 'Alt Shop web chat', enabled: true }], count: 2 }));
+      api.get('/messages/:customerId', async (req, reply) => {
+        const c = customerOf((req.params as { customerId: string }).customerId);
+        if (!c) return refuse(reply, 403, 'Access denied');
+        return { messages: c.conversation.map((m) => ({ mid: `ddtp-${m.id}`, type: m.type, content: { type: m.contentType, value: m.content }, createdAt: m.createdAt })) };
+      });
+      api.get('/customer/:customerId', async (req, reply) => {
+        const c = customerOf((req.params as { customerId: string }).customerId);
+        if (!c) return refuse(reply, 403, 'Access denied');
+        return { customerId: String(c.id), externalId: 880000 + c.id, channelId: '7', botEnabled: c.botEnabled, avatar: null, socialName: c.name, name: c.name, phone: null, address: null, city: null, zipcode: null, email: `customer${c.id}@alt.example`, language: 'English', tags: [], createdAt: '2025-06-01T00:00:00.000Z' };
+      });
+      api.get('/customer/:customerId/conversations', async (req, reply) => {
+        const c = customerOf((req.params as { customerId: string }).customerId);
+        if (!c) return refuse(reply, 403, 'Access denied');
+        return { conversations: c.conversation, total: c.conversation.length };
+      });
+      api.post('/customer/:customerId', async (req, reply) => {
+        const c = customerOf((req.params as { customerId: string }).customerId);
+        if (!c) return refuse(reply, 403, 'Access denied');
+        const botEnabled = (req.body as { botEnabled?: unknown } | null)?.botEnabled;
+        if (typeof botEnabled !== 'boolean') return refuse(reply, 400, 'botEnabled must be a boolean');
+        c.botEnabled = botEnabled;
+        return { ok: true };
+      });
+      api.post('/customer/:customerId/ask', async (req, reply) => {
+        const c = customerOf((req.params as { customerId: string }).customerId);
+        if (!c) return refuse(reply, 403, 'Access denied');
+        const prompt = (req.body as { prompt?: unknown } | null)?.prompt;
+        if (typeof prompt !== 'string' || prompt.length === 0 || prompt.length > 500) return refuse(reply, 400, 'prompt must be 1 to 500 characters');
+        return { answer: answerPrompt(prompt, c.conversation, DEFAULT_CATALOGUE), usage: { tokens: 42 } };
+      });
+      api.post('/send', async (req, reply) => {
+        const b = (req.body ?? {}) as { customerId?: unknown; humanMessage?: unknown };
+        const c = customerOf(b.customerId);
+        if (!c) return refuse(reply, 403, 'Access denied');
+        if (typeof b.humanMessage !== 'string' || b.humanMessage === '') return refuse(reply, 400, 'humanMessage must be a non-empty string');
+        const history: ChatHistoryItem[] = c.conversation.slice(0, 20).reverse().map((m) => ({ type: m.type === 'ai' ? 'ai' : 'human', content: m.content }));
+        const m = store(c, 'human', b.humanMessage);
+        if (c.botEnabled) {
+          const text = b.humanMessage;
+          later(() => {
+            if (c.botEnabled) store(c, 'ai', String(answer(text, history, c.id).answer));
+          });
+        }
+        return { queued: true, messageId: m.id };
+      });
+      api.post('/get-image-alt', async (req, reply) => {
+        const imageUrl = (req.body as { imageUrl?: unknown } | null)?.imageUrl;
+        if (typeof imageUrl !== 'string' || imageUrl === '') return refuse(reply, 400, 'imageUrl is required');
+        if (!/\.(jpe?g|png|gif|webp)$/i.test(new URL(imageUrl, 'http://x').pathname)) return refuse(reply, 422, 'Unsupported image type');
+        const name = decodeURIComponent(imageUrl.split('/').pop() ?? '').replace(/\.\w+$/, '').replace(/[-_]+/g, ' ');
+        return { alt: `A photo of ${name}`, took_ms: 12, meta: { requestId: `img_${id(10)}` } };
+      });
+      api.post('/get-droid-answer', async (req, reply) => {
+        const b = (req.body ?? {}) as { humanMessage?: unknown; chatHistory?: unknown };
+        if (typeof b.humanMessage !== 'string') {
+          if (typeof b.humanMessage === 'object') stats.syncObjectRefused += 1;
+          return refuse(reply, 400, 'Invalid humanMessage format');
+        }
+        stats.syncAnswered += 1;
+        return answer(b.humanMessage, Array.isArray(b.chatHistory) ? (b.chatHistory as ChatHistoryItem[]) : [], testCustomerId ?? 0);
+      });
+      api.post('/get-droid-answer-async', async (req, reply) => {
+        // The docs' order: the settings first, then the message.
+        const hook = options.answerWebhook;
+        if (!hook) return refuse(reply, 400, WEBHOOK_NOT_CONFIGURED);
+        if (testCustomerId === null) return refuse(reply, 400, 'Droid Missing Test Customer Id');
+        const hm = (req.body as { humanMessage?: unknown } | null)?.humanMessage as { content?: unknown } | undefined;
+        if (typeof hm !== 'object' || hm === null || typeof hm.content !== 'string') return refuse(reply, 400, 'Invalid humanMessage format');
+        const history = (req.body as { chatHistory?: unknown }).chatHistory;
+        const requestId = `tpa-${id(20)}`;
+        stats.asyncAccepted += 1;
+        const n = stats.asyncAccepted;
+        const content = hm.content;
+        later(() => {
+          const payload = answer(content, Array.isArray(history) ? (history as ChatHistoryItem[]) : [], testCustomerId, requestId);
+          const times = duplicateEvery > 0 && n % duplicateEvery === 0 ? 2 : 1;
+          for (let i = 0; i < times; i++) post(hook.url, { secret: hook.secret }, payload);
+          stats.answersPosted += 1;
+          stats.duplicatesPosted += times - 1;
+        });
+        return { success: true, requestId, message: 'Answer request queued. Response will be sent to your configured webhook.' };
+      });
+    },
+    { prefix: '/api/droids/:droidId/endpoint' },
+  );
+  app.setNotFoundHandler((req, reply) => refuse(reply, 404, `No route ${req.method} ${req.url.split('?')[0]}`));
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  return {
+    url: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`,
+    token,
+    droidId,
+    testCustomerId,
+    stats,
+    async close() {
+      for (const t of timers) clearTimeout(t);
+      timers.clear();
+      await Promise.allSettled([...inFlight]);
+      await app.close();
+      await dispatcher.close();
+    },
+  };
+}
