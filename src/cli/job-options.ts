@@ -14,6 +14,7 @@ export function addJobOptions(command: Command): Command {
   return command
     .option('-m, --mode <mode>', "override the scenarios' modes: sync, async or both")
     .option('--tag <tag>', 'only scenarios with this tag (repeatable: any of them)', collect, [])
+    .option('--exclude-tag <tag>', 'leave out scenarios with this tag (repeatable), e.g. emulator-only against a real service', collect, [])
     .option('--grep <text>', 'only scenarios whose "suite name" contains the text (ignoring case); /re/flags for a regex')
     .option('-o, --report-dir <dir>', 'where reports are written (default: reports)')
     .option('-r, --reporter <name>', 'reporter, repeatable: console, json, junit, html, markdown, ndjson, progress (default: all)', collect, [])
@@ -37,11 +38,12 @@ export function addJobOptions(command: Command): Command {
 
 /** Maps commander's option names to JobFlags names (repeatables renamed). */
 function toFlags(opts: Record<string, unknown>, paths: string[] | undefined): JobFlags {
-  const { threshold, reporter, tag, outputFile, weight, warmUp, defaultThresholds, cache, config: _config, ...rest } = opts as Record<string, unknown> & {
+  const { threshold, reporter, tag, excludeTag, outputFile, weight, warmUp, defaultThresholds, cache, config: _config, ...rest } = opts as Record<string, unknown> & {
     cache?: boolean;
     threshold?: string[];
     reporter?: string[];
     tag?: string[];
+    excludeTag?: string[];
     outputFile?: string[];
     weight?: string[];
     warmUp?: boolean;
@@ -53,6 +55,7 @@ function toFlags(opts: Record<string, unknown>, paths: string[] | undefined): Jo
     ...(threshold && { thresholds: threshold }),
     ...(reporter && { reporters: reporter }),
     ...(tag && { tags: tag }),
+    ...(excludeTag && { excludeTags: excludeTag }),
     ...(outputFile && { outputFiles: outputFile }),
     ...(weight && { weights: weight }),
     ...(warmUp === false && { warmUp: false }),

@@ -71,6 +71,7 @@ export const userConfigSchema = z.strictObject({
   reporters: z.array(z.string()).optional(),
   retries: z.number().int().min(0).max(10).optional(),
   tags: z.array(z.string()).optional(),
+  excludeTags: z.array(z.string()).optional(),
   grep: z.string().optional(),
   warmUp: z.boolean().optional(),
   defaultThresholds: z.boolean().optional(),

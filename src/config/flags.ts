@@ -29,6 +29,8 @@ export interface CommonFlags {
   /** Reporter names (console, json, junit, html, markdown, ndjson, progress). Default: all. */
   reporters?: string[];
   tags?: string[];
+  /** Leave out scenarios with any of these tags (`--exclude-tag`, repeatable). */
+  excludeTags?: string[];
   grep?: string;
   /** Where the embedded emulator runs. Default `worker`. */
   emulatorThread?: 'worker' | 'inline';

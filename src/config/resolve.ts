@@ -89,6 +89,7 @@ export interface ResolvedConfig {
   /** True when no reporter was named (the defaults are in use). */
   defaultReporters: boolean;
   tags: string[];
+  excludeTags: string[];
   grep: string | RegExp | undefined;
   emulatorThread: 'worker' | 'inline';
   warmUp: boolean;
@@ -207,6 +208,7 @@ export function resolveConfig(command: JobKind, cli: JobFlags, env: NodeJS.Proce
     reporters,
     defaultReporters: !(flags.reporters && flags.reporters.length > 0),
     tags: flags.tags ?? [],
+    excludeTags: flags.excludeTags ?? [],
     grep: parseGrep(flags.grep),
     emulatorThread: flags.emulatorThread ?? 'worker',
     warmUp: flags.warmUp ?? true,

@@ -18,6 +18,7 @@ export function publicSettings(config: ResolvedConfig): Record<string, unknown> 
     defaultThresholds: config.defaultThresholds,
     ...(config.retries > 0 && { retries: config.retries }),
     ...(config.tags.length > 0 && { tags: config.tags }),
+    ...(config.excludeTags.length > 0 && { excludeTags: config.excludeTags }),
     ...(config.grep !== undefined && { grep: String(config.grep) }),
     ...(config.shard && { shard: `${config.shard.index}/${config.shard.total}` }),
     ...(config.baseline !== undefined && { baseline: config.baseline }),

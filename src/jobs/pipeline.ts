@@ -88,9 +88,12 @@ export async function selectSuites(config: ResolvedConfig): Promise<Suite[]> {
   if (loaded.every((s) => s.scenarios.length === 0)) {
     throw new UsageError(`no scenario found in ${config.paths.join(', ')}: give a suite file or a directory holding *.yaml suites (a suite has a "scenarios:" list; droidcheck init writes one)`);
   }
-  const filtering = config.tags.length > 0 || config.grep !== undefined;
-  const filtered = filtering ? filterScenarios(loaded, { tags: config.tags, ...(config.grep !== undefined && { grep: config.grep }) }) : loaded;
-  if (filtered.length === 0) throw new UsageError(`no scenario matches ${[config.tags.length > 0 ? `--tag ${config.tags.join(', ')}` : '', config.grep !== undefined ? `--grep ${String(config.grep)}` : ''].filter(Boolean).join(' and ')}`);
+  const filtering = config.tags.length > 0 || config.excludeTags.length > 0 || config.grep !== undefined;
+  const filtered = filtering ? filterScenarios(loaded, { tags: config.tags, excludeTags: config.excludeTags, ...(config.grep !== undefined && { grep: config.grep }) }) : loaded;
+  if (filtered.length === 0) {
+    const by = [config.tags.length > 0 ? `--tag ${config.tags.join(', ')}` : '', config.excludeTags.length > 0 ? `--exclude-tag ${config.excludeTags.join(', ')}` : '', config.grep !== undefined ? `--grep ${String(config.grep)}` : ''];
+    throw new UsageError(`no scenario is left after ${by.filter(Boolean).join(' and ')}`);
+  }
   const suites = shardSuites(filtered, config.shard);
   if (suites.length === 0) throw new UsageError(`shard ${config.shard?.index}/${config.shard?.total} holds no scenario (${filtered.reduce((n, s) => n + s.scenarios.length, 0)} scenarios for ${config.shard?.total} shards): use fewer shards`);
   return suites;

@@ -1,6 +1,7 @@
 /**
  * `filterScenarios(suites, { tags, grep })`: selects scenarios for a run.
  * - `tags`: a scenario is kept when it has at least one of them (OR); an empty list keeps all;
+ * - `excludeTags`: a scenario with any of them is left out (e.g. `emulator-only` against a real service);
  * - `grep`: a string matches `suite name` or `scenario name` as a case-insensitive substring;
  *   a RegExp is tested against `"<suite> <scenario>"`;
  * - both given: both must hold. Suites left without scenarios are dropped. Inputs are not mutated.
@@ -9,11 +10,13 @@ import type { Scenario, Suite } from './types.js';
 
 export interface ScenarioFilter {
   tags?: string[];
+  excludeTags?: string[];
   grep?: string | RegExp;
 }
 
 export function scenarioMatches(s: Scenario, filter: ScenarioFilter): boolean {
   if (filter.tags && filter.tags.length > 0 && !filter.tags.some((t) => s.tags.includes(t))) return false;
+  if (filter.excludeTags && filter.excludeTags.some((t) => s.tags.includes(t))) return false;
   const { grep } = filter;
   if (grep === undefined || grep === '') return true;
   const text = `${s.suite} ${s.name}`;
