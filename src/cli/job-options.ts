@@ -22,6 +22,7 @@ export function addJobOptions(command: Command): Command {
     .option('-t, --timeout <duration>', 'deadline per request (sync answer or webhook), with its unit (default: 180s)')
     .option('--threshold <expr>', 'SLO threshold, repeatable, e.g. "ack.p99 < 100ms"', collect, [])
     .option('--no-default-thresholds', "do not judge the spec's limits (ack.p99 < 100ms, answer.max < 180s, sync.max < 180s)")
+    .option('--sync-message <form>', 'humanMessage form of get-droid-answer: auto (find out), object or string (default: auto)')
     .option('--retries <n>', 'retry a submit answered 429 or 5xx up to N times (Retry-After honoured, backoff with jitter; default 0)')
     .option('--no-warm-up', 'do not open connections with a read-only call before measuring')
     .option('--base-url <url>', 'real service base URL (env DROID_BASE_URL); token from DROID_API_TOKEN')

@@ -72,6 +72,7 @@ export const userConfigSchema = z.strictObject({
   retries: z.number().int().min(0).max(10).optional(),
   tags: z.array(z.string()).optional(),
   excludeTags: z.array(z.string()).optional(),
+  syncMessage: z.enum(['auto', 'object', 'string']).optional(),
   grep: z.string().optional(),
   warmUp: z.boolean().optional(),
   defaultThresholds: z.boolean().optional(),

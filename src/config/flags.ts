@@ -52,6 +52,8 @@ export interface CommonFlags {
   embeddingModel?: string;
   /** `false` from `--no-cache`: judge verdicts and embeddings are neither read from nor written to the cache. */
   cache?: boolean;
+  /** Form of get-droid-answer's humanMessage: auto (default), object or string (`--sync-message`). */
+  syncMessage?: string;
   /** The config file's `judge:` section, as written (validated by src/llm/config.ts). */
   judge?: unknown;
 }

@@ -98,6 +98,12 @@ export interface ResolvedConfig {
   baseline: string | undefined;
   outputFile: Record<string, string> | undefined;
   failOnFlaky: boolean;
+  /**
+   * get-droid-answer's humanMessage form: `auto` (object first, the other form once on 400
+   * `Invalid humanMessage format`), or forced (spec 8 does not show it; the service's endpoint
+   * page says string, the async page an object).
+   */
+  syncMessage: 'auto' | 'object' | 'string';
   /** The grader of `similar`/`judge` (src/llm); undefined when no model is configured. Holds the API key: never report it (llmSettings). */
   llm: ResolvedLlmConfig | undefined;
   load?: ResolvedLoadSettings;
@@ -217,6 +223,7 @@ export function resolveConfig(command: JobKind, cli: JobFlags, env: NodeJS.Proce
     baseline: flags.baseline,
     outputFile: flags.outputFiles && flags.outputFiles.length > 0 ? parseOutputFiles(flags.outputFiles) : undefined,
     failOnFlaky: flags.failOnFlaky ?? false,
+    syncMessage: parseChoice(flags.syncMessage ?? 'auto', '--sync-message', ['auto', 'object', 'string'] as const),
     llm: resolveLlmConfig({ ...(cli.judgeModel !== undefined && { judgeModel: cli.judgeModel }), ...(cli.embeddingModel !== undefined && { embeddingModel: cli.embeddingModel }), ...(cli.cache === false && { cache: false }) }, env, file.judge),
   };
   if (command === 'load') config.load = resolveLoad(flags, concurrency, flags.concurrency !== undefined, timeoutMs);

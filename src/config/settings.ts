@@ -23,6 +23,7 @@ export function publicSettings(config: ResolvedConfig): Record<string, unknown> 
     ...(config.shard && { shard: `${config.shard.index}/${config.shard.total}` }),
     ...(config.baseline !== undefined && { baseline: config.baseline }),
     ...(config.failOnFlaky && { failOnFlaky: true }),
+    ...(config.syncMessage !== 'auto' && { syncMessage: config.syncMessage }),
     ...(config.llm && { judge: llmSettings(config.llm) }),
     ...(config.load && { load: { ...config.load, maxRequests: config.load.maxRequests ?? null } }),
     ...(config.capacity && { capacity: { ...config.capacity, precision: config.capacity.precision ?? null, answerP99Ms: config.capacity.answerP99Ms ?? null } }),

@@ -99,7 +99,7 @@ export async function openTarget(config: ResolvedConfig, log: (line: string) => 
   }
   // The sync humanMessage form (a string or {content, type}) is found out once and said once.
   const onSyncMessageForm = (form: string, reason: string): void => log(`droidcheck: get-droid-answer: sending humanMessage as ${form === 'string' ? 'a string' : '{content, type}'} from now on (${reason})`);
-  const client = new DroidClient({ baseUrl, droidId, token, dispatcher, onSyncMessageForm });
+  const client = new DroidClient({ baseUrl, droidId, token, dispatcher, onSyncMessageForm, syncMessageForm: config.syncMessage });
   let closing: Promise<void> | undefined;
   return {
     client,

@@ -56,6 +56,13 @@ describe('droidcheck.config.yaml', () => {
     expect(resolveConfig('run', {}, {}, {}).concurrency).toBe(8); // default
   });
 
+  it('takes --sync-message auto|object|string and --exclude-tag', () => {
+    expect(resolveConfig('run', {}, {}, {}).syncMessage).toBe('auto');
+    expect(resolveConfig('run', { syncMessage: 'string' }, {}, { syncMessage: 'object' }).syncMessage).toBe('string');
+    expect(() => resolveConfig('run', { syncMessage: 'text' }, {}, {})).toThrow(/--sync-message: "text" must be auto, object or string/);
+    expect(resolveConfig('load', {}, {}, { excludeTags: ['emulator-only'] }).excludeTags).toEqual(['emulator-only']);
+  });
+
   it('refuses a token or secret shorter than 8 characters (whole-token redaction needs them long)', () => {
     expect(() => resolveConfig('run', { baseUrl: 'http://127.0.0.1:1', droidId: 1 }, { DROID_API_TOKEN: 'x' })).toThrow(ConfigError);
     expect(() => resolveConfig('run', {}, { DROID_WEBHOOK_SECRET: 'short' })).toThrow(/DROID_WEBHOOK_SECRET is 5 characters long; use at least 8/);
