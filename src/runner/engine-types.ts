@@ -10,6 +10,7 @@ import type { Outcome } from '../outcomes.js';
 import type { Receiver } from '../receiver/index.js';
 import type { ExpectationGrader } from '../scenario/index.js';
 import type { Stage } from './arrival-schedule.js';
+import type { Segment } from './segments.js';
 import type { SendDelayRecorder } from './send-delay.js';
 import type { SetupFailure } from './setup-breaker.js';
 import type { RequestSource } from './source.js';
@@ -43,6 +44,8 @@ export type SchedulerSpec =
       /** Arrivals beyond this many in flight are dropped and counted, never delayed. */
       maxInFlight: number;
       maxRequests?: number | undefined;
+      /** `load --shard i/n`: only this execution segment's arrivals of the stages (segments.ts). */
+      segment?: Segment | undefined;
     };
 
 /** What a progress display sees every interval (counts; ms; req/s). */
