@@ -7,4 +7,7 @@ export { runLoad, loadSection } from './load.js';
 export { runCapacity } from './capacity.js';
 export { searchCapacity, judgeStep, P99_MIN_SAMPLES, type CapacityCriteria, type CapacitySearchOptions, type RateMeasurement } from './capacity-search.js';
 export { runJob, selectSuites, setupMessage, type JobIO, type JobSummary, type JobContext, type JobOutput } from './pipeline.js';
-export { openTarget, type Target, type EmbeddedEmulator } from './target.js';
+export { openTarget, type Target, type EmbeddedEmulator, type StreamDeliveries } from './target.js';
+export { startReceive, type ReceiveService } from './receive.js';
+export { checkStartAt, sleepUntil, START_AT_AHEAD_MS, START_AT_PAST_MS } from './start-at.js';
+export { startJobMetrics, serveMetrics, webhookTotals, type JobMetrics, type ServedMetrics } from './live-metrics.js';

@@ -7,7 +7,7 @@ import type { RetryPolicy } from '../client/retry.js';
 import type { Clock } from '../clock.js';
 import type { LatencyRecorder } from '../metrics/index.js';
 import type { Outcome } from '../outcomes.js';
-import type { Receiver } from '../receiver/index.js';
+import type { DeliverySource } from '../receiver/index.js';
 import type { ExpectationGrader } from '../scenario/index.js';
 import type { Stage } from './arrival-schedule.js';
 import type { Segment } from './segments.js';
@@ -68,6 +68,11 @@ export interface ProgressSnapshot {
   targetRate: number | undefined;
   /** ack p99 so far, ms, with its count. */
   ack: { count: number; p99Ms: number };
+  /**
+   * The run's own histograms, live (measured requests only; sendDelay: open model): read-only
+   * views for exporters that read them when asked (the Prometheus metrics), never written to.
+   */
+  histograms?: { latency: LatencyRecorder; sendDelay: SendDelayRecorder | undefined };
 }
 
 export interface EngineOptions {
@@ -75,7 +80,7 @@ export interface EngineOptions {
   scheduler: SchedulerSpec;
   client: DroidClient;
   /** Required when the source may send async requests (unless `ackOnly`). */
-  receiver?: Receiver | undefined;
+  receiver?: DeliverySource | undefined;
   clock?: Clock;
   /** Deadline per request (sync answer or webhook), ms from its (intended) start. */
   timeoutMs: number;

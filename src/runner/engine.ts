@@ -54,6 +54,7 @@ export async function runEngine(o: EngineOptions): Promise<EngineResult> {
         rate: point.durationS > 0 ? (sent - lastSent) / point.durationS : 0,
         targetRate: targetRate?.(now - run.t0),
         ack: { count: run.latency.recorder.count('ack'), p99Ms: run.latency.recorder.percentileMs('ack', 99) },
+        histograms: { latency: run.latency.recorder, sendDelay: spec.kind === 'open' ? run.sendDelay : undefined },
       });
       lastSent = sent;
     }
