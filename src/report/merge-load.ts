@@ -3,8 +3,8 @@
  * described by its parts. Shards started together (`--start-at`) send over the same window, so:
  * counts (sent, warm-up, dropped) are summed; the measured window is the longest shard's; rates
  * are the summed counts over that window (req/s); the send-delay histograms are added (HDR) and
- * summarised again; the generator verdict is the worst shard's (one generator-bound shard makes
- * the merged figures suspect); the start lag is the latest shard's. Stream sections: every
+ * summarised again; the generator verdict is bound when any shard's was (one generator-bound
+ * shard makes the merged figures suspect); the start lag is the latest shard's. Stream sections: every
  * shard's clock skew, side by side (skews do not add). Pure.
  */
 import { LatencyRecorder, summarizeHistogram } from '../metrics/index.js';
@@ -38,7 +38,21 @@ export function mergeLoadSections(inputs: readonly (LoadSection | undefined)[], 
     merged.sendDelay = { ...summary, histogram: hdr.encodeIntoCompressedBase64(h) };
   }
   const verdicts = list.flatMap((l) => (l.generator ? [l.generator] : []));
-  if (verdicts.length > 0) merged.generator = verdicts.reduce((worst, v) => (v.generatorBound && !worst.generatorBound) || (v.generatorBound === worst.generatorBound && v.p99Ms > worst.p99Ms) ? v : worst);
+  if (verdicts.length > 0) {
+    const limitMs = verdicts[0]!.limitMs;
+    const bound = verdicts.filter((v) => v.generatorBound);
+    const worst = Math.max(...verdicts.map((v) => v.p99Ms));
+    const p99Ms = merged.sendDelay?.p99 ?? worst;
+    merged.generator = {
+      generatorBound: bound.length > 0,
+      p99Ms,
+      limitMs,
+      message:
+        bound.length > 0
+          ? `generator-bound on ${bound.length} of ${verdicts.length} shards (send delay p99 up to ${worst} ms > ${limitMs} ms): their latency figures, and so the merged ones, are suspect`
+          : `send delay p99 <= ${limitMs} ms on every shard (${worst} ms at most): the generators kept up`,
+    };
+  }
   const shards = list.flatMap((l) => l.shards ?? []);
   if (shards.length > 0) merged.shards = shards;
   const starts = new Set(list.map((l) => l.startAt));
