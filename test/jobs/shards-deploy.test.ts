@@ -114,6 +114,16 @@ describe('deploy/docker-compose.yml', async () => {
   });
 });
 
+/** A Kubernetes object as parsed (the fields the checks read; `spec` is whatever its kind holds). */
+interface K8sObject {
+  file: string;
+  apiVersion: string;
+  kind: string;
+  metadata: { name: string; labels?: Record<string, string> };
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  spec: any;
+}
+
 describe('deploy/k8s', async () => {
   const files = ['redis.yaml', 'receiver.yaml', 'emulator.yaml', 'reports-pvc.yaml', 'shards-job.yaml', 'merge-job.yaml'];
   const docs = (
@@ -121,7 +131,7 @@ describe('deploy/k8s', async () => {
       files.map(async (f) => {
         const parsed = parseAllDocuments(await readFile(join(DEPLOY, 'k8s', f), 'utf8'));
         for (const d of parsed) expect(d.errors, f).toEqual([]);
-        return parsed.map((d) => ({ file: f, ...(d.toJS() as Record<string, any>) }));
+        return parsed.map((d): K8sObject => ({ file: f, ...(d.toJS() as Omit<K8sObject, 'file'>) }));
       }),
     )
   ).flat();
