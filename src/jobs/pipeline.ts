@@ -180,7 +180,7 @@ async function runPipeline(config: ResolvedConfig, io: JobIO, body: (ctx: JobCon
       if (target.deliveries) log(`droidcheck: deliveries from stream ${target.deliveries.stream} at ${target.deliveries.redis} (shard ${target.deliveries.shardId}); the service's webhooks must point at \`droidcheck receive\``);
       else log(`droidcheck: configure the service's answer webhook URL as ${target.webhookUrl}`);
       if (target.messagesUrl && config.verifyToken !== null) log(`droidcheck: message webhook (send steps that wait for a reply): ${target.messagesUrl}, with DROID_VERIFY_TOKEN as its verify token`);
-      if (config.webhookSecret === null) log('droidcheck: no DROID_WEBHOOK_SECRET set: deliveries are accepted without a secret');
+      if (config.webhookSecret === null && !target.deliveries) log('droidcheck: no DROID_WEBHOOK_SECRET set: deliveries are accepted without a secret');
     } else {
       log(`droidcheck: embedded emulator at ${target.baseUrl} (${target.emulator?.thread ?? 'inline'} thread), receiver at ${target.webhookUrl}`);
     }
