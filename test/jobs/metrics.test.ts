@@ -148,7 +148,7 @@ describe('--metrics-port of a running job', () => {
       cli.child.kill('SIGKILL');
       await cli.exited(5_000);
     }
-  });
+  }, 90_000);
 
   it('run: the request and verdict counters equal the report', async () => {
     const out = join(dir, 'run');
@@ -170,5 +170,5 @@ describe('--metrics-port of a running job', () => {
       cli.child.kill('SIGKILL');
       await cli.exited(5_000);
     }
-  });
+  }, 90_000);
 });

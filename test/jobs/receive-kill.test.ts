@@ -65,4 +65,4 @@ it('a receiver killed mid-run loses no delivery it acknowledged; the retries go 
     await stop(survivor!.cli);
     victim!.cli.child.kill('SIGKILL');
   }
-});
+}, 120_000);
