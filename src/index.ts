@@ -32,7 +32,7 @@ export {
 export { OUTCOMES, type Outcome } from './outcomes.js';
 export { systemClock, type Clock } from './clock.js';
 
-export { run, runLoad, runCapacity, type JobIO, type JobSummary } from './jobs/index.js';
+export { run, runLoad, runCapacity, startReceive, type JobIO, type JobSummary, type ReceiveService } from './jobs/index.js';
 export { doctor, renderDoctorReport, measureRoundTrip, type DoctorIO, type DoctorResult, type DoctorCheck, type NetworkEstimate } from './jobs/index.js';
 export {
   resolveConfig,
@@ -40,13 +40,16 @@ export {
   loadConfigFile,
   fileFlags,
   withDotenv,
+  resolveReceiveConfig,
+  type ReceiveFlags,
+  type ResolvedReceiveConfig,
   type JobFlags,
   type JobKind,
   type ResolvedConfig,
 } from './config/index.js';
 
 export { createEmulator, type Emulator, type EmulatorOptions } from './emulator/index.js';
-export { createReceiver, type Receiver, type ReceiverOptions, type ReceiverStats, type WebhookMatch } from './receiver/index.js';
+export { createReceiver, createStreamReceiver, type DeliverySource, type Receiver, type ReceiverOptions, type ReceiverStats, type WebhookMatch } from './receiver/index.js';
 export { DroidClient, type DroidClientOptions, type ClientResponse } from './client/index.js';
 export {
   checkContract,

@@ -8,7 +8,7 @@ import type { Command } from 'commander';
 import { parseDuration, parseUrl } from '../config/index.js';
 import { startEmulatorStandalone, type StandaloneOptions } from '../emulator/index.js';
 import { UsageError } from '../errors.js';
-import type { CliContext } from './shared.js';
+import { collect, type CliContext } from './shared.js';
 
 interface EmulateFlags {
   profile?: string;
@@ -18,7 +18,8 @@ interface EmulateFlags {
   droidId?: string;
   token?: string;
   testCustomerId?: string;
-  webhookUrl?: string;
+  /** Repeatable: several URLs are taken in turn. */
+  webhookUrl?: string | string[];
   webhookSecret?: string;
   messageWebhookUrl?: string;
   verifyToken?: string;
@@ -55,7 +56,9 @@ export async function emulateOptions(flags: EmulateFlags, env: NodeJS.ProcessEnv
   const token = flags.token ?? env.DROID_API_TOKEN;
   if (token) options.token = token;
   if (flags.testCustomerId) options.testCustomerId = flags.testCustomerId === 'none' ? null : int(flags.testCustomerId, '--test-customer-id', 1);
-  if (flags.webhookUrl) options.webhookUrl = flags.webhookUrl;
+  // Several answer-webhook URLs stand in for a load balancer: deliveries take them in turn.
+  const webhookUrls = [flags.webhookUrl ?? []].flat().map((u) => parseUrl(u, '--webhook-url'));
+  if (webhookUrls.length > 0) options.webhookUrl = webhookUrls.length === 1 ? webhookUrls[0]! : webhookUrls;
   const secret = flags.webhookSecret ?? env.DROID_WEBHOOK_SECRET;
   if (secret) options.webhookSecret = secret;
   if (flags.messageWebhookUrl) options.messageWebhookUrl = parseUrl(flags.messageWebhookUrl, '--message-webhook-url');
@@ -78,7 +81,7 @@ export function registerEmulateCommand(program: Command, ctx: CliContext): void 
     .option('--droid-id <n>', 'droid id (default: the profile\'s)')
     .option('--token <token>', 'bearer token (default: DROID_API_TOKEN, else generated and printed)')
     .option('--test-customer-id <n>', 'the droid\'s test customer, or "none"')
-    .option('--webhook-url <url>', 'answer webhook URL (default: the emulator\'s own echo receiver)')
+    .option('--webhook-url <url>', 'answer webhook URL, repeatable: several are taken in turn, like a load balancer (default: the emulator\'s own echo receiver)', collect, [])
     .option('--webhook-secret <secret>', 'webhook secret appended as ?secret= (default: DROID_WEBHOOK_SECRET)')
     .option('--message-webhook-url <url>', 'message-forwarding webhook: every stored message (send, bot replies) is POSTed here')
     .option('--verify-token <token>', 'message webhook verify token appended as ?verify_token= (default: DROID_VERIFY_TOKEN)')
@@ -99,7 +102,7 @@ export function registerEmulateCommand(program: Command, ctx: CliContext): void 
       if (tokenGenerated) out(`  token:          ${emulator.token}   (generated; export DROID_API_TOKEN to choose one)`);
       else out('  token:          (from --token / DROID_API_TOKEN)');
       out(
-        `  webhook:        ${options.webhookUrl ? 'as given' : 'the echo receiver'}; change it with` +
+        `  webhook:        ${Array.isArray(options.webhookUrl) ? `${options.webhookUrl.length} URLs, taken in turn` : options.webhookUrl ? 'as given' : 'the echo receiver'}; change it with` +
           ` PUT ${url}/__emulator/webhook {"url": "...", "secret": "..."} (bearer token required)`,
       );
       out(

@@ -34,7 +34,12 @@ export function addJobOptions(command: Command): Command {
     .option('--config <file>', `config file of default flags (default: ./${DEFAULT_CONFIG_FILE} when present)`)
     .option('--judge-model <name>', 'chat model grading `judge` expectations (OpenAI-compatible: OPENAI_BASE_URL, OPENAI_API_KEY)')
     .option('--embedding-model <name>', 'embedding model of `similar` expectations')
-    .option('--no-cache', 'neither read nor write the judge and embedding cache (.droidcheck/cache)');
+    .option('--no-cache', 'neither read nor write the judge and embedding cache (.droidcheck/cache)')
+    .option('--deliveries [redis-url]', 'start no receiver: read deliveries from the Redis Stream `droidcheck receive` fills (no URL: DROIDCHECK_REDIS_URL)')
+    .option('--stream <key>', 'stream key of --deliveries (env DROIDCHECK_STREAM; default: droidcheck:deliveries)')
+    .option('--metrics-port <port>', 'serve Prometheus metrics at http://host:port/metrics while the job runs (0: any free port)')
+    .option('--metrics-host <host>', 'address of the metrics server (default: 127.0.0.1)')
+    .option('--metrics-linger <duration>', 'keep serving metrics this long after the job, so the last scrape sees the final counts (default: 0)');
 }
 
 /** Maps commander's option names to JobFlags names (repeatables renamed). */

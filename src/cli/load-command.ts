@@ -20,7 +20,9 @@ export function registerLoadCommand(program: Command, ctx: CliContext): void {
     .option('--max-in-flight <n>', 'in-flight cap; arrivals beyond it are dropped and counted (default: 100000)')
     .option('--max-requests <n>', 'send at most this many requests (warm-up included)')
     .option('--ack-only', 'async requests end at the acknowledgement (capacity of the ack path)')
-    .option('--progress <duration>', 'progress line interval on stderr, 0 for none (default: 5s)');
+    .option('--progress <duration>', 'progress line interval on stderr, 0 for none (default: 5s)')
+    .option('--shard <i/n>', 'run execution segment i of n of the load: every n-th arrival of every stage (or 1/n of --concurrency), for `merge`')
+    .option('--start-at <time>', 'wait until this ISO 8601 instant (with its offset, e.g. 2026-05-01T12:00:00Z) before sending: one instant for every shard');
   addJobOptions(command).action(async (_paths: string[], _flags: unknown, cmd: Command) => {
     const config = await jobConfig('load', cmd, ctx);
     await withInterrupts(ctx, config.graceMs, (signals) => runLoad(config, { stdout: ctx.stdout, stderr: ctx.stderr, ...signals, color: ctx.color, env: ctx.env }));

@@ -8,6 +8,7 @@ import { registerEmulateCommand } from './emulate-command.js';
 import { registerLoadCommand } from './load-command.js';
 import { registerImportCommand } from './import-command.js';
 import { registerInitCommand } from './init-command.js';
+import { registerReceiveCommand } from './receive-command.js';
 import { registerRunCommand } from './run-command.js';
 import { registerSchemaCommand } from './schema-command.js';
 import { registerValidateCommand } from './validate-command.js';
@@ -36,5 +37,6 @@ export function createProgram(ctx: CliContext): Command {
   registerEmulateCommand(program, ctx);
   registerImportCommand(program, ctx);
   registerDoctorCommand(program, ctx);
+  registerReceiveCommand(program, ctx);
   return program;
 }

@@ -56,6 +56,20 @@ export interface CommonFlags {
   syncMessage?: string;
   /** The config file's `judge:` section, as written (validated by src/llm/config.ts). */
   judge?: unknown;
+  /**
+   * `--deliveries [redis-url]`: read answer, message and intent deliveries from the Redis Stream
+   * that `droidcheck receive` fills instead of starting a receiver (issue 13); `true` (the flag
+   * without a value): the URL of `DROIDCHECK_REDIS_URL`.
+   */
+  deliveries?: string | boolean;
+  /** Stream key of `--deliveries` (env `DROIDCHECK_STREAM`). Default `droidcheck:deliveries`. */
+  stream?: string;
+  /** Serve Prometheus metrics on this port while the job runs (0: any free port). */
+  metricsPort?: number | string;
+  /** Address of the metrics server. Default 127.0.0.1. */
+  metricsHost?: string;
+  /** After the job, keep serving metrics this long (the last scrape sees the final counts), e.g. "15s". Default 0. */
+  metricsLinger?: string | number;
 }
 
 /** `droidcheck load`. */
@@ -80,6 +94,8 @@ export interface LoadFlags {
   ackOnly?: boolean;
   /** Progress line interval on stderr ("0": none). Default 5 s. */
   progress?: string | number;
+  /** `--start-at <ISO 8601 time>`: wait until then before sending (coordinated shards). */
+  startAt?: string;
 }
 
 /** `droidcheck capacity`. */

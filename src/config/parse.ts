@@ -79,3 +79,61 @@ export function parseGrep(value: string | undefined): string | RegExp | undefine
     throw new UsageError(`--grep: bad regular expression ${value}: ${(err as Error).message}`);
   }
 }
+
+/** Default stream key of `droidcheck receive` and `--deliveries`. */
+export const DEFAULT_STREAM = 'droidcheck:deliveries';
+
+/**
+ * A Redis URL, `redis://[user[:password]@]host[:port][/db]` or `rediss://` (TLS). A password is
+ * accepted only from the environment (`fromEnv`): a flag shows in the process list and in shell
+ * history. Throws UsageError naming `where`.
+ */
+export function parseRedisUrl(value: string, where: string, fromEnv = false): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new UsageError(`${where}: "${value}" is not a Redis URL; write e.g. redis://127.0.0.1:6379/0`);
+  }
+  if (url.protocol !== 'redis:' && url.protocol !== 'rediss:') throw new UsageError(`${where}: "${url.protocol}//..." must be a redis:// or rediss:// URL, e.g. redis://127.0.0.1:6379/0`);
+  if (url.hostname === '') throw new UsageError(`${where}: the Redis URL has no host; write e.g. redis://127.0.0.1:6379/0`);
+  const db = url.pathname.replace(/^\//, '');
+  if (db !== '' && !/^\d+$/.test(db)) throw new UsageError(`${where}: "/${db}" is not a database number; write e.g. redis://127.0.0.1:6379/0`);
+  if (url.password !== '' && !fromEnv) {
+    throw new UsageError(`${where}: a Redis password in a flag shows in the process list; export DROIDCHECK_REDIS_URL=redis://:PASSWORD@host:6379/0 instead (receive without --redis, and --deliveries without a URL, read it)`);
+  }
+  return value;
+}
+
+/** The password of a Redis URL (for redaction), or undefined. */
+export function redisPassword(url: string | undefined): string | undefined {
+  if (url === undefined) return undefined;
+  try {
+    const p = decodeURIComponent(new URL(url).password);
+    return p === '' ? undefined : p;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A stream key: non-empty, no spaces. */
+export function parseStreamKey(value: string, where: string): string {
+  if (!/^\S{1,200}$/.test(value)) throw new UsageError(`${where}: "${value}" must be a Redis key without spaces, e.g. droidcheck:deliveries`);
+  return value;
+}
+
+const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})$/i;
+
+/**
+ * `--start-at`: an ISO 8601 instant with its offset (`2026-05-01T12:00:00Z`,
+ * `2026-05-01T14:00:00+02:00`): every shard must read the same instant, so a local time without
+ * an offset is refused. Returns the instant as `toISOString()` (UTC). Throws UsageError.
+ */
+export function parseInstant(value: string, flag: string): string {
+  const text = value.trim();
+  const ms = ISO_INSTANT.test(text) ? Date.parse(text) : NaN;
+  if (!Number.isFinite(ms)) {
+    throw new UsageError(`${flag}: "${value}" is not an ISO 8601 time with its offset; write e.g. 2026-05-01T12:00:00Z, or in a shell: $(date -u -d '+30 seconds' +%FT%TZ)`);
+  }
+  return new Date(ms).toISOString();
+}

@@ -11,9 +11,9 @@ import { randomBytes } from 'node:crypto';
 import { ConfigError, UsageError } from '../errors.js';
 import { resolveLlmConfig, type ResolvedLlmConfig } from '../llm/index.js';
 import { parseOutputFiles } from '../report/reporter.js';
-import { constantRate, parseShard, parseStages, parseWeights, type ModeOverride, type Shard, type Stage } from '../runner/index.js';
+import { constantRate, parseShard, parseStages, parseWeights, shareOf, type ModeOverride, type Segment, type Shard, type Stage } from '../runner/index.js';
 import type { JobFlags, JobKind } from './flags.js';
-import { parseChoice, parseDuration, parseGrep, parseInteger, parseNumber, parseShare, parseUrl } from './parse.js';
+import { DEFAULT_STREAM, parseChoice, parseDuration, parseGrep, parseInstant, parseInteger, parseNumber, parseRedisUrl, parseShare, parseStreamKey, parseUrl } from './parse.js';
 
 /** Reporters a job uses when none are named: files land in the report directory. */
 export const DEFAULT_REPORTERS = ['console', 'json', 'junit', 'html', 'markdown', 'ndjson'] as const;
@@ -41,6 +41,30 @@ export interface ResolvedLoadSettings {
   progressMs: number;
   /** After sending ends, in-flight requests get this long before they are cancelled, ms. */
   drainTimeoutMs: number;
+  /**
+   * `--shard i/n`: this process's execution segment (runner/segments.ts). The model above is
+   * already this shard's part: its arrivals of the stages (open), its virtual users (closed); the
+   * request budget and the seed (seed + i - 1) too.
+   */
+  segment: Segment | undefined;
+  /** `--start-at`: the instant sending starts, ISO 8601 UTC; undefined: at once. */
+  startAt: string | undefined;
+}
+
+/** `--metrics-port`, `--metrics-host`, `--metrics-linger`. */
+export interface ResolvedMetrics {
+  host: string;
+  /** 0: any free port (the URL is logged). */
+  port: number;
+  /** After the job, the metrics stay served this long, ms. */
+  lingerMs: number;
+}
+
+/** `--deliveries`: a shard reads its deliveries from the Redis Stream receivers publish to (issue 13). */
+export interface ResolvedDeliveries {
+  /** May hold a password (from DROIDCHECK_REDIS_URL only): never print it, redactRedisUrl. */
+  redisUrl: string;
+  stream: string;
 }
 
 export interface ResolvedCapacitySettings {
@@ -108,9 +132,14 @@ export interface ResolvedConfig {
   llm: ResolvedLlmConfig | undefined;
   load?: ResolvedLoadSettings;
   capacity?: ResolvedCapacitySettings;
+  /** Read deliveries from a Redis Stream instead of starting a receiver; undefined: a receiver of our own. */
+  deliveries: ResolvedDeliveries | undefined;
+  /** `--metrics-port`: serve Prometheus metrics while the job runs (and `lingerMs` after it); undefined: not served. */
+  metrics: ResolvedMetrics | undefined;
 }
 
-function secretFrom(env: NodeJS.ProcessEnv, name: string): string | undefined {
+/** A token or secret from `env[name]` (undefined when unset or empty). Throws ConfigError when shorter than MIN_SECRET_CHARS. */
+export function secretFrom(env: NodeJS.ProcessEnv, name: string): string | undefined {
   const value = env[name];
   if (value === undefined || value === '') return undefined;
   if (value.length < MIN_SECRET_CHARS) {
@@ -131,7 +160,56 @@ function resolveTarget(cli: JobFlags, env: NodeJS.ProcessEnv, file: JobFlags): R
   return { kind: 'remote', baseUrl, droidId: String(droidId), token };
 }
 
-function resolveLoad(flags: JobFlags, concurrency: number, explicitConcurrency: boolean, timeoutMs: number): ResolvedLoadSettings {
+/**
+ * `--deliveries [url]` and `--stream` (env DROIDCHECK_REDIS_URL, DROIDCHECK_STREAM). A stream
+ * needs a real target: the service's answer webhook must point at `droidcheck receive`.
+ */
+function resolveDeliveries(flags: JobFlags, env: NodeJS.ProcessEnv, target: ResolvedTarget): ResolvedDeliveries | undefined {
+  const given = flags.deliveries;
+  if (given === undefined || given === false) {
+    if (flags.stream !== undefined) throw new UsageError('--stream names the stream of --deliveries: give --deliveries too');
+    return undefined;
+  }
+  let redisUrl: string;
+  if (given === true || given === '') {
+    const fromEnv = env.DROIDCHECK_REDIS_URL;
+    if (!fromEnv) throw new UsageError('--deliveries without a URL reads DROIDCHECK_REDIS_URL, which is not set; export it or write --deliveries redis://host:6379/0');
+    redisUrl = parseRedisUrl(fromEnv, 'DROIDCHECK_REDIS_URL', true);
+  } else redisUrl = parseRedisUrl(given, '--deliveries');
+  if (target.kind === 'emulator') {
+    throw new ConfigError(
+      '--deliveries reads what `droidcheck receive` publishes for a real target: give --base-url, --droid-id and DROID_API_TOKEN of the service (or of `droidcheck emulate --webhook-url <receiver>`) whose answer webhook points at the receivers',
+    );
+  }
+  for (const [flag, set] of [['--receiver-port', flags.receiverPort], ['--receiver-host', flags.receiverHost], ['--public-url', flags.publicUrl]] as const) {
+    if (set !== undefined) throw new UsageError(`${flag} configures a receiver of this process; with --deliveries none is started (the receivers are \`droidcheck receive\`)`);
+  }
+  const stream = flags.stream ?? env.DROIDCHECK_STREAM ?? DEFAULT_STREAM;
+  return { redisUrl, stream: parseStreamKey(stream, flags.stream !== undefined ? '--stream' : env.DROIDCHECK_STREAM !== undefined ? 'DROIDCHECK_STREAM' : 'stream') };
+}
+
+/** `--metrics-port` / `--metrics-host` / `--metrics-linger`. */
+function resolveMetrics(flags: JobFlags): ResolvedMetrics | undefined {
+  if (flags.metricsPort === undefined) {
+    if (flags.metricsHost !== undefined || flags.metricsLinger !== undefined) throw new UsageError(`${flags.metricsHost !== undefined ? '--metrics-host' : '--metrics-linger'} needs --metrics-port`);
+    return undefined;
+  }
+  return {
+    host: flags.metricsHost ?? '127.0.0.1',
+    port: parseInteger(flags.metricsPort, '--metrics-port', 0, 65_535),
+    lingerMs: parseDuration(flags.metricsLinger ?? 0, '--metrics-linger'),
+  };
+}
+
+/** The segment's part of a count (virtual users, a request budget); UsageError when it is none. */
+function segmentShare(count: number, segment: Segment | undefined, what: string): number {
+  if (!segment) return count;
+  const share = shareOf(count, segment);
+  if (share === 0) throw new UsageError(`--shard ${segment.index}/${segment.total}: ${what} ${count} leaves this shard nothing; use at most ${count} shards`);
+  return share;
+}
+
+function resolveLoad(flags: JobFlags, concurrency: number, explicitConcurrency: boolean, timeoutMs: number, segment: Segment | undefined): ResolvedLoadSettings {
   const durationMs = parseDuration(flags.duration ?? '30s', '--duration');
   if (durationMs <= 0) throw new UsageError('--duration: must be > 0, e.g. 30s');
   if (flags.rate !== undefined && flags.stages !== undefined) throw new UsageError('give either --rate (constant arrival rate) or --stages (ramps), not both');
@@ -140,17 +218,22 @@ function resolveLoad(flags: JobFlags, concurrency: number, explicitConcurrency: 
   let model: LoadModel;
   if (flags.stages !== undefined) model = { kind: 'open', startRate: parseNumber(flags.startRate ?? 0, '--start-rate', { min: 0, unit: 'req/s' }), stages: parseStages(flags.stages) };
   else if (flags.rate !== undefined) model = { kind: 'open', ...constantRate(parseNumber(flags.rate, '--rate', { min: 0, above: true, unit: 'req/s' }), durationMs) };
-  else model = { kind: 'closed', concurrency, durationMs };
+  else model = { kind: 'closed', concurrency: segmentShare(concurrency, segment, '--concurrency'), durationMs };
+  const maxRequests = flags.maxRequests === undefined ? undefined : segmentShare(parseInteger(flags.maxRequests, '--max-requests', 1), segment, '--max-requests');
+  const seed = parseInteger(flags.seed ?? 1, '--seed', 0, 2 ** 32 - 1);
   return {
     model,
     warmupMs: parseDuration(flags.warmup ?? 0, '--warmup'),
     maxInFlight: parseInteger(flags.maxInFlight ?? 100_000, '--max-in-flight', 1),
-    maxRequests: flags.maxRequests === undefined ? undefined : parseInteger(flags.maxRequests, '--max-requests', 1),
+    maxRequests,
     weights: parseWeights(flags.weights ?? []),
-    seed: parseInteger(flags.seed ?? 1, '--seed', 0, 2 ** 32 - 1),
+    // Each shard draws its own mix (the same seed would send the same sequence n times).
+    seed: segment ? (seed + segment.index - 1) % 2 ** 32 : seed,
     ackOnly: flags.ackOnly ?? false,
     progressMs: parseDuration(flags.progress ?? '5s', '--progress'),
     drainTimeoutMs: timeoutMs + 5_000,
+    segment,
+    startAt: flags.startAt === undefined ? undefined : parseInstant(flags.startAt, '--start-at'),
   };
 }
 
@@ -194,6 +277,8 @@ export function resolveConfig(command: JobKind, cli: JobFlags, env: NodeJS.Proce
   const timeoutMs = parseDuration(flags.timeout ?? '180s', '--timeout');
   if (timeoutMs <= 0) throw new UsageError('--timeout: must be > 0, e.g. 180s');
   const concurrency = parseInteger(flags.concurrency ?? 8, '--concurrency', 1, 100_000);
+  const shard = flags.shard === undefined ? undefined : parseShard(flags.shard);
+  if (flags.startAt !== undefined && command !== 'load') throw new UsageError('--start-at is an option of load');
   const config: ResolvedConfig = {
     command,
     paths: flags.paths && flags.paths.length > 0 ? flags.paths : ['scenarios'],
@@ -219,14 +304,17 @@ export function resolveConfig(command: JobKind, cli: JobFlags, env: NodeJS.Proce
     emulatorThread: flags.emulatorThread ?? 'worker',
     warmUp: flags.warmUp ?? true,
     retries: parseInteger(flags.retries ?? 0, '--retries', 0, 10),
-    shard: flags.shard === undefined ? undefined : parseShard(flags.shard),
+    shard,
     baseline: flags.baseline,
     outputFile: flags.outputFiles && flags.outputFiles.length > 0 ? parseOutputFiles(flags.outputFiles) : undefined,
     failOnFlaky: flags.failOnFlaky ?? false,
     syncMessage: parseChoice(flags.syncMessage ?? 'auto', '--sync-message', ['auto', 'object', 'string'] as const),
     llm: resolveLlmConfig({ ...(cli.judgeModel !== undefined && { judgeModel: cli.judgeModel }), ...(cli.embeddingModel !== undefined && { embeddingModel: cli.embeddingModel }), ...(cli.cache === false && { cache: false }) }, env, file.judge),
+    deliveries: resolveDeliveries(flags, env, target),
+    metrics: resolveMetrics(flags),
   };
-  if (command === 'load') config.load = resolveLoad(flags, concurrency, flags.concurrency !== undefined, timeoutMs);
+  // load: --shard splits the arrivals (execution segments), every shard runs every scenario.
+  if (command === 'load') config.load = resolveLoad(flags, concurrency, flags.concurrency !== undefined, timeoutMs, shard);
   if (command === 'capacity') config.capacity = resolveCapacity(flags);
   return config;
 }

@@ -3,6 +3,7 @@
  * or a value derived from one (DESIGN.md, Conventions).
  */
 import { llmSettings } from '../llm/index.js';
+import { redactRedisUrl } from '../receiver/index.js';
 import type { ResolvedConfig } from './resolve.js';
 
 export function publicSettings(config: ResolvedConfig): Record<string, unknown> {
@@ -26,6 +27,7 @@ export function publicSettings(config: ResolvedConfig): Record<string, unknown> 
     ...(config.syncMessage !== 'auto' && { syncMessage: config.syncMessage }),
     ...(config.llm && { judge: llmSettings(config.llm) }),
     ...(config.load && { load: { ...config.load, maxRequests: config.load.maxRequests ?? null } }),
+    ...(config.deliveries && { deliveries: { redis: redactRedisUrl(config.deliveries.redisUrl), stream: config.deliveries.stream } }),
     ...(config.capacity && { capacity: { ...config.capacity, precision: config.capacity.precision ?? null, answerP99Ms: config.capacity.answerP99Ms ?? null } }),
   };
 }

@@ -11,7 +11,7 @@ import { fireIntentWebhooks } from './intent-webhooks.js';
 import { dispatchWithFaults } from './outbound.js';
 import { buildAnswerPayload, buildErrorPayload, type PayloadMeta } from './payload.js';
 import type { WebhookFaultRule } from './faults/profile.js';
-import { webhookTarget, type WebhookTarget } from './webhook-dispatcher.js';
+import { targetUrls, webhookTarget, type WebhookTarget } from './webhook-dispatcher.js';
 
 export interface AsyncJob {
   requestId: string;
@@ -50,6 +50,6 @@ function runJob(ctx: EmulatorContext, job: AsyncJob): void {
   }
   dispatchWithFaults(ctx, { kind: 'answer', id: job.requestId, payload, target: job.target }, job.faults, (j, secret) => ({
     ...j,
-    target: webhookTarget(j.target.url, secret),
+    target: webhookTarget(targetUrls(j.target), secret),
   }));
 }

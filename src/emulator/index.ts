@@ -72,8 +72,8 @@ export interface Emulator {
   readonly testCustomerId: number | null;
   /** Binds host:port (default 127.0.0.1:0); resolves the base URL, e.g. http://127.0.0.1:PORT. */
   listen(): Promise<string>;
-  /** Replaces the webhook (null => not configured); the secret is appended as `?secret=`. */
-  setWebhook(url: string | null, secret?: string | null): void;
+  /** Replaces the webhook (null => not configured; several URLs: taken in turn); the secret is appended as `?secret=`. */
+  setWebhook(url: string | readonly string[] | null, secret?: string | null): void;
   /**
    * Sets the message-forwarding webhook (docs receiving-webhook.mdx; null => nothing forwarded);
    * `verifyToken` is appended as `?verify_token=` (undefined keeps the previous one).
@@ -125,7 +125,7 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
     options: resolved,
     droidId,
     testCustomerId,
-    webhook: options.webhookUrl ? webhookTarget(options.webhookUrl, secret) : null,
+    webhook: options.webhookUrl && options.webhookUrl.length > 0 ? webhookTarget(options.webhookUrl, secret) : null,
     messageWebhook: options.messageWebhookUrl ? messageWebhookTarget(options.messageWebhookUrl, verifyToken) : null,
     intents,
     intentHooks: intentHooks(intents),
@@ -168,7 +168,7 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
     },
     setWebhook(url, newSecret) {
       if (newSecret !== undefined) secret = newSecret;
-      ctx.webhook = url ? webhookTarget(url, secret) : null;
+      ctx.webhook = url && url.length > 0 ? webhookTarget(url, secret) : null;
     },
     setMessageWebhook: (url, token) => control.setMessageWebhook(url, token),
     setIntentWebhook: (override) => control.setIntentWebhook(override),

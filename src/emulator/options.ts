@@ -49,8 +49,11 @@ export interface EmulatorOptions {
   token?: string;
   /** Default 1001 (or the profile's); null => 400 "Droid Missing Test Customer Id". */
   testCustomerId?: number | null;
-  /** Default null => 400 webhook not configured. */
-  webhookUrl?: string | null;
+  /**
+   * Default null => 400 webhook not configured. Several URLs: deliveries take them in turn, a
+   * retry the next one (a load balancer in front of several receivers; webhook-dispatcher.ts).
+   */
+  webhookUrl?: string | readonly string[] | null;
   /** Appended to the webhook URL as `?secret=`. */
   webhookSecret?: string | null;
   /**

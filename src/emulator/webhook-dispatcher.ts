@@ -10,6 +10,11 @@
  * `timeoutMs` (undici's headersTimeout/bodyTimeout: undici's own timers, no timer or
  * AbortController per delivery). One undici Agent for every delivery; `close()` destroys it,
  * which aborts the requests in flight.
+ *
+ * Several answer-webhook URLs (`emulate --webhook-url A --webhook-url B`, issue 13): the emulator
+ * stands in for a load balancer in front of several receivers. Deliveries take the URLs in turn
+ * (round robin), and a retry goes to the next URL after the one that failed (like a balancer
+ * retrying on another upstream), so one receiver that died does not take every retry with it.
  */
 import { performance } from 'node:perf_hooks';
 import { Agent, request } from 'undici';
@@ -24,6 +29,8 @@ export interface WebhookTarget {
   url: string;
   /** The URL actually posted to (with `secret` / `verify_token` when set). */
   postUrl: string;
+  /** Several URLs behind one setting (a load balancer's upstreams), taken in turn; absent: only `url`. */
+  pool?: readonly { url: string; postUrl: string }[];
 }
 
 /** The URL with query parameter `name` set to `value` when value is a non-empty string (existing parameters kept). */
@@ -33,9 +40,21 @@ export function targetWithParam(url: string, name: string, value: string | null 
   return { url, postUrl: u.toString() };
 }
 
-/** The answer webhook: `?secret=` appended when set (spec: Authentication, rule 7). */
-export function webhookTarget(url: string, secret: string | null | undefined): WebhookTarget {
-  return targetWithParam(url, 'secret', secret);
+/**
+ * The answer webhook: `?secret=` appended when set (spec: Authentication, rule 7). Several URLs:
+ * one target whose deliveries take them in turn (the first is `url`). Throws TypeError for a bad URL
+ * or an empty list.
+ */
+export function webhookTarget(url: string | readonly string[], secret: string | null | undefined): WebhookTarget {
+  const urls = typeof url === 'string' ? [url] : url;
+  if (urls.length === 0) throw new TypeError('webhookTarget: no URL');
+  const pool = urls.map((u) => targetWithParam(u, 'secret', secret));
+  return pool.length === 1 ? pool[0]! : { ...pool[0]!, pool };
+}
+
+/** Every URL of a target (one, or its pool's). */
+export function targetUrls(target: WebhookTarget): string[] {
+  return target.pool ? target.pool.map((p) => p.url) : [target.url];
 }
 
 /** The message-forwarding webhook: `?verify_token=` appended (docs receiving-webhook.mdx, "Request URL Format"). */
@@ -57,6 +76,8 @@ const JSON_HEADERS = { 'content-type': 'application/json' };
 
 export class WebhookDispatcher {
   private readonly agent: Agent;
+  /** Round robin over a target's pool: the first attempt of the next delivery. */
+  private turn = 0;
 
   constructor(
     private readonly options: ResolvedEmulatorOptions['delivery'],
@@ -79,7 +100,7 @@ export class WebhookDispatcher {
   deliver(job: DeliveryJob): void {
     this.stats.pending += 1;
     const body = JSON.stringify(job.payload);
-    void this.attempt(job, body, 1);
+    void this.attempt(job, body, 1, job.target.pool ? this.turn++ : 0);
   }
 
   private backoff(attempt: number): number {
@@ -87,11 +108,13 @@ export class WebhookDispatcher {
     return Math.round(base * (0.5 + this.random()));
   }
 
-  private async attempt(job: DeliveryJob, body: string, attempt: number): Promise<void> {
+  private async attempt(job: DeliveryJob, body: string, attempt: number, turn: number): Promise<void> {
     if (this.timers.isClosed) {
       this.stats.pending -= 1;
       return;
     }
+    const pool = job.target.pool;
+    const target = pool ? pool[(turn + attempt - 1) % pool.length]! : job.target;
     const startedAt = this.wallNow();
     const t0 = performance.now();
     this.stats.deliveryAttempts += 1;
@@ -99,7 +122,7 @@ export class WebhookDispatcher {
     let error = '';
     let responseBody = '';
     try {
-      const res = await request(job.target.postUrl, { method: 'POST', body, headers: JSON_HEADERS, dispatcher: this.agent });
+      const res = await request(target.postUrl, { method: 'POST', body, headers: JSON_HEADERS, dispatcher: this.agent });
       status = res.statusCode;
       responseBody = (await res.body.text()).slice(0, RESPONSE_EXCERPT);
     } catch (err) {
@@ -111,7 +134,7 @@ export class WebhookDispatcher {
       kind: job.kind,
       requestId: job.id,
       attempt,
-      targetUrl: job.target.url,
+      targetUrl: target.url,
       status,
       ok,
       durationMs: Math.round((performance.now() - t0) * 100) / 100,
@@ -133,7 +156,7 @@ export class WebhookDispatcher {
       return;
     }
     this.stats.retries += 1;
-    this.timers.after(this.backoff(attempt), () => void this.attempt(job, body, attempt + 1));
+    this.timers.after(this.backoff(attempt), () => void this.attempt(job, body, attempt + 1, turn));
   }
 
   /** Aborts in-flight requests (destroying the agent) . Call after `timers.close()`. */

@@ -4,13 +4,18 @@
  * `--stages`: arrival rate, latency from the intended start) or closed model (`--concurrency`),
  * through the same pipeline and reporters as `run` (pipeline.ts), with the load section
  * (achieved rates, dropped arrivals, send delay and the generator-bound verdict) and the timeline.
+ * Coordinated shards (issue 13): `--shard i/n` runs execution segment i of n of the whole load
+ * (runner/segments.ts: its arrivals of every stage, its virtual users), `--start-at` sleeps until
+ * the instant every shard starts at (start-at.ts), so `merge` describes one load.
  */
 import { retryPolicyFor } from '../client/retry.js';
 import type { ResolvedConfig } from '../config/index.js';
 import { InternalError } from '../errors.js';
 import type { LoadSection } from '../report/index.js';
 import { MixSource, generatorVerdict, runEngine, type EngineResult } from '../runner/index.js';
+import { formatMs } from '../units.js';
 import { runJob, type JobIO, type JobSummary } from './pipeline.js';
+import { checkStartAt, sleepUntil } from './start-at.js';
 
 const round3 = (n: number): number => Math.round(n * 1000) / 1000;
 
@@ -30,20 +35,31 @@ export function loadSection(engine: EngineResult): LoadSection {
   };
 }
 
-/** Throws like `run` (exit 2 before anything is sent). */
-export function runLoad(config: ResolvedConfig, io: JobIO): Promise<JobSummary> {
+/**
+ * Throws like `run` (exit 2 before anything is sent), and UsageError when `--start-at` is more
+ * than 1 s in the past or more than 24 h ahead (on the wall clock `now`, ms since the epoch).
+ */
+export async function runLoad(config: ResolvedConfig, io: JobIO, now: () => number = Date.now): Promise<JobSummary> {
   const s = config.load;
   if (!s) throw new InternalError('runLoad: the configuration has no load settings (resolveConfig("load", ...))');
+  const startAtMs = s.startAt === undefined ? undefined : checkStartAt(s.startAt, now());
   return runJob({ ...config, command: 'load' }, io, async (ctx) => {
     const source = MixSource.of(ctx.suites, { mode: config.mode, weights: s.weights, seed: s.seed });
     await ctx.begin(undefined);
     const m = s.model;
-    ctx.log(`droidcheck load: ${m.kind === 'open' ? `open model, ${m.stages.map((st) => `${st.durationMs / 1000} s to ${st.target} req/s`).join(', ')}` : `closed model, ${m.concurrency} in flight for ${m.durationMs / 1000} s`}`);
+    const shard = s.segment ? `shard ${s.segment.index}/${s.segment.total} of ` : '';
+    ctx.log(`droidcheck load: ${shard}${m.kind === 'open' ? `open model, ${m.stages.map((st) => `${st.durationMs / 1000} s to ${st.target} req/s`).join(', ')}` : `closed model, ${m.concurrency} in flight for ${m.durationMs / 1000} s`}${s.segment && m.kind === 'open' ? ` (this shard: arrival ${s.segment.index} of every ${s.segment.total})` : ''}`);
+    let startLagMs: number | undefined;
+    if (startAtMs !== undefined) {
+      ctx.log(`droidcheck load: waiting until ${s.startAt} (${formatMs(Math.max(0, startAtMs - now()))})`);
+      startLagMs = await sleepUntil(startAtMs, now, ctx.stopSignal);
+      if (startLagMs > 100) ctx.log(`droidcheck load: started ${formatMs(startLagMs)} after --start-at (the set-up took longer): this shard's timeline is shifted by that much`);
+    }
     const engine = await runEngine({
       source,
       scheduler:
         m.kind === 'open'
-          ? { kind: 'open', startRate: m.startRate, stages: m.stages, maxInFlight: s.maxInFlight, maxRequests: s.maxRequests }
+          ? { kind: 'open', startRate: m.startRate, stages: m.stages, maxInFlight: s.maxInFlight, maxRequests: s.maxRequests, segment: s.segment }
           : { kind: 'closed', concurrency: m.concurrency, durationMs: m.durationMs, maxRequests: s.maxRequests },
       client: ctx.target.client,
       receiver: ctx.target.receiver,
@@ -59,6 +75,12 @@ export function runLoad(config: ResolvedConfig, io: JobIO): Promise<JobSummary> 
       abortSignal: ctx.abortSignal,
       rttMs: ctx.rttMs,
     });
-    return { engine, load: loadSection(engine) };
+    const load: LoadSection = {
+      ...loadSection(engine),
+      ...(s.segment && { shards: [`${s.segment.index}/${s.segment.total}`] }),
+      ...(s.startAt !== undefined && { startAt: s.startAt }),
+      ...(startLagMs !== undefined && { startLagMs: Math.round(startLagMs * 1000) / 1000 }),
+    };
+    return { engine, load };
   });
 }

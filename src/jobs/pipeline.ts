@@ -19,17 +19,18 @@
  * 2, one line). An interrupt (SIGINT) still writes the partial report; the exit code is 130.
  */
 import type { Writable } from 'node:stream';
-import { publicSettings, type ResolvedConfig } from '../config/index.js';
+import { publicSettings, redisPassword, type ResolvedConfig } from '../config/index.js';
 import { SetupError, UsageError } from '../errors.js';
 import { formatMs } from '../units.js';
 import { parseThreshold } from '../metrics/index.js';
 import { createRedactor, environmentSecrets, redactValue } from '../redact.js';
-import { buildReport, createReporter, loadBaseline, type LoadSection, type CapacitySection, type Reporter, type ReportDocument } from '../report/index.js';
+import { buildReport, createReporter, loadBaseline, type LoadSection, type CapacitySection, type Reporter, type ReportDocument, type StreamSection } from '../report/index.js';
 import { checkAccounting, shardSuites, warmUpConnections, type EngineResult, type ProgressSnapshot, type RecordSink, type SetupFailure } from '../runner/index.js';
 import { assertGraderConfig, createGrader, formatLlmUsage, llmSettings, type Grader } from '../llm/index.js';
 import { filterScenarios, loadSuites, needsGrader, type Suite } from '../scenario/index.js';
 import { measureRoundTrip, type NetworkEstimate } from './network.js';
 import { preflight } from './preflight.js';
+import { startJobMetrics, type JobMetrics } from './live-metrics.js';
 import { openTarget, type Target } from './target.js';
 
 export interface JobIO {
@@ -94,7 +95,8 @@ export async function selectSuites(config: ResolvedConfig): Promise<Suite[]> {
     const by = [config.tags.length > 0 ? `--tag ${config.tags.join(', ')}` : '', config.excludeTags.length > 0 ? `--exclude-tag ${config.excludeTags.join(', ')}` : '', config.grep !== undefined ? `--grep ${String(config.grep)}` : ''];
     throw new UsageError(`no scenario is left after ${by.filter(Boolean).join(' and ')}`);
   }
-  const suites = shardSuites(filtered, config.shard);
+  // load: --shard splits the arrivals (execution segments, config.load.segment), not the scenarios.
+  const suites = shardSuites(filtered, config.command === 'load' ? undefined : config.shard);
   if (suites.length === 0) throw new UsageError(`shard ${config.shard?.index}/${config.shard?.total} holds no scenario (${filtered.reduce((n, s) => n + s.scenarios.length, 0)} scenarios for ${config.shard?.total} shards): use fewer shards`);
   return suites;
 }
@@ -136,13 +138,33 @@ export function setupMessage(f: SetupFailure, target: Target, config: ResolvedCo
   return `every request to ${where} failed the same way${status} before any was answered (${f.records} request${f.records === 1 ? '' : 's'}): ${f.error.message}; ${fix}`;
 }
 
+/** The stream section of a shard that read `--deliveries`: the stream, and the clock skew measured. */
+function streamSection(target: Target): StreamSection | undefined {
+  const d = target.deliveries;
+  const skew = target.receiver.clockSkew();
+  if (!d || !skew) return undefined;
+  return { stream: d.stream, redis: d.redis, shards: [{ shardId: d.shardId, redisMinusLocalUs: skew.redisMinusLocalUs, rttUs: skew.rttUs, measuredAt: skew.measuredAt, receivers: skew.receivers }] };
+}
+
 /**
  * Runs one job through the pipeline (see the module docs) with `body` as its traffic step.
  * Throws ScenarioError / UsageError / ConfigError / ThresholdError before anything is sent
  * (exit 2), SetupError when every request failed the same set-up way (exit 2), InternalError
- * when the accounting does not add up (exit 70).
+ * when the accounting does not add up (exit 70). With `--metrics-port`, serves live metrics
+ * (live-metrics.ts) from before the target opens until `--metrics-linger` after the report.
  */
 export async function runJob(config: ResolvedConfig, io: JobIO, body: (ctx: JobContext) => Promise<JobOutput>): Promise<JobSummary> {
+  const live = config.metrics ? await startJobMetrics({ ...config, metrics: config.metrics }) : undefined;
+  let summary: JobSummary | undefined;
+  try {
+    summary = await runPipeline(config, io, body, live);
+    return summary;
+  } finally {
+    await live?.close(summary ? config.metrics?.lingerMs : 0, io.stopSignal);
+  }
+}
+
+async function runPipeline(config: ResolvedConfig, io: JobIO, body: (ctx: JobContext) => Promise<JobOutput>, live: JobMetrics | undefined): Promise<JobSummary> {
   const suites = await selectSuites(config);
   for (const t of config.thresholds) parseThreshold(t);
   // LLM-graded matchers: a model must be configured before anything is sent (run only; load
@@ -150,7 +172,7 @@ export async function runJob(config: ResolvedConfig, io: JobIO, body: (ctx: JobC
   const graded = config.command === 'run' ? needsGrader(suites) : [];
   assertGraderConfig(graded, config.llm);
   const baseline = config.baseline !== undefined ? await loadBaseline(config.baseline) : undefined;
-  const secrets = [config.webhookSecret, config.verifyToken, config.intentSecret, config.target.kind === 'remote' ? config.target.token : undefined, ...environmentSecrets(io.env ?? process.env)];
+  const secrets = [config.webhookSecret, config.verifyToken, config.intentSecret, config.target.kind === 'remote' ? config.target.token : undefined, redisPassword(config.deliveries?.redisUrl), ...environmentSecrets(io.env ?? process.env)];
   let redact = createRedactor(secrets);
   const reporters = createReporters(config, io, (text) => redact(text));
   const progress = reporters.find((r) => r.name === 'progress') as (Reporter & { log?(line: string): void }) | undefined;
@@ -158,7 +180,9 @@ export async function runJob(config: ResolvedConfig, io: JobIO, body: (ctx: JobC
   const settings = publicSettings(config);
   const startedAt = new Date().toISOString();
   await preflight(config, log, io.stopSignal);
+  if (live) log(`droidcheck: metrics at ${live.url}`);
   const target = await openTarget(config, log);
+  live?.watch(target.receiver);
   const grader = graded.length > 0 && config.llm ? createGrader(config.llm) : undefined;
   redact = createRedactor([...secrets, target.emulator?.token]);
   let output: JobOutput;
@@ -166,9 +190,10 @@ export async function runJob(config: ResolvedConfig, io: JobIO, body: (ctx: JobC
   try {
     if (config.target.kind === 'remote') {
       log(`droidcheck: target ${target.baseUrl} (droid ${config.target.droidId})`);
-      log(`droidcheck: configure the service's answer webhook URL as ${target.webhookUrl}`);
+      if (target.deliveries) log(`droidcheck: deliveries from stream ${target.deliveries.stream} at ${target.deliveries.redis} (shard ${target.deliveries.shardId}); the service's webhooks must point at \`droidcheck receive\``);
+      else log(`droidcheck: configure the service's answer webhook URL as ${target.webhookUrl}`);
       if (target.messagesUrl && config.verifyToken !== null) log(`droidcheck: message webhook (send steps that wait for a reply): ${target.messagesUrl}, with DROID_VERIFY_TOKEN as its verify token`);
-      if (config.webhookSecret === null) log('droidcheck: no DROID_WEBHOOK_SECRET set: deliveries are accepted without a secret');
+      if (config.webhookSecret === null && !target.deliveries) log('droidcheck: no DROID_WEBHOOK_SECRET set: deliveries are accepted without a secret');
     } else {
       log(`droidcheck: embedded emulator at ${target.baseUrl} (${target.emulator?.thread ?? 'inline'} thread), receiver at ${target.webhookUrl}`);
     }
@@ -184,6 +209,7 @@ export async function runJob(config: ResolvedConfig, io: JobIO, body: (ctx: JobC
     const sinks: RecordSink[] = reporters
       .filter((r) => r.onResult)
       .map((r) => ({ onRecord: (record, warmup) => r.onResult!(record, warmup), ...(r.drained && { drained: () => r.drained!() }) }));
+    if (live) sinks.push(live.sink);
     const ctx: JobContext = {
       config,
       suites,
@@ -191,6 +217,7 @@ export async function runJob(config: ResolvedConfig, io: JobIO, body: (ctx: JobC
       sinks,
       onTick: (s) => {
         for (const r of reporters) r.onProgress?.(s);
+        live?.onTick(s);
       },
       begin: async (planned) => {
         for (const r of reporters) await r.onRunStart?.({ startedAt, kind: config.command, planned, settings });
@@ -215,6 +242,7 @@ export async function runJob(config: ResolvedConfig, io: JobIO, body: (ctx: JobC
     for (const r of reporters) await r.onAbort?.();
     throw new SetupError(redact(setupMessage(engine.setupFailure, target, config)));
   }
+  live?.finish(output.engine);
   const receiver = target.receiver.stats();
   const accounting = checkAccounting({ outcomes: engine.tally.outcomes, requests: engine.tally.requests, notSent: engine.counts.notSent, receiver, parked: target.receiver.parkedCount(), inbound: target.receiver.inboundStats() });
   const report = buildReport({
@@ -242,7 +270,8 @@ export async function runJob(config: ResolvedConfig, io: JobIO, body: (ctx: JobC
     ...(network && { network }),
   });
   if (grader) log(`droidcheck: judge ${formatLlmUsage(grader.usage())}`);
-  const safe = redactValue(report, redact);
+  const stream = streamSection(target);
+  const safe = redactValue(stream ? { ...report, stream } : report, redact);
   for (const r of reporters) await r.onRunEnd?.(safe);
   const files = reporters.flatMap((r) => r.files ?? []);
   if (files.length > 0) io.stdout.write(`reports: ${files.join(', ')}\n`);

@@ -1,21 +1,34 @@
 /**
  * Opens what a run talks to: the embedded emulator (default) or a real service, plus the
  * webhook receiver, all wired together (DESIGN.md: "With no target configured it runs
- * against an embedded emulator").
+ * against an embedded emulator"). With `--deliveries redis://...` (issue 13) no receiver is
+ * started: the deliveries come from the Redis Stream that `droidcheck receive` fills
+ * (createStreamReceiver, read from this process's start; docs/receiver.md).
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Agent } from 'undici';
 import { DroidClient } from '../client/index.js';
+import { InternalError } from '../errors.js';
 import type { ResolvedConfig } from '../config/index.js';
 import { createEmulator, startEmulatorWorker, type EmulatorOptions } from '../emulator/index.js';
-import { createReceiver, type Receiver } from '../receiver/index.js';
+import { createReceiver, createStreamReceiver, redactRedisUrl, type DeliverySource } from '../receiver/index.js';
+
+/** Where a shard reads its deliveries (`--deliveries`). */
+export interface StreamDeliveries {
+  /** The Redis URL without its password. */
+  redis: string;
+  stream: string;
+  /** This shard's id in the stream's ownership hashes. */
+  shardId: string;
+}
 
 export interface Target {
   client: DroidClient;
-  receiver: Receiver;
-  /** The URL the service must POST answers to (without the secret). */
-  webhookUrl: string;
+  /** The receiver of this process, or the stream of `--deliveries`. */
+  receiver: DeliverySource;
+  /** The URL the service must POST answers to (without the secret); undefined with `--deliveries` (the receivers' URL). */
+  webhookUrl: string | undefined;
   /** The message-forwarding webhook URL to configure (without the verify token). */
   messagesUrl: string | undefined;
   /** The intent webhook URL to configure in each intent. */
@@ -24,6 +37,8 @@ export interface Target {
   baseUrl: string;
   /** The embedded emulator, when it is the target. */
   emulator: EmbeddedEmulator | undefined;
+  /** `--deliveries`: the stream read instead of a receiver of our own. */
+  deliveries: StreamDeliveries | undefined;
   close(): Promise<void>;
 }
 
@@ -54,8 +69,20 @@ async function startEmbeddedEmulator(options: EmulatorOptions, preferWorker: boo
   return { url, token: emulator.token, droidId: emulator.droidId, thread: 'inline', close: () => emulator.close() };
 }
 
-/** Starts the receiver (and the emulator when no base URL is configured) on loopback by default. */
-export async function openTarget(config: ResolvedConfig, log: (line: string) => void = () => undefined): Promise<Target> {
+interface OpenedDeliveries {
+  receiver: DeliverySource;
+  webhookUrl: string | undefined;
+  urls: { messages: string; intents: string } | undefined;
+  deliveries: StreamDeliveries | undefined;
+}
+
+/** The receiver on loopback by default, or the stream of `--deliveries`. Throws ConfigError when Redis cannot be reached. */
+async function openDeliveries(config: ResolvedConfig): Promise<OpenedDeliveries> {
+  if (config.deliveries) {
+    const { redisUrl, stream } = config.deliveries;
+    const receiver = await createStreamReceiver({ redisUrl, stream });
+    return { receiver, webhookUrl: undefined, urls: undefined, deliveries: { redis: redactRedisUrl(redisUrl), stream, shardId: receiver.shardId } };
+  }
   const receiver = createReceiver({
     host: config.receiverHost,
     port: config.receiverPort,
@@ -64,8 +91,12 @@ export async function openTarget(config: ResolvedConfig, log: (line: string) => 
     intentSecret: config.intentSecret,
   });
   const receiverUrl = await receiver.listen();
-  const webhookUrl = config.publicUrl ?? receiverUrl;
-  const urls = receiver.urls();
+  return { receiver, webhookUrl: config.publicUrl ?? receiverUrl, urls: receiver.urls(), deliveries: undefined };
+}
+
+/** Starts the receiver (and the emulator when no base URL is configured) on loopback by default. */
+export async function openTarget(config: ResolvedConfig, log: (line: string) => void = () => undefined): Promise<Target> {
+  const { receiver, webhookUrl, urls, deliveries } = await openDeliveries(config);
   // Behind a tunnel the three webhooks share its origin: <public>/webhook, /messages, /intents.
   const publicOf = (local: string | undefined): string | undefined => (local === undefined ? undefined : config.publicUrl ? new URL(new URL(local).pathname, config.publicUrl).toString() : local);
   const messagesUrl = publicOf(urls?.messages);
@@ -77,6 +108,7 @@ export async function openTarget(config: ResolvedConfig, log: (line: string) => 
   let token: string;
   try {
     if (config.target.kind === 'emulator') {
+      if (webhookUrl === undefined) throw new InternalError('the embedded emulator needs a receiver of this process (config/resolve.ts refuses --deliveries without a real target)');
       emulator = await startEmbeddedEmulator(
         {
           webhookUrl,
@@ -109,6 +141,7 @@ export async function openTarget(config: ResolvedConfig, log: (line: string) => 
     intentsUrl,
     baseUrl,
     emulator,
+    deliveries,
     close() {
       // Emulator first (no more deliveries), then the receiver (parked deliveries become orphans).
       closing ??= (async () => {

@@ -44,6 +44,26 @@ export function loadLines(report: ReportDocument, paint: Paint): string[] {
     lines.push(`  send delay  p50 ${formatMs(d.p50)} · p99 ${formatMs(d.p99)} · max ${formatMs(d.max)} (${d.count} samples)`);
   }
   if (l.generator) lines.push(`  ${l.generator.generatorBound ? paint(RED, 'WARNING ') : ''}${l.generator.message}`);
+  if (l.shards) lines.push(`  shard${l.shards.length === 1 ? '' : 's'} ${l.shards.join(', ')} (execution segments of one load)`);
+  if (l.startAt) lines.push(`  started at ${l.startAt}${l.startLagMs !== undefined ? `, ${formatMs(l.startLagMs)} late${l.shards && l.shards.length > 1 ? ' (latest shard)' : ''}` : ''}`);
+  return lines;
+}
+
+/**
+ * `--deliveries`: the stream read, deliveries other shards counted (`foreign`), and the clock
+ * skew measured: each receiver against each shard, largest first, with its uncertainty.
+ */
+export function streamLines(report: ReportDocument, paint: Paint): string[] {
+  const st = report.stream;
+  if (!st) return [];
+  const skews = st.shards.flatMap((sh) => sh.receivers.map((r) => ({ shard: sh.shardId, ...r })));
+  const worst = skews.reduce<(typeof skews)[number] | undefined>((w, r) => (w === undefined || Math.abs(r.receiverMinusLocalUs) > Math.abs(w.receiverMinusLocalUs) ? r : w), undefined);
+  const lines = ['', `${paint(BOLD, 'Stream')}  ${st.stream} at ${st.redis} · foreign ${report.receiver.foreign} (other shards' deliveries) · ${st.shards.length} shard${st.shards.length === 1 ? '' : 's'}`];
+  lines.push(
+    worst === undefined
+      ? '  clock skew: no receiver seen in the stream'
+      : `  clock skew: receivers vs shards at most ${formatMs(Math.abs(worst.receiverMinusLocalUs) / 1000)} (${worst.receiverId} vs ${worst.shard}, +- ${formatMs(worst.uncertaintyUs / 1000)}); answer latency is mapped through Redis TIME and does not include it`,
+  );
   return lines;
 }
 

@@ -6,7 +6,7 @@ import { formatLocation } from '../errors.js';
 import { formatMs } from '../units.js';
 import { LATENCY_FOOTNOTE, LATENCY_HEADER, formatLimit, shownMetrics, latencyCells, thresholdVerdictText } from '../metrics/index.js';
 import { renderComparison } from './compare.js';
-import { capacityLines, loadLines, noteLines, outcomeLines, tallyLines } from './console-job.js';
+import { capacityLines, loadLines, noteLines, outcomeLines, streamLines, tallyLines } from './console-job.js';
 import { accuracyLines, parityLines, passRateLines } from './console-sections.js';
 import type { ReportDocument, ScenarioEntry } from './report-document.js';
 
@@ -132,6 +132,7 @@ export function renderConsoleSummary(report: ReportDocument, opts: ConsoleSummar
     '',
     `${paint(BOLD, 'Receiver')}  received ${r.received} · matched ${r.matched} · duplicates ${r.duplicates} · late ${r.late} · orphans ${r.orphans} · bad secret ${r.badSecret} · malformed ${r.malformed}`,
   );
+  lines.push(...streamLines(report, paint));
   lines.push(...noteLines(report, paint), ...passRateLines(report.passRates, paint), ...parityLines(report.parity, paint), ...accuracyLines(report.accuracy, paint));
   if (report.comparison) lines.push('', `${paint(BOLD, 'Baseline')}  ${renderComparison(report.comparison).trimEnd()}`);
   if (report.thresholds.length > 0) {

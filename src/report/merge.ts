@@ -4,13 +4,15 @@
  * averages of percentiles; outcomes, retries, receiver counts, tallies and scenarios are
  * summed or concatenated; timelines are merged interval by interval (counts added, interval
  * histograms added); thresholds are judged again on the merged figures; pass rates, parity and
- * accuracy are merged by merge-sections.ts.
+ * accuracy are merged by merge-sections.ts, the load and stream sections of shards by
+ * merge-load.ts.
  */
 import * as hdr from 'hdr-histogram-js';
 import { UsageError } from '../errors.js';
 import { DEFAULT_THRESHOLDS, LATENCY_METRICS, LatencyRecorder, REMOTE_DEFAULT_THRESHOLDS, evaluateThresholds, summarizeHistogram } from '../metrics/index.js';
 import { zeroOutcomes } from '../outcomes.js';
 import { exitCodeFor, latencyEntries } from './build-report.js';
+import { mergeLoadSections, mergeStreamSections } from './merge-load.js';
 import { mergeAccuracy, mergeParity, mergePassRates } from './merge-sections.js';
 import type { ReportDocument, ReportSummary } from './report-document.js';
 import { OUTCOMES, type ReceiverStats, type ScenarioTally, type Timeline, type TimelinePoint } from './run-types.js';
@@ -131,6 +133,8 @@ export function mergeReports(reports: readonly ReportDocument[], opts: MergeRepo
   const accuracy = mergeAccuracy(reports.map((r) => r.accuracy));
   const tallies = mergeTallies(reports);
   const timeline = mergeTimelines(reports.flatMap((r) => (r.timeline ? [r.timeline] : [])));
+  const load = mergeLoadSections(reports.map((r) => r.load), summary.outcomes.answered);
+  const stream = mergeStreamSections(reports);
   const shards = reports.map((r) => r.settings.shard).filter((s) => s !== undefined);
   const accounting = reports.every((r) => r.accounting)
     ? reports.reduce(
@@ -166,7 +170,9 @@ export function mergeReports(reports: readonly ReportDocument[], opts: MergeRepo
     ...(passRates && { passRates }),
     ...(parity && { parity }),
     ...(accuracy && { accuracy }),
+    ...(load && { load }),
     ...(timeline && { timeline }),
+    ...(stream && { stream }),
     exitCode: exitCodeFor({
       interrupted: reports.some((r) => r.exitCode === 130),
       failed: summary.failed,

@@ -123,6 +123,37 @@ export interface LoadSection {
   /** Open model: intended vs actual start, ms, with the HDR histogram. */
   sendDelay?: SendDelaySummary & { histogram: string };
   generator?: GeneratorVerdict;
+  /** `--shard i/n`: the execution segment this load was (runner/segments.ts); a merged report: every input's. */
+  shards?: string[];
+  /** `--start-at`: the instant sending was to start (ISO 8601 UTC). */
+  startAt?: string;
+  /** `--start-at`: how late the engine started after it, ms (a merged report: the latest shard's). */
+  startLagMs?: number;
+}
+
+/** One shard's clock skew, measured against Redis TIME (receiver/types.ts ClockSkew), us. */
+export interface StreamShardSkew {
+  shardId: string;
+  /** Redis TIME minus the shard's wall clock, us; known within +- rttUs / 2. */
+  redisMinusLocalUs: number;
+  rttUs: number;
+  /** ISO 8601. */
+  measuredAt: string;
+  /** Each receiver seen in the stream: its wall clock minus the shard's, us, within +- uncertaintyUs. */
+  receivers: { receiverId: string; receiverMinusLocalUs: number; uncertaintyUs: number }[];
+}
+
+/**
+ * `--deliveries`: the Redis Stream the deliveries were read from (issue 13), and the clock skew
+ * measured. Answer latency runs from the shard's submit to the receiver's arrival stamp mapped
+ * through Redis TIME, so the skew between machines does not enter it (docs/receiver.md).
+ */
+export interface StreamSection {
+  stream: string;
+  /** The Redis URL without its password. */
+  redis: string;
+  /** One entry per shard (a merged report: every shard's). */
+  shards: StreamShardSkew[];
 }
 
 /** One measured rate of the capacity search (ms, req/s, counts). */
@@ -205,6 +236,8 @@ export interface ReportDocument {
   capacity?: CapacitySection;
   /** LLM-graded matchers: the grader's settings (no key) and its token usage (issue 14). */
   judge?: JudgeSection;
+  /** `--deliveries`: the Redis Stream read and the clock skew measured against its receivers. */
+  stream?: StreamSection;
   /**
    * 130 interrupted; else 99 a threshold breached (or, capacity, no rate passed); else 1 a
    * scenario missed its pass-rate requirement or the comparison with a baseline regressed; else 0.

@@ -151,6 +151,23 @@ const loadSchema = z.object({
   answeredRate: z.number().describe('req/s'),
   sendDelay: summaryMs.extend({ histogram: z.string() }).optional(),
   generator: z.object({ generatorBound: z.boolean(), p99Ms: ms, limitMs: ms, message: z.string() }).optional(),
+  shards: z.array(z.string()).optional().describe('--shard i/n: the execution segments this load was'),
+  startAt: z.string().optional().describe('--start-at: ISO 8601 UTC'),
+  startLagMs: ms.optional().describe('--start-at: how late sending started, ms'),
+});
+
+const streamSchema = z.object({
+  stream: z.string(),
+  redis: z.string().describe('the Redis URL without its password'),
+  shards: z.array(
+    z.object({
+      shardId: z.string(),
+      redisMinusLocalUs: z.number().describe('us; within +- rttUs / 2'),
+      rttUs: z.number(),
+      measuredAt: z.string(),
+      receivers: z.array(z.object({ receiverId: z.string(), receiverMinusLocalUs: z.number().describe('us'), uncertaintyUs: z.number() })),
+    }),
+  ),
 });
 
 const pointStats = z.object({ count, p50: ms, p99: ms });
@@ -234,6 +251,7 @@ export const reportDocumentSchema = z.object({
       usage: z.object({ chatCalls: count, embeddingCalls: count, httpRequests: count, promptTokens: count, completionTokens: count, totalTokens: count, cacheHits: count, judgeErrors: count }),
     })
     .optional(),
+  stream: streamSchema.optional().describe('--deliveries: the Redis Stream read, and the clock skew measured'),
   exitCode: z.number().int(),
 });
 

@@ -10,6 +10,7 @@
  */
 import { UsageError } from '../errors.js';
 import { durationMs, durationProblem } from '../units.js';
+import { WHOLE, shareOf, wholeIndex, type Segment } from './segments.js';
 
 /** One stage: move the arrival rate to `target` req/s over `durationMs` ms. */
 export interface Stage {
@@ -18,7 +19,8 @@ export interface Stage {
   target: number;
 }
 
-interface Segment {
+/** One stage of the schedule as a piece of the rate function (not an execution segment). */
+interface RateSegment {
   /** ms from the start of the schedule. */
   startMs: number;
   durationMs: number;
@@ -42,19 +44,24 @@ export function expectedArrivals(startRate: number, stages: readonly Stage[]): n
 }
 
 /**
- * Iterates intended send times (ms from the schedule's start, ascending) of every arrival.
- * `next()` returns undefined after the last one. Allocation-free per arrival.
+ * Iterates intended send times (ms from the schedule's start, ascending) of every arrival, or,
+ * with an execution segment (`load --shard i/n`, segments.ts), of the arrivals k of the whole
+ * schedule with k mod n = i - 1, at the whole schedule's times. `next()` returns undefined after
+ * the last one. Allocation-free per arrival.
  */
 export class ArrivalSchedule {
   readonly durationMs: number;
-  /** Number of arrivals the schedule yields (ceil of the rate's integral). */
+  /** Number of arrivals the schedule yields: its segment's share of the whole's. */
   readonly total: number;
-  readonly #segments: Segment[] = [];
+  /** Number of arrivals of the whole schedule (ceil of the rate's integral). */
+  readonly wholeTotal: number;
+  readonly segment: Segment;
+  readonly #segments: RateSegment[] = [];
   #seg = 0;
   #n = 0;
 
   /** Throws UsageError (DROIDCHECK_ERR_USAGE) for a negative rate or duration. */
-  constructor(startRate: number, stages: readonly Stage[]) {
+  constructor(startRate: number, stages: readonly Stage[], segment: Segment = WHOLE) {
     if (!(startRate >= 0) || !Number.isFinite(startRate)) throw new UsageError(`start rate ${startRate} must be a number >= 0 (req/s)`);
     let t = 0;
     let before = 0;
@@ -71,12 +78,14 @@ export class ArrivalSchedule {
     }
     this.durationMs = t;
     // Guard against float noise: an integral of 199.9999999 is 200 arrivals.
-    this.total = Math.ceil(before - 1e-9);
+    this.wholeTotal = Math.ceil(before - 1e-9);
+    this.segment = segment;
+    this.total = shareOf(this.wholeTotal, segment);
   }
 
-  /** Intended time of arrival n (ms from start); undefined when n >= total. */
+  /** Intended time of arrival n of the whole schedule (ms from start); undefined when n >= wholeTotal. */
   timeOf(n: number): number | undefined {
-    if (n >= this.total || n < 0) return undefined;
+    if (n >= this.wholeTotal || n < 0) return undefined;
     while (this.#seg > 0 && n < this.#segments[this.#seg]!.before) this.#seg -= 1;
     let seg = this.#segments[this.#seg];
     while (seg && n >= seg.before + seg.count && this.#seg < this.#segments.length - 1) {
@@ -99,9 +108,10 @@ export class ArrivalSchedule {
     return seg.startMs + Math.min(Math.max(t, 0), d);
   }
 
-  /** The next arrival's intended time (ms from start), or undefined when the schedule is over. */
+  /** The segment's next arrival's intended time (ms from start), or undefined when the schedule is over. */
   next(): number | undefined {
-    const t = this.timeOf(this.#n);
+    if (this.#n >= this.total) return undefined;
+    const t = this.timeOf(wholeIndex(this.segment, this.#n));
     if (t !== undefined) this.#n += 1;
     return t;
   }

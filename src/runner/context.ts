@@ -6,7 +6,7 @@ import type { DroidClient } from '../client/index.js';
 import type { RetryPolicy } from '../client/retry.js';
 import type { Clock } from '../clock.js';
 import type { LatencyMetric } from '../metrics/index.js';
-import type { Receiver } from '../receiver/index.js';
+import type { DeliverySource } from '../receiver/index.js';
 import type { ExpectationGrader } from '../scenario/index.js';
 import type { ContractNotes } from './contract-notes.js';
 
@@ -18,7 +18,7 @@ export interface LatencySink {
 export interface ExecuteContext {
   client: DroidClient;
   /** Required for async requests. */
-  receiver: Receiver | undefined;
+  receiver: DeliverySource | undefined;
   clock: Clock;
   /** Deadline for the sync answer and for the webhook, ms from the start (spec: Limits, 180 s). */
   timeoutMs: number;

@@ -7,9 +7,10 @@ import type { RetryPolicy } from '../client/retry.js';
 import type { Clock } from '../clock.js';
 import type { LatencyRecorder } from '../metrics/index.js';
 import type { Outcome } from '../outcomes.js';
-import type { Receiver } from '../receiver/index.js';
+import type { DeliverySource } from '../receiver/index.js';
 import type { ExpectationGrader } from '../scenario/index.js';
 import type { Stage } from './arrival-schedule.js';
+import type { Segment } from './segments.js';
 import type { SendDelayRecorder } from './send-delay.js';
 import type { SetupFailure } from './setup-breaker.js';
 import type { RequestSource } from './source.js';
@@ -43,6 +44,8 @@ export type SchedulerSpec =
       /** Arrivals beyond this many in flight are dropped and counted, never delayed. */
       maxInFlight: number;
       maxRequests?: number | undefined;
+      /** `load --shard i/n`: only this execution segment's arrivals of the stages (segments.ts). */
+      segment?: Segment | undefined;
     };
 
 /** What a progress display sees every interval (counts; ms; req/s). */
@@ -65,6 +68,11 @@ export interface ProgressSnapshot {
   targetRate: number | undefined;
   /** ack p99 so far, ms, with its count. */
   ack: { count: number; p99Ms: number };
+  /**
+   * The run's own histograms, live (measured requests only; sendDelay: open model): read-only
+   * views for exporters that read them when asked (the Prometheus metrics), never written to.
+   */
+  histograms?: { latency: LatencyRecorder; sendDelay: SendDelayRecorder | undefined };
 }
 
 export interface EngineOptions {
@@ -72,7 +80,7 @@ export interface EngineOptions {
   scheduler: SchedulerSpec;
   client: DroidClient;
   /** Required when the source may send async requests (unless `ackOnly`). */
-  receiver?: Receiver | undefined;
+  receiver?: DeliverySource | undefined;
   clock?: Clock;
   /** Deadline per request (sync answer or webhook), ms from its (intended) start. */
   timeoutMs: number;

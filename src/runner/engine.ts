@@ -32,7 +32,7 @@ export async function runEngine(o: EngineOptions): Promise<EngineResult> {
   const run = new EngineRun(o);
   const startedAt = run.clock.wallNow();
   const spec = o.scheduler;
-  const targetRate = spec.kind === 'open' ? rateAtFn(spec.startRate, spec.stages) : undefined;
+  const targetRate = spec.kind === 'open' ? rateAtFn(spec.startRate, spec.stages, spec.segment?.total) : undefined;
   let lastSent = 0;
   const intervalMs = run.timeline.intervalMs;
   const ticker = setInterval(() => {
@@ -54,6 +54,7 @@ export async function runEngine(o: EngineOptions): Promise<EngineResult> {
         rate: point.durationS > 0 ? (sent - lastSent) / point.durationS : 0,
         targetRate: targetRate?.(now - run.t0),
         ack: { count: run.latency.recorder.count('ack'), p99Ms: run.latency.recorder.percentileMs('ack', 99) },
+        histograms: { latency: run.latency.recorder, sendDelay: spec.kind === 'open' ? run.sendDelay : undefined },
       });
       lastSent = sent;
     }
@@ -95,13 +96,16 @@ export async function runEngine(o: EngineOptions): Promise<EngineResult> {
   };
 }
 
-/** Intended rate (req/s) at `t` ms of k6-style stages starting at `startRate`. */
-export function rateAtFn(startRate: number, stages: readonly Stage[]): (t: number) => number {
+/**
+ * Intended rate (req/s) at `t` ms of k6-style stages starting at `startRate`; with `shares`
+ * (`load --shard i/n`: n), one execution segment's part of it.
+ */
+export function rateAtFn(startRate: number, stages: readonly Stage[], shares = 1): (t: number) => number {
   return (t) => {
     let from = startRate;
     let at = 0;
     for (const s of stages) {
-      if (t <= at + s.durationMs) return s.durationMs === 0 ? s.target : from + ((s.target - from) * (t - at)) / s.durationMs;
+      if (t <= at + s.durationMs) return (s.durationMs === 0 ? s.target : from + ((s.target - from) * (t - at)) / s.durationMs) / shares;
       at += s.durationMs;
       from = s.target;
     }

@@ -11,6 +11,7 @@
  */
 import { ArrivalSchedule, type Stage } from './arrival-schedule.js';
 import type { EngineRun } from './engine-run.js';
+import type { Segment } from './segments.js';
 
 /** Most arrivals fired in one tick before yielding to I/O (setImmediate). */
 export const MAX_BATCH = 512;
@@ -20,6 +21,8 @@ export interface OpenOptions {
   stages: readonly Stage[];
   maxInFlight: number;
   maxRequests?: number | undefined;
+  /** Only this execution segment's arrivals (segments.ts). Default: the whole schedule. */
+  segment?: Segment | undefined;
   warmupMs: number;
   drainTimeoutMs: number;
 }
@@ -27,7 +30,7 @@ export interface OpenOptions {
 /** Runs the schedule to its end and waits for every request sent; resolves the measured sending time, ms. */
 export async function runOpen(run: EngineRun, o: OpenOptions): Promise<{ measuredMs: number }> {
   const { clock, source } = run;
-  const schedule = new ArrivalSchedule(o.startRate, o.stages);
+  const schedule = new ArrivalSchedule(o.startRate, o.stages, o.segment);
   const maxRequests = o.maxRequests ?? Number.POSITIVE_INFINITY;
   const t0 = run.t0;
   let generationMs = 0;

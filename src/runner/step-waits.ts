@@ -24,7 +24,7 @@
  * wrong verify token / secret). Never throws for the target's behaviour.
  */
 import type { ContractCheck, IntentWebhookRequest, MessageForwarding } from '../contract/index.js';
-import type { Receiver } from '../receiver/index.js';
+import type { DeliverySource, Receiver } from '../receiver/index.js';
 import type { ExpectationFailure, ReplyWait, SourceLocation } from '../scenario/index.js';
 import { formatMs } from '../units.js';
 import type { ExecuteContext } from './context.js';
@@ -46,14 +46,14 @@ function failure(path: string, matcher: string, expected: unknown, actual: unkno
   return { path, matcher, expected, actual, message, location };
 }
 
-function receiverUrl(receiver: Receiver, route: 'messages' | 'intents'): string {
-  const urls = typeof receiver.urls === 'function' ? receiver.urls() : undefined;
+function receiverUrl(receiver: DeliverySource, route: 'messages' | 'intents'): string {
+  const urls = (receiver as Partial<Receiver>).urls?.();
   const local = urls?.[route];
   return local ? `the receiver's /${route} URL (here ${local}; behind a tunnel, the public URL with /${route})` : `the receiver's /${route} URL`;
 }
 
 /** Why no message reached the receiver, when the route shows it (no webhook configured, wrong token); '' otherwise. */
-function messageRouteHint(receiver: Receiver, customerId: string | number, after: number): string {
+function messageRouteHint(receiver: DeliverySource, customerId: string | number, after: number): string {
   if (receiver.messagesOf(customerId).some((m) => m.receivedAt >= after)) return '';
   const stats = receiver.inboundStats().messages;
   if (stats.badSecret > 0 && stats.accepted === 0) {

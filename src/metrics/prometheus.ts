@@ -1,0 +1,256 @@
+/**
+ * Live metrics in the Prometheus text format (issue 13, part 5), with prom-client: what a job
+ * (run, load, capacity) or a receiver (`droidcheck receive`) is doing while it runs, for
+ * Prometheus and Grafana (deploy/grafana-dashboard.json). Names follow Prometheus conventions
+ * (prometheus.io/docs/practices/naming): `droidcheck_` prefix, base units (seconds), counters end
+ * in `_total`.
+ *
+ * | metric | type | labels | fed from |
+ * |---|---|---|---|
+ * | `droidcheck_requests_total` | counter | outcome | each ended request (not warm-up) |
+ * | `droidcheck_scenario_results_total` | counter | suite, scenario, mode, result (passed, failed, judge_error) | each ended request with a verdict |
+ * | `droidcheck_requests_in_flight` | gauge | | every progress tick |
+ * | `droidcheck_arrivals_dropped_total` | counter | | every progress tick (open model, at the in-flight cap) |
+ * | `droidcheck_arrival_rate_target` | gauge | | every progress tick: intended arrival rate, req/s |
+ * | `droidcheck_{ack,answer,sync,reply,ack_server}_latency_seconds` | histogram | | the job's HDR histograms, read at scrape time |
+ * | `droidcheck_send_delay_seconds` | histogram | | the open model's send-delay HDR histogram |
+ * | `droidcheck_webhooks_received_total` | counter | route | the receiver's counters, read at scrape time |
+ * | `droidcheck_webhooks_total` | counter | route, verdict | the receiver's counters, read at scrape time |
+ * | `droidcheck_webhooks_parked` | gauge | | deliveries awaiting their waiter or owner |
+ * | `droidcheck_clock_skew_seconds` | gauge | receiver | stream mode: receiver clock minus this process's |
+ * | `droidcheck_job_finished` | gauge | | 1 once the job's figures are final |
+ * | `droidcheck_process_*`, `droidcheck_nodejs_*` | | | prom-client's default process metrics (CPU, memory, event-loop lag) |
+ *
+ * Latency histograms are views of the same HDR histograms the report is computed from, so their
+ * `_count` equals the report's count; a value lands in the first bucket whose bound is at least
+ * its HDR bucket's highest equivalent value (3 significant digits), and `_sum` is exact to the
+ * same 0.1 %. Bucket bounds include the spec's limits (0.1 s for ack, 180 s for answer, sync and
+ * reply), so the share within a limit is read from one bucket. Imports nothing of ours but
+ * latency-recorder.ts (DESIGN.md: metrics/ owns the Prometheus export).
+ */
+import { Counter, Gauge, Registry, collectDefaultMetrics, type Metric } from 'prom-client';
+import type { HistogramBucket } from './latency-recorder.js';
+
+/** The latency histograms exported; `sendDelay` is the open model's intended-vs-actual start. */
+export type LatencySeries = 'ack' | 'answer' | 'sync' | 'reply' | 'ackServer' | 'sendDelay';
+export const LATENCY_SERIES: readonly LatencySeries[] = ['ack', 'answer', 'sync', 'reply', 'ackServer', 'sendDelay'];
+
+const ACK_BUCKETS_S = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.15, 0.25, 0.5, 1, 2.5, 5];
+const ANSWER_BUCKETS_S = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20, 30, 60, 90, 120, 180, 300];
+const SEND_DELAY_BUCKETS_S = [0.0001, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1];
+
+/** Bucket upper bounds (seconds) of each latency histogram. */
+export const PROMETHEUS_BUCKETS_S: Readonly<Record<LatencySeries, readonly number[]>> = {
+  ack: ACK_BUCKETS_S,
+  ackServer: ACK_BUCKETS_S,
+  answer: ANSWER_BUCKETS_S,
+  sync: ANSWER_BUCKETS_S,
+  reply: ANSWER_BUCKETS_S,
+  sendDelay: SEND_DELAY_BUCKETS_S,
+};
+
+/** Prometheus names of the latency histograms. */
+export const LATENCY_METRIC_NAMES: Readonly<Record<LatencySeries, string>> = {
+  ack: 'droidcheck_ack_latency_seconds',
+  answer: 'droidcheck_answer_latency_seconds',
+  sync: 'droidcheck_sync_latency_seconds',
+  reply: 'droidcheck_reply_latency_seconds',
+  ackServer: 'droidcheck_ack_server_latency_seconds',
+  sendDelay: 'droidcheck_send_delay_seconds',
+};
+
+const LATENCY_HELP: Readonly<Record<LatencySeries, string>> = {
+  ack: 'Async acknowledgement latency (get-droid-answer-async), from the intended start; spec limit 0.1 s',
+  answer: 'Async answer latency, from the intended start to the webhook accepted; spec limit 180 s',
+  sync: 'Sync answer latency (get-droid-answer), from the intended start; spec limit 180 s',
+  reply: 'send to the bot reply on the message-forwarding webhook',
+  ackServer: 'Acknowledgement latency minus the measured network round trip (remote targets)',
+  sendDelay: 'Open model: actual minus intended send time (a generator that cannot keep up)',
+};
+
+/** The HDR buckets (values in us) behind a latency series, read at scrape time. */
+export type BucketSource = () => readonly HistogramBucket[];
+
+/** One engine run's (or one receiver's) histograms; missing series are empty. */
+export type LatencySources = Partial<Record<LatencySeries, BucketSource>>;
+
+/** One ended request, as the counters need it. */
+export interface RequestObservation {
+  outcome: string;
+  /** passed, failed or judge-error; none: no verdict (not sent, interrupted). */
+  verdict: 'passed' | 'failed' | 'judge-error' | 'none';
+  suite: string;
+  scenario: string;
+  mode: string;
+}
+
+/** What a progress tick says. Totals are cumulative over the job. */
+export interface ProgressObservation {
+  inFlight: number;
+  droppedTotal: number;
+  /** Intended arrival rate now, req/s (open model). */
+  targetRate: number | undefined;
+}
+
+/** Webhook totals by route (`answer`, `messages`, `intents`): received, and verdict -> count. */
+export type WebhookTotals = Record<string, { received: number; verdicts: Record<string, number>; parked?: number }>;
+
+export interface LiveMetricsOptions {
+  /** Labels on every series (e.g. `{command: 'load', shard: '1/2'}`). */
+  labels?: Record<string, string>;
+  /** prom-client's default process metrics (CPU, memory, event-loop lag). Default true. */
+  processMetrics?: boolean;
+}
+
+export interface LiveMetrics {
+  readonly registry: Registry;
+  /** `text/plain; version=0.0.4; charset=utf-8`. */
+  readonly contentType: string;
+  /** One ended request (warm-up ones are not observed). Two counter increments. */
+  observeRequest(r: RequestObservation): void;
+  observeProgress(p: ProgressObservation): void;
+  /** The histograms behind the latency series: every source's buckets are added at scrape time. */
+  setLatencySources(sources: readonly LatencySources[]): void;
+  /** Webhook totals read at each scrape (counters: they must never decrease). */
+  watchWebhooks(read: () => WebhookTotals): void;
+  /** Clock skew per receiver, seconds (receiver minus this process), read at each scrape. */
+  watchClockSkew(read: () => Record<string, number>): void;
+  /** The job's figures are final (`droidcheck_job_finished` 1). */
+  finish(): void;
+  /** The exposition text. */
+  metrics(): Promise<string>;
+}
+
+type HistogramValue = { value: number; labels: Record<string, string | number>; metricName: string };
+
+/** A histogram whose buckets are computed from HDR sources at scrape time (a prom-client custom metric). */
+class HdrHistogramMetric {
+  readonly type = 'histogram';
+  readonly aggregator = 'sum';
+  sources: BucketSource[] = [];
+  constructor(
+    readonly name: string,
+    readonly help: string,
+    private readonly boundsS: readonly number[],
+  ) {}
+
+  async get(): Promise<{ name: string; help: string; type: 'histogram'; aggregator: 'sum'; values: HistogramValue[] }> {
+    const boundsUs = this.boundsS.map((b) => b * 1e6);
+    const cumulative = boundsUs.map(() => 0);
+    let count = 0;
+    let sumUs = 0;
+    for (const source of this.sources) {
+      for (const { valueUs, count: c } of source()) {
+        count += c;
+        sumUs += valueUs * c;
+        for (let i = boundsUs.length - 1; i >= 0 && valueUs <= boundsUs[i]!; i--) cumulative[i]! += c;
+      }
+    }
+    const bucket = `${this.name}_bucket`;
+    const values: HistogramValue[] = this.boundsS.map((le, i) => ({ value: cumulative[i]!, labels: { le }, metricName: bucket }));
+    values.push({ value: count, labels: { le: '+Inf' }, metricName: bucket });
+    values.push({ value: sumUs / 1e6, labels: {}, metricName: `${this.name}_sum` });
+    values.push({ value: count, labels: {}, metricName: `${this.name}_count` });
+    return { name: this.name, help: this.help, type: this.type, aggregator: this.aggregator, values };
+  }
+
+  reset(): void {
+    this.sources = [];
+  }
+}
+
+/** Builds the registry and its metrics (nothing listens: metrics-server.ts serves it). */
+export function createLiveMetrics(options: LiveMetricsOptions = {}): LiveMetrics {
+  const registry = new Registry();
+  if (options.labels) registry.setDefaultLabels(options.labels);
+  if (options.processMetrics ?? true) collectDefaultMetrics({ register: registry, prefix: 'droidcheck_' });
+  const registers = [registry];
+
+  const requests = new Counter({ name: 'droidcheck_requests_total', help: 'Ended requests by outcome (answered, failed, rejected, timeout, ...), warm-up excluded', labelNames: ['outcome'], registers });
+  const results = new Counter({
+    name: 'droidcheck_scenario_results_total',
+    help: 'Ended requests with a verdict, by scenario and mode: passed, failed, judge_error',
+    labelNames: ['suite', 'scenario', 'mode', 'result'],
+    registers,
+  });
+  const inFlight = new Gauge({ name: 'droidcheck_requests_in_flight', help: 'Requests in flight at the last progress tick', registers });
+  const dropped = new Counter({ name: 'droidcheck_arrivals_dropped_total', help: 'Open model: arrivals dropped at the in-flight cap (never delayed)', registers });
+  const targetRate = new Gauge({ name: 'droidcheck_arrival_rate_target', help: 'Open model: intended arrival rate at the last progress tick, req/s', registers });
+  const finished = new Gauge({ name: 'droidcheck_job_finished', help: '1 once the figures are final (the report is being written)', registers });
+
+  const histograms = Object.fromEntries(
+    LATENCY_SERIES.map((s) => [s, new HdrHistogramMetric(LATENCY_METRIC_NAMES[s], LATENCY_HELP[s], PROMETHEUS_BUCKETS_S[s])]),
+  ) as Record<LatencySeries, HdrHistogramMetric>;
+  for (const h of Object.values(histograms)) registry.registerMetric(h as unknown as Metric);
+
+  let readWebhooks: (() => WebhookTotals) | undefined;
+  const webhooks = (): WebhookTotals => readWebhooks?.() ?? {};
+  new Counter({
+    name: 'droidcheck_webhooks_received_total',
+    help: 'Webhook deliveries received, by route (answer, messages, intents)',
+    labelNames: ['route'],
+    registers,
+    collect() {
+      this.reset();
+      for (const [route, t] of Object.entries(webhooks())) this.inc({ route }, t.received);
+    },
+  });
+  new Counter({
+    name: 'droidcheck_webhooks_total',
+    help: 'Webhook deliveries by route and verdict (matched, duplicate, late, orphan, foreign, bad_secret, malformed; published, unavailable; accepted)',
+    labelNames: ['route', 'verdict'],
+    registers,
+    collect() {
+      this.reset();
+      for (const [route, t] of Object.entries(webhooks())) for (const [verdict, n] of Object.entries(t.verdicts)) this.inc({ route, verdict }, n);
+    },
+  });
+  new Gauge({
+    name: 'droidcheck_webhooks_parked',
+    help: 'Answer deliveries held for their waiter or their owner, not counted yet',
+    registers,
+    collect() {
+      this.set(Object.values(webhooks()).reduce((n, t) => n + (t.parked ?? 0), 0));
+    },
+  });
+  let readSkew: (() => Record<string, number>) | undefined;
+  new Gauge({
+    name: 'droidcheck_clock_skew_seconds',
+    help: "Stream mode: a receiver's wall clock minus this process's, measured through Redis TIME",
+    labelNames: ['receiver'],
+    registers,
+    collect() {
+      this.reset();
+      for (const [receiver, s] of Object.entries(readSkew?.() ?? {})) this.set({ receiver }, s);
+    },
+  });
+
+  let droppedSeen = 0;
+  return {
+    registry,
+    contentType: registry.contentType,
+    observeRequest(r) {
+      requests.inc({ outcome: r.outcome });
+      if (r.verdict !== 'none') results.inc({ suite: r.suite, scenario: r.scenario, mode: r.mode, result: r.verdict === 'judge-error' ? 'judge_error' : r.verdict });
+    },
+    observeProgress(p) {
+      inFlight.set(p.inFlight);
+      if (p.droppedTotal > droppedSeen) dropped.inc(p.droppedTotal - droppedSeen);
+      droppedSeen = Math.max(droppedSeen, p.droppedTotal);
+      if (p.targetRate !== undefined) targetRate.set(p.targetRate);
+    },
+    setLatencySources(sources) {
+      for (const s of LATENCY_SERIES) histograms[s].sources = sources.flatMap((src) => (src[s] ? [src[s]] : []));
+    },
+    watchWebhooks(read) {
+      readWebhooks = read;
+    },
+    watchClockSkew(read) {
+      readSkew = read;
+    },
+    finish() {
+      finished.set(1);
+    },
+    metrics: () => registry.metrics(),
+  };
+}
