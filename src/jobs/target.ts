@@ -9,6 +9,7 @@ import { Agent } from 'undici';
 import { DroidClient } from '../client/index.js';
 import type { ResolvedConfig } from '../config/index.js';
 import { createEmulator, startEmulatorWorker, type EmulatorOptions } from '../emulator/index.js';
+import { listenError } from '../os-errors.js';
 import { createReceiver, type Receiver } from '../receiver/index.js';
 
 export interface Target {
@@ -63,7 +64,12 @@ export async function openTarget(config: ResolvedConfig, log: (line: string) => 
     verifyToken: config.verifyToken,
     intentSecret: config.intentSecret,
   });
-  const receiverUrl = await receiver.listen();
+  // The receiver binds the user's --receiver-host/--receiver-port: a port in use or an address
+  // this machine lacks is the user's mistake (exit 2), not droidcheck's.
+  const receiverUrl = await receiver.listen().catch(async (err: unknown) => {
+    await receiver.close().catch(() => undefined);
+    throw listenError(err, { flag: '--receiver-host', value: config.receiverHost }, { flag: '--receiver-port', value: config.receiverPort });
+  });
   const webhookUrl = config.publicUrl ?? receiverUrl;
   const urls = receiver.urls();
   // Behind a tunnel the three webhooks share its origin: <public>/webhook, /messages, /intents.
