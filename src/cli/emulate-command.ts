@@ -5,9 +5,10 @@
 import { once } from 'node:events';
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
-import { parseDuration, parseUrl } from '../config/index.js';
-import { startEmulatorStandalone, type StandaloneOptions } from '../emulator/index.js';
+import { MIN_SECRET_CHARS, parseDuration, parseInteger, parseUrl } from '../config/index.js';
+import { parseFaultProfileFile, parseProfile, startEmulatorStandalone, type StandaloneOptions } from '../emulator/index.js';
 import { UsageError } from '../errors.js';
+import { listenError, pathError } from '../os-errors.js';
 import { collect, type CliContext } from './shared.js';
 
 interface EmulateFlags {
@@ -29,40 +30,48 @@ interface EmulateFlags {
   rateLimit?: string;
 }
 
-function int(value: string, flag: string, min: number): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < min) throw new UsageError(`${flag}: "${value}" must be an integer >= ${min}`);
-  return n;
+function int(value: string, flag: string, min: number, max = Number.MAX_SAFE_INTEGER): number {
+  return parseInteger(value, flag, min, max);
 }
 
 async function readFlagFile(path: string, flag: string): Promise<string> {
   try {
     return await readFile(path, 'utf8');
   } catch (err) {
-    throw new UsageError(`${flag}: cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+    throw pathError(err, { flag, value: path }, 'read');
   }
 }
 
-/** Maps flags to emulator options. Throws UsageError (exit 2). */
+/** A token or secret from a flag or the environment: at least MIN_SECRET_CHARS characters. */
+function secret(flagValue: string | undefined, flag: string, env: NodeJS.ProcessEnv, variable: string): string | undefined {
+  const value = flagValue ?? (env[variable] || undefined);
+  if (value !== undefined && value.length < MIN_SECRET_CHARS) {
+    const source = flagValue !== undefined ? flag : variable;
+    throw new UsageError(`${source}: ${value.length} characters long; use at least ${MIN_SECRET_CHARS} (32 random characters advised: openssl rand -base64 32)`);
+  }
+  return value;
+}
+
+/** Maps flags to emulator options. Throws UsageError, or ScenarioError (file:line:col) for a bad profile or fault profile; exit 2. */
 export async function emulateOptions(flags: EmulateFlags, env: NodeJS.ProcessEnv): Promise<StandaloneOptions> {
   const options: StandaloneOptions = {
     host: flags.host,
-    port: int(flags.port, '--port', 0),
+    port: int(flags.port, '--port', 0, 65_535),
     seed: int(flags.seed, '--seed', 0),
   };
-  if (flags.profile) options.profile = flags.profile;
-  if (flags.faults) options.faults = await readFlagFile(flags.faults, '--faults');
+  if (flags.profile) options.profile = parseProfile(await readFlagFile(flags.profile, '--profile'), flags.profile);
+  if (flags.faults) options.faults = parseFaultProfileFile(await readFlagFile(flags.faults, '--faults'), flags.faults);
   if (flags.droidId) options.droidId = int(flags.droidId, '--droid-id', 1);
-  const token = flags.token ?? env.DROID_API_TOKEN;
+  const token = secret(flags.token, '--token', env, 'DROID_API_TOKEN');
   if (token) options.token = token;
   if (flags.testCustomerId) options.testCustomerId = flags.testCustomerId === 'none' ? null : int(flags.testCustomerId, '--test-customer-id', 1);
   // Several answer-webhook URLs stand in for a load balancer: deliveries take them in turn.
   const webhookUrls = [flags.webhookUrl ?? []].flat().map((u) => parseUrl(u, '--webhook-url'));
   if (webhookUrls.length > 0) options.webhookUrl = webhookUrls.length === 1 ? webhookUrls[0]! : webhookUrls;
-  const secret = flags.webhookSecret ?? env.DROID_WEBHOOK_SECRET;
-  if (secret) options.webhookSecret = secret;
+  const webhookSecret = secret(flags.webhookSecret, '--webhook-secret', env, 'DROID_WEBHOOK_SECRET');
+  if (webhookSecret) options.webhookSecret = webhookSecret;
   if (flags.messageWebhookUrl) options.messageWebhookUrl = parseUrl(flags.messageWebhookUrl, '--message-webhook-url');
-  const verifyToken = flags.verifyToken ?? env.DROID_VERIFY_TOKEN;
+  const verifyToken = secret(flags.verifyToken, '--verify-token', env, 'DROID_VERIFY_TOKEN');
   if (verifyToken) options.verifyToken = verifyToken;
   if (flags.ackDelay) options.ackDelayMs = parseDuration(flags.ackDelay, '--ack-delay');
   if (flags.answerDelay) options.answerDelayMs = parseDuration(flags.answerDelay, '--answer-delay');
@@ -92,7 +101,10 @@ export function registerEmulateCommand(program: Command, ctx: CliContext): void 
     .action(async (flags: EmulateFlags) => {
       const options = await emulateOptions(flags, ctx.env);
       const tokenGenerated = options.token === undefined;
-      const { url, emulator, close } = await startEmulatorStandalone(options);
+      // The user's --host/--port meet the OS here: a port in use is their mistake (exit 2).
+      const { url, emulator, close } = await startEmulatorStandalone(options).catch((err: unknown) => {
+        throw listenError(err, { flag: '--host', value: flags.host }, { flag: '--port', value: flags.port });
+      });
       const out = (s: string): void => void ctx.stdout.write(`${s}\n`);
       out(`droidcheck emulator listening at ${url}`);
       out(`  droid id:       ${emulator.droidId}`);

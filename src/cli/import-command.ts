@@ -5,8 +5,10 @@
  * emulator's seeded customers. Mistakes are UsageError/ConfigError (exit 2).
  */
 import type { Command } from 'commander';
+import { parseInteger } from '../config/index.js';
 import { EXIT, UsageError } from '../errors.js';
 import { runImport } from '../jobs/import.js';
+import { checkWritableFile } from './flag-values.js';
 import type { CliContext } from './shared.js';
 
 interface ImportCommandFlags {
@@ -34,6 +36,9 @@ export function registerImportCommand(program: Command, ctx: CliContext): void {
     .option('--force', 'overwrite the file when it exists')
     .action(async (flags: ImportCommandFlags) => {
       if (flags.turns !== 'all' && flags.turns !== 'last') throw new UsageError(`--turns is all or last, not "${flags.turns}"`);
+      for (const id of flags.customer) parseInteger(id, '--customer', 1);
+      if (flags.droidId !== undefined) parseInteger(flags.droidId, '--droid-id', 1);
+      await checkWritableFile(flags.out, '--out');
       const threshold = Number(flags.threshold);
       if (flags.threshold.trim() === '' || !Number.isFinite(threshold)) throw new UsageError(`--threshold is a number from 0 to 1 (e.g. 0.8), not "${flags.threshold}"`);
       const baseUrl = flags.baseUrl ?? (ctx.env.DROID_BASE_URL || undefined);

@@ -7,6 +7,7 @@
  */
 import type { Command } from 'commander';
 import { DEFAULT_CONFIG_FILE, fileFlags, loadConfigFile, resolveConfig, withDotenv, type JobFlags, type JobKind, type ResolvedConfig } from '../config/index.js';
+import { checkReportPaths, checkReporters, checkThresholds } from './flag-values.js';
 import { collect, explicitOptions, type CliContext } from './shared.js';
 
 /** Adds the shared options (target, receiver, reports, thresholds, selection) to `command`. */
@@ -80,5 +81,10 @@ export async function jobConfig(kind: JobKind, cmd: Command, ctx: CliContext): P
   const configPath = explicit.config as string | undefined;
   const file = await loadConfigFile(configPath ?? DEFAULT_CONFIG_FILE, configPath !== undefined);
   const flags = toFlags(explicit, cmd.args.length > 0 ? (cmd.processedArgs[0] as string[]) : undefined);
-  return resolveConfig(kind, flags, withDotenv(ctx.env), fileFlags(file, kind));
+  const config = resolveConfig(kind, flags, withDotenv(ctx.env), fileFlags(file, kind));
+  // Mistakes the library would report without the flag's name, or only after sending.
+  await checkThresholds(flags.thresholds ?? []);
+  await checkReporters(flags.reporters ?? []);
+  await checkReportPaths(config.reportDir, config.reporters, config.outputFile, flags.reportDir !== undefined ? '--report-dir' : 'reportDir');
+  return config;
 }

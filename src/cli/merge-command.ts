@@ -6,7 +6,8 @@
  * (0, 1, 99, 130; 2 for a bad file or threshold).
  */
 import type { Command } from 'commander';
-import { mergeReportFiles, parseOutputFiles } from '../report/index.js';
+import { MERGE_REPORTERS, mergeReportFiles, parseOutputFiles } from '../report/index.js';
+import { checkReportPaths, checkReporters, checkThresholds } from './flag-values.js';
 import { collect, type CliContext } from './shared.js';
 
 interface MergeFlags {
@@ -26,11 +27,15 @@ export function registerMergeCommand(program: Command, ctx: CliContext): void {
     .option('-r, --reporter <name>', 'reporter, repeatable (default: console, json, junit, html, markdown)', collect, [])
     .option('--output-file <name=path>', 'output path of one reporter, repeatable, e.g. junit=out/junit.xml', collect, [])
     .action(async (paths: string[], flags: MergeFlags) => {
+      await checkThresholds(flags.threshold);
+      await checkReporters(flags.reporter);
+      const outputFile = parseOutputFiles(flags.outputFile);
+      await checkReportPaths(flags.reportDir, flags.reporter.length > 0 ? flags.reporter : MERGE_REPORTERS, outputFile);
       const result = await mergeReportFiles(paths, {
         outDir: flags.reportDir,
         thresholds: flags.threshold,
         ...(flags.reporter.length > 0 && { reporters: flags.reporter }),
-        outputFile: parseOutputFiles(flags.outputFile),
+        outputFile,
         stdout: ctx.stdout,
         color: ctx.color,
         env: ctx.env,

@@ -12,6 +12,7 @@ import { registerReceiveCommand } from './receive-command.js';
 import { registerRunCommand } from './run-command.js';
 import { registerSchemaCommand } from './schema-command.js';
 import { registerValidateCommand } from './validate-command.js';
+import { rejectEmptyValues } from './flag-values.js';
 import type { CliContext } from './shared.js';
 
 export const VERSION = '0.1.0';
@@ -25,7 +26,9 @@ export function createProgram(ctx: CliContext): Command {
     .configureOutput({
       writeOut: (s) => ctx.stdout.write(s),
       writeErr: (s) => ctx.stderr.write(s),
-    });
+    })
+    // An empty value (`--tag ""`) is a mistake in every command, never "the default".
+    .hook('preAction', (_program, command) => rejectEmptyValues(command));
   registerRunCommand(program, ctx);
   registerCompareCommand(program, ctx);
   registerMergeCommand(program, ctx);

@@ -1,6 +1,8 @@
 import type { Writable } from 'node:stream';
 import type { Command } from 'commander';
 import { EXIT } from '../errors.js';
+import { writeAboveProgress } from '../report/index.js';
+import { formatMs } from '../units.js';
 import { installInterruptHandlers } from './signals.js';
 
 /** What every command gets from main: streams, environment, and where to put the exit code. */
@@ -37,8 +39,10 @@ export async function withInterrupts(
   graceMs: number,
   body: (signals: InterruptSignals) => Promise<{ exitCode: number }>,
 ): Promise<void> {
+  // Through the live progress bar when one is drawn (it redraws below the line); on a plain
+  // terminal after a line break, past the `^C` the terminal echoed.
   const interrupts = installInterruptHandlers(graceMs, (sig) =>
-    ctx.stderr.write(`\ndroidcheck: ${sig}: no new requests; waiting up to ${graceMs} ms for in-flight ones\n`),
+    writeAboveProgress(ctx.stderr, `droidcheck: ${sig}: no new requests; waiting up to ${formatMs(graceMs)} for in-flight ones`, { breakLine: Boolean(ctx.stderr.isTTY) }),
   );
   try {
     const { exitCode } = await body({ stopSignal: interrupts.stopSignal, abortSignal: interrupts.abortSignal });

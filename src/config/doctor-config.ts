@@ -57,6 +57,8 @@ export function resolveDoctorConfig(cli: DoctorFlags, environment: NodeJS.Proces
     const baseUrl = parseUrl(raw, cli.baseUrl !== undefined ? '--base-url' : env(environment, 'DROID_BASE_URL') !== undefined ? 'DROID_BASE_URL' : 'baseUrl (config file)');
     const droidId = cli.droidId ?? env(environment, 'DROID_ID') ?? file.droidId;
     if (droidId === undefined || String(droidId).trim() === '') throw new ConfigError('a real target needs a droid id: pass --droid-id N or set DROID_ID');
+    // A droid id is a whole number (spec: the webhook payload's droidId is a number), as for run.
+    parseInteger(droidId, cli.droidId !== undefined ? '--droid-id' : env(environment, 'DROID_ID') !== undefined ? 'DROID_ID' : 'droidId (config file)', 1);
     target = { kind: 'remote', baseUrl, droidId: String(droidId), token: env(environment, 'DROID_API_TOKEN') };
   }
   const timeoutMs = parseDuration(cli.timeout ?? '180s', '--timeout');

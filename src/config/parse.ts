@@ -31,7 +31,7 @@ export function parseNumber(value: string | number, flag: string, rule: NumberRu
   const bad = !Number.isFinite(n) || (integer && !Number.isInteger(n)) || (min !== undefined && (above ? n <= min : n < min)) || (max !== undefined && n > max);
   if (bad) {
     const kind = integer ? 'a whole number' : 'a number';
-    const range = [min !== undefined ? `${above ? '>' : '>='} ${min}` : '', max !== undefined ? `<= ${max}` : ''].filter(Boolean).join(' and ');
+    const range = [min !== undefined ? `${above ? '>' : '>='} ${min}` : '', max !== undefined && max < Number.MAX_SAFE_INTEGER ? `<= ${max}` : ''].filter(Boolean).join(' and ');
     throw new UsageError(`${flag}: "${text}" must be ${kind}${range ? ` ${range}` : ''}${rule.unit ? ` (${rule.unit})` : ''}`);
   }
   return n;

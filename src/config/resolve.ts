@@ -150,11 +150,14 @@ export function secretFrom(env: NodeJS.ProcessEnv, name: string): string | undef
 
 /** Flags > environment > file, for the target (the environment sits between the two). */
 function resolveTarget(cli: JobFlags, env: NodeJS.ProcessEnv, file: JobFlags): ResolvedTarget {
+  // A droid id is a whole number (spec: the webhook payload's droidId is a number).
+  if (cli.droidId !== undefined) parseInteger(cli.droidId, '--droid-id', 1);
   const raw = cli.baseUrl ?? env.DROID_BASE_URL ?? file.baseUrl;
   if (!raw) return { kind: 'emulator' };
   const baseUrl = parseUrl(raw, cli.baseUrl !== undefined ? '--base-url' : env.DROID_BASE_URL !== undefined ? 'DROID_BASE_URL' : 'baseUrl (config file)');
   const droidId = cli.droidId ?? env.DROID_ID ?? file.droidId;
   if (droidId === undefined || String(droidId).trim() === '') throw new ConfigError('a real target needs a droid id: pass --droid-id N or set DROID_ID');
+  parseInteger(droidId, cli.droidId !== undefined ? '--droid-id' : env.DROID_ID !== undefined ? 'DROID_ID' : 'droidId (config file)', 1);
   const token = secretFrom(env, 'DROID_API_TOKEN');
   if (!token) throw new ConfigError('a real target needs its API token in the environment: export DROID_API_TOKEN=... (or put it in .env; never in a file of the repository or a flag)');
   return { kind: 'remote', baseUrl, droidId: String(droidId), token };

@@ -46,9 +46,9 @@ export {
 } from './ai/index.js';
 export type { AnswerBody, AnswerFacts, AnswerInput, Catalogue, CatalogueProduct, Detector, IntentDefinition, IntentWebhookConfig } from './ai/index.js';
 export type { InjectedMessage } from './control.js';
-export { parseFaultProfile, FaultProfileError, ENDPOINT_NAMES } from './faults/profile.js';
+export { parseFaultProfile, parseFaultProfileFile, FaultProfileError, ENDPOINT_NAMES } from './faults/profile.js';
 export type { FaultProfile, FaultProfileInput, EndpointName, DelayDistribution } from './faults/profile.js';
-export { loadProfile, parseProfile, DEFAULT_PROFILE_PATH } from './profile/load.js';
+export { loadProfile, parseProfile, parseYamlFile, DEFAULT_PROFILE_PATH } from './profile/load.js';
 export { emulatorProfileSchema } from './profile/schema.js';
 export type { EmulatorProfile, EmulatorProfileInput } from './profile/schema.js';
 export { ACK_MESSAGE } from './routes/answer.js';

@@ -21,6 +21,7 @@
  * with no account) or `--base-url`/`--droid-id` with `DROID_API_TOKEN`.
  */
 import { randomBytes } from 'node:crypto';
+import { listenError } from '../os-errors.js';
 import type { Writable } from 'node:stream';
 import { Agent } from 'undici';
 import { DroidClient } from '../client/index.js';
@@ -69,7 +70,13 @@ async function openDoctorTarget(config: ResolvedDoctorConfig): Promise<DoctorTar
   // The embedded emulator delivers with a random secret when none is set (as `run` does).
   const secret = config.webhookSecret ?? (config.target.kind === 'emulator' ? randomBytes(24).toString('base64url') : null);
   const receiver = needsReceiver ? createReceiver({ host: config.receiverHost, port: config.receiverPort, secret }) : undefined;
-  const localUrl = receiver ? await receiver.listen() : undefined;
+  // The user's --receiver-host/--receiver-port: a port in use or a foreign address is exit 2.
+  const localUrl = receiver
+    ? await receiver.listen().catch(async (err: unknown) => {
+        await receiver.close().catch(() => undefined);
+        throw listenError(err, { flag: '--receiver-host', value: config.receiverHost }, { flag: '--receiver-port', value: config.receiverPort });
+      })
+    : undefined;
   const webhookUrl = config.publicUrl ?? localUrl;
   const dispatcher = new Agent({ keepAliveTimeout: 10_000 });
   let emulator: Emulator | undefined;

@@ -8,6 +8,7 @@
  *
  * prom-client is loaded only here, on demand (~80 ms a run without metrics does not pay).
  */
+import { listenError } from '../os-errors.js';
 import type { ResolvedConfig, ResolvedMetrics } from '../config/index.js';
 import { histogramBuckets, LatencyRecorder, type LatencySources, type LiveMetrics, type MetricsServer, type WebhookTotals } from '../metrics/index.js';
 import type { DeliverySource } from '../receiver/index.js';
@@ -58,7 +59,10 @@ export interface ServedMetrics {
 export async function serveMetrics(options: { host: string; port: number; labels: Record<string, string> }): Promise<ServedMetrics> {
   const [{ createLiveMetrics }, { startMetricsServer }] = await Promise.all([import('../metrics/prometheus.js'), import('../metrics/metrics-server.js')]);
   const metrics = createLiveMetrics({ labels: options.labels });
-  const server = await startMetricsServer(metrics, { host: options.host, port: options.port });
+  // The user's --metrics-host/--metrics-port: a port in use or a foreign address is exit 2.
+  const server = await startMetricsServer(metrics, { host: options.host, port: options.port }).catch((err: unknown) => {
+    throw listenError(err, { flag: '--metrics-host', value: options.host }, { flag: '--metrics-port', value: options.port });
+  });
   return { metrics, server };
 }
 

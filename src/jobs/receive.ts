@@ -11,8 +11,8 @@
  * `--metrics-port`, the webhook counters are served to Prometheus (live-metrics.ts).
  */
 import type { ResolvedReceiveConfig } from '../config/index.js';
-import { UsageError } from '../errors.js';
 import { createReceiver, redactRedisUrl, type Receiver, type ReceiverStats, type ReceiverUrls } from '../receiver/index.js';
+import { listenError } from '../os-errors.js';
 import { serveMetrics, webhookTotals, type ServedMetrics } from './live-metrics.js';
 
 export interface ReceiveService {
@@ -51,12 +51,10 @@ export async function startReceive(config: ResolvedReceiveConfig): Promise<Recei
   let served: ServedMetrics | undefined;
   try {
     await receiver.listen().catch((err: unknown) => {
-      throw bindError(err, '--port', config.port) ?? err;
+      throw listenError(err, { flag: '--host', value: config.host }, { flag: '--port', value: config.port });
     });
     if (config.metrics) {
-      served = await serveMetrics({ ...config.metrics, labels: { command: 'receive' } }).catch((err: unknown) => {
-        throw bindError(err, '--metrics-port', config.metrics!.port) ?? err;
-      });
+      served = await serveMetrics({ ...config.metrics, labels: { command: 'receive' } });
       served.metrics.watchWebhooks(() => webhookTotals(receiver));
     }
   } catch (err) {
@@ -86,10 +84,3 @@ export async function startReceive(config: ResolvedReceiveConfig): Promise<Recei
   };
 }
 
-function bindError(err: unknown, flag: string, port: number): UsageError | undefined {
-  const code = (err as NodeJS.ErrnoException).code;
-  if (code === 'EADDRINUSE') return new UsageError(`${flag} ${port}: the port is in use; choose another (0: any free port)`);
-  if (code === 'EACCES') return new UsageError(`${flag} ${port}: not allowed to bind it (ports below 1024 need privileges); choose one above 1024`);
-  if (code === 'EADDRNOTAVAIL') return new UsageError(`${flag} ${port}: the address to bind is not on this machine (--host / --metrics-host)`);
-  return undefined;
-}

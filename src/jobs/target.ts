@@ -12,6 +12,7 @@ import { DroidClient } from '../client/index.js';
 import { InternalError } from '../errors.js';
 import type { ResolvedConfig } from '../config/index.js';
 import { createEmulator, startEmulatorWorker, type EmulatorOptions } from '../emulator/index.js';
+import { listenError } from '../os-errors.js';
 import { createReceiver, createStreamReceiver, redactRedisUrl, type DeliverySource } from '../receiver/index.js';
 
 /** Where a shard reads its deliveries (`--deliveries`). */
@@ -90,7 +91,12 @@ async function openDeliveries(config: ResolvedConfig): Promise<OpenedDeliveries>
     verifyToken: config.verifyToken,
     intentSecret: config.intentSecret,
   });
-  const receiverUrl = await receiver.listen();
+  // The receiver binds the user's --receiver-host/--receiver-port: a port in use or an address
+  // this machine lacks is the user's mistake (exit 2), not droidcheck's.
+  const receiverUrl = await receiver.listen().catch(async (err: unknown) => {
+    await receiver.close().catch(() => undefined);
+    throw listenError(err, { flag: '--receiver-host', value: config.receiverHost }, { flag: '--receiver-port', value: config.receiverPort });
+  });
   return { receiver, webhookUrl: config.publicUrl ?? receiverUrl, urls: receiver.urls(), deliveries: undefined };
 }
 

@@ -122,7 +122,7 @@ export function resolveLlmConfig(flags: LlmFlags, env: NodeJS.ProcessEnv, fileSe
   else if (apiKey !== undefined) baseUrl = OPENAI_BASE_URL;
   else {
     throw new ConfigError(
-      `a ${judgeModel !== undefined ? 'judge' : 'embedding'} model is configured but no endpoint: set OPENAI_BASE_URL ` +
+      `${judgeModel !== undefined ? `a judge model (${flags.judgeModel !== undefined ? '--judge-model' : 'judge.model in the config file'})` : `an embedding model (${flags.embeddingModel !== undefined ? '--embedding-model' : 'judge.embeddingModel in the config file'})`} is configured but no endpoint: set OPENAI_BASE_URL ` +
         '(e.g. http://127.0.0.1:11434/v1 for a local Ollama) or OPENAI_API_KEY (for OpenAI itself)',
     );
   }

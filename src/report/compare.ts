@@ -151,6 +151,15 @@ function bucketsOf(report: ReportDocument): Partial<Record<LatencyMetric, Histog
   return out;
 }
 
+/**
+ * Least samples per run before any latency statistic of two runs is compared, whatever the
+ * percentile. The samples of a short run are taken within a second under one machine load, so
+ * they are not independent: a whole run speeds up or slows down with the machine (measured:
+ * sync p50 from 15.3 to 70.5 ms over 21 quick starts on a 2-core box with one core busy). Below
+ * this the row is `too-few-samples` (docs/statistics.md).
+ */
+export const MIN_COMPARE_SAMPLES = 100;
+
 const outcomeCount = (r: ReportDocument, o: Outcome): number => (r.summary.outcomes as Partial<Record<string, number>>)[o] ?? 0;
 
 /** A tested row waiting for the family's decision; `beyond`: it moved the wrong way beyond the tolerances. */
@@ -182,7 +191,7 @@ export function compareReports(base: ReportDocument, current: ReportDocument, op
     for (const stat of STATS) {
       const deltaMs = Math.round((c[stat] - b[stat]) * 1000) / 1000;
       const changePct = b[stat] === 0 ? (c[stat] === 0 ? 0 : Infinity) : round1((deltaMs / b[stat]) * 100);
-      const minCount = minSamplesForStat(stat);
+      const minCount = Math.max(minSamplesForStat(stat), MIN_COMPARE_SAMPLES);
       const row: LatencyChange = { metric, stat, baseMs: b[stat], currentMs: c[stat], deltaMs, changePct, baseCount: b.count, currentCount: c.count, minCount, pValue: null, rule: 'too-few-samples', regressed: false };
       out.latency.push(row);
       if (b.count < minCount || c.count < minCount) continue;

@@ -3,18 +3,28 @@
  * (MIT, ~50 KB), read from node_modules at render time and inlined in a <script>, so the page
  * needs no network. Per latency metric with values:
  * - percentile distribution (HdrHistogram style): x = 1/(1-p) on a log axis (p 0 .. 99.999),
- *   y = latency in ms on a log axis, with the spec's limit as a second line;
+ *   y = latency in ms on a log axis scaled to the data, with the spec's limit as a second line
+ *   when it is on that scale, else as a label in the title (a 180 s limit beside ~100 ms data
+ *   would stretch the axis to 1,000,000 ms);
  * - histogram: share of requests (%) per latency bin (ms), from the HDR quantiles in 0.1% steps.
  * Values come from the report's encoded HDR histograms (LatencyRecorder.fromEncoded).
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { LATENCY_METRICS, LatencyRecorder, type LatencyMetric } from '../metrics/index.js';
+import { LATENCY_METRICS, LatencyRecorder, formatLimit, type LatencyMetric } from '../metrics/index.js';
 import type { ReportDocument } from './report-document.js';
 
 export interface MetricChartData {
   metric: LatencyMetric;
   limitMs: number;
+  /**
+   * The limit is drawn as a line only when it is on the data's scale (at most
+   * {@link LIMIT_SCALE_FACTOR} times the largest value); otherwise the axes fit the data and
+   * the limit is a label (`limitLabel`) in the chart's title.
+   */
+  limitOnScale: boolean;
+  /** `limit 180 s (1,000× the max: off scale)` or `limit 100 ms`. */
+  limitLabel: string;
   count: number;
   /** Percentile curve: `x` = 1/(1-p), `ms` the value at p. */
   percentiles: { p: number[]; x: number[]; ms: number[] };
@@ -29,6 +39,17 @@ export const CURVE_PERCENTILES: readonly number[] = [
 ];
 
 const BINS = 30;
+
+/** A limit more than this many times the largest value is not drawn (it would squash the data). */
+export const LIMIT_SCALE_FACTOR = 10;
+
+/** Whether the limit line fits the data's scale, and its label (as the latency table prints limits). */
+export function limitScale(limitMs: number, maxMs: number): { onScale: boolean; label: string } {
+  const onScale = maxMs > 0 && limitMs <= maxMs * LIMIT_SCALE_FACTOR;
+  if (onScale) return { onScale, label: `limit ${formatLimit(limitMs, 'ms')}` };
+  const times = maxMs > 0 ? Math.round(limitMs / maxMs) : undefined;
+  return { onScale, label: `limit ${formatLimit(limitMs, 'ms')}${times !== undefined ? ` (${times.toLocaleString('en-US')}× the max: off scale)` : ' (off scale)'}` };
+}
 
 /** The chart data of every metric with values (none when nothing was recorded). */
 export function chartData(report: ReportDocument): MetricChartData[] {
@@ -46,9 +67,13 @@ export function chartData(report: ReportDocument): MetricChartData[] {
       const bin = Math.min(BINS - 1, Math.floor(((quantiles[i] ?? lo) - lo) / width));
       pct[bin] = (pct[bin] ?? 0) + 0.1;
     }
+    const limitMs = report.latency[metric].limitMs;
+    const limit = limitScale(limitMs, Math.max(hi, ...percentiles.ms));
     return {
       metric,
-      limitMs: report.latency[metric].limitMs,
+      limitMs,
+      limitOnScale: limit.onScale,
+      limitLabel: limit.label,
       count: rec.count(metric),
       percentiles,
       histogram: { ms: pct.map((_, i) => Math.round((lo + i * width) * 1000) / 1000), binMs: width, pct: pct.map((v) => Math.round(v * 10) / 10) },
@@ -126,38 +151,45 @@ export function scriptJson(value: unknown): string {
  */
 export const PAGE_SCRIPT = `(() => {
   const data = JSON.parse(document.getElementById('droidcheck-data').textContent);
+  // Every chart drawn, for whoever inspects the page (the browser test reads the scales).
+  const charts = (window.droidcheckCharts = []);
   const colors = { ack: '#1f77b4', answer: '#d62728', sync: '#2ca02c', reply: '#9467bd', ackServer: '#17becf' };
   const width = (el) => Math.max(280, Math.min(560, el.clientWidth || 520));
   for (const m of data.charts) {
     const pctEl = document.getElementById('chart-' + m.metric + '-pct');
     const histEl = document.getElementById('chart-' + m.metric + '-hist');
     if (typeof uPlot === 'undefined' || !pctEl || !histEl) continue;
-    const limit = m.percentiles.x.map(() => m.limitMs);
-    new uPlot({
-      title: m.metric + ' latency by percentile (ms, log)', width: width(pctEl), height: 260,
+    const series = [
+      { label: 'percentile', value: (u, v) => v == null ? '' : 'p' + +(100 - 100 / v).toFixed(3) },
+      { label: m.metric, stroke: colors[m.metric], width: 2, points: { show: true, size: 4 } },
+    ];
+    const values = [m.percentiles.x, m.percentiles.ms.map((v) => Math.max(v, 0.001))];
+    if (m.limitOnScale) {
+      series.push({ label: m.limitLabel, stroke: '#999', dash: [6, 4], width: 1, points: { show: false } });
+      values.push(m.percentiles.x.map(() => m.limitMs));
+    }
+    const offScale = m.limitOnScale ? '' : ' · ' + m.limitLabel;
+    charts.push(new uPlot({
+      title: m.metric + ' latency by percentile (ms, log)' + offScale, width: width(pctEl), height: 260,
       scales: { x: { time: false, distr: 3 }, y: { distr: 3 } },
       axes: [{ splits: () => [1, 10, 100, 1000, 10000, 100000], values: (u, vals) => vals.map((v) => (v >= 1 ? 'p' + +(100 - 100 / v).toFixed(3) : '')) }, { label: 'ms' }],
-      series: [
-        { label: 'percentile', value: (u, v) => v == null ? '' : 'p' + +(100 - 100 / v).toFixed(3) },
-        { label: m.metric, stroke: colors[m.metric], width: 2, points: { show: true, size: 4 } },
-        { label: 'limit ' + m.limitMs + ' ms', stroke: '#999', dash: [6, 4], width: 1, points: { show: false } },
-      ],
-    }, [m.percentiles.x, m.percentiles.ms.map((v) => Math.max(v, 0.001)), limit], pctEl);
-    new uPlot({
-      title: m.metric + ' latency histogram (% of ' + m.count + ' requests)', width: width(histEl), height: 260,
+      series,
+    }, values, pctEl));
+    charts.push(new uPlot({
+      title: m.metric + ' latency histogram (% of ' + m.count + ' requests)' + offScale, width: width(histEl), height: 260,
       scales: { x: { time: false, range: (u, min, max) => [min - m.histogram.binMs / 2, max + m.histogram.binMs] } },
       axes: [{ label: 'ms' }, { label: '%' }],
       series: [
         { label: 'from ms' },
         { label: '% of requests', stroke: colors[m.metric], fill: colors[m.metric] + '66', paths: uPlot.paths.bars({ size: [0.9, 60] }), points: { show: false } },
       ],
-    }, [m.histogram.ms, m.histogram.pct], histEl);
+    }, [m.histogram.ms, m.histogram.pct], histEl));
   }
   const tl = data.timeline;
   const rateEl = document.getElementById('chart-timeline-rate');
   const latEl = document.getElementById('chart-timeline-latency');
   if (tl && typeof uPlot !== 'undefined' && rateEl && latEl) {
-    new uPlot({
+    charts.push(new uPlot({
       title: 'throughput (req/s) and requests in flight', width: width(rateEl), height: 260,
       scales: { x: { time: false } },
       axes: [{ label: 's' }, { label: 'req/s, requests' }],
@@ -167,8 +199,8 @@ export const PAGE_SCRIPT = `(() => {
         { label: 'in flight', stroke: '#ff7f0e', width: 1 },
         { label: 'target req/s', stroke: '#999', dash: [6, 4], width: 1 },
       ],
-    }, [tl.t, tl.started, tl.inFlight, tl.targetRate], rateEl);
-    new uPlot({
+    }, [tl.t, tl.started, tl.inFlight, tl.targetRate], rateEl));
+    charts.push(new uPlot({
       title: 'latency over time (ms)', width: width(latEl), height: 260,
       scales: { x: { time: false } },
       axes: [{ label: 's' }, { label: 'ms' }],
@@ -180,12 +212,12 @@ export const PAGE_SCRIPT = `(() => {
         { label: 'answer p99', stroke: colors.answer, width: 2, dash: [4, 2] },
         { label: 'sync p99', stroke: colors.sync, width: 2, dash: [4, 2] },
       ],
-    }, [tl.t, tl.ackP50, tl.ackP99, tl.answerP50, tl.answerP99, tl.syncP99], latEl);
+    }, [tl.t, tl.ackP50, tl.ackP99, tl.answerP50, tl.answerP99, tl.syncP99], latEl));
   }
   const cap = data.capacity;
   const capEl = document.getElementById('chart-capacity');
   if (cap && typeof uPlot !== 'undefined' && capEl) {
-    new uPlot({
+    charts.push(new uPlot({
       title: 'p99 by arrival rate (ms)', width: width(capEl), height: 260,
       scales: { x: { time: false } },
       axes: [{ label: 'req/s' }, { label: 'ms' }],
@@ -195,7 +227,7 @@ export const PAGE_SCRIPT = `(() => {
         { label: 'answer p99', stroke: colors.answer, width: 2, points: { show: true, size: 5 } },
         { label: 'ack limit ' + cap.limitMs + ' ms', stroke: '#999', dash: [6, 4], width: 1, points: { show: false } },
       ],
-    }, [cap.rate, cap.ackP99, cap.answerP99, cap.rate.map(() => cap.limitMs)], capEl);
+    }, [cap.rate, cap.ackP99, cap.answerP99, cap.rate.map(() => cap.limitMs)], capEl));
   }
   const q = document.getElementById('filter-text');
   const status = document.getElementById('filter-status');

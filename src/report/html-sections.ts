@@ -1,9 +1,8 @@
 /**
  * HTML sections of report.html beside the charts: settings, comparison with a baseline,
- * outcome breakdown, pass rates, parity, accuracy, contract violations and failures (expected
- * vs actual). Each returns an HTML fragment ('' when it has nothing to show); text is escaped.
+ * outcome breakdown, pass rates, parity, accuracy and contract violations (failures:
+ * html-failures.ts). Each returns an HTML fragment ('' when it has nothing to show); text is escaped.
  */
-import { formatLocation } from '../errors.js';
 import { formatMs, formatPercent } from '../units.js';
 import { latencyChangeText, latencySamplesText, outcomeRateText, ruleText, rulesText } from './compare-render.js';
 import { formatValue } from './console.js';
@@ -113,16 +112,4 @@ export function contractHtml(report: ReportDocument): string {
     s.contractViolations.map((v) => [`<span class="l">${h(`${s.suite} › ${s.name} [${s.mode}]`)}</span>`, h(v.endpoint), `<code>${h(v.path || '(body)')}</code>`, `<span class="l">${h(v.message)}</span>`]),
   );
   return `<h2 id="contract">Contract violations (${rows.length})</h2>${rows.length > 0 ? table(['scenario', 'endpoint', 'path', 'message'], rows) : '<p class="muted">None: every response and webhook fitted the spec.</p>'}`;
-}
-
-/** Every failing scenario entry with its error and each failed expectation: expected vs actual. */
-export function failuresHtml(report: ReportDocument): string {
-  const failing = report.scenarios.filter((s) => !s.passed);
-  if (failing.length === 0) return '<h2 id="failures">Failures</h2><p class="pass">None.</p>';
-  const items = failing.map((s) => {
-    const rows = s.failures.map((f) => [`<code>${h(f.path)}</code> ${h(f.matcher)}`, `<pre>${h(formatValue(f.expected, 2000))}</pre>`, `<pre>${h(formatValue(f.actual, 2000))}</pre>`, `<span class="l">${h(formatLocation(f.location))}</span>`]);
-    return `<div class="failure"><h3 class="fail">${h(`${s.suite} › ${s.name} [${s.mode}]`)} <span class="muted">${s.outcome}${s.requestId ? ` · ${h(s.requestId)}` : ''}</span></h3>
-${s.error ? `<pre>${h(`${s.error.code}: ${s.error.message}`)}</pre>` : ''}${rows.length > 0 ? table(['expectation', 'expected', 'actual', 'at'], rows) : ''}</div>`;
-  });
-  return `<h2 id="failures">Failures (${failing.length})</h2>${items.join('\n')}`;
 }

@@ -16,12 +16,12 @@ import {
   comparisonHtml,
   contractHtml,
   escapeHtml,
-  failuresHtml,
   outcomesHtml,
   parityHtml,
   passRatesHtml,
   settingsHtml,
 } from './html-sections.js';
+import { failuresHtml } from './html-failures.js';
 import type { ReportDocument, ScenarioEntry } from './report-document.js';
 
 export { escapeHtml } from './html-sections.js';
@@ -35,7 +35,8 @@ table{border-collapse:collapse;margin:.5rem 0 1.5rem}td,th{border:1px solid #ddd
 td:first-child,th:first-child,td.l,.l{text-align:left}.pass{color:#17803d}.fail{color:#c0262d;font-weight:600}.warn{color:#a36a00}
 pre{background:#f6f6f6;padding:.35rem;white-space:pre-wrap;margin:0;text-align:left;max-width:460px}code{background:#f3f3f3;padding:0 .2rem}
 .muted{color:#777}.charts{display:grid;grid-template-columns:repeat(auto-fill,minmax(300px,1fr));gap:1rem}.chart{min-height:300px;border:1px solid #eee}
-.bar{height:.8rem;background:#1f77b4}.o-answered{background:#17803d}.o-failed,.o-rejected,.o-timeout,.o-transport-error{background:#c0262d}.o-interrupted{background:#999}
+.bar{height:.8rem;background:#1f77b4}.o-answered{background:#17803d}.o-failed,.o-rejected,.o-timeout,.o-transport-error,.o-invalid-response{background:#c0262d}.o-interrupted,.o-not-sent{background:#999}
+.count{background:#c0262d;color:#fff;border-radius:.6rem;padding:0 .45rem;font-size:.9rem}pre.answer{background:#eef5ff;max-width:420px}.reason{color:#555}details{margin:.25rem 0 .5rem}
 nav a{margin-right:.75rem}.filters{margin:.5rem 0}.filters input,.filters select{margin-right:.5rem}.failure{margin-bottom:1rem}`;
 
 function scenarioGroup(s: ScenarioEntry): string {

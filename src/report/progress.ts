@@ -28,6 +28,21 @@ export interface ProgressOptions {
   now?: () => number;
 }
 
+/** The `log` of the live bar drawn on a stream, while it is drawn (see {@link writeAboveProgress}). */
+const liveBars = new WeakMap<object, (line: string) => void>();
+
+/**
+ * Writes one line to `stream`: through the live progress bar drawn on it, if any (the bar is
+ * cleared, the line printed, the bar redrawn below it, so the line never lands inside the bar),
+ * else plainly (after a line break with `breakLine`, e.g. past a `^C` the terminal echoed). For lines that do not come from the job, e.g. the interrupt message
+ * (cli/shared.ts `withInterrupts`).
+ */
+export function writeAboveProgress(stream: Writable & { isTTY?: boolean }, line: string, opts: { breakLine?: boolean } = {}): void {
+  const log = liveBars.get(stream);
+  if (log) log(line);
+  else stream.write(`${opts.breakLine ? '\n' : ''}${line}\n`);
+}
+
 /** True when a live bar fits: `stream` is a TTY and `CI` is not set (or is "false"/"0"). */
 export function wantsLiveProgress(stream: { isTTY?: boolean }, env: Record<string, string | undefined>): boolean {
   const ci = env.CI;
@@ -63,6 +78,14 @@ export function createProgressReporterWith(opts: ProgressOptions): Reporter & { 
   let last: ProgressSnapshot | undefined;
   let multi: cliProgress.MultiBar | undefined;
   let bar: cliProgress.SingleBar | undefined;
+  // Flushes lines logged since the last redraw, then clears the bar before anything else prints.
+  const stopBar = (): void => {
+    if (multi) liveBars.delete(opts.stream);
+    multi?.update();
+    multi?.stop();
+    multi = undefined;
+    bar = undefined;
+  };
   const payload = (): Record<string, string | number> => ({ passed, failed, remaining: etaText(done, planned ?? done, now() - t0) });
   return {
     name: 'progress',
@@ -86,6 +109,12 @@ export function createProgressReporterWith(opts: ProgressOptions): Reporter & { 
         cliProgress.Presets.shades_classic,
       );
       bar = multi.create(planned, 0, payload());
+      const live = multi;
+      liveBars.set(opts.stream, (line) => {
+        live.log(`${line}\n`);
+        // Print it now: the bar is redrawn below the line (the run may end before the next redraw).
+        live.update();
+      });
     },
     onResult(record: RequestRecord, warmup?: boolean) {
       if (warmup) return;
@@ -108,18 +137,11 @@ export function createProgressReporterWith(opts: ProgressOptions): Reporter & { 
       else opts.stream.write(`${line}\n`);
     },
     onAbort() {
-      multi?.update();
-      multi?.stop();
-      multi = undefined;
-      bar = undefined;
+      stopBar();
     },
     onRunEnd() {
       if (multi) {
-        // Flush lines logged since the last redraw, then clear the bar before anything else prints.
-        multi.update();
-        multi.stop();
-        multi = undefined;
-        bar = undefined;
+        stopBar();
         return;
       }
       if (last) opts.stream.write(`${progressLine({ ...last, ended: done, passed, failed })}\n`);

@@ -34,7 +34,9 @@ export async function readReportFile(path: string): Promise<ReportDocument> {
   return parsed.data;
 }
 
-/** The baseline of `--baseline FILE`: {@link readReportFile} (same errors). */
+/** The baseline of `--baseline FILE`: {@link readReportFile} (same errors, the flag named). */
 export function loadBaseline(path: string): Promise<ReportDocument> {
-  return readReportFile(path);
+  return readReportFile(path).catch((err: unknown) => {
+    throw err instanceof UsageError ? new UsageError(`--baseline ${err.message}`) : err;
+  });
 }

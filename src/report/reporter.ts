@@ -132,7 +132,13 @@ export function parseOutputFiles(values: readonly string[]): Record<string, stri
     const name = v.slice(0, eq).trim();
     const path = v.slice(eq + 1).trim();
     if (eq <= 0 || path === '') throw new UsageError(`--output-file: "${v}" must be <reporter>=<path>, e.g. junit=out/junit.xml`);
-    if (!Object.hasOwn(reporters, name)) createReporter(name, { outDir: '.' }); // throws with a did-you-mean
+    if (!Object.hasOwn(reporters, name)) {
+      try {
+        createReporter(name, { outDir: '.' }); // throws with a did-you-mean
+      } catch (err) {
+        throw new UsageError(`--output-file: ${(err as Error).message}`);
+      }
+    }
     out[name] = path;
   }
   return out;

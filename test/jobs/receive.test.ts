@@ -49,7 +49,7 @@ describe('usage', () => {
       const port = new URL(first.answerUrl).port;
       const r = await droidcheck(['receive', '--redis', redis.url, '--port', port], { env: RIG_ENV });
       expect(r.code).toBe(2);
-      expect(r.stderr).toMatch(/--port \d+: the port is in use/);
+      expect(r.stderr).toMatch(/--port \d+: the port is already in use/);
     } finally {
       first.cli.child.kill('SIGTERM');
       await first.cli.exited(10_000);

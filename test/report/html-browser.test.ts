@@ -87,6 +87,55 @@ describe.skipIf(!hasChromium)('report.html in headless Chromium', () => {
     expect(await page.locator('#parity').count()).toBe(1);
     await page.selectOption('#filter-status', 'all');
     await page.fill('#filter-text', '');
+    // Axes fit the data: the 180 s sync limit beside ~160 ms data is a label, not a line that
+    // would stretch the log axis to 1,000,000 ms; the ack limit (100 ms, data ~10 ms) is drawn.
+    const charts = await page.evaluate(() =>
+      (globalThis as unknown as { droidcheckCharts: { root: { parentElement: { id: string } | null }; scales: Record<string, { min?: number; max?: number }>; series: { label?: string }[] }[] }).droidcheckCharts.map((c) => ({
+        id: c.root.parentElement?.id,
+        yMax: c.scales.y?.max,
+        series: c.series.map((x) => x.label),
+      })),
+    );
+    const syncPct = charts.find((c) => c.id === 'chart-sync-pct')!;
+    expect(syncPct.yMax).toBeGreaterThanOrEqual(160);
+    expect(syncPct.yMax).toBeLessThanOrEqual(1000);
+    expect(syncPct.series.some((l) => l?.startsWith('limit'))).toBe(false);
+    expect(await page.locator('#chart-sync-pct .u-title').textContent()).toMatch(/limit 180 s \([\d,]+× the max: off scale\)/);
+    const ackPct = charts.find((c) => c.id === 'chart-ack-pct')!;
+    expect(ackPct.series).toContain('limit 100 ms');
+    expect(ackPct.yMax).toBeGreaterThanOrEqual(100);
     await page.screenshot({ path: join(tmpdir(), 'droidcheck-report.png'), fullPage: true });
+  }, 60_000);
+
+  it('groups identical failures with a count and shows the answer, the step and the judge beside them', async () => {
+    const refused = Array.from({ length: 35 }, (_, i) =>
+      record({ seq: i, scenario: `scenario ${i % 7}`, passed: false, outcome: 'transport-error', syncMs: undefined, error: { code: 'DROIDCHECK_ERR_TRANSPORT', message: `connect ECONNREFUSED 127.0.0.1:${9000 + i}` } }),
+    );
+    const graded = failingRecord({
+      seq: 40,
+      answer: { intents: ['greeting'], answer: 'Hello! How can I help?' },
+      failures: [{ path: 'answer', matcher: 'judge', expected: 'apologises', actual: 'Hello! How can I help?', message: 'answer: no apology', score: 0.1, reason: 'It never apologises.', location: { file: 'shop.yaml', line: 9, col: 7 } }],
+      steps: [{ index: 0, kind: 'say', endpoint: 'get-droid-answer-async', outcome: 'answered', passed: false, failures: [] }],
+    });
+    const path = await writeHtmlReport(dir, buildReport(run([...refused, graded])), 'grouped.html');
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const errors: string[] = [];
+    page.on('console', (m) => {
+      if (m.type() === 'error') errors.push(m.text());
+    });
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(pathToFileURL(path).href, { waitUntil: 'load' });
+    expect(errors).toEqual([]);
+    expect(await page.locator('.failure').count()).toBe(2);
+    expect(await page.locator('.failure .count').first().textContent()).toBe('×35');
+    const details = page.locator('.failure details').first();
+    expect(await details.locator('li').first().isVisible()).toBe(false);
+    await details.locator('summary').click();
+    expect(await details.locator('li').count()).toBe(35);
+    expect(await details.locator('li').first().isVisible()).toBe(true);
+    expect(await page.locator('.failure pre.answer').textContent()).toBe('Hello! How can I help?');
+    expect(await page.locator('.failure .reason').textContent()).toBe('It never apologises.');
+    expect(await page.locator('.failure .step').textContent()).toContain('step 1');
+    expect(await page.locator('.uplot').count()).toBeGreaterThan(0);
   }, 60_000);
 });

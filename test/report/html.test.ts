@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { chartData, scriptJson } from '../../src/report/html-charts.js';
+import { chartData, limitScale, scriptJson } from '../../src/report/html-charts.js';
+import { groupFailures, messageShape } from '../../src/report/html-failures.js';
 import { buildReport, escapeHtml, renderHtmlReport } from '../../src/report/index.js';
 import { failingRecord, record, run } from './fixtures.js';
 
@@ -46,5 +47,71 @@ describe('renderHtmlReport', () => {
     expect(total).toBeCloseTo(100, 0);
     // A uniform spread: no bin holds much more than its share.
     expect(Math.max(...sync!.histogram.pct)).toBeLessThan(6);
+  });
+});
+
+describe('report.html failures (issue 11, item 14)', () => {
+  const refused = (seq: number, scenario: string) =>
+    record({ seq, scenario, mode: seq % 2 === 0 ? 'sync' : 'async', passed: false, outcome: 'transport-error', syncMs: undefined, requestId: `tpa-${seq}x${seq}`, error: { code: 'DROIDCHECK_ERR_TRANSPORT', message: `connect ECONNREFUSED 127.0.0.1:${9000 + (seq % 3)}`, cause: 'ECONNREFUSED' } });
+
+  it('groups identical failures across scenarios and repeats into one block with a count', () => {
+    const records = Array.from({ length: 35 }, (_, i) => refused(i, `scenario ${i % 7}`));
+    const groups = groupFailures(buildReport(run(records)));
+    expect(groups).toHaveLength(1);
+    expect(groups[0]!.entries).toHaveLength(35);
+    const html = renderHtmlReport(buildReport(run(records)));
+    expect(html.match(/class="failure"/g)).toHaveLength(1);
+    expect(html).toContain('<span class="count">×35</span>');
+    expect(html).toContain('and 6 other scenarios');
+    expect(html).toContain('35 entries failed this way');
+    expect(html).toContain('Failures (35 in 1 group of identical failures)');
+  });
+
+  it('keeps failures apart when the path, the expected value or the message differs', () => {
+    const a = failingRecord({ seq: 1 });
+    const b = failingRecord({ seq: 2, failures: [{ ...a.failures[0]!, expected: 'purchase', message: 'intents does not include "purchase"' }] });
+    const c = failingRecord({ seq: 3, requestId: 'tpa-other' });
+    expect(groupFailures(buildReport(run([a, b, c]))).map((g) => g.entries.length)).toEqual([2, 1]);
+    expect(messageShape('connect ECONNREFUSED 127.0.0.1:9001 tpa-abc_1')).toBe('connect ECONNREFUSED #.#.#.#:# tpa-…');
+  });
+
+  it("shows the bot's answer beside the failed expectations, the failed step, the judge's reason and judge errors", () => {
+    const answered = failingRecord({
+      answer: { intents: ['greeting'], answer: 'Hello! <b>How</b> can I help?' },
+      failures: [
+        failingRecord().failures[0]!,
+        { path: 'answer', matcher: 'judge', expected: 'apologises for the delay', actual: 'Hello!', message: 'answer: expected a judge pass', score: 0.2, reason: 'It does not apologise.', location: { file: 'scenarios/shop.yaml', line: 16, col: 7 } },
+      ],
+      steps: [
+        { index: 0, kind: 'customer', endpoint: 'customer', outcome: 'answered', passed: true, failures: [] },
+        { index: 1, kind: 'conversations', endpoint: 'conversations', outcome: 'answered', passed: false, failures: [] },
+      ],
+    });
+    const judgeError = record({ seq: 5, scenario: 'graded', passed: false, judgeErrors: [{ path: 'answer', matcher: 'similar', code: 'DROIDCHECK_ERR_JUDGE', message: 'embedding endpoint unreachable', location: { file: 'scenarios/g.yaml', line: 4, col: 9 } }] });
+    const html = renderHtmlReport(buildReport(run([answered, judgeError])));
+    expect(html).toMatch(/<td class="l" rowspan="2"><pre class="answer">Hello! &lt;b&gt;How&lt;\/b&gt; can I help\?<\/pre><\/td>/);
+    expect(html).toContain('Failed at <b>step 2</b>: call conversations (endpoint <code>conversations</code>)');
+    expect(html).toContain("<th>judge&#39;s score and reason</th>");
+    expect(html).toContain('score 0.20<br><span class="reason">It does not apologise.</span>');
+    expect(html).toContain('Judge errors: no verdict');
+    expect(html).toContain('DROIDCHECK_ERR_JUDGE: embedding endpoint unreachable');
+    expect(html).toContain('scenarios/g.yaml:4:9');
+  });
+
+  it('leaves requests never sent out of the failures', () => {
+    const html = renderHtmlReport(buildReport(run([record({ seq: 0, outcome: 'not-sent', passed: false, syncMs: undefined })])));
+    expect(html).toContain('1 request was never sent (interrupted); they are not failures.');
+    expect(html).not.toContain('class="failure"');
+  });
+});
+
+describe('report.html chart scales', () => {
+  it('draws a limit on the data scale as a line, and one far off it as a label only', () => {
+    const report = buildReport(run(Array.from({ length: 50 }, (_, i) => record({ seq: i, syncMs: 80 + i, mode: i % 2 ? 'async' : 'sync', ackMs: i % 2 ? 20 + (i % 5) : undefined, answerMs: i % 2 ? 100 : undefined }))));
+    const byMetric = Object.fromEntries(chartData(report).map((c) => [c.metric, c]));
+    expect(byMetric.ack).toMatchObject({ limitMs: 100, limitOnScale: true, limitLabel: 'limit 100 ms' });
+    expect(byMetric.sync?.limitOnScale).toBe(false);
+    expect(byMetric.sync?.limitLabel).toMatch(/^limit 180 s \([\d,]+× the max: off scale\)$/);
+    expect(limitScale(180_000, 0).label).toBe('limit 180 s (off scale)');
   });
 });

@@ -87,11 +87,15 @@ describe('compareReports', () => {
   });
 
   it('says which rule decided every latency row', () => {
-    const cmp = compareReports(buildReport(latencyRun(7, 16)), buildReport(latencyRun(8, 16)));
+    // Quick-start sized runs (16 samples per metric) are never compared on latency: a run needs 100.
+    const small = compareReports(buildReport(latencyRun(7, 16)), buildReport(latencyRun(8, 16)));
+    expect(small.latency.every((l) => l.rule === 'too-few-samples' && l.minCount >= 100)).toBe(true);
+    expect(renderComparison(small)).toMatch(/answer\.p50 .*16 \/ 16 samples\s+too few samples \(16 < 100\)/);
+    const cmp = compareReports(buildReport(latencyRun(7, 200)), buildReport(latencyRun(8, 200)));
     expect(cmp.latency).toHaveLength(12);
     const rule = (metric: string, stat: string) => cmp.latency.find((l) => l.metric === metric && l.stat === stat)!;
-    // p99 and p99.9 of 16 samples are the max: not compared.
-    expect(rule('answer', 'p99')).toMatchObject({ rule: 'too-few-samples', baseCount: 16, currentCount: 16, minCount: 100, pValue: null, regressed: false });
+    // p99.9 of 200 samples is the max: not compared.
+    expect(rule('answer', 'p999')).toMatchObject({ rule: 'too-few-samples', baseCount: 200, currentCount: 200, minCount: 1000, pValue: null, regressed: false });
     expect(rule('sync', 'p999')).toMatchObject({ rule: 'too-few-samples', minCount: 1000 });
     // p50 is tested whatever its change (its p-value is shown); a rise past the tolerances that the test cannot tell from noise is "not-significant".
     expect(rule('answer', 'p50').pValue).toEqual(expect.any(Number));
@@ -101,8 +105,8 @@ describe('compareReports', () => {
     }
     const text = renderComparison(cmp);
     expect(text).toContain('no regression against the baseline');
-    expect(text).toMatch(/answer\.p99\s+\d[\d.]* ms\s+\d[\d.]* ms\s+[-+±]?[\d.]+% \([-+±][\d.]+ ms\)\s+16 \/ 16 samples\s+too few samples \(16 < 100\)/);
-    expect(text).toMatch(/answer\.p50 .*16 \/ 16 samples\s+(within tolerance \(<= \+10% or < \+1 ms\)|not significant \(p [\d.]+ > 0\.\d+\))/);
+    expect(text).toMatch(/answer\.p999\s+\d[\d.]* ms\s+\d[\d.]* ms\s+[-+±]?[\d.]+% \([-+±][\d.]+ ms\)\s+200 \/ 200 samples\s+too few samples \(200 < 1000\)/);
+    expect(text).toMatch(/answer\.p50 .*200 \/ 200 samples\s+(within tolerance \(<= \+10% or < \+1 ms\)|not significant \(p [\d.]+ > 0\.\d+\))/);
   });
 
   it('finds a real 2x slowdown on 500 samples, and the rule and figures that fired', () => {

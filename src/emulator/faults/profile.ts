@@ -21,6 +21,7 @@
  */
 import { parse } from 'yaml';
 import { z } from 'zod';
+import { parseYamlFile } from '../profile/load.js';
 
 export const ENDPOINT_NAMES = [
   'channels',
@@ -121,4 +122,13 @@ export function parseFaultProfile(input: FaultProfileInput | undefined): FaultPr
   const parsed = faultProfileSchema.safeParse(raw);
   if (!parsed.success) throw new FaultProfileError(parsed.error.issues.map((i) => `${i.path.join('.') || '(profile)'}: ${i.message}`));
   return parsed.data;
+}
+
+/**
+ * Parses a fault profile file (`droidcheck emulate --faults FILE`): like {@link parseFaultProfile},
+ * but every problem is reported at file:line:col of `file` (ScenarioError,
+ * DROIDCHECK_ERR_SCENARIO, exit 2), as `--profile` errors are.
+ */
+export function parseFaultProfileFile(text: string, file: string): FaultProfile {
+  return parseYamlFile(text, file, faultProfileSchema);
 }
