@@ -5,6 +5,9 @@ import { defineConfig } from 'vitest/config';
  * latencies, named `*.timing.test.ts` whatever their folder: they run alone, one file at a time,
  * so a parallel test on the other core does not distort what they measure). `npm test` runs
  * them one after the other.
+ *
+ * The unit files mostly wait on sockets, child processes and timers, not on the CPU: four of
+ * them at a time on the 2-core reference machine (vitest's default there is one).
  */
 const TIMING = ['test/**/*.timing.test.ts'];
 
@@ -16,7 +19,7 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: TIMING },
+        test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: TIMING, maxWorkers: 4 },
       },
       {
         extends: true,

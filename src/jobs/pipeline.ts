@@ -242,7 +242,6 @@ async function runPipeline(config: ResolvedConfig, io: JobIO, body: (ctx: JobCon
     for (const r of reporters) await r.onAbort?.();
     throw new SetupError(redact(setupMessage(engine.setupFailure, target, config)));
   }
-  live?.finish(output.engine);
   const receiver = target.receiver.stats();
   const accounting = checkAccounting({ outcomes: engine.tally.outcomes, requests: engine.tally.requests, notSent: engine.counts.notSent, receiver, parked: target.receiver.parkedCount(), inbound: target.receiver.inboundStats() });
   const report = buildReport({
@@ -273,6 +272,8 @@ async function runPipeline(config: ResolvedConfig, io: JobIO, body: (ctx: JobCon
   const stream = streamSection(target);
   const safe = redactValue(stream ? { ...report, stream } : report, redact);
   for (const r of reporters) await r.onRunEnd?.(safe);
+  // After the reports are on disk, so a scraper that sees job_finished=1 can read them.
+  live?.finish(output.engine);
   const files = reporters.flatMap((r) => r.files ?? []);
   if (files.length > 0) io.stdout.write(`reports: ${files.join(', ')}\n`);
   return { report: safe, exitCode: safe.exitCode, files };

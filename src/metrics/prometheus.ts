@@ -176,7 +176,7 @@ export function createLiveMetrics(options: LiveMetricsOptions = {}): LiveMetrics
   const inFlight = new Gauge({ name: 'droidcheck_requests_in_flight', help: 'Requests in flight at the last progress tick', registers });
   const dropped = new Counter({ name: 'droidcheck_arrivals_dropped_total', help: 'Open model: arrivals dropped at the in-flight cap (never delayed)', registers });
   const targetRate = new Gauge({ name: 'droidcheck_arrival_rate_target', help: 'Open model: intended arrival rate at the last progress tick, req/s', registers });
-  const finished = new Gauge({ name: 'droidcheck_job_finished', help: '1 once the figures are final (the report is being written)', registers });
+  const finished = new Gauge({ name: 'droidcheck_job_finished', help: '1 once the figures are final and the reports are written', registers });
 
   const histograms = Object.fromEntries(
     LATENCY_SERIES.map((s) => [s, new HdrHistogramMetric(LATENCY_METRIC_NAMES[s], LATENCY_HELP[s], PROMETHEUS_BUCKETS_S[s])]),
