@@ -100,9 +100,16 @@ function failedStep(r: RequestRecord): FailedStep | undefined {
   return s ? { index: s.index, kind: s.kind, endpoint: s.endpoint } : undefined;
 }
 
+/** A scenario of calls only (no answer turn): the sum of its steps' response times, ms. */
+function stepsMs(r: RequestRecord): number | undefined {
+  let sum: number | undefined;
+  for (const s of r.steps ?? []) if (s.latencyMs !== undefined) sum = (sum ?? 0) + s.latencyMs;
+  return sum;
+}
+
 /** The report's view of one record: failed ones carry the answer text and the failing step. */
 export function scenarioEntry(r: RequestRecord): ScenarioEntry {
-  const latencyMs = r.mode === 'sync' ? r.syncMs : r.answerMs;
+  const latencyMs = (r.mode === 'sync' ? r.syncMs : r.answerMs) ?? stepsMs(r);
   const text = r.passed ? undefined : (r.answer as { answer?: unknown } | null | undefined)?.answer;
   const step = r.passed ? undefined : failedStep(r);
   return {

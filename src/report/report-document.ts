@@ -70,7 +70,7 @@ export interface ScenarioEntry {
   outcome: Outcome;
   passed: boolean;
   requestId?: string;
-  /** End to end, ms: syncMs (sync) or answerMs (async). */
+  /** End to end, ms: syncMs (sync) or answerMs (async); a scenario of calls only: the sum of its steps' response times. */
   latencyMs?: number;
   /** Retries of the submit (`--retries`, 429/5xx); absent when none. */
   retries?: number;

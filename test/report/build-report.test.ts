@@ -61,6 +61,15 @@ describe('buildReport', () => {
     expect(report.scenarios[1]!.failures[0]).toMatchObject({ expected: 'refund', actual: ['greeting'] });
   });
 
+  it('gives a scenario of calls only (no answer turn) the sum of its steps\' response times', () => {
+    const step = (index: number, latencyMs?: number) => ({ index, kind: 'customer' as const, endpoint: 'customer-update', outcome: 'answered' as const, passed: true, failures: [], ...(latencyMs !== undefined && { latencyMs }) });
+    const calls = record({ syncMs: undefined, steps: [step(0, 12.5), step(1), step(2, 30)] });
+    const none = record({ syncMs: undefined, steps: [step(0)] });
+    const report = buildReport(run([calls, none]));
+    expect(report.scenarios[0]!.latencyMs).toBe(42.5);
+    expect(report.scenarios[1]).not.toHaveProperty('latencyMs');
+  });
+
   it('keeps settings as given: they never hold a secret (config/settings.ts), and a flag such as webhookSecretSet stays a boolean', () => {
     const report = buildReport(run([record()], { settings: { webhookSecretSet: true, target: { baseUrl: 'u' }, n: 1 } }));
     expect(report.settings).toEqual({ webhookSecretSet: true, target: { baseUrl: 'u' }, n: 1 });
