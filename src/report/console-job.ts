@@ -6,6 +6,7 @@
  */
 import { textTable } from '../text-table.js';
 import { formatMs, formatPercent, formatRate } from '../units.js';
+import { streamText } from './job-text.js';
 import type { ReportDocument } from './report-document.js';
 import { OUTCOMES } from './run-types.js';
 
@@ -49,22 +50,10 @@ export function loadLines(report: ReportDocument, paint: Paint): string[] {
   return lines;
 }
 
-/**
- * `--deliveries`: the stream read, deliveries other shards counted (`foreign`), and the clock
- * skew measured: each receiver against each shard, largest first, with its uncertainty.
- */
+/** `--deliveries`: the stream section (job-text.ts). */
 export function streamLines(report: ReportDocument, paint: Paint): string[] {
-  const st = report.stream;
-  if (!st) return [];
-  const skews = st.shards.flatMap((sh) => sh.receivers.map((r) => ({ shard: sh.shardId, ...r })));
-  const worst = skews.reduce<(typeof skews)[number] | undefined>((w, r) => (w === undefined || Math.abs(r.receiverMinusLocalUs) > Math.abs(w.receiverMinusLocalUs) ? r : w), undefined);
-  const lines = ['', `${paint(BOLD, 'Stream')}  ${st.stream} at ${st.redis} · foreign ${report.receiver.foreign} (other shards' deliveries) · ${st.shards.length} shard${st.shards.length === 1 ? '' : 's'}`];
-  lines.push(
-    worst === undefined
-      ? '  clock skew: no receiver seen in the stream'
-      : `  clock skew: receivers vs shards at most ${formatMs(Math.abs(worst.receiverMinusLocalUs) / 1000)} (${worst.receiverId} vs ${worst.shard}, +- ${formatMs(worst.uncertaintyUs / 1000)}); answer latency is mapped through Redis TIME and does not include it`,
-  );
-  return lines;
+  const t = streamText(report);
+  return t ? ['', `${paint(BOLD, 'Stream')}  ${t.stream}`, `  ${t.skew}`] : [];
 }
 
 /** Per scenario x mode counts of a load, with a failing example each. */

@@ -8,6 +8,7 @@ import { LATENCY_FOOTNOTE, LATENCY_HEADER, formatLimit, shownMetrics, latencyCel
 import { renderComparison } from './compare.js';
 import { capacityLines, loadLines, noteLines, outcomeLines, streamLines, tallyLines } from './console-job.js';
 import { accuracyLines, parityLines, passRateLines } from './console-sections.js';
+import { networkText } from './job-text.js';
 import type { ReportDocument, ScenarioEntry } from './report-document.js';
 
 export interface ConsoleSummaryOptions {
@@ -103,7 +104,7 @@ function latencyLines(report: ReportDocument, paint: Paint): string[] {
     lines[0] ?? '',
     ...lines.slice(1).map((line, i) => line.replace(/(ok|BREACH)$/, status[i] ?? '')),
     ...(unsupported ? [paint(DIM, `  ${LATENCY_FOOTNOTE}`)] : []),
-    ...(report.network ? [`  network round trip ${formatMs(report.network.rttMs)} (fastest of ${report.network.samples} TCP connects): ackServer = ack minus it, the server's share the 100 ms limit is about`] : []),
+    ...(report.network ? [`  ${networkText(report.network)}`] : []),
   ];
 }
 

@@ -1,10 +1,11 @@
 /**
  * HTML sections of report.html for the job-specific parts: the load section, per-scenario
- * tallies, the capacity curve, contract notes, and the boxes the timeline and capacity charts
+ * tallies, the capacity curve, contract notes, the network round trip and the stream, and the boxes the timeline and capacity charts
  * are drawn into (html-charts.ts). Each returns a fragment ('' when there is nothing to show);
  * every number carries its unit.
  */
 import { formatMs, formatPercent, formatRate } from '../units.js';
+import { networkText, streamText } from './job-text.js';
 import { escapeHtml as h } from './html-sections.js';
 import type { ReportDocument } from './report-document.js';
 
@@ -26,6 +27,15 @@ export function loadHtml(report: ReportDocument): string {
   ].map(([k, v]) => [`<span class="l">${h(k!)}</span>`, h(v!)]);
   const verdict = l.generator ? `<p class="${l.generator.generatorBound ? 'fail' : 'muted'}">${h(l.generator.message)}</p>` : '';
   return `<h2 id="load">Load</h2>${table(['', ''], rows)}${verdict}`;
+}
+
+/** The network round trip of a remote target and the stream of `--deliveries` (job-text.ts). */
+export function networkStreamHtml(report: ReportDocument): string {
+  const st = streamText(report);
+  return [
+    report.network ? `<p class="muted">${h(networkText(report.network))}</p>` : '',
+    st ? `<h2 id="stream">Stream</h2><p>${h(st.stream)}</p><p class="muted">${h(st.skew)}</p>` : '',
+  ].join('');
 }
 
 export function timelineHtml(report: ReportDocument): string {

@@ -10,7 +10,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { LATENCY_FOOTNOTE, LATENCY_HEADER, THRESHOLD_MARKS, shownMetrics, formatLimit, latencyCells, thresholdVerdictText } from '../metrics/index.js';
 import { PAGE_SCRIPT, capacityChartData, chartData, scriptJson, timelineChartData, uplotAssets } from './html-charts.js';
-import { capacityHtml, loadHtml, notesHtml, talliesHtml, timelineHtml } from './html-job.js';
+import { capacityHtml, loadHtml, networkStreamHtml, notesHtml, talliesHtml, timelineHtml } from './html-job.js';
 import {
   accuracyHtml,
   comparisonHtml,
@@ -80,12 +80,13 @@ export function renderHtmlReport(report: ReportDocument): string {
 <title>droidcheck report ${h(report.startedAt)}</title><style>${css}\n${CSS}</style></head><body>
 <h1>droidcheck ${h(report.kind ?? 'run')}: ${s.passed} passed, ${s.failed} failed — ${verdict}</h1>
 <p class="muted">${s.sent ?? s.requests} of ${s.requests} requests sent, started ${h(report.startedAt)}, ${f1(report.durationMs / 1000)} s.</p>
-<nav>${['outcomes', 'latency', ...(report.load ? ['load'] : []), ...(report.timeline && report.timeline.points.length > 1 ? ['timeline'] : []), ...(report.capacity ? ['capacity'] : []), 'failures', 'contract', 'scenarios', 'settings'].map((id) => `<a href="#${id}">${id}</a>`).join('')}</nav>
+<nav>${['outcomes', 'latency', ...(report.load ? ['load'] : []), ...(report.stream ? ['stream'] : []), ...(report.timeline && report.timeline.points.length > 1 ? ['timeline'] : []), ...(report.capacity ? ['capacity'] : []), 'failures', 'contract', 'scenarios', 'settings'].map((id) => `<a href="#${id}">${id}</a>`).join('')}</nav>
 ${comparisonHtml(report)}
 ${capacityHtml(report)}
 ${outcomesHtml(report)}
 ${latencyHtml(report, charts)}
 ${loadHtml(report)}
+${networkStreamHtml(report)}
 ${timelineHtml(report)}
 <p>Receiver: ${r.received} received, ${r.matched} matched, ${r.duplicates} duplicates, ${r.late} late, ${r.orphans} orphans, ${r.badSecret} bad secret, ${r.malformed} malformed.</p>
 ${thresholdRows.length > 0 ? `<h2 id="thresholds">Thresholds</h2><table><tr><th>threshold</th><th>verdict</th></tr>${thresholdRows.join('')}</table>` : ''}

@@ -8,6 +8,7 @@ import { formatLocation } from '../errors.js';
 import { LATENCY_FOOTNOTE, LATENCY_HEADER, LATENCY_METRICS, THRESHOLD_MARKS, shownMetrics, formatLimit, latencyCells, thresholdVerdictText } from '../metrics/index.js';
 import { formatValue } from './console.js';
 import { formatMs, formatPercent, formatRate } from '../units.js';
+import { networkText, streamText } from './job-text.js';
 import { markdownSections } from './markdown-sections.js';
 import type { ReportDocument } from './report-document.js';
 import { OUTCOMES } from './run-types.js';
@@ -92,6 +93,9 @@ function markdownJobLines(report: ReportDocument, row: (cells: string[]) => stri
     lines.push('', `### Load (${l.model} model)`, '', `${l.sent} requests sent (warm-up ${l.warmupSent}, dropped ${l.dropped}), achieved ${formatRate(l.achievedRate)}, answered ${formatRate(l.answeredRate)} over ${formatMs(l.measuredMs)}.`);
     if (l.generator) lines.push('', `${l.generator.generatorBound ? '⚠️ ' : ''}${l.generator.message}`);
   }
+  if (report.network) lines.push('', `_${networkText(report.network)}._`);
+  const st = streamText(report);
+  if (st) lines.push('', '### Stream', '', `${st.stream}.`, '', `${st.skew}.`);
   const c = report.capacity;
   if (c) {
     lines.push('', `### Capacity: ${c.maxRate === null ? 'no rate passed' : formatRate(c.maxRate)}`, '', row(['rate', 'achieved', 'ack p99', 'answer p99', 'errors', 'verdict']), row(['---:', '---:', '---:', '---:', '---:', '---']));

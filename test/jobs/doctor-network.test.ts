@@ -17,7 +17,7 @@ import { createEmulator, type Emulator } from '../../src/emulator/index.js';
 import { SetupError, TransportError } from '../../src/errors.js';
 import { measureRoundTrip, run } from '../../src/jobs/index.js';
 import { LatencyRecorder, describeThreshold, evaluateThresholds, type ThresholdData } from '../../src/metrics/index.js';
-import { buildReport, mergeReports, parseReportDocument, renderConsoleSummary } from '../../src/report/index.js';
+import { buildReport, mergeReports, parseReportDocument, renderConsoleSummary, renderHtmlReport, renderMarkdownSummary } from '../../src/report/index.js';
 import { PlanSource, runEngine } from '../../src/runner/index.js';
 import { formatMs } from '../../src/units.js';
 import { freePort } from '../helpers/cli.js';
@@ -128,6 +128,8 @@ describe('the default ack threshold', () => {
     expect(text).toMatch(/^ {2}ack +120 .* on ackServer$/m);
     expect(text).toMatch(/^ {2}ackServer +120 .* 100 ms +ok$/m);
     expect(text).toContain('network round trip 70.5 ms (fastest of 7 TCP connects)');
+    expect(renderMarkdownSummary(remote)).toContain('_network round trip 70.5 ms (fastest of 7 TCP connects)');
+    expect(renderHtmlReport(remote)).toContain('<p class="muted">network round trip 70.5 ms (fastest of 7 TCP connects)');
     const reread = parseReportDocument(JSON.parse(JSON.stringify(remote)));
     expect(reread.network).toEqual(network);
     expect(reread.thresholds[0]!.beside?.metric).toBe('ack.p99');

@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { droidcheck, startCli } from '../helpers/cli.js';
+import { renderHtmlReport, renderMarkdownSummary } from '../../src/report/index.js';
 import { startRedisServer, type RedisServer } from '../receiver/redis-server.js';
 import { RIG_ENV, readRecords, readReport, shardArgs, startEmulatorCli, startReceiverCli, stop } from './scale-rig.js';
 
@@ -94,6 +95,9 @@ it('two receivers behind the emulator, two shards with one --start-at, merged: e
     expect(m.load!.startAt).toBe(startAt);
     expect(m.stream!.shards).toHaveLength(2);
     expect(merged.stdout).toMatch(/Stream {2}test:shards/);
+    // The same section in summary.md and report.html, rendered from the merged report.
+    expect(renderMarkdownSummary(m)).toMatch(/### Stream\n\ntest:shards at redis:\/\/127\.0\.0\.1:\d+\S* · foreign \d+ .* · 2 shards\.\n\nclock skew: receivers vs shards at most /);
+    expect(renderHtmlReport(m)).toContain('<h2 id="stream">Stream</h2><p>test:shards at ');
     // Timelines line up: interval i of the merge holds interval i of each shard.
     const started = (r: typeof m): number[] => r.timeline!.points.map((p) => p.started);
     const sum = started(m).reduce((a, b) => a + b, 0);
