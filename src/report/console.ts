@@ -8,6 +8,7 @@ import { LATENCY_FOOTNOTE, LATENCY_HEADER, formatLimit, shownMetrics, latencyCel
 import { renderComparison } from './compare.js';
 import { capacityLines, loadLines, noteLines, outcomeLines, streamLines, tallyLines } from './console-job.js';
 import { accuracyLines, parityLines, passRateLines } from './console-sections.js';
+import { groupFailures } from './failure-groups.js';
 import { networkText } from './job-text.js';
 import type { ReportDocument, ScenarioEntry } from './report-document.js';
 
@@ -54,12 +55,20 @@ function scenarioLines(report: ReportDocument, paint: Paint, max: number): strin
   return lines;
 }
 
+/** The other entries of a group shown by name: at most this many, then "… and N more". */
+const MAX_ALSO = 5;
+
+/** One block per group of identical failures (failure-groups.ts), largest first, each with its count. */
 function failureLines(report: ReportDocument, paint: Paint): string[] {
-  const failing = report.scenarios.filter((s) => !s.passed);
-  if (failing.length === 0) return [];
+  const groups = groupFailures(report);
+  const notSent = report.scenarios.filter((s) => s.outcome === 'not-sent').length;
+  const never = notSent > 0 ? ['', paint(DIM, `${notSent} request${notSent === 1 ? ' was' : 's were'} never sent (interrupted); ${notSent === 1 ? 'it is not a failure' : 'they are not failures'}.`)] : [];
+  if (groups.length === 0) return never;
   const lines = ['', paint(BOLD, 'Failures')];
-  failing.forEach((s, i) => {
-    lines.push('', `  ${i + 1}) ${paint(RED, title(s))}  ${s.outcome}${s.requestId ? `  requestId ${s.requestId}` : ''}`);
+  groups.forEach((g, i) => {
+    const s = g.example;
+    const count = g.entries.length > 1 ? `  ${paint(BOLD, `×${g.entries.length}`)}` : '';
+    lines.push('', `  ${i + 1}) ${paint(s.passed ? YELLOW : RED, title(s))}${count}  ${s.outcome}${s.requestId ? `  requestId ${s.requestId}` : ''}`);
     if (s.error) lines.push(`     ${s.error.code}: ${s.error.message}`);
     for (const f of s.failures) {
       lines.push(
@@ -73,9 +82,14 @@ function failureLines(report: ReportDocument, paint: Paint): string[] {
       lines.push(`     contract ${v.endpoint} ${v.path || '(body)'}: ${v.message}`);
     }
     for (const j of s.judgeErrors ?? []) lines.push(`     ${paint(YELLOW, 'judge error')} ${j.message}  at ${formatLocation(j.location)}`);
-    if (s.failures.length === 0 && !s.error && s.contractViolations.length === 0) lines.push(`     file ${s.file}`);
+    if (s.failures.length === 0 && !s.error && s.contractViolations.length === 0 && (s.judgeErrors ?? []).length === 0) lines.push(`     file ${s.file}`);
+    const also = g.entries.slice(1, 1 + MAX_ALSO).map((e) => `${title(e)}${e.repeat !== undefined ? ` repeat ${e.repeat + 1}` : ''}${e.requestId ? ` ${e.requestId}` : ''}`);
+    if (also.length > 0) {
+      const more = g.entries.length - 1 - also.length;
+      lines.push(paint(DIM, `     the same failure: ${also.join(', ')}${more > 0 ? ` … and ${more} more` : ''}`));
+    }
   });
-  return lines;
+  return [...lines, ...never];
 }
 
 function table(rows: string[][]): string[] {

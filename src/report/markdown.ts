@@ -8,6 +8,7 @@ import { formatLocation } from '../errors.js';
 import { LATENCY_FOOTNOTE, LATENCY_HEADER, LATENCY_METRICS, THRESHOLD_MARKS, shownMetrics, formatLimit, latencyCells, thresholdVerdictText } from '../metrics/index.js';
 import { formatValue } from './console.js';
 import { formatMs, formatPercent, formatRate } from '../units.js';
+import { groupFailures } from './failure-groups.js';
 import { networkText, streamText } from './job-text.js';
 import { markdownSections } from './markdown-sections.js';
 import type { ReportDocument } from './report-document.js';
@@ -16,7 +17,7 @@ import { OUTCOMES } from './run-types.js';
 export const MARKDOWN_REPORT_FILE = 'summary.md';
 
 export interface MarkdownOptions {
-  /** Most failures to list (default 50). */
+  /** Most groups of identical failures to list (default 50). */
   maxFailures?: number;
 }
 
@@ -66,12 +67,14 @@ export function renderMarkdownSummary(report: ReportDocument, opts: MarkdownOpti
   }
   lines.push(...markdownJobLines(report, row));
   lines.push(...markdownSections(report, row, code));
-  const failing = report.scenarios.filter((x) => !x.passed);
-  if (failing.length > 0) {
+  const groups = groupFailures(report);
+  if (groups.length > 0) {
     const max = opts.maxFailures ?? 50;
     lines.push('', '### Failures', '');
-    for (const x of failing.slice(0, max)) {
-      lines.push(`- **${cell(`${x.suite} › ${x.name} [${x.mode}]`)}** (${x.outcome}${x.requestId ? `, ${code(x.requestId)}` : ''})`);
+    for (const g of groups.slice(0, max)) {
+      const x = g.example;
+      const count = g.entries.length > 1 ? ` ×${g.entries.length}` : '';
+      lines.push(`- **${cell(`${x.suite} › ${x.name} [${x.mode}]`)}**${count} (${x.outcome}${x.requestId ? `, ${code(x.requestId)}` : ''})`);
       if (x.error) lines.push(`  - ${code(x.error.code)}: ${cell(x.error.message)}`);
       for (const fail of x.failures) {
         lines.push(
@@ -79,8 +82,9 @@ export function renderMarkdownSummary(report: ReportDocument, opts: MarkdownOpti
         );
       }
       for (const v of x.contractViolations) lines.push(`  - contract ${v.endpoint} ${code(v.path || '(body)')}: ${cell(v.message)}`);
+      for (const j of x.judgeErrors ?? []) lines.push(`  - judge error: ${cell(j.message)} at ${code(formatLocation(j.location))}`);
     }
-    if (failing.length > max) lines.push(`- … ${failing.length - max} more`);
+    if (groups.length > max) lines.push(`- … ${groups.length - max} more groups of identical failures`);
   }
   return `${lines.join('\n')}\n`;
 }

@@ -59,3 +59,25 @@ describe('renderConsoleSummary', () => {
     expect(out).not.toContain('s4 [sync]');
   });
 });
+
+describe('renderConsoleSummary failures, grouped like report.html', () => {
+  const refused = (seq: number) =>
+    record({ seq, scenario: `scenario ${seq % 4}`, passed: false, outcome: 'transport-error', syncMs: undefined, requestId: `tpa-${seq}x`, error: { code: 'DROIDCHECK_ERR_TRANSPORT', message: `connect ECONNREFUSED 127.0.0.1:${9000 + seq}` } });
+  const records = [...Array.from({ length: 9 }, (_, i) => refused(i)), failingRecord({ seq: 9 }), record({ seq: 10, scenario: 'later', outcome: 'not-sent', passed: false, syncMs: undefined })];
+  const text = renderConsoleSummary(buildReport(run(records)));
+
+  it('prints one block per group, largest first, with its count and the other entries by name', () => {
+    const blocks = text.slice(text.indexOf('Failures')).split(/\n\s+\d\) /).slice(1);
+    expect(blocks).toHaveLength(2);
+    expect(blocks[0]).toMatch(/^Shop › scenario 0 \[sync\]  ×9  transport-error  requestId tpa-0x\n {5}DROIDCHECK_ERR_TRANSPORT: connect ECONNREFUSED 127\.0\.0\.1:9000\n/);
+    expect(blocks[0]).toContain('the same failure: Shop › scenario 1 [sync] tpa-1x, Shop › scenario 2 [sync] tpa-2x, Shop › scenario 3 [sync] tpa-3x, Shop › scenario 0 [sync] tpa-4x, Shop › scenario 1 [sync] tpa-5x … and 3 more');
+    expect(blocks[1]).toMatch(/^Shop › expects refund \[async\]  answered  requestId tpa-123/);
+    expect(blocks[1]).not.toContain('×');
+  });
+
+  it('counts requests never sent apart: they are not failures', () => {
+    expect(text).toContain('1 request was never sent (interrupted); it is not a failure.');
+    expect(text).not.toMatch(/\d\) Shop › later/);
+  });
+});
+

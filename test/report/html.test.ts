@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { chartData, limitScale, scriptJson } from '../../src/report/html-charts.js';
-import { groupFailures, messageShape } from '../../src/report/html-failures.js';
+import { groupFailures, messageShape } from '../../src/report/failure-groups.js';
 import { buildReport, escapeHtml, renderHtmlReport } from '../../src/report/index.js';
 import { failingRecord, record, run } from './fixtures.js';
 
@@ -100,7 +100,7 @@ describe('report.html failures (issue 11, item 14)', () => {
 
   it('leaves requests never sent out of the failures', () => {
     const html = renderHtmlReport(buildReport(run([record({ seq: 0, outcome: 'not-sent', passed: false, syncMs: undefined })])));
-    expect(html).toContain('1 request was never sent (interrupted); they are not failures.');
+    expect(html).toContain('1 request was never sent (interrupted); it is not a failure.');
     expect(html).not.toContain('class="failure"');
   });
 });
