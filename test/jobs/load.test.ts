@@ -54,7 +54,7 @@ describe('runLoad against the embedded emulator', () => {
     const reportDir = join(dir, 'out');
     const config = resolveConfig(
       'load',
-      { paths: [join(dir, 'load.yaml')], rate: 100, duration: '2500ms', warmup: '200ms', mode: 'both', reportDir, progress: 0, weights: ['greets=3'], timeout: '5s', defaultThresholds: false, emulatorThread: 'inline' },
+      { paths: [join(dir, 'load.yaml')], rate: 100, duration: '2500ms', warmup: '200ms', mode: 'both', reportDir, progress: 0, weights: ['greets=3'], timeout: '30s', defaultThresholds: false, emulatorThread: 'inline' },
       {},
     );
     const out = sink();
