@@ -8,8 +8,8 @@ import { assertRigAccounting, runAndTally, SLOW_ACK_MS, startRig, type Tally } f
 
 const N = 300;
 const ASYNC = 'get-droid-answer-async';
-const DEADLINE_MS = 4_000;
-const LATE_MS = 4_600; // beyond the deadline
+const DEADLINE_MS = 2_000;
+const LATE_MS = 2_600; // beyond the deadline
 
 /** What holds whatever the faults: nothing lost on either side. */
 function expectNothingLost(t: Tally & Parameters<typeof assertRigAccounting>[0]): void {
