@@ -15,19 +15,27 @@ type Headers = Record<string, string | string[] | undefined>;
 
 /** Run-level notes: the first unverified shape and the first unknown fields seen per endpoint. */
 export class ContractNotes {
-  readonly #notes = new Map<string, ContractNote>();
+  /** Notes in the order they were added; per kind, the endpoints that have one (no key string per lookup). */
+  readonly #notes: ContractNote[] = [];
+  readonly #byKind = new Map<ContractNote['kind'], Set<string>>();
 
   has(endpoint: string, kind: ContractNote['kind']): boolean {
-    return this.#notes.has(`${kind}\u0000${endpoint}`);
+    return this.#byKind.get(kind)?.has(endpoint) === true;
   }
 
   add(note: ContractNote): void {
-    const key = `${note.kind}\u0000${note.endpoint}`;
-    if (!this.#notes.has(key)) this.#notes.set(key, note);
+    let endpoints = this.#byKind.get(note.kind);
+    if (!endpoints) {
+      endpoints = new Set();
+      this.#byKind.set(note.kind, endpoints);
+    }
+    if (endpoints.has(note.endpoint)) return;
+    endpoints.add(note.endpoint);
+    this.#notes.push(note);
   }
 
   list(): ContractNote[] {
-    return [...this.#notes.values()];
+    return [...this.#notes];
   }
 }
 
