@@ -9,6 +9,7 @@ import type { ChatHistoryItem } from '../contract/index.js';
 import type { EmulatorContext } from './context.js';
 import { fireIntentWebhooks } from './intent-webhooks.js';
 import { dispatchWithFaults } from './outbound.js';
+import type { AnswerBody } from './ai/index.js';
 import { buildAnswerPayload, buildErrorPayload, type PayloadMeta } from './payload.js';
 import type { WebhookFaultRule } from './faults/profile.js';
 import { webhookTarget, type WebhookTarget } from './webhook-dispatcher.js';
@@ -23,6 +24,25 @@ export interface AsyncJob {
   target: WebhookTarget;
   /** Webhook faults rolled at acceptance (so the draw order follows the request order). */
   faults: WebhookFaultRule[];
+}
+
+/** The JSON of an answer body's fields (responses ... intents, in the spec's order), once per cached body. */
+const middles = new WeakMap<AnswerBody, string>();
+
+/**
+ * `JSON.stringify(buildAnswerPayload(body, meta))`, with the body's part serialised once per
+ * (cached, immutable) AnswerBody: a load test sends the same few answers thousands of times.
+ * The field order is buildAnswerPayload's (the spec's table).
+ */
+export function answerPayloadJson(body: AnswerBody, meta: PayloadMeta): string {
+  let middle = middles.get(body);
+  if (middle === undefined) {
+    const { requestId: _r, droidId: _d, customerId: _c, executionTime: _e, timestamp: _t, ...fields } = buildAnswerPayload(body, meta);
+    middle = JSON.stringify(fields).slice(1, -1);
+    middles.set(body, middle);
+  }
+  const head = `{"requestId":${JSON.stringify(meta.requestId)},"droidId":${JSON.stringify(meta.droidId)},"customerId":${JSON.stringify(meta.customerId)}`;
+  return `${head}${middle === '' ? '' : `,${middle}`},"executionTime":${JSON.stringify(meta.executionTime)},"timestamp":${JSON.stringify(meta.timestamp)}}`;
 }
 
 /** Schedules the answer `delayMs` after now. */
@@ -40,6 +60,7 @@ function runJob(ctx: EmulatorContext, job: AsyncJob): void {
   };
   const errorFault = job.faults.find((f) => f.action === 'error-payload');
   let payload: unknown;
+  let body: string | undefined;
   if (errorFault) {
     ctx.stats.errorPayloads += 1;
     payload = buildErrorPayload(errorFault.error, meta);
@@ -47,8 +68,9 @@ function runJob(ctx: EmulatorContext, job: AsyncJob): void {
     const answer = ctx.answers.get(job.humanMessage, job.chatHistory);
     fireIntentWebhooks(ctx, answer, job.customerId, job.requestId);
     payload = buildAnswerPayload(answer.body, meta);
+    body = answerPayloadJson(answer.body, meta);
   }
-  dispatchWithFaults(ctx, { kind: 'answer', id: job.requestId, payload, target: job.target }, job.faults, (j, secret) => ({
+  dispatchWithFaults(ctx, { kind: 'answer', id: job.requestId, payload, ...(body !== undefined && { body }), target: job.target }, job.faults, (j, secret) => ({
     ...j,
     target: webhookTarget(j.target.url, secret),
   }));
