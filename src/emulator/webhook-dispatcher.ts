@@ -9,10 +9,11 @@
  * [0.5, 1.5); an attempt fails on non-2xx, a network error, or no headers (or a body stall) within
  * `timeoutMs` (undici's headersTimeout/bodyTimeout: undici's own timers, no timer or
  * AbortController per delivery). One undici Agent for every delivery; `close()` destroys it,
- * which aborts the requests in flight.
+ * which aborts the requests in flight. Per delivery: the payload serialised once (or given as
+ * `body`), the target's URL parsed once per target, not per request.
  */
 import { performance } from 'node:perf_hooks';
-import { Agent, request } from 'undici';
+import { Agent } from 'undici';
 import type { DeliveryKind, DeliveryLog } from './delivery-log.js';
 import type { ResolvedEmulatorOptions } from './options.js';
 import type { Random } from './random.js';
@@ -48,6 +49,8 @@ export interface DeliveryJob {
   /** requestId (answer) or mid (message, intent): what the delivery log lists. */
   id: string;
   payload: unknown;
+  /** `payload` as JSON when the caller has it already (must equal JSON.stringify(payload)). */
+  body?: string;
   target: WebhookTarget;
 }
 
@@ -57,6 +60,7 @@ const JSON_HEADERS = { 'content-type': 'application/json' };
 
 export class WebhookDispatcher {
   private readonly agent: Agent;
+  private readonly parsed = new WeakMap<WebhookTarget, { origin: string; path: string }>();
 
   constructor(
     private readonly options: ResolvedEmulatorOptions['delivery'],
@@ -78,8 +82,19 @@ export class WebhookDispatcher {
   /** Starts a delivery (attempt 1 now, retries later); never throws. */
   deliver(job: DeliveryJob): void {
     this.stats.pending += 1;
-    const body = JSON.stringify(job.payload);
+    const body = job.body ?? JSON.stringify(job.payload);
     void this.attempt(job, body, 1);
+  }
+
+  /** Origin and path of a target's post URL, parsed once per target object (not per delivery). */
+  private where(target: WebhookTarget): { origin: string; path: string } {
+    let w = this.parsed.get(target);
+    if (!w) {
+      const u = new URL(target.postUrl);
+      w = { origin: u.origin, path: `${u.pathname}${u.search}` };
+      this.parsed.set(target, w);
+    }
+    return w;
   }
 
   private backoff(attempt: number): number {
@@ -99,7 +114,8 @@ export class WebhookDispatcher {
     let error = '';
     let responseBody = '';
     try {
-      const res = await request(job.target.postUrl, { method: 'POST', body, headers: JSON_HEADERS, dispatcher: this.agent });
+      const { origin, path } = this.where(job.target);
+      const res = await this.agent.request({ origin, path, method: 'POST', body, headers: JSON_HEADERS });
       status = res.statusCode;
       responseBody = (await res.body.text()).slice(0, RESPONSE_EXCERPT);
     } catch (err) {
