@@ -50,25 +50,33 @@ export function scheduleAnswer(ctx: EmulatorContext, job: AsyncJob, delayMs: num
   ctx.timers.after(delayMs, () => runJob(ctx, job));
 }
 
-function runJob(ctx: EmulatorContext, job: AsyncJob): void {
-  const meta: PayloadMeta = {
+function metaOf(ctx: EmulatorContext, job: AsyncJob): PayloadMeta {
+  return {
     requestId: job.requestId,
     droidId: ctx.droidId,
     customerId: job.customerId,
     executionTime: Math.round(performance.now() - job.acceptedAt),
     timestamp: ctx.options.clock.wallNow().toISOString(),
   };
+}
+
+function runJob(ctx: EmulatorContext, job: AsyncJob): void {
   const errorFault = job.faults.find((f) => f.action === 'error-payload');
+  // A dropped webhook is never sent: its answer is still made (intent webhooks fire), its payload is not built.
+  const dropped = job.faults.some((f) => f.action === 'drop');
   let payload: unknown;
   let body: string | undefined;
   if (errorFault) {
     ctx.stats.errorPayloads += 1;
-    payload = buildErrorPayload(errorFault.error, meta);
+    if (!dropped) payload = buildErrorPayload(errorFault.error, metaOf(ctx, job));
   } else {
     const answer = ctx.answers.get(job.humanMessage, job.chatHistory);
     fireIntentWebhooks(ctx, answer, job.customerId, job.requestId);
-    payload = buildAnswerPayload(answer.body, meta);
-    body = answerPayloadJson(answer.body, meta);
+    if (!dropped) {
+      const meta = metaOf(ctx, job);
+      payload = buildAnswerPayload(answer.body, meta);
+      body = answerPayloadJson(answer.body, meta);
+    }
   }
   dispatchWithFaults(ctx, { kind: 'answer', id: job.requestId, payload, ...(body !== undefined && { body }), target: job.target }, job.faults, (j, secret) => ({
     ...j,
