@@ -9,9 +9,10 @@
  * answers the emulator delivered in that window. Rounds alternate the order; median and spread.
  * Target: droidcheck <= 1.2x the minimal loop.
  *
- *   npm run build && node bench/generator.js [--rate 800] [--seconds 7] [--rounds 3] [--profile DIR]
+ *   npm run build && node bench/generator.js [--rate 800] [--seconds 7] [--rounds 3] [--baseline DIR] [--profile DIR]
  *
- * `--profile DIR` runs both generators with --cpu-prof (profiles in DIR).
+ * `--profile DIR` runs both generators with --cpu-prof (profiles in DIR); `--baseline DIR` adds
+ * the CLI of another build (a copy of dist/ before a change) to every round.
  * Bounded: rounds x 2 runs of --seconds each (+ start-up), each killed at --seconds + 30 s.
  */
 import { spawn } from 'node:child_process';
@@ -26,6 +27,7 @@ const rate = arg('rate', 800);
 const seconds = arg('seconds', 7);
 const rounds = arg('rounds', 3);
 const profile = argString('profile', undefined);
+const baseline = argString('baseline', undefined);
 const WARM_S = 1.5;
 const windowS = Math.max(1, seconds - WARM_S - 1.5);
 
@@ -37,13 +39,14 @@ const env = { ...process.env, DROID_API_TOKEN: emu.token, DROID_WEBHOOK_SECRET: 
 const reports = await mkdtemp(join(tmpdir(), 'droidcheck-bench-'));
 
 const profArgs = (name) => (profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`, `--cpu-prof-name=generator-${name}-${Date.now()}.cpuprofile`] : []);
-const KINDS = {
-  droidcheck: () => [
-    ...profArgs('droidcheck'),
-    cli, 'load', here('./fixtures/bench.yaml'), '--rate', String(rate), '--duration', `${seconds}s`,
+const loadArgs = (main) => [
+    main, 'load', here('./fixtures/bench.yaml'), '--rate', String(rate), '--duration', `${seconds}s`,
     '--base-url', emu.baseUrl, '--droid-id', String(emu.droidId), '--receiver-port', String(port),
     '--report-dir', reports, '--no-default-thresholds', '--timeout', '30s',
-  ],
+  ];
+const KINDS = {
+  droidcheck: () => [...profArgs('droidcheck'), ...loadArgs(cli)],
+  ...(baseline && { baseline: () => loadArgs(join(baseline, 'cli/main.js')) }),
   'minimal loop': () => [...profArgs('minimal'), here('./generator-minimal.js'), '--base-url', emu.baseUrl, '--droid-id', String(emu.droidId), '--port', String(port), '--rate', String(rate), '--seconds', String(seconds)],
 };
 
@@ -75,9 +78,10 @@ async function measure(kind) {
 }
 
 console.log(`generator: CPU per async answer at ${rate} req/s (open model), window ${windowS} s of each ${seconds} s run, ${rounds} rounds; emulator in its own process; ${boxLoad()}`);
-const results = { droidcheck: [], 'minimal loop': [] };
+const results = Object.fromEntries(Object.keys(KINDS).map((k) => [k, []]));
 for (let r = 0; r < rounds; r++) {
-  const order = r % 2 === 0 ? ['droidcheck', 'minimal loop'] : ['minimal loop', 'droidcheck'];
+  const kinds = Object.keys(KINDS);
+  const order = r % 2 === 0 ? kinds : [...kinds].reverse();
   const line = [];
   for (const kind of order) {
     const m = await measure(kind);
@@ -95,4 +99,8 @@ const ratios = dc.map((v, i) => v / min[i]);
 const ratio = median(ratios);
 console.log(`CPU per answer, median (min-max): droidcheck load ${spread(dc, 1)} us | minimal loop ${spread(min, 1)} us`);
 console.log(`droidcheck load / minimal loop: ratio ${spread(ratios)} | target <= 1.20${ratio > 1.2 ? `  MISSED by ${((ratio / 1.2 - 1) * 100).toFixed(1)}%` : '  OK'}`);
+if (baseline) {
+  const base = results.baseline;
+  console.log(`baseline build (${baseline}): ${spread(base, 1)} us; baseline / minimal loop ${spread(base.map((v, i) => v / min[i]))}; droidcheck / baseline ${spread(dc.map((v, i) => v / base[i]))}`);
+}
 process.exit(0);
