@@ -10,8 +10,9 @@
  *
  *   npm run build && node bench/emulator-ack.js [--connections 64] [--requests 7000] [--rounds 3]
  *
- * Each run sends --requests after a 1,500-request warm-up, so the empty log stays short of its
- * 10,000 entries. Bounded: a 11,000-request fill of the full log, then rounds x 4 runs.
+ * Each run sends --requests after a 1,500-request warm-up. The two delivering emulators are kept
+ * for the whole script and warmed alike; the empty one's log is swept before each of its runs, so
+ * it stays short of its 10,000 entries. Bounded: two 11,000-request fills, then rounds x 4 runs.
  */
 import { fork } from 'node:child_process';
 import { once } from 'node:events';
@@ -35,6 +36,7 @@ if (process.argv[2] === 'sink') {
   const { kind, webhookUrl } = JSON.parse(process.argv[3]);
   let close;
   let stats = () => ({});
+  let sweep = () => 0;
   let url;
   if (kind === 'bare') {
     const { default: Fastify } = await import('fastify');
@@ -48,7 +50,9 @@ if (process.argv[2] === 'sink') {
   } else {
     const { createEmulator } = await import('../dist/emulator/index.js');
     const faults = kind === 'ack-only' ? { webhooks: [{ action: 'drop', probability: 1 }] } : undefined;
-    const emulator = await createEmulator({ webhookUrl, webhookSecret: 's'.repeat(32), ...(faults && { faults }) });
+    // 'sweepable': a log whose sweep empties it (retention 1 ms), for the empty-log runs.
+    const emulator = await createEmulator({ webhookUrl, webhookSecret: 's'.repeat(32), ...(faults && { faults }), ...(kind === 'sweepable' && { deliveryLogRetentionMs: 1 }) });
+    sweep = () => emulator.sweepDeliveryLog();
     const base = await emulator.listen();
     url = `${base}/api/droids/${emulator.droidId}/endpoint/get-droid-answer-async`;
     close = () => emulator.close();
@@ -58,6 +62,7 @@ if (process.argv[2] === 'sink') {
   if (kind === 'bare') process.send({ url, token: '' });
   process.on('message', async (m) => {
     if (m === 'stats') process.send(stats());
+    if (m === 'sweep') process.send(sweep());
     if (m === 'close') {
       await close();
       process.exit(0);
@@ -121,11 +126,16 @@ if (process.argv[2] === 'sink') {
   };
 
   console.log(`emulator ack route, ${connections} connections, ${rounds} rounds of ${requests} requests per server (each in a child process, webhook sink in another); ${boxLoad()}`);
-  // The full log: one emulator filled with more than LOG_ENTRIES deliveries first, then kept.
+  // Two long-lived emulators that deliver every answer, warmed alike (more than LOG_ENTRIES
+  // deliveries each): the full one keeps its log; the empty one's log is swept before each run
+  // (retention 1 ms), so it holds fewer than LOG_ENTRIES entries while measured.
   const full = await start('delivery');
-  await fire(full, { amount: LOG_ENTRIES + 1_000 });
-  const filled = await settle(full);
-  console.log(`  full log: ${filled.delivered} deliveries before measuring (the log holds the last ${LOG_ENTRIES})`);
+  const empty = await start('sweepable');
+  for (const s of [full, empty]) {
+    await fire(s, { amount: LOG_ENTRIES + 1_000 });
+    await settle(s);
+  }
+  console.log(`  both logs filled with ${LOG_ENTRIES + 1_000} deliveries; the empty one is swept before each of its runs`);
 
   const VARIANTS = ['bare', 'ack-only', 'empty log', 'full log'];
   const rates = Object.fromEntries(VARIANTS.map((v) => [v, []]));
@@ -133,20 +143,22 @@ if (process.argv[2] === 'sink') {
     const line = [];
     for (let i = 0; i < VARIANTS.length; i++) {
       const v = VARIANTS[(i + r) % VARIANTS.length];
-      // A fresh server per run, warmed for 1 s (the empty log stays under LOG_ENTRIES), except the full one.
-      const s = v === 'full log' ? full : await start(v === 'empty log' ? 'delivery' : v);
+      // A fresh server per run for bare and ack-only (warmed with WARM requests); the two delivering emulators are kept.
+      const s = v === 'full log' ? full : v === 'empty log' ? empty : await start(v);
       await fire(s, { amount: WARM });
       await settle(s);
+      if (s === empty) await s.ask('sweep');
       const res = await fire(s, { amount: requests });
       const rate = res.rate;
       const st = await settle(s);
-      if (s !== full) await s.close();
+      if (s !== full && s !== empty) await s.close();
       rates[v].push(rate);
       line.push(`${v} ${rate.toFixed(0)} req/s (non-2xx ${res.non2xx}, p99 ${res.p99.toFixed(1)} ms${st.delivered !== undefined ? `, delivered ${st.delivered}` : ''})`);
     }
     console.log(`  round ${r + 1}: ${line.join(' | ')}`);
   }
   await full.close();
+  await empty.close();
   sink.send('close');
 
   const ratioOf = (a, b) => rates[a].map((x, i) => x / rates[b][i]);
@@ -179,7 +191,7 @@ if (process.argv[2] === 'sink') {
   };
   perAdd(false);
   perAdd(true); // JIT warm-up
-  const empty = perAdd(false);
+  const emptyAdd = perAdd(false);
   const fullAdd = perAdd(true);
-  console.log(`delivery log add(): ${empty.toFixed(3)} us into an empty log, ${fullAdd.toFixed(3)} us into a full one (ring buffer; overwrites the oldest)`);
+  console.log(`delivery log add(): ${emptyAdd.toFixed(3)} us into an empty log, ${fullAdd.toFixed(3)} us into a full one (ring buffer; overwrites the oldest)`);
 }
