@@ -19,6 +19,7 @@ const dist = resolve(values.dist);
 const { buildReport, compareReports } = await import(pathToFileURL(`${dist}/report/index.js`).href);
 const { LatencyRecorder } = await import(pathToFileURL(`${dist}/metrics/index.js`).href);
 const { mulberry32 } = await import(pathToFileURL(`${dist}/random.js`).href);
+const { Tally } = await import(pathToFileURL(`${dist}/runner/index.js`).href);
 
 function logNormal(random, median, sigma) {
   const u = Math.max(random(), 1e-12);
@@ -39,11 +40,13 @@ function report(seed, n, slowdown = 1) {
     latency.recordMs('ack', ackMs);
     latency.recordMs('answer', answerMs);
     latency.recordMs('sync', syncMs);
-    const base = { suite: 'S', scenario: `s${i}`, file: 's.yaml', outcome: 'answered', passed: true, startedAt: '2025-01-01T00:00:00.000Z', failures: [], contractViolations: [], unknownFields: [] };
+    const base = { suite: 'S', scenario: `s${i}`, file: 's.yaml', repeat: 0, outcome: 'answered', passed: true, startedAt: '2025-01-01T00:00:00.000Z', failures: [], contractViolations: [] };
     records.push({ ...base, seq: 2 * i, mode: 'async', ackMs, answerMs }, { ...base, seq: 2 * i + 1, mode: 'sync', syncMs });
   }
-  const receiver = { received: n, matched: n, duplicates: 0, late: 0, orphans: 0, badSecret: 0, malformed: 0 };
-  return buildReport({ startedAt: '2025-01-01T00:00:00.000Z', finishedAt: '2025-01-01T00:00:01.000Z', durationMs: 1000, settings: {}, records, latency, receiver, interrupted: false });
+  const receiver = { received: n, matched: n, duplicates: 0, late: 0, orphans: 0, foreign: 0, badSecret: 0, malformed: 0, published: 0, unavailable: 0 };
+  const tally = new Tally();
+  for (const r of records) tally.add(r);
+  return buildReport({ kind: 'run', startedAt: '2025-01-01T00:00:00.000Z', finishedAt: '2025-01-01T00:00:01.000Z', durationMs: 1000, settings: {}, tally: tally.snapshot(), records, latency, receiver, interrupted: false });
 }
 
 const pairs = Number(values.pairs);

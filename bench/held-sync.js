@@ -12,9 +12,8 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Agent } from 'undici';
-import { DroidClient } from '../dist/client/index.js';
-import { createMix, runLoadEngine } from '../dist/load/index.js';
-import { arg, startEmulatorChild, suites } from './lib.js';
+import { DroidClient, loadSuites, MixSource, runEngine } from '../dist/index.js';
+import { arg, boxLoad, startEmulatorChild } from './lib.js';
 
 const wanted = arg('count', 20_000);
 const rate = arg('rate', 2000);
@@ -44,6 +43,8 @@ if (soft < wanted + SPARE_FDS) {
 }
 
 const emu = await startEmulatorChild({ answerDelayMs: holdMs });
+const suites = await loadSuites([fileURLToPath(new URL('./fixtures/bench.yaml', import.meta.url))]);
+console.log(`held sync: ${count} requests at ${rate}/s, each held ${holdMs} ms by the emulator; ${boxLoad()}`);
 const dispatcher = new Agent({ connections: null, keepAliveTimeout: 10_000, headersTimeout: holdMs + 60_000, bodyTimeout: holdMs + 60_000 });
 const client = new DroidClient({ baseUrl: emu.baseUrl, droidId: emu.droidId, token: emu.token, dispatcher, syncTimeoutMs: holdMs + 60_000 });
 const stop = new AbortController();
@@ -59,17 +60,15 @@ globalThis.gc?.();
 const before = process.memoryUsage();
 const baseFds = readdirSync('/proc/self/fd').length;
 const t0 = Date.now();
-const run = runLoadEngine({
+const run = runEngine({
+  source: MixSource.of(suites, { mode: 'sync', seed: 1 }),
+  scheduler: { kind: 'open', startRate: rate, stages: [{ durationMs: Math.ceil((count / rate) * 1000) + 2000, target: rate }], maxInFlight: count + 1, maxRequests: count },
   client,
-  mix: createMix(suites(), { mode: 'sync' }),
-  model: { kind: 'open', startRate: rate, stages: [{ durationMs: Math.ceil((count / rate) * 1000) + 2000, target: rate }] },
   timeoutMs: holdMs + 60_000,
   drainTimeoutMs: holdMs + 30_000,
-  maxInFlight: count + 1,
-  maxRequests: count,
+  skipGraded: true,
   stopSignal: stop.signal,
   abortSignal: abort.signal,
-  progress: { intervalMs: 0, write: () => {} },
 });
 let peak = { rss: 0, heap: 0 };
 let allInFlight;
@@ -97,8 +96,7 @@ const result = await run;
 clearInterval(poll);
 clearTimeout(capTimer);
 const f = (b) => (b / MB).toFixed(1);
-const s = result.session.stats;
-console.log(`held sync: ${count} requests at ${rate}/s, each held ${holdMs} ms: sent ${s.sent}, dropped ${s.dropped}, outcomes ${JSON.stringify(s.outcomes)}, elapsed ${(result.model.elapsedMs / 1000).toFixed(0)} s`);
+console.log(`held sync: ${count} requests at ${rate}/s, each held ${holdMs} ms: sent ${result.counts.sent}, dropped ${result.counts.dropped}, outcomes ${JSON.stringify(Object.fromEntries(Object.entries(result.tally.outcomes).filter(([, n]) => n > 0)))}, elapsed ${(result.durationMs / 1000).toFixed(0)} s`);
 console.log(`before: RSS ${f(before.rss)} MiB, heap ${f(before.heapUsed)} MiB`);
 if (allInFlight) {
   console.log(`all in flight at t=${allInFlight.t.toFixed(1)} s (${allInFlight.fds} open fds): RSS ${f(allInFlight.rss)} MiB, heapUsed ${f(allInFlight.heap)} MiB, heap per held request ${((allInFlight.heap - before.heapUsed) / count).toFixed(0)} B`);

@@ -9,11 +9,10 @@
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Agent } from 'undici';
-import { DroidClient } from '../dist/client/index.js';
-import { createReceiver } from '../dist/receiver/index.js';
-import { createMix, NdjsonWriter, runLoadEngine } from '../dist/load/index.js';
-import { arg, startEmulatorChild, suites } from './lib.js';
+import { createReceiver, DroidClient, loadSuites, MixSource, NdjsonWriter, runEngine } from '../dist/index.js';
+import { arg, boxLoad, startEmulatorChild } from './lib.js';
 
 const requests = arg('requests', 1_000_000);
 const rate = arg('rate', 1200);
@@ -23,7 +22,9 @@ const capMs = 1.5 * (requests / rate) * 1000 + 60_000;
 const MB = 2 ** 20;
 
 const dir = await mkdtemp(join(tmpdir(), 'droidcheck-scale-'));
-const writer = await NdjsonWriter.open(dir);
+const writer = await NdjsonWriter.open(join(dir, 'results.ndjson'), { answers: 'failed' });
+const suites = await loadSuites([fileURLToPath(new URL('./fixtures/bench.yaml', import.meta.url))]);
+console.log(`scale: ${requests} async requests at ${rate}/s, records streamed to ${writer.path}; ${boxLoad()}`);
 const receiver = createReceiver({ secret: null });
 const webhookUrl = await receiver.listen();
 const emu = await startEmulatorChild({ webhookUrl });
@@ -34,7 +35,6 @@ const abort = new AbortController();
 
 const t0 = Date.now();
 const samples = [];
-let session;
 const sample = () => {
   const m = process.memoryUsage();
   samples.push({ t: (Date.now() - t0) / 1000, rss: m.rss, heap: m.heapUsed });
@@ -44,7 +44,7 @@ const sampler = setInterval(() => {
   sample();
   const s = samples[samples.length - 1];
   if (samples.length % 6 === 1) {
-    console.log(`t=${s.t.toFixed(0)}s rss ${(s.rss / MB).toFixed(0)} MiB heap ${(s.heap / MB).toFixed(0)} MiB records ${writer.lines} buffered ${writer.bufferedBytes} B`);
+    console.log(`t=${s.t.toFixed(0)}s rss ${(s.rss / MB).toFixed(0)} MiB heap ${(s.heap / MB).toFixed(0)} MiB records ${writer.lines}`);
   }
 }, SAMPLE_MS);
 // Time cap: stop arrivals at the cap, abort in-flight requests 30 s later (drain bound).
@@ -55,18 +55,18 @@ const capTimer = setTimeout(() => {
 }, capMs);
 capTimer.unref();
 
-const result = await runLoadEngine({
-  client, receiver, writer,
-  mix: createMix(suites(), { mode: 'async' }),
-  model: { kind: 'open', startRate: rate, stages: [{ durationMs: Math.ceil((requests / rate) * 1000) + 2000, target: rate }] },
+const result = await runEngine({
+  source: MixSource.of(suites, { seed: 1 }),
+  scheduler: { kind: 'open', startRate: rate, stages: [{ durationMs: Math.ceil((requests / rate) * 1000) + 2000, target: rate }], maxInFlight: 50_000, maxRequests: requests },
+  client,
+  receiver,
   timeoutMs: 30_000,
   drainTimeoutMs: 30_000,
-  maxInFlight: 50_000,
-  maxRequests: requests,
+  skipGraded: true,
+  sinks: [{ onRecord: (record, warmup) => void writer.writeRecord(record, warmup), drained: () => writer.drained() }],
   stopSignal: stop.signal,
   abortSignal: abort.signal,
 });
-session = result.session;
 clearInterval(sampler);
 clearTimeout(capTimer);
 sample();
@@ -79,7 +79,7 @@ const base = afterMinute[0];
 const last = samples[samples.length - 1];
 const maxRss = Math.max(...rss);
 const f = (b) => (b / MB).toFixed(1);
-console.log(`async open model ${rate} req/s, ${requests} requests: elapsed ${(result.model.elapsedMs / 1000).toFixed(0)} s, sent ${session.stats.sent}, dropped ${session.stats.dropped}, outcomes ${JSON.stringify(session.stats.outcomes)}`);
+console.log(`async open model ${rate} req/s, ${requests} requests: elapsed ${(result.durationMs / 1000).toFixed(0)} s, sent ${result.counts.sent}, dropped ${result.counts.dropped}, outcomes ${JSON.stringify(Object.fromEntries(Object.entries(result.tally.outcomes).filter(([, n]) => n > 0)))}`);
 console.log(`records: ${writer.lines} lines, ${f(fileBytes)} MiB NDJSON at ${writer.path}`);
 console.log(`RSS curve (${samples.length} samples every ${SAMPLE_MS / 1000} s), MiB: ${samples.filter((_, i) => i % 12 === 0 || i === samples.length - 1).map((s) => `${s.t.toFixed(0)}s:${f(s.rss)}`).join(' ')}`);
 console.log(`RSS min ${f(Math.min(...rss))} MiB, max ${f(maxRss)} MiB, last ${f(last.rss)} MiB; heapUsed max ${f(Math.max(...samples.map((s) => s.heap)))} MiB, last ${f(last.heap)} MiB`);

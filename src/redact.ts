@@ -107,3 +107,14 @@ export const SECRET_VARIABLES = ['DROID_API_TOKEN', 'DROID_WEBHOOK_SECRET', 'DRO
 export function environmentSecrets(env: NodeJS.ProcessEnv): string[] {
   return SECRET_VARIABLES.map((name) => env[name]).filter((s): s is string => typeof s === 'string' && s.length > 0);
 }
+
+/** `redis://user:pass@host:6379/0` => `redis://user:***@host:6379/0`; an unparsable URL => `<redis url>`. */
+export function redactRedisUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password !== '') u.password = '***';
+    return u.toString();
+  } catch {
+    return '<redis url>';
+  }
+}

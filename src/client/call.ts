@@ -37,6 +37,60 @@ export function createCallContext(baseUrl: string, droidId: number | string, tok
 }
 
 /**
+ * One 'abort' listener per AbortSignal instead of one per request. undici adds a listener to the
+ * signal of every request and removes it at the end (an EventTarget add and remove per request,
+ * on the run-wide signal shared by thousands in flight). It also takes an EventEmitter-shaped
+ * signal (`aborted`, `reason`, `on`/`once`/`removeListener`): this hub is one, backed by a Set,
+ * and forwards the real signal's abort to every request in flight.
+ */
+class AbortHub {
+  aborted = false;
+  reason: unknown = undefined;
+  readonly #listeners = new Set<() => void>();
+
+  constructor(signal: AbortSignal) {
+    signal.addEventListener(
+      'abort',
+      () => {
+        this.aborted = true;
+        this.reason = signal.reason as unknown;
+        const listeners = [...this.#listeners];
+        this.#listeners.clear();
+        for (const listener of listeners) listener();
+      },
+      { once: true },
+    );
+  }
+
+  on(_event: 'abort', listener: () => void): this {
+    this.#listeners.add(listener);
+    return this;
+  }
+
+  once(event: 'abort', listener: () => void): this {
+    return this.on(event, listener);
+  }
+
+  removeListener(_event: 'abort', listener: () => void): this {
+    this.#listeners.delete(listener);
+    return this;
+  }
+}
+
+const hubs = new WeakMap<AbortSignal, AbortHub>();
+
+/** The shared hub of `signal` (the signal itself once aborted: undici then refuses at once). */
+function abortHub(signal: AbortSignal): Dispatcher.RequestOptions['signal'] {
+  if (signal.aborted) return signal;
+  let hub = hubs.get(signal);
+  if (!hub) {
+    hub = new AbortHub(signal);
+    hubs.set(signal, hub);
+  }
+  return hub as unknown as Dispatcher.RequestOptions['signal'];
+}
+
+/**
  * Calls `<prefix><path>` and returns the parsed 2xx body with its contract check (documented
  * tier: violations; droidcheck's choice: `unverified`, never a finding).
  * @param endpoint spec name, used in error messages (e.g. `get-droid-answer-async`)
@@ -64,7 +118,7 @@ export async function call<T>(
       body: body === undefined ? null : JSON.stringify(body),
       headersTimeout: timeoutMs,
       bodyTimeout: timeoutMs,
-      signal: signal ?? null,
+      signal: signal ? abortHub(signal) : null,
     });
   } catch (err) {
     throw transportFailure(endpoint, err, signal, timeoutMs, ctx.token);

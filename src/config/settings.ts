@@ -3,7 +3,7 @@
  * or a value derived from one (DESIGN.md, Conventions).
  */
 import { llmSettings } from '../llm/index.js';
-import { redactRedisUrl } from '../receiver/index.js';
+import { redactRedisUrl } from '../redact.js';
 import type { ResolvedConfig } from './resolve.js';
 
 export function publicSettings(config: ResolvedConfig): Record<string, unknown> {

@@ -8,11 +8,14 @@
  *   runner turns into at most one "unverified shape" note per endpoint per run.
  * A bare zod schema is a contract with a documented tier only.
  *
- * Cost: one `safeParse` of the documented tier per call. `unverified` (a second parse) and
+ * Cost: a body that fits the documented tier is recognised by `acceptsAll` (accept.ts: a walk
+ * that allocates nothing); zod's `safeParse` runs only for a body that may not fit (to name each
+ * violation) and, on first read, for `value`. `unverified` (the same for the choice tier) and
  * `unknownFields` (a walk over precomputed key sets) are computed on first read only, so a hot
  * path (the receiver, per webhook) that does not read them does not pay for them.
  */
 import { z } from 'zod';
+import { acceptsAll } from './accept.js';
 
 export interface ContractViolation {
   /** Dotted path into the body, e.g. `customerInsight.intents.0`; "" for the body itself. */
@@ -145,15 +148,30 @@ function treeOf(contract: TieredContract): KeyTree {
   return tree;
 }
 
-function walk(tree: KeyTree, value: unknown, prefix: string, out: string[]): void {
+/**
+ * Pushes to `out` the dotted paths of fields `tree` does not name. `path` holds the segments
+ * down to `value` (a list's segment ends in `[]`); a path string is built only for an unknown
+ * field, so a body with none allocates nothing.
+ */
+function walk(tree: KeyTree, value: unknown, path: string[], out: string[]): void {
   if (tree.open || value === null || typeof value !== 'object') return;
   if (Array.isArray(value)) {
     const element = tree.element;
     if (!element || element.open) return;
     // Unknown fields of list elements are reported once, under `list[]`, not once per element.
-    const local: string[] = [];
-    for (const item of value) walk(element, item, `${prefix}[]`, local);
-    if (local.length > 0) out.push(...new Set(local));
+    const last = path.length - 1;
+    const segment = last >= 0 ? (path[last] as string) : undefined;
+    if (segment === undefined) path.push('[]');
+    else path[last] = `${segment}[]`;
+    const start = out.length;
+    for (const item of value) walk(element, item, path, out);
+    if (segment === undefined) path.pop();
+    else path[last] = segment;
+    if (out.length > start + 1) {
+      const unique = [...new Set(out.slice(start))];
+      out.length = start;
+      out.push(...unique);
+    }
     return;
   }
   const keys = tree.keys;
@@ -161,31 +179,49 @@ function walk(tree: KeyTree, value: unknown, prefix: string, out: string[]): voi
   for (const key in value) {
     if (!Object.hasOwn(value, key)) continue;
     const child = keys.get(key);
-    const path = prefix ? `${prefix}.${key}` : key;
-    if (!child) out.push(path);
-    else if (!child.open) walk(child, (value as Record<string, unknown>)[key], path, out);
+    const v = (value as Record<string, unknown>)[key];
+    if (!child) {
+      path.push(key);
+      out.push(path.join('.'));
+      path.pop();
+    } else if (!child.open && v !== null && typeof v === 'object') {
+      path.push(key);
+      walk(child, v, path, out);
+      path.pop();
+    }
   }
 }
 
 // ---- the check ---------------------------------------------------------------------------------
 
+/** `value` of a check whose body was accepted without zod: parsed on first read. */
+const NOT_PARSED: unique symbol = Symbol('not parsed');
+
 class TieredCheck<T> implements ContractCheck<T> {
   #unverified: ContractDifference[] | undefined;
   #unknown: string[] | undefined;
+  #value: T | undefined | typeof NOT_PARSED;
 
   constructor(
     readonly ok: boolean,
-    readonly value: T | undefined,
+    value: T | undefined | typeof NOT_PARSED,
     readonly violations: ContractViolation[],
     private readonly contract: TieredContract,
     private readonly body: unknown,
-  ) {}
+  ) {
+    this.#value = value;
+  }
+
+  get value(): T | undefined {
+    if (this.#value === NOT_PARSED) this.#value = this.contract.documented.safeParse(this.body).data as T;
+    return this.#value;
+  }
 
   get unverified(): ContractDifference[] {
     if (this.#unverified) return this.#unverified;
     const choice = this.contract.choice;
     let out: ContractDifference[] = [];
-    if (choice) {
+    if (choice && !acceptsAll(choice, this.body)) {
       const parsed = choice.safeParse(this.body);
       if (!parsed.success) {
         const taken = new Set(this.violations.map((v) => v.path));
@@ -199,7 +235,7 @@ class TieredCheck<T> implements ContractCheck<T> {
   get unknownFields(): string[] {
     if (this.#unknown) return this.#unknown;
     const out: string[] = [];
-    walk(treeOf(this.contract), this.body, '', out);
+    walk(treeOf(this.contract), this.body, [], out);
     this.#unknown = out;
     return out;
   }
@@ -230,6 +266,7 @@ export function checkContract<S extends z.ZodType>(schema: S, value: unknown): C
 export function checkContract<T = unknown>(contract: TieredContract, value: unknown): ContractCheck<T>;
 export function checkContract(c: z.ZodType | TieredContract, value: unknown): ContractCheck<unknown> {
   const contract = asContract(c);
+  if (acceptsAll(contract.documented, value)) return new TieredCheck(true, NOT_PARSED, [], contract, value);
   const parsed = contract.documented.safeParse(value);
   if (parsed.success) return new TieredCheck(true, parsed.data, [], contract, value);
   return new TieredCheck(false, undefined, issuesOf(parsed.error, value), contract, value);

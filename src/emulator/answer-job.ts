@@ -9,6 +9,7 @@ import type { ChatHistoryItem } from '../contract/index.js';
 import type { EmulatorContext } from './context.js';
 import { fireIntentWebhooks } from './intent-webhooks.js';
 import { dispatchWithFaults } from './outbound.js';
+import type { AnswerBody } from './ai/index.js';
 import { buildAnswerPayload, buildErrorPayload, type PayloadMeta } from './payload.js';
 import type { WebhookFaultRule } from './faults/profile.js';
 import { targetUrls, webhookTarget, type WebhookTarget } from './webhook-dispatcher.js';
@@ -25,30 +26,59 @@ export interface AsyncJob {
   faults: WebhookFaultRule[];
 }
 
+/** The JSON of an answer body's fields (responses ... intents, in the spec's order), once per cached body. */
+const middles = new WeakMap<AnswerBody, string>();
+
+/**
+ * `JSON.stringify(buildAnswerPayload(body, meta))`, with the body's part serialised once per
+ * (cached, immutable) AnswerBody: a load test sends the same few answers thousands of times.
+ * The field order is buildAnswerPayload's (the spec's table).
+ */
+export function answerPayloadJson(body: AnswerBody, meta: PayloadMeta): string {
+  let middle = middles.get(body);
+  if (middle === undefined) {
+    const { requestId: _r, droidId: _d, customerId: _c, executionTime: _e, timestamp: _t, ...fields } = buildAnswerPayload(body, meta);
+    middle = JSON.stringify(fields).slice(1, -1);
+    middles.set(body, middle);
+  }
+  const head = `{"requestId":${JSON.stringify(meta.requestId)},"droidId":${JSON.stringify(meta.droidId)},"customerId":${JSON.stringify(meta.customerId)}`;
+  return `${head}${middle === '' ? '' : `,${middle}`},"executionTime":${JSON.stringify(meta.executionTime)},"timestamp":${JSON.stringify(meta.timestamp)}}`;
+}
+
 /** Schedules the answer `delayMs` after now. */
 export function scheduleAnswer(ctx: EmulatorContext, job: AsyncJob, delayMs: number): void {
   ctx.timers.after(delayMs, () => runJob(ctx, job));
 }
 
-function runJob(ctx: EmulatorContext, job: AsyncJob): void {
-  const meta: PayloadMeta = {
+function metaOf(ctx: EmulatorContext, job: AsyncJob): PayloadMeta {
+  return {
     requestId: job.requestId,
     droidId: ctx.droidId,
     customerId: job.customerId,
     executionTime: Math.round(performance.now() - job.acceptedAt),
     timestamp: ctx.options.clock.wallNow().toISOString(),
   };
+}
+
+function runJob(ctx: EmulatorContext, job: AsyncJob): void {
   const errorFault = job.faults.find((f) => f.action === 'error-payload');
+  // A dropped webhook is never sent: its answer is still made (intent webhooks fire), its payload is not built.
+  const dropped = job.faults.some((f) => f.action === 'drop');
   let payload: unknown;
+  let body: string | undefined;
   if (errorFault) {
     ctx.stats.errorPayloads += 1;
-    payload = buildErrorPayload(errorFault.error, meta);
+    if (!dropped) payload = buildErrorPayload(errorFault.error, metaOf(ctx, job));
   } else {
     const answer = ctx.answers.get(job.humanMessage, job.chatHistory);
     fireIntentWebhooks(ctx, answer, job.customerId, job.requestId);
-    payload = buildAnswerPayload(answer.body, meta);
+    if (!dropped) {
+      const meta = metaOf(ctx, job);
+      payload = buildAnswerPayload(answer.body, meta);
+      body = answerPayloadJson(answer.body, meta);
+    }
   }
-  dispatchWithFaults(ctx, { kind: 'answer', id: job.requestId, payload, target: job.target }, job.faults, (j, secret) => ({
+  dispatchWithFaults(ctx, { kind: 'answer', id: job.requestId, payload, ...(body !== undefined && { body }), target: job.target }, job.faults, (j, secret) => ({
     ...j,
     target: webhookTarget(targetUrls(j.target), secret),
   }));

@@ -3,7 +3,8 @@
  * (the CLI wraps it; this function never exits the process). Defaults to the echo receiver
  * as the webhook when none is given, so the async endpoint works out of the box.
  */
-import { createEmulator, type Emulator, type EmulatorOptions } from './index.js';
+import { createEmulator, type Emulator } from './create-emulator.js';
+import type { EmulatorOptions } from './options.js';
 
 export interface StandaloneOptions extends EmulatorOptions {
   /** When no webhookUrl is given, use the emulator's own echo receiver. Default true. */

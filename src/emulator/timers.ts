@@ -6,19 +6,30 @@
 export class TimerSet {
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly sleepers = new Set<(elapsed: boolean) => void>();
+  /** Work due now (`after(0)`: an answer with no delay), run in order from one setImmediate. */
+  private due: (() => void)[] = [];
+  private immediate: NodeJS.Immediate | undefined;
   private closed = false;
 
   get size(): number {
-    return this.timers.size;
+    return this.timers.size + this.due.length;
   }
 
   get isClosed(): boolean {
     return this.closed;
   }
 
-  /** Runs `fn` after `ms` unless cleared first. Does nothing once closed. */
+  /**
+   * Runs `fn` after `ms` unless cleared first. Does nothing once closed. `ms <= 0` runs it on the
+   * next turn of the event loop, queued behind one shared setImmediate (no timer per answer).
+   */
   after(ms: number, fn: () => void): void {
     if (this.closed) return;
+    if (ms <= 0) {
+      this.due.push(fn);
+      this.immediate ??= setImmediate(() => this.runDue());
+      return;
+    }
     const t = setTimeout(() => {
       this.timers.delete(t);
       fn();
@@ -40,9 +51,19 @@ export class TimerSet {
     });
   }
 
+  private runDue(): void {
+    this.immediate = undefined;
+    const due = this.due;
+    this.due = [];
+    for (const fn of due) fn();
+  }
+
   /** Cancels every pending timer and wakes every sleeper with false; no new timers after this. */
   close(): void {
     this.closed = true;
+    if (this.immediate) clearImmediate(this.immediate);
+    this.immediate = undefined;
+    this.due = [];
     for (const t of this.timers) clearTimeout(t);
     this.timers.clear();
     for (const wake of [...this.sleepers]) wake(false);

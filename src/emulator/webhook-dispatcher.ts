@@ -15,9 +15,12 @@
  * stands in for a load balancer in front of several receivers. Deliveries take the URLs in turn
  * (round robin), and a retry goes to the next URL after the one that failed (like a balancer
  * retrying on another upstream), so one receiver that died does not take every retry with it.
+ *
+ * Per delivery: the payload serialised once (or given as `body`), each URL parsed once per
+ * target, not per request.
  */
 import { performance } from 'node:perf_hooks';
-import { Agent, request } from 'undici';
+import { Agent } from 'undici';
 import type { DeliveryKind, DeliveryLog } from './delivery-log.js';
 import type { ResolvedEmulatorOptions } from './options.js';
 import type { Random } from './random.js';
@@ -67,6 +70,8 @@ export interface DeliveryJob {
   /** requestId (answer) or mid (message, intent): what the delivery log lists. */
   id: string;
   payload: unknown;
+  /** `payload` as JSON when the caller has it already (must equal JSON.stringify(payload)). */
+  body?: string;
   target: WebhookTarget;
 }
 
@@ -78,6 +83,7 @@ export class WebhookDispatcher {
   private readonly agent: Agent;
   /** Round robin over a target's pool: the first attempt of the next delivery. */
   private turn = 0;
+  private readonly parsed = new WeakMap<{ postUrl: string }, { origin: string; path: string }>();
 
   constructor(
     private readonly options: ResolvedEmulatorOptions['delivery'],
@@ -99,8 +105,19 @@ export class WebhookDispatcher {
   /** Starts a delivery (attempt 1 now, retries later); never throws. */
   deliver(job: DeliveryJob): void {
     this.stats.pending += 1;
-    const body = JSON.stringify(job.payload);
+    const body = job.body ?? JSON.stringify(job.payload);
     void this.attempt(job, body, 1, job.target.pool ? this.turn++ : 0);
+  }
+
+  /** Origin and path of a target's post URL, parsed once per target object (not per delivery). */
+  private where(target: { postUrl: string }): { origin: string; path: string } {
+    let w = this.parsed.get(target);
+    if (!w) {
+      const u = new URL(target.postUrl);
+      w = { origin: u.origin, path: `${u.pathname}${u.search}` };
+      this.parsed.set(target, w);
+    }
+    return w;
   }
 
   private backoff(attempt: number): number {
@@ -122,7 +139,8 @@ export class WebhookDispatcher {
     let error = '';
     let responseBody = '';
     try {
-      const res = await request(target.postUrl, { method: 'POST', body, headers: JSON_HEADERS, dispatcher: this.agent });
+      const { origin, path } = this.where(target);
+      const res = await this.agent.request({ origin, path, method: 'POST', body, headers: JSON_HEADERS });
       status = res.statusCode;
       responseBody = (await res.body.text()).slice(0, RESPONSE_EXCERPT);
     } catch (err) {

@@ -30,4 +30,4 @@ export { emptyInboundRouteStats, emptyReceiverStats, receiverAccountingGap } fro
 export type { StreamReceiver, StreamReceiverOptions } from './stream-receiver.js';
 export { ENTRY_VERSION, type StreamEntry } from './stream-entry.js';
 export { createSecretCheck, redactSecretParam } from './secret.js';
-export { redactRedisUrl } from './redis-connection.js';
+export { redactRedisUrl } from '../redact.js';

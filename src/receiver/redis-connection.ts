@@ -6,6 +6,7 @@
 import type { Redis } from 'ioredis';
 import type { Clock } from '../clock.js';
 import { ConfigError } from '../errors.js';
+import { redactRedisUrl } from '../redact.js';
 
 export interface RedisConnectOptions {
   /** Fail a command slower than this, ms (undefined: wait). */
@@ -16,17 +17,6 @@ export interface RedisConnectOptions {
   offlineQueue: boolean;
   /** Connection name shown by CLIENT LIST. */
   name: string;
-}
-
-/** `redis://user:pass@host:6379/0` => `redis://user:***@host:6379/0`; an unparsable URL => `<redis url>`. */
-export function redactRedisUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    if (u.password !== '') u.password = '***';
-    return u.toString();
-  } catch {
-    return '<redis url>';
-  }
 }
 
 /**

@@ -4,7 +4,7 @@
  */
 import { formatMs, formatPercent } from '../units.js';
 import { textTable } from '../text-table.js';
-import type { LatencyChange, OutcomeChange, ReportComparison, ScenarioFlip } from './compare.js';
+import type { LatencyChange, OutcomeChange, ReportComparison, ScenarioFlip } from './compare-types.js';
 
 /** `p 0.021`, `p < 0.0001`. */
 export function formatPValue(p: number): string {

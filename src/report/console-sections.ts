@@ -8,7 +8,7 @@
 import { textTable } from '../text-table.js';
 import { formatPercent } from '../units.js';
 import type { AccuracyReport } from './accuracy.js';
-import { formatValue } from './console.js';
+import { formatValue } from './format-value.js';
 import type { ParityReport } from './parity.js';
 import { PASS_RATE_HEADER, passRateCells, passRatesTitle, showPassRates } from './pass-rate-text.js';
 import type { PassRates } from './pass-rates.js';

@@ -11,6 +11,9 @@ import { accuracyLines, parityLines, passRateLines } from './console-sections.js
 import { groupFailures } from './failure-groups.js';
 import { networkText } from './job-text.js';
 import type { ReportDocument, ScenarioEntry } from './report-document.js';
+import { formatValue } from './format-value.js';
+
+export { formatValue };
 
 export interface ConsoleSummaryOptions {
   /** ANSI colours (default false). */
@@ -27,17 +30,6 @@ const RED = 31;
 const YELLOW = 33;
 const DIM = 2;
 const BOLD = 1;
-
-/** A value for one line: JSON, cut to `max` characters. */
-export function formatValue(value: unknown, max = 200): string {
-  let text: string;
-  try {
-    text = value === undefined ? 'undefined' : (JSON.stringify(value) ?? String(value));
-  } catch {
-    text = String(value);
-  }
-  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
-}
 
 export { formatMs };
 

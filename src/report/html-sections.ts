@@ -5,7 +5,7 @@
  */
 import { formatMs, formatPercent } from '../units.js';
 import { latencyChangeText, latencySamplesText, outcomeRateText, ruleText, rulesText } from './compare-render.js';
-import { formatValue } from './console.js';
+import { formatValue } from './format-value.js';
 import { intervalText, passKText, passRatesTitle, requirementText, showPassRates } from './pass-rate-text.js';
 import type { ReportDocument } from './report-document.js';
 import { OUTCOMES } from './run-types.js';

@@ -13,7 +13,7 @@ import { create } from 'xmlbuilder2';
 import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces.js';
 import { formatLocation } from '../errors.js';
 import { describeThreshold, thresholdVerdictText } from '../metrics/index.js';
-import { formatValue } from './console.js';
+import { formatValue } from './format-value.js';
 import { passRateOf, passRateProperties, passRateSentence } from './pass-rate-text.js';
 import type { ScenarioPassRate } from './pass-rates.js';
 import type { ReportDocument, ScenarioEntry } from './report-document.js';

@@ -6,7 +6,7 @@
  */
 import type { LatencyMetric, LatencySummary, ThresholdResult } from '../metrics/index.js';
 import type { AccuracyReport } from './accuracy.js';
-import type { ReportComparison } from './compare.js';
+import type { ReportComparison } from './compare-types.js';
 import type { ParityReport } from './parity.js';
 import type { PassRates } from './pass-rates.js';
 import type {

@@ -78,6 +78,17 @@ async function judge(record: RequestRecord, turn: AnswerTurn, payload: unknown, 
   record.passed = record.outcome === 'answered' && record.failures.length === 0 && record.judgeErrors === undefined;
 }
 
+const NO_OPTIONS = Object.freeze({});
+const callOptions = new WeakMap<AbortSignal, { signal: AbortSignal }>();
+
+/** `{ signal }` of the run, built once per signal (not per request). */
+function optionsOf(signal: AbortSignal | undefined): { signal?: AbortSignal } {
+  if (!signal) return NO_OPTIONS;
+  let o = callOptions.get(signal);
+  if (!o) callOptions.set(signal, (o = { signal }));
+  return o;
+}
+
 /** The submit, retried per `ctx.retry` (opt-in, client/retry.ts); each retry counted in `record.retries`. */
 function submit<T>(ctx: ExecuteContext, record: RequestRecord, kind: RetryKind, fn: () => Promise<T>): Promise<T> {
   if (!ctx.retry) return fn();
@@ -88,7 +99,8 @@ function submit<T>(ctx: ExecuteContext, record: RequestRecord, kind: RetryKind, 
 async function executeSync(turn: AnswerTurn, ctx: ExecuteContext, start: number, record: RequestRecord): Promise<void> {
   const signal = ctx.abortSignal;
   try {
-    const res = await submit(ctx, record, 'sync', () => ctx.client.getDroidAnswer(bodiesOf(turn).sync, signal ? { signal } : {}));
+    const sync = bodiesOf(turn).sync;
+    const res = ctx.retry ? await submit(ctx, record, 'sync', () => ctx.client.getDroidAnswer(sync, optionsOf(signal))) : await ctx.client.getDroidAnswer(sync, optionsOf(signal));
     const syncMs = ctx.clock.now() - start;
     record.syncMs = syncMs;
     record.httpStatus = res.status;
@@ -113,7 +125,8 @@ async function executeAsync(turn: AnswerTurn, ctx: ExecuteContext, start: number
   const signal = ctx.abortSignal;
   let requestId: string;
   try {
-    const ack = await submit(ctx, record, 'async-submit', () => ctx.client.getDroidAnswerAsync(bodiesOf(turn).async, signal ? { signal } : {}));
+    const body = bodiesOf(turn).async;
+    const ack = ctx.retry ? await submit(ctx, record, 'async-submit', () => ctx.client.getDroidAnswerAsync(body, optionsOf(signal))) : await ctx.client.getDroidAnswerAsync(body, optionsOf(signal));
     const ackMs = ctx.clock.now() - start;
     record.ackMs = ackMs;
     record.httpStatus = ack.status;

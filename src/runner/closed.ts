@@ -50,7 +50,8 @@ export async function runClosed(run: EngineRun, o: ClosedOptions): Promise<{ mea
         if (warm) warmupEnd = now;
         lastSend = now;
         await run.launch(chain[i]!, warm);
-        await run.drained();
+        const draining = run.drained();
+        if (draining) await draining;
       }
     }
   };

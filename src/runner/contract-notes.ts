@@ -1,9 +1,11 @@
 /**
  * Turns a response's contract check into findings and notes (issue 12, two tiers of contract):
- * violations of a documented shape go to the record (a finding); where the body differs from a
- * shape droidcheck chose (the spec says "not shown"), or holds fields nobody named, the run
- * keeps at most one note per endpoint and kind. The unknown-field walk runs only until that
- * endpoint has its note, so it stays off the per-request path.
+ * violations of a documented shape go to the record (a finding), for every body; where the body
+ * differs from a shape droidcheck chose (the spec says "not shown"), or holds fields nobody
+ * named, the run keeps at most one note per endpoint and kind. Notes are looked for in the first
+ * {@link NOTE_LOOK_ALL} bodies of each endpoint, then in one body in {@link NOTE_LOOK_EVERY}
+ * (and no longer once the endpoint has both notes): the choice-tier check and the unknown-field
+ * walk stay off the per-request path of a long load run (issue 10, part 4).
  */
 import { unverifiedNote, type ContractCheck } from '../contract/index.js';
 import type { ContractNote, ContractViolationRecord, RequestRecord } from './types.js';
@@ -14,20 +16,42 @@ type Violation = { path: string; message: string; value?: unknown };
 type Headers = Record<string, string | string[] | undefined>;
 
 /** Run-level notes: the first unverified shape and the first unknown fields seen per endpoint. */
+/** Every body of an endpoint is looked at for notes up to this many... */
+export const NOTE_LOOK_ALL = 256;
+/** ...then one in this many. */
+export const NOTE_LOOK_EVERY = 16;
+
 export class ContractNotes {
-  readonly #notes = new Map<string, ContractNote>();
+  /** Notes in the order they were added; per kind, the endpoints that have one (no key string per lookup). */
+  readonly #notes: ContractNote[] = [];
+  readonly #byKind = new Map<ContractNote['kind'], Set<string>>();
+  /** Bodies seen per endpoint, for the sampling of look(). */
+  readonly #seen = new Map<string, number>();
+
+  /** True when this body of `endpoint` is to be looked at for notes (see the module docs). */
+  look(endpoint: string): boolean {
+    const n = (this.#seen.get(endpoint) ?? 0) + 1;
+    this.#seen.set(endpoint, n);
+    return n <= NOTE_LOOK_ALL || n % NOTE_LOOK_EVERY === 0;
+  }
 
   has(endpoint: string, kind: ContractNote['kind']): boolean {
-    return this.#notes.has(`${kind}\u0000${endpoint}`);
+    return this.#byKind.get(kind)?.has(endpoint) === true;
   }
 
   add(note: ContractNote): void {
-    const key = `${note.kind}\u0000${note.endpoint}`;
-    if (!this.#notes.has(key)) this.#notes.set(key, note);
+    let endpoints = this.#byKind.get(note.kind);
+    if (!endpoints) {
+      endpoints = new Set();
+      this.#byKind.set(note.kind, endpoints);
+    }
+    if (endpoints.has(note.endpoint)) return;
+    endpoints.add(note.endpoint);
+    this.#notes.push(note);
   }
 
   list(): ContractNote[] {
-    return [...this.#notes.values()];
+    return [...this.#notes];
   }
 }
 
@@ -46,13 +70,14 @@ export function contentTypeViolations(headers: Headers | undefined): Violation[]
 /**
  * Adds `check`'s findings (documented-tier violations, a non-JSON content type) to `record`,
  * and its notes to `notes`: the choice-tier differences (`unverified`) and unknown fields are
- * read only while that endpoint has no note yet (both are computed on access, src/contract).
+ * read only for the bodies `notes.look()` picks, while that endpoint has no such note yet (both
+ * are computed on access, src/contract).
  */
 export function addContract(record: RequestRecord, endpoint: string, check: ContractCheck<unknown>, notes: ContractNotes | undefined, headers?: Headers, body?: unknown): void {
   const push = (v: Violation): void => void record.contractViolations.push({ endpoint, ...v } as ContractViolationRecord);
   for (const v of check.violations) push(v);
   for (const v of contentTypeViolations(headers)) push(v);
-  if (!notes) return;
+  if (!notes || !notes.look(endpoint)) return;
   if (!notes.has(endpoint, 'unverified-shape')) {
     const message = unverifiedNote(endpoint, check, body);
     if (message !== undefined) notes.add({ endpoint, kind: 'unverified-shape', message, paths: check.unverified.map((v) => v.path) });

@@ -89,9 +89,21 @@ export class EngineRun {
     return this.inFlight === 0 ? Promise.resolve() : new Promise((resolve) => this.#idle.push(resolve));
   }
 
-  /** Resolves when every sink can take more records (closed-model backpressure). */
-  async drained(): Promise<void> {
-    for (const s of this.#sinks) await s.drained?.();
+  /**
+   * Resolves when every sink can take more records (closed-model backpressure); undefined when
+   * all can now (no promise, no microtask per request on the usual path).
+   */
+  drained(): Promise<void> | undefined {
+    for (let i = 0; i < this.#sinks.length; i++) {
+      const pending = this.#sinks[i]!.drained?.();
+      if (pending) return this.#drainFrom(i, pending);
+    }
+    return undefined;
+  }
+
+  async #drainFrom(i: number, pending: Promise<void>): Promise<void> {
+    await pending;
+    for (let j = i + 1; j < this.#sinks.length; j++) await this.#sinks[j]!.drained?.();
   }
 
   /** Records `record` (not sent, or ended) in every figure and sink. */

@@ -72,7 +72,9 @@ export class Tally {
   judgeErrors = 0;
   retries = 0;
   contractViolations = 0;
-  readonly #scenarios = new Map<string, ScenarioTally>();
+  /** Per scenario x mode, in first-seen order; looked up by suite, scenario, mode (no key string per record). */
+  readonly #scenarios: ScenarioTally[] = [];
+  readonly #index = new Map<string, Map<string, Map<AnswerMode, ScenarioTally>>>();
 
   /** Counts one ended record. */
   add(record: RequestRecord): void {
@@ -85,12 +87,7 @@ export class Tally {
     if (verdict === 'passed') this.passed += 1;
     else if (verdict === 'failed') this.failed += 1;
     else if (verdict === 'judge-error') this.judgeErrors += 1;
-    const key = `${record.suite}\u0000${record.scenario}\u0000${record.mode}`;
-    let t = this.#scenarios.get(key);
-    if (!t) {
-      t = { suite: record.suite, name: record.scenario, file: record.file, mode: record.mode, requests: 0, passed: 0, failed: 0, outcomes: zeroOutcomes(), examples: [] };
-      this.#scenarios.set(key, t);
-    }
+    const t = this.#scenarioOf(record);
     t.requests += 1;
     t.outcomes[record.outcome] += 1;
     if (verdict === 'passed') t.passed += 1;
@@ -108,6 +105,20 @@ export class Tally {
     }
   }
 
+  #scenarioOf(record: RequestRecord): ScenarioTally {
+    let bySuite = this.#index.get(record.suite);
+    if (!bySuite) this.#index.set(record.suite, (bySuite = new Map()));
+    let byMode = bySuite.get(record.scenario);
+    if (!byMode) bySuite.set(record.scenario, (byMode = new Map()));
+    let t = byMode.get(record.mode);
+    if (!t) {
+      t = { suite: record.suite, name: record.scenario, file: record.file, mode: record.mode, requests: 0, passed: 0, failed: 0, outcomes: zeroOutcomes(), examples: [] };
+      byMode.set(record.mode, t);
+      this.#scenarios.push(t);
+    }
+    return t;
+  }
+
   /** Ended records whose outcome is not `answered` (and that were sent). */
   get errors(): number {
     return this.requests - this.outcomes.answered - this.outcomes['not-sent'];
@@ -123,7 +134,7 @@ export class Tally {
       judgeErrors: this.judgeErrors,
       retries: this.retries,
       contractViolations: this.contractViolations,
-      scenarios: [...this.#scenarios.values()].map((s) => ({ ...s, outcomes: { ...s.outcomes }, examples: [...s.examples] })),
+      scenarios: this.#scenarios.map((s) => ({ ...s, outcomes: { ...s.outcomes }, examples: [...s.examples] })),
     };
   }
 }

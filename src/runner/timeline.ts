@@ -9,7 +9,7 @@
  */
 import * as hdr from 'hdr-histogram-js';
 import { zeroOutcomes, type Outcome } from '../outcomes.js';
-import { LATENCY_METRICS, LatencyRecorder, msToClampedUs, newLatencyHistogram, perLatencyMetric, summarizeHistogram, type LatencyMetric } from '../metrics/index.js';
+import { LATENCY_METRICS, LatencyRecorder, msToClampedUs, newLatencyHistogram, perLatencyMetric, type LatencyMetric } from '../metrics/index.js';
 import type { LatencySink } from './context.js';
 
 /** One metric over one interval, ms; `histogram`: HDR compressed base64 of us values. */
@@ -66,6 +66,8 @@ export class MeasuredLatency implements LatencySink {
 export const DISCARD_LATENCY: LatencySink = { recordMs: () => undefined };
 
 const round3 = (n: number): number => Math.round(n * 1000) / 1000;
+/** us -> ms with 3 decimals, as summarizeHistogram reads a histogram. */
+const usToMs = (us: number): number => Math.round(us) / 1000;
 
 /** Builds the timeline interval by interval; `close(now)` ends the last (partial) interval. */
 export class TimelineBuilder {
@@ -111,8 +113,15 @@ export class TimelineBuilder {
     for (const m of LATENCY_METRICS) {
       const h = this.#latency.interval[m];
       if (h.totalCount === 0) continue;
-      const s = summarizeHistogram(h);
-      point[m] = { count: s.count, p50: s.p50, p99: s.p99, max: s.max, histogram: hdr.encodeIntoCompressedBase64(h) };
+      // The three figures a point shows, not summarizeHistogram's seven: the same values, without
+      // the mean (a walk over every bucket: ~0.6 ms of the ~0.65 ms per metric per interval).
+      point[m] = {
+        count: h.totalCount,
+        p50: usToMs(h.getValueAtPercentile(50)),
+        p99: usToMs(h.getValueAtPercentile(99)),
+        max: usToMs(h.getValueAtPercentile(100)),
+        histogram: hdr.encodeIntoCompressedBase64(h),
+      };
       h.reset();
     }
     this.points.push(point);

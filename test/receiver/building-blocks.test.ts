@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DeadlineHeap } from '../../src/receiver/deadline-heap.js';
 import { FINISHED, FinishedIds } from '../../src/receiver/finished-ids.js';
 import { Inbox } from '../../src/receiver/inbox.js';
-import { redactRedisUrl } from '../../src/receiver/redis-connection.js';
+import { redactRedisUrl } from '../../src/redact.js';
 import { createSecretCheck, redactSecretParam } from '../../src/receiver/secret.js';
 import { decodeEntry, encodeEntry } from '../../src/receiver/stream-entry.js';
 import { compareStreamIds } from '../../src/receiver/stream-reader.js';

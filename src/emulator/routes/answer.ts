@@ -20,6 +20,9 @@ import { buildAnswerPayload, checkAnswerRequest } from '../payload.js';
 /** The acknowledgement's message, word for word (async docs page, "Immediate Response"). */
 export const ACK_MESSAGE = 'Answer request queued. Response will be sent to your configured webhook.';
 const SHUTTING_DOWN = 'The emulator is shutting down';
+const JSON_TYPE = 'application/json; charset=utf-8';
+/** The acknowledgement's JSON around its requestId: JSON.stringify({success: true, requestId, message: ACK_MESSAGE}). */
+const [ACK_HEAD, ACK_TAIL] = JSON.stringify({ success: true, requestId: '\u0000', message: ACK_MESSAGE } satisfies AsyncAck).split('"\\u0000"') as [string, string];
 
 export function answerRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
   app.post('/get-droid-answer', { config: { endpoint: 'get-droid-answer' } }, async (request, reply) => {
@@ -72,7 +75,7 @@ export function answerRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
     );
     const ackDelay = ctx.faults.ackDelayMs(ctx.options.ackDelayMs);
     if (ackDelay > 0 && !(await ctx.timers.sleep(ackDelay))) return sendError(reply, 503, SHUTTING_DOWN);
-    const ack: AsyncAck = { success: true, requestId, message: ACK_MESSAGE };
-    return ack;
+    // AsyncAck ({success, requestId, message}), serialised here rather than by Fastify per request.
+    return reply.type(JSON_TYPE).send(`${ACK_HEAD}${JSON.stringify(requestId)}${ACK_TAIL}`);
   });
 }

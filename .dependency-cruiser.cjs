@@ -1,0 +1,119 @@
+/**
+ * The layering of DESIGN.md ("Layout (src/)", the "may import" column) as rules that CI checks
+ * (npm run lint:deps, part of npm test). A folder may import the folders its row names and the
+ * leaves; nothing may import the CLI but index.ts; no import cycle, type-only imports included.
+ *
+ *   leaves   src/{errors,clock,outcomes,units,suggest,text-table,redact,random}.ts: nothing of ours
+ *   contract nothing of ours           llm      leaves             metrics  leaves
+ *   client   contract + leaves         emulator contract + leaves  receiver contract + leaves
+ *   scenario contract + leaves
+ *   runner   client, receiver, scenario, metrics, contract + leaves
+ *   report   metrics, scenario, contract + leaves; runner and receiver for types only
+ *   config   runner, report, llm + leaves (+ scenario: the config file is read with its YAML source)
+ *   jobs     everything but cli        cli      everything         index.ts everything
+ */
+const LEAVES = '^src/(errors|clock|outcomes|units|suggest|text-table|redact|random)\\.ts$';
+
+/** `folder` may import only its own files, the leaves and `allowed` folders of src/. */
+function mayImport(folder, allowed, comment) {
+  const own = [folder, ...allowed].join('|');
+  return {
+    name: `${folder}-imports`,
+    comment,
+    severity: 'error',
+    from: { path: `^src/${folder}/` },
+    to: { path: '^src/', pathNot: [`^src/(${own})/`, LEAVES] },
+  };
+}
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      comment: 'No import cycle, type-only imports included (DESIGN.md; issue 10, part 3).',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'leaves-import-nothing',
+      comment: 'Leaf modules import nothing of ours.',
+      severity: 'error',
+      from: { path: LEAVES },
+      to: { path: '^src/' },
+    },
+    {
+      name: 'contract-imports',
+      comment: 'contract/: nothing of ours (the one source of truth of every shape).',
+      severity: 'error',
+      from: { path: '^src/contract/' },
+      to: { path: '^src/', pathNot: '^src/contract/' },
+    },
+    mayImport('client', ['contract'], 'client/: contract and leaves.'),
+    mayImport('emulator', ['contract'], 'emulator/: contract and leaves.'),
+    mayImport('receiver', ['contract'], 'receiver/: contract and leaves (its Clock comes from src/clock.ts).'),
+    mayImport('scenario', ['contract'], 'scenario/: contract and leaves (judge and similar call a provider passed in).'),
+    mayImport('llm', [], 'llm/: leaves only.'),
+    mayImport('metrics', [], 'metrics/: leaves only.'),
+    mayImport('runner', ['client', 'receiver', 'scenario', 'metrics', 'contract'], 'runner/: client, receiver, scenario, metrics, contract and leaves.'),
+    mayImport('report', ['metrics', 'scenario', 'contract', 'runner', 'receiver'], 'report/: metrics, scenario, contract and leaves (runner and receiver: types only, next rule).'),
+    {
+      name: 'report-types-only',
+      comment: 'report/ imports runner/ and receiver/ for their types only (compute first, render second).',
+      severity: 'error',
+      from: { path: '^src/report/' },
+      to: { path: '^src/(runner|receiver)/', dependencyTypesNot: ['type-only'] },
+    },
+    mayImport(
+      'config',
+      ['runner', 'report', 'llm', 'scenario'],
+      'config/: runner, report, llm and leaves; and scenario/ (below runner), whose YAML source and zod-issue mapping read the config file with file:line:col, as they read suites.',
+    ),
+    {
+      name: 'only-index-and-cli-import-cli',
+      comment: 'cli/ is the top: everything below it (jobs included) never imports it.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: ['^src/cli/', '^src/index\\.ts$'] },
+      to: { path: '^src/cli/' },
+    },
+    {
+      name: 'nothing-imports-index',
+      comment: 'index.ts is the public surface; nothing inside src/ imports it.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/index\\.ts$' },
+      to: { path: '^src/index\\.ts$' },
+    },
+    {
+      name: 'no-undeclared-packages',
+      comment: 'Every package src/ imports is declared in package.json.',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { dependencyTypes: ['npm-no-pkg', 'npm-unknown'] },
+    },
+    {
+      name: 'src-not-to-dev-dependencies',
+      comment: 'src/ runs with the dependencies only: devDependencies (autocannon, vitest...) are for tests and bench/; types are fine.',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { dependencyTypes: ['npm-dev'], dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'not-to-unresolvable',
+      comment: 'Every import resolves (a typo in a path is an error here, not at run time).',
+      severity: 'error',
+      from: {},
+      to: { couldNotResolve: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '^(dist|node_modules)/' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+    },
+    reporterOptions: { text: { highlightFocused: true } },
+  },
+};
