@@ -173,7 +173,7 @@ if (process.argv[2] === 'sink') {
 
   // The log's own cost per delivery, empty vs full (was ~59 us with a full 10,000-entry array: issue 10, part 4).
   const { DeliveryLog } = await import('../dist/emulator/delivery-log.js');
-  const entry = (i) => ({ kind: 'answer', requestId: `tpa-${i}`, attempt: 1, targetUrl: webhookUrl, status: 200, ok: true, durationMs: 1, error: '', timestamp: '2026-01-01T00:00:00.000Z', startedAtMs: Date.now(), requestPayload: null, responseBody: '' });
+  const entry = (i) => ({ kind: 'answer', requestId: `tpa-${i}`, attempt: 1, targetUrl: webhookUrl, status: 200, ok: true, durationMs: 1, error: '', startedAtMs: Date.now(), requestBody: '{}', responseBody: '' });
   const entries = Array.from({ length: 5_000 }, (_, i) => entry(i));
   const fullLog = new DeliveryLog(7 * 86_400_000, () => new Date());
   for (let i = 0; i < LOG_ENTRIES; i++) fullLog.add(entry(i));

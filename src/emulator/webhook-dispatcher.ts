@@ -157,9 +157,8 @@ export class WebhookDispatcher {
       ok,
       durationMs: Math.round((performance.now() - t0) * 100) / 100,
       error: ok ? '' : error || `HTTP ${status}`,
-      timestamp: startedAt.toISOString(),
       startedAtMs: startedAt.getTime(),
-      requestPayload: job.payload,
+      requestBody: body,
       responseBody,
     });
     if (ok) {

@@ -18,9 +18,8 @@ const entry = (i: number, over: Partial<NewDeliveryLogEntry> = {}): NewDeliveryL
   ok: true,
   durationMs: 1,
   error: '',
-  timestamp: new Date(T0 + i * 1000).toISOString(),
   startedAtMs: T0 + i * 1000,
-  requestPayload: {},
+  requestBody: `{"requestId":"tpa-${i}"}`,
   responseBody: '',
   ...over,
 });
@@ -34,6 +33,9 @@ describe('DeliveryLog ring buffer', () => {
     expect(all.map((e) => e.requestId)).toEqual(['tpa-12', 'tpa-11', 'tpa-10', 'tpa-9', 'tpa-8']);
     expect(all.map((e) => e.id)).toEqual([12, 11, 10, 9, 8]);
     expect(all[0]).not.toHaveProperty('startedAtMs');
+    expect(all[0]).not.toHaveProperty('requestBody');
+    expect(all[0]!.timestamp).toBe(new Date(T0 + 12_000).toISOString());
+    expect(all[0]!.requestPayload).toEqual({ requestId: 'tpa-12' });
   });
 
   it('filters by status, kind, date range and limit', () => {
