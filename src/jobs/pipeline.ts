@@ -25,7 +25,7 @@ import { formatMs } from '../units.js';
 import { parseThreshold } from '../metrics/index.js';
 import { createRedactor, environmentSecrets, redactValue } from '../redact.js';
 import { buildReport, createReporter, loadBaseline, type LoadSection, type CapacitySection, type Reporter, type ReportDocument, type StreamSection } from '../report/index.js';
-import { checkAccounting, shardSuites, warmUpConnections, type EngineResult, type ProgressSnapshot, type RecordSink, type SetupFailure } from '../runner/index.js';
+import { checkAccounting, laneSuites, shardSuites, warmUpConnections, type EngineResult, type ProgressSnapshot, type RecordSink, type SetupFailure } from '../runner/index.js';
 import { assertGraderConfig, createGrader, formatLlmUsage, llmSettings, type Grader } from '../llm/index.js';
 import { filterScenarios, loadSuites, needsGrader, type Suite } from '../scenario/index.js';
 import { measureRoundTrip, type NetworkEstimate } from './network.js';
@@ -95,9 +95,16 @@ export async function selectSuites(config: ResolvedConfig): Promise<Suite[]> {
     const by = [config.tags.length > 0 ? `--tag ${config.tags.join(', ')}` : '', config.excludeTags.length > 0 ? `--exclude-tag ${config.excludeTags.join(', ')}` : '', config.grep !== undefined ? `--grep ${String(config.grep)}` : ''];
     throw new UsageError(`no scenario is left after ${by.filter(Boolean).join(' and ')}`);
   }
-  // load: --shard splits the arrivals (execution segments, config.load.segment), not the scenarios.
-  const suites = shardSuites(filtered, config.command === 'load' ? undefined : config.shard);
-  if (suites.length === 0) throw new UsageError(`shard ${config.shard?.index}/${config.shard?.total} holds no scenario (${filtered.reduce((n, s) => n + s.scenarios.length, 0)} scenarios for ${config.shard?.total} shards): use fewer shards`);
+  // load: --shard splits the arrivals (execution segments, config.load.segment); of the scenarios
+  // it only deals the state lanes, each to one shard (runner/shard.ts).
+  const load = config.command === 'load';
+  const suites = load ? laneSuites(filtered, config.load?.segment) : shardSuites(filtered, config.shard);
+  if (suites.length === 0) {
+    const n = filtered.reduce((k, s) => k + s.scenarios.length, 0);
+    const shard = load ? config.load?.segment : config.shard;
+    const why = load ? `every one of the ${n} scenarios changes a customer's state, and each customer's scenarios run in one shard only` : `${n} scenarios for ${shard?.total} shards, a customer's stateful scenarios together`;
+    throw new UsageError(`shard ${shard?.index}/${shard?.total} holds no scenario (${why}): use fewer shards`);
+  }
   return suites;
 }
 

@@ -18,6 +18,6 @@ export { MeasuredLatency, TimelineBuilder, type Timeline, type TimelinePoint, ty
 export { SetupBreaker, setupSignature, type SetupFailure } from './setup-breaker.js';
 export { checkAccounting, assertRequestsAddUp, assertReceiverAddsUp, type Accounting } from './accounting.js';
 export { warmUpConnections } from './warm-up.js';
-export { parseShard, shardSuites, type Shard } from './shard.js';
+export { laneSuites, parseShard, shardSuites, type Shard } from './shard.js';
 export { WHOLE, takes, shareOf, shareBetween, shareOfRate, wholeIndex, segmentNotation, type Segment } from './segments.js';
 export { combineResults } from './combine.js';

@@ -27,11 +27,17 @@ describe('load --shard: an execution segment of the whole load', () => {
     expect(shards.map((c) => c.load!.maxRequests)).toEqual([3, 2, 2]);
     expect(shards.map((c) => c.load!.seed)).toEqual([10, 11, 12]);
     expect(shards[1]!.load!.segment).toEqual({ index: 2, total: 3 });
-    // Every shard runs every scenario (run --shard splits scenarios; load --shard splits arrivals).
-    const all = (await selectSuites(whole)).flatMap((s) => s.scenarios).length;
-    for (const c of shards) expect((await selectSuites(c)).flatMap((s) => s.scenarios)).toHaveLength(all);
+    // Every shard runs every stateless scenario (load --shard splits arrivals); each scenario that
+    // acts on a customer's state runs in one shard only (shards cannot take turns on a customer).
+    const scenarios = async (c: typeof whole) => (await selectSuites(c)).flatMap((s) => s.scenarios).map((sc) => `${sc.suite}/${sc.name}`);
+    const all = await scenarios(whole);
+    const stateful = (await selectSuites(whole)).flatMap((s) => s.scenarios).filter((sc) => sc.steps?.some((st) => st.kind === 'call' && st.customerId !== undefined)).map((sc) => `${sc.suite}/${sc.name}`);
+    expect(stateful.length).toBeGreaterThan(1);
+    const perShard = await Promise.all(shards.map(scenarios));
+    for (const mine of perShard) expect(mine.filter((n) => !stateful.includes(n)).sort()).toEqual(all.filter((n) => !stateful.includes(n)).sort());
+    expect(perShard.flat().filter((n) => stateful.includes(n)).sort()).toEqual([...stateful].sort());
     const run = await selectSuites(resolveConfig('run', { paths: ['scenarios'], shard: '1/3' }));
-    expect(run.flatMap((s) => s.scenarios).length).toBeLessThan(all);
+    expect(run.flatMap((s) => s.scenarios).length).toBeLessThan(all.length);
   });
 
   it('refuses a shard that would get no virtual user', () => {
