@@ -80,6 +80,11 @@ export interface JobOutput {
   capacity?: CapacitySection;
 }
 
+/** Scenarios with a `send` step that waits for the bot's reply, or for its silence, through the message webhook. */
+function replyWaiters(suites: readonly Suite[]): number {
+  return suites.flatMap((s) => s.scenarios).filter((sc) => sc.steps?.some((st) => st.kind === 'call' && (st.waitForReply !== undefined || st.noReplyWithin !== undefined))).length;
+}
+
 /**
  * Loads, filters and shards the suites of `config`. Throws ScenarioError (file:line:col) and
  * UsageError (exit 2) when the paths hold no scenario or the filters match none.
@@ -199,7 +204,11 @@ async function runPipeline(config: ResolvedConfig, io: JobIO, body: (ctx: JobCon
       log(`droidcheck: target ${target.baseUrl} (droid ${config.target.droidId})`);
       if (target.deliveries) log(`droidcheck: deliveries from stream ${target.deliveries.stream} at ${target.deliveries.redis} (shard ${target.deliveries.shardId}); the service's webhooks must point at \`droidcheck receive\``);
       else log(`droidcheck: configure the service's answer webhook URL as ${target.webhookUrl}`);
-      if (target.messagesUrl && config.verifyToken !== null) log(`droidcheck: message webhook (send steps that wait for a reply): ${target.messagesUrl}, with DROID_VERIFY_TOKEN as its verify token`);
+      const waiting = replyWaiters(suites);
+      if (waiting > 0) {
+        const where = target.deliveries ? "`droidcheck receive`'s /messages" : (target.messagesUrl ?? '/messages of the receiver');
+        log(`droidcheck: ${waiting} scenario(s) wait for the bot's reply (waitForReply, noReplyWithin): the service's message webhook must point at ${where}${config.verifyToken === null ? ' (set DROID_VERIFY_TOKEN to its verify token)' : ', with DROID_VERIFY_TOKEN as its verify token'}, or those steps wait out their window`);
+      }
       if (config.webhookSecret === null && !target.deliveries) log('droidcheck: no DROID_WEBHOOK_SECRET set: deliveries are accepted without a secret');
     } else {
       log(`droidcheck: embedded emulator at ${target.baseUrl} (${target.emulator?.thread ?? 'inline'} thread), receiver at ${target.webhookUrl}`);

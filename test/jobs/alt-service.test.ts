@@ -179,6 +179,8 @@ describe('Done when: droidcheck run of the shipped scenarios, and doctor, agains
     expect(report.receiver.duplicates + report.receiver.late).toBeLessThanOrEqual(service.stats.duplicatesPosted);
     // The sync form: refused as an object at most once per request in flight, then strings only; said once.
     expect(res.stderr.match(/sending humanMessage as a string from now on/g)).toHaveLength(1);
+    // The shipped send steps that wait for the reply are named once, with where the message webhook must point.
+    expect(res.stderr).toMatch(new RegExp(`droidcheck: \\d+ scenario\\(s\\) wait for the bot's reply \\(waitForReply, noReplyWithin\\): the service's message webhook must point at ${base}/messages, with DROID_VERIFY_TOKEN`));
     expect(service.stats.syncObjectRefused).toBeGreaterThanOrEqual(1);
     expect(service.stats.syncObjectRefused).toBeLessThanOrEqual(8);
     // Its own choices are notes (one per endpoint and kind at most), never findings.
