@@ -3,8 +3,9 @@ import { defineConfig } from 'vitest/config';
 /**
  * Two projects: `unit` (every test, files in parallel) and `timing` (tests that assert measured
  * latencies, named `*.timing.test.ts` whatever their folder: they run alone, one file at a time,
- * so a parallel test on the other core does not distort what they measure). `npm test` runs
- * them one after the other.
+ * so a parallel test on the other core does not distort what they measure), and `readback`
+ * (tests over every report.json the other projects' CLI runs wrote). `npm test` runs them one
+ * after the other.
  *
  * The unit files mostly wait on sockets, child processes and timers, not on the CPU: four of
  * them at a time on the 2-core reference machine (vitest's default there is one). They share
@@ -13,6 +14,8 @@ import { defineConfig } from 'vitest/config';
  * its own.
  */
 const TIMING = ['test/**/*.timing.test.ts'];
+/** Tests over what the others left behind (every report.json the CLI wrote): run last. */
+const READBACK = ['test/**/*.readback.test.ts'];
 
 export default defineConfig({
   test: {
@@ -22,11 +25,15 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: TIMING, maxWorkers: 4, isolate: false },
+        test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: [...TIMING, ...READBACK], maxWorkers: 4, isolate: false, globalSetup: ['test/helpers/reports-setup.ts'] },
       },
       {
         extends: true,
         test: { name: 'timing', include: TIMING, fileParallelism: false },
+      },
+      {
+        extends: true,
+        test: { name: 'readback', include: READBACK },
       },
     ],
   },

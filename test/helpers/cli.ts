@@ -3,8 +3,9 @@
  * build` first) as a real child process, collecting stdout/stderr, with a bounded wait.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
@@ -31,7 +32,13 @@ export function startCli(args: string[], env: Record<string, string>, cwd = REPO
   let err = '';
   child.stdout!.on('data', (c: Buffer) => void (out += c.toString()));
   child.stderr!.on('data', (c: Buffer) => void (err += c.toString()));
-  const done = new Promise<number | NodeJS.Signals>((resolve) => child.on('exit', (code, signal) => resolve(code ?? signal ?? -1)));
+  const started = Date.now();
+  const done = new Promise<number | NodeJS.Signals>((resolve) =>
+    child.on('exit', (code, signal) => {
+      collectReport(args, cwd, started);
+      resolve(code ?? signal ?? -1);
+    }),
+  );
   return {
     child,
     stdout: () => out,
@@ -75,4 +82,30 @@ export async function droidcheck(args: string[], opts: { env?: Record<string, st
   const child = startCli(args, { CI: 'true', ...(opts.env ?? {}) }, opts.cwd);
   const code = await child.exited(opts.maxMs ?? 60_000);
   return { code: typeof code === 'number' ? code : null, stdout: child.stdout(), stderr: child.stderr() };
+}
+
+/**
+ * Where every report.json a CLI run of the tests wrote is copied (issue 11, item 1): the
+ * `readback` project (test/report/reports.readback.test.ts) feeds each to `compare`, `merge`,
+ * `--baseline` and report.schema.json after the unit project. Emptied by test/helpers/reports-setup.ts.
+ */
+export const COLLECTED_REPORTS = join(REPO, '.droidcheck', 'test-reports');
+let collected = 0;
+
+/** Copies the report.json a CLI run wrote in its `-o`/`--report-dir` (or the default `reports/` of `cwd`), if any. */
+function collectReport(args: string[], cwd: string, started: number): void {
+  const at = args.findIndex((a) => a === '-o' || a === '--report-dir');
+  const dir = at >= 0 ? args[at + 1] : args.some((a) => a === 'run' || a === 'load' || a === 'capacity' || a === 'merge') ? 'reports' : undefined;
+  if (dir !== undefined) collectReportDir(isAbsolute(dir) ? dir : resolve(cwd, dir), started);
+}
+
+/**
+ * Copies `dir`/report.json into COLLECTED_REPORTS when it was written after `since` (ms since
+ * the epoch). For tests that run a job in-process; CLI runs are collected by startCli.
+ */
+export function collectReportDir(dir: string, since = 0): void {
+  const file = join(dir, 'report.json');
+  if (!existsSync(file) || statSync(file).mtimeMs < since - 1_000) return;
+  mkdirSync(COLLECTED_REPORTS, { recursive: true });
+  copyFileSync(file, join(COLLECTED_REPORTS, `${process.pid}-${++collected}.json`));
 }

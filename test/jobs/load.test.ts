@@ -17,6 +17,7 @@ import { resolveConfig } from '../../src/config/index.js';
 import { runLoad } from '../../src/jobs/index.js';
 import { NdjsonWriter, readReportFile, recordLine } from '../../src/report/index.js';
 import type { RequestRecord } from '../../src/runner/index.js';
+import { collectReportDir } from '../helpers/cli.js';
 
 const SUITE = `
 suite: Load
@@ -40,7 +41,11 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'droidcheck-load-'));
   await writeFile(join(dir, 'load.yaml'), SUITE);
 });
-afterAll(async () => rm(dir, { recursive: true, force: true }));
+afterAll(async () => {
+  // Every report these in-process jobs wrote goes to the readback project (reports.readback.test.ts).
+  for (const sub of await readdir(dir)) collectReportDir(join(dir, sub));
+  await rm(dir, { recursive: true, force: true });
+});
 
 function sink(): { stream: PassThrough; text: () => string } {
   const stream = new PassThrough();
