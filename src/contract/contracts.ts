@@ -22,7 +22,8 @@ import {
   sendResponseSchema,
 } from './service.js';
 
-export const CONTRACT_NAMES = [
+/** The ten endpoints of the Message Endpoint API (spec 1-10), by the names the client, the records and fault profiles use. */
+export const ENDPOINT_NAMES = [
   'channels',
   'messages',
   'customer',
@@ -33,12 +34,11 @@ export const CONTRACT_NAMES = [
   'get-droid-answer',
   'get-droid-answer-async',
   'get-image-alt',
-  'webhook',
-  'webhook-error',
-  'message-webhook',
-  'intent-webhook',
-  'error-body',
 ] as const;
+export type EndpointName = (typeof ENDPOINT_NAMES)[number];
+
+/** The endpoints, the three webhooks, the answer's error payload and the error body. */
+export const CONTRACT_NAMES = [...ENDPOINT_NAMES, 'webhook', 'webhook-error', 'message-webhook', 'intent-webhook', 'error-body'] as const;
 export type ContractName = (typeof CONTRACT_NAMES)[number];
 
 const ENDPOINT_PAGE = 'docs thirdparty/endpoint.mdx';

@@ -6,7 +6,6 @@
  * redaction, every report format, exit 130 on SIGINT with the curve measured so far. Exit code:
  * 0 when some rate passed, 99 when none did.
  */
-import { retryPolicyFor } from '../client/retry.js';
 import type { ResolvedConfig } from '../config/index.js';
 import { InternalError } from '../errors.js';
 import { MixSource, combineResults, generatorVerdict, runEngine, type EngineResult } from '../runner/index.js';
@@ -55,20 +54,12 @@ export function runCapacity(config: ResolvedConfig, io: JobIO): Promise<JobSumma
       if (ctx.stopSignal?.aborted) return undefined;
       const source = MixSource.of(ctx.suites, { mode: config.mode, weights: c.weights, seed: c.seed });
       const engine = await runEngine({
+        ...ctx.engine,
         source,
         scheduler: { kind: 'open', startRate: rate, stages: [{ durationMs: c.warmupMs + c.stepDurationMs, target: rate }], maxInFlight: c.maxInFlight },
-        client: ctx.target.client,
-        receiver: ctx.target.receiver,
-        timeoutMs: config.timeoutMs,
-        retry: retryPolicyFor(config.retries),
         ackOnly: c.ackOnly,
         warmupMs: c.warmupMs,
         skipGraded: true,
-      sinks: ctx.sinks,
-        onTick: ctx.onTick,
-        stopSignal: ctx.stopSignal,
-        abortSignal: ctx.abortSignal,
-      rttMs: ctx.rttMs,
       });
       results.push(engine);
       if (engine.interrupted || engine.setupFailure) return undefined;

@@ -8,7 +8,6 @@
  * (runner/segments.ts: its arrivals of every stage, its virtual users), `--start-at` sleeps until
  * the instant every shard starts at (start-at.ts), so `merge` describes one load.
  */
-import { retryPolicyFor } from '../client/retry.js';
 import type { ResolvedConfig } from '../config/index.js';
 import { InternalError } from '../errors.js';
 import type { LoadSection } from '../report/index.js';
@@ -56,24 +55,16 @@ export async function runLoad(config: ResolvedConfig, io: JobIO, now: () => numb
       if (startLagMs > 100) ctx.log(`droidcheck load: started ${formatMs(startLagMs)} after --start-at (the set-up took longer): this shard's timeline is shifted by that much`);
     }
     const engine = await runEngine({
+      ...ctx.engine,
       source,
       scheduler:
         m.kind === 'open'
           ? { kind: 'open', startRate: m.startRate, stages: m.stages, maxInFlight: s.maxInFlight, maxRequests: s.maxRequests, segment: s.segment }
           : { kind: 'closed', concurrency: m.concurrency, durationMs: m.durationMs, maxRequests: s.maxRequests },
-      client: ctx.target.client,
-      receiver: ctx.target.receiver,
-      timeoutMs: config.timeoutMs,
-      retry: retryPolicyFor(config.retries),
       ackOnly: s.ackOnly,
       warmupMs: s.warmupMs,
       drainTimeoutMs: s.drainTimeoutMs,
       skipGraded: true,
-      sinks: ctx.sinks,
-      onTick: ctx.onTick,
-      stopSignal: ctx.stopSignal,
-      abortSignal: ctx.abortSignal,
-      rttMs: ctx.rttMs,
     });
     const load: LoadSection = {
       ...loadSection(engine),

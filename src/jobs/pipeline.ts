@@ -25,7 +25,8 @@ import { formatMs } from '../units.js';
 import { parseThreshold } from '../metrics/index.js';
 import { createRedactor, environmentSecrets, redactValue } from '../redact.js';
 import { buildReport, createReporter, loadBaseline, type LoadSection, type CapacitySection, type Reporter, type ReportDocument, type StreamSection } from '../report/index.js';
-import { checkAccounting, laneSuites, shardSuites, warmUpConnections, type EngineResult, type ProgressSnapshot, type RecordSink, type SetupFailure } from '../runner/index.js';
+import { retryPolicyFor } from '../client/retry.js';
+import { checkAccounting, laneSuites, shardSuites, warmUpConnections, type EngineOptions, type EngineResult, type ProgressSnapshot, type RecordSink, type SetupFailure } from '../runner/index.js';
 import { assertGraderConfig, createGrader, formatLlmUsage, llmSettings, type Grader } from '../llm/index.js';
 import { filterScenarios, loadSuites, needsGrader, type Suite } from '../scenario/index.js';
 import { measureRoundTrip, type NetworkEstimate } from './network.js';
@@ -71,6 +72,8 @@ export interface JobContext {
   grader: Grader | undefined;
   /** A remote target's network round trip, ms (network.ts): engines record `ackServer` with it. Undefined for the emulator. */
   rttMs: number | undefined;
+  /** The engine options every job passes alike: target, deadline, retries, sinks, progress, signals, round trip. */
+  engine: Pick<EngineOptions, 'client' | 'receiver' | 'timeoutMs' | 'retry' | 'sinks' | 'onTick' | 'stopSignal' | 'abortSignal' | 'rttMs'>;
 }
 
 /** What a job's body returns: its engine result (several, combined) and its own report sections. */
@@ -226,15 +229,17 @@ async function runPipeline(config: ResolvedConfig, io: JobIO, body: (ctx: JobCon
       .filter((r) => r.onResult)
       .map((r) => ({ onRecord: (record, warmup) => r.onResult!(record, warmup), ...(r.drained && { drained: () => r.drained!() }) }));
     if (live) sinks.push(live.sink);
+    const onTick = (s: ProgressSnapshot): void => {
+      for (const r of reporters) r.onProgress?.(s);
+      live?.onTick(s);
+    };
+    const rttMs = network?.rttMs;
     const ctx: JobContext = {
       config,
       suites,
       target,
       sinks,
-      onTick: (s) => {
-        for (const r of reporters) r.onProgress?.(s);
-        live?.onTick(s);
-      },
+      onTick,
       begin: async (planned) => {
         for (const r of reporters) await r.onRunStart?.({ startedAt, kind: config.command, planned, settings });
       },
@@ -242,7 +247,18 @@ async function runPipeline(config: ResolvedConfig, io: JobIO, body: (ctx: JobCon
       stopSignal: io.stopSignal,
       abortSignal: io.abortSignal,
       grader,
-      rttMs: network?.rttMs,
+      rttMs,
+      engine: {
+        client: target.client,
+        receiver: target.receiver,
+        timeoutMs: config.timeoutMs,
+        retry: retryPolicyFor(config.retries),
+        sinks,
+        onTick,
+        stopSignal: io.stopSignal,
+        abortSignal: io.abortSignal,
+        rttMs,
+      },
     };
     output = await body(ctx);
   } catch (err) {

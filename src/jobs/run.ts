@@ -4,7 +4,6 @@
  * stateful scenarios one at a time: runner/plan.ts), against the embedded emulator by default;
  * the reports, and the exit code (DESIGN.md, Conventions). Pipeline: pipeline.ts.
  */
-import { retryPolicyFor } from '../client/retry.js';
 import type { ResolvedConfig } from '../config/index.js';
 import { PlanSource, runEngine } from '../runner/index.js';
 import { runJob, type JobIO, type JobSummary } from './pipeline.js';
@@ -21,21 +20,7 @@ export function run(config: ResolvedConfig, io: JobIO): Promise<JobSummary> {
   return runJob({ ...config, command: 'run' }, io, async (ctx) => {
     const source = PlanSource.of(ctx.suites, config.mode);
     await ctx.begin(source.planned);
-    const engine = await runEngine({
-      source,
-      scheduler: { kind: 'closed', concurrency: config.concurrency },
-      client: ctx.target.client,
-      receiver: ctx.target.receiver,
-      timeoutMs: config.timeoutMs,
-      retry: retryPolicyFor(config.retries),
-      keepRecords: true,
-      grader: ctx.grader,
-      sinks: ctx.sinks,
-      onTick: ctx.onTick,
-      stopSignal: ctx.stopSignal,
-      abortSignal: ctx.abortSignal,
-      rttMs: ctx.rttMs,
-    });
+    const engine = await runEngine({ ...ctx.engine, source, scheduler: { kind: 'closed', concurrency: config.concurrency }, keepRecords: true, grader: ctx.grader });
     return { engine };
   });
 }

@@ -29,7 +29,7 @@ describe('resolveLlmConfig', () => {
   });
 
   it('takes flags over the file, the environment over the file, and defaults last', () => {
-    const c = resolveLlmConfig({ judgeModel: 'flag-model' }, ENV, { model: 'file-model', embeddingModel: 'file-embed', baseUrl: 'http://ignored.example/v1' }, '/work/p');
+    const c = resolveLlmConfig({ judgeModel: 'flag-model' }, ENV, { model: 'file-model', embeddingModel: 'file-embed', baseUrl: 'http://ignored.example/v1' }, '/srv/project');
     expect(c).toEqual({
       baseUrl: 'http://127.0.0.1:11434/v1',
       apiKey: 'sk-config-test',
@@ -39,7 +39,7 @@ describe('resolveLlmConfig', () => {
       timeoutMs: 60_000,
       retries: 2,
       margin: 0.1,
-      cacheDir: resolve('/work/p', '.droidcheck/cache'),
+      cacheDir: resolve('/srv/project', '.droidcheck/cache'),
     });
   });
 

@@ -21,21 +21,11 @@
  */
 import { parse } from 'yaml';
 import { z } from 'zod';
+import { ENDPOINT_NAMES, type EndpointName } from '../../contract/index.js';
 import { parseYamlFile } from '../profile/load.js';
 
-export const ENDPOINT_NAMES = [
-  'channels',
-  'messages',
-  'customer',
-  'conversations',
-  'ask',
-  'send',
-  'customer-update',
-  'get-droid-answer',
-  'get-droid-answer-async',
-  'get-image-alt',
-] as const;
-export type EndpointName = (typeof ENDPOINT_NAMES)[number];
+export { ENDPOINT_NAMES, type EndpointName };
+
 
 export const delaySchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('fixed'), ms: z.number().nonnegative() }),
