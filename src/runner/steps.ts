@@ -24,7 +24,7 @@
  * Never throws for the target's behaviour.
  */
 import type { ClientResponse } from '../client/index.js';
-import type { ChatHistoryItem, MessageForwarding } from '../contract/index.js';
+import type { ChatHistoryItem, EndpointName, MessageForwarding } from '../contract/index.js';
 import { ApiError, ContractError } from '../errors.js';
 import {
   renderExpectations,
@@ -46,7 +46,7 @@ import { awaitIntentWebhook, awaitNoReply, awaitReply } from './step-waits.js';
 import type { PlannedRequest, RequestRecord, StepResult } from './types.js';
 
 /** Spec endpoint name of each call (the client's names, used in contract records). */
-export const CALL_ENDPOINTS: Record<CallStep['call'], string> = {
+export const CALL_ENDPOINTS: Record<CallStep['call'], EndpointName> = {
   channels: 'channels',
   messages: 'messages',
   customer: 'customer',

@@ -11,6 +11,7 @@ import { join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { CONTRACTS, type ContractName } from '../../src/contract/index.js';
+import { CALL_ENDPOINTS } from '../../src/runner/steps.js';
 
 const ROOT = resolve(import.meta.dirname, '../../scenarios');
 
@@ -45,16 +46,6 @@ function documented(schema: unknown, segments: string[]): boolean {
   return true;
 }
 
-const CALL_CONTRACTS: Record<string, ContractName> = {
-  channels: 'channels',
-  messages: 'messages',
-  customer: 'customer',
-  conversations: 'conversations',
-  ask: 'ask',
-  send: 'send',
-  setBot: 'customer-update',
-  imageAlt: 'get-image-alt',
-};
 
 interface RawStep {
   say?: string;
@@ -82,7 +73,7 @@ function choicePaths(s: RawScenario): string[] {
   check('webhook', Object.keys(s.expect ?? {}), 'answer');
   (s.steps ?? []).forEach((step, i) => {
     const where = `step ${i + 1} (${step.call ?? 'say'})`;
-    const contract: ContractName = step.say !== undefined ? 'webhook' : step.status !== undefined ? 'error-body' : CALL_CONTRACTS[step.call ?? '']!;
+    const contract: ContractName = step.say !== undefined ? 'webhook' : step.status !== undefined ? 'error-body' : (CALL_ENDPOINTS as Record<string, ContractName>)[step.call ?? '']!;
     const paths = [...Object.keys(step.expect ?? {}), ...Object.values(step.capture ?? {})];
     // A send that waits: its body is { ...send response, reply: MessageForwarding | null }.
     const waits = step.call === 'send' && (step.waitForReply !== undefined || step.noReplyWithin !== undefined);
