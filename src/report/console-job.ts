@@ -16,14 +16,19 @@ const YELLOW = 33;
 const RED = 31;
 const GREEN = 32;
 
-/** `Outcomes  answered 35 · ... (35 of 35 sent)`, with `not-sent` and retries when any. */
+/**
+ * `Outcomes  answered 35 · ... (35 of 35 sent)`: `answered` always, every other outcome when it
+ * happened, and retries when any. The `failed` outcome (the webhook carried the error payload,
+ * spec: Events) is printed `failed (error payload)`, not to be read as failed expectations.
+ */
 export function outcomeLines(report: ReportDocument, paint: Paint): string[] {
   const s = report.summary;
   const sent = s.sent ?? s.requests;
-  const shown = OUTCOMES.filter((o) => (s.outcomes[o] ?? 0) > 0 || o === 'answered' || o === 'failed');
+  const shown = OUTCOMES.filter((o) => (s.outcomes[o] ?? 0) > 0 || o === 'answered');
+  const label = (o: string): string => (o === 'failed' ? 'failed (error payload)' : o);
   const retries = s.retries > 0 ? ` · ${paint(YELLOW, `retries ${s.retries}`)}` : '';
   const planned = report.kind === 'run' || report.kind === undefined ? `${sent} of ${s.requests} planned requests sent` : `${sent} requests sent`;
-  return ['', `${paint(BOLD, 'Outcomes')}  ${shown.map((o) => `${o} ${s.outcomes[o] ?? 0}`).join(' · ')}${retries}  (${planned})`];
+  return ['', `${paint(BOLD, 'Outcomes')}  ${shown.map((o) => `${label(o)} ${s.outcomes[o] ?? 0}`).join(' · ')}${retries}  (${planned})`];
 }
 
 /** Notes on shapes droidcheck could not verify against documentation (never findings). */

@@ -26,7 +26,10 @@ describe('renderConsoleSummary', () => {
   });
 
   it('shows outcome counts, the latency table, receiver counts and thresholds', () => {
-    expect(text).toContain('answered 2 · failed 0 · timeout 1  (3 of 3 planned requests sent)');
+    expect(text).toContain('answered 2 · timeout 1  (3 of 3 planned requests sent)');
+    // The error-payload outcome is named so, not to be read as failed expectations.
+    const errorPayload = renderConsoleSummary(buildReport(run([record(), record({ seq: 1, outcome: 'failed', passed: false, error: { code: 'DROIDCHECK_ERR_ANSWER', message: 'error payload' } })])));
+    expect(errorPayload).toContain('answered 1 · failed (error payload) 1  (2 of 2 planned requests sent)');
     expect(text).toMatch(/metric\s+count\s+p50\s+p90\s+p99\s+p99\.9\s+max\s+limit/);
     // Units on every figure; percentiles one sample cannot support are a dash, not the max again.
     expect(text).toMatch(/ack\s+1\s+—\s+—\s+—\s+—\s+12 ms\s+100 ms\s+too few samples/);
