@@ -37,17 +37,28 @@ export class TimerSet {
     this.timers.add(t);
   }
 
-  /** Resolves true after `ms`, or false at once when cleared (or already closed). */
+  /**
+   * Resolves true after at least `ms`, or false at once when cleared (or already closed). A
+   * fault profile's `delay` is never shorter than asked: Node counts a timer from the loop's
+   * whole-millisecond clock, so it may fire up to 1 ms early (a 1 s slow ack measured at 999.4 ms
+   * is not over a 1 s line); the rest is slept again.
+   */
   sleep(ms: number): Promise<boolean> {
     if (this.closed) return Promise.resolve(false);
     if (ms <= 0) return Promise.resolve(true);
+    const until = performance.now() + ms;
     return new Promise((resolve) => {
       const wake = (elapsed: boolean) => {
         this.sleepers.delete(wake);
         resolve(elapsed);
       };
+      const check = (): void => {
+        const left = until - performance.now();
+        if (left > 0) this.after(Math.ceil(left), check);
+        else wake(true);
+      };
       this.sleepers.add(wake);
-      this.after(ms, () => wake(true));
+      this.after(ms, check);
     });
   }
 
