@@ -11,7 +11,7 @@
 import type { ResolvedConfig } from '../config/index.js';
 import { InternalError } from '../errors.js';
 import type { LoadSection } from '../report/index.js';
-import { MixSource, generatorVerdict, runEngine, type EngineResult } from '../runner/index.js';
+import { MixSource, generatorVerdict, runEngine, stateKeys, type EngineResult } from '../runner/index.js';
 import { formatMs } from '../units.js';
 import { runJob, type JobIO, type JobSummary } from './pipeline.js';
 import { checkStartAt, sleepUntil } from './start-at.js';
@@ -48,6 +48,10 @@ export async function runLoad(config: ResolvedConfig, io: JobIO, now: () => numb
     const m = s.model;
     const shard = s.segment ? `shard ${s.segment.index}/${s.segment.total} of ` : '';
     ctx.log(`droidcheck load: ${shard}${m.kind === 'open' ? `open model, ${m.stages.map((st) => `${st.durationMs / 1000} s to ${st.target} req/s`).join(', ')}` : `closed model, ${m.concurrency} in flight for ${m.durationMs / 1000} s`}${s.segment && m.kind === 'open' ? ` (this shard: arrival ${s.segment.index} of every ${s.segment.total})` : ''}`);
+    if (s.segment && s.segment.total > 1) {
+      const stateful = ctx.suites.flatMap((suite) => suite.scenarios).filter((sc) => stateKeys(sc).length > 0);
+      if (stateful.length > 0) ctx.log(`droidcheck load: scenarios that act on a customer's state run in one shard each; this shard runs ${stateful.length}: ${stateful.map((sc) => `${sc.suite} › ${sc.name}`).join('; ')}`);
+    }
     let startLagMs: number | undefined;
     if (startAtMs !== undefined) {
       ctx.log(`droidcheck load: waiting until ${s.startAt} (${formatMs(Math.max(0, startAtMs - now()))})`);

@@ -100,6 +100,25 @@ describe('runLoad against the embedded emulator', () => {
     expect(out.text()).toMatch(/achieved [\d.]+ req\/s/);
   });
 
+  it('--shard: the scenario acting on customer 1001 runs in one shard only, which says so', async () => {
+    const ran = await Promise.all(
+      [1, 2].map(async (i) => {
+        const reportDir = join(dir, `lane-${i}`);
+        const config = resolveConfig('load', { paths: [join(dir, 'load.yaml')], rate: 40, duration: '1s', mode: 'sync', shard: `${i}/2`, reportDir, progress: 0, timeout: '30s', defaultThresholds: false, emulatorThread: 'inline' }, {});
+        const err = sink();
+        const summary = await runLoad(config, { stdout: sink().stream, stderr: err.stream, env: {} });
+        const report = await readReportFile(join(reportDir, 'report.json'));
+        return { code: summary.exitCode, log: err.text(), names: new Set(report.tallies.map((t) => t.name)) };
+      }),
+    );
+    expect(ran.map((r) => r.code)).toEqual([0, 0]);
+    expect(ran[0]!.log).toContain("droidcheck load: scenarios that act on a customer's state run in one shard each; this shard runs 1: Load › reads a customer");
+    expect(ran[0]!.names.has('reads a customer')).toBe(true);
+    expect(ran[1]!.log).not.toContain("act on a customer's state");
+    expect(ran[1]!.names.has('reads a customer')).toBe(false);
+    for (const r of ran) expect(r.names.has('greets')).toBe(true);
+  });
+
   it('reads its defaults from the config file (load section), flags over them', async () => {
     const cwd = join(dir, 'project');
     await rm(cwd, { recursive: true, force: true });
