@@ -108,7 +108,7 @@ describe('runLoad against the embedded emulator', () => {
         const err = sink();
         const summary = await runLoad(config, { stdout: sink().stream, stderr: err.stream, env: {} });
         const report = await readReportFile(join(reportDir, 'report.json'));
-        return { code: summary.exitCode, log: err.text(), names: new Set(report.tallies.map((t) => t.name)) };
+        return { code: summary.exitCode, log: err.text(), names: new Set((report.tallies ?? []).map((t) => t.name)) };
       }),
     );
     expect(ran.map((r) => r.code)).toEqual([0, 0]);

@@ -4,20 +4,9 @@
  * of the reply and of the intent webhook with a did-you-mean).
  */
 import { describe, expect, it } from 'vitest';
-import { ScenarioError } from '../../src/errors.js';
 import { exportScenarioJsonSchema, parseSuite } from '../../src/scenario/index.js';
+import { at, issues } from './issues.js';
 
-const at = (line: number, col: number) => ({ file: 's.yaml', line, col });
-
-function issues(text: string): string[] {
-  try {
-    parseSuite(text, 's.yaml');
-  } catch (err) {
-    expect(err).toBeInstanceOf(ScenarioError);
-    return (err as ScenarioError).message.split('\n');
-  }
-  throw new Error('expected a ScenarioError');
-}
 
 const GOOD = `suite: s
 scenarios:

@@ -3,20 +3,9 @@
  * mistake with file:line:col.
  */
 import { describe, expect, it } from 'vitest';
-import { ScenarioError } from '../../src/errors.js';
 import { parseSuite, renderExpectations, renderTemplate } from '../../src/scenario/index.js';
+import { at, issues } from './issues.js';
 
-const at = (line: number, col: number) => ({ file: 's.yaml', line, col });
-
-function issues(text: string): string[] {
-  try {
-    parseSuite(text, 's.yaml');
-  } catch (err) {
-    expect(err).toBeInstanceOf(ScenarioError);
-    return (err as ScenarioError).message.split('\n');
-  }
-  throw new Error('expected a ScenarioError');
-}
 
 const GOOD = `suite: s
 repeat: 2
