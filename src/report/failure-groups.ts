@@ -1,6 +1,6 @@
 /**
  * Identical failures, grouped: what report.html, the console and summary.md list once with a
- * count (issue 11, item 14).
+ * count.
  *
  * Two entries fail "identically" when they have the same error (code and message shape), the
  * same failed step, and the same failed expectations (path, matcher, expected, message shape)
@@ -9,7 +9,7 @@
  * "connection refused" entries become one group "×35". Entries never sent (an interrupted run)
  * are not failures and belong to no group.
  */
-import type { ReportDocument, ScenarioEntry } from './report-document.js';
+import type { ScenarioEntry } from './sections/scenarios.js';
 
 /** Failing entries that failed the same way. */
 export interface FailureGroup {
@@ -46,7 +46,7 @@ export function failureSignature(s: ScenarioEntry): string {
 }
 
 /** Entries that failed or have judge errors, grouped by {@link failureSignature}; largest group first. */
-export function groupFailures(report: ReportDocument): FailureGroup[] {
+export function groupFailures(report: { scenarios: readonly ScenarioEntry[] }): FailureGroup[] {
   const groups = new Map<string, FailureGroup>();
   for (const s of report.scenarios) {
     if (s.passed && (s.judgeErrors ?? []).length === 0) continue;

@@ -2,17 +2,23 @@
  * Chart data and the inlined charting library of report.html. The charts are drawn by uPlot
  * (MIT, ~50 KB), read from node_modules at render time and inlined in a <script>, so the page
  * needs no network. Per latency metric with values:
- * - percentile distribution (HdrHistogram style): x = 1/(1-p) on a log axis (p 0 .. 99.999),
+ * - percentile distribution (HdrHistogram style): x = 1/(1-p) on a log axis, from p0 up to the
+ *   highest percentile the count supports (p99 needs 100 samples, p99.9 1,000: metrics/sample-size.ts),
+ *   drawn from {@link CURVE_MIN_SAMPLES} samples,
  *   y = latency in ms on a log axis scaled to the data, with the spec's limit as a second line
  *   when it is on that scale, else as a label in the title (a 180 s limit beside ~100 ms data
  *   would stretch the axis to 1,000,000 ms);
- * - histogram: share of requests (%) per latency bin (ms), from the HDR quantiles in 0.1% steps.
+ * - histogram: share of requests (%) per latency bin (ms), from the HDR quantiles in 0.1% steps,
+ *   from {@link HISTOGRAM_MIN_SAMPLES} samples.
+ * Ack and answer are never on one axis (ms beside tens of seconds would flatten the ack line):
+ * the timeline and capacity charts give each its own. Legends name every series.
  * Values come from the report's encoded HDR histograms (LatencyRecorder.fromEncoded).
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { LATENCY_METRICS, LatencyRecorder, formatLimit, type LatencyMetric } from '../metrics/index.js';
-import type { ReportDocument } from './report-document.js';
+import { LATENCY_METRICS, LatencyRecorder, formatLimit, minSamplesFor, type LatencyMetric } from '../metrics/index.js';
+import type { ReportDocument } from './sections/index.js';
+import { CURVE_MIN_SAMPLES, HISTOGRAM_MIN_SAMPLES } from './sections/latency.js';
 
 export interface MetricChartData {
   metric: LatencyMetric;
@@ -28,8 +34,8 @@ export interface MetricChartData {
   count: number;
   /** Percentile curve: `x` = 1/(1-p), `ms` the value at p. */
   percentiles: { p: number[]; x: number[]; ms: number[] };
-  /** Histogram: bin starts (ms), bin width (ms) and share of requests in each bin (%). */
-  histogram: { ms: number[]; binMs: number; pct: number[] };
+  /** Histogram: bin starts (ms), bin width (ms) and share of requests in each bin (%); absent below HISTOGRAM_MIN_SAMPLES. */
+  histogram?: { ms: number[]; binMs: number; pct: number[] };
 }
 
 /** Percentiles of the curve: 0 .. 99.999 with more points towards the tail. */
@@ -51,11 +57,12 @@ export function limitScale(limitMs: number, maxMs: number): { onScale: boolean; 
   return { onScale, label: `limit ${formatLimit(limitMs, 'ms')}${times !== undefined ? ` (${times.toLocaleString('en-US')}× the max: off scale)` : ' (off scale)'}` };
 }
 
-/** The chart data of every metric with values (none when nothing was recorded). */
+/** The chart data of every metric with samples enough for a curve (sections/latency.ts says why the others have none). */
 export function chartData(report: ReportDocument): MetricChartData[] {
   const rec = LatencyRecorder.fromEncoded(report.histograms);
-  return LATENCY_METRICS.filter((m) => rec.count(m) > 0).map((metric) => {
-    const p = [...CURVE_PERCENTILES];
+  return LATENCY_METRICS.filter((m) => rec.count(m) >= CURVE_MIN_SAMPLES).map((metric) => {
+    const count = rec.count(metric);
+    const p = CURVE_PERCENTILES.filter((q) => count >= minSamplesFor(q));
     const percentiles = { p, x: p.map((q) => Math.round((1 / (1 - q / 100)) * 1000) / 1000), ms: p.map((q) => rec.percentileMs(metric, q)) };
     const quantiles = Array.from({ length: 1001 }, (_, i) => rec.percentileMs(metric, i / 10));
     const lo = quantiles[0] ?? 0;
@@ -74,12 +81,16 @@ export function chartData(report: ReportDocument): MetricChartData[] {
       limitMs,
       limitOnScale: limit.onScale,
       limitLabel: limit.label,
-      count: rec.count(metric),
+      count,
       percentiles,
-      histogram: { ms: pct.map((_, i) => Math.round((lo + i * width) * 1000) / 1000), binMs: width, pct: pct.map((v) => Math.round(v * 10) / 10) },
+      ...(count >= HISTOGRAM_MIN_SAMPLES && { histogram: { ms: pct.map((_, i) => Math.round((lo + i * width) * 1000) / 1000), binMs: width, pct: pct.map((v) => Math.round(v * 10) / 10) } }),
     };
   });
 }
+
+/** A percentile for a chart point, or null (a gap) when its count cannot support it, as the tables print `—`. */
+const supported = (s: { count: number; p50: number; p99: number } | undefined, percentile: number, stat: 'p50' | 'p99'): number | null =>
+  s !== undefined && s.count >= minSamplesFor(percentile) ? s[stat] : null;
 
 /** The timeline as chart series: x = s since the start; rates in req/s; latencies in ms (null: no sample in the interval). */
 export interface TimelineChartData {
@@ -104,11 +115,11 @@ export function timelineChartData(report: ReportDocument): TimelineChartData | u
     started: pts.map((p) => per(p.started, p.durationS)),
     inFlight: pts.map((p) => p.inFlight),
     targetRate: pts.map((p) => p.targetRate ?? null),
-    ackP50: pts.map((p) => p.ack?.p50 ?? null),
-    ackP99: pts.map((p) => p.ack?.p99 ?? null),
-    answerP50: pts.map((p) => p.answer?.p50 ?? null),
-    answerP99: pts.map((p) => p.answer?.p99 ?? null),
-    syncP99: pts.map((p) => p.sync?.p99 ?? null),
+    ackP50: pts.map((p) => supported(p.ack, 50, 'p50')),
+    ackP99: pts.map((p) => supported(p.ack, 99, 'p99')),
+    answerP50: pts.map((p) => supported(p.answer, 50, 'p50')),
+    answerP99: pts.map((p) => supported(p.answer, 99, 'p99')),
+    syncP99: pts.map((p) => supported(p.sync, 99, 'p99')),
   };
 }
 
@@ -118,8 +129,8 @@ export function capacityChartData(report: ReportDocument): { rate: number[]; ack
   if (!c || c.curve.length === 0) return undefined;
   return {
     rate: c.curve.map((p) => p.rate),
-    ackP99: c.curve.map((p) => (p.ack.count > 0 ? p.ack.p99 : null)),
-    answerP99: c.curve.map((p) => (p.answer.count > 0 ? p.answer.p99 : null)),
+    ackP99: c.curve.map((p) => supported(p.ack, 99, 'p99')),
+    answerP99: c.curve.map((p) => supported(p.answer, 99, 'p99')),
     limitMs: c.criteria.ackP99Ms,
   };
 }
@@ -155,10 +166,12 @@ export const PAGE_SCRIPT = `(() => {
   const charts = (window.droidcheckCharts = []);
   const colors = { ack: '#1f77b4', answer: '#d62728', sync: '#2ca02c', reply: '#9467bd', ackServer: '#17becf' };
   const width = (el) => Math.max(280, Math.min(560, el.clientWidth || 520));
+  // Legends name the series only: uPlot's live values read "--" until the pointer is on the chart.
+  const legend = { live: false };
   for (const m of data.charts) {
     const pctEl = document.getElementById('chart-' + m.metric + '-pct');
     const histEl = document.getElementById('chart-' + m.metric + '-hist');
-    if (typeof uPlot === 'undefined' || !pctEl || !histEl) continue;
+    if (typeof uPlot === 'undefined' || !pctEl) continue;
     const series = [
       { label: 'percentile', value: (u, v) => v == null ? '' : 'p' + +(100 - 100 / v).toFixed(3) },
       { label: m.metric, stroke: colors[m.metric], width: 2, points: { show: true, size: 4 } },
@@ -169,14 +182,16 @@ export const PAGE_SCRIPT = `(() => {
       values.push(m.percentiles.x.map(() => m.limitMs));
     }
     const offScale = m.limitOnScale ? '' : ' · ' + m.limitLabel;
+    const top = m.percentiles.p[m.percentiles.p.length - 1];
     charts.push(new uPlot({
-      title: m.metric + ' latency by percentile (ms, log)' + offScale, width: width(pctEl), height: 260,
+      title: m.metric + ' latency by percentile, up to p' + top + ' (' + m.count + ' samples; ms, log)' + offScale, width: width(pctEl), height: 260, legend,
       scales: { x: { time: false, distr: 3 }, y: { distr: 3 } },
       axes: [{ splits: () => [1, 10, 100, 1000, 10000, 100000], values: (u, vals) => vals.map((v) => (v >= 1 ? 'p' + +(100 - 100 / v).toFixed(3) : '')) }, { label: 'ms' }],
       series,
     }, values, pctEl));
+    if (!m.histogram || !histEl) continue;
     charts.push(new uPlot({
-      title: m.metric + ' latency histogram (% of ' + m.count + ' requests)' + offScale, width: width(histEl), height: 260,
+      title: m.metric + ' latency histogram (% of ' + m.count + ' requests)' + offScale, width: width(histEl), height: 260, legend,
       scales: { x: { time: false, range: (u, min, max) => [min - m.histogram.binMs / 2, max + m.histogram.binMs] } },
       axes: [{ label: 'ms' }, { label: '%' }],
       series: [
@@ -190,7 +205,7 @@ export const PAGE_SCRIPT = `(() => {
   const latEl = document.getElementById('chart-timeline-latency');
   if (tl && typeof uPlot !== 'undefined' && rateEl && latEl) {
     charts.push(new uPlot({
-      title: 'throughput (req/s) and requests in flight', width: width(rateEl), height: 260,
+      title: 'throughput (req/s) and requests in flight', width: width(rateEl), height: 260, legend,
       scales: { x: { time: false } },
       axes: [{ label: 's' }, { label: 'req/s, requests' }],
       series: [
@@ -201,16 +216,16 @@ export const PAGE_SCRIPT = `(() => {
       ],
     }, [tl.t, tl.started, tl.inFlight, tl.targetRate], rateEl));
     charts.push(new uPlot({
-      title: 'latency over time (ms)', width: width(latEl), height: 260,
-      scales: { x: { time: false } },
-      axes: [{ label: 's' }, { label: 'ms' }],
+      title: 'latency over time: ack (left axis, ms), answer and sync (right axis, ms)', width: width(latEl), height: 260, legend,
+      scales: { x: { time: false }, ack: {}, answer: {} },
+      axes: [{ label: 's' }, { scale: 'ack', label: 'ack ms', stroke: colors.ack }, { scale: 'answer', side: 1, label: 'answer, sync ms', stroke: colors.answer, grid: { show: false } }],
       series: [
         { label: 's' },
-        { label: 'ack p50', stroke: colors.ack, width: 1 },
-        { label: 'ack p99', stroke: colors.ack, width: 2, dash: [4, 2] },
-        { label: 'answer p50', stroke: colors.answer, width: 1 },
-        { label: 'answer p99', stroke: colors.answer, width: 2, dash: [4, 2] },
-        { label: 'sync p99', stroke: colors.sync, width: 2, dash: [4, 2] },
+        { label: 'ack p50', scale: 'ack', stroke: colors.ack, width: 1 },
+        { label: 'ack p99', scale: 'ack', stroke: colors.ack, width: 2, dash: [4, 2] },
+        { label: 'answer p50', scale: 'answer', stroke: colors.answer, width: 1 },
+        { label: 'answer p99', scale: 'answer', stroke: colors.answer, width: 2, dash: [4, 2] },
+        { label: 'sync p99', scale: 'answer', stroke: colors.sync, width: 2, dash: [4, 2] },
       ],
     }, [tl.t, tl.ackP50, tl.ackP99, tl.answerP50, tl.answerP99, tl.syncP99], latEl));
   }
@@ -218,14 +233,14 @@ export const PAGE_SCRIPT = `(() => {
   const capEl = document.getElementById('chart-capacity');
   if (cap && typeof uPlot !== 'undefined' && capEl) {
     charts.push(new uPlot({
-      title: 'p99 by arrival rate (ms)', width: width(capEl), height: 260,
-      scales: { x: { time: false } },
-      axes: [{ label: 'req/s' }, { label: 'ms' }],
+      title: 'p99 by arrival rate: ack (left axis, ms), answer (right axis, ms)', width: width(capEl), height: 260, legend,
+      scales: { x: { time: false }, ack: {}, answer: {} },
+      axes: [{ label: 'req/s' }, { scale: 'ack', label: 'ack ms', stroke: colors.ack }, { scale: 'answer', side: 1, label: 'answer ms', stroke: colors.answer, grid: { show: false } }],
       series: [
         { label: 'req/s' },
-        { label: 'ack p99', stroke: colors.ack, width: 2, points: { show: true, size: 5 } },
-        { label: 'answer p99', stroke: colors.answer, width: 2, points: { show: true, size: 5 } },
-        { label: 'ack limit ' + cap.limitMs + ' ms', stroke: '#999', dash: [6, 4], width: 1, points: { show: false } },
+        { label: 'ack p99', scale: 'ack', stroke: colors.ack, width: 2, points: { show: true, size: 5 } },
+        { label: 'answer p99', scale: 'answer', stroke: colors.answer, width: 2, points: { show: true, size: 5 } },
+        { label: 'ack limit ' + cap.limitMs + ' ms', scale: 'ack', stroke: '#999', dash: [6, 4], width: 1, points: { show: false } },
       ],
     }, [cap.rate, cap.ackP99, cap.answerP99, cap.rate.map(() => cap.limitMs)], capEl));
   }

@@ -1,15 +1,16 @@
 /**
- * The Failures section of report.html (issue 11, item 14): identical failures grouped with a
+ * The Failures section of report.html: identical failures grouped with a
  * count, the step that failed, the bot's answer beside the failed expectations, the judge's
  * score and reason beside graded failures, and judge errors (no verdict: neither a pass nor a
- * failure, DESIGN.md Measurements).
+ * failure).
  * Groups: failure-groups.ts.
  */
 import { formatLocation } from '../errors.js';
-import { formatValue } from './console.js';
+import { formatValue } from './format-value.js';
 import { groupFailures, type FailureGroup } from './failure-groups.js';
-import { escapeHtml as h } from './html-sections.js';
-import type { ReportDocument, ScenarioEntry } from './report-document.js';
+import type { ReportDocument } from './sections/index.js';
+import type { ScenarioEntry } from './sections/scenarios.js';
+import { escapeHtml as h } from './view.js';
 
 const title = (s: ScenarioEntry): string => `${s.suite} › ${s.name} [${s.mode}]`;
 

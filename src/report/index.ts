@@ -1,22 +1,34 @@
 /**
- * report/: the ReportDocument of every job (compute) and its renderings (console, JSON, JUnit,
- * HTML, Markdown, NDJSON, progress); compare and merge.
+ * report/: the ReportDocument of every job, one module per section (sections/*.ts: schema,
+ * computation, merge and view), and its renderings (console, JSON, JUnit, HTML, Markdown,
+ * NDJSON, progress); compare and merge.
  */
-export * from './report-document.js';
-export { buildReport, summaryOfTally, latencyEntries, scenarioEntry, exitCodeFor, type ReportInput, type ExitCodeInput, type BuildReportOptions } from './build-report.js';
+export { REPORT_VERSION, REPORT_KINDS, SECTIONS, reportDocumentSchema, parseReportDocument, reportJsonSchema, type ReportDocument, type ReportHeader, type ReportKind } from './sections/index.js';
+export type { ReportSummary } from './sections/summary.js';
+export { LIMIT_STATS, latencyEntries, type LatencyEntry, type Histograms } from './sections/latency.js';
+export type { NetworkSection } from './sections/network.js';
+export type { LoadSection } from './sections/load.js';
+export type { CapacityPoint, CapacitySection } from './sections/capacity.js';
+export type { StreamSection, StreamShardSkew } from './sections/stream.js';
+export type { JudgeSection } from './sections/judge.js';
+export { scenarioEntry, type ScenarioEntry, type FailedStep } from './sections/scenarios.js';
+export { summaryOfTally } from './sections/summary.js';
+export { computePassRates, mergePassRates, type PassRates, type ScenarioPassRate } from './sections/pass-rates.js';
+export { computeParity, mergeParity, type ParityReport } from './sections/parity.js';
+export { computeAccuracy, mergeAccuracy, type AccuracyReport } from './sections/accuracy.js';
+export { compareReports, comparisonView, DEFAULT_COMPARE_RULES, type CompareOptions, type ReportComparison } from './sections/comparison.js';
+export { defineSection, type Section, type SectionInput } from './section.js';
+export type { SectionView, Text, Tone } from './view.js';
+export { buildReport, exitCodeFor, type ReportInput, type ExitCodeInput, type BuildReportOptions } from './build-report.js';
 export { renderConsoleSummary, formatValue, type ConsoleSummaryOptions } from './console.js';
 export { writeJsonReport, JSON_REPORT_FILE } from './json.js';
 export { createReporter, reporters, parseOutputFiles, outputPath, type Reporter, type ReporterFactory, type ReporterOptions, type RunStartInfo } from './reporter.js';
 export { NdjsonWriter, recordLine, NDJSON_RESULTS_FILE, type AnswerPolicy, type NdjsonOptions } from './ndjson.js';
-export { reportDocumentSchema, parseReportDocument, reportJsonSchema } from './report-schema.js';
 export { renderJUnit, writeJUnitReport, JUNIT_REPORT_FILE } from './junit.js';
 export { renderMarkdownSummary, writeMarkdownSummary, MARKDOWN_REPORT_FILE } from './markdown.js';
 export { mergeReports, mergeTimelines, type MergeReportsOptions } from './merge.js';
-export { compareReports, renderComparison, type CompareOptions, type ReportComparison } from './compare.js';
+export { renderComparison } from './report-files.js';
 export { renderHtmlReport, writeHtmlReport, HTML_REPORT_FILE, escapeHtml } from './html.js';
 export { readReportFile, loadBaseline } from './read-report.js';
 export { compareReportFiles, mergeReportFiles, MERGE_REPORTERS, type CompareFilesResult, type MergeFilesOptions, type MergeFilesResult } from './report-files.js';
 export { createProgressReporter, createProgressReporterWith, progressLine, etaText, wantsLiveProgress, writeAboveProgress } from './progress.js';
-export { computePassRates, type PassRates } from './pass-rates.js';
-export { computeParity, type ParityReport } from './parity.js';
-export { computeAccuracy, type AccuracyReport } from './accuracy.js';

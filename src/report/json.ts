@@ -3,7 +3,7 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { ReportDocument } from './report-document.js';
+import type { ReportDocument } from './sections/index.js';
 
 export const JSON_REPORT_FILE = 'report.json';
 

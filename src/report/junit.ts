@@ -14,9 +14,9 @@ import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces.js';
 import { formatLocation } from '../errors.js';
 import { describeThreshold, thresholdVerdictText } from '../metrics/index.js';
 import { formatValue } from './format-value.js';
-import { passRateOf, passRateProperties, passRateSentence } from './pass-rate-text.js';
-import type { ScenarioPassRate } from './pass-rates.js';
-import type { ReportDocument, ScenarioEntry } from './report-document.js';
+import type { ReportDocument } from './sections/index.js';
+import { passRateOf, passRateProperties, passRateSentence, type ScenarioPassRate } from './sections/pass-rates.js';
+import type { ScenarioEntry } from './sections/scenarios.js';
 
 export const JUNIT_REPORT_FILE = 'junit.xml';
 export const THRESHOLD_SUITE = 'droidcheck.thresholds';

@@ -1,18 +1,17 @@
 /**
  * Markdown summary of a ReportDocument (`summary.md`), also appended to the file named by
- * `$GITHUB_STEP_SUMMARY` when set (GitHub Actions job summary). Latencies in ms.
+ * `$GITHUB_STEP_SUMMARY` when set (GitHub Actions job summary): the verdict, every section's
+ * view (view.ts draws them alike for every format) and the failures, grouped.
  */
 import { appendFile, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { formatLocation } from '../errors.js';
-import { LATENCY_FOOTNOTE, LATENCY_HEADER, LATENCY_METRICS, THRESHOLD_MARKS, shownMetrics, formatLimit, latencyCells, thresholdVerdictText } from '../metrics/index.js';
-import { formatValue } from './console.js';
-import { formatMs, formatPercent, formatRate } from '../units.js';
+import { formatMs } from '../units.js';
+import { sectionViews } from './console.js';
+import { formatValue } from './format-value.js';
 import { groupFailures } from './failure-groups.js';
-import { networkText, streamText } from './job-text.js';
-import { markdownSections } from './markdown-sections.js';
-import type { ReportDocument } from './report-document.js';
-import { OUTCOMES } from './run-types.js';
+import type { ReportDocument } from './sections/index.js';
+import { markdownLines, mdCell as cell, mdCode as code } from './view.js';
 
 export const MARKDOWN_REPORT_FILE = 'summary.md';
 
@@ -21,98 +20,36 @@ export interface MarkdownOptions {
   maxFailures?: number;
 }
 
-/** A table cell: pipes escaped, newlines as spaces. */
-const cell = (text: string): string => text.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
-/** An inline code span that survives backticks in the text. */
-const code = (text: string): string => {
-  const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((m) => m.length));
-  const fence = '`'.repeat(longest + 1);
-  return `${fence}${longest > 0 ? ' ' : ''}${text.replace(/\r?\n/g, ' ')}${longest > 0 ? ' ' : ''}${fence}`;
-};
-const row = (cells: string[]): string => `| ${cells.map(cell).join(' | ')} |`;
+function failureLines(report: ReportDocument, max: number): string[] {
+  const groups = groupFailures(report);
+  if (groups.length === 0) return [];
+  const lines = ['', '### Failures', ''];
+  for (const g of groups.slice(0, max)) {
+    const x = g.example;
+    const count = g.entries.length > 1 ? ` ×${g.entries.length}` : '';
+    lines.push(`- **${cell(`${x.suite} › ${x.name} [${x.mode}]`)}**${count} (${x.outcome}${x.requestId ? `, ${code(x.requestId)}` : ''})`);
+    if (x.error) lines.push(`  - ${code(x.error.code)}: ${cell(x.error.message)}`);
+    for (const f of x.failures) lines.push(`  - ${code(f.path)} ${f.matcher}: expected ${code(formatValue(f.expected))}, actual ${code(formatValue(f.actual))} at ${code(formatLocation(f.location))}`);
+    for (const v of x.contractViolations) lines.push(`  - contract ${v.endpoint} ${code(v.path || '(body)')}: ${cell(v.message)}`);
+    for (const j of x.judgeErrors ?? []) lines.push(`  - judge error: ${cell(j.message)} at ${code(formatLocation(j.location))}`);
+  }
+  if (groups.length > max) lines.push(`- … ${groups.length - max} more groups of identical failures`);
+  return lines;
+}
 
-/** Renders `report` as GitHub-flavoured Markdown: verdict, outcomes, latency, thresholds, baseline, pass rates, parity, accuracy, failures. */
+/** Renders `report` as GitHub-flavoured Markdown: the verdict, the failures, then every section's view. */
 export function renderMarkdownSummary(report: ReportDocument, opts: MarkdownOptions = {}): string {
   const s = report.summary;
   const breached = report.thresholds.filter((t) => !t.passed);
   const verdict = report.exitCode === 0 ? '✅' : '❌';
   const lines = [
-    `## ${verdict} droidcheck: ${s.passed} passed, ${s.failed} failed` +
-      (breached.length > 0 ? `, ${breached.length} threshold${breached.length === 1 ? '' : 's'} breached` : '') +
-      ` (exit ${report.exitCode})`,
+    `## ${verdict} droidcheck ${report.kind}: ${s.passed} passed, ${s.failed} failed${breached.length > 0 ? `, ${breached.length} threshold${breached.length === 1 ? '' : 's'} breached` : ''} (exit ${report.exitCode})`,
     '',
-    `${s.requests} requests in ${(report.durationMs / 1000).toFixed(1)} s, started ${report.startedAt}; ${s.retries} submit retr${s.retries === 1 ? 'y' : 'ies'}.`,
-    '',
-    row([...OUTCOMES]),
-    row(OUTCOMES.map(() => '---:')),
-    row(OUTCOMES.map((o) => String(s.outcomes[o]))),
-    '',
-    '### Latency',
-    '',
-    row([...LATENCY_HEADER, 'limit', '']),
-    row(['---', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---']),
-    ...shownMetrics(report.latency).map((m) => {
-      const l = report.latency[m];
-      const c = latencyCells(l);
-      if (l.judgedOn) return row([m, ...c.cells, `on ${l.judgedOn}`, '']);
-      return row([m, ...c.cells, formatLimit(l.limitMs, 'ms'), c.empty ? '' : l.limitVerdict === 'too-few-samples' ? 'too few samples' : l.withinLimit ? 'ok' : '**BREACH**']);
-    }),
-    ...(LATENCY_METRICS.some((m) => latencyCells(report.latency[m]).unsupported) ? ['', `<sub>${LATENCY_FOOTNOTE}</sub>`] : []),
+    `${s.sent} of ${s.requests} requests sent in ${formatMs(report.durationMs)}, started ${report.startedAt}; ${s.retries} submit retr${s.retries === 1 ? 'y' : 'ies'}.`,
+    ...failureLines(report, opts.maxFailures ?? 50),
+    ...sectionViews(report).flatMap(markdownLines),
   ];
-  const r = report.receiver;
-  lines.push('', `Receiver: ${r.received} received, ${r.matched} matched, ${r.duplicates} duplicates, ${r.late} late, ${r.orphans} orphans, ${r.badSecret} bad secret, ${r.malformed} malformed.`);
-  if (report.thresholds.length > 0) {
-    lines.push('', '### Thresholds', '', row(['', 'threshold', 'verdict']), row(['---', '---', '---']));
-    for (const t of report.thresholds) lines.push(row([t.status === 'passed' ? '✅' : t.status === 'breached' ? '❌' : THRESHOLD_MARKS[t.status], code(t.expression), thresholdVerdictText(t)]));
-  }
-  lines.push(...markdownJobLines(report, row));
-  lines.push(...markdownSections(report, row, code));
-  const groups = groupFailures(report);
-  if (groups.length > 0) {
-    const max = opts.maxFailures ?? 50;
-    lines.push('', '### Failures', '');
-    for (const g of groups.slice(0, max)) {
-      const x = g.example;
-      const count = g.entries.length > 1 ? ` ×${g.entries.length}` : '';
-      lines.push(`- **${cell(`${x.suite} › ${x.name} [${x.mode}]`)}**${count} (${x.outcome}${x.requestId ? `, ${code(x.requestId)}` : ''})`);
-      if (x.error) lines.push(`  - ${code(x.error.code)}: ${cell(x.error.message)}`);
-      for (const fail of x.failures) {
-        lines.push(
-          `  - ${code(fail.path)} ${fail.matcher}: expected ${code(formatValue(fail.expected))}, actual ${code(formatValue(fail.actual))} at ${code(formatLocation(fail.location))}`,
-        );
-      }
-      for (const v of x.contractViolations) lines.push(`  - contract ${v.endpoint} ${code(v.path || '(body)')}: ${cell(v.message)}`);
-      for (const j of x.judgeErrors ?? []) lines.push(`  - judge error: ${cell(j.message)} at ${code(formatLocation(j.location))}`);
-    }
-    if (groups.length > max) lines.push(`- … ${groups.length - max} more groups of identical failures`);
-  }
   return `${lines.join('\n')}\n`;
-}
-
-/** The load section, the per-scenario tallies and the capacity curve, as Markdown lines. */
-function markdownJobLines(report: ReportDocument, row: (cells: string[]) => string): string[] {
-  const lines: string[] = [];
-  const l = report.load;
-  if (l) {
-    lines.push('', `### Load (${l.model} model)`, '', `${l.sent} requests sent (warm-up ${l.warmupSent}, dropped ${l.dropped}), achieved ${formatRate(l.achievedRate)}, answered ${formatRate(l.answeredRate)} over ${formatMs(l.measuredMs)}.`);
-    if (l.generator) lines.push('', `${l.generator.generatorBound ? '⚠️ ' : ''}${l.generator.message}`);
-  }
-  if (report.network) lines.push('', `_${networkText(report.network)}._`);
-  const st = streamText(report);
-  if (st) lines.push('', '### Stream', '', `${st.stream}.`, '', `${st.skew}.`);
-  const c = report.capacity;
-  if (c) {
-    lines.push('', `### Capacity: ${c.maxRate === null ? 'no rate passed' : formatRate(c.maxRate)}`, '', row(['rate', 'achieved', 'ack p99', 'answer p99', 'errors', 'verdict']), row(['---:', '---:', '---:', '---:', '---:', '---']));
-    for (const p of c.curve) {
-      lines.push(row([formatRate(p.rate), formatRate(p.achievedRate), p.ack.count > 0 ? `${formatMs(p.ack.p99)} (${p.ack.count})` : 'no samples', p.answer.count > 0 ? `${formatMs(p.answer.p99)} (${p.answer.count})` : '–', `${p.errors} (${formatPercent(p.errorRate, 2)})`, p.passed ? 'pass' : `FAIL: ${p.reasons.join('; ')}`]));
-    }
-  }
-  const tallies = report.scenarios.length === 0 ? (report.tallies ?? []) : [];
-  if (tallies.length > 0) {
-    lines.push('', '### Scenarios', '', row(['scenario', 'mode', 'requests', 'passed', 'failed']), row(['---', '---', '---:', '---:', '---:']));
-    for (const t of tallies) lines.push(row([`${t.suite} › ${t.name}`, t.mode, String(t.requests), String(t.passed), String(t.failed)]));
-  }
-  return lines;
 }
 
 /**

@@ -4,11 +4,17 @@
  */
 import type { Writable } from 'node:stream';
 import { UsageError } from '../errors.js';
-import { compareReports, renderComparison, type CompareOptions, type ReportComparison } from './compare.js';
+import { compareReports, comparisonView, type CompareOptions, type ReportComparison } from './sections/comparison.js';
+import { consoleLines, plainPaint } from './view.js';
 import { mergeReports } from './merge.js';
 import { readReportFile } from './read-report.js';
-import type { ReportDocument } from './report-document.js';
+import type { ReportDocument } from './sections/index.js';
 import { createReporter } from './reporter.js';
+
+/** A comparison as terminal text: the verdict, the rules, the flips and the tables (the section's view). */
+export function renderComparison(cmp: ReportComparison): string {
+  return `${consoleLines(comparisonView(cmp), plainPaint).slice(1).join('\n')}\n`;
+}
 
 export interface CompareFilesResult {
   comparison: ReportComparison;

@@ -5,7 +5,7 @@
 import type { Writable } from 'node:stream';
 import type { ProgressSnapshot } from '../runner/index.js';
 import type { AnswerPolicy } from './ndjson.js';
-import type { ReportDocument } from './report-document.js';
+import type { ReportDocument } from './sections/index.js';
 import type { RequestRecord } from './run-types.js';
 
 /** What a job tells reporters when it starts. */

@@ -13,7 +13,7 @@ import { JUNIT_REPORT_FILE, writeJUnitReport } from './junit.js';
 import { MARKDOWN_REPORT_FILE, writeMarkdownSummary } from './markdown.js';
 import { createProgressReporter } from './progress.js';
 import { NDJSON_RESULTS_FILE, NdjsonWriter } from './ndjson.js';
-import type { ReportDocument } from './report-document.js';
+import type { ReportDocument } from './sections/index.js';
 import type { Reporter, ReporterFactory, ReporterOptions } from './reporter-types.js';
 
 export type { Reporter, ReporterFactory, ReporterOptions, RunStartInfo } from './reporter-types.js';

@@ -2,12 +2,13 @@
  * Several engine results as one (the capacity search runs the engine once per rate): tallies
  * and counts added, latency histograms merged, timelines placed one after the other (each
  * point's `t` shifted by the length of the runs before it), notes de-duplicated per endpoint.
+ * The per-scenario tallies and the notes merge with the same functions `droidcheck merge` uses
+ * (outcomes.ts), so a capacity search and a merged shard report count alike.
  */
 import { LatencyRecorder } from '../metrics/index.js';
-import { zeroOutcomes, type Outcome } from '../outcomes.js';
+import { mergeOutcomeTallies, uniqueNotes, zeroOutcomes, type Outcome } from '../outcomes.js';
 import type { EngineResult } from './engine-types.js';
 import { SendDelayRecorder } from './send-delay.js';
-import type { ScenarioTally } from './tally.js';
 import type { TimelinePoint } from './timeline.js';
 
 export function combineResults(results: readonly EngineResult[]): EngineResult {
@@ -15,7 +16,6 @@ export function combineResults(results: readonly EngineResult[]): EngineResult {
   if (!first) throw new Error('combineResults: nothing to combine');
   const latency = new LatencyRecorder();
   const outcomes = zeroOutcomes();
-  const scenarios = new Map<string, ScenarioTally>();
   const points: TimelinePoint[] = [];
   const sendDelay = new SendDelayRecorder();
   let offsetS = 0;
@@ -38,22 +38,10 @@ export function combineResults(results: readonly EngineResult[]): EngineResult {
     sum.measuredMs += r.measuredMs;
     sum.durationMs += r.durationMs;
     for (const o of Object.keys(outcomes) as Outcome[]) outcomes[o] += t.outcomes[o];
-    for (const s of t.scenarios) {
-      const key = JSON.stringify([s.suite, s.name, s.mode]);
-      const m = scenarios.get(key);
-      if (!m) scenarios.set(key, { ...s, outcomes: { ...s.outcomes }, examples: [...s.examples] });
-      else {
-        m.requests += s.requests;
-        m.passed += s.passed;
-        m.failed += s.failed;
-        for (const o of Object.keys(m.outcomes) as Outcome[]) m.outcomes[o] += s.outcomes[o];
-        m.examples.push(...s.examples.slice(0, Math.max(0, 3 - m.examples.length)));
-      }
-    }
     for (const p of r.timeline.points) points.push({ ...p, t: Math.round((p.t + offsetS) * 1000) / 1000 });
     offsetS += r.durationMs / 1000;
   }
-  const notes = results.flatMap((r) => r.notes).filter((n, i, all) => all.findIndex((m) => m.endpoint === n.endpoint && m.kind === n.kind) === i);
+  const notes = uniqueNotes(results.flatMap((r) => r.notes));
   const last = results[results.length - 1]!;
   return {
     model: first.model,
@@ -63,7 +51,7 @@ export function combineResults(results: readonly EngineResult[]): EngineResult {
     measuredMs: sum.measuredMs,
     planned: undefined,
     records: results.flatMap((r) => r.records),
-    tally: { requests: sum.requests, sent: sum.sent, outcomes, passed: sum.passed, failed: sum.failed, judgeErrors: sum.judgeErrors, retries: sum.retries, contractViolations: sum.contractViolations, scenarios: [...scenarios.values()] },
+    tally: { requests: sum.requests, sent: sum.sent, outcomes, passed: sum.passed, failed: sum.failed, judgeErrors: sum.judgeErrors, retries: sum.retries, contractViolations: sum.contractViolations, scenarios: mergeOutcomeTallies(results.map((r) => r.tally.scenarios)) },
     latency,
     sendDelay: results.some((r) => r.sendDelay) ? sendDelay : undefined,
     timeline: { intervalMs: first.timeline.intervalMs, points },

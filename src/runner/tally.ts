@@ -10,12 +10,11 @@
  * requests`.
  */
 import { InternalError } from '../errors.js';
-import { isOutcome, zeroOutcomes, type Outcome } from '../outcomes.js';
+import { EXAMPLES_PER_SCENARIO, isOutcome, zeroOutcomes, type Outcome } from '../outcomes.js';
 import type { AnswerMode } from '../scenario/index.js';
 import type { RecordError, RequestRecord } from './types.js';
 
-/** Up to this many failing records are kept per scenario x mode as examples for the report. */
-export const EXAMPLES_PER_SCENARIO = 3;
+export { EXAMPLES_PER_SCENARIO };
 
 export interface ScenarioExample {
   seq: number;

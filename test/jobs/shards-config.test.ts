@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../src/config/index.js';
 import { createEmulator, type Emulator } from '../../src/emulator/index.js';
 import { checkStartAt, sleepUntil } from '../../src/jobs/start-at.js';
-import { mergeLoadSections } from '../../src/report/merge-load.js';
+import { mergeLoadSections } from '../../src/report/sections/load.js';
 import type { LoadSection } from '../../src/report/index.js';
 import { selectSuites } from '../../src/jobs/pipeline.js';
 

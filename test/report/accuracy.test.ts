@@ -1,8 +1,8 @@
 /** computeAccuracy: the multi-label confusion matrix, per-intent figures read from it, merging, cart/address hit rates. */
 import { describe, expect, it } from 'vitest';
-import { NONE_LABEL, computeAccuracy, confusionCells, expectedIntents } from '../../src/report/accuracy.js';
+import { NONE_LABEL, computeAccuracy, confusionCells, expectedIntents } from '../../src/report/sections/accuracy.js';
 import { buildReport, mergeReports, renderConsoleSummary } from '../../src/report/index.js';
-import { mergeAccuracy } from '../../src/report/merge-sections.js';
+import { mergeAccuracy } from '../../src/report/sections/accuracy.js';
 import { parseSuite } from '../../src/scenario/index.js';
 import { record, run } from './fixtures.js';
 

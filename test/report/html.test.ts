@@ -19,13 +19,15 @@ describe('renderHtmlReport', () => {
 
   it('shows the verdict, outcomes, latency, thresholds, failures with expected vs actual, settings', () => {
     expect(html).toContain('droidcheck run: 1 passed, 1 failed');
-    expect(html).toMatch(/<td><span class="l">transport-error<\/span><\/td><td>0<\/td>/);
-    expect(html).toMatch(/<td>ack<\/td><td>1<\/td>/);
-    expect(html).toContain('id="chart-ack-pct"');
-    expect(html).toContain('✓ receiver.late == 0');
+    expect(html).toContain('<section class="section" id="outcomes"><h2>Outcomes</h2>\n<p>answered 2  (2 of 2 planned requests sent)</p>');
+    expect(html).toMatch(/<td class="l">ack<\/td><td>1<\/td>/);
+    // One sample supports no chart: a line with the figures it does support instead.
+    expect(html).not.toContain('id="chart-ack-pct"');
+    expect(html).toContain('ack: 1 sample: too few for a chart (max 12 ms)');
+    expect(html).toContain('<span class="pass">✓</span> receiver.late == 0');
     expect(html).toMatch(/<code>intents<\/code> includes<\/td><td><pre>&quot;refund&quot;<\/pre><\/td><td><pre>\[&quot;greeting&quot;\]<\/pre>/);
     expect(html).toContain('scenarios/shop.yaml:14:7');
-    expect(html).toMatch(/<span class="l">concurrency<\/span><\/td><td><span class="l">4<\/span>/);
+    expect(html).toMatch(/<td class="l">concurrency<\/td><td class="l">4<\/td>/);
     expect(html).toContain('data-status="failed" data-mode="async"');
   });
 
@@ -41,12 +43,30 @@ describe('renderHtmlReport', () => {
     expect(sync?.metric).toBe('sync');
     expect(sync?.limitMs).toBe(180_000);
     expect(sync?.percentiles.ms[0]).toBeCloseTo(50, 0);
-    expect(sync?.percentiles.ms.at(-1)).toBeCloseTo(249, 0);
-    expect(sync?.percentiles.x.at(-1)).toBeCloseTo(100_000, -1);
-    const total = sync!.histogram.pct.reduce((a, b) => a + b, 0);
+    // 200 samples support p99.5, not p99.75 or p99.9: the curve stops there.
+    expect(sync?.percentiles.p.at(-1)).toBe(99.5);
+    expect(sync?.percentiles.x.at(-1)).toBeCloseTo(200, 0);
+    expect(sync?.percentiles.ms.at(-1)).toBeCloseTo(248, 0);
+    const total = sync!.histogram!.pct.reduce((a, b) => a + b, 0);
     expect(total).toBeCloseTo(100, 0);
     // A uniform spread: no bin holds much more than its share.
-    expect(Math.max(...sync!.histogram.pct)).toBeLessThan(6);
+    expect(Math.max(...sync!.histogram!.pct)).toBeLessThan(6);
+  });
+
+  it('draws a chart only where the sample supports it, and says so where it does not', () => {
+    const sized = (n: number) => buildReport(run(Array.from({ length: n }, (_, i) => record({ seq: i, syncMs: 50 + i }))));
+    expect(chartData(sized(9))).toEqual([]);
+    const twenty = sized(20);
+    expect(chartData(twenty)[0]).toMatchObject({ metric: 'sync', count: 20 });
+    expect(chartData(twenty)[0]!.histogram).toBeUndefined();
+    // p90 needs 10, p95 20: the curve of 20 samples ends at p95.
+    expect(chartData(twenty)[0]!.percentiles.p.at(-1)).toBe(95);
+    const html = renderHtmlReport(twenty);
+    expect(html).toContain('id="chart-sync-pct"');
+    expect(html).not.toContain('id="chart-sync-hist"');
+    expect(html).toContain('sync: 20 samples: too few for a histogram (p50 59 ms, p90 67 ms, max 69.1 ms)');
+    expect(renderHtmlReport(sized(5))).toContain('sync: 5 samples: too few for a chart (p50 52 ms, max 54 ms)');
+    expect(chartData(sized(50))[0]!.histogram).toBeDefined();
   });
 });
 

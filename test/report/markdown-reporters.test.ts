@@ -20,12 +20,12 @@ const report = buildReport(run([record(), failingRecord({ scenario: 'pipes | and
 describe('renderMarkdownSummary', () => {
   const md = renderMarkdownSummary(report);
   it('has the verdict, outcomes, latency table, thresholds and failures', () => {
-    expect(md).toContain('## ❌ droidcheck: 1 passed, 1 failed (exit 1)');
-    expect(md).toContain('| answered | failed | rejected | timeout | transport-error | invalid-response | interrupted | not-sent |');
-    expect(md).toContain('| 2 | 0 | 0 | 0 | 0 | 0 | 0 | 0 |');
-    expect(md).toContain('| ack | 1 | — | — | — | — | 12 ms | 100 ms | too few samples |');
-    expect(md).toContain('| – | `sync.p99 < 1s` | sync.p99 < 1 s: too few samples (1 < 100) |');
-    expect(md).toContain('| ✅ | `answer.max < 180s` | answer.max < 180 s (actual 340 ms, 1 sample) |');
+    expect(md).toContain('## ❌ droidcheck run: 1 passed, 1 failed (exit 1)');
+    expect(md).toContain('### Outcomes: answered 2  (2 of 2 planned requests sent)');
+    expect(md).toContain('| ack | 1 | — | — | — | — | 12 ms | 100 ms | _too few samples_ |');
+    expect(md).toContain('### Thresholds');
+    expect(md).toContain('– sync.p99 < 1 s: too few samples (1 < 100)');
+    expect(md).toContain('✓ answer.max < 180 s (actual 340 ms, 1 sample)');
     expect(md).toContain('pipes \\| and `ticks` [async]');
     expect(md).toContain('expected `"refund"`, actual `["greeting"]` at `scenarios/shop.yaml:14:7`');
   });

@@ -1,6 +1,6 @@
 /** computeParity: sync vs async answers of the same scenario and repeat, field by field. */
 import { describe, expect, it } from 'vitest';
-import { computeParity, diffAnswers } from '../../src/report/parity.js';
+import { computeParity, diffAnswers } from '../../src/report/sections/parity.js';
 import { record } from './fixtures.js';
 
 const answer = (over: Record<string, unknown> = {}) => ({

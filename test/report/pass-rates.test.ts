@@ -1,7 +1,7 @@
 /** computePassRates: per scenario x mode over repeats, requirements, flaky, per suite. */
 import { describe, expect, it } from 'vitest';
-import { mergePassRates } from '../../src/report/merge-sections.js';
-import { computePassRates } from '../../src/report/pass-rates.js';
+import { mergePassRates } from '../../src/report/sections/pass-rates.js';
+import { computePassRates } from '../../src/report/sections/pass-rates.js';
 import { parseSuite } from '../../src/scenario/index.js';
 import { record } from './fixtures.js';
 

@@ -62,14 +62,15 @@ describe('buildReport sections', () => {
     ]);
     const text = renderConsoleSummary(report);
     expect(text).toContain('Parity (sync vs async)  compared 1, differing 1');
-    expect(text).toContain('addressParsing.city sync "Bangkok" ≠ async "Paris"');
+    expect(text).toMatch(/Shop › buys shirts\s+addressParsing\.city\s+"Bangkok"\s+"Paris"/);
     expect(text).toMatch(/purchase\s+2\s+2\s+0\s+0\s+100%\s+100%\s+100%/);
     expect(text).toContain('address fields: 1/2 hit (50%); missed: addressParsing.city 1/2');
     expect(text).not.toContain('Pass rates'); // each scenario x mode ran once, none flaky
     const md = renderMarkdownSummary(report);
-    expect(md).toContain('### Sync/async parity: compared 1, differing 1');
+    expect(md).toContain('### Parity (sync vs async): compared 1, differing 1 (intents 0, cart 0, address 1, language 0)');
     expect(md).toContain('| purchase | 2 | 2 | 0 | 0 | 100% | 100% | 100% |');
-    expect(md).toContain('Field hit rates: cart fields 2/2 (100%), address fields 1/2 (50%).');
+    // The same lines as the console's: one view, every format.
+    expect(md).toContain('address fields: 1/2 hit (50%); missed: addressParsing.city 1/2');
   });
 
   it('shows pass rates in the console when a scenario repeats', () => {
@@ -125,8 +126,8 @@ describe('readReportFile / loadBaseline', () => {
     const good = join(dir, 'report.json');
     await writeFile(good, JSON.stringify(buildReport(run([record()]))));
     expect((await loadBaseline(good)).summary.requests).toBe(1);
-    await writeFile(join(dir, 'bad.json'), '{"version": 2}');
-    await expect(readReportFile(join(dir, 'bad.json'))).rejects.toThrow(/bad\.json: not a droidcheck report \(version 1\): version/);
+    await writeFile(join(dir, 'bad.json'), '{"version": 1}');
+    await expect(readReportFile(join(dir, 'bad.json'))).rejects.toThrow(/bad\.json: not a droidcheck report \(format 1\): tool/);
     await writeFile(join(dir, 'junk.json'), 'nope');
     await expect(readReportFile(join(dir, 'junk.json'))).rejects.toThrow(/junk\.json: not JSON/);
     await expect(readReportFile(join(dir, 'missing.json'))).rejects.toThrow(UsageError);
@@ -154,44 +155,34 @@ describe('flakiness in every report (issue 14, part 4)', () => {
 
   it('shows it in HTML and Markdown', () => {
     const html = renderHtmlReport(report);
-    expect(html).toContain('<th>95% CI</th><th>pass^k</th>');
-    expect(html).toMatch(/<td>3\/4<\/td><td>75%<\/td><td>30–95%<\/td><td>pass\^4 ✗<\/td>.*<span class="warn">flaky<\/span>/);
-    expect(renderMarkdownSummary(report)).toContain('| Shop › buys shirts [sync] | 3/4 | 75% | 30–95% | pass^4 ✗ | ≥ 50% | ✅ flaky |');
+    expect(html).toContain('<th>95% CI</th><th class="l">pass^k</th>');
+    expect(html).toMatch(/<td>3\/4<\/td><td>75%<\/td><td>30–95%<\/td><td class="l">pass\^4 ✗<\/td>.*<span class="warn"> flaky<\/span>/);
+    expect(renderMarkdownSummary(report)).toContain('| Shop › buys shirts [sync] | 3/4 | 75% | 30–95% | pass^4 ✗ | ≥ 50% | ok flaky |');
   });
 });
 
-/** A report as an older droidcheck wrote it: none of the fields this version added. */
-function older(report: ReturnType<typeof buildReport>): unknown {
-  const o = JSON.parse(JSON.stringify(report));
-  o.thresholds = o.thresholds.map((t: any) => ({ expression: t.expression, metric: t.metric, actual: t.actual ?? 0, passed: t.passed }));
-  for (const e of o.passRates?.scenarios ?? []) for (const k of ['interval', 'allPassed', 'status']) delete e[k];
-  for (const e of o.passRates?.suites ?? []) delete e.interval;
-  if (o.passRates) delete o.passRates.failOnFlaky;
-  for (const m of o.accuracy?.intents ?? []) for (const k of ['falsePositives', 'falseNegatives']) delete m[k];
-  if (o.comparison) {
-    delete o.comparison.rules;
-    delete o.comparison.significanceBound;
-    for (const l of o.comparison.latency) for (const k of ['deltaMs', 'baseCount', 'currentCount', 'minCount', 'pValue', 'rule']) delete l[k];
-    for (const x of o.comparison.outcomes) for (const k of ['baseCount', 'currentCount', 'baseRequests', 'currentRequests', 'pValue', 'rule']) delete x[k];
-    o.comparison.outcomes = o.comparison.outcomes.filter((x: any) => !['invalid-response', 'not-sent'].includes(x.outcome));
-  }
-  return o;
-}
+describe('reports of another format or a pre-release droidcheck', () => {
+  // Reports are read back by compare, merge and --baseline; the format's major version is
+  // checked first (one sentence, exit 2), then the schema, strictly: nothing is filled in.
+  it('refuse another major version in one sentence, exit 2', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'droidcheck-version-'));
+    const file = join(dir, 'report.json');
+    await writeFile(file, JSON.stringify({ ...buildReport(run([record()])), version: 2 }));
+    const err = await readReportFile(file).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(UsageError);
+    expect((err as UsageError).code).toBe('DROIDCHECK_ERR_USAGE');
+    expect((err as Error).message).toBe(`${file}: written in report format 2, and this droidcheck reads format 1 only; compare and merge reports written by droidcheck versions of one format`);
+    await expect(loadBaseline(file)).rejects.toThrow(/^--baseline .*report format 2/);
+  });
 
-describe('reports written by an older droidcheck', () => {
-  it('still parse, with the missing figures filled in, and serve as baselines and merge inputs', () => {
-    const base = buildReport(latencyRun(3, 16));
-    const current = buildReport(run(repeats([true, false, true, true])), { suites: [suite], thresholds: ['sync.p99 < 1s'], baseline: base });
-    const back = parseReportDocument(older(current));
-    expect(back.thresholds.find((t) => t.expression === 'sync.p99 < 1s')).toEqual({
-      expression: 'sync.p99 < 1s', metric: 'sync.p99', status: 'passed', passed: true, actual: expect.closeTo(120, 0), unit: 'ms', op: '<', limit: 1000, count: 0, minCount: 100,
-    });
-    expect(back.passRates?.scenarios[0]).toMatchObject({ status: 'flaky', allPassed: false, interval: current.passRates!.scenarios[0]!.interval });
-    expect(back.passRates?.failOnFlaky).toBe(false);
-    expect(back.accuracy?.intents).toEqual(current.accuracy?.intents);
-    expect(back.comparison?.rules).toEqual({ tolerancePct: 10, minDeltaMs: 1, rateTolerancePts: 1, alpha: 0.01 });
-    expect(back.comparison?.latency.every((l) => l.pValue === null && typeof l.rule === 'string')).toBe(true);
-    expect(compareReports(back, current).regressions).toEqual([]);
-    expect(mergeReports([back, current]).passRates?.scenarios[0]).toMatchObject({ runs: 8, passes: 6, status: 'flaky' });
+  it('refuse a report missing a field, and one with a field this droidcheck does not know, naming the path', () => {
+    const report = JSON.parse(JSON.stringify(buildReport(run([record()]), { thresholds: ['sync.p99 < 1s'] })));
+    const { retries: _drop, ...summary } = report.summary;
+    expect(() => parseReportDocument({ ...report, summary })).toThrow(/summary.*retries|retries/);
+    const { status: _s, ...threshold } = report.thresholds[0];
+    expect(() => parseReportDocument({ ...report, thresholds: [threshold] })).toThrow(/status/);
+    // Strict: a field nobody described is refused, never dropped silently on the way through merge.
+    expect(() => parseReportDocument({ ...report, load: undefined, extra: 1 })).toThrow(/extra/);
+    expect(() => parseReportDocument({ ...report, summary: { ...report.summary, novel: 1 } })).toThrow(/novel/);
   });
 });

@@ -1,6 +1,6 @@
 /**
- * `computeAccuracy(records, suites)`: intent accuracy and cart/address field hit rates over a run
- * (issue 4, Accuracy report; issue 11, item 11). Pure. docs/statistics.md explains it for users.
+ * `accuracy`: intent accuracy and cart/address field hit rates over a run (`computeAccuracy`,
+ * pure). docs/statistics.md explains it for users.
  *
  * Samples: every `answered` record (each mode and repeat counts), and, for scenarios with steps,
  * each answered `say` turn, whose expectations say something about `intents`.
@@ -22,54 +22,41 @@
  *   TP = [i][i],  FN = row i without the diagonal,  FP = column i without the diagonal,
  *   precision = TP / (TP + FP), recall = TP / (TP + FN), F1 = 2 TP / (2 TP + FP + FN)
  * (null when the denominator is 0). Shards merge by adding matrices; the figures are then
- * computed again (merge-sections.ts), so a merged run shows what one run would.
+ * computed again (`mergeAccuracy`), so a merged run shows what one run would.
  *
  * Fields: each expectation on a `shoppingCart.*` (cart) or `addressParsing.*` (address) path is
  * one check; hit rate = checks that held / checks.
  */
-import { evaluatePlainExpectations, type Expectation, type Scenario, type Suite } from '../scenario/index.js';
-import type { RequestRecord } from './run-types.js';
+import { z } from 'zod';
+import { evaluatePlainExpectations, type Expectation, type Scenario, type Suite } from '../../scenario/index.js';
+import type { RequestRecord } from '../run-types.js';
+import { defineSection, fromEvery, type SectionInput } from '../section.js';
+import { pct, span, type SectionView, type ViewTable } from '../view.js';
+import { count, obj, share } from './common.js';
 
 export const NONE_LABEL = '(none)';
 
+const ratio = z.number().min(0).max(1).nullable().describe('0..1, null when undefined (0/0)');
+const intentSchema = obj({
+  intent: z.string(),
+  support: count.describe('TP + FN: samples that expected it'),
+  predicted: count.describe('TP + FP: samples where it was judged present'),
+  truePositives: count,
+  falsePositives: count,
+  falseNegatives: count,
+  precision: ratio,
+  recall: ratio,
+  f1: ratio,
+});
+const confusionSchema = obj({ expected: z.array(z.string()), actual: z.array(z.string()), counts: z.record(z.string(), z.record(z.string(), count)) }).describe('multi-label confusion matrix: counts[expected][returned]; "(none)" on either side');
+const fieldSchema = obj({ path: z.string(), group: z.enum(['cart', 'address']), checks: count, hits: count, hitRate: share });
+const accuracySchema = obj({ samples: count.describe('answers that said something about intents'), intents: z.array(intentSchema), confusion: confusionSchema, fields: z.array(fieldSchema) });
 /** Figures of one intent, all read from the confusion matrix. */
-export interface IntentMetrics {
-  intent: string;
-  /** TP + FN: samples that expected it. */
-  support: number;
-  /** TP + FP: samples where it was judged present. */
-  predicted: number;
-  truePositives: number;
-  falsePositives: number;
-  falseNegatives: number;
-  precision: number | null;
-  recall: number | null;
-  f1: number | null;
-}
-
+export type IntentMetrics = z.output<typeof intentSchema>;
 /** Rows: expected intents (+ `(none)`); columns: returned intents (+ `(none)`); counts[row][column]. */
-export interface IntentConfusion {
-  expected: string[];
-  actual: string[];
-  counts: Record<string, Record<string, number>>;
-}
-
-export interface FieldHitRate {
-  path: string;
-  group: 'cart' | 'address';
-  checks: number;
-  hits: number;
-  hitRate: number;
-}
-
-export interface AccuracyReport {
-  /** Answers that said something about intents. */
-  samples: number;
-  /** One per intent in the matrix, by name; computed from `confusion` only. */
-  intents: IntentMetrics[];
-  confusion: IntentConfusion;
-  fields: FieldHitRate[];
-}
+export type IntentConfusion = z.output<typeof confusionSchema>;
+export type FieldHitRate = z.output<typeof fieldSchema>;
+export type AccuracyReport = z.output<typeof accuracySchema>;
 
 /** What one answer's expectations say about intents. */
 export interface IntentJudgement {
@@ -126,7 +113,7 @@ export function confusionCells(j: IntentJudgement, answerIntents: readonly strin
   return cells;
 }
 
-const ratio = (a: number, b: number): number | null => (b === 0 ? null : a / b);
+const ratioOf = (a: number, b: number): number | null => (b === 0 ? null : a / b);
 const labelOrder = (a: string, b: string): number => Number(a === NONE_LABEL) - Number(b === NONE_LABEL) || a.localeCompare(b);
 
 /** Per-intent TP, FP, FN, precision, recall and F1, from the matrix alone. */
@@ -151,7 +138,7 @@ export function intentMetricsFromConfusion(confusion: IntentConfusion): IntentMe
     const t = tp.get(intent) ?? 0;
     const p = fp.get(intent) ?? 0;
     const n = fn.get(intent) ?? 0;
-    return { intent, support: t + n, predicted: t + p, truePositives: t, falsePositives: p, falseNegatives: n, precision: ratio(t, t + p), recall: ratio(t, t + n), f1: ratio(2 * t, 2 * t + p + n) };
+    return { intent, support: t + n, predicted: t + p, truePositives: t, falsePositives: p, falseNegatives: n, precision: ratioOf(t, t + p), recall: ratioOf(t, t + n), f1: ratioOf(2 * t, 2 * t + p + n) };
   });
 }
 
@@ -215,3 +202,74 @@ export function computeAccuracy(records: readonly RequestRecord[], suites: reado
   const confusion = confusionOf(counts);
   return { samples: labelled, intents: intentMetricsFromConfusion(confusion), confusion, fields: fieldHitRates(samples) };
 }
+
+/** Sums accuracy of shards (matrices, samples, field checks); undefined when an input has none. */
+export function mergeAccuracy(inputs: readonly (AccuracyReport | undefined)[]): AccuracyReport | undefined {
+  const list = fromEvery(inputs, (a) => a);
+  if (!list) return undefined;
+  const counts: Record<string, Record<string, number>> = {};
+  for (const a of list) {
+    for (const [e, row] of Object.entries(a.confusion.counts)) {
+      const out = (counts[e] ??= {});
+      for (const [col, n] of Object.entries(row)) out[col] = (out[col] ?? 0) + n;
+    }
+  }
+  const fields = new Map<string, AccuracyReport['fields'][number]>();
+  for (const f of list.flatMap((a) => a.fields)) {
+    const prev = fields.get(f.path);
+    const next = prev ? { ...prev, checks: prev.checks + f.checks, hits: prev.hits + f.hits } : { ...f };
+    fields.set(f.path, { ...next, hitRate: next.checks === 0 ? 0 : next.hits / next.checks });
+  }
+  const confusion = confusionOf(counts);
+  return {
+    samples: list.reduce((n, a) => n + a.samples, 0),
+    intents: intentMetricsFromConfusion(confusion),
+    confusion,
+    fields: [...fields.values()].sort((a, b) => a.group.localeCompare(b.group) || a.path.localeCompare(b.path)),
+  };
+}
+
+/** Intent table (from the confusion matrix), the matrix when anything is off its diagonal (at most `maxCols` columns), and cart/address hit rates. */
+function accuracyView(a: AccuracyReport, maxCols = 8): SectionView {
+  const tables: ViewTable[] = [];
+  if (a.intents.length > 0) {
+    tables.push({ columns: ['intent', 'support', 'TP', 'FP', 'FN', 'precision', 'recall', 'f1'].map((header) => ({ header })), rows: a.intents.map((m) => [m.intent, String(m.support), String(m.truePositives), String(m.falsePositives), String(m.falseNegatives), pct(m.precision), pct(m.recall), pct(m.f1)]) });
+    const off = a.confusion.expected.some((e) => Object.entries(a.confusion.counts[e] ?? {}).some(([c, n]) => c !== e && n > 0));
+    if (off) {
+      const cols = a.confusion.actual.slice(0, maxCols);
+      const cell = (e: string, c: string) => {
+        const n = a.confusion.counts[e]?.[c] ?? 0;
+        return n === 0 ? span('0', 'muted') : span(String(n), c === e ? 'ok' : 'fail');
+      };
+      tables.push({
+        caption: 'confusion (rows expected, columns returned)',
+        columns: [{ header: '' }, ...cols.map((header) => ({ header }))],
+        rows: a.confusion.expected.map((e) => [e, ...cols.map((c) => cell(e, c))]),
+        ...(a.confusion.actual.length > maxCols && { more: `… ${a.confusion.actual.length - maxCols} more columns in report.json` }),
+      });
+    }
+  }
+  const notes = (['cart', 'address'] as const).flatMap((group) => {
+    const fields = a.fields.filter((f) => f.group === group);
+    if (fields.length === 0) return [];
+    const checks = fields.reduce((n, f) => n + f.checks, 0);
+    const hits = fields.reduce((n, f) => n + f.hits, 0);
+    const misses = fields.filter((f) => f.hits < f.checks).map((f) => `${f.path} ${f.hits}/${f.checks}`);
+    return [`${group} fields: ${hits}/${checks} hit (${pct(checks === 0 ? null : hits / checks)})${misses.length > 0 ? `; missed: ${misses.join(', ')}` : ''}`];
+  });
+  return { id: 'accuracy', title: 'Accuracy', summary: `${a.samples} labelled answers`, tables, notes };
+}
+
+type Doc = { accuracy?: AccuracyReport };
+const hasVerdict = (r: RequestRecord): boolean => r.outcome !== 'not-sent' && r.outcome !== 'interrupted';
+
+export const accuracySection = defineSection({
+  name: 'accuracy',
+  fields: { accuracy: accuracySchema.optional().describe('intent precision/recall/f1, confusion table, cart/address hit rates (run)') },
+  compute: (input: SectionInput) => (input.kind === 'run' && input.suites ? { accuracy: computeAccuracy((input.records ?? []).filter(hasVerdict), input.suites) } : {}),
+  merge: (docs: readonly Doc[]) => {
+    const accuracy = mergeAccuracy(docs.map((d) => d.accuracy));
+    return accuracy ? { accuracy } : {};
+  },
+  views: (d: Doc) => (d.accuracy && (d.accuracy.samples > 0 || d.accuracy.fields.length > 0) ? [accuracyView(d.accuracy)] : []),
+});

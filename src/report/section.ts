@@ -1,0 +1,92 @@
+/**
+ * What a report section is: one module (sections/<name>.ts) that says, for its fields of
+ * report.json, everything droidcheck does with them:
+ * - `fields`: the zod schema of its top-level fields (the TypeScript type is inferred from it;
+ *   sections/index.ts composes the document's schema and type from every section's fields);
+ * - `compute(input, doc)`: the fields of a new report from the engine's result (buildReport);
+ * - `merge(docs, merged, opts)`: the fields of several reports as one (`droidcheck merge`);
+ * - `views(doc)`: what it shows, format-neutral (view.ts), drawn alike by the console, Markdown
+ *   and HTML reporters.
+ *
+ * `compute` and `merge` run in the registry's order and see the fields of the sections before
+ * them in `doc` / `merged` (thresholds are judged on the summary, latency and receiver); each
+ * section's `doc` parameter names the fields it reads. A field a section leaves out (undefined)
+ * is not written.
+ */
+import type { z } from 'zod';
+import type { LatencyRecorder } from '../metrics/index.js';
+import type { Accounting, ContractNote, ReceiverStats, RequestRecord, Suite, TallySnapshot, Timeline } from './run-types.js';
+import type { SectionView } from './view.js';
+
+/** What the engine and the job hand the report (jobs/pipeline.ts); sections compute from it. */
+export interface SectionInput {
+  kind: 'run' | 'load' | 'capacity';
+  startedAt: string;
+  finishedAt: string;
+  durationMs: number;
+  /** Settings of the job (config/settings.ts publicSettings: no secrets). */
+  settings: Record<string, unknown>;
+  tally: TallySnapshot;
+  /** Every record of a run (plan order); gives the scenario entries, pass rates, parity and accuracy. */
+  records?: readonly RequestRecord[];
+  latency: LatencyRecorder;
+  receiver: ReceiverStats;
+  accounting?: Accounting;
+  /** User thresholds, e.g. `["ack.p99 < 100ms"]`. */
+  thresholds?: readonly string[];
+  /** Judge the spec's limits too. Default true (false for capacity, which has its own criteria). */
+  defaultThresholds?: boolean;
+  /** The suites that were planned: pass-rate requirements and expected intents. */
+  suites?: readonly Suite[];
+  notes?: readonly ContractNote[];
+  interrupted: boolean;
+  timeline?: Timeline;
+  /** Flaky scenarios (passed some repeats, failed others) fail the pass-rate verdict (`--fail-on-flaky`). */
+  failOnFlaky?: boolean;
+}
+
+/** Options of `droidcheck merge`. */
+export interface MergeReportsOptions {
+  /** More thresholds to judge; those of the inputs (other than the defaults) are judged again anyway. */
+  thresholds?: readonly string[];
+}
+
+type Out<F extends z.ZodRawShape> = z.output<z.ZodObject<F>>;
+
+/**
+ * A section as the registry holds it. The `doc` parameters are wider here than in each section
+ * (a section names the fields it reads); the registry's order makes them present.
+ */
+export interface Section<F extends z.ZodRawShape = z.ZodRawShape> {
+  readonly name: string;
+  readonly fields: F;
+  compute(input: SectionInput, doc: object): Partial<Out<F>>;
+  merge(docs: readonly object[], merged: object, opts: MergeReportsOptions): Partial<Out<F>>;
+  views(doc: object): SectionView[];
+}
+
+/** Declares a section; `D` is what its functions read of the report (its own fields and those before it). */
+export function defineSection<F extends z.ZodRawShape, D extends object = Out<F>, M extends object = D, I extends object = SectionInput>(spec: {
+  name: string;
+  fields: F;
+  /** `input`: the part of SectionInput (or of the job's own sections, build-report.ts ReportInput) it reads. */
+  compute(input: I, doc: D): Partial<Out<F>>;
+  merge(docs: readonly D[], merged: M, opts: MergeReportsOptions): Partial<Out<F>>;
+  views(doc: D): SectionView[];
+}): Section<F> {
+  return spec as unknown as Section<F>;
+}
+
+/** Every input's `pick(doc)` when every input has one; undefined when any lacks it (a partial figure would read as the whole run's). */
+export function fromEvery<D, T>(docs: readonly D[], pick: (d: D) => T | undefined): T[] | undefined {
+  const list = docs.map(pick);
+  return list.length > 0 && list.every((x) => x !== undefined) ? (list as T[]) : undefined;
+}
+
+/** Every input's `pick(doc)` that has one. */
+export function fromAny<D, T>(docs: readonly D[], pick: (d: D) => T | undefined): T[] {
+  return docs.flatMap((d) => {
+    const x = pick(d);
+    return x === undefined ? [] : [x];
+  });
+}

@@ -1,0 +1,150 @@
+/**
+ * `scenarios` (one entry per request record of a run: outcome, latency, failed expectations
+ * with expected, actual and file:line:col, the answer text of a failure) and `tallies` (load and
+ * capacity keep no records: per scenario x mode counts with a few failing examples). Shards
+ * merge by concatenating the entries and adding the tallies (outcomes.ts, as the capacity
+ * search combines its steps).
+ *
+ * The views here are the tallies of a load; the list of entries and the failures are drawn by
+ * each reporter (a filterable table in HTML, grouped blocks on the console: failure-groups.ts).
+ */
+import { z } from 'zod';
+import { mergeOutcomeTallies } from '../../outcomes.js';
+import type { ExpectationFailure, GradeEntry, JudgeErrorEntry } from '../../scenario/index.js';
+import type { ContractViolationRecord, RequestRecord, ScenarioTally } from '../run-types.js';
+import { defineSection } from '../section.js';
+import { span, type SectionView, type Text } from '../view.js';
+import { count, ms, modeEnum, obj, outcomeCounts, outcomeEnum, recordErrorSchema, sourceLocationSchema, type Assert, type Same } from './common.js';
+
+const expectationFailureSchema = obj({
+  path: z.string(),
+  matcher: z.string(),
+  expected: z.unknown(),
+  // Absent when the path held nothing (JSON drops undefined).
+  actual: z.unknown().optional(),
+  message: z.string(),
+  location: sourceLocationSchema,
+  score: z.number().optional().describe('similar/judge: 0..1'),
+  reason: z.string().optional().describe("judge: the judge's reason"),
+});
+const contractViolationSchema = obj({ endpoint: z.string(), path: z.string(), message: z.string(), value: z.unknown().optional() });
+const judgeErrorSchema = obj({ path: z.string(), matcher: z.string(), code: z.string(), message: z.string(), location: sourceLocationSchema });
+const gradeSchema = obj({ path: z.string(), matcher: z.string(), score: z.number(), pass: z.boolean(), reason: z.string().optional(), cached: z.boolean(), calls: count, location: sourceLocationSchema });
+const _checks: [
+  Assert<Same<z.output<typeof expectationFailureSchema>, ExpectationFailure>>,
+  Assert<Same<z.output<typeof contractViolationSchema>, ContractViolationRecord>>,
+  Assert<Same<z.output<typeof judgeErrorSchema>, JudgeErrorEntry>>,
+  Assert<Same<z.output<typeof gradeSchema>, GradeEntry>>,
+] = [true, true, true, true];
+void _checks;
+
+export const scenarioEntrySchema = obj({
+  suite: z.string(),
+  name: z.string(),
+  file: z.string(),
+  mode: modeEnum,
+  repeat: count.optional().describe('0-based repeat index; absent for the first'),
+  outcome: outcomeEnum,
+  passed: z.boolean(),
+  requestId: z.string().optional(),
+  latencyMs: ms.optional().describe('end to end: sync response or async answer; calls only: the sum of the steps'),
+  retries: z.number().int().positive().optional().describe('submit retries (--retries); absent when none'),
+  failures: z.array(expectationFailureSchema),
+  contractViolations: z.array(contractViolationSchema),
+  error: recordErrorSchema.optional(),
+  judgeErrors: z.array(judgeErrorSchema).optional().describe('graded expectations that got no verdict: a judge error, not a failure'),
+  grades: z.array(gradeSchema).optional().describe('every graded expectation: score 0..1, pass, the reason'),
+  answerText: z.string().optional().describe('failed entries: the answer text, at most 2,000 characters'),
+  failedStep: obj({ index: count.describe('0-based'), kind: z.string(), endpoint: z.string() }).optional().describe('failed steps scenarios: the first step that did not pass'),
+});
+export type ScenarioEntry = z.output<typeof scenarioEntrySchema>;
+export type FailedStep = NonNullable<ScenarioEntry['failedStep']>;
+
+const tallySchema = obj({
+  suite: z.string(),
+  name: z.string(),
+  file: z.string(),
+  mode: modeEnum,
+  requests: count,
+  passed: count,
+  failed: count,
+  outcomes: outcomeCounts,
+  examples: z.array(obj({ seq: count, outcome: outcomeEnum, requestId: z.string().optional(), error: recordErrorSchema.optional(), failures: z.array(obj({ path: z.string(), message: z.string() })) })),
+});
+const _tally: Assert<Same<z.output<typeof tallySchema>, ScenarioTally>> = true;
+void _tally;
+
+const MAX_ANSWER_CHARS = 2000;
+
+function failedStep(r: RequestRecord): FailedStep | undefined {
+  const s = r.steps?.find((x) => !x.passed);
+  return s ? { index: s.index, kind: s.kind, endpoint: s.endpoint } : undefined;
+}
+
+/** A scenario of calls only (no answer turn): the sum of its steps' response times, ms. */
+function stepsMs(r: RequestRecord): number | undefined {
+  let sum: number | undefined;
+  for (const s of r.steps ?? []) if (s.latencyMs !== undefined) sum = (sum ?? 0) + s.latencyMs;
+  return sum;
+}
+
+/** The report's view of one record: failed ones carry the answer text and the failing step. */
+export function scenarioEntry(r: RequestRecord): ScenarioEntry {
+  const latencyMs = (r.mode === 'sync' ? r.syncMs : r.answerMs) ?? stepsMs(r);
+  const text = r.passed ? undefined : (r.answer as { answer?: unknown } | null | undefined)?.answer;
+  const step = r.passed ? undefined : failedStep(r);
+  return {
+    suite: r.suite,
+    name: r.scenario,
+    file: r.file,
+    mode: r.mode,
+    ...(r.repeat !== undefined && r.repeat > 0 && { repeat: r.repeat }),
+    outcome: r.outcome,
+    passed: r.passed,
+    ...(r.requestId !== undefined && { requestId: r.requestId }),
+    ...(latencyMs !== undefined && { latencyMs: Math.round(latencyMs * 1000) / 1000 }),
+    ...(r.retries !== undefined && r.retries > 0 && { retries: r.retries }),
+    failures: r.failures,
+    contractViolations: r.contractViolations,
+    ...(r.error && { error: r.error }),
+    ...(r.judgeErrors && { judgeErrors: r.judgeErrors }),
+    ...(r.grades && { grades: r.grades }),
+    ...(typeof text === 'string' && { answerText: text.length > MAX_ANSWER_CHARS ? `${text.slice(0, MAX_ANSWER_CHARS - 1)}…` : text }),
+    ...(step && { failedStep: step }),
+  };
+}
+
+const MAX_TALLIES = 50;
+
+/** Per scenario x mode counts of a load, with a failing example each. */
+function talliesView(tallies: readonly ScenarioTally[]): SectionView {
+  const rows = tallies.slice(0, MAX_TALLIES).map((t): Text[] => {
+    const e = t.examples[0];
+    const example = e ? `#${e.seq} ${e.outcome}${e.error ? `: ${e.error.message}` : ''}${e.failures[0] ? `: ${e.failures[0].message}` : ''}` : '';
+    return [span(`${t.suite} › ${t.name} [${t.mode}]`, t.failed > 0 ? 'fail' : undefined), String(t.requests), String(t.passed), t.failed > 0 ? span(String(t.failed), 'fail') : '0', example.slice(0, 120)];
+  });
+  return {
+    id: 'scenarios',
+    title: 'Scenarios',
+    tables: [{ columns: [{ header: 'scenario' }, { header: 'requests' }, { header: 'passed' }, { header: 'failed' }, { header: 'example failure', align: 'l' }], rows, ...(tallies.length > MAX_TALLIES && { more: `… ${tallies.length - MAX_TALLIES} more in report.json` }) }],
+  };
+}
+
+type Doc = { scenarios: ScenarioEntry[]; tallies?: ScenarioTally[] };
+
+export const scenariosSection = defineSection({
+  name: 'scenarios',
+  fields: {
+    scenarios: z.array(scenarioEntrySchema).describe('one entry per request record (run); empty for load and capacity (see tallies)'),
+    tallies: z.array(tallySchema).optional().describe('per scenario x mode counts with failing examples (load, capacity)'),
+  },
+  compute: (input: { kind: string; records?: readonly RequestRecord[]; tally: { scenarios: ScenarioTally[] } }) => ({
+    scenarios: (input.records ?? []).map(scenarioEntry),
+    ...(input.kind !== 'run' && { tallies: input.tally.scenarios }),
+  }),
+  merge: (docs: readonly Doc[]) => ({
+    scenarios: docs.flatMap((d) => d.scenarios),
+    ...(docs.some((d) => d.tallies) && { tallies: mergeOutcomeTallies(docs.map((d) => d.tallies ?? [])) }),
+  }),
+  views: (d: Doc) => (d.scenarios.length === 0 && d.tallies && d.tallies.length > 0 ? [talliesView(d.tallies)] : []),
+});

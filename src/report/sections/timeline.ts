@@ -1,0 +1,83 @@
+/**
+ * `timeline`: per-interval throughput, requests in flight and latency (runner/timeline.ts).
+ * Shards started together (`--start-at`) merge interval by interval: counts added, interval
+ * histograms added (HDR), so each merged interval's percentiles are those of all its values.
+ */
+import * as hdr from 'hdr-histogram-js';
+import { z } from 'zod';
+import { LATENCY_METRICS, LatencyRecorder, summarizeHistogram, type LatencyMetric } from '../../metrics/index.js';
+import { OUTCOMES } from '../../outcomes.js';
+import { formatMs, formatRate } from '../../units.js';
+import type { Timeline, TimelinePoint } from '../run-types.js';
+import { defineSection } from '../section.js';
+import { count, ms, obj, type Assert, type Same } from './common.js';
+
+const intervalLatency = obj({ count, p50: ms, p99: ms, max: ms, histogram: z.string().describe('HDR histogram, compressed base64, microseconds') });
+export const timelineSchema = obj({
+  intervalMs: ms,
+  points: z.array(
+    obj({
+      t: z.number().describe('end of the interval, s since the start of the measured run'),
+      durationS: z.number().describe('length of the interval, s'),
+      started: count,
+      ended: count,
+      inFlight: count,
+      maxInFlight: count,
+      outcomes: obj(Object.fromEntries(OUTCOMES.map((o) => [o, count.optional()])) as Record<(typeof OUTCOMES)[number], z.ZodOptional<typeof count>>).describe('ended requests by outcome (outcomes with a count only)'),
+      targetRate: z.number().optional().describe('intended arrival rate at the end of the interval, req/s'),
+      ...(Object.fromEntries(LATENCY_METRICS.map((m) => [m, intervalLatency.optional()])) as Record<LatencyMetric, z.ZodOptional<typeof intervalLatency>>),
+    }),
+  ),
+});
+const _timeline: Assert<Same<z.output<typeof timelineSchema>, Timeline>> = true;
+void _timeline;
+
+/** Interval i of every timeline is added to interval i of the merge (shards started together: `--start-at`). */
+export function mergeTimelines(timelines: readonly Timeline[]): Timeline | undefined {
+  if (timelines.length === 0) return undefined;
+  const intervalMs = timelines[0]!.intervalMs;
+  const points: TimelinePoint[] = [];
+  const n = Math.max(...timelines.map((t) => t.points.length));
+  for (let i = 0; i < n; i++) {
+    const parts = timelines.map((t) => t.points[i]).filter((p): p is TimelinePoint => p !== undefined);
+    const point: TimelinePoint = { t: Math.max(...parts.map((p) => p.t)), durationS: Math.max(...parts.map((p) => p.durationS)), started: 0, ended: 0, inFlight: 0, maxInFlight: 0, outcomes: {} };
+    for (const p of parts) {
+      point.started += p.started;
+      point.ended += p.ended;
+      point.inFlight += p.inFlight;
+      point.maxInFlight += p.maxInFlight;
+      for (const [o, c] of Object.entries(p.outcomes)) point.outcomes[o as keyof typeof point.outcomes] = (point.outcomes[o as keyof typeof point.outcomes] ?? 0) + (c ?? 0);
+    }
+    if (parts.some((p) => p.targetRate !== undefined)) point.targetRate = parts.reduce((s, p) => s + (p.targetRate ?? 0), 0);
+    for (const m of LATENCY_METRICS) {
+      const withM = parts.filter((p) => p[m] !== undefined);
+      if (withM.length === 0) continue;
+      const h = LatencyRecorder.decode(withM[0]![m]!.histogram);
+      for (const p of withM.slice(1)) h.add(LatencyRecorder.decode(p[m]!.histogram));
+      const s = summarizeHistogram(h);
+      point[m] = { count: s.count, p50: s.p50, p99: s.p99, max: s.max, histogram: hdr.encodeIntoCompressedBase64(h) };
+    }
+    points.push(point);
+  }
+  return { intervalMs, points };
+}
+
+type Doc = { timeline?: Timeline };
+
+export const timelineSection = defineSection({
+  name: 'timeline',
+  fields: { timeline: timelineSchema.optional().describe('per-interval throughput, in flight and latency') },
+  compute: (input: { timeline?: Timeline }) => (input.timeline ? { timeline: input.timeline } : {}),
+  merge: (docs: readonly Doc[]) => {
+    const timeline = mergeTimelines(docs.flatMap((d) => (d.timeline ? [d.timeline] : [])));
+    return timeline ? { timeline } : {};
+  },
+  /** One line (interval, peak rate and in flight); HTML draws throughput and latency over time. */
+  views: (d: Doc) => {
+    const t = d.timeline;
+    if (!t || t.points.length < 2) return [];
+    const rates = t.points.map((p) => (p.durationS > 0 ? p.started / p.durationS : 0));
+    const peakInFlight = Math.max(...t.points.map((p) => p.maxInFlight));
+    return [{ id: 'timeline', title: `Over time (per ${formatMs(t.intervalMs)})`, summary: `${t.points.length} intervals · started up to ${formatRate(Math.max(...rates))} · at most ${peakInFlight} in flight`, charts: ['chart-timeline-rate', 'chart-timeline-latency'] }];
+  },
+});
