@@ -177,7 +177,7 @@ export function buildReport(data: ReportInput, opts: BuildReportOptions = {}): R
   const latency = latencyEntries(input.latency, ackBasis);
   const histograms = input.latency.encodeAll();
   const receiver = { ...input.receiver };
-  const thresholds = evaluateThresholds(input.thresholds ?? [], { summary, latency, receiver, histograms }, { defaults: input.defaultThresholds ?? input.kind !== 'capacity', ackBasis });
+  const thresholds = evaluateThresholds(input.thresholds ?? [], { summary, latency, receiver, histograms, ...(input.load && { load: input.load }) }, { defaults: input.defaultThresholds ?? input.kind !== 'capacity', ackBasis });
   const records = input.records ?? [];
   const judged = records.filter((r) => hasVerdict(r.outcome));
   const perRequest = input.kind === 'run';

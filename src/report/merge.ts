@@ -9,7 +9,7 @@
  */
 import * as hdr from 'hdr-histogram-js';
 import { UsageError } from '../errors.js';
-import { DEFAULT_THRESHOLDS, LATENCY_METRICS, LatencyRecorder, REMOTE_DEFAULT_THRESHOLDS, evaluateThresholds, summarizeHistogram } from '../metrics/index.js';
+import { DEFAULT_THRESHOLDS, LOAD_DEFAULT_THRESHOLDS, LATENCY_METRICS, LatencyRecorder, REMOTE_DEFAULT_THRESHOLDS, evaluateThresholds, summarizeHistogram } from '../metrics/index.js';
 import { zeroOutcomes } from '../outcomes.js';
 import { exitCodeFor, latencyEntries } from './build-report.js';
 import { mergeLoadSections, mergeStreamSections } from './merge-load.js';
@@ -118,11 +118,13 @@ export function mergeReports(reports: readonly ReportDocument[], opts: MergeRepo
   const ackBasis = first.network ? 'ackServer' : 'ack';
   const latency = latencyEntries(recorder, ackBasis);
   const histograms = recorder.encodeAll();
-  const defaults = new Set([...DEFAULT_THRESHOLDS, ...REMOTE_DEFAULT_THRESHOLDS]);
+  const defaults = new Set([...DEFAULT_THRESHOLDS, ...REMOTE_DEFAULT_THRESHOLDS, ...LOAD_DEFAULT_THRESHOLDS]);
+  // The shards' arrivals together: the dropped share is judged on the whole load.
+  const arrivals = reports.every((r) => r.load) ? { sent: reports.reduce((n, r) => n + r.load!.sent, 0), dropped: reports.reduce((n, r) => n + r.load!.dropped, 0) } : undefined;
   const expressions = [...new Set([...reports.flatMap((r) => r.thresholds.map((t) => t.expression)), ...(opts.thresholds ?? [])])].filter((e) => !defaults.has(e));
   const kind = first.kind ?? 'run';
   const defaultsOn = kind !== 'capacity' && first.settings.defaultThresholds !== false;
-  const thresholds = evaluateThresholds(expressions, { summary, latency, receiver, histograms }, { defaults: defaultsOn, ackBasis });
+  const thresholds = evaluateThresholds(expressions, { summary, latency, receiver, histograms, ...(arrivals && { load: arrivals }) }, { defaults: defaultsOn, ackBasis });
   const starts = reports.map((r) => Date.parse(r.startedAt)).filter(Number.isFinite);
   const ends = reports.map((r) => Date.parse(r.finishedAt)).filter(Number.isFinite);
   const startedAt = starts.length > 0 ? new Date(Math.min(...starts)).toISOString() : first.startedAt;

@@ -220,7 +220,7 @@ function expectUsageError(out: { code: number; stderr: string }, names: string):
 }
 
 describe.each(commands.map((c) => [c.name(), c] as const))('droidcheck %s', (name, command) => {
-  const options = command.options.filter((o) => o.long !== undefined);
+  const options = command.options.filter((o) => o.long !== undefined && !o.hidden);
   const valued = options.filter((o) => o.required || o.optional);
   const booleans = options.filter((o) => !o.required && !o.optional);
 
