@@ -88,10 +88,15 @@ function badValues(data: UserConfig, source: YamlSource): FileIssue[] {
     for (const [key, raw] of Object.entries(values)) {
       if (!Object.hasOwn(OPTIONS, key) || raw === undefined) continue;
       const label = section ? `${section}.${key}` : key;
-      try {
-        specFor(key as OptionKey, section ?? 'run').parse(raw as never, label);
-      } catch (err) {
-        issues.push({ location: source.locate(section ? [section, key] : [key]), message: (err as Error).message });
+      const path = section ? [section, key] : [key];
+      // A list's items one by one, so that a mistake points at its item.
+      const items: [unknown, (string | number)[]][] = Array.isArray(raw) ? raw.map((v, i) => [[v], [...path, i]]) : [[raw, path]];
+      for (const [value, at] of items) {
+        try {
+          specFor(key as OptionKey, section ?? 'run').parse(value as never, label);
+        } catch (err) {
+          issues.push({ location: source.locate(at), message: (err as Error).message });
+        }
       }
     }
   };

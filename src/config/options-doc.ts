@@ -18,10 +18,11 @@ function flagCell(spec: OptionSpec): string {
   return [spec.short, long].filter(Boolean).map((f) => code(f)).join(', ');
 }
 
-function fileCell(key: OptionKey, spec: OptionSpec): string {
+/** The config-file key: top-level for an option of every job command, else `<command>.<key>` of the row's commands. */
+function fileCell(key: OptionKey, spec: OptionSpec, commands: readonly string[]): string {
   if (spec.file === false) return '';
   if (isSharedKey(key)) return code(key);
-  return spec.commands.filter((c) => c !== 'doctor').map((c) => code(`${c}.${key}`)).join(', ');
+  return commands.filter((c) => c !== 'doctor').map((c) => code(`${c}.${key}`)).join(', ');
 }
 
 /** One markdown row per option (a per-command difference gets its own row). */
@@ -37,7 +38,7 @@ function rows(key: OptionKey): string[] {
     else groups.set(id, { commands: [command], spec });
   }
   return [...groups.values()].map(({ commands, spec }) =>
-    `| ${flagCell(spec)} | ${code(spec.env)} | ${fileCell(key, spec)} | ${cell(spec.unit)} | ${cell(defaultShown(spec))} | ${commands.join(', ')} | ${cell(spec.help)} |`,
+    `| ${flagCell(spec)} | ${code(spec.env)} | ${fileCell(key, spec, commands)} | ${cell(spec.unit)} | ${cell(defaultShown(spec))} | ${commands.join(', ')} | ${cell(spec.help)} |`,
   );
 }
 

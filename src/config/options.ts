@@ -222,8 +222,8 @@ export const OPTIONS = {
   publicUrl: opt({ kind: 'value', flag: '--public-url', arg: '<url>', commands: TARGET, parse: url, help: 'public webhook URL when a tunnel is in front of the receiver (the URL configured in the service)' }),
   config: opt({ kind: 'value', flag: '--config', arg: '<file>', commands: TARGET, file: false, parse: string, defaultText: './droidcheck.config.yaml when present', help: 'config file of default options' }),
   // -- doctor
-  roundTrip: opt({ kind: 'switch', flag: '--round-trip', commands: ['doctor'], parse: bool, default: false, help: 'also send one real async request (one AI answer) and wait for its webhook on the receiver' }),
-  maxClockSkew: opt({ kind: 'value', flag: '--max-clock-skew', arg: '<duration>', commands: ['doctor'], parse: duration, default: '5s', unit: 'duration', help: "warn when the service's clock is further off than this" }),
+  roundTrip: opt({ kind: 'switch', flag: '--round-trip', commands: ['doctor'], file: false, parse: bool, default: false, help: 'also send one real async request (one AI answer) and wait for its webhook on the receiver' }),
+  maxClockSkew: opt({ kind: 'value', flag: '--max-clock-skew', arg: '<duration>', commands: ['doctor'], file: false, parse: duration, default: '5s', unit: 'duration', help: "warn when the service's clock is further off than this" }),
   // -- graders, shards on several machines, metrics
   judgeModel: opt({ kind: 'value', flag: '--judge-model', arg: '<name>', commands: ALL_JOBS, file: false, parse: string, help: 'chat model grading `judge` expectations (OpenAI-compatible: OPENAI_BASE_URL, OPENAI_API_KEY); config file: judge.model' }),
   embeddingModel: opt({ kind: 'value', flag: '--embedding-model', arg: '<name>', commands: ALL_JOBS, file: false, parse: string, help: 'embedding model of `similar` expectations; config file: judge.embeddingModel' }),
