@@ -66,8 +66,8 @@ module.exports = {
     },
     mayImport(
       'config',
-      ['runner', 'report', 'llm', 'scenario'],
-      'config/: runner, report, llm and leaves; and scenario/ (below runner), whose YAML source and zod-issue mapping read the config file with file:line:col, as they read suites.',
+      ['runner', 'report', 'llm', 'scenario', 'metrics'],
+      'config/: runner, report, llm, metrics (a threshold is parsed where it is given) and leaves; and scenario/ (below runner), whose YAML source and zod-issue mapping read the config file with file:line:col, as they read suites.',
     ),
     {
       name: 'only-index-and-cli-import-cli',

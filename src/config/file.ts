@@ -1,91 +1,114 @@
 /**
- * The config file, `droidcheck.config.yaml` (or `--config FILE`): the flags a project wants by
- * default, for every command: shared keys at the top, `load:` and `capacity:` sections.
- * Precedence (DESIGN.md, Conventions): flags > environment > `.env` > config file > defaults.
- * Tokens and secrets are never read from it: they come from the environment only. Every
- * problem is reported as file:line:col (ScenarioError, exit 2).
+ * The config file, `droidcheck.config.yaml` (or `--config FILE`): the options a project wants by
+ * default. Its schema is derived from the table of options (options.ts):
+ *
+ * - top-level keys: the options of every job command (run, load and capacity), e.g. `timeout`,
+ *   `thresholds`, `baseUrl`;
+ * - `run:`, `load:`, `capacity:` sections: the options of that command (its own, like `rate` or
+ *   `concurrency`, and shared ones to override the top level for that command only);
+ * - `judge:`: the LLM grader's settings (docs/llm.md).
+ *
+ * `concurrency` sits in the `run:` / `load:` sections, never at the top: in `load` it chooses
+ * the closed model, which `--rate` or `--stages` on the command line replace (flags beat the
+ * file), as k6's executor or Artillery's phases are per scenario, not global.
+ * Every value goes through the same parser as its flag; every problem is reported at
+ * file:line:col (ScenarioError, DROIDCHECK_ERR_SCENARIO, exit 2). Tokens and secrets are never
+ * read from it: they come from the environment only.
+ * Precedence: flags > environment > `.env` > config file > defaults.
  */
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
-import { ScenarioError, UsageError } from '../errors.js';
-import { readYaml } from '../scenario/yaml-source.js';
+import { ScenarioError, UsageError, type FileIssue } from '../errors.js';
+import { readYaml, type YamlSource } from '../scenario/yaml-source.js';
 import { issuesFromZod } from '../scenario/zod-issues.js';
 import { judgeConfigSchema } from '../llm/config.js';
-import type { JobFlags, JobKind } from './flags.js';
+import type { JobFlags } from './flags.js';
+import { isSharedKey, JOB_COMMANDS, OPTIONS, specFor, type OptionCommand, type OptionKey, type OptionSpec } from './options.js';
+import { rememberOrigin } from './values.js';
 
 export const DEFAULT_CONFIG_FILE = 'droidcheck.config.yaml';
 
 const SECRET_KEYS = ['token', 'apiToken', 'secret', 'webhookSecret', 'verifyToken', 'DROID_API_TOKEN', 'DROID_WEBHOOK_SECRET', 'DROID_VERIFY_TOKEN', 'OPENAI_API_KEY', 'apiKey'];
+const SECTIONS = JOB_COMMANDS;
+type Section = (typeof SECTIONS)[number];
 
-const duration = z.union([z.string(), z.literal(0)]);
-const weights = z.array(z.string()).optional();
+const fileKeys = (command?: Section): OptionKey[] =>
+  (Object.keys(OPTIONS) as OptionKey[]).filter((k) => {
+    const o = OPTIONS[k] as OptionSpec;
+    return o.file !== false && (command === undefined ? isSharedKey(k) : o.commands.includes(command));
+  });
 
-/** `load:` section: the `droidcheck load` flags. */
-export const loadSectionSchema = z.strictObject({
-  rate: z.number().positive().optional(),
-  duration: duration.optional(),
-  stages: z.string().optional(),
-  startRate: z.number().nonnegative().optional(),
-  warmup: duration.optional(),
-  maxInFlight: z.number().int().positive().optional(),
-  maxRequests: z.number().int().positive().optional(),
-  weights,
-  seed: z.number().int().optional(),
-  ackOnly: z.boolean().optional(),
-  progress: duration.optional(),
-});
+/** The YAML shape of an option (its parser checks the value itself). */
+function shapeOf(key: OptionKey, command: Section | undefined): z.ZodType {
+  const spec = specFor(key, command ?? 'run');
+  const shape = spec.kind === 'list' ? z.array(z.union([z.string(), z.number()]).transform(String)) : spec.kind === 'value' ? z.union([z.string(), z.number()]) : z.boolean();
+  return shape.optional().describe(spec.help);
+}
 
-/** `capacity:` section: the `droidcheck capacity` flags. */
-export const capacitySectionSchema = z.strictObject({
-  strategy: z.enum(['step', 'bisect']).optional(),
-  startRate: z.number().positive().optional(),
-  step: z.number().positive().optional(),
-  maxRate: z.number().positive().optional(),
-  precision: z.number().positive().optional(),
-  maxSteps: z.number().int().positive().optional(),
-  stepDuration: duration.optional(),
-  warmup: duration.optional(),
-  ackP99: duration.optional(),
-  answerP99: duration.optional(),
-  maxErrorRate: z.union([z.number().min(0).max(1), z.string()]).optional(),
-  maxInFlight: z.number().int().positive().optional(),
-  weights,
-  seed: z.number().int().optional(),
-  ackOnly: z.boolean().optional(),
-});
+const objectOf = (command: Section | undefined) => Object.fromEntries(fileKeys(command).map((k) => [k, shapeOf(k, command)]));
 
-/** What a config file may hold: the shared flags, named as in `CommonFlags`, and the sections. */
+/** What a config file may hold (derived from the table; `droidcheck schema` may print it). */
 export const userConfigSchema = z.strictObject({
-  paths: z.array(z.string().min(1)).min(1).optional(),
-  concurrency: z.number().int().min(1).optional(),
-  mode: z.enum(['sync', 'async', 'both']).optional(),
-  reportDir: z.string().min(1).optional(),
-  timeout: duration.optional(),
-  grace: duration.optional(),
-  baseUrl: z.string().min(1).optional(),
-  droidId: z.union([z.string().min(1), z.number().int()]).optional(),
-  receiverHost: z.string().min(1).optional(),
-  receiverPort: z.number().int().min(0).max(65_535).optional(),
-  publicUrl: z.string().min(1).optional(),
-  thresholds: z.array(z.string()).optional(),
-  reporters: z.array(z.string()).optional(),
-  retries: z.number().int().min(0).max(10).optional(),
-  tags: z.array(z.string()).optional(),
-  excludeTags: z.array(z.string()).optional(),
-  syncMessage: z.enum(['auto', 'object', 'string']).optional(),
-  grep: z.string().optional(),
-  warmUp: z.boolean().optional(),
-  defaultThresholds: z.boolean().optional(),
-  failOnFlaky: z.boolean().optional(),
-  load: loadSectionSchema.optional(),
-  capacity: capacitySectionSchema.optional(),
+  ...objectOf(undefined),
+  run: z.strictObject(objectOf('run')).optional().describe('options of `droidcheck run` only'),
+  load: z.strictObject(objectOf('load')).optional().describe('options of `droidcheck load` only'),
+  capacity: z.strictObject(objectOf('capacity')).optional().describe('options of `droidcheck capacity` only'),
   judge: judgeConfigSchema.optional().describe('LLM judge and embeddings settings (docs/llm.md)'),
 });
-export type UserConfig = z.infer<typeof userConfigSchema>;
+export type UserConfig = Record<string, unknown> & { run?: Record<string, unknown>; load?: Record<string, unknown>; capacity?: Record<string, unknown>; judge?: unknown };
+
+const sources = new WeakMap<object, YamlSource>();
+
+const commandList = (cs: readonly string[]): string => cs.map((c) => `\`${c}:\``).join(' or ');
+
+/** A table key written where it does not belong: at the top (not every command's) or in another command's section. */
+function misplaced(data: Record<string, unknown>, source: YamlSource): FileIssue[] {
+  const issues: FileIssue[] = [];
+  const check = (key: string, section: Section | undefined): void => {
+    if (!Object.hasOwn(OPTIONS, key)) return;
+    const o = OPTIONS[key as OptionKey] as OptionSpec;
+    const location = source.locate(section ? [section, key] : [key], 'key');
+    const jobs = SECTIONS.filter((c) => o.commands.includes(c));
+    if (o.file === false) issues.push({ location, message: `"${key}" is not a config-file key: give ${o.flag ?? key} on the command line` });
+    else if (section === undefined && !isSharedKey(key as OptionKey)) issues.push({ location, message: `"${key}" is an option of ${jobs.map((c) => `droidcheck ${c}`).join(' and ')}, not of every command: put it under ${commandList(jobs)}` });
+    else if (section !== undefined && !o.commands.includes(section)) issues.push({ location, message: `"${key}" is not an option of droidcheck ${section}${jobs.length > 0 ? `: put it under ${commandList(jobs)}` : ''}` });
+  };
+  for (const key of Object.keys(data)) check(key, undefined);
+  for (const section of SECTIONS) {
+    const s = data[section];
+    if (s !== null && typeof s === 'object' && !Array.isArray(s)) for (const key of Object.keys(s)) check(key, section);
+  }
+  return issues;
+}
+
+/** Every value through its option's parser, each mistake at its file:line:col. */
+function badValues(data: UserConfig, source: YamlSource): FileIssue[] {
+  const issues: FileIssue[] = [];
+  const check = (values: Record<string, unknown>, section: Section | undefined): void => {
+    for (const [key, raw] of Object.entries(values)) {
+      if (!Object.hasOwn(OPTIONS, key) || raw === undefined) continue;
+      const label = section ? `${section}.${key}` : key;
+      const path = section ? [section, key] : [key];
+      // A list's items one by one, so that a mistake points at its item.
+      const items: [unknown, (string | number)[]][] = Array.isArray(raw) ? raw.map((v, i) => [[v], [...path, i]]) : [[raw, path]];
+      for (const [value, at] of items) {
+        try {
+          specFor(key as OptionKey, section ?? 'run').parse(value as never, label);
+        } catch (err) {
+          issues.push({ location: source.locate(at), message: (err as Error).message });
+        }
+      }
+    }
+  };
+  check(data, undefined);
+  for (const section of SECTIONS) if (data[section]) check(data[section], section);
+  return issues;
+}
 
 /**
  * Parses config text. Throws ScenarioError (DROIDCHECK_ERR_SCENARIO, exit 2) naming
- * file:line:col for every problem, including a token or secret written into the file.
+ * file:line:col for every problem: a key in the wrong place, a value its option's parser refuses
+ * (the same message as the flag's), a token or secret written into the file.
  */
 export function parseConfigFile(text: string, file: string): UserConfig {
   const { source, issues } = readYaml(text, file);
@@ -101,20 +124,37 @@ export function parseConfigFile(text: string, file: string): UserConfig {
         })),
       );
     }
+    const wrongPlace = misplaced(data as Record<string, unknown>, source);
+    if (wrongPlace.length > 0) throw new ScenarioError(wrongPlace);
   }
   const parsed = userConfigSchema.safeParse(data);
   if (!parsed.success) throw new ScenarioError(issuesFromZod(parsed.error.issues, source, userConfigSchema));
-  return parsed.data;
+  const config = parsed.data as UserConfig;
+  const bad = badValues(config, source);
+  if (bad.length > 0) throw new ScenarioError(bad);
+  sources.set(config, source);
+  return config;
 }
 
 /**
- * The flags the file gives `command`: the shared keys, with the command's section over them.
- * Durations and numbers stay as written (resolve.ts parses them like flags).
+ * The flags the file gives `command`: the top-level keys, with the command's section over them
+ * (`doctor` reads the top-level keys it shares). Values stay as written (resolve.ts parses them
+ * like flags); when `file` came from parseConfigFile, each remembers its file:line:col.
  */
-export function fileFlags(file: UserConfig, command: JobKind): JobFlags {
-  const { load, capacity, ...common } = file;
-  const section = command === 'load' ? load : command === 'capacity' ? capacity : undefined;
-  return { ...common, ...(section ?? {}) } as JobFlags;
+export function fileFlags(file: UserConfig, command: OptionCommand): JobFlags {
+  const { run: _run, load: _load, capacity: _capacity, ...common } = file;
+  const section = command === 'doctor' ? undefined : (file[command] as Record<string, unknown> | undefined);
+  const flags = { ...common, ...(section ?? {}) } as JobFlags;
+  const source = sources.get(file);
+  if (!source) return flags;
+  return rememberOrigin(flags, {
+    at: (key) => {
+      const inSection = section !== undefined && Object.hasOwn(section, key);
+      if (!inSection && !Object.hasOwn(common, key)) return undefined;
+      const path = inSection ? [command, key] : [key];
+      return { label: path.join('.'), location: source.locate(path) };
+    },
+  });
 }
 
 /**

@@ -10,10 +10,12 @@
 import { randomBytes } from 'node:crypto';
 import { ConfigError, UsageError } from '../errors.js';
 import { resolveLlmConfig, type ResolvedLlmConfig } from '../llm/index.js';
-import { parseOutputFiles } from '../report/reporter.js';
-import { constantRate, parseShard, parseStages, parseWeights, shareOf, type ModeOverride, type Segment, type Shard, type Stage } from '../runner/index.js';
+import { constantRate, shareOf, type ModeOverride, type Segment, type Shard, type Stage } from '../runner/index.js';
 import type { JobFlags, JobKind } from './flags.js';
-import { DEFAULT_STREAM, parseChoice, parseDuration, parseGrep, parseInstant, parseInteger, parseNumber, parseRedisUrl, parseShare, parseStreamKey, parseUrl } from './parse.js';
+import { defaultInFlightCap } from './in-flight.js';
+import { flagName, OPTIONS, type OptionKey, type OptionSpec } from './options.js';
+import { parseRedisUrl, parseStreamKey } from './parse.js';
+import { resolveOptions, type ResolvedOptions } from './values.js';
 
 /** Reporters a job uses when none are named: files land in the report directory. */
 export const DEFAULT_REPORTERS = ['console', 'json', 'junit', 'html', 'markdown', 'ndjson'] as const;
@@ -32,7 +34,10 @@ export type LoadModel =
 export interface ResolvedLoadSettings {
   model: LoadModel;
   warmupMs: number;
+  /** Open model: arrivals beyond this many in flight are dropped and counted. */
   maxInFlight: number;
+  /** True when `maxInFlight` was derived from the load asked (in-flight.ts), not given. */
+  maxInFlightDerived: boolean;
   maxRequests: number | undefined;
   weights: Record<string, number>;
   seed: number;
@@ -83,12 +88,15 @@ export interface ResolvedCapacitySettings {
   /** 0..1 */
   maxErrorRate: number;
   maxInFlight: number;
+  /** True when `maxInFlight` was derived from `--max-rate` and the timeout (in-flight.ts). */
+  maxInFlightDerived: boolean;
   weights: Record<string, number>;
   seed: number;
   ackOnly: boolean;
 }
 
-export interface ResolvedConfig {
+/** What every job's configuration holds; each command adds its own part (RunConfig, LoadConfig, CapacityConfig). */
+export interface BaseConfig {
   command: JobKind;
   paths: string[];
   concurrency: number;
@@ -124,19 +132,33 @@ export interface ResolvedConfig {
   failOnFlaky: boolean;
   /**
    * get-droid-answer's humanMessage form: `auto` (object first, the other form once on 400
-   * `Invalid humanMessage format`), or forced (spec 8 does not show it; the service's endpoint
-   * page says string, the async page an object).
+   * `Invalid humanMessage format`), or forced (the service reference does not settle which form
+   * the sync endpoint takes: its endpoint page says string, the async page an object).
    */
   syncMessage: 'auto' | 'object' | 'string';
   /** The grader of `similar`/`judge` (src/llm); undefined when no model is configured. Holds the API key: never report it (llmSettings). */
   llm: ResolvedLlmConfig | undefined;
-  load?: ResolvedLoadSettings;
-  capacity?: ResolvedCapacitySettings;
   /** Read deliveries from a Redis Stream instead of starting a receiver; undefined: a receiver of our own. */
   deliveries: ResolvedDeliveries | undefined;
   /** `--metrics-port`: serve Prometheus metrics while the job runs (and `lingerMs` after it); undefined: not served. */
   metrics: ResolvedMetrics | undefined;
 }
+
+export interface RunConfig extends BaseConfig {
+  command: 'run';
+}
+export interface LoadConfig extends BaseConfig {
+  command: 'load';
+  load: ResolvedLoadSettings;
+}
+export interface CapacityConfig extends BaseConfig {
+  command: 'capacity';
+  capacity: ResolvedCapacitySettings;
+}
+/** The configuration of one job, typed by its command: `load` always has its load settings. */
+export type ResolvedConfig = RunConfig | LoadConfig | CapacityConfig;
+/** The configuration of `command`. */
+export type ConfigOf<K extends JobKind> = Extract<ResolvedConfig, { command: K }>;
 
 /** A token or secret from `env[name]` (undefined when unset or empty). Throws ConfigError when shorter than MIN_SECRET_CHARS. */
 export function secretFrom(env: NodeJS.ProcessEnv, name: string): string | undefined {
@@ -148,29 +170,24 @@ export function secretFrom(env: NodeJS.ProcessEnv, name: string): string | undef
   return value;
 }
 
-/** Flags > environment > file, for the target (the environment sits between the two). */
-function resolveTarget(cli: JobFlags, env: NodeJS.ProcessEnv, file: JobFlags): ResolvedTarget {
-  // A droid id is a whole number (spec: the webhook payload's droidId is a number).
-  if (cli.droidId !== undefined) parseInteger(cli.droidId, '--droid-id', 1);
-  const raw = cli.baseUrl ?? env.DROID_BASE_URL ?? file.baseUrl;
-  if (!raw) return { kind: 'emulator' };
-  const baseUrl = parseUrl(raw, cli.baseUrl !== undefined ? '--base-url' : env.DROID_BASE_URL !== undefined ? 'DROID_BASE_URL' : 'baseUrl (config file)');
-  const droidId = cli.droidId ?? env.DROID_ID ?? file.droidId;
-  if (droidId === undefined || String(droidId).trim() === '') throw new ConfigError('a real target needs a droid id: pass --droid-id N or set DROID_ID');
-  parseInteger(droidId, cli.droidId !== undefined ? '--droid-id' : env.DROID_ID !== undefined ? 'DROID_ID' : 'droidId (config file)', 1);
+/** Environment > file, for the target (flags above both); ConfigError for a real target without a droid id or token. */
+function resolveTarget(o: ResolvedOptions, env: NodeJS.ProcessEnv): ResolvedTarget {
+  const { baseUrl, droidId } = o.values;
+  if (baseUrl === undefined) return { kind: 'emulator' };
+  if (droidId === undefined) throw new ConfigError(`a real target needs a droid id: pass --droid-id N or set DROID_ID (the target is ${o.name('baseUrl')})`);
   const token = secretFrom(env, 'DROID_API_TOKEN');
   if (!token) throw new ConfigError('a real target needs its API token in the environment: export DROID_API_TOKEN=... (or put it in .env; never in a file of the repository or a flag)');
-  return { kind: 'remote', baseUrl, droidId: String(droidId), token };
+  return { kind: 'remote', baseUrl, droidId, token };
 }
 
 /**
  * `--deliveries [url]` and `--stream` (env DROIDCHECK_REDIS_URL, DROIDCHECK_STREAM). A stream
  * needs a real target: the service's answer webhook must point at `droidcheck receive`.
  */
-function resolveDeliveries(flags: JobFlags, env: NodeJS.ProcessEnv, target: ResolvedTarget): ResolvedDeliveries | undefined {
-  const given = flags.deliveries;
+function resolveDeliveries(o: ResolvedOptions, env: NodeJS.ProcessEnv, target: ResolvedTarget): ResolvedDeliveries | undefined {
+  const given = o.values.deliveries;
   if (given === undefined || given === false) {
-    if (flags.stream !== undefined) throw new UsageError('--stream names the stream of --deliveries: give --deliveries too');
+    if (o.sources.stream?.kind === 'flag') throw new UsageError('--stream names the stream of --deliveries: give --deliveries too');
     return undefined;
   }
   let redisUrl: string;
@@ -184,24 +201,21 @@ function resolveDeliveries(flags: JobFlags, env: NodeJS.ProcessEnv, target: Reso
       '--deliveries reads what `droidcheck receive` publishes for a real target: give --base-url, --droid-id and DROID_API_TOKEN of the service (or of `droidcheck emulate --webhook-url <receiver>`) whose answer webhook points at the receivers',
     );
   }
-  for (const [flag, set] of [['--receiver-port', flags.receiverPort], ['--receiver-host', flags.receiverHost], ['--public-url', flags.publicUrl]] as const) {
-    if (set !== undefined) throw new UsageError(`${flag} configures a receiver of this process; with --deliveries none is started (the receivers are \`droidcheck receive\`)`);
+  for (const key of ['receiverPort', 'receiverHost', 'publicUrl'] as const) {
+    if (o.given(key)) throw new UsageError(`${o.name(key)} configures a receiver of this process; with --deliveries none is started (the receivers are \`droidcheck receive\`)`);
   }
-  const stream = flags.stream ?? env.DROIDCHECK_STREAM ?? DEFAULT_STREAM;
-  return { redisUrl, stream: parseStreamKey(stream, flags.stream !== undefined ? '--stream' : env.DROIDCHECK_STREAM !== undefined ? 'DROIDCHECK_STREAM' : 'stream') };
+  return { redisUrl, stream: parseStreamKey(o.values.stream, o.name('stream')) };
 }
 
 /** `--metrics-port` / `--metrics-host` / `--metrics-linger`. */
-function resolveMetrics(flags: JobFlags): ResolvedMetrics | undefined {
-  if (flags.metricsPort === undefined) {
-    if (flags.metricsHost !== undefined || flags.metricsLinger !== undefined) throw new UsageError(`${flags.metricsHost !== undefined ? '--metrics-host' : '--metrics-linger'} needs --metrics-port`);
+function resolveMetrics(o: ResolvedOptions): ResolvedMetrics | undefined {
+  const { metricsPort, metricsHost, metricsLinger } = o.values;
+  if (metricsPort === undefined) {
+    const other = (['metricsHost', 'metricsLinger'] as const).find((k) => o.given(k));
+    if (other) throw new UsageError(`${o.name(other)} needs --metrics-port`);
     return undefined;
   }
-  return {
-    host: flags.metricsHost ?? '127.0.0.1',
-    port: parseInteger(flags.metricsPort, '--metrics-port', 0, 65_535),
-    lingerMs: parseDuration(flags.metricsLinger ?? 0, '--metrics-linger'),
-  };
+  return { host: metricsHost, port: metricsPort, lingerMs: metricsLinger };
 }
 
 /** The segment's part of a count (virtual users, a request budget); UsageError when it is none. */
@@ -212,112 +226,146 @@ function segmentShare(count: number, segment: Segment | undefined, what: string)
   return share;
 }
 
-function resolveLoad(flags: JobFlags, concurrency: number, explicitConcurrency: boolean, timeoutMs: number, segment: Segment | undefined): ResolvedLoadSettings {
-  const durationMs = parseDuration(flags.duration ?? '30s', '--duration');
-  if (durationMs <= 0) throw new UsageError('--duration: must be > 0, e.g. 30s');
-  if (flags.rate !== undefined && flags.stages !== undefined) throw new UsageError('give either --rate (constant arrival rate) or --stages (ramps), not both');
-  const open = flags.rate !== undefined || flags.stages !== undefined;
-  if (open && explicitConcurrency) throw new UsageError('--concurrency sets the closed model; with --rate or --stages (open model) use --max-in-flight');
-  let model: LoadModel;
-  if (flags.stages !== undefined) model = { kind: 'open', startRate: parseNumber(flags.startRate ?? 0, '--start-rate', { min: 0, unit: 'req/s' }), stages: parseStages(flags.stages) };
-  else if (flags.rate !== undefined) model = { kind: 'open', ...constantRate(parseNumber(flags.rate, '--rate', { min: 0, above: true, unit: 'req/s' }), durationMs) };
-  else model = { kind: 'closed', concurrency: segmentShare(concurrency, segment, '--concurrency'), durationMs };
-  const maxRequests = flags.maxRequests === undefined ? undefined : segmentShare(parseInteger(flags.maxRequests, '--max-requests', 1), segment, '--max-requests');
-  const seed = parseInteger(flags.seed ?? 1, '--seed', 0, 2 ** 32 - 1);
+/**
+ * The load model from whichever source says most: a flag beats the file, so `--rate` or
+ * `--stages` on the command line replace a `load.concurrency` of the config file (and `-c`
+ * replaces a file's `load.rate`). Two models, or --rate and --stages, from one level are a
+ * mistake, reported with where each came from (the file's keys at their line:col).
+ */
+function loadModel(o: ResolvedOptions, durationMs: number, segment: Segment | undefined): LoadModel {
+  const level = (k: OptionKey): number => (o.given(k) ? o.sources[k]!.level : 0);
+  const [rate, stages, closed] = [level('rate'), level('stages'), level('concurrency')];
+  if (rate > 0 && rate === stages) throw new UsageError(`give either ${o.name('rate')} (constant arrival rate) or ${o.name('stages')} (ramps), not both`);
+  const open = Math.max(rate, stages);
+  if (open > 0 && open === closed) {
+    const openName = o.name(rate >= stages ? 'rate' : 'stages');
+    throw new UsageError(`${o.name('concurrency')} sets the closed model and ${openName} the open model: keep one (with the open model, cap requests in flight with --max-in-flight)`);
+  }
+  const { values: v } = o;
+  if (open > closed && stages > rate) return { kind: 'open', startRate: v.startRate, stages: v.stages! };
+  if (open > closed) return { kind: 'open', ...constantRate(v.rate!, durationMs) };
+  return { kind: 'closed', concurrency: segmentShare(v.concurrency, segment, '--concurrency'), durationMs };
+}
+
+/** Highest arrival rate of a model, req/s (0 for the closed model). */
+const peakRate = (m: LoadModel): number => (m.kind === 'open' ? Math.max(m.startRate, ...m.stages.map((s) => s.target)) : 0);
+
+function resolveLoad(o: ResolvedOptions, timeoutMs: number, segment: Segment | undefined): ResolvedLoadSettings {
+  const v = o.values;
+  const model = loadModel(o, v.duration, segment);
+  const maxRequests = v.maxRequests === undefined ? undefined : segmentShare(v.maxRequests, segment, '--max-requests');
+  // This shard sends its share of the arrivals: its cap is its share of the in-flight requests.
+  const share = segment ? segment.total : 1;
   return {
     model,
-    warmupMs: parseDuration(flags.warmup ?? 0, '--warmup'),
-    maxInFlight: parseInteger(flags.maxInFlight ?? 100_000, '--max-in-flight', 1),
+    warmupMs: v.warmup,
+    maxInFlight: v.maxInFlight ?? defaultInFlightCap(peakRate(model) / share, timeoutMs),
+    maxInFlightDerived: v.maxInFlight === undefined,
     maxRequests,
-    weights: parseWeights(flags.weights ?? []),
+    weights: v.weights,
     // Each shard draws its own mix (the same seed would send the same sequence n times).
-    seed: segment ? (seed + segment.index - 1) % 2 ** 32 : seed,
-    ackOnly: flags.ackOnly ?? false,
-    progressMs: parseDuration(flags.progress ?? '5s', '--progress'),
+    seed: segment ? (v.seed + segment.index - 1) % 2 ** 32 : v.seed,
+    ackOnly: v.ackOnly,
+    progressMs: v.progress,
     drainTimeoutMs: timeoutMs + 5_000,
     segment,
-    startAt: flags.startAt === undefined ? undefined : parseInstant(flags.startAt, '--start-at'),
+    startAt: v.startAt,
   };
 }
 
-function resolveCapacity(flags: JobFlags): ResolvedCapacitySettings {
-  const rate = (v: number | string | undefined, fallback: number, flag: string): number => parseNumber(v ?? fallback, flag, { min: 0, above: true, unit: 'req/s' });
-  const startRate = rate(flags.startRate, 50, '--start-rate');
-  const maxRate = rate(flags.maxRate, 2000, '--max-rate');
-  if (maxRate < startRate) throw new UsageError(`--max-rate (${maxRate} req/s) must be >= --start-rate (${startRate} req/s)`);
+function resolveCapacity(o: ResolvedOptions, timeoutMs: number): ResolvedCapacitySettings {
+  const v = o.values;
+  if (v.maxRate < v.startRate) throw new UsageError(`${o.name('maxRate')} (${v.maxRate} req/s) must be >= ${o.name('startRate')} (${v.startRate} req/s)`);
   return {
-    strategy: parseChoice(flags.strategy ?? 'step', '--strategy', ['step', 'bisect'] as const),
-    startRate,
-    stepRate: rate(flags.step, startRate, '--step'),
-    maxRate,
-    precision: flags.precision === undefined ? undefined : rate(flags.precision, 1, '--precision'),
-    maxSteps: parseInteger(flags.maxSteps ?? 20, '--max-steps', 1, 1000),
-    stepDurationMs: parseDuration(flags.stepDuration ?? '10s', '--step-duration'),
-    warmupMs: parseDuration(flags.warmup ?? '2s', '--warmup'),
-    ackP99Ms: parseDuration(flags.ackP99 ?? '100ms', '--ack-p99'),
-    answerP99Ms: flags.answerP99 === undefined ? undefined : parseDuration(flags.answerP99, '--answer-p99'),
-    maxErrorRate: parseShare(flags.maxErrorRate ?? '1%', '--max-error-rate'),
-    maxInFlight: parseInteger(flags.maxInFlight ?? 100_000, '--max-in-flight', 1),
-    weights: parseWeights(flags.weights ?? []),
-    seed: parseInteger(flags.seed ?? 1, '--seed', 0, 2 ** 32 - 1),
-    ackOnly: flags.ackOnly ?? false,
+    strategy: v.strategy,
+    startRate: v.startRate,
+    stepRate: v.step ?? v.startRate,
+    maxRate: v.maxRate,
+    precision: v.precision,
+    maxSteps: v.maxSteps,
+    stepDurationMs: v.stepDuration,
+    warmupMs: v.warmup,
+    ackP99Ms: v.ackP99,
+    answerP99Ms: v.answerP99,
+    maxErrorRate: v.maxErrorRate,
+    maxInFlight: v.maxInFlight ?? defaultInFlightCap(v.maxRate, timeoutMs),
+    maxInFlightDerived: v.maxInFlight === undefined,
+    weights: v.weights,
+    seed: v.seed,
+    ackOnly: v.ackOnly,
   };
 }
 
 /**
- * Resolves `cli` (what the user typed) over `file` (the config file's flags for this command,
- * config/file.ts `fileFlags`) against `env` (the environment with `.env` under it).
+ * A table option given for a command it does not belong to: names the commands that have it
+ * (`--rate is an option of droidcheck load`), derived from the table.
  */
-export function resolveConfig(command: JobKind, cli: JobFlags, env: NodeJS.ProcessEnv = process.env, file: JobFlags = {}): ResolvedConfig {
-  const flags: JobFlags = { ...file };
-  for (const [k, v] of Object.entries(cli)) if (v !== undefined) (flags as Record<string, unknown>)[k] = v;
-  const target = resolveTarget(cli, env, file);
+export function notAnOptionOf(command: string, key: OptionKey): string {
+  const o = OPTIONS[key] as OptionSpec;
+  return `${flagName(key)} is an option of ${o.commands.map((c) => `\`droidcheck ${c}\``).join(' and ')}, not of \`droidcheck ${command}\``;
+}
+
+function checkBelongs(command: JobKind, cli: JobFlags): void {
+  for (const key of Object.keys(cli)) {
+    if (!Object.hasOwn(OPTIONS, key) || (cli as Record<string, unknown>)[key] === undefined) continue;
+    if (!(OPTIONS[key as OptionKey] as OptionSpec).commands.includes(command)) throw new UsageError(notAnOptionOf(command, key as OptionKey));
+  }
+}
+
+function resolveBase(command: JobKind, o: ResolvedOptions, cli: JobFlags, env: NodeJS.ProcessEnv, file: JobFlags): BaseConfig {
+  const v = o.values;
+  const target = resolveTarget(o, env);
   const generated = (): string | null => (target.kind === 'emulator' ? randomBytes(24).toString('base64url') : null);
-  const webhookSecret = secretFrom(env, 'DROID_WEBHOOK_SECRET') ?? generated();
-  const verifyToken = secretFrom(env, 'DROID_VERIFY_TOKEN') ?? generated();
-  const intentSecret = secretFrom(env, 'DROID_INTENT_SECRET') ?? generated();
-  const reporters = flags.reporters && flags.reporters.length > 0 ? flags.reporters : [...DEFAULT_REPORTERS];
-  const timeoutMs = parseDuration(flags.timeout ?? '180s', '--timeout');
-  if (timeoutMs <= 0) throw new UsageError('--timeout: must be > 0, e.g. 180s');
-  const concurrency = parseInteger(flags.concurrency ?? 8, '--concurrency', 1, 100_000);
-  const shard = flags.shard === undefined ? undefined : parseShard(flags.shard);
-  if (flags.startAt !== undefined && command !== 'load') throw new UsageError('--start-at is an option of load');
-  const config: ResolvedConfig = {
+  return {
     command,
-    paths: flags.paths && flags.paths.length > 0 ? flags.paths : ['scenarios'],
-    concurrency,
-    mode: flags.mode === undefined ? undefined : parseChoice(flags.mode, '--mode', ['sync', 'async', 'both'] as const),
-    reportDir: flags.reportDir ?? 'reports',
-    timeoutMs,
-    graceMs: parseDuration(flags.grace ?? '5s', '--grace'),
+    paths: v.paths.length > 0 ? v.paths : ['scenarios'],
+    concurrency: v.concurrency ?? 8,
+    mode: v.mode,
+    reportDir: v.reportDir,
+    timeoutMs: v.timeout,
+    graceMs: v.grace,
     target,
-    webhookSecret,
-    verifyToken,
-    intentSecret,
-    receiverHost: flags.receiverHost ?? '127.0.0.1',
-    receiverPort: parseInteger(flags.receiverPort ?? 0, '--receiver-port', 0, 65_535),
-    publicUrl: flags.publicUrl === undefined ? undefined : parseUrl(flags.publicUrl, '--public-url'),
-    thresholds: flags.thresholds ?? [],
-    defaultThresholds: flags.defaultThresholds ?? true,
-    reporters,
-    defaultReporters: !(flags.reporters && flags.reporters.length > 0),
-    tags: flags.tags ?? [],
-    excludeTags: flags.excludeTags ?? [],
-    grep: parseGrep(flags.grep),
-    emulatorThread: flags.emulatorThread ?? 'worker',
-    warmUp: flags.warmUp ?? true,
-    retries: parseInteger(flags.retries ?? 0, '--retries', 0, 10),
-    shard,
-    baseline: flags.baseline,
-    outputFile: flags.outputFiles && flags.outputFiles.length > 0 ? parseOutputFiles(flags.outputFiles) : undefined,
-    failOnFlaky: flags.failOnFlaky ?? false,
-    syncMessage: parseChoice(flags.syncMessage ?? 'auto', '--sync-message', ['auto', 'object', 'string'] as const),
-    llm: resolveLlmConfig({ ...(cli.judgeModel !== undefined && { judgeModel: cli.judgeModel }), ...(cli.embeddingModel !== undefined && { embeddingModel: cli.embeddingModel }), ...(cli.cache === false && { cache: false }) }, env, file.judge),
-    deliveries: resolveDeliveries(flags, env, target),
-    metrics: resolveMetrics(flags),
+    webhookSecret: secretFrom(env, 'DROID_WEBHOOK_SECRET') ?? generated(),
+    verifyToken: secretFrom(env, 'DROID_VERIFY_TOKEN') ?? generated(),
+    intentSecret: secretFrom(env, 'DROID_INTENT_SECRET') ?? generated(),
+    receiverHost: v.receiverHost,
+    receiverPort: v.receiverPort,
+    publicUrl: v.publicUrl,
+    thresholds: v.thresholds,
+    defaultThresholds: v.defaultThresholds,
+    reporters: v.reporters.length > 0 ? v.reporters : [...DEFAULT_REPORTERS],
+    defaultReporters: v.reporters.length === 0,
+    tags: v.tags,
+    excludeTags: v.excludeTags,
+    grep: v.grep,
+    emulatorThread: cli.emulatorThread ?? file.emulatorThread ?? 'worker',
+    warmUp: v.warmUp,
+    retries: v.retries,
+    shard: v.shard,
+    baseline: v.baseline,
+    outputFile: Object.keys(v.outputFiles).length > 0 ? v.outputFiles : undefined,
+    failOnFlaky: v.failOnFlaky ?? false,
+    syncMessage: v.syncMessage,
+    llm: resolveLlmConfig({ ...(v.judgeModel !== undefined && { judgeModel: v.judgeModel }), ...(v.embeddingModel !== undefined && { embeddingModel: v.embeddingModel }), ...(!v.cache && { cache: false }) }, env, file.judge),
+    deliveries: resolveDeliveries(o, env, target),
+    metrics: resolveMetrics(o),
   };
+}
+
+/**
+ * Resolves `cli` (what the user typed, `JobFlags` names) over `file` (the config file's flags
+ * for this command, file.ts `fileFlags`) against `env` (the environment with `.env` under it),
+ * every option through the table (options.ts, values.ts). The result is typed by `command`:
+ * `resolveConfig('load', ...)` has its `load` settings.
+ * Throws UsageError / ConfigError (exit 2) naming the flag, the variable or the file's key at
+ * its line:col; ScenarioError for a file value its parser refuses.
+ */
+export function resolveConfig<K extends JobKind>(command: K, cli: JobFlags, env: NodeJS.ProcessEnv = process.env, file: JobFlags = {}): ConfigOf<K> {
+  checkBelongs(command, cli);
+  const o = resolveOptions(command, cli, env, file);
+  const base = resolveBase(command, o, cli, env, file);
   // load: --shard splits the arrivals (execution segments), every shard runs every scenario.
-  if (command === 'load') config.load = resolveLoad(flags, concurrency, flags.concurrency !== undefined, timeoutMs, shard);
-  if (command === 'capacity') config.capacity = resolveCapacity(flags);
-  return config;
+  if (command === 'load') return { ...base, command: 'load', load: resolveLoad(o, base.timeoutMs, base.shard) } as ConfigOf<K>;
+  if (command === 'capacity') return { ...base, command: 'capacity', capacity: resolveCapacity(o, base.timeoutMs) } as ConfigOf<K>;
+  return { ...base, command: 'run' } as ConfigOf<K>;
 }

@@ -1,6 +1,6 @@
 /**
  * The settings a report shows (`report.json` `settings`): plain data, never a token, a secret
- * or a value derived from one (DESIGN.md, Conventions).
+ * or a value derived from one.
  */
 import { llmSettings } from '../llm/index.js';
 import { redactRedisUrl } from '../redact.js';
@@ -26,8 +26,8 @@ export function publicSettings(config: ResolvedConfig): Record<string, unknown> 
     ...(config.failOnFlaky && { failOnFlaky: true }),
     ...(config.syncMessage !== 'auto' && { syncMessage: config.syncMessage }),
     ...(config.llm && { judge: llmSettings(config.llm) }),
-    ...(config.load && { load: { ...config.load, maxRequests: config.load.maxRequests ?? null } }),
+    ...(config.command === 'load' && { load: { ...config.load, maxRequests: config.load.maxRequests ?? null } }),
     ...(config.deliveries && { deliveries: { redis: redactRedisUrl(config.deliveries.redisUrl), stream: config.deliveries.stream } }),
-    ...(config.capacity && { capacity: { ...config.capacity, precision: config.capacity.precision ?? null, answerP99Ms: config.capacity.answerP99Ms ?? null } }),
+    ...(config.command === 'capacity' && { capacity: { ...config.capacity, precision: config.capacity.precision ?? null, answerP99Ms: config.capacity.answerP99Ms ?? null } }),
   };
 }

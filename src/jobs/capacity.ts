@@ -6,12 +6,12 @@
  * redaction, every report format, exit 130 on SIGINT with the curve measured so far. Exit code:
  * 0 when some rate passed, 99 when none did.
  */
-import type { ResolvedConfig } from '../config/index.js';
+import type { CapacityConfig } from '../config/index.js';
 import { InternalError } from '../errors.js';
 import { MixSource, combineResults, generatorVerdict, runEngine, type EngineResult } from '../runner/index.js';
 import { formatRate } from '../units.js';
 import { pointLine, searchCapacity, type RateMeasurement } from './capacity-search.js';
-import { loadSection } from './load.js';
+import { inFlightLine, loadSection } from './load.js';
 import { runJob, type JobIO, type JobSummary } from './pipeline.js';
 
 /**
@@ -43,11 +43,11 @@ function measurement(rate: number, engine: EngineResult, judgesAck: boolean, rem
 }
 
 /** Throws like `run` (exit 2 before anything is sent). */
-export function runCapacity(config: ResolvedConfig, io: JobIO): Promise<JobSummary> {
+export function runCapacity(config: CapacityConfig, io: JobIO): Promise<JobSummary> {
   const c = config.capacity;
-  if (!c) throw new InternalError('runCapacity: the configuration has no capacity settings (resolveConfig("capacity", ...))');
-  return runJob({ ...config, command: 'capacity' }, io, async (ctx) => {
+  return runJob(config, io, async (ctx) => {
     await ctx.begin(undefined);
+    ctx.log(inFlightLine(c, config.timeoutMs, 'capacity'));
     ctx.log(`droidcheck capacity: ${c.strategy} search from ${formatRate(c.startRate)} to ${formatRate(c.maxRate)}, ${c.stepDurationMs / 1000} s per rate after ${c.warmupMs / 1000} s of warm-up`);
     const results: EngineResult[] = [];
     const measure = async (rate: number): Promise<RateMeasurement | undefined> => {
@@ -73,6 +73,6 @@ export function runCapacity(config: ResolvedConfig, io: JobIO): Promise<JobSumma
     );
     if (results.length === 0) throw new InternalError('capacity: no rate was measured');
     const engine = combineResults(results);
-    return { engine, load: loadSection(engine), capacity };
+    return { engine, load: loadSection(engine, c.maxInFlight), capacity };
   });
 }

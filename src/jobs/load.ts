@@ -8,8 +8,7 @@
  * (runner/segments.ts: its arrivals of every stage, its virtual users), `--start-at` sleeps until
  * the instant every shard starts at (start-at.ts), so `merge` describes one load.
  */
-import type { ResolvedConfig } from '../config/index.js';
-import { InternalError } from '../errors.js';
+import { inFlightMemory, PENDING_REQUEST_BYTES, type LoadConfig, type ResolvedLoadSettings } from '../config/index.js';
 import type { LoadSection } from '../report/index.js';
 import { MixSource, generatorVerdict, runEngine, stateKeys, type EngineResult } from '../runner/index.js';
 import { formatMs } from '../units.js';
@@ -18,8 +17,22 @@ import { checkStartAt, sleepUntil } from './start-at.js';
 
 const round3 = (n: number): number => Math.round(n * 1000) / 1000;
 
-/** The load section of an engine result (rates in req/s, times in ms). */
-export function loadSection(engine: EngineResult): LoadSection {
+/**
+ * The generator's verdict: the send delay (generatorVerdict), and dropped arrivals, which the
+ * send delay cannot show (a dropped arrival is never sent): a load that dropped some did not
+ * keep up, whatever its send delay.
+ */
+function generatorOf(engine: EngineResult, sendDelay: NonNullable<ReturnType<NonNullable<EngineResult['sendDelay']>['summary']>>, maxInFlight: number | undefined): ReturnType<typeof generatorVerdict> {
+  const verdict = generatorVerdict(sendDelay);
+  const { sent, dropped } = engine.counts;
+  if (dropped === 0) return verdict;
+  const share = `${((dropped / Math.max(1, sent + dropped)) * 100).toFixed(1)}%`;
+  const cap = maxInFlight !== undefined ? ` at the in-flight cap of ${maxInFlight} requests (raise it with --max-in-flight; each pending request holds ~${PENDING_REQUEST_BYTES / 1000} KB)` : '';
+  return { ...verdict, message: `${dropped} arrivals (${share}) were dropped${cap}: the generator did not keep up with the arrival rate; send delay p99 ${sendDelay.p99} ms` };
+}
+
+/** The load section of an engine result (rates in req/s, times in ms); `maxInFlight` names the cap in the verdict. */
+export function loadSection(engine: EngineResult, maxInFlight?: number): LoadSection {
   const seconds = engine.measuredMs / 1000;
   const sendDelay = engine.sendDelay?.summary();
   return {
@@ -30,24 +43,30 @@ export function loadSection(engine: EngineResult): LoadSection {
     measuredMs: round3(engine.measuredMs),
     achievedRate: seconds > 0 ? round3(engine.counts.sent / seconds) : 0,
     answeredRate: seconds > 0 ? round3(engine.tally.outcomes.answered / seconds) : 0,
-    ...(sendDelay && engine.sendDelay && { sendDelay: { ...sendDelay, histogram: engine.sendDelay.encode() }, generator: generatorVerdict(sendDelay) }),
+    ...(sendDelay && engine.sendDelay && { sendDelay: { ...sendDelay, histogram: engine.sendDelay.encode() }, generator: generatorOf(engine, sendDelay, maxInFlight) }),
   };
+}
+
+/** `in-flight cap 144000 (derived: 1000 req/s × 120 s × 1.2; ~360 MB at ~2.5 KB per pending request)`. */
+export function inFlightLine(s: Pick<ResolvedLoadSettings, 'maxInFlight' | 'maxInFlightDerived'>, timeoutMs: number, command = 'load'): string {
+  const how = s.maxInFlightDerived ? `derived from the peak arrival rate × --timeout ${formatMs(timeoutMs)} × 1.2, at least 1000` : 'from --max-in-flight';
+  return `droidcheck ${command}: in-flight cap ${s.maxInFlight} requests (${how}); up to ${inFlightMemory(s.maxInFlight)} at ~${PENDING_REQUEST_BYTES / 1000} KB per pending request; arrivals beyond it are dropped`;
 }
 
 /**
  * Throws like `run` (exit 2 before anything is sent), and UsageError when `--start-at` is more
  * than 1 s in the past or more than 24 h ahead (on the wall clock `now`, ms since the epoch).
  */
-export async function runLoad(config: ResolvedConfig, io: JobIO, now: () => number = Date.now): Promise<JobSummary> {
+export async function runLoad(config: LoadConfig, io: JobIO, now: () => number = Date.now): Promise<JobSummary> {
   const s = config.load;
-  if (!s) throw new InternalError('runLoad: the configuration has no load settings (resolveConfig("load", ...))');
   const startAtMs = s.startAt === undefined ? undefined : checkStartAt(s.startAt, now());
-  return runJob({ ...config, command: 'load' }, io, async (ctx) => {
+  return runJob(config, io, async (ctx) => {
     const source = MixSource.of(ctx.suites, { mode: config.mode, weights: s.weights, seed: s.seed });
     await ctx.begin(undefined);
     const m = s.model;
     const shard = s.segment ? `shard ${s.segment.index}/${s.segment.total} of ` : '';
     ctx.log(`droidcheck load: ${shard}${m.kind === 'open' ? `open model, ${m.stages.map((st) => `${st.durationMs / 1000} s to ${st.target} req/s`).join(', ')}` : `closed model, ${m.concurrency} in flight for ${m.durationMs / 1000} s`}${s.segment && m.kind === 'open' ? ` (this shard: arrival ${s.segment.index} of every ${s.segment.total})` : ''}`);
+    if (m.kind === 'open') ctx.log(inFlightLine(s, config.timeoutMs));
     if (s.segment && s.segment.total > 1) {
       const stateful = ctx.suites.flatMap((suite) => suite.scenarios).filter((sc) => stateKeys(sc).length > 0);
       if (stateful.length > 0) ctx.log(`droidcheck load: scenarios that act on a customer's state run in one shard each; this shard runs ${stateful.length}: ${stateful.map((sc) => `${sc.suite} › ${sc.name}`).join('; ')}`);
@@ -71,7 +90,7 @@ export async function runLoad(config: ResolvedConfig, io: JobIO, now: () => numb
       skipGraded: true,
     });
     const load: LoadSection = {
-      ...loadSection(engine),
+      ...loadSection(engine, m.kind === 'open' ? s.maxInFlight : undefined),
       ...(s.segment && { shards: [`${s.segment.index}/${s.segment.total}`] }),
       ...(s.startAt !== undefined && { startAt: s.startAt }),
       ...(startLagMs !== undefined && { startLagMs: Math.round(startLagMs * 1000) / 1000 }),

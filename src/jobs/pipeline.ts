@@ -106,10 +106,11 @@ export async function selectSuites(config: ResolvedConfig): Promise<Suite[]> {
   // load: --shard splits the arrivals (execution segments, config.load.segment); of the scenarios
   // it only deals the state lanes, each to one shard (runner/shard.ts).
   const load = config.command === 'load';
-  const suites = load ? laneSuites(filtered, config.load?.segment) : shardSuites(filtered, config.shard);
+  const segment = config.command === 'load' ? config.load.segment : undefined;
+  const suites = load ? laneSuites(filtered, segment) : shardSuites(filtered, config.shard);
   if (suites.length === 0) {
     const n = filtered.reduce((k, s) => k + s.scenarios.length, 0);
-    const shard = load ? config.load?.segment : config.shard;
+    const shard = load ? segment : config.shard;
     const why = load ? `every one of the ${n} scenarios changes a customer's state, and each customer's scenarios run in one shard only` : `${n} scenarios for ${shard?.total} shards, a customer's stateful scenarios together`;
     throw new UsageError(`shard ${shard?.index}/${shard?.total} holds no scenario (${why}): use fewer shards`);
   }
@@ -130,7 +131,7 @@ function createReporters(config: ResolvedConfig, io: JobIO, redact: (text: strin
       color: io.color ?? false,
       redact,
       answers: config.command === 'run' ? 'all' : 'failed',
-      ...(config.load && { progressIntervalMs: config.load.progressMs }),
+      ...(config.command === 'load' && { progressIntervalMs: config.load.progressMs }),
       ...(config.outputFile && { outputFile: config.outputFile }),
     }),
   );
@@ -179,7 +180,23 @@ export async function runJob(config: ResolvedConfig, io: JobIO, body: (ctx: JobC
   }
 }
 
-async function runPipeline(config: ResolvedConfig, io: JobIO, body: (ctx: JobContext) => Promise<JobOutput>, live: JobMetrics | undefined): Promise<JobSummary> {
+/** What the steps before the traffic prepare: suites, reporters, redaction, the log line. */
+interface Prepared {
+  suites: Suite[];
+  graded: ReturnType<typeof needsGrader>;
+  baseline: Awaited<ReturnType<typeof loadBaseline>> | undefined;
+  reporters: Reporter[];
+  /** Redacts every known secret (the emulator's token too, once the target is open). */
+  redact: (text: string) => string;
+  /** Adds the secrets only known once the target is open. */
+  addSecrets(more: (string | null | undefined)[]): void;
+  log(line: string): void;
+  settings: Record<string, unknown>;
+  startedAt: string;
+}
+
+/** Steps 1 and 2: select, check what must hold before sending, build the reporters, preflight. */
+async function prepare(config: ResolvedConfig, io: JobIO, live: JobMetrics | undefined): Promise<Prepared> {
   const suites = await selectSuites(config);
   for (const t of config.thresholds) parseThreshold(t);
   // LLM-graded matchers: a model must be configured before anything is sent (run only; load
@@ -187,92 +204,85 @@ async function runPipeline(config: ResolvedConfig, io: JobIO, body: (ctx: JobCon
   const graded = config.command === 'run' ? needsGrader(suites) : [];
   assertGraderConfig(graded, config.llm);
   const baseline = config.baseline !== undefined ? await loadBaseline(config.baseline) : undefined;
-  const secrets = [config.webhookSecret, config.verifyToken, config.intentSecret, config.target.kind === 'remote' ? config.target.token : undefined, redisPassword(config.deliveries?.redisUrl), ...environmentSecrets(io.env ?? process.env)];
-  let redact = createRedactor(secrets);
-  const reporters = createReporters(config, io, (text) => redact(text));
+  let secrets = [config.webhookSecret, config.verifyToken, config.intentSecret, config.target.kind === 'remote' ? config.target.token : undefined, redisPassword(config.deliveries?.redisUrl), ...environmentSecrets(io.env ?? process.env)];
+  let redactor = createRedactor(secrets);
+  const redact = (text: string): string => redactor(text);
+  const reporters = createReporters(config, io, redact);
   const progress = reporters.find((r) => r.name === 'progress') as (Reporter & { log?(line: string): void }) | undefined;
   const log = (line: string): void => (progress?.log ? progress.log(redact(line)) : void io.stderr.write(`${redact(line)}\n`));
   const settings = publicSettings(config);
   const startedAt = new Date().toISOString();
   await preflight(config, log, io.stopSignal);
   if (live) log(`droidcheck: metrics at ${live.url}`);
-  const target = await openTarget(config, log);
-  live?.watch(target.receiver);
-  const grader = graded.length > 0 && config.llm ? createGrader(config.llm) : undefined;
-  redact = createRedactor([...secrets, target.emulator?.token]);
-  let output: JobOutput;
-  let network: NetworkEstimate | undefined;
-  try {
-    if (config.target.kind === 'remote') {
-      log(`droidcheck: target ${target.baseUrl} (droid ${config.target.droidId})`);
-      if (target.deliveries) log(`droidcheck: deliveries from stream ${target.deliveries.stream} at ${target.deliveries.redis} (shard ${target.deliveries.shardId}); the service's webhooks must point at \`droidcheck receive\``);
-      else log(`droidcheck: configure the service's answer webhook URL as ${target.webhookUrl}`);
-      const waiting = replyWaiters(suites);
-      if (waiting > 0) {
-        const where = target.deliveries ? "`droidcheck receive`'s /messages" : (target.messagesUrl ?? '/messages of the receiver');
-        log(`droidcheck: ${waiting} scenario(s) wait for the bot's reply (waitForReply, noReplyWithin): the service's message webhook must point at ${where}${config.verifyToken === null ? ' (set DROID_VERIFY_TOKEN to its verify token)' : ', with DROID_VERIFY_TOKEN as its verify token'}, or those steps wait out their window`);
-      }
-      if (config.webhookSecret === null && !target.deliveries) log('droidcheck: no DROID_WEBHOOK_SECRET set: deliveries are accepted without a secret');
-    } else {
-      log(`droidcheck: embedded emulator at ${target.baseUrl} (${target.emulator?.thread ?? 'inline'} thread), receiver at ${target.webhookUrl}`);
+  const addSecrets = (more: (string | null | undefined)[]): void => {
+    secrets = [...secrets, ...more];
+    redactor = createRedactor(secrets);
+  };
+  return { suites, graded, baseline, reporters, redact, addSecrets, log, settings, startedAt };
+}
+
+/** Step 3, once the target is open: say where it is and what it needs, warm up, measure the round trip. */
+async function announceTarget(config: ResolvedConfig, target: Target, suites: readonly Suite[], io: JobIO, log: (line: string) => void): Promise<NetworkEstimate | undefined> {
+  if (config.target.kind === 'remote') {
+    log(`droidcheck: target ${target.baseUrl} (droid ${config.target.droidId})`);
+    if (target.deliveries) log(`droidcheck: deliveries from stream ${target.deliveries.stream} at ${target.deliveries.redis} (shard ${target.deliveries.shardId}); the service's webhooks must point at \`droidcheck receive\``);
+    else log(`droidcheck: configure the service's answer webhook URL as ${target.webhookUrl}`);
+    const waiting = replyWaiters(suites);
+    if (waiting > 0) {
+      const where = target.deliveries ? "`droidcheck receive`'s /messages" : (target.messagesUrl ?? '/messages of the receiver');
+      log(`droidcheck: ${waiting} scenario(s) wait for the bot's reply (waitForReply, noReplyWithin): the service's message webhook must point at ${where}${config.verifyToken === null ? ' (set DROID_VERIFY_TOKEN to its verify token)' : ', with DROID_VERIFY_TOKEN as its verify token'}, or those steps wait out their window`);
     }
-    if (config.warmUp) await warmUpConnections(target.client, config.concurrency, io.stopSignal);
-    if (config.target.kind === 'remote') {
-      try {
-        network = await measureRoundTrip(target.baseUrl, { signal: io.stopSignal });
-        log(`droidcheck: network round trip ${formatMs(network.rttMs)} (fastest of ${network.samples} TCP connects): the ack limit is judged on ack minus it (ackServer)`);
-      } catch (err) {
-        log(`droidcheck: could not measure the network round trip (${(err as Error).message}): the ack limit is judged on the client-side ack`);
-      }
-    }
-    const sinks: RecordSink[] = reporters
-      .filter((r) => r.onResult)
-      .map((r) => ({ onRecord: (record, warmup) => r.onResult!(record, warmup), ...(r.drained && { drained: () => r.drained!() }) }));
-    if (live) sinks.push(live.sink);
-    const onTick = (s: ProgressSnapshot): void => {
-      for (const r of reporters) r.onProgress?.(s);
-      live?.onTick(s);
-    };
-    const rttMs = network?.rttMs;
-    const ctx: JobContext = {
-      config,
-      suites,
-      target,
-      sinks,
-      onTick,
-      begin: async (planned) => {
-        for (const r of reporters) await r.onRunStart?.({ startedAt, kind: config.command, planned, settings });
-      },
-      log,
-      stopSignal: io.stopSignal,
-      abortSignal: io.abortSignal,
-      grader,
-      rttMs,
-      engine: {
-        client: target.client,
-        receiver: target.receiver,
-        timeoutMs: config.timeoutMs,
-        retry: retryPolicyFor(config.retries),
-        sinks,
-        onTick,
-        stopSignal: io.stopSignal,
-        abortSignal: io.abortSignal,
-        rttMs,
-      },
-    };
-    output = await body(ctx);
-  } catch (err) {
-    for (const r of reporters) await r.onAbort?.();
-    throw err;
-  } finally {
-    // Emulator first (no more deliveries), then the receiver (parked deliveries become orphans).
-    await target.close();
-    await grader?.close();
+    if (config.webhookSecret === null && !target.deliveries) log('droidcheck: no DROID_WEBHOOK_SECRET set: deliveries are accepted without a secret');
+  } else {
+    log(`droidcheck: embedded emulator at ${target.baseUrl} (${target.emulator?.thread ?? 'inline'} thread), receiver at ${target.webhookUrl}`);
   }
-  const engine = output.engine;
+  if (config.warmUp) await warmUpConnections(target.client, config.concurrency, io.stopSignal);
+  if (config.target.kind !== 'remote') return undefined;
+  try {
+    const network = await measureRoundTrip(target.baseUrl, { signal: io.stopSignal });
+    log(`droidcheck: network round trip ${formatMs(network.rttMs)} (fastest of ${network.samples} TCP connects): the ack limit is judged on ack minus it (ackServer)`);
+    return network;
+  } catch (err) {
+    log(`droidcheck: could not measure the network round trip (${(err as Error).message}): the ack limit is judged on the client-side ack`);
+    return undefined;
+  }
+}
+
+/** Step 4's context: the reporters as engine sinks, the engine options every job passes alike. */
+function jobContext(config: ResolvedConfig, p: Prepared, target: Target, io: JobIO, live: JobMetrics | undefined, grader: Grader | undefined, network: NetworkEstimate | undefined): JobContext {
+  const sinks: RecordSink[] = p.reporters
+    .filter((r) => r.onResult)
+    .map((r) => ({ onRecord: (record, warmup) => r.onResult!(record, warmup), ...(r.drained && { drained: () => r.drained!() }) }));
+  if (live) sinks.push(live.sink);
+  const onTick = (s: ProgressSnapshot): void => {
+    for (const r of p.reporters) r.onProgress?.(s);
+    live?.onTick(s);
+  };
+  const rttMs = network?.rttMs;
+  return {
+    config,
+    suites: p.suites,
+    target,
+    sinks,
+    onTick,
+    begin: async (planned) => {
+      for (const r of p.reporters) await r.onRunStart?.({ startedAt: p.startedAt, kind: config.command, planned, settings: p.settings });
+    },
+    log: p.log,
+    stopSignal: io.stopSignal,
+    abortSignal: io.abortSignal,
+    grader,
+    rttMs,
+    engine: { client: target.client, receiver: target.receiver, timeoutMs: config.timeoutMs, retry: retryPolicyFor(config.retries), sinks, onTick, stopSignal: io.stopSignal, abortSignal: io.abortSignal, rttMs },
+  };
+}
+
+/** Steps 5 and 6: set-up failure, accounting, the one report, every reporter. */
+async function finish(config: ResolvedConfig, p: Prepared, target: Target, io: JobIO, live: JobMetrics | undefined, output: JobOutput, grader: Grader | undefined, network: NetworkEstimate | undefined): Promise<JobSummary> {
+  const { engine } = output;
   if (engine.setupFailure && !engine.interrupted) {
-    for (const r of reporters) await r.onAbort?.();
-    throw new SetupError(redact(setupMessage(engine.setupFailure, target, config)));
+    for (const r of p.reporters) await r.onAbort?.();
+    throw new SetupError(p.redact(setupMessage(engine.setupFailure, target, config)));
   }
   const receiver = target.receiver.stats();
   const accounting = checkAccounting({ outcomes: engine.tally.outcomes, requests: engine.tally.requests, notSent: engine.counts.notSent, receiver, parked: target.receiver.parkedCount(), inbound: target.receiver.inboundStats() });
@@ -281,7 +291,7 @@ async function runPipeline(config: ResolvedConfig, io: JobIO, body: (ctx: JobCon
     startedAt: engine.startedAt,
     finishedAt: engine.finishedAt,
     durationMs: engine.durationMs,
-    settings,
+    settings: p.settings,
     tally: engine.tally,
     records: engine.records,
     latency: engine.latency,
@@ -289,8 +299,8 @@ async function runPipeline(config: ResolvedConfig, io: JobIO, body: (ctx: JobCon
     accounting,
     thresholds: config.thresholds,
     defaultThresholds: config.defaultThresholds && config.command !== 'capacity',
-    suites,
-    ...(baseline && { baseline }),
+    suites: p.suites,
+    ...(p.baseline && { baseline: p.baseline }),
     notes: engine.notes,
     failOnFlaky: config.failOnFlaky,
     interrupted: engine.interrupted || Boolean(io.stopSignal?.aborted),
@@ -300,13 +310,35 @@ async function runPipeline(config: ResolvedConfig, io: JobIO, body: (ctx: JobCon
     ...(grader && config.llm && { judge: { settings: llmSettings(config.llm), usage: grader.usage() } }),
     ...(network && { network }),
   });
-  if (grader) log(`droidcheck: judge ${formatLlmUsage(grader.usage())}`);
+  if (grader) p.log(`droidcheck: judge ${formatLlmUsage(grader.usage())}`);
   const stream = streamSection(target);
-  const safe = redactValue(stream ? { ...report, stream } : report, redact);
-  for (const r of reporters) await r.onRunEnd?.(safe);
+  const safe = redactValue(stream ? { ...report, stream } : report, p.redact);
+  for (const r of p.reporters) await r.onRunEnd?.(safe);
   // After the reports are on disk, so a scraper that sees job_finished=1 can read them.
   live?.finish(output.engine);
-  const files = reporters.flatMap((r) => r.files ?? []);
+  const files = p.reporters.flatMap((r) => r.files ?? []);
   if (files.length > 0) io.stdout.write(`reports: ${files.join(', ')}\n`);
   return { report: safe, exitCode: safe.exitCode, files };
+}
+
+async function runPipeline(config: ResolvedConfig, io: JobIO, body: (ctx: JobContext) => Promise<JobOutput>, live: JobMetrics | undefined): Promise<JobSummary> {
+  const p = await prepare(config, io, live);
+  const target = await openTarget(config, p.log);
+  live?.watch(target.receiver);
+  const grader = p.graded.length > 0 && config.llm ? createGrader(config.llm) : undefined;
+  p.addSecrets([target.emulator?.token]);
+  let output: JobOutput;
+  let network: NetworkEstimate | undefined;
+  try {
+    network = await announceTarget(config, target, p.suites, io, p.log);
+    output = await body(jobContext(config, p, target, io, live, grader, network));
+  } catch (err) {
+    for (const r of p.reporters) await r.onAbort?.();
+    throw err;
+  } finally {
+    // Emulator first (no more deliveries), then the receiver (parked deliveries become orphans).
+    await target.close();
+    await grader?.close();
+  }
+  return finish(config, p, target, io, live, output, grader, network);
 }

@@ -4,7 +4,7 @@
  * stateful scenarios one at a time: runner/plan.ts), against the embedded emulator by default;
  * the reports, and the exit code (DESIGN.md, Conventions). Pipeline: pipeline.ts.
  */
-import type { ResolvedConfig } from '../config/index.js';
+import type { ResolvedConfig, RunConfig } from '../config/index.js';
 import { PlanSource, runEngine } from '../runner/index.js';
 import { runJob, type JobIO, type JobSummary } from './pipeline.js';
 
@@ -17,7 +17,9 @@ export type RunSummary = JobSummary;
  * problem of the target is an outcome in the report.
  */
 export function run(config: ResolvedConfig, io: JobIO): Promise<JobSummary> {
-  return runJob({ ...config, command: 'run' }, io, async (ctx) => {
+  // Any job's configuration runs as a run (a load's settings are not used).
+  const runConfig: RunConfig = { ...config, command: 'run' };
+  return runJob(runConfig, io, async (ctx) => {
     const source = PlanSource.of(ctx.suites, config.mode);
     await ctx.begin(source.planned);
     const engine = await runEngine({ ...ctx.engine, source, scheduler: { kind: 'closed', concurrency: config.concurrency }, keepRecords: true, grader: ctx.grader });

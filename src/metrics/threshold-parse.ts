@@ -2,13 +2,16 @@
  * k6-style thresholds (SLOs) as users write them: `"<metric> <op> <value>[unit]"`, e.g.
  * `ack.p99 < 100ms`, `answer.p(99.5) <= 2m`, `outcome.timeout.rate < 1%`, `receiver.late == 0`.
  *
- * Metrics:
- * - latency `ack|answer|sync|reply|ackServer` . `p50|p90|p95|p99|p999|max|min|mean|count|p(NN)`; value in ms,
- *   or with a unit `ms|s|m` (count takes a bare number);
- * - `outcome.<name>.rate|count` for every outcome of src/outcomes.ts (rate 0..1 of the
- *   requests, or `NN%`);
- * - `scenario.pass.rate` (0..1 or `NN%`);
- * - `receiver.<duplicates|late|orphans|badSecret|malformed>` (counts).
+ * Metrics, each value with its unit, as a flag's value has (`-t 30` is refused the same way):
+ * - latency `ack|answer|sync|reply|ackServer` . `p50|p90|p95|p99|p999|max|min|mean|p(NN)`: a
+ *   duration, `ms|s|m` (`answer.max < 180` is refused: 180 ms or 180 s?); `.count` a bare number;
+ * - `outcome.<name>.rate` for every outcome of src/outcomes.ts: a share of the requests in `%`
+ *   (`outcome.timeout.rate < 1` is refused: 1% or 100%?); `outcome.<name>.count` a bare number;
+ * - `scenario.pass.rate` in `%`;
+ * - `load.dropped.rate`: the share of the arrivals dropped at the in-flight cap, in `%`;
+ *   `load.dropped.count` a bare number;
+ * - `receiver.<duplicates|late|orphans|badSecret|malformed>` (counts, bare numbers).
+ * Zero alone needs no unit (`outcome.timeout.rate == 0`).
  * An unknown metric is an error (DROIDCHECK_ERR_THRESHOLD, with a did-you-mean), never a silent pass.
  *
  * A minimum number of samples is demanded the k6 way, with a threshold on the count:
@@ -16,6 +19,7 @@
  * measured, while the p99 alone would only say "too few samples" (docs/statistics.md).
  */
 import { ThresholdError } from '../errors.js';
+import { durationProblem } from '../units.js';
 import { OUTCOMES } from '../outcomes.js';
 import { didYouMeanText } from '../suggest.js';
 import { LATENCY_METRICS, LIMITS_MS } from './latency-recorder.js';
@@ -48,12 +52,16 @@ export type ReceiverCounter = (typeof RECEIVER_COUNTERS)[number];
 
 const LATENCY_STATS = ['p50', 'p90', 'p95', 'p99', 'p999', 'max', 'min', 'mean', 'count'] as const;
 const UNITS_MS: Record<string, number> = { '': 1, ms: 1, s: 1000, m: 60_000 };
+/** `load.<stat>` thresholds: figures of the load section (open model). */
+export const LOAD_METRICS = ['load.dropped'] as const;
 
 /** Every concrete metric name (for did-you-mean and documentation). */
 export const THRESHOLD_METRICS: readonly string[] = [
   ...LATENCY_METRICS.flatMap((m) => LATENCY_STATS.map((s) => `${m}.${s}`)),
   ...OUTCOME_NAMES.flatMap((o) => [`outcome.${o}.rate`, `outcome.${o}.count`]),
   'scenario.pass.rate',
+  'load.dropped.rate',
+  'load.dropped.count',
   ...RECEIVER_COUNTERS.map((c) => `receiver.${c}`),
 ];
 
@@ -74,6 +82,13 @@ export const DEFAULT_THRESHOLDS: readonly string[] = [
  */
 export const REMOTE_DEFAULT_THRESHOLDS: readonly string[] = [`ackServer.p99 < ${LIMITS_MS.ackServer}ms`, ...DEFAULT_THRESHOLDS.slice(1)];
 
+/**
+ * The default threshold of a load (open model): arrivals dropped at the in-flight cap are load
+ * the target never saw, so a run that dropped more than 1% of them did not measure what was
+ * asked (exit 99; the message names the cap and --max-in-flight).
+ */
+export const LOAD_DEFAULT_THRESHOLDS: readonly string[] = ['load.dropped.rate < 1%'];
+
 /** Which metric the acknowledgement limit is judged on: `ack` (the embedded emulator) or `ackServer` (a remote target). */
 export type AckBasis = 'ack' | 'ackServer';
 
@@ -82,7 +97,7 @@ export function defaultThresholdsFor(basis: AckBasis): readonly string[] {
   return basis === 'ackServer' ? REMOTE_DEFAULT_THRESHOLDS : DEFAULT_THRESHOLDS;
 }
 
-const EXPRESSION = /^\s*([^\s<>=!]+)\s*(<=|>=|==|!=|<|>)\s*([-+]?\d+(?:\.\d+)?(?:e[-+]?\d+)?)\s*([a-z%]*)\s*$/i;
+const EXPRESSION = /^\s*([^\s<>=!]+)\s*(<=|>=|==|!=|<|>)\s*([-+]?\d+(?:\.\d+)?(?:e[-+]?\d+)?)\s*([a-z%/]*)\s*$/i;
 const EXAMPLE = 'e.g. "ack.p99 < 100ms" or "outcome.timeout.rate < 1%"';
 
 function resolveName(name: string, expression: string): Omit<Threshold, 'expression' | 'op' | 'value'> {
@@ -113,29 +128,43 @@ function resolveName(name: string, expression: string): Omit<Threshold, 'express
     }
   } else if (name === 'scenario.pass.rate') {
     return { name, metric: 'scenario.pass', stat: 'rate', kind: 'rate' };
+  } else if (name === 'load.dropped.rate' || name === 'load.dropped.count') {
+    const stat = rest.slice('dropped.'.length) as 'rate' | 'count';
+    return { name, metric: 'load.dropped', stat, kind: stat };
   } else if (head === 'receiver' && (RECEIVER_COUNTERS as readonly string[]).includes(rest)) {
     return { name, metric: 'receiver', stat: rest, kind: 'count' };
   }
   const hint = didYouMeanText(name, THRESHOLD_METRICS);
   throw new ThresholdError(
     `threshold "${expression}": unknown metric "${name}"` +
-      (hint || `; known metrics: ack|answer|sync|reply|ackServer.<p50|p90|p95|p99|p999|p(NN)|max|min|mean|count>, outcome.<name>.rate|count, scenario.pass.rate, receiver.<counter>`),
+      (hint || `; known metrics: ack|answer|sync|reply|ackServer.<p50|p90|p95|p99|p999|p(NN)|max|min|mean|count>, outcome.<name>.rate|count, scenario.pass.rate, load.dropped.rate|count, receiver.<counter>`),
   );
 }
 
-function scaleValue(raw: number, unit: string, kind: ThresholdKind, expression: string): number {
+/**
+ * The value in the metric's unit (ms, 0..1, a count). A value without its unit is refused with
+ * the wording of a flag's duration (units.ts durationProblem): `"180" needs a unit: write 180ms
+ * or 180s`; only zero, and counts, stand alone.
+ */
+function scaleValue(rawText: string, unit: string, kind: ThresholdKind, expression: string): number {
+  const raw = Number(rawText);
   const u = unit.toLowerCase();
+  const refuse = (why: string): never => {
+    throw new ThresholdError(`threshold "${expression}": ${why}`);
+  };
   if (kind === 'latency') {
+    if (u === '' && raw !== 0) refuse(durationProblem(rawText) ?? `"${rawText}" needs a unit: write ${rawText}ms or ${rawText}s`);
     const factor = UNITS_MS[u];
     if (factor !== undefined) return raw * factor;
-  } else if (kind === 'rate') {
-    if (u === '') return raw;
-    if (u === '%') return raw / 100;
-  } else if (u === '') {
-    return raw;
+    return refuse(`unit "${unit}" does not fit a latency; use ms, s or m, e.g. ${rawText}ms`);
   }
-  const allowed = kind === 'latency' ? 'ms, s or m (bare numbers are ms)' : kind === 'rate' ? '% or none (0..1)' : 'none (a count)';
-  throw new ThresholdError(`threshold "${expression}": unit "${unit}" does not fit a ${kind} metric; use ${allowed}`);
+  if (kind === 'rate') {
+    if (u === '%') return raw / 100;
+    if (u === '' && raw === 0) return 0;
+    return refuse(u === '' ? `"${rawText}" needs a unit: write ${rawText}% (or ${raw * 100}% for a share of ${rawText})` : `unit "${unit}" does not fit a rate; write a share in %, e.g. 1%`);
+  }
+  if (u === '') return raw;
+  return refuse(`unit "${unit}" does not fit a count; write a bare number, e.g. ${rawText}`);
 }
 
 /**
@@ -149,6 +178,6 @@ export function parseThreshold(expression: string): Threshold {
   if (!m) throw new ThresholdError(`threshold "${trimmed}": expected "<metric> <op> <value>[unit]", ${EXAMPLE}`);
   const [, name = '', op = '<', rawValue = '0', unit = ''] = m;
   const resolved = resolveName(name, trimmed);
-  const value = scaleValue(Number(rawValue), unit, resolved.kind, trimmed);
+  const value = scaleValue(rawValue, unit, resolved.kind, trimmed);
   return { expression: trimmed, ...resolved, op: op as ThresholdOp, value };
 }

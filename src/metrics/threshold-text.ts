@@ -47,7 +47,7 @@ export function formatFigure(value: number, unit: ThresholdUnit, near?: number):
 
 /** What the samples behind a threshold's figure are: `samples`, `requests` or `scenarios`. */
 export function sampleNoun(metric: string, count: number): string {
-  const noun = metric.startsWith('outcome.') ? 'request' : metric.startsWith('scenario.') ? 'scenario' : 'sample';
+  const noun = metric.startsWith('outcome.') ? 'request' : metric.startsWith('scenario.') ? 'scenario' : metric.startsWith('load.') ? 'arrival' : 'sample';
   return `${count} ${noun}${count === 1 ? '' : 's'}`;
 }
 

@@ -13,7 +13,7 @@
 import { ThresholdError } from '../errors.js';
 import { LATENCY_METRICS, LatencyRecorder, type LatencyMetric, type LatencySummary } from './latency-recorder.js';
 import { minSamplesForStat } from './sample-size.js';
-import { defaultThresholdsFor, parseThreshold, type AckBasis, type ReceiverCounter, type Threshold, type ThresholdOp } from './threshold-parse.js';
+import { defaultThresholdsFor, LOAD_DEFAULT_THRESHOLDS, parseThreshold, type AckBasis, type ReceiverCounter, type Threshold, type ThresholdOp } from './threshold-parse.js';
 
 /** The figures thresholds are judged on: a ReportDocument fits. Latencies in ms. */
 export interface ThresholdData {
@@ -28,6 +28,8 @@ export interface ThresholdData {
   receiver: Readonly<Record<ReceiverCounter, number>>;
   /** HDR compressed base64 per metric; needed for p95 and p(NN). */
   histograms?: Readonly<Partial<Record<LatencyMetric, string>>>;
+  /** A load's arrivals (the report's load section): sent, and dropped at the in-flight cap. */
+  load?: { readonly sent: number; readonly dropped: number };
 }
 
 export type ThresholdStatus = 'passed' | 'breached' | 'too-few-samples' | 'no-samples';
@@ -92,6 +94,11 @@ export function measureThreshold(t: Threshold, data: ThresholdData, recorder?: (
     const rec = recorder ? recorder() : LatencyRecorder.fromEncoded(data.histograms);
     return { value: rec.percentileMs(t.metric, t.percentile ?? 100), count };
   }
+  if (t.metric === 'load.dropped') {
+    const dropped = data.load?.dropped ?? 0;
+    const arrivals = dropped + (data.load?.sent ?? 0);
+    return t.stat === 'count' ? { value: dropped, count: arrivals } : { value: arrivals === 0 ? 0 : dropped / arrivals, count: arrivals };
+  }
   if (t.metric === 'scenario.pass') return { value: data.summary.passRate, count: data.summary.scenarios ?? data.summary.requests };
   if (t.metric === 'receiver') {
     const n = data.receiver[t.stat as ReceiverCounter];
@@ -136,7 +143,8 @@ const keyOf = (t: Threshold): string => `${t.name}${t.op}${t.value}`;
  * one) against `data`. With `defaults: true` the spec's limits come first (DEFAULT_THRESHOLDS;
  * with `ackBasis: 'ackServer'`, a remote target, REMOTE_DEFAULT_THRESHOLDS: the acknowledgement
  * judged on `ackServer.p99`, the raw `ack.p99` in `beside`), each only when its metric has values
- * (count > 0) and not repeated when a user threshold is the same.
+ * (count > 0) and not repeated when a user threshold is the same; with a load section in `data`,
+ * LOAD_DEFAULT_THRESHOLDS too (`load.dropped.rate < 1%`).
  */
 export function evaluateThresholds(
   expressions: readonly (string | Threshold)[],
@@ -145,11 +153,8 @@ export function evaluateThresholds(
 ): ThresholdResult[] {
   const user = expressions.map((e) => (typeof e === 'string' ? parseThreshold(e) : e));
   const userKeys = new Set(user.map(keyOf));
-  const defaults = options.defaults
-    ? defaultThresholdsFor(options.ackBasis ?? 'ack').map(parseThreshold).filter(
-        (t) => !userKeys.has(keyOf(t)) && data.latency[t.metric as LatencyMetric].count > 0,
-      )
-    : [];
+  const spec = options.defaults ? [...defaultThresholdsFor(options.ackBasis ?? 'ack'), ...(data.load ? LOAD_DEFAULT_THRESHOLDS : [])] : [];
+  const defaults = spec.map(parseThreshold).filter((t) => !userKeys.has(keyOf(t)) && measureThreshold(t, data).count > 0);
   let cached: LatencyRecorder | undefined;
   const recorder = (): LatencyRecorder => (cached ??= LatencyRecorder.fromEncoded(data.histograms ?? {}));
   return [...defaults, ...user].map((t) => judgeThreshold(t, data, recorder));

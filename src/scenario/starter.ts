@@ -59,15 +59,15 @@ DROID_API_TOKEN=
 DROID_WEBHOOK_SECRET=
 `;
 
-/** The starter config file: the `run` flags a project wants by default (src/config-file.ts). */
-const STARTER_CONFIG = `# droidcheck.config.yaml: default flags of \`droidcheck run\` (flags > environment > this file).
+/** The starter config file: options of every job command (src/config/file.ts; docs/options.md). */
+const STARTER_CONFIG = `# droidcheck.config.yaml: default options of droidcheck run, load and capacity
+# (flags > environment > .env > this file; every option: docs/options.md). Options of one
+# command go in its section: run: / load: / capacity: (e.g. load: { concurrency: 8 }).
 # Tokens and secrets never go here: export DROID_API_TOKEN and DROID_WEBHOOK_SECRET instead.
 paths: [scenarios]
-concurrency: 8
 timeout: 180s
 reportDir: reports
 thresholds:
-  - ack.p99 < 100ms
   - answer.p99 < 180s
 # baseUrl: https://your-service.example   # omit to use the embedded emulator
 # droidId: 123

@@ -220,7 +220,7 @@ function expectUsageError(out: { code: number; stderr: string }, names: string):
 }
 
 describe.each(commands.map((c) => [c.name(), c] as const))('droidcheck %s', (name, command) => {
-  const options = command.options.filter((o) => o.long !== undefined);
+  const options = command.options.filter((o) => o.long !== undefined && !o.hidden);
   const valued = options.filter((o) => o.required || o.optional);
   const booleans = options.filter((o) => !o.required && !o.optional);
 
@@ -261,4 +261,15 @@ describe.each(commands.map((c) => [c.name(), c] as const))('droidcheck %s', (nam
       }
     });
   }
+});
+
+// A flag of another command (hidden on this one, from the table of options) names the commands
+// that have it, instead of commander's did-you-mean guess (`run --rate 5` once suggested --grace).
+describe.each(commands.filter((c) => c.options.some((o) => o.hidden)).map((c) => [c.name(), c] as const))('droidcheck %s: a flag of another command', (name, command) => {
+  const hidden = command.options.filter((o) => o.hidden && o.long !== undefined);
+  it.each(hidden.map((o) => [o.long!, o.required || o.optional] as const))('%s says which command has it', async (flag, valued) => {
+    const out = await cli([name, ...(context[name] ?? []), flag, ...(valued ? ['5'] : [])]);
+    expectUsageError(out, `${flag} is an option of \`droidcheck `);
+    expect(out.stderr).toContain(`not of \`droidcheck ${name}\``);
+  });
 });

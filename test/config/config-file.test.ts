@@ -21,7 +21,7 @@ function errorOf(fn: () => unknown): ScenarioError {
 
 describe('droidcheck.config.yaml', () => {
   it('parses the shared flags and the command sections', () => {
-    const file = parseConfigFile('paths: [suites]\nconcurrency: 4\nmode: async\nthresholds: ["ack.p99 < 50ms"]\nload:\n  rate: 20\ncapacity:\n  maxRate: 300\n', 'c.yaml');
+    const file = parseConfigFile('paths: [suites]\nmode: async\nthresholds: ["ack.p99 < 50ms"]\nrun:\n  concurrency: 4\nload:\n  rate: 20\ncapacity:\n  maxRate: 300\n', 'c.yaml');
     expect(fileFlags(file, 'run')).toEqual({ paths: ['suites'], concurrency: 4, mode: 'async', thresholds: ['ack.p99 < 50ms'] });
     expect(fileFlags(file, 'load')).toMatchObject({ paths: ['suites'], rate: 20 });
     expect(fileFlags(file, 'capacity')).toMatchObject({ maxRate: 300 });
@@ -29,11 +29,11 @@ describe('droidcheck.config.yaml', () => {
   });
 
   it('names file:line:col for a wrong type and an unknown key with a suggestion', () => {
-    expect(errorOf(() => parseConfigFile('reportDir: r\nconcurrency: many\n', 'c.yaml')).message).toMatch(/^c\.yaml:2:14: .*number/);
-    const both = errorOf(() => parseConfigFile('concurrency: many\nconcurency: 3\n', 'c.yaml'));
-    expect(both.issues.map((i) => i.location.line).sort()).toEqual([1, 2]);
-    const typo = errorOf(() => parseConfigFile('reportDir: r\nconcurency: 3\n', 'c.yaml'));
-    expect(typo.message).toMatch(/^c\.yaml:2:1: .*"concurency".*did you mean "concurrency"/);
+    expect(errorOf(() => parseConfigFile('reportDir: r\nretries: many\n', 'c.yaml')).message).toMatch(/^c\.yaml:2:10: retries: "many" must be a whole number/);
+    const both = errorOf(() => parseConfigFile('run:\n  concurrency: many\n  concurency: 3\n', 'c.yaml'));
+    expect(both.issues.map((i) => i.location.line)).toEqual([3]);
+    const typo = errorOf(() => parseConfigFile('reportDir: r\nretires: 3\n', 'c.yaml'));
+    expect(typo.message).toMatch(/^c\.yaml:2:1: .*"retires".*did you mean "retries"/);
     expect(errorOf(() => parseConfigFile('load:\n  rate: fast\n', 'c.yaml')).message).toMatch(/^c\.yaml:2:9: /);
   });
 
@@ -45,11 +45,11 @@ describe('droidcheck.config.yaml', () => {
   });
 
   it('applies flags > environment > config file > defaults, for every command', () => {
-    const file = { concurrency: 3, reportDir: 'from-file', baseUrl: 'http://127.0.0.1:1', droidId: 5 };
+    const file = { retries: 3, reportDir: 'from-file', baseUrl: 'http://127.0.0.1:1', droidId: 5 };
     const env = { DROID_BASE_URL: 'http://127.0.0.1:2', DROID_API_TOKEN: 't0ken-value' };
     for (const command of ['run', 'load', 'capacity'] as const) {
-      const config = resolveConfig(command, { concurrency: 9 }, env, file);
-      expect(config.concurrency).toBe(9); // flag beats file
+      const config = resolveConfig(command, { retries: 9 }, env, file);
+      expect(config.retries).toBe(9); // flag beats file
       expect(config.reportDir).toBe('from-file'); // file beats default
       expect(config.target).toMatchObject({ kind: 'remote', baseUrl: 'http://127.0.0.1:2', droidId: '5' }); // env beats file
     }

@@ -58,7 +58,7 @@ describe('--start-at', () => {
     for (const bad of ['2026-05-01T12:00:00', 'tomorrow', '2026-05-01', '+30s']) {
       expect(() => resolveConfig('load', { rate: 1, startAt: bad }), bad).toThrow(/is not an ISO 8601 time with its offset/);
     }
-    expect(() => resolveConfig('run', { startAt: '2026-05-01T12:00:00Z' })).toThrow(/--start-at is an option of load/);
+    expect(() => resolveConfig('run', { startAt: '2026-05-01T12:00:00Z' })).toThrow(/--start-at is an option of `droidcheck load`/);
   });
 
   it('refuses an instant more than 1 s past or more than 24 h ahead', () => {

@@ -16,7 +16,7 @@ import { emulateOptions } from '../../src/cli/emulate-command.js';
 import { jobConfig } from '../../src/cli/job-options.js';
 import { createProgram } from '../../src/cli/program.js';
 import { explicitOptions, type CliContext } from '../../src/cli/shared.js';
-import { resolveReceiveConfig, type ResolvedConfig } from '../../src/config/index.js';
+import { resolveReceiveConfig, type LoadConfig, type ResolvedConfig } from '../../src/config/index.js';
 import { createLiveMetrics } from '../../src/metrics/prometheus.js';
 import { REPO } from '../helpers/cli.js';
 
@@ -24,7 +24,7 @@ const DEPLOY = join(REPO, 'deploy');
 const SAMPLE_START = new Date(Date.now() + 60_000).toISOString();
 const SAMPLE_ENV = { DROID_API_TOKEN: 'tok-sample-0123456789', DROID_WEBHOOK_SECRET: 'whsec-sample-0123456789' };
 
-type Checked = { command: string; config?: ResolvedConfig; receive?: ReturnType<typeof resolveReceiveConfig>; emulate?: Awaited<ReturnType<typeof emulateOptions>>; operands: string[] };
+type Checked = { command: string; config?: ResolvedConfig & Partial<Pick<LoadConfig, 'load'>>; receive?: ReturnType<typeof resolveReceiveConfig>; emulate?: Awaited<ReturnType<typeof emulateOptions>>; operands: string[] };
 
 /**
  * Runs `args` through droidcheck's commander program with every action replaced by our own

@@ -8,6 +8,7 @@ import {
   evaluateThresholds,
   latencyCells,
   parseThreshold,
+  THRESHOLD_METRICS,
   type ThresholdData,
 } from '../../src/metrics/index.js';
 
@@ -32,7 +33,7 @@ describe('parseThreshold', () => {
     expect(parseThreshold('ack.p99 < 100ms')).toMatchObject({ metric: 'ack', stat: 'p99', op: '<', value: 100, percentile: 99, name: 'ack.p99' });
     expect(parseThreshold('answer.max<180s').value).toBe(180_000);
     expect(parseThreshold(' sync.p50 <= 2m ').value).toBe(120_000);
-    expect(parseThreshold('sync.mean > 5').value).toBe(5);
+    expect(parseThreshold('sync.mean > 5ms').value).toBe(5);
     expect(parseThreshold('ack.p(99.5) < 1.5s')).toMatchObject({ stat: 'p(99.5)', percentile: 99.5, value: 1500 });
     expect(parseThreshold('ack.count >= 10')).toMatchObject({ kind: 'count', value: 10 });
   });
@@ -40,7 +41,7 @@ describe('parseThreshold', () => {
   it('parses outcome, scenario and receiver metrics', () => {
     expect(parseThreshold('outcome.transport-error.rate < 1%')).toMatchObject({ metric: 'outcome.transport-error', stat: 'rate', value: 0.01 });
     expect(parseThreshold('outcome.timeout.count == 0')).toMatchObject({ metric: 'outcome.timeout', stat: 'count', op: '==' });
-    expect(parseThreshold('scenario.pass.rate >= 0.99')).toMatchObject({ metric: 'scenario.pass', stat: 'rate', value: 0.99 });
+    expect(parseThreshold('scenario.pass.rate >= 99%')).toMatchObject({ metric: 'scenario.pass', stat: 'rate', value: 0.99 });
     expect(parseThreshold('receiver.badSecret != 1')).toMatchObject({ metric: 'receiver', stat: 'badSecret', op: '!=' });
   });
 
@@ -56,8 +57,8 @@ describe('parseThreshold', () => {
     expect(err.code).toBe('DROIDCHECK_ERR_THRESHOLD');
     expect(err.exitCode).toBe(2);
     expect(err.message).toContain('did you mean "ack.p999"');
-    expect(() => parseThreshold('acks.p99 < 100')).toThrow(/did you mean "ack.p99"/);
-    expect(() => parseThreshold('outcome.timeouts.rate < 0.1')).toThrow(/did you mean "outcome.timeout.rate"/);
+    expect(() => parseThreshold('acks.p99 < 100ms')).toThrow(/did you mean "ack.p99"/);
+    expect(() => parseThreshold('outcome.timeouts.rate < 10%')).toThrow(/did you mean "outcome.timeout.rate"/);
     expect(() => parseThreshold('receiver.orphan == 0')).toThrow(/receiver.orphans/);
     expect(() => parseThreshold('latency < 3')).toThrow(ThresholdError);
   });
@@ -68,22 +69,53 @@ describe('parseThreshold', () => {
     expect(() => parseThreshold('receiver.late < 3s')).toThrow(/unit "s"/);
     expect(() => parseThreshold('ack.count < 3ms')).toThrow(/unit/);
     expect(() => parseThreshold('outcome.failed.rate < 3ms')).toThrow(/unit/);
-    expect(() => parseThreshold('ack.p(0) < 3')).toThrow(/percentile/);
-    expect(() => parseThreshold('ack.p(101) < 3')).toThrow(/percentile/);
+    expect(() => parseThreshold('ack.p(0) < 3ms')).toThrow(/percentile/);
+    expect(() => parseThreshold('ack.p(101) < 3ms')).toThrow(/percentile/);
+  });
+});
+
+describe('a threshold value needs its unit', () => {
+  // One metric of every kind (latency stats, rates, counts), each with a bare value: every one
+  // but a count is refused (a rate written 1 used to mean 100%, a latency 180 meant 180 ms).
+  const needsUnit = [...THRESHOLD_METRICS.filter((m) => !/(\.count|^receiver\..*)$/.test(m))];
+  const counts = THRESHOLD_METRICS.filter((m) => /(\.count|^receiver\..*)$/.test(m));
+
+  it.each(needsUnit)('%s < 1 is refused with a message about the unit', (metric) => {
+    expect(() => parseThreshold(`${metric} < 1`)).toThrow(/needs a unit: write 1(ms or 1s|%)/);
+  });
+
+  it.each(counts)('%s < 1 is a count: no unit', (metric) => {
+    expect(parseThreshold(`${metric} < 1`).value).toBe(1);
+    expect(() => parseThreshold(`${metric} < 1%`)).toThrow(/does not fit a count/);
+  });
+
+  it('uses the wording of a duration flag, and lets zero stand alone', () => {
+    expect(() => parseThreshold('answer.max < 180')).toThrow('threshold "answer.max < 180": "180" needs a unit: write 180ms or 180s');
+    expect(() => parseThreshold('outcome.timeout.rate < 1')).toThrow('"1" needs a unit: write 1% (or 100% for a share of 1)');
+    expect(parseThreshold('outcome.timeout.rate == 0').value).toBe(0);
+    expect(parseThreshold('load.dropped.rate < 1%')).toMatchObject({ metric: 'load.dropped', stat: 'rate', value: 0.01 });
   });
 });
 
 describe('evaluateThresholds', () => {
+  it('judges dropped arrivals of a load, a default threshold when the data has a load', () => {
+    const d = { ...data(), load: { sent: 870, dropped: 130 } };
+    const [dropped] = evaluateThresholds([], d, { defaults: true }).filter((r) => r.metric === 'load.dropped.rate');
+    expect(dropped).toMatchObject({ status: 'breached', actual: 0.13, count: 1000, limit: 0.01 });
+    expect(describeThreshold(dropped!)).toBe('✗ load.dropped.rate < 1% (actual 13%, 1000 arrivals)');
+    expect(evaluateThresholds([], data(), { defaults: true }).map((r) => r.metric)).not.toContain('load.dropped.rate');
+  });
+
   it('judges each metric kind on the data', () => {
     const results = evaluateThresholds(
       [
         'ack.p99 < 100ms',
-        'ack.p95 < 50',
+        'ack.p95 < 50ms',
         'ack.p(50) < 60ms',
         'ack.count == 1000',
         'outcome.timeout.rate < 1%',
         'outcome.answered.count >= 95',
-        'scenario.pass.rate > 0.95',
+        'scenario.pass.rate > 95%',
         'receiver.duplicates == 0',
         'receiver.orphans <= 1',
       ],
@@ -184,7 +216,7 @@ describe('statistics that fit the sample (issue 11, item 2)', () => {
 
   it('prints every figure with its unit (issue 11, item 10)', () => {
     const d = sampled(812, { answers: [202.623] });
-    const lines = evaluateThresholds(['answer.max < 180s', 'ack.p99 < 100ms', 'outcome.answered.rate > 99%', 'scenario.pass.rate >= 0.9', 'receiver.late == 0'], d).map(describeThreshold);
+    const lines = evaluateThresholds(['answer.max < 180s', 'ack.p99 < 100ms', 'outcome.answered.rate > 99%', 'scenario.pass.rate >= 90%', 'receiver.late == 0'], d).map(describeThreshold);
     expect(lines).toEqual([
       '✓ answer.max < 180 s (actual 203 ms, 1 sample)',
       '✓ ack.p99 < 100 ms (actual 2.4 ms, 812 samples)',

@@ -4,12 +4,13 @@
  * expressions and the merge's own), never by combining the inputs' verdicts.
  */
 import { z } from 'zod';
-import { DEFAULT_THRESHOLDS, REMOTE_DEFAULT_THRESHOLDS, THRESHOLD_MARKS, evaluateThresholds, thresholdVerdictText, type LatencyMetric, type ThresholdResult, type ThresholdStatus } from '../../metrics/index.js';
+import { DEFAULT_THRESHOLDS, LOAD_DEFAULT_THRESHOLDS, REMOTE_DEFAULT_THRESHOLDS, THRESHOLD_MARKS, evaluateThresholds, thresholdVerdictText, type LatencyMetric, type ThresholdResult, type ThresholdStatus } from '../../metrics/index.js';
 import type { ReceiverStats } from '../run-types.js';
 import { defineSection, type MergeReportsOptions, type SectionInput } from '../section.js';
 import { span, type Tone } from '../view.js';
 import { count, obj, type Assert, type Same } from './common.js';
 import type { Histograms, LatencyEntry } from './latency.js';
+import type { LoadSection } from './load.js';
 import type { NetworkSection } from './network.js';
 import type { ReportSummary } from './summary.js';
 
@@ -30,12 +31,12 @@ export const thresholdResultSchema = obj({
 const _threshold: Assert<Same<z.output<typeof thresholdResultSchema>, ThresholdResult>> = true;
 void _threshold;
 
-type Judged = { summary: ReportSummary; latency: Record<LatencyMetric, LatencyEntry>; receiver: ReceiverStats; histograms: Histograms; network?: NetworkSection };
+type Judged = { summary: ReportSummary; latency: Record<LatencyMetric, LatencyEntry>; receiver: ReceiverStats; histograms: Histograms; network?: NetworkSection; load?: Pick<LoadSection, 'sent' | 'dropped'> };
 type Doc = Judged & { kind: string; settings: Record<string, unknown>; thresholds: ThresholdResult[] };
 
 const TONE: Record<ThresholdStatus, Tone> = { passed: 'ok', breached: 'fail', 'too-few-samples': 'warn', 'no-samples': 'warn' };
 const judge = (expressions: readonly string[], d: Judged, defaults: boolean): ThresholdResult[] =>
-  evaluateThresholds(expressions, { summary: d.summary, latency: d.latency, receiver: d.receiver, histograms: d.histograms }, { defaults, ackBasis: d.network ? 'ackServer' : 'ack' });
+  evaluateThresholds(expressions, { summary: d.summary, latency: d.latency, receiver: d.receiver, histograms: d.histograms, ...(d.load && { load: d.load }) }, { defaults, ackBasis: d.network ? 'ackServer' : 'ack' });
 
 export const thresholdsSection = defineSection({
   name: 'thresholds',
@@ -43,7 +44,7 @@ export const thresholdsSection = defineSection({
   compute: (input: SectionInput, doc: Judged) => ({ thresholds: judge(input.thresholds ?? [], doc, input.defaultThresholds ?? input.kind !== 'capacity') }),
   merge: (docs: readonly Doc[], merged: Judged, opts: MergeReportsOptions) => {
     const first = docs[0]!;
-    const defaults = new Set([...DEFAULT_THRESHOLDS, ...REMOTE_DEFAULT_THRESHOLDS]);
+    const defaults = new Set([...DEFAULT_THRESHOLDS, ...REMOTE_DEFAULT_THRESHOLDS, ...LOAD_DEFAULT_THRESHOLDS]);
     const expressions = [...new Set([...docs.flatMap((d) => d.thresholds.map((t) => t.expression)), ...(opts.thresholds ?? [])])].filter((e) => !defaults.has(e));
     return { thresholds: judge(expressions, merged, first.kind !== 'capacity' && first.settings.defaultThresholds !== false) };
   },

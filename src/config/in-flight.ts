@@ -1,0 +1,28 @@
+/**
+ * The default in-flight cap of the open model, derived from the load asked: every arrival of the
+ * peak rate may stay pending for the whole answer timeout (answers take up to 180 s by the
+ * service's Limits), so the cap that drops nothing at that rate is rate × timeout; a margin
+ * covers bursts. A fixed default dropped arrivals of launch-sized loads (1,000 async answers/s
+ * with 120 s answers is 120,000 in flight).
+ */
+
+/** Margin over peak rate × timeout. */
+export const IN_FLIGHT_MARGIN = 1.2;
+/** The smallest derived cap (small rates still get room for bursts). */
+export const MIN_IN_FLIGHT_CAP = 1_000;
+/**
+ * Memory of one pending request in the generator, bytes: a documented estimate (the request's
+ * record, its timers and its receiver slot), used to print what a cap implies, not to enforce it.
+ */
+export const PENDING_REQUEST_BYTES = 2_500;
+
+/** The cap for `peakRate` req/s with answers pending up to `timeoutMs` ms. */
+export function defaultInFlightCap(peakRate: number, timeoutMs: number): number {
+  return Math.max(MIN_IN_FLIGHT_CAP, Math.ceil(peakRate * (timeoutMs / 1000) * IN_FLIGHT_MARGIN));
+}
+
+/** `~300 MB`: what `cap` pending requests hold at PENDING_REQUEST_BYTES each. */
+export function inFlightMemory(cap: number): string {
+  const bytes = cap * PENDING_REQUEST_BYTES;
+  return bytes >= 1e9 ? `~${(bytes / 1e9).toFixed(1)} GB` : `~${Math.max(1, Math.round(bytes / 1e6))} MB`;
+}

@@ -1,0 +1,273 @@
+/**
+ * THE table of options: every option of `run`, `load`, `capacity` and `doctor`, declared once,
+ * with its flag (and short flag), environment variable, config-file key, parser (with its unit
+ * and bounds), default, help and the commands it belongs to. Everything else is derived from it:
+ *
+ * - the commander options of each command (cli/job-options.ts `addOptions`);
+ * - the config file's schema and its value checks (file.ts): a file value goes through the same
+ *   parser as the flag, its error at `droidcheck.config.yaml:line:col`;
+ * - the resolution, flags > environment > `.env` > config file > defaults (values.ts);
+ * - the `JobFlags` type of the library API (flags.ts);
+ * - the options table of docs/options.md (options-doc.ts; a test compares the two).
+ *
+ * The key of an entry is its name in the config file and in `JobFlags` (camelCase). A key that
+ * belongs to every job command (run, load and capacity) is a top-level key of the config file;
+ * the others live in the `run:`, `load:` or `capacity:` section of their commands.
+ *
+ * Parsers throw UsageError (DROIDCHECK_ERR_USAGE, exit 2) or, for `thresholds`, ThresholdError
+ * (DROIDCHECK_ERR_THRESHOLD, exit 2), naming `where` (the flag, the variable or the file key).
+ */
+import { DroidcheckError, isDroidcheckError, UsageError } from '../errors.js';
+import { parseThreshold } from '../metrics/threshold-parse.js';
+import { createReporter, parseOutputFiles, reporters as REPORTERS } from '../report/reporter.js';
+import { parseShard, parseStages, parseWeights } from '../runner/index.js';
+import { DEFAULT_STREAM, parseChoice, parseDuration, parseGrep, parseInstant, parseInteger, parseNumber, parseShare, parseUrl } from './parse.js';
+
+/** The commands whose options the table declares. */
+export const OPTION_COMMANDS = ['run', 'load', 'capacity', 'doctor'] as const;
+export type OptionCommand = (typeof OPTION_COMMANDS)[number];
+/** The commands that send traffic through the job pipeline. */
+export const JOB_COMMANDS = ['run', 'load', 'capacity'] as const;
+
+/** A value as given: a flag's text, a YAML scalar, a list, a switch. */
+export type Raw = string | number | boolean | readonly string[];
+
+/**
+ * `value`: `--flag <v>`; `switch`: `--flag` (true); `negated`: `--no-flag` (false, default true);
+ * `list`: repeatable `--flag <v>` (a YAML list in the file); `optional`: `--flag [v]` (true without a value).
+ */
+export type OptionKind = 'value' | 'switch' | 'negated' | 'list' | 'optional';
+
+export interface OptionSpec<T = unknown> {
+  kind: OptionKind;
+  /** Long flag, `--max-in-flight`. Absent: no flag (`paths` is the commands' argument). */
+  flag?: string;
+  /** Short flag, `-c`: one meaning across commands. */
+  short?: string;
+  /** Placeholder of the value in help, `<n>`, `<duration>`. */
+  arg?: string;
+  /** Environment variable read between the flag and the config file. */
+  env?: string;
+  /** False: not a config-file key (a per-invocation option: shards, baselines, ports). */
+  file?: boolean;
+  commands: readonly OptionCommand[];
+  /** What a raw value becomes; throws naming `where`. */
+  parse(raw: Raw, where: string): T;
+  /** Raw default, parsed like a given value; absent: no value (or one derived, see `defaultText`). */
+  default?: Raw;
+  /** The default as help shows it when it is derived from other options. */
+  defaultText?: string;
+  /** Unit of the value for the docs: `duration`, `req/s`, `count`, `%`... */
+  unit?: string;
+  help: string;
+  /** Per-command differences (help, default, bounds). */
+  byCommand?: Partial<Record<OptionCommand, { help?: string; default?: Raw; defaultText?: string; parse?(raw: Raw, where: string): T }>>;
+}
+
+// ---- parsers -------------------------------------------------------------------------------------
+
+function text(raw: Raw, where: string): string {
+  if (typeof raw === 'string' || typeof raw === 'number') return String(raw);
+  throw new UsageError(`${where}: expected a value, got ${Array.isArray(raw) ? 'a list' : String(raw)}`);
+}
+
+function list(raw: Raw, where: string): string[] {
+  if (Array.isArray(raw)) return [...(raw as readonly string[])].map((v) => text(v, where));
+  return [text(raw, where)];
+}
+
+function bool(raw: Raw, where: string): boolean {
+  if (typeof raw === 'boolean') return raw;
+  throw new UsageError(`${where}: "${String(raw)}" must be true or false`);
+}
+
+/**
+ * Runs a parser that names its own flag (`--stages: ...`) and puts `where` in its place when the
+ * value came from elsewhere (the file, the environment).
+ */
+function relabel<T>(flag: string, where: string, fn: () => T): T {
+  try {
+    return fn();
+  } catch (err) {
+    if (!isDroidcheckError(err)) throw err;
+    const message = err.message.startsWith(`${flag}: `) ? `${where}: ${err.message.slice(flag.length + 2)}` : err.message.startsWith(`${where}: `) ? err.message : `${where}: ${err.message}`;
+    if (message === err.message) throw err;
+    throw new DroidcheckError(err.code, message, err.exitCode, { cause: err });
+  }
+}
+
+const duration = (raw: Raw, where: string): number => parseDuration(text(raw, where), where);
+const positiveDuration = (example: string) => (raw: Raw, where: string): number => {
+  const ms = duration(raw, where);
+  if (ms <= 0) throw new UsageError(`${where}: must be > 0, e.g. ${example}`);
+  return ms;
+};
+const integer = (min: number, max?: number, unit?: string) => (raw: Raw, where: string): number =>
+  parseNumber(typeof raw === 'number' ? raw : text(raw, where), where, { min, ...(max !== undefined && { max }), integer: true, ...(unit && { unit }) });
+const rate = (above: boolean) => (raw: Raw, where: string): number => parseNumber(typeof raw === 'number' ? raw : text(raw, where), where, { min: 0, above, unit: 'req/s' });
+const choice = <C extends string>(choices: readonly C[]) => (raw: Raw, where: string): C => parseChoice(text(raw, where), where, choices);
+const url = (raw: Raw, where: string): string => parseUrl(text(raw, where), where);
+const string = (raw: Raw, where: string): string => {
+  const t = text(raw, where);
+  if (t.trim() === '') throw new UsageError(`${where}: the value is empty`);
+  return t;
+};
+const strings = (raw: Raw, where: string): string[] => list(raw, where);
+const port = integer(0, 65_535);
+const seed = integer(0, 2 ** 32 - 1);
+/** Reporter names; an unknown one is refused with a did-you-mean (the report registry's message). */
+const reporterNames = (raw: Raw, where: string): string[] =>
+  list(raw, where).map((name) => {
+    if (!Object.hasOwn(REPORTERS, name)) relabel('--reporter', where, () => createReporter(name, { outDir: '.' }));
+    return name;
+  });
+const thresholds = (raw: Raw, where: string): string[] => list(raw, where).map((e) => relabel('threshold', where, () => parseThreshold(e).expression));
+
+/** A table entry, its literal type kept (so `JobFlags` and the resolved values are typed from it). */
+const opt = <const S extends OptionSpec<ReturnType<S['parse']>>>(spec: S): S => spec;
+
+const ALL_JOBS = JOB_COMMANDS;
+const TARGET = ['run', 'load', 'capacity', 'doctor'] as const;
+
+// ---- the table -----------------------------------------------------------------------------------
+
+export const OPTIONS = {
+  // -- run, load: the closed model
+  concurrency: opt({
+    kind: 'value', flag: '--concurrency', short: '-c', arg: '<n>', commands: ['run', 'load'], parse: integer(1, 100_000), default: 8, unit: 'requests',
+    help: 'requests in flight at most, closed model',
+    byCommand: { load: { help: 'virtual users of the closed model (not with --rate or --stages, which choose the open model)' } },
+  }),
+  shard: opt({
+    kind: 'value', flag: '--shard', arg: '<i/n>', commands: ['run', 'load'], file: false, parse: (raw: Raw, where: string) => parseShard(text(raw, where), where),
+    help: 'run only shard i of n (deterministic split of the scenarios), e.g. 1/3',
+    byCommand: { load: { help: 'run execution segment i of n of the load: every n-th arrival of every stage (or 1/n of --concurrency), for `merge`' } },
+  }),
+  baseline: opt({ kind: 'value', flag: '--baseline', arg: '<file>', commands: ['run'], file: false, parse: string, help: 'compare with this report.json; exit 1 on a regression' }),
+  failOnFlaky: opt({ kind: 'switch', flag: '--fail-on-flaky', commands: ['run'], parse: bool, default: false, help: 'a flaky scenario (passed some repeats, failed others) fails the run' }),
+  // -- load: the arrival rate
+  rate: opt({ kind: 'value', flag: '--rate', arg: '<req/s>', commands: ['load'], parse: rate(true), unit: 'req/s', help: 'constant arrival rate (open model)' }),
+  duration: opt({ kind: 'value', flag: '--duration', short: '-d', arg: '<duration>', commands: ['load'], parse: positiveDuration('30s'), default: '30s', unit: 'duration', help: 'length of a constant-rate or closed run' }),
+  stages: opt({
+    kind: 'value', flag: '--stages', arg: '<list>', commands: ['load'], parse: (raw: Raw, where: string) => relabel('--stages', where, () => parseStages(text(raw, where))), unit: 'duration:req/s,...',
+    help: 'ramping arrival rate, k6-style duration:target list, e.g. 10s:100,30s:100,10s:0',
+  }),
+  startRate: opt({
+    kind: 'value', flag: '--start-rate', arg: '<req/s>', commands: ['load', 'capacity'], parse: rate(false), default: 0, unit: 'req/s', help: 'rate at the start of the first stage',
+    byCommand: { capacity: { help: 'first rate (step) or lower bound (bisect)', default: 50, parse: rate(true) } },
+  }),
+  warmup: opt({
+    kind: 'value', flag: '--warmup', arg: '<duration>', commands: ['load', 'capacity'], parse: duration, default: 0, unit: 'duration', help: 'excluded from the figures, from the start',
+    byCommand: { capacity: { help: 'warm-up before each rate, excluded from its figures', default: '2s' } },
+  }),
+  maxInFlight: opt({
+    kind: 'value', flag: '--max-in-flight', arg: '<n>', commands: ['load', 'capacity'], parse: integer(1), unit: 'requests',
+    defaultText: 'peak arrival rate × --timeout × 1.2, at least 1000',
+    help: 'in-flight cap of the open model; arrivals beyond it are dropped and counted (load.dropped.rate < 1% is a default threshold)',
+    byCommand: { capacity: { help: 'in-flight cap; a rate at which arrivals are dropped does not pass', defaultText: '--max-rate × --timeout × 1.2, at least 1000' } },
+  }),
+  maxRequests: opt({ kind: 'value', flag: '--max-requests', arg: '<n>', commands: ['load'], parse: integer(1), unit: 'requests', help: 'send at most this many requests (warm-up included)' }),
+  weights: opt({
+    kind: 'list', flag: '--weight', arg: '<scenario=n>', commands: ['load', 'capacity'], default: [],
+    parse: (raw: Raw, where: string) => relabel('--weight', where, () => parseWeights(list(raw, where))),
+    help: 'weight of a scenario in the mix (name, suite/name, name:mode), repeatable',
+  }),
+  seed: opt({ kind: 'value', flag: '--seed', arg: '<n>', commands: ['load', 'capacity'], parse: seed, default: 1, help: 'seed of the mix PRNG, a whole number' }),
+  ackOnly: opt({ kind: 'switch', flag: '--ack-only', commands: ['load', 'capacity'], parse: bool, default: false, help: 'async requests end at the acknowledgement (capacity of the ack path)' }),
+  progress: opt({ kind: 'value', flag: '--progress', arg: '<duration>', commands: ['load'], parse: duration, default: '5s', unit: 'duration', help: 'progress line interval on stderr, 0 for none' }),
+  startAt: opt({
+    kind: 'value', flag: '--start-at', arg: '<time>', commands: ['load'], file: false, parse: (raw: Raw, where: string) => parseInstant(text(raw, where), where), unit: 'ISO 8601',
+    help: 'wait until this ISO 8601 instant (with its offset, e.g. 2026-05-01T12:00:00Z) before sending: one instant for every shard',
+  }),
+  // -- capacity: the search
+  strategy: opt({ kind: 'value', flag: '--strategy', arg: '<name>', commands: ['capacity'], parse: choice(['step', 'bisect'] as const), default: 'step', help: 'step or bisect' }),
+  step: opt({ kind: 'value', flag: '--step', arg: '<req/s>', commands: ['capacity'], parse: rate(true), unit: 'req/s', defaultText: 'the start rate', help: 'increment of the step strategy' }),
+  maxRate: opt({ kind: 'value', flag: '--max-rate', arg: '<req/s>', commands: ['capacity'], parse: rate(true), default: 2000, unit: 'req/s', help: 'highest rate tried' }),
+  precision: opt({ kind: 'value', flag: '--precision', arg: '<req/s>', commands: ['capacity'], parse: rate(true), unit: 'req/s', defaultText: '5% of the max rate', help: 'bisect stops when the interval is this narrow' }),
+  maxSteps: opt({ kind: 'value', flag: '--max-steps', arg: '<n>', commands: ['capacity'], parse: integer(1, 1000), default: 20, help: 'most rates measured' }),
+  stepDuration: opt({ kind: 'value', flag: '--step-duration', arg: '<duration>', commands: ['capacity'], parse: positiveDuration('10s'), default: '10s', unit: 'duration', help: 'measured length of each rate' }),
+  ackP99: opt({ kind: 'value', flag: '--ack-p99', arg: '<duration>', commands: ['capacity'], parse: positiveDuration('100ms'), default: '100ms', unit: 'duration', help: 'ack p99 limit (the service promises acknowledgements under 100 ms)' }),
+  answerP99: opt({ kind: 'value', flag: '--answer-p99', arg: '<duration>', commands: ['capacity'], parse: positiveDuration('60s'), unit: 'duration', defaultText: 'not judged', help: 'answer p99 limit' }),
+  maxErrorRate: opt({ kind: 'value', flag: '--max-error-rate', arg: '<rate>', commands: ['capacity'], parse: (raw: Raw, where: string) => parseShare(text(raw, where), where), default: '1%', unit: '%', help: 'highest accepted error rate, e.g. 1% or 0.01' }),
+  // -- every job: selection
+  paths: opt({ kind: 'list', commands: ALL_JOBS, parse: strings, default: ['scenarios'], help: 'scenario files or directories (the commands\' arguments)' }),
+  mode: opt({ kind: 'value', flag: '--mode', short: '-m', arg: '<mode>', commands: ALL_JOBS, parse: choice(['sync', 'async', 'both'] as const), defaultText: "each scenario's own", help: "override the scenarios' modes: sync, async or both" }),
+  tags: opt({ kind: 'list', flag: '--tag', arg: '<tag>', commands: ALL_JOBS, parse: strings, default: [], help: 'only scenarios with this tag (repeatable: any of them)' }),
+  excludeTags: opt({ kind: 'list', flag: '--exclude-tag', arg: '<tag>', commands: ALL_JOBS, parse: strings, default: [], help: 'leave out scenarios with this tag (repeatable), e.g. emulator-only against a real service' }),
+  grep: opt({ kind: 'value', flag: '--grep', arg: '<text>', commands: ALL_JOBS, parse: (raw: Raw, where: string) => relabel('--grep', where, () => parseGrep(text(raw, where))), help: 'only scenarios whose "suite name" contains the text (ignoring case); /re/flags for a regex' }),
+  // -- every job: reports and verdicts
+  reportDir: opt({ kind: 'value', flag: '--report-dir', short: '-o', arg: '<dir>', commands: ALL_JOBS, parse: string, default: 'reports', help: 'where reports are written' }),
+  reporters: opt({ kind: 'list', flag: '--reporter', short: '-r', arg: '<name>', commands: ALL_JOBS, parse: reporterNames, default: [], defaultText: 'all but progress', help: 'reporter, repeatable: console, json, junit, html, markdown, ndjson, progress' }),
+  outputFiles: opt({
+    kind: 'list', flag: '--output-file', arg: '<name=path>', commands: ALL_JOBS, file: false, default: [],
+    parse: (raw: Raw, where: string) => relabel('--output-file', where, () => parseOutputFiles(list(raw, where))),
+    help: 'output path of one reporter, repeatable, e.g. junit=out/junit.xml',
+  }),
+  thresholds: opt({ kind: 'list', flag: '--threshold', arg: '<expr>', commands: ALL_JOBS, parse: thresholds, default: [], help: 'SLO threshold with its unit, repeatable, e.g. "ack.p99 < 100ms", "outcome.timeout.rate < 1%"' }),
+  defaultThresholds: opt({ kind: 'negated', flag: '--no-default-thresholds', commands: ALL_JOBS, parse: bool, default: true, help: "do not judge the spec's limits (ack.p99 < 100ms, answer.max < 180s, sync.max < 180s, load.dropped.rate < 1%)" }),
+  // -- every job: requests
+  timeout: opt({
+    kind: 'value', flag: '--timeout', short: '-t', arg: '<duration>', commands: TARGET, parse: positiveDuration('180s'), default: '180s', unit: 'duration', help: 'deadline per request (sync answer or webhook)',
+    byCommand: { doctor: { help: 'how long --round-trip waits for the webhook' } },
+  }),
+  syncMessage: opt({ kind: 'value', flag: '--sync-message', arg: '<form>', commands: ALL_JOBS, parse: choice(['auto', 'object', 'string'] as const), default: 'auto', help: 'humanMessage form of get-droid-answer: auto (find out), object or string' }),
+  retries: opt({ kind: 'value', flag: '--retries', arg: '<n>', commands: ALL_JOBS, parse: integer(0, 10), default: 0, help: 'retry a submit answered 429 or 5xx up to N times (Retry-After honoured, backoff with jitter)' }),
+  warmUp: opt({ kind: 'negated', flag: '--no-warm-up', commands: ALL_JOBS, parse: bool, default: true, help: 'do not open connections with a read-only call before measuring' }),
+  grace: opt({ kind: 'value', flag: '--grace', arg: '<duration>', commands: ALL_JOBS, parse: duration, default: '5s', unit: 'duration', help: 'after an interrupt, how long in-flight requests may finish' }),
+  // -- the target and the receiver
+  baseUrl: opt({ kind: 'value', flag: '--base-url', arg: '<url>', env: 'DROID_BASE_URL', commands: TARGET, parse: url, defaultText: 'the embedded emulator', help: 'real service base URL; token from DROID_API_TOKEN' }),
+  droidId: opt({ kind: 'value', flag: '--droid-id', arg: '<id>', env: 'DROID_ID', commands: TARGET, parse: (raw: Raw, where: string) => String(integer(1)(raw, where)), help: 'droid id of the real service' }),
+  receiverHost: opt({ kind: 'value', flag: '--receiver-host', arg: '<host>', commands: TARGET, parse: string, default: '127.0.0.1', help: 'address the webhook receiver binds to' }),
+  receiverPort: opt({ kind: 'value', flag: '--receiver-port', arg: '<port>', commands: TARGET, parse: port, default: 0, defaultText: '0, any free port', help: 'port of the webhook receiver' }),
+  publicUrl: opt({ kind: 'value', flag: '--public-url', arg: '<url>', commands: TARGET, parse: url, help: 'public webhook URL when a tunnel is in front of the receiver (the URL configured in the service)' }),
+  config: opt({ kind: 'value', flag: '--config', arg: '<file>', commands: TARGET, file: false, parse: string, defaultText: './droidcheck.config.yaml when present', help: 'config file of default options' }),
+  // -- doctor
+  roundTrip: opt({ kind: 'switch', flag: '--round-trip', commands: ['doctor'], file: false, parse: bool, default: false, help: 'also send one real async request (one AI answer) and wait for its webhook on the receiver' }),
+  maxClockSkew: opt({ kind: 'value', flag: '--max-clock-skew', arg: '<duration>', commands: ['doctor'], file: false, parse: duration, default: '5s', unit: 'duration', help: "warn when the service's clock is further off than this" }),
+  // -- graders, shards on several machines, metrics
+  judgeModel: opt({ kind: 'value', flag: '--judge-model', arg: '<name>', commands: ALL_JOBS, file: false, parse: string, help: 'chat model grading `judge` expectations (OpenAI-compatible: OPENAI_BASE_URL, OPENAI_API_KEY); config file: judge.model' }),
+  embeddingModel: opt({ kind: 'value', flag: '--embedding-model', arg: '<name>', commands: ALL_JOBS, file: false, parse: string, help: 'embedding model of `similar` expectations; config file: judge.embeddingModel' }),
+  cache: opt({ kind: 'negated', flag: '--no-cache', commands: ALL_JOBS, file: false, parse: bool, default: true, help: 'neither read nor write the judge and embedding cache (.droidcheck/cache)' }),
+  deliveries: opt({
+    kind: 'optional', flag: '--deliveries', arg: '[redis-url]', commands: ALL_JOBS, file: false, parse: (raw: Raw, where: string): string | boolean => (typeof raw === 'boolean' ? raw : text(raw, where)),
+    help: 'start no receiver: read deliveries from the Redis Stream `droidcheck receive` fills (no URL: DROIDCHECK_REDIS_URL)',
+  }),
+  stream: opt({ kind: 'value', flag: '--stream', arg: '<key>', env: 'DROIDCHECK_STREAM', commands: ALL_JOBS, file: false, parse: string, default: DEFAULT_STREAM, help: 'stream key of --deliveries' }),
+  metricsPort: opt({ kind: 'value', flag: '--metrics-port', arg: '<port>', commands: ALL_JOBS, file: false, parse: port, help: 'serve Prometheus metrics at http://host:port/metrics while the job runs (0: any free port)' }),
+  metricsHost: opt({ kind: 'value', flag: '--metrics-host', arg: '<host>', commands: ALL_JOBS, file: false, parse: string, default: '127.0.0.1', help: 'address of the metrics server' }),
+  metricsLinger: opt({ kind: 'value', flag: '--metrics-linger', arg: '<duration>', commands: ALL_JOBS, file: false, parse: duration, default: 0, unit: 'duration', help: 'keep serving metrics this long after the job, so the last scrape sees the final counts' }),
+} as const;
+
+export type Options = typeof OPTIONS;
+export type OptionKey = keyof Options;
+
+/** The entries of `command`, in table order. */
+export function optionsOf(command: OptionCommand): [OptionKey, OptionSpec][] {
+  return (Object.entries(OPTIONS) as [OptionKey, OptionSpec][]).filter(([, o]) => o.commands.includes(command));
+}
+
+/** An entry with `command`'s differences applied. */
+export function specFor(key: OptionKey, command: OptionCommand): OptionSpec {
+  const o = OPTIONS[key] as OptionSpec;
+  const over = o.byCommand?.[command];
+  return over ? { ...o, ...over } : o;
+}
+
+/** True when the key belongs to every job command: a top-level key of the config file. */
+export function isSharedKey(key: OptionKey): boolean {
+  const o = OPTIONS[key] as OptionSpec;
+  return JOB_COMMANDS.every((c) => o.commands.includes(c));
+}
+
+/** `--flag` (or the key, for `paths`) as users name it. */
+export function flagName(key: OptionKey): string {
+  return (OPTIONS[key] as OptionSpec).flag ?? key;
+}
+
+/** The default as help shows it: `8`, `180s`, `the start rate`; undefined when there is none. */
+export function defaultShown(spec: OptionSpec): string | undefined {
+  if (spec.defaultText !== undefined) return spec.defaultText;
+  if (spec.default === undefined || spec.kind === 'switch' || spec.kind === 'negated') return undefined;
+  if (Array.isArray(spec.default)) return spec.default.length > 0 ? spec.default.join(', ') : undefined;
+  return String(spec.default);
+}

@@ -1,0 +1,108 @@
+/**
+ * The one resolution of the table's options (options.ts) for a command: each value from the
+ * highest of flags > environment (with `.env` under it) > config file > defaults, parsed by the
+ * option's own parser, with where it came from (for messages: `--rate`, `DROID_ID`,
+ * `load.rate (droidcheck.config.yaml:4:9)`).
+ *
+ * A config file read by file.ts remembers where each key is written (`fileOrigin`), so a file
+ * value's mistake is reported at its file:line:col (ScenarioError, exit 2); a plain object given
+ * through the API is named `key (config file)`.
+ */
+import type { SourceLocation } from '../errors.js';
+import { isDroidcheckError, ScenarioError } from '../errors.js';
+import type { JobFlags } from './flags.js';
+import { flagName, OPTIONS, specFor, type OptionCommand, type OptionKey, type Options, type OptionSpec, type Raw } from './options.js';
+
+/** Where a value came from; `level` orders them (flag 3 > env 2 > file 1 > default 0). */
+export interface ValueSource {
+  kind: 'flag' | 'env' | 'file' | 'default';
+  level: 0 | 1 | 2 | 3;
+  /** As a message names it: `--rate`, `DROID_ID`, `load.rate (droidcheck.config.yaml:4:9)`, `--rate (default)`. */
+  name: string;
+  /** The file position of a file value, when known. */
+  location?: SourceLocation;
+}
+
+/** The positions of a config file's keys (per command: its section's key, else the top-level one). */
+export interface FileOrigin {
+  /** The key as written, `load.rate` or `timeout`, and its value's position. */
+  at(key: string): { label: string; location: SourceLocation } | undefined;
+}
+
+const origins = new WeakMap<object, FileOrigin>();
+
+/** Ties the flags a file gives a command to their positions in the file (file.ts). */
+export function rememberOrigin<T extends object>(flags: T, origin: FileOrigin): T {
+  origins.set(flags, origin);
+  return flags;
+}
+
+type Parsed<K extends OptionKey> = ReturnType<Options[K]['parse']>;
+/** The resolved values: an option with a default always has one. */
+export type OptionValues = { [K in OptionKey]: Options[K] extends { default: Raw } ? Parsed<K> : Parsed<K> | undefined };
+
+export interface ResolvedOptions {
+  values: OptionValues;
+  /** Where each given value came from; absent when neither given nor defaulted. */
+  sources: Partial<Record<OptionKey, ValueSource>>;
+  /** True when the user gave the option (flag, environment or file), not a default. */
+  given(key: OptionKey): boolean;
+  /** The source's name for messages (the flag when nothing was given). */
+  name(key: OptionKey): string;
+}
+
+const present = (v: unknown): boolean => v !== undefined;
+
+/** The raw value of `key` for `command` and its source. */
+function pick(key: OptionKey, spec: OptionSpec, cli: JobFlags, env: NodeJS.ProcessEnv, file: JobFlags, origin: FileOrigin | undefined): { raw: Raw; source: ValueSource } | undefined {
+  const flag = flagName(key);
+  const fromCli = (cli as Record<string, Raw | undefined>)[key];
+  if (present(fromCli)) return { raw: fromCli!, source: { kind: 'flag', level: 3, name: flag } };
+  const fromEnv = spec.env !== undefined ? env[spec.env] : undefined;
+  if (fromEnv !== undefined && fromEnv !== '') return { raw: fromEnv, source: { kind: 'env', level: 2, name: spec.env! } };
+  const fromFile = (file as Record<string, Raw | undefined>)[key];
+  if (present(fromFile)) {
+    const at = origin?.at(key);
+    return { raw: fromFile!, source: at ? { kind: 'file', level: 1, name: `${at.label} (${at.location.file}:${at.location.line}:${at.location.col})`, location: at.location } : { kind: 'file', level: 1, name: `${key} (config file)` } };
+  }
+  if (spec.default !== undefined) return { raw: spec.default, source: { kind: 'default', level: 0, name: flag } };
+  return undefined;
+}
+
+/** Parses `raw` from `source`; a file value's mistake becomes a ScenarioError at its position. */
+function parseFrom(key: OptionKey, spec: OptionSpec, raw: Raw, source: ValueSource, origin: FileOrigin | undefined): unknown {
+  const at = source.kind === 'file' ? origin?.at(key) : undefined;
+  const where = source.kind === 'file' ? (at?.label ?? `${key} (config file)`) : source.name;
+  try {
+    return spec.parse(raw, where);
+  } catch (err) {
+    if (at && isDroidcheckError(err)) throw new ScenarioError([{ location: at.location, message: err.message }]);
+    throw err;
+  }
+}
+
+/**
+ * Resolves every option of `command` from `cli` (what the user typed, `JobFlags` names), `env`
+ * and `file` (the config file's flags for this command, file.ts `fileFlags`). Options of other
+ * commands stay undefined. Throws what the parsers throw (UsageError, ThresholdError; a file
+ * value's ScenarioError at file:line:col): exit 2.
+ */
+export function resolveOptions(command: OptionCommand, cli: JobFlags, env: NodeJS.ProcessEnv, file: JobFlags): ResolvedOptions {
+  const origin = origins.get(file);
+  const values: Record<string, unknown> = {};
+  const sources: Partial<Record<OptionKey, ValueSource>> = {};
+  for (const key of Object.keys(OPTIONS) as OptionKey[]) {
+    if (!(OPTIONS[key] as OptionSpec).commands.includes(command)) continue;
+    const spec = specFor(key, command);
+    const picked = pick(key, spec, cli, env, file, origin);
+    if (!picked) continue;
+    sources[key] = picked.source;
+    values[key] = parseFrom(key, spec, picked.raw, picked.source, origin);
+  }
+  return {
+    values: values as OptionValues,
+    sources,
+    given: (key) => (sources[key]?.level ?? 0) > 0,
+    name: (key) => sources[key]?.name ?? flagName(key),
+  };
+}

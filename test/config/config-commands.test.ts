@@ -1,0 +1,112 @@
+/**
+ * The configuration of every command, end to end through the CLI (runProgram, what the binary
+ * runs) on the embedded emulator (inline) on 127.0.0.1: the folder `droidcheck init` writes runs
+ * `load --rate`; a file's closed model gives way to the open model a flag asks; a file's mistake
+ * is the file's, at its line:col; dropped arrivals are a verdict (exit 99) naming the cap.
+ */
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runProgram } from '../../src/cli/run-program.js';
+import type { CliContext } from '../../src/cli/shared.js';
+import { defaultInFlightCap, inFlightMemory, PENDING_REQUEST_BYTES, resolveConfig } from '../../src/config/index.js';
+import { inFlightLine } from '../../src/jobs/load.js';
+
+function sink(): Writable & { text: string } {
+  const w = new Writable({
+    write(chunk, _enc, done) {
+      w.text += String(chunk);
+      done();
+    },
+  }) as Writable & { text: string };
+  w.text = '';
+  return w;
+}
+
+async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const stdout = sink();
+  const stderr = sink();
+  const ctx: CliContext = { stdout, stderr, env: { CI: 'true' }, color: false, exitCode: 0 };
+  const code = await runProgram(['node', 'droidcheck', ...args], ctx);
+  return { code, stdout: stdout.text, stderr: stderr.text };
+}
+
+let dir: string;
+let suite: string;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'droidcheck-config-'));
+  suite = join(dir, 'ok.yaml');
+  await writeFile(suite, 'suite: ok\nscenarios:\n  - name: greets\n    modes: [sync, async]\n    humanMessage: Hello!\n    expect:\n      intents: { includes: greeting }\n');
+});
+
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('the config file of every command', () => {
+  it('the folder droidcheck init writes runs `load --rate` (its config holds only what every command takes)', async () => {
+    const project = join(dir, 'init');
+    expect((await cli(['init', project])).code).toBe(0);
+    const config = join(project, 'droidcheck.config.yaml');
+    const settings = (await readFile(config, 'utf8')).split('\n').filter((line) => !line.startsWith('#'));
+    expect(settings.join('\n')).not.toMatch(/concurrency|ack\.p99/);
+    const out = await cli(['load', join(project, 'scenarios'), '--config', config, '--rate', '5', '-d', '1s', '--max-requests', '3', '--mode', 'async', '-r', 'json', '-o', join(dir, 'init-out'), '--progress', '0']);
+    expect(out.stderr).not.toContain('closed model');
+    expect([0, 1], out.stderr).toContain(out.code);
+  }, 60_000);
+
+  it("a file's load.concurrency gives way to --rate on the command line (flags beat the file)", async () => {
+    const config = join(dir, 'closed.yaml');
+    await writeFile(config, 'reportDir: out\nload:\n  concurrency: 8\n');
+    const out = await cli(['load', suite, '--config', config, '--rate', '5', '-d', '1s', '--max-requests', '3', '--mode', 'sync', '-r', 'json', '-o', join(dir, 'closed-out'), '--progress', '0']);
+    expect(out.code, out.stderr).toBe(0);
+    const report = JSON.parse(await readFile(join(dir, 'closed-out', 'report.json'), 'utf8')) as { load: { model: string } };
+    expect(report.load.model).toBe('open');
+  }, 60_000);
+
+  it("a top-level concurrency (the old starter's) is the file's mistake, at its line:col, saying where it goes", async () => {
+    const config = join(dir, 'old.yaml');
+    await writeFile(config, 'paths: [scenarios]\nconcurrency: 8\n');
+    const out = await cli(['load', suite, '--config', config, '--rate', '5']);
+    expect(out.code).toBe(2);
+    expect(out.stderr).toContain(`${config}:2:1: "concurrency" is an option of droidcheck run and droidcheck load, not of every command: put it under \`run:\` or \`load:\``);
+  });
+
+  it('`run --rate 5` says --rate is an option of droidcheck load', async () => {
+    const out = await cli(['run', suite, '--rate', '5']);
+    expect(out.code).toBe(2);
+    expect(out.stderr).toContain('--rate is an option of `droidcheck load`, not of `droidcheck run`');
+    expect(out.stderr).not.toContain('--grace');
+    expect((await cli(['run', suite, '--max-rate', '5'])).stderr).toContain('--max-rate is an option of `droidcheck capacity`');
+  });
+});
+
+describe('dropped arrivals', () => {
+  it('derives the default in-flight cap from the load asked: peak rate × timeout × 1.2', () => {
+    expect(defaultInFlightCap(1000, 120_000)).toBe(144_000);
+    const launch = resolveConfig('load', { rate: 1000, timeout: '120s' }, {});
+    expect(launch.load).toMatchObject({ maxInFlight: 144_000, maxInFlightDerived: true });
+    expect(resolveConfig('load', { stages: '10s:100,10s:400', timeout: '180s', shard: '1/2' }, {}).load.maxInFlight).toBe(Math.ceil((400 / 2) * 180 * 1.2));
+    expect(resolveConfig('load', { rate: 1, maxInFlight: 50 }, {}).load).toMatchObject({ maxInFlight: 50, maxInFlightDerived: false });
+    expect(resolveConfig('capacity', { maxRate: 100, timeout: '60s' }, {}).capacity.maxInFlight).toBe(7200);
+    expect(PENDING_REQUEST_BYTES).toBe(2500);
+    expect(inFlightMemory(144_000)).toBe('~360 MB');
+    expect(inFlightLine(launch.load, launch.timeoutMs)).toBe(
+      'droidcheck load: in-flight cap 144000 requests (derived from the peak arrival rate × --timeout 2 min × 1.2, at least 1000); up to ~360 MB at ~2.5 KB per pending request; arrivals beyond it are dropped',
+    );
+  });
+
+  it('a load that drops arrivals at its cap exits 99 on load.dropped.rate < 1%, naming the cap and how to raise it', async () => {
+    const out = join(dir, 'dropped');
+    const r = await cli(['load', suite, '--rate', '200', '-d', '1s', '--max-in-flight', '1', '--mode', 'async', '-r', 'json', '-o', out, '--progress', '0']);
+    expect(r.code, r.stderr).toBe(99);
+    expect(r.stderr).toContain('droidcheck load: in-flight cap 1 requests (from --max-in-flight)');
+    const report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as { load: { dropped: number; generator: { message: string } }; thresholds: { metric: string; status: string }[] };
+    expect(report.load.dropped).toBeGreaterThan(0);
+    expect(report.thresholds.find((t) => t.metric === 'load.dropped.rate')).toMatchObject({ status: 'breached' });
+    expect(report.load.generator.message).toMatch(/arrivals \([\d.]+%\) were dropped at the in-flight cap of 1 requests \(raise it with --max-in-flight/);
+  }, 60_000);
+});
