@@ -123,6 +123,7 @@ async function runAttempt(category: RedteamCategory, attempt: Attempt, useJudge:
   }
   current = { ...attempt, attack };
   for (const probe of attempt.probes) {
+    if (deps.signal?.aborted) return result('error', 'interrupted', { code: AbortedError.code, message: 'run interrupted' });
     const turn = fillTurn(probe.turn, attack);
     try {
       const answer = await deps.ask(turn, deps.signal);
