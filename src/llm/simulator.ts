@@ -47,11 +47,14 @@ export interface SimulateSpec {
   opening?: string | undefined;
 }
 
-/** One chat history item as the answer endpoints take it (spec: Chat history item). */
-export interface SimChatItem {
+/**
+ * One chat history item as the answer endpoints take it (spec: Chat history item). A type, not
+ * an interface: it must fit the contract's loose ChatHistoryItem (which has an index signature).
+ */
+export type SimChatItem = {
   type: 'human' | 'ai';
   content: string;
-}
+};
 
 /** One answer turn of the droid: its payload and how long it took (ms, measured by the caller). */
 export interface DroidTurn {
