@@ -100,6 +100,9 @@ export interface Simulation {
   calls: number;
   /** Customer lines taken from the cache. */
   cacheHits: number;
+  /** Tokens the model's calls used, as the endpoint reported them. */
+  promptTokens: number;
+  completionTokens: number;
 }
 
 export interface SimulatorOptions {
@@ -182,6 +185,12 @@ const errorOf = (err: unknown): { code: string; message: string } => ({
   message: err instanceof Error ? err.message : String(err),
 });
 
+interface Counts {
+  calls: number;
+  promptTokens: number;
+  completionTokens: number;
+}
+
 /** Creates a simulator over `provider` (see module docs). */
 export function createSimulator(options: SimulatorOptions): Simulator {
   const cache = options.cache ?? NO_CACHE;
@@ -189,7 +198,7 @@ export function createSimulator(options: SimulatorOptions): Simulator {
   const { provider, model } = options;
 
   /** The next customer line: the cache, else the model (an empty answer asked once more). */
-  async function nextLine(spec: SimulateSpec, turns: readonly SimulatedTurn[], signal: AbortSignal | undefined, counts: { calls: number }): Promise<{ text: string; cached: boolean }> {
+  async function nextLine(spec: SimulateSpec, turns: readonly SimulatedTurn[], signal: AbortSignal | undefined, counts: Counts): Promise<{ text: string; cached: boolean }> {
     const key = cacheKey(['simulator', SIMULATOR_PROMPT_VERSION, model, spec.persona, spec.goal, turns.map((t) => [t.customer, t.droid])]);
     const hit = await cache.get('simulator', key);
     if (typeof hit === 'string' && hit.trim() !== '') return { text: hit, cached: true };
@@ -197,6 +206,8 @@ export function createSimulator(options: SimulatorOptions): Simulator {
     for (let attempt = 0; attempt < 2; attempt++) {
       const answer = await provider.chat(model, messages, signal);
       counts.calls += 1;
+      counts.promptTokens += answer.promptTokens;
+      counts.completionTokens += answer.completionTokens;
       const text = answer.content.trim();
       if (text !== '') {
         await cache.set('simulator', key, text);
@@ -208,7 +219,7 @@ export function createSimulator(options: SimulatorOptions): Simulator {
 
   async function simulate(spec: SimulateSpec, ask: AskDroid, signal?: AbortSignal): Promise<Simulation> {
     const turns: SimulatedTurn[] = [];
-    const counts = { calls: 0 };
+    const counts: Counts = { calls: 0, promptTokens: 0, completionTokens: 0 };
     let cacheHits = 0;
     const done = (end: SimulationEnd, error?: { code: string; message: string }): Simulation => ({
       turns,
@@ -218,6 +229,8 @@ export function createSimulator(options: SimulatorOptions): Simulator {
       lastPayload: turns.at(-1)?.payload,
       calls: counts.calls,
       cacheHits,
+      promptTokens: counts.promptTokens,
+      completionTokens: counts.completionTokens,
     });
     while (turns.length < spec.maxTurns) {
       if (signal?.aborted) return done('aborted', { code: AbortedError.code, message: 'run interrupted' });

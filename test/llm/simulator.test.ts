@@ -69,6 +69,7 @@ describe('a simulated customer against the emulator', () => {
       expect(result.transcript).toMatch(/^customer: Hi, do you sell Oxford shirts\?\ndroid: Hello! Welcome to our shop\. How can I help you today\? The Oxford shirt is 1,290\.00 THB/);
       for (const t of result.turns) expect(t.latencyMs).toBeGreaterThan(0);
       expect(result.calls).toBe(4); // three lines and the stop
+      expect(result).toMatchObject({ promptTokens: 400, completionTokens: 80 }); // the fake's usage: 100 + 20 per call
 
       const suite = parseSuite(
         [
