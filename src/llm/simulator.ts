@@ -241,7 +241,9 @@ export function createSimulator(options: SimulatorOptions): Simulator {
           line = await nextLine(spec, turns, signal, counts);
         } catch (err) {
           if (err instanceof AbortedError || signal?.aborted) return done('aborted', { code: AbortedError.code, message: 'run interrupted' });
-          return done('judge-error', err instanceof JudgeError ? errorOf(err) : { code: JudgeError.code, message: `simulator model ${model}: ${errorOf(err).message}` });
+          // The provider words its errors for the judge ("judge model m: ..."): name the role played here.
+          const message = err instanceof JudgeError ? err.message.replace(/^judge model /, 'simulator model ') : `simulator model ${model}: ${errorOf(err).message}`;
+          return done('judge-error', { code: JudgeError.code, message });
         }
         if (line.cached) cacheHits += 1;
       }

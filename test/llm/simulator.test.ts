@@ -164,7 +164,7 @@ describe('a simulated customer against the emulator', () => {
     await closed.close();
     const down = await createSimulator({ provider: provider(downUrl), model: 'customer-1', secrets: [KEY] }).simulate({ persona: PERSONA, goal: GOAL, maxTurns: 4 }, syncAsk(rig.client));
     expect(down.end).toBe('judge-error');
-    expect(down.error).toMatchObject({ code: 'DROIDCHECK_ERR_JUDGE', message: expect.stringMatching(/cannot reach http:\/\/127\.0\.0\.1:\d+\/v1 \(ECONNREFUSED/) });
+    expect(down.error).toMatchObject({ code: 'DROIDCHECK_ERR_JUDGE', message: expect.stringMatching(/^simulator model customer-1: cannot reach http:\/\/127\.0\.0\.1:\d+\/v1 \(ECONNREFUSED/) });
     expect(down.turns).toEqual([]);
 
     fake.onChat(() => ({ status: 401, body: { error: { message: `Incorrect API key provided: ${KEY}`, type: 'invalid_request_error' } } }));
