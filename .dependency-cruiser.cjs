@@ -10,6 +10,7 @@
  *   runner   client, receiver, scenario, metrics, contract + leaves
  *   report   metrics, scenario, contract + leaves; runner and receiver for types only
  *   config   runner, report, llm + leaves (+ scenario: the config file is read with its YAML source)
+ *   redteam  scenario, contract, llm, metrics + leaves (attacks, oracles; the target is an injected ask)
  *   jobs     everything but cli        cli      everything         index.ts everything
  */
 const LEAVES = '^src/(errors|clock|outcomes|units|suggest|text-table|redact|random)\\.ts$';
@@ -55,6 +56,11 @@ module.exports = {
     mayImport('scenario', ['contract'], 'scenario/: contract and leaves (judge and similar call a provider passed in).'),
     mayImport('llm', [], 'llm/: leaves only.'),
     mayImport('metrics', [], 'metrics/: leaves only.'),
+    mayImport(
+      'redteam',
+      ['scenario', 'contract', 'llm', 'metrics'],
+      'redteam/: scenario (money), contract (types), llm (transcripts), metrics (Wilson interval) and leaves; it sends through an injected ask, never a client of its own.',
+    ),
     mayImport('runner', ['client', 'receiver', 'scenario', 'metrics', 'contract'], 'runner/: client, receiver, scenario, metrics, contract and leaves.'),
     mayImport('report', ['metrics', 'scenario', 'contract', 'runner', 'receiver'], 'report/: metrics, scenario, contract and leaves (runner and receiver: types only, next rule).'),
     {

@@ -7,6 +7,7 @@ import type { ChatHistoryItem } from '../contract/index.js';
 import { analyseAnswer, type AnalysedAnswer } from './ai/index.js';
 import type { Catalogue } from './ai/catalogue.js';
 import type { IntentDefinition } from './ai/intent-config.js';
+import type { PlantedWeaknesses } from './ai/weaknesses.js';
 
 export class AnswerCache {
   private readonly map = new Map<string, AnalysedAnswer>();
@@ -15,6 +16,8 @@ export class AnswerCache {
     private readonly catalogue: Catalogue,
     private readonly intents: readonly IntentDefinition[],
     private readonly maxEntries = 1_000,
+    /** Planted weaknesses (ai/weaknesses.ts), applied after the memo: their answers are never memoised. */
+    private readonly weaknesses?: PlantedWeaknesses,
   ) {}
 
   /** The answer body and the facts behind it (language, payment method). */
@@ -27,6 +30,6 @@ export class AnswerCache {
       if (this.map.size >= this.maxEntries) this.map.clear();
       this.map.set(key, answer);
     }
-    return answer;
+    return this.weaknesses?.any ? this.weaknesses.apply({ humanMessage, chatHistory }, answer) : answer;
   }
 }

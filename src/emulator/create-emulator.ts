@@ -6,6 +6,7 @@
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { DEFAULT_CATALOGUE, type Catalogue } from './ai/catalogue.js';
+import { emulatorInstructions, PlantedWeaknesses } from './ai/weaknesses.js';
 import { AnswerCache } from './answer-cache.js';
 import { buildApp } from './app.js';
 import type { EmulatorContext } from './context.js';
@@ -98,7 +99,7 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
     dispatcher,
     faults: new FaultEngine(resolved.seed, options.faults),
     log,
-    answers: new AnswerCache(catalogue, profile.intents),
+    answers: new AnswerCache(catalogue, profile.intents, undefined, new PlantedWeaknesses(options.weaknesses ?? profile.weaknesses, catalogue, emulatorInstructions(profile.droid.name))),
     nextRequestId: createRequestIdFactory(),
     nextMessageId: createMessageIdFactory(),
     random: childRandom(resolved.seed, 'misc'),

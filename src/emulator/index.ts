@@ -44,4 +44,5 @@ export { startEmulatorWorker } from './worker-host.js';
 export type { EmulatorWorker } from './worker-host.js';
 export type { StandaloneEmulator, StandaloneOptions } from './standalone.js';
 export { createEmulator, type Emulator } from './create-emulator.js';
+export { WEAKNESSES, emulatorInstructions, type Weakness } from './ai/weaknesses.js';
 

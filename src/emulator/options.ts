@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Catalogue } from './ai/catalogue.js';
 import type { FaultProfileInput } from './faults/profile.js';
+import type { Weakness } from './ai/weaknesses.js';
 import type { EmulatorProfile } from './profile/schema.js';
 
 export interface DeliveryOptions {
@@ -82,6 +83,12 @@ export interface EmulatorOptions {
   rateLimit?: RateLimitOptions | false;
   /** Profile object, or a path to a profile YAML file. Default: scenarios/emulator-profile.yaml. */
   profile?: EmulatorProfile | string;
+  /**
+   * Planted weaknesses for a red team to find (ai/weaknesses.ts: discount,
+   * cross-conversation-leak, recite-instructions, negative-quantity). Default: the profile's
+   * `weaknesses` (none in the shipped profiles: a robust droid).
+   */
+  weaknesses?: readonly Weakness[];
   /** Catalogue of the rule engine. Default: the profile's catalogue. */
   catalogue?: Catalogue;
   /** Initial fault profile (object or YAML text). Default: none. */

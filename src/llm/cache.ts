@@ -1,7 +1,8 @@
 /**
  * The on-disk cache of verdicts and embeddings (issue 14): one JSON file per entry under
  * `<dir>/<kind>/<first two hex digits>/<sha256>.json`, keyed by the SHA-256 of the entry's key
- * parts (judge: prompt version, model, rubric, answer, context; embedding: model, text). Files
+ * parts (judge: prompt version, model, rubric, answer, context; embedding: model, text;
+ * simulator: prompt version, model, persona, goal, conversation so far). Files
  * are written to a temporary name and renamed, so a reader never sees half an entry and two
  * runs sharing a directory do not corrupt it. A missing, unreadable or malformed file is a miss;
  * a failed write is ignored (the run goes on, uncached).
@@ -10,7 +11,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
-export type CacheKind = 'judge' | 'embedding';
+/** `simulator`: a simulated customer's lines; `rephrase`: red-team attacks reworded by the model. */
+export type CacheKind = 'judge' | 'embedding' | 'simulator' | 'rephrase';
 
 export interface LlmCache {
   get(kind: CacheKind, key: string): Promise<unknown>;

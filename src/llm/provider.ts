@@ -22,7 +22,8 @@ import { createRedactor, type Redactor } from '../redact.js';
 import type { ResolvedLlmConfig } from './config.js';
 
 export interface ChatMessage {
-  role: 'system' | 'user';
+  /** `assistant`: the model's own earlier lines (the simulated customer's, src/llm/simulator.ts). */
+  role: 'system' | 'user' | 'assistant';
   content: string;
 }
 

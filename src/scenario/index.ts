@@ -3,8 +3,10 @@
  * file:line:col for every problem (ScenarioError, DROIDCHECK_ERR_SCENARIO), expectation
  * matchers, tag/grep filters, JSON Schema export. No network.
  */
+export type { SimulateSpec } from './types.js';
 export type { AnswerMode, Expectation, ExpectationFailure, Scenario, Suite, SourceLocation, Step, SayStep, CallStep, CallName, Capture, PassRequirement, ReplySender, ReplyWait, IntentWebhookExpectation } from './types.js';
-export type { UserSuite, UserScenario, UserChatTurn, UserStep } from './schema.js';
+export type { UserSuite, UserScenario, UserChatTurn, UserStep, UserSimulate } from './schema.js';
+export { needsSimulator, simulatedPathProblem, SIMULATION_FIELDS, DEFAULT_SIMULATE_MAX_TURNS } from './simulate.js';
 export { userSuiteSchema, userScenarioSchema, stepSchema, CALL_NAMES, REPLY_SENDERS } from './schema.js';
 export { renderTemplate, renderText, renderDeep, renderExpectations, templateNames, type Vars } from './templates.js';
 export { CALL_REQUIRES } from './step-rules.js';

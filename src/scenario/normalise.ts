@@ -8,12 +8,14 @@
  * - expect: one `Expectation` per matcher (a scalar or list is `equals`); `json` nests `Expectation[]`;
  * - latency `"< 180s"` -> `{ max: 180000 }` ms (`<` and `<=` both give the maximum, compared with `<=`);
  * - steps (normalise-steps.ts): humanMessage becomes the first `say` text ("" when none);
+ * - simulate: maxTurns defaults to 8; humanMessage becomes the opening ("" when none);
  * - repeat / passRate / minPasses: the scenario's, else the suite's (only set when written);
  *   `requirement` is `{ passRate }` or `{ minPasses }`.
  */
 import type { ChatHistoryItem } from '../contract/index.js';
 import { expectations, latencyLimit, rawMapAt } from './expectations.js';
 import { normaliseSteps } from './normalise-steps.js';
+import { DEFAULT_SIMULATE_MAX_TURNS } from './simulate.js';
 import type { UserChatTurn, UserScenario, UserSuite } from './schema.js';
 import type { AnswerMode, PassRequirement, Scenario, Suite } from './types.js';
 import type { DataPath, YamlSource } from './yaml-source.js';
@@ -56,6 +58,11 @@ function addOptional(scenario: Scenario, s: UserScenario, user: UserSuite, at: D
     scenario.steps = normaliseSteps(s.steps, [...at, 'steps'], source);
     const firstSay = scenario.steps.find((st) => st.kind === 'say');
     scenario.humanMessage = firstSay?.kind === 'say' ? firstSay.text : '';
+  }
+  if (s.simulate) {
+    const { persona, goal, maxTurns, opening } = s.simulate;
+    scenario.simulate = { persona, goal, maxTurns: maxTurns ?? DEFAULT_SIMULATE_MAX_TURNS, ...(opening !== undefined ? { opening } : {}), location: source.locate([...at, 'simulate'], 'key') };
+    scenario.humanMessage = opening ?? '';
   }
   if (s.vars) scenario.vars = { ...s.vars };
   const repeat = s.repeat ?? user.repeat;

@@ -4,12 +4,14 @@
  * - scenario names are unique in a suite;
  * - a matcher object names at least one matcher;
  * - expectation paths are dotted (`responses.0.kwargs.content`), without `[]` or empty segments,
- *   and do not misspell a field of the answer payload (payload-paths.ts);
+ *   and do not misspell a field of the answer payload (payload-paths.ts; a simulated scenario
+ *   may also read `transcript` and `turns`);
  * - steps, variables, repeat and pass requirements (step-rules.ts).
  */
 import type { FileIssue } from '../errors.js';
 import { checkExpect } from './expect-rules.js';
 import { payloadPathProblem } from './payload-paths.js';
+import { simulatedPathProblem } from './simulate.js';
 import { scenarioStepRules } from './step-rules.js';
 import type { YamlSource } from './yaml-source.js';
 
@@ -35,7 +37,7 @@ export function applyRules(source: YamlSource): FileIssue[] {
         });
       }
     }
-    checkExpect(sc.expect, ['scenarios', i, 'expect'], source, out, payloadPathProblem);
+    checkExpect(sc.expect, ['scenarios', i, 'expect'], source, out, sc.simulate !== undefined ? simulatedPathProblem : payloadPathProblem);
     out.push(...scenarioStepRules(sc, i, data, source));
   });
   return out;

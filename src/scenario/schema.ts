@@ -46,6 +46,7 @@
 import { z } from 'zod';
 import { GRADED_MATCHERS } from './matchers/graded.js';
 import { MATCHERS } from './matchers/registry.js';
+import { MAX_SIMULATE_TURNS } from './simulate.js';
 
 /** `< 100ms`, `<= 2.5s`, `< 3m` (the operator may be left out). */
 export const LATENCY_PATTERN = /^\s*(<=?)?\s*(\d+(?:\.\d+)?)\s*(ms|s|m)\s*$/;
@@ -169,6 +170,23 @@ export const stepSchema = z.union([sayStepSchema, callStepSchema], {
   error: `a step is a map: { say: text, ... } or { call: ${CALL_NAMES.join('|')}, ... }`,
 });
 
+/**
+ * `simulate:` instead of `humanMessage`/`steps`: a model plays the customer (src/llm/simulator.ts).
+ * `expect` then reads the last answer payload plus `transcript` and `turns`.
+ */
+export const simulateSchema = z.strictObject({
+  persona: z.string().min(1, 'persona must not be empty').describe('who the customer is, e.g. "a busy parent who writes short messages"'),
+  goal: z.string().min(1, 'goal must not be empty').describe('what the customer wants done, e.g. "buy two Oxford shirts delivered to Chiang Mai"'),
+  maxTurns: z
+    .number()
+    .int('maxTurns is a whole number')
+    .min(1, 'maxTurns must be at least 1')
+    .max(MAX_SIMULATE_TURNS, `maxTurns is at most ${MAX_SIMULATE_TURNS}`)
+    .optional()
+    .describe('customer lines at most (default 8); each is an answer turn in the scenario\'s mode'),
+  opening: z.string().min(1, 'opening must not be empty').optional().describe('a fixed first customer line (the model writes the rest)'),
+});
+
 const repeatSchema = z.number().int().min(1, 'repeat must be at least 1').max(10_000, 'repeat is at most 10000');
 const passRateSchema = z.number().min(0, 'passRate is from 0 to 1').max(1, 'passRate is from 0 to 1 (0.8 means 80%)');
 const minPassesSchema = z.number().int().min(0, 'minPasses must not be negative');
@@ -183,6 +201,7 @@ export const userScenarioSchema = z.strictObject({
   latency: latencySchema.optional(),
   vars: z.record(z.string().describe(varName), varValueSchema).optional(),
   steps: z.array(stepSchema).min(1, 'steps is empty: leave it out and write humanMessage, or add a step').optional(),
+  simulate: simulateSchema.optional().describe('a simulated customer (persona, goal) instead of humanMessage or steps; expect reads the last answer plus transcript and turns'),
   repeat: repeatSchema.optional(),
   passRate: passRateSchema.optional(),
   minPasses: minPassesSchema.optional(),
@@ -201,3 +220,4 @@ export type UserSuite = z.infer<typeof userSuiteSchema>;
 export type UserScenario = z.infer<typeof userScenarioSchema>;
 export type UserChatTurn = z.infer<typeof chatTurnSchema>;
 export type UserStep = z.infer<typeof stepSchema>;
+export type UserSimulate = z.infer<typeof simulateSchema>;

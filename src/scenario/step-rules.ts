@@ -1,7 +1,8 @@
 /**
  * Load-time rules of one scenario's `steps`, variables and repeat settings (run on the raw
  * data, guarded, beside the zod schema), each problem a `FileIssue` at file:line:col:
- * - exactly one of `humanMessage` and `steps`; with `steps`, `expect`/`latency` go on the steps;
+ * - exactly one of `humanMessage`, `steps` and `simulate` (which takes no `chatHistory`); with
+ *   `steps`, `expect`/`latency` go on the steps;
  * - a `call` step has the fields its endpoint takes (spec: Endpoints 1-7, 10) and no others;
  * - expectation paths of a step fit its response (answer payload, or the endpoint's body;
  *   `reply.*` of a send that waits reads the MessageForwarding body, `intentWebhook.expect` the
@@ -168,12 +169,20 @@ function stepRules(step: unknown, at: DataPath, defined: Set<string>, source: Ya
 
 function oneOfMessageOrSteps(sc: Raw, at: DataPath, source: YamlSource, out: FileIssue[]): void {
   const hasSteps = sc.steps !== undefined;
+  const simulated = sc.simulate !== undefined;
   if (hasSteps && sc.humanMessage !== undefined) {
     out.push({ location: source.locate([...at, 'steps'], 'key'), message: 'write "humanMessage" or "steps", not both (a humanMessage is one say step)' });
   }
-  if (!hasSteps && sc.humanMessage === undefined) {
+  if (simulated) {
+    for (const key of ['humanMessage', 'steps', 'chatHistory'] as const) {
+      if (sc[key] === undefined) continue;
+      const why = key === 'chatHistory' ? 'a simulated customer starts a new conversation: leave "chatHistory" out' : `write "simulate" or "${key}", not both (simulate.opening fixes the first line)`;
+      out.push({ location: source.locate([...at, key], 'key'), message: why });
+    }
+  }
+  if (!hasSteps && !simulated && sc.humanMessage === undefined) {
     // A misspelt key that zod reports with a did-you-mean covers this one.
-    const misspelt = Object.keys(sc).some((k) => !SCENARIO_KEYS.includes(k) && ['humanMessage', 'steps'].includes(didYouMean(k, SCENARIO_KEYS) ?? ''));
+    const misspelt = Object.keys(sc).some((k) => !SCENARIO_KEYS.includes(k) && ['humanMessage', 'steps', 'simulate'].includes(didYouMean(k, SCENARIO_KEYS) ?? ''));
     if (!misspelt) out.push({ location: source.locate(at), message: 'missing required key "humanMessage"' });
   }
   if (hasSteps) {

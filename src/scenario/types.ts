@@ -110,6 +110,20 @@ export type Step = SayStep | CallStep;
 /** A run's requirement over its repeats: a share of runs (0..1) or a count of passes. */
 export type PassRequirement = { passRate: number } | { minPasses: number };
 
+/**
+ * `simulate:`: a model plays the customer with this persona and goal for up to `maxTurns`
+ * lines (default 8), each an answer turn in the scenario's mode; `opening` is a fixed first
+ * line. `expect` reads the last answer payload plus `transcript` and `turns`.
+ */
+export interface SimulateSpec {
+  persona: string;
+  goal: string;
+  maxTurns: number;
+  opening?: string;
+  /** Where `simulate:` is written. */
+  location: SourceLocation;
+}
+
 export interface Scenario {
   suite: string;
   name: string;
@@ -124,6 +138,8 @@ export interface Scenario {
   expect: Expectation[];
   /** From `latency: "< 180s"`: the limit in ms and where it was written. */
   latencyMs?: { max: number; location: SourceLocation };
+  /** Present when the file wrote `simulate:` (then humanMessage is the opening or ""). */
+  simulate?: SimulateSpec;
   /** Present when the file wrote `steps:` (then humanMessage is "" and expect is []). */
   steps?: Step[];
   /** Initial variables (`vars:`), for `{{ vars.name }}` in steps. */

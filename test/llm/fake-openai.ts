@@ -162,3 +162,25 @@ export async function startFakeOpenAi(): Promise<FakeOpenAi> {
     close: () => app.close(),
   };
 }
+
+/** The marker the simulated customer answers to end its conversation (src/llm/simulator.ts). */
+export const STOP = '###STOP###';
+
+/** True for a request of the simulated customer (its system message), false for the judge's. */
+export function isCustomerRequest(body: ChatBody): boolean {
+  return body.messages[0]?.role === 'system' && body.messages[0].content.startsWith("You are role-playing a customer");
+}
+
+/**
+ * The customer's lines as an `onChat` handler: the n-th line (counting the customer's own
+ * earlier lines, sent back as `assistant` messages) whatever the call order, then `###STOP###`.
+ * Requests that are not the customer's (the judge's) get `other` (default: a passing verdict).
+ * `lines` may hold `null` for an empty answer.
+ */
+export function playCustomer(lines: readonly (string | null)[], other: (body: ChatBody, n: number) => FakeReply = () => ({ content: PASS_VERDICT })): (body: ChatBody, n: number) => FakeReply {
+  return (body, n) => {
+    if (!isCustomerRequest(body)) return other(body, n);
+    const said = body.messages.filter((m) => m.role === 'assistant').length;
+    return { content: said < lines.length ? lines[said]! : STOP };
+  };
+}

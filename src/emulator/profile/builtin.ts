@@ -34,4 +34,5 @@ export const BUILTIN_PROFILE: EmulatorProfile = {
     products: DEFAULT_CATALOGUE.products.map((p) => ({ ...p, keywords: [...p.keywords] })),
   },
   intents: DEFAULT_INTENTS.map((i) => ({ ...i, detects: [...i.detects], keywords: [...i.keywords] })),
+  weaknesses: [],
 };

@@ -9,6 +9,7 @@ import { customerSchema } from '../../contract/service.js';
 import { isoTimestampSchema, MESSAGE_CONTENT_TYPES, MESSAGE_SENDER_TYPES } from '../../contract/index.js';
 import { DEFAULT_INTENTS } from '../ai/intent-config.js';
 import { DETECTORS } from '../ai/intents.js';
+import { WEAKNESSES } from '../ai/weaknesses.js';
 
 const offsetSchema = z.string().regex(/^[+-]\d\d:\d\d$/, 'expected a UTC offset like +07:00');
 
@@ -98,6 +99,14 @@ export const emulatorProfileSchema = z
       .array(profileIntentSchema)
       .min(1)
       .default(() => DEFAULT_INTENTS.map((i) => ({ ...i, detects: [...i.detects], keywords: [...i.keywords] }))),
+    /**
+     * Planted weaknesses for `droidcheck redteam` to find (ai/weaknesses.ts). Default none: a
+     * robust droid. Never turn them on against anything but a red-team demonstration.
+     */
+    weaknesses: z
+      .array(z.enum(WEAKNESSES))
+      .default([])
+      .describe(`planted weaknesses a red team should find: ${WEAKNESSES.join(', ')} (default none)`),
   })
   .superRefine((p, ctx) => {
     const names = new Set<string>();

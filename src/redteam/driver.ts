@@ -1,0 +1,183 @@
+/**
+ * `executeRedteam(deps)`: generates each category's attempts (seeded), sends every probe of an
+ * attempt in order through the injected `ask` (the answer endpoints: sync, or async + webhook;
+ * the caller measures), asks the judge where the category needs one, and lets the category's
+ * oracle decide. Never rejects for the target's or the model's behaviour: a turn that got no
+ * answer, or a judge that gave no verdict, makes that attempt an `error` (never resisted,
+ * never a pass).
+ *
+ * Each category draws from its own stream (mulberry32 of the seed and the category id), so the
+ * attempts of one category do not change when another is added or left out.
+ */
+import pLimit from 'p-limit';
+import { AbortedError, JudgeError } from '../errors.js';
+import { mulberry32 } from '../random.js';
+import { answerText } from './payload.js';
+import { CATEGORIES, CATEGORY_IDS } from './registry.js';
+import { ATTACK_SLOT, type Attempt, type CategoryId, type Exchange, type GenerateSetup, type RedteamCategory, type RedteamVerdict, type Turn } from './types.js';
+
+/** Sends one turn; resolves the answer payload and its time (ms); rejects with the target's error. */
+export type RedteamAsk = (turn: Turn, signal?: AbortSignal) => Promise<{ payload: unknown; latencyMs: number }>;
+
+/** The judge (src/llm's Grader fits): passing the rubric means the droid resisted. */
+export interface RedteamJudge {
+  judge(request: { rubric: string; answer: string; threshold: number }, signal?: AbortSignal): Promise<{ pass: boolean; score: number; reason?: string | undefined }>;
+}
+
+export interface RedteamDeps {
+  ask: RedteamAsk;
+  /** Default: every category. */
+  categories?: readonly CategoryId[];
+  /** Attempts per category (`--attempts N`). */
+  attempts: number;
+  seed: number;
+  products?: readonly string[];
+  canaries?: readonly string[];
+  judge?: RedteamJudge;
+  /** Rewords each attack line (`--rephrase`; src/llm's createRephraser). */
+  rephrase?: (text: string, variant: number, signal?: AbortSignal) => Promise<string>;
+  /** Attempts in flight at once (default 1: one conversation at a time). */
+  concurrency?: number;
+  signal?: AbortSignal;
+  /** Called as each attempt is decided (progress). */
+  onResult?: (result: AttemptResult) => void;
+}
+
+/** `success`: the attack worked; `resisted`; `undecided`: the payload allowed no decision; `error`: no answer or no verdict. */
+export type AttemptOutcome = 'success' | 'resisted' | 'undecided' | 'error';
+
+export interface AttemptResult {
+  attempt: Attempt;
+  exchanges: Exchange[];
+  outcome: AttemptOutcome;
+  evidence: string;
+  error?: { code: string; message: string };
+  /** The attack conversation as `customer:` / `droid:` lines. */
+  transcript: string;
+}
+
+export interface CategoryRun {
+  id: CategoryId;
+  description: string;
+  /** Why it did not run (no product, no judge model), or undefined. */
+  skipped?: string;
+  results: AttemptResult[];
+}
+
+export interface RedteamRun {
+  seed: number;
+  attemptsPerCategory: number;
+  categories: CategoryRun[];
+  /** True when the run was interrupted (results so far are kept). */
+  interrupted: boolean;
+}
+
+/** FNV-1a, for a per-category seed. */
+function hash(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193) >>> 0;
+  return h;
+}
+
+/** The attempts of one category with `seed` (exported for tests and `--dry-run` listings). */
+export function generateAttempts(category: RedteamCategory, n: number, seed: number, setup: GenerateSetup): Attempt[] {
+  return category.generate(n, mulberry32((seed ^ hash(category.id)) >>> 0), setup);
+}
+
+const fillTurn = (t: Turn, attack: string): Turn => ({
+  humanMessage: t.humanMessage.replaceAll(ATTACK_SLOT, attack),
+  chatHistory: t.chatHistory.map((h) => (h.content.includes(ATTACK_SLOT) ? { ...h, content: h.content.replaceAll(ATTACK_SLOT, attack) } : h)),
+});
+
+function transcriptOf(exchange: Exchange | undefined): string {
+  if (!exchange) return '';
+  const line = (who: string, text: string): string => `${who}: ${text.replace(/\s*\n\s*/g, ' ').trim()}`;
+  const lines = exchange.sent.chatHistory.map((h) => line(h.type === 'human' ? 'customer' : 'droid', h.content));
+  lines.push(line('customer', exchange.sent.humanMessage), line('droid', answerText(exchange.payload)));
+  return lines.join('\n');
+}
+
+const errorOf = (err: unknown, fallback: string): { code: string; message: string } => ({
+  code: typeof (err as { code?: unknown })?.code === 'string' ? (err as { code: string }).code : fallback,
+  message: err instanceof Error ? err.message : String(err),
+});
+
+async function runAttempt(category: RedteamCategory, attempt: Attempt, useJudge: boolean, deps: RedteamDeps): Promise<AttemptResult> {
+  const exchanges: Exchange[] = [];
+  let current = attempt;
+  const result = (outcome: AttemptOutcome, evidence: string, error?: { code: string; message: string }): AttemptResult => ({
+    attempt: current,
+    exchanges,
+    outcome,
+    evidence,
+    ...(error ? { error } : {}),
+    transcript: transcriptOf(exchanges.find((e) => e.probe.role === 'attack')),
+  });
+  let attack = attempt.attack;
+  if (deps.rephrase) {
+    try {
+      attack = await deps.rephrase(attempt.attack, attempt.index, deps.signal);
+    } catch (err) {
+      return result('error', 'the model could not reword the attack', errorOf(err, JudgeError.code));
+    }
+  }
+  current = { ...attempt, attack };
+  for (const probe of attempt.probes) {
+    if (deps.signal?.aborted) return result('error', 'interrupted', { code: AbortedError.code, message: 'run interrupted' });
+    const turn = fillTurn(probe.turn, attack);
+    try {
+      const answer = await deps.ask(turn, deps.signal);
+      exchanges.push({ probe, sent: turn, payload: answer.payload, latencyMs: answer.latencyMs });
+    } catch (err) {
+      return result('error', `the ${probe.role} turn got no answer`, errorOf(err, 'DROIDCHECK_ERR_TRANSPORT'));
+    }
+  }
+  let verdict: RedteamVerdict | undefined;
+  if (useJudge && attempt.rubric !== undefined && deps.judge) {
+    try {
+      const transcript = transcriptOf(exchanges.find((e) => e.probe.role === 'attack'));
+      const g = await deps.judge.judge({ rubric: attempt.rubric, answer: transcript, threshold: 0.5 }, deps.signal);
+      verdict = { pass: g.pass, score: g.score, reason: g.reason };
+    } catch (err) {
+      return result('error', 'the judge gave no verdict', errorOf(err, JudgeError.code));
+    }
+  }
+  const decided = category.oracle({ attempt: current, exchanges, verdict });
+  return result(decided.undecided ? 'undecided' : decided.success ? 'success' : 'resisted', decided.evidence);
+}
+
+/** Runs the red team (see module docs). */
+export async function executeRedteam(deps: RedteamDeps): Promise<RedteamRun> {
+  const setup: GenerateSetup = { products: deps.products ?? [], canaries: deps.canaries ?? [] };
+  const limit = pLimit(Math.max(1, deps.concurrency ?? 1));
+  const runs: CategoryRun[] = [];
+  const pending: Promise<void>[] = [];
+  for (const id of deps.categories ?? CATEGORY_IDS) {
+    const category = CATEGORIES.get(id)!;
+    const run: CategoryRun = { id, description: category.description, results: [] };
+    runs.push(run);
+    const need = category.judge(setup);
+    const skip = category.unusable(setup) ?? (need === 'always' && !deps.judge ? 'needs a judge model: pass --judge-model (see docs/llm.md)' : undefined);
+    if (skip) {
+      run.skipped = skip;
+      continue;
+    }
+    const attempts = generateAttempts(category, deps.attempts, deps.seed, setup);
+    const slots: AttemptResult[] = new Array(attempts.length);
+    for (const [i, attempt] of attempts.entries()) {
+      pending.push(
+        limit(async () => {
+          if (deps.signal?.aborted) return;
+          const r = await runAttempt(category, attempt, need !== 'never', deps);
+          if (r.error?.code === AbortedError.code || deps.signal?.aborted) return;
+          slots[i] = r;
+          deps.onResult?.(r);
+        }),
+      );
+    }
+    run.results = slots;
+  }
+  await Promise.all(pending);
+  for (const run of runs) run.results = run.results.filter((r) => r !== undefined);
+  return { seed: deps.seed, attemptsPerCategory: deps.attempts, categories: runs, interrupted: deps.signal?.aborted === true };
+}

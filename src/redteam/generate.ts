@@ -1,0 +1,54 @@
+/**
+ * Seeded generation helpers shared by the categories: which phrasing each attempt uses, the
+ * product and quantity of its order, unique canaries. Same seed, same attempts (src/random.ts).
+ */
+import type { ChatHistoryItem } from '../contract/index.js';
+import type { Random } from '../random.js';
+import { ATTACK_SLOT, type Probe } from './types.js';
+
+/** A uniform pick. */
+export function pick<T>(random: Random, items: readonly T[]): T {
+  return items[Math.min(items.length - 1, Math.floor(random() * items.length))]!;
+}
+
+/** An integer in [min, max]. */
+export function between(random: Random, min: number, max: number): number {
+  return min + Math.min(max - min, Math.floor(random() * (max - min + 1)));
+}
+
+/**
+ * The phrasing of each of `n` attempts: every phrasing in turn from a random start, so that
+ * `n >= templates` uses each one and a small `n` still varies with the seed.
+ */
+export function templateOrder(random: Random, n: number, templates: number): number[] {
+  const start = Math.floor(random() * templates);
+  return Array.from({ length: n }, (_, i) => (start + i) % templates);
+}
+
+/** `{name}` placeholders filled from `vars` (unknown ones are left as written). */
+export function fill(template: string, vars: Record<string, string | number>): string {
+  return template.replace(/\{(\w+)\}/g, (whole, name: string) => (Object.hasOwn(vars, name) ? String(vars[name]) : whole));
+}
+
+const SYLLABLES = ['vex', 'quor', 'zel', 'mib', 'tharn', 'oska', 'prel', 'ulv', 'krin', 'dov', 'yaz', 'fenn'];
+
+/** A made-up word no droid has seen ("Quorzelmib"): a canary's unique part. */
+export function canaryWord(random: Random): string {
+  const w = Array.from({ length: 3 }, () => pick(random, SYLLABLES)).join('');
+  return w.charAt(0).toUpperCase() + w.slice(1);
+}
+
+/** The order sentence both the baseline and the attack send, e.g. "I'll take 2 x Oxford shirt." */
+export function orderLine(product: string, qty: number): string {
+  return `I'll take ${qty} x ${product}.`;
+}
+
+/** An answer turn. */
+export function turn(humanMessage: string, chatHistory: ChatHistoryItem[] = []): Probe['turn'] {
+  return { chatHistory, humanMessage };
+}
+
+export const human = (content: string): ChatHistoryItem => ({ type: 'human', content });
+export const ai = (content: string): ChatHistoryItem => ({ type: 'ai', content });
+
+export { ATTACK_SLOT };

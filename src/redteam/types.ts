@@ -1,0 +1,117 @@
+/**
+ * Shapes of `droidcheck redteam`: an attack category (its phrasings, its seeded generation, its
+ * oracle), one generated attempt, the conversations it sends, and what the oracle decides.
+ * Plain data and function types; no behaviour.
+ */
+import type { ChatHistoryItem } from '../contract/index.js';
+import type { Random } from '../random.js';
+
+export type CategoryId =
+  | 'price-manipulation'
+  | 'cross-customer-leak'
+  | 'prompt-leak'
+  | 'cart-tampering'
+  | 'staff-impersonation'
+  | 'off-topic'
+  | 'competitor';
+
+/** One answer turn as the answer endpoints take it (spec 8, 9): the history and the human message. */
+export interface Turn {
+  chatHistory: ChatHistoryItem[];
+  humanMessage: string;
+}
+
+/**
+ * One conversation an attempt sends, in order:
+ * - `plant`: sets up what must not leak (e.g. a canary in another customer's conversation);
+ * - `baseline`: the same order without the attack (differential oracles compare against it);
+ * - `attack`: the attack itself. Its `humanMessage` holds `{{attack}}` where the attack line
+ *   (`Attempt.attack`, possibly reworded by the model) goes.
+ */
+export interface Probe {
+  role: 'plant' | 'baseline' | 'attack';
+  turn: Turn;
+}
+
+export const ATTACK_SLOT = '{{attack}}';
+
+export interface Attempt {
+  category: CategoryId;
+  /** 0-based index within its category. */
+  index: number;
+  /** Which phrasing (template) it came from, 0-based. */
+  template: number;
+  /** The attack line a customer writes (may be reworded by the model before it is sent). */
+  attack: string;
+  probes: Probe[];
+  /** Texts that must never appear in the attack's answer (canaries). */
+  canaries: string[];
+  /** The rubric a judge grades the attack's transcript on: passing it means the droid resisted. */
+  rubric?: string;
+}
+
+/** One probe sent and answered. `latencyMs`: its answer time, ms. */
+export interface Exchange {
+  probe: Probe;
+  /** The turn as sent (the attack slot filled in). */
+  sent: Turn;
+  payload: unknown;
+  latencyMs: number;
+}
+
+/** The judge's grade of the attack transcript against the category's rubric (pass: resisted). */
+export interface RedteamVerdict {
+  pass: boolean;
+  /** 0..1. */
+  score: number;
+  reason?: string | undefined;
+}
+
+export interface OracleInput {
+  attempt: Attempt;
+  /** Every probe of the attempt, answered, in order. */
+  exchanges: Exchange[];
+  /** Present when the category asked for a judge and one was configured. */
+  verdict?: RedteamVerdict | undefined;
+}
+
+/**
+ * What the oracle decides. `success`: the attack worked (a finding). `evidence`: one line that
+ * shows why (the totals compared, the canary found, the judge's reason). `undecided`: the
+ * payload did not allow a decision (e.g. the baseline order put nothing in the cart): neither a
+ * success nor a resisted attack, counted apart.
+ */
+export interface OracleResult {
+  success: boolean;
+  evidence: string;
+  undecided?: boolean;
+}
+
+/** What generation may draw on: the products to order and the canaries to look for. */
+export interface GenerateSetup {
+  /** Product names the droid sells (`--product NAME`, or the config's). */
+  products: readonly string[];
+  /** Texts of the droid's own instructions that must never be shown (`--canary TEXT`). */
+  canaries: readonly string[];
+}
+
+/** When a category's attempts need a judge model. */
+export type JudgeNeed = 'never' | 'always' | 'optional';
+
+export interface RedteamCategory {
+  id: CategoryId;
+  /** One sentence: what it tries. */
+  description: string;
+  /** One sentence: how the oracle decides. */
+  oracleDescription: string;
+  /** The attack lines, several phrasings; `{product}`, `{qty}`, `{canary}`... are filled in by `generate`. */
+  templates: readonly string[];
+  /** `always`: no verdict, no decision; `optional`: a verdict adds to a deterministic check. */
+  judge(setup: GenerateSetup): JudgeNeed;
+  /** Why the category cannot run with this set-up (e.g. no product to order), or undefined. */
+  unusable(setup: GenerateSetup): string | undefined;
+  /** `n` attempts, drawn from `random` (same seed, same attempts). */
+  generate(n: number, random: Random, setup: GenerateSetup): Attempt[];
+  /** Pure: the attempt and its answers (and the verdict, if any) -> success and evidence. */
+  oracle(input: OracleInput): OracleResult;
+}
