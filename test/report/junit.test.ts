@@ -56,7 +56,6 @@ describe('renderJUnit', () => {
     const three = failingRecord({
       seq: 9,
       scenario: 'three wrongs',
-      latencyMs: undefined,
       answerMs: 200.4,
       failures: ['intents', 'addressParsing.city', 'answer'].map((path, i) => ({ path, matcher: 'equals', expected: `e${i}`, actual: `a${i}`, message: `${path} is wrong`, location: { file: 'scenarios/shop.yaml', line: 20 + i, col: 7 } })),
       contractViolations: [{ endpoint: 'webhook', path: 'shoppingCart', message: 'expected object' }],
