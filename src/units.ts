@@ -35,25 +35,15 @@ function trim(n: number, digits: number): string {
 
 /**
  * A duration in ms, with its unit: under 1 s `12.3 ms` (3 significant digits, at most 3
- * decimals), under 60 s `2.41 s`, then `3 min 5 s`, `2 h 10 min`.
+ * decimals), under 10 s `2.41 s`, then seconds with one decimal (`61.4 s`, `120.1 s`,
+ * `3599.6 s`): one unit from 1 s up, so durations read and compare at a glance (`2 min` would
+ * hide 20 s either way).
  */
 export function formatMs(ms: number): string {
   if (!Number.isFinite(ms)) return `${ms} ms`;
   const abs = Math.abs(ms);
   if (abs < 1000) return `${abs >= 100 ? trim(ms, 0) : abs >= 10 ? trim(ms, 1) : abs >= 1 ? trim(ms, 2) : trim(ms, 3)} ms`;
-  if (abs < 60_000) return `${trim(ms / 1000, abs >= 10_000 ? 1 : 2)} s`;
-  const sign = ms < 0 ? '-' : '';
-  // Round the whole figure first, so 59 min 59.6 s reads `1 h`, never `59 min 60 s`.
-  const seconds = Math.round(abs / 1000);
-  if (seconds < 3600) {
-    const min = Math.floor(seconds / 60);
-    const s = seconds - min * 60;
-    return `${sign}${min} min${s > 0 ? ` ${s} s` : ''}`;
-  }
-  const minutes = Math.round(abs / 60_000);
-  const h = Math.floor(minutes / 60);
-  const min = minutes - h * 60;
-  return `${sign}${h} h${min > 0 ? ` ${min} min` : ''}`;
+  return `${trim(ms / 1000, abs >= 10_000 ? 1 : 2)} s`;
 }
 
 /** A rate in requests per second: `150 req/s`, `12.5 req/s`. */

@@ -2,7 +2,9 @@
  * `droidcheck compare BASE.json CURRENT.json [--tolerance 10]`: thin wrapper over
  * `compareReportFiles` (report/report-files.ts). Prints the comparison; exit 1 on a regression
  * (pass -> fail, a percentile beyond the tolerance, a worse outcome rate, a threshold now
- * breached), 0 otherwise, 2 when a file is unreadable or not a report (UsageError naming it).
+ * breached), 0 otherwise, 2 when a file is unreadable or not a report (UsageError naming it), or
+ * when the runs are of another target or kind and `--force` is not given. How the runs differ
+ * (duration, rate, mode mix, version) is printed before the verdict.
  */
 import type { Command } from 'commander';
 import { UsageError } from '../errors.js';
@@ -13,6 +15,7 @@ interface CompareFlags {
   tolerance: string;
   minDelta: string;
   rateTolerance: string;
+  force?: boolean;
 }
 
 function nonNegative(value: string, flag: string): number {
@@ -30,11 +33,13 @@ export function registerCompareCommand(program: Command, ctx: CliContext): void 
     .option('--tolerance <percent>', 'a latency percentile may grow this much before it counts', '10')
     .option('--min-delta <ms>', '...and by at least this many ms', '1')
     .option('--rate-tolerance <points>', 'an outcome rate may move this many percentage points the wrong way', '1')
+    .option('--force', 'compare runs of another target or job (kind) anyway')
     .action(async (base: string, current: string, flags: CompareFlags) => {
       const result = await compareReportFiles(base, current, {
         tolerancePct: nonNegative(flags.tolerance, '--tolerance'),
         minDeltaMs: nonNegative(flags.minDelta, '--min-delta'),
         rateTolerancePts: nonNegative(flags.rateTolerance, '--rate-tolerance'),
+        force: flags.force === true,
       });
       ctx.stdout.write(result.text);
       ctx.exitCode = result.exitCode;

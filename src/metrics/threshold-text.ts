@@ -28,7 +28,7 @@ export function formatLimit(limit: number, unit: ThresholdUnit): string {
 }
 
 /**
- * A figure with its unit: ms through units.ts's formatMs (`41.2 ms`, `2.41 s`, `3 min 23 s`),
+ * A figure with its unit: ms through units.ts's formatMs (`41.2 ms`, `2.41 s`, `203.4 s`),
  * shares as percentages, counts bare. When `near` (the limit) would print the same, the figure is
  * given to the ms (`180.486 s`) so that a breach never reads as equal to its limit.
  */

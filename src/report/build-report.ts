@@ -8,7 +8,7 @@ import type { ThresholdResult } from '../metrics/index.js';
 import type { SectionInput } from './section.js';
 import type { CapacitySection } from './sections/capacity.js';
 import type { CompareOptions } from './sections/comparison.js';
-import { REPORT_VERSION, SECTIONS, type ReportDocument } from './sections/index.js';
+import { REPORT_VERSION, SECTIONS, TOOL_VERSION, type ReportDocument } from './sections/index.js';
 import type { JudgeSection } from './sections/judge.js';
 import type { LoadSection } from './sections/load.js';
 import type { NetworkSection } from './sections/network.js';
@@ -81,7 +81,7 @@ export function exitCodeOf(doc: Omit<ReportDocument, 'exitCode'>, interrupted: b
  */
 export function buildReport(data: ReportInput, opts: BuildReportOptions = {}): ReportDocument {
   const input: ReportInput = { ...data, ...opts };
-  const doc: Record<string, unknown> = { version: REPORT_VERSION, tool: 'droidcheck', kind: input.kind, startedAt: input.startedAt, finishedAt: input.finishedAt, durationMs: input.durationMs, settings: input.settings };
+  const doc: Record<string, unknown> = { version: REPORT_VERSION, tool: 'droidcheck', toolVersion: TOOL_VERSION, kind: input.kind, startedAt: input.startedAt, finishedAt: input.finishedAt, durationMs: input.durationMs, settings: input.settings };
   for (const section of SECTIONS) {
     for (const [key, value] of Object.entries(section.compute(input, doc))) if (value !== undefined) doc[key] = value;
   }

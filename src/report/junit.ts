@@ -1,9 +1,10 @@
 /**
  * JUnit XML of a ReportDocument (`junit.xml`), for CI test tabs: a `<testsuite>` per scenario
  * suite, a `<testcase>` per scenario x mode (classname = suite, name = `scenario [mode]`,
- * time in seconds from the end-to-end latency). An expectation failure is a `<failure>` with
- * expected, actual and file:line:col; a request that got no answer (timeout, rejected,
- * transport-error, failed payload) is an `<error>`; an interrupted one is `<skipped>`.
+ * time in seconds from the end-to-end latency; a suite's time is the sum of its testcases', the
+ * total the sum of the suites'). A testcase has at most one problem: a `<failure>` holding every
+ * failed expectation (expected, actual, file:line:col), an `<error>` for a request that got no
+ * answer (timeout, rejected, transport-error, failed payload), or `<skipped>` when interrupted.
  * Thresholds form one more suite, `droidcheck.thresholds`. Settings become `<properties>`
  * (secret-looking keys left out).
  */
@@ -50,9 +51,25 @@ export function settingsProperties(settings: Record<string, unknown>, prefix = '
   return out;
 }
 
+/** A testcase's time in whole ms (the JUnit time is seconds with 3 decimals: sums of these add up exactly). */
+const caseMs = (s: ScenarioEntry): number => Math.round(s.latencyMs ?? 0);
+
+/** Every failed expectation and contract violation of an entry, one block each (a testcase's one failure text). */
+function problemLines(s: ScenarioEntry): string[] {
+  const lines = s.failures.map((f) => [`${f.path} ${f.matcher}: ${f.message}`, `  expected: ${formatValue(f.expected, 2000)}`, `  actual:   ${formatValue(f.actual, 2000)}`, `  at ${formatLocation(f.location)}`].join('\n'));
+  lines.push(...s.contractViolations.map((v) => `contract ${v.endpoint} ${v.path || '(body)'}: ${v.message}`));
+  return lines;
+}
+
+/**
+ * One testcase: `<skipped>` (interrupted), one `<error>` (no answer: the outcome and the error,
+ * then any failed expectation) or one `<failure>` (answered, failed: every failed expectation and
+ * contract violation in its text, the first in its message). CI tools count one problem per
+ * testcase, so a scenario with three failed expectations is one failed test, not three.
+ */
 function addTestcase(suite: XMLBuilder, s: ScenarioEntry, rate?: ScenarioPassRate): void {
-  const tc = suite.ele('testcase', { classname: attr(s.suite), name: attr(`${s.name} [${s.mode}]`), time: seconds(s.latencyMs), file: attr(s.file) });
-  // Repeated scenarios: their pass rate as properties and beside every failure message (issue 14, part 4).
+  const tc = suite.ele('testcase', { classname: attr(s.suite), name: attr(`${s.name} [${s.mode}]`), time: seconds(caseMs(s)), file: attr(s.file) });
+  // Repeated scenarios: their pass rate as properties and beside the failure message.
   const repeated = rate !== undefined && rate.runs > 1 ? rate : undefined;
   if (repeated) {
     const props = tc.ele('properties');
@@ -63,25 +80,19 @@ function addTestcase(suite: XMLBuilder, s: ScenarioEntry, rate?: ScenarioPassRat
     tc.ele('skipped', { message: 'run interrupted before this request ended' });
     return;
   }
+  const where = [...(s.requestId ? [`requestId: ${s.requestId}`] : []), `file: ${s.file}`];
   if (s.outcome !== 'answered') {
     const message = s.error ? `${s.outcome}: ${s.error.message}` : s.outcome;
-    const body = [s.requestId ? `requestId: ${s.requestId}` : '', s.error ? `${s.error.code}: ${s.error.message}` : '', `file: ${s.file}`];
-    tc.ele('error', { message: attr(message + note), type: attr(s.error?.code ?? s.outcome) }).txt(xmlSafe(body.filter(Boolean).join('\n')));
+    const body = [...(s.error ? [`${s.error.code}: ${s.error.message}`] : []), ...problemLines(s), ...where];
+    tc.ele('error', { message: attr(message + note), type: attr(s.error?.code ?? s.outcome) }).txt(xmlSafe(body.join('\n')));
+    return;
   }
-  for (const f of s.failures) {
-    const body = [
-      `${f.path} ${f.matcher}: ${f.message}`,
-      `expected: ${formatValue(f.expected, 2000)}`,
-      `actual:   ${formatValue(f.actual, 2000)}`,
-      `at ${formatLocation(f.location)}`,
-      ...(s.requestId ? [`requestId: ${s.requestId}`] : []),
-    ];
-    tc.ele('failure', { message: attr(`${f.path}: ${f.message}${note}`), type: attr(f.matcher) }).txt(xmlSafe(body.join('\n')));
-  }
-  if (s.outcome === 'answered' && !s.passed && s.failures.length === 0) {
-    const violations = s.contractViolations.map((v) => `contract ${v.endpoint} ${v.path || '(body)'}: ${v.message}`);
-    tc.ele('failure', { message: attr(`failed${note}`), type: 'contract' }).txt(xmlSafe(violations.join('\n') || `file: ${s.file}`));
-  }
+  if (s.passed) return;
+  const problems = problemLines(s);
+  const first = s.failures[0];
+  const head = first ? `${first.path}: ${first.message}` : s.contractViolations.length > 0 ? 'contract violated' : 'failed';
+  const more = problems.length > 1 ? ` (+${problems.length - 1} more)` : '';
+  tc.ele('failure', { message: attr(`${head}${more}${note}`), type: attr(first?.matcher ?? (s.contractViolations.length > 0 ? 'contract' : 'failed')) }).txt(xmlSafe([...problems, ...where].join('\n')));
 }
 
 /** Renders `report` as a JUnit XML document (UTF-8, pretty-printed). */
@@ -100,13 +111,15 @@ export function renderJUnit(report: ReportDocument, opts: JUnitOptions = {}): st
     ).length;
   const all = report.scenarios;
   const tallyCases = report.scenarios.length === 0 ? (report.tallies ?? []) : [];
+  // The total is the sum of the suites' times, each the sum of its testcases' (whole ms): they add up.
+  const totalMs = all.reduce((n, s) => n + caseMs(s), 0);
   const root = doc.ele('testsuites', {
     name: 'droidcheck',
     tests: String(all.length + tallyCases.length + (withThresholds ? report.thresholds.length : 0)),
     failures: String(countOf(all, 'failure') + tallyCases.filter((t) => t.failed > 0).length + (withThresholds ? breached : 0)),
     errors: String(countOf(all, 'error')),
     skipped: String(countOf(all, 'skipped') + (withThresholds ? unjudged : 0)),
-    time: seconds(report.durationMs),
+    time: seconds(totalMs),
     timestamp: report.startedAt,
   });
   const properties = settingsProperties(report.settings);
@@ -122,7 +135,7 @@ export function renderJUnit(report: ReportDocument, opts: JUnitOptions = {}): st
     return suite;
   };
   for (const [name, list] of bySuite) {
-    const timeMs = list.reduce((sum, s) => sum + (s.latencyMs ?? 0), 0);
+    const timeMs = list.reduce((sum, s) => sum + caseMs(s), 0);
     const suite = openSuite(name, list, countOf(list, 'failure'), countOf(list, 'error'), countOf(list, 'skipped'), timeMs);
     for (const s of list) addTestcase(suite, s, passRateOf(report.passRates, s.suite, s.name, s.mode));
   }

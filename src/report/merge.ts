@@ -7,7 +7,7 @@
 import { UsageError } from '../errors.js';
 import { exitCodeOf } from './build-report.js';
 import type { MergeReportsOptions } from './section.js';
-import { REPORT_VERSION, SECTIONS, type ReportDocument } from './sections/index.js';
+import { REPORT_VERSION, SECTIONS, TOOL_VERSION, type ReportDocument } from './sections/index.js';
 
 export type { MergeReportsOptions } from './section.js';
 export { mergeTimelines } from './sections/timeline.js';
@@ -30,6 +30,8 @@ export function mergeReports(reports: readonly ReportDocument[], opts: MergeRepo
   const merged: Record<string, unknown> = {
     version: REPORT_VERSION,
     tool: 'droidcheck',
+    // The figures are the inputs': the version that measured them (this one when they differ).
+    toolVersion: new Set(reports.map((r) => r.toolVersion)).size === 1 ? first.toolVersion : TOOL_VERSION,
     kind: first.kind,
     startedAt: starts.length > 0 ? new Date(Math.min(...starts)).toISOString() : first.startedAt,
     finishedAt: ends.length > 0 ? new Date(Math.max(...ends)).toISOString() : first.finishedAt,

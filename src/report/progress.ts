@@ -8,10 +8,12 @@
  *   them above the bar; at the end the bar clears itself before anything else is printed.
  * - Otherwise (CI logs, or an unbounded load): one plain line every `intervalMs` (default 5 s)
  *   with the elapsed time, requests started per second, in flight, ended/planned, outcomes and
- *   ack p99 (with its count), each with its unit.
+ *   ack p99 (with its count; `—` below the 100 samples a p99 needs, as in the summary), each
+ *   with its unit.
  */
 import cliProgress from 'cli-progress';
 import type { Writable } from 'node:stream';
+import { UNSUPPORTED_CELL, minSamplesForStat } from '../metrics/index.js';
 import { OUTCOMES } from '../outcomes.js';
 import { formatMs, formatRate } from '../units.js';
 import type { ProgressSnapshot } from '../runner/index.js';
@@ -61,7 +63,8 @@ export function progressLine(s: ProgressSnapshot): string {
   const outcomes = OUTCOMES.filter((o) => o === 'answered' || s.outcomes[o] > 0).map((o) => `${o} ${s.outcomes[o]}`).join(' ');
   const target = s.targetRate !== undefined ? ` (target ${formatRate(s.targetRate)})` : '';
   const ended = s.planned !== undefined ? `${s.ended}/${s.planned}` : String(s.ended);
-  const ack = s.ack.count > 0 ? ` | ack p99 ${formatMs(s.ack.p99Ms)} (${s.ack.count} samples)` : '';
+  // As the summary's latency table: no p99 from fewer than 100 samples, a dash with the count.
+  const ack = s.ack.count > 0 ? ` | ack p99 ${s.ack.count >= minSamplesForStat('p99') ? formatMs(s.ack.p99Ms) : UNSUPPORTED_CELL} (${s.ack.count} samples)` : '';
   return `[${formatMs(s.elapsedMs).padStart(9)}] ${formatRate(s.rate)}${target} | in flight ${s.inFlight} | ended ${ended}${s.dropped > 0 ? ` | dropped ${s.dropped}` : ''} | ${outcomes}${ack}`;
 }
 

@@ -4,7 +4,7 @@
  */
 import type { Writable } from 'node:stream';
 import { UsageError } from '../errors.js';
-import { compareReports, comparisonView, type CompareOptions, type ReportComparison } from './sections/comparison.js';
+import { compareReports, comparisonView, unlikeRuns, unlikeText, type CompareOptions, type ReportComparison, type Unlike } from './sections/comparison.js';
 import { consoleLines, plainPaint } from './view.js';
 import { mergeReports } from './merge.js';
 import { readReportFile } from './read-report.js';
@@ -18,20 +18,36 @@ export function renderComparison(cmp: ReportComparison): string {
 
 export interface CompareFilesResult {
   comparison: ReportComparison;
-  /** renderComparison's text. */
+  /** How the two runs differ beyond the figures (kind, target, duration, rate, mode mix, version). */
+  unlike: Unlike[];
+  /** The differences first (`not alike: ...`), then renderComparison's text. */
   text: string;
   /** 1 when regressed, else 0. */
   exitCode: number;
 }
 
+export interface CompareFilesOptions extends CompareOptions {
+  /** Compare runs of another target or job anyway (`--force`). */
+  force?: boolean;
+}
+
 /**
- * Compares the report at `currentPath` with the one at `basePath` (tolerances: compare.ts).
- * Throws UsageError (DROIDCHECK_ERR_USAGE, exit 2) naming a file that is unreadable or not a report.
+ * Compares the report at `currentPath` with the one at `basePath` (tolerances: sections/comparison.ts),
+ * saying first how the runs differ. Throws UsageError (DROIDCHECK_ERR_USAGE, exit 2) naming a
+ * file that is unreadable or not a report, and, without `force`, when the runs are of another
+ * target or job (their figures are not a before and after).
  */
-export async function compareReportFiles(basePath: string, currentPath: string, opts: CompareOptions = {}): Promise<CompareFilesResult> {
+export async function compareReportFiles(basePath: string, currentPath: string, opts: CompareFilesOptions = {}): Promise<CompareFilesResult> {
   const [base, current] = await Promise.all([readReportFile(basePath), readReportFile(currentPath)]);
-  const comparison = compareReports(base, current, opts);
-  return { comparison, text: renderComparison(comparison), exitCode: comparison.regressed ? 1 : 0 };
+  const unlike = unlikeRuns(base, current);
+  const refused = unlike.filter((u) => u.refuse);
+  if (refused.length > 0 && !opts.force) {
+    throw new UsageError(`compare: ${basePath} and ${currentPath} are runs of another ${refused.map((u) => `${u.what} (${u.base} vs ${u.current})`).join(' and ')}; pass --force to compare them anyway`);
+  }
+  const { force: _force, ...rules } = opts;
+  const comparison = compareReports(base, current, rules);
+  const text = `${unlike.map((u) => `${unlikeText(u)}\n`).join('')}${renderComparison(comparison)}`;
+  return { comparison, unlike, text, exitCode: comparison.regressed ? 1 : 0 };
 }
 
 export interface MergeFilesOptions {

@@ -43,13 +43,38 @@ describe('droidcheck compare / merge', () => {
     const r = await cli(['compare', file('base.json'), file('worse.json')]);
     expect(r.code).toBe(1);
     expect(r.stdout).toContain('Shop › greets [sync]: pass -> fail');
-    // 2 samples cannot show a p90 regression (issue 11, item 3): the row says why (a run needs 100).
-    expect(r.stdout).toMatch(/ sync\.p90\s+120 ms\s+300 ms\s+\+149\.9% \(\+180 ms\)\s+2 \/ 2 samples\s+too few samples \(2 < 100\)/);
+    // As the summary prints it: no p90 (and no change) from 2 samples, only why.
+    expect(r.stdout).toMatch(/ sync\.p90\s+—\s+—\s+—\s+2 \/ 2 samples\s+too few samples \(2 < 100\)/);
     expect(r.stdout).toContain('threshold ack.p99 < 100ms: absent -> too-few-samples');
     // A loose tolerance forgives any latency, not the flip.
     const loose = await cli(['compare', file('base.json'), file('worse.json'), '--tolerance', '1000']);
     expect(loose.stdout).not.toMatch(/✗\s+sync\.p/);
     expect(loose.code).toBe(1);
+  });
+
+  it('says how two runs differ before its verdict, and refuses another target or kind unless --force', async () => {
+    const good = JSON.parse(await readFile(file('base.json'), 'utf8'));
+    const remote = { ...good, settings: { ...good.settings, target: { kind: 'remote', baseUrl: 'https://droid.example.com', droidId: 7 } } };
+    await writeFile(file('remote.json'), JSON.stringify(remote));
+    const refused = await cli(['compare', file('base.json'), file('remote.json')]);
+    expect(refused.code).toBe(2);
+    expect(refused.stdout).toBe(`compare: ${file('base.json')} and ${file('remote.json')} are runs of another target (unknown vs https://droid.example.com (droid 7)); pass --force to compare them anyway`);
+    const forced = await cli(['compare', file('base.json'), file('remote.json'), '--force']);
+    expect(forced.code).toBe(0);
+    expect(forced.stdout.split('\n')[0]).toBe('not alike: target: unknown in the baseline, https://droid.example.com (droid 7) now');
+    await writeFile(file('load.json'), JSON.stringify({ ...good, kind: 'load' }));
+    expect((await cli(['compare', file('base.json'), file('load.json')])).stdout).toMatch(/are runs of another kind \(run vs load\)/);
+    // Alike enough to compare, but not the same run: said first, the verdict after.
+    const other = { ...good, toolVersion: '0.0.1', durationMs: good.durationMs * 3, scenarios: good.scenarios.map((e: { mode: string }) => ({ ...e, mode: 'async' })) };
+    await writeFile(file('other.json'), JSON.stringify(other));
+    const r = await cli(['compare', file('base.json'), file('other.json')]);
+    const lines = r.stdout.split('\n');
+    expect(lines.slice(0, 3)).toEqual([
+      'not alike: duration: 2 s in the baseline, 6 s now',
+      'not alike: mode mix: 100% sync / 0% async in the baseline, 0% sync / 100% async now',
+      `not alike: droidcheck version: ${good.toolVersion} in the baseline, 0.0.1 now`,
+    ]);
+    expect(lines[3]).toMatch(/^Baseline {2}/);
   });
 
   it('exits 2 naming a file that is missing or not a report, or a bad tolerance', async () => {

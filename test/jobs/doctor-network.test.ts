@@ -127,9 +127,9 @@ describe('the default ack threshold', () => {
     const text = renderConsoleSummary(remote);
     expect(text).toMatch(/^ {2}ack +120 .* on ackServer$/m);
     expect(text).toMatch(/^ {2}ackServer +120 .* 100 ms +ok$/m);
-    expect(text).toContain('network round trip 70.5 ms (fastest of 7 TCP connects)');
-    expect(renderMarkdownSummary(remote)).toContain('_network round trip 70.5 ms (fastest of 7 TCP connects)');
-    expect(renderHtmlReport(remote)).toContain('<p class="muted">network round trip 70.5 ms (fastest of 7 TCP connects)');
+    expect(text).toContain('Network round trip  70.5 ms (fastest of 7 TCP connects)');
+    expect(renderMarkdownSummary(remote)).toContain('### Network round trip: 70.5 ms (fastest of 7 TCP connects)');
+    expect(renderHtmlReport(remote)).toContain('<h2>Network round trip</h2>\n<p>70.5 ms (fastest of 7 TCP connects)');
     const reread = parseReportDocument(JSON.parse(JSON.stringify(remote)));
     expect(reread.network).toEqual(network);
     expect(reread.thresholds[0]!.beside?.metric).toBe('ack.p99');
@@ -144,9 +144,13 @@ describe('the default ack threshold', () => {
     expect(local.exitCode).toBe(99);
   });
 
-  it('formatMs rounds the whole figure (59 min 59.6 s is 1 h)', () => {
-    expect(formatMs(3_599_600)).toBe('1 h');
-    expect(formatMs(119_600)).toBe('2 min');
+  it('formatMs prints a minute or more in seconds, one decimal (never `2 min`)', () => {
+    expect(formatMs(3_599_600)).toBe('3599.6 s');
+    expect(formatMs(119_600)).toBe('119.6 s');
+    expect(formatMs(120_100)).toBe('120.1 s');
+    expect(formatMs(61_400)).toBe('61.4 s');
+    expect(formatMs(59_990)).toBe('60 s');
+    expect(formatMs(2_410)).toBe('2.41 s');
   });
 });
 

@@ -153,7 +153,7 @@ describe('doctor against a remote target (the emulator on loopback)', () => {
     });
     const { result, by } = await runDoctor({ baseUrl: url, droidId: 1 }, { DROID_API_TOKEN: 'some-token-0123456789', DROID_WEBHOOK_SECRET: SECRET, DROID_VERIFY_TOKEN: SECRET });
     expect(by('clock')).toMatchObject({ status: 'warn' });
-    expect(by('clock')?.detail).toMatch(/^the service's clock is (59 min 5\d s|1 h) ahead of this machine's/);
+    expect(by('clock')?.detail).toMatch(/^the service's clock is (35\d\d|3600)(\.\d)? s ahead of this machine's/);
     expect(by('clock')?.fix).toContain('NTP');
     expect(result.exitCode).toBe(0);
   });

@@ -92,7 +92,7 @@ describe('runLoad against the embedded emulator', () => {
     expect(lines.every((l) => l.answer === undefined && typeof l.outcome === 'string')).toBe(true);
     const html = await readFile(join(reportDir, 'report.html'), 'utf8');
     expect(html).toContain('id="chart-timeline-rate"');
-    expect(html).toMatch(/<h2 id="load">Load<\/h2>/);
+    expect(html).toMatch(/<section class="section" id="load"><h2>Load \(open model\)<\/h2>/);
     const junit = await readFile(join(reportDir, 'junit.xml'), 'utf8');
     expect(junit).toMatch(/<testcase classname="Load" name="greets \[sync\]"/);
     expect(await readFile(join(reportDir, 'summary.md'), 'utf8')).toMatch(/### Load \(open model\)/);
@@ -160,7 +160,7 @@ describe('runLoad against the embedded emulator', () => {
     expect(cap.capacity!.maxRate).toBe(curve.filter((p) => p.passed).at(-1)?.rate ?? null);
     expect(ctx.exitCode).toBe(cap.capacity!.maxRate === null ? 99 : 0);
     expect(cap.accounting!.requests).toBe(cap.summary.requests);
-    expect(out.text()).toMatch(/capacity: (\d+ req\/s|no rate passed)/);
+    expect(out.text()).toMatch(/Capacity {2}(\d+ req\/s|no rate passed)/);
     expect((await readdir(join(dir, 'cap'))).sort()).toEqual(['junit.xml', 'report.html', 'report.json', 'results.ndjson', 'summary.md']);
   });
 

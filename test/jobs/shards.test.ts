@@ -95,9 +95,14 @@ it('two receivers behind the emulator, two shards with one --start-at, merged: e
     expect(m.load!.startAt).toBe(startAt);
     expect(m.stream!.shards).toHaveLength(2);
     expect(merged.stdout).toMatch(/Stream {2}test:shards/);
+    // Shards and the start are in every format (they were on the console only).
+    for (const text of [merged.stdout, renderMarkdownSummary(m), renderHtmlReport(m)]) {
+      expect(text).toContain('1/2, 2/2 (execution segments of one load)');
+      expect(text).toContain(`${startAt}, `);
+    }
     // The same section in summary.md and report.html, rendered from the merged report.
-    expect(renderMarkdownSummary(m)).toMatch(/### Stream\n\ntest:shards at redis:\/\/127\.0\.0\.1:\d+\S* · foreign \d+ .* · 2 shards\.\n\nclock skew: receivers vs shards at most /);
-    expect(renderHtmlReport(m)).toContain('<h2 id="stream">Stream</h2><p>test:shards at ');
+    expect(renderMarkdownSummary(m)).toMatch(/### Stream: test:shards at redis:\/\/127\.0\.0\.1:\d+\S* · foreign \d+ .* · 2 shards\n\n_clock skew: receivers vs shards at most /);
+    expect(renderHtmlReport(m)).toContain('<section class="section" id="stream"><h2>Stream</h2>\n<p>test:shards at ');
     // Timelines line up: interval i of the merge holds interval i of each shard.
     const started = (r: typeof m): number[] => r.timeline!.points.map((p) => p.started);
     const sum = started(m).reduce((a, b) => a + b, 0);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildReport, renderConsoleSummary } from '../../src/report/index.js';
+import { buildReport, escapeHtml, renderConsoleSummary, renderHtmlReport, renderMarkdownSummary } from '../../src/report/index.js';
 import { failingRecord, record, run } from './fixtures.js';
 
 const report = buildReport(
@@ -84,3 +84,29 @@ describe('renderConsoleSummary failures, grouped like report.html', () => {
   });
 });
 
+
+describe('notes on unverified shapes', () => {
+  // The target's whole answer, as the contract check describes it: long, and only for report.json.
+  const shape = `{"channels":[${Array.from({ length: 40 }, (_, i) => `{"id":${i},"name":"ch${i}","kind":"line"}`).join(',')}]}`;
+  const report = buildReport(
+    run([record()], {
+      notes: [
+        { endpoint: 'channels', kind: 'unverified-shape', message: `unverified shape: channels answered ${shape}; droidcheck's choice differs at channels: expected an array; channels.0.id: expected a string (+3 more). The spec does not show this shape: not a finding.`, paths: ['channels', 'channels.0.id', 'channels.0.name', 'channels.1.id', 'channels.1.name'] },
+        { endpoint: 'customer', kind: 'unknown-fields', message: 'fields no documentation names: tier, score', paths: ['tier', 'score'] },
+      ],
+    }),
+  );
+  const line = "unverified shape: droidcheck's choice differs at channels, channels.0.id, channels.0.name (+2 more); the spec does not show this shape (not a finding; the shape is in report.json)";
+
+  it('are one line each in the console, Markdown and HTML; the shape only in report.json', () => {
+    const console = renderConsoleSummary(report);
+    const md = renderMarkdownSummary(report);
+    const html = renderHtmlReport(report);
+    expect(console).toContain(`  channels ${line}`);
+    expect(console).toContain('  customer fields no documentation names: tier, score');
+    expect(md).toContain(`\`channels\` ${line}`);
+    expect(html).toContain(`<code>channels</code> ${escapeHtml(line)}`);
+    for (const text of [console, md, html]) expect(text).not.toContain('"ch39"');
+    expect(JSON.stringify(report)).toContain('ch39');
+  });
+});

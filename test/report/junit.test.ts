@@ -52,6 +52,29 @@ describe('renderJUnit', () => {
     expect(text).toContain('at scenarios/shop.yaml:14:7');
   });
 
+  it('gives a testcase one failure holding every failed expectation, and times that add up', () => {
+    const three = failingRecord({
+      seq: 9,
+      scenario: 'three wrongs',
+      answerMs: 200.4,
+      failures: ['intents', 'addressParsing.city', 'answer'].map((path, i) => ({ path, matcher: 'equals', expected: `e${i}`, actual: `a${i}`, message: `${path} is wrong`, location: { file: 'scenarios/shop.yaml', line: 20 + i, col: 7 } })),
+      contractViolations: [{ endpoint: 'webhook', path: 'shoppingCart', message: 'expected object' }],
+    });
+    const x = create(renderJUnit(buildReport(run([record({ syncMs: 120.4 }), failingRecord({ answerMs: 340.6 }), three])), { thresholds: false })).end({ format: 'object' }) as any;
+    const suite = x.testsuites.testsuite;
+    const cases = suite.testcase as any[];
+    const failing = cases.find((c) => c['@name'] === 'three wrongs [async]');
+    // One <failure>, not three: CI counts one failed test per testcase.
+    expect(Array.isArray(failing.failure)).toBe(false);
+    expect(failing.failure['@message']).toBe('intents: intents is wrong (+3 more)');
+    for (const line of ['intents equals: intents is wrong', 'addressParsing.city equals', 'answer equals', 'at scenarios/shop.yaml:22:7', 'contract webhook shoppingCart: expected object']) expect(failing.failure['#']).toContain(line);
+    // Suite time = sum of its testcases' times; the total = sum of the suites'.
+    const sum = (xs: string[]) => xs.reduce((n, t) => n + Math.round(Number(t) * 1000), 0);
+    expect(sum(cases.map((c) => c['@time']))).toBe(Math.round(Number(suite['@time']) * 1000));
+    expect(x.testsuites['@time']).toBe(suite['@time']);
+    expect(suite['@time']).toBe('0.661');
+  });
+
   it('turns a missing answer into an error and an interrupted request into skipped, escaping names', () => {
     const [timeout, cut] = suites[1].testcase as any[];
     expect(timeout['@name']).toBe('says <hi> & "bye" [sync]');

@@ -6,6 +6,7 @@
  * the header and every section's fields: the schema is the type (report.schema.json is
  * generated from it by `droidcheck schema --report`).
  */
+import { createRequire } from 'node:module';
 import { z } from 'zod';
 import type { Section } from '../section.js';
 import { ms, obj } from './common.js';
@@ -55,12 +56,16 @@ export const SECTIONS = [
  * meaning or a required field is added, since older reports would no longer read back.
  */
 export const REPORT_VERSION = 1;
+/** This droidcheck's version (package.json: one level above src/ and dist/, where this module runs from). */
+export const TOOL_VERSION: string = (createRequire(import.meta.url)('../../../package.json') as { version: string }).version;
+
 export const REPORT_KINDS = ['run', 'load', 'capacity'] as const;
 export type ReportKind = (typeof REPORT_KINDS)[number];
 
 const header = {
   version: z.literal(REPORT_VERSION).describe('the report format (major version)'),
   tool: z.literal('droidcheck'),
+  toolVersion: z.string().describe('the droidcheck version that wrote it (compare says when two differ)'),
   kind: z.enum(REPORT_KINDS).describe('the job that wrote it'),
   startedAt: z.string().describe('ISO 8601'),
   finishedAt: z.string().describe('ISO 8601'),

@@ -97,19 +97,19 @@ export function mergeLoadSections(inputs: readonly (LoadSection | undefined)[], 
 function loadView(l: LoadSection): SectionView {
   const d = l.sendDelay;
   const rows: [string, Text][] = [
-    ['requests sent (measured)', String(l.sent)],
-    ['warm-up requests', String(l.warmupSent)],
-    ['dropped arrivals', l.dropped > 0 ? span(String(l.dropped), 'warn') : '0'],
-    ['measured time', formatMs(l.measuredMs)],
-    ['achieved rate', formatRate(l.achievedRate)],
-    ['answered rate', formatRate(l.answeredRate)],
     // A percentile the count cannot support is a dash, as in the latency table.
-    ...(d ? [['send delay p50 / p99 / max', `${statMs(d.p50, d.count, 'p50')} / ${statMs(d.p99, d.count, 'p99')} / ${formatMs(d.max)} (${d.count} samples)`] as [string, Text]] : []),
+    ...(d ? [['send delay', `p50 ${statMs(d.p50, d.count, 'p50')} · p99 ${statMs(d.p99, d.count, 'p99')} · max ${formatMs(d.max)} (${d.count} samples)`] as [string, Text]] : []),
     ...(l.shards ? [[`shard${l.shards.length === 1 ? '' : 's'}`, `${l.shards.join(', ')} (execution segments of one load)`] as [string, Text]] : []),
     ...(l.startAt ? [['started at', `${l.startAt}${l.startLagMs !== undefined ? `, ${formatMs(l.startLagMs)} late${l.shards && l.shards.length > 1 ? ' (latest shard)' : ''}` : ''}`] as [string, Text]] : []),
   ];
   const g = l.generator;
-  return { id: 'load', title: `Load (${l.model} model)`, rows, ...(g && { notes: [g.generatorBound ? [span('WARNING ', 'fail'), span(g.message, 'fail')] : span(g.message, 'muted')] }) };
+  return {
+    id: 'load',
+    title: `Load (${l.model} model)`,
+    summary: [`sent ${l.sent} · warm-up ${l.warmupSent} · `, l.dropped > 0 ? span(`dropped ${l.dropped}`, 'warn') : 'dropped 0', ` · achieved ${formatRate(l.achievedRate)} · answered ${formatRate(l.answeredRate)} over ${formatMs(l.measuredMs)}`],
+    rows,
+    ...(g && { notes: [g.generatorBound ? [span('WARNING ', 'fail'), span(g.message, 'fail')] : span(g.message, 'muted')] }),
+  };
 }
 
 type Doc = { load?: LoadSection };

@@ -25,6 +25,6 @@ export const networkSection = defineSection({
   views: (d: Doc) => {
     const n = d.network;
     if (!n) return [];
-    return [{ id: 'network', title: 'Network', summary: `round trip ${formatMs(n.rttMs)} (fastest of ${n.samples} TCP connects): ackServer = ack minus it, the server's share the 100 ms limit is about` }];
+    return [{ id: 'network', title: 'Network round trip', summary: `${formatMs(n.rttMs)} (fastest of ${n.samples} TCP connects): ackServer = ack minus it, the server's share the 100 ms limit is about` }];
   },
 });

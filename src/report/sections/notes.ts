@@ -14,12 +14,18 @@ const noteSchema = obj({ endpoint: z.string(), kind: z.enum(['unverified-shape',
 const _note: Assert<Same<z.output<typeof noteSchema>, ContractNote>> = true;
 void _note;
 
-/** The first line of a note's message, at most 160 characters: the rest is in report.json. */
+const listed = (paths: readonly string[], max = 3): string => `${paths.slice(0, max).map((p) => p || '(body)').join(', ')}${paths.length > max ? ` (+${paths.length - max} more)` : ''}`;
+
+/**
+ * A note in one line: which paths, never the whole shape the target answered (report.json has
+ * the note's full message and every path). An unverified shape names where droidcheck's choice
+ * differs; unknown fields name the fields.
+ */
 export function noteLine(n: ContractNote): string {
+  if (n.kind === 'unverified-shape') return `unverified shape: droidcheck's choice differs at ${listed(n.paths)}; the spec does not show this shape (not a finding; the shape is in report.json)`;
+  if (n.kind === 'unknown-fields') return `fields no documentation names: ${listed(n.paths)}`;
   const first = n.message.split('\n')[0]!.trim();
-  const line = first.length > 160 ? `${first.slice(0, 159)}…` : first;
-  const more = n.paths.length > 0 ? ` (${n.paths.length} path${n.paths.length === 1 ? '' : 's'} in report.json)` : '';
-  return `${n.kind}: ${line}${more}`;
+  return first.length > 160 ? `${first.slice(0, 159)}…` : first;
 }
 
 type Doc = { notes?: ContractNote[] };

@@ -6,10 +6,11 @@
  */
 import { z } from 'zod';
 import { formatMs } from '../../units.js';
+import type { ClockSkew } from '../../receiver/index.js';
 import type { ReceiverStats } from '../run-types.js';
 import { defineSection } from '../section.js';
 import { span, type SectionView } from '../view.js';
-import { obj } from './common.js';
+import { obj, type Assert, type Same } from './common.js';
 
 const streamSchema = obj({
   stream: z.string(),
@@ -20,10 +21,20 @@ const streamSchema = obj({
       redisMinusLocalUs: z.number().describe("Redis TIME minus the shard's wall clock, us; within +- rttUs / 2"),
       rttUs: z.number(),
       measuredAt: z.string().describe('ISO 8601'),
-      receivers: z.array(obj({ receiverId: z.string(), receiverMinusLocalUs: z.number().describe('us'), uncertaintyUs: z.number() })),
+      receivers: z.array(
+        obj({
+          receiverId: z.string(),
+          redisMinusReceiverUs: z.number().describe("Redis TIME minus the receiver's wall clock, us, as the receiver measured it"),
+          receiverMinusLocalUs: z.number().describe("the receiver's clock minus the shard's, us"),
+          uncertaintyUs: z.number().describe('the skew is known within +- this, us'),
+        }),
+      ),
     }),
   ),
 });
+// Written from the receiver's measurement as it is (jobs/pipeline.ts): the schema must describe all of it.
+const _skew: Assert<Same<Omit<z.output<typeof streamSchema>['shards'][number], 'shardId'>, ClockSkew>> = true;
+void _skew;
 export type StreamSection = z.output<typeof streamSchema>;
 export type StreamShardSkew = StreamSection['shards'][number];
 
