@@ -40,11 +40,25 @@ function commanderOption(spec: OptionSpec): Option {
   return option;
 }
 
+/** The table's key of a long flag. */
+const KEY_OF_FLAG = new Map((Object.entries(OPTIONS) as [OptionKey, OptionSpec][]).filter(([, o]) => o.flag !== undefined).map(([k, o]) => [o.flag!, k]));
+
+/** A hidden flag (another command's) that the user gave: UsageError naming the commands that have it. */
+function rejectForeign(cmd: Command, command: OptionCommand): void {
+  for (const option of cmd.options) {
+    if (!option.hidden || option.long === undefined) continue;
+    const source = cmd.getOptionValueSource(option.attributeName());
+    if (source !== undefined && source !== 'default') throw new UsageError(notAnOptionOf(command, KEY_OF_FLAG.get(option.long)!));
+  }
+}
+
 /**
  * Adds the options of `command` (table order) to `cmd`, and the other commands' flags hidden,
- * so that `run --rate 5` says `--rate is an option of droidcheck load` instead of guessing.
+ * so that `run --rate 5` says `--rate is an option of droidcheck load` instead of guessing
+ * (checked before the command's action runs).
  */
 export function addOptions(cmd: Command, command: OptionCommand): Command {
+  cmd.hook('preAction', (_cmd, action) => rejectForeign(action, command));
   const own = optionsOf(command);
   for (const [key, spec] of own) if (spec.flag !== undefined) cmd.addOption(commanderOption(specFor(key, command)));
   const taken = new Set(cmd.options.flatMap((o) => [o.long, o.short]));

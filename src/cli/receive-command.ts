@@ -8,21 +8,14 @@ import { once } from 'node:events';
 import type { Command } from 'commander';
 import { resolveReceiveConfig, withDotenv, type ReceiveFlags } from '../config/index.js';
 import { startReceive } from '../jobs/index.js';
+import { addOptions } from './job-options.js';
 import { explicitOptions, type CliContext } from './shared.js';
 
 export function registerReceiveCommand(program: Command, ctx: CliContext): void {
-  program
+  const command = program
     .command('receive')
-    .description('receive the service\'s webhooks and publish them to a Redis Stream for shards on other machines (run/load --deliveries)')
-    .option('--redis <url>', 'Redis to publish to, redis://host:6379/0 (env DROIDCHECK_REDIS_URL; a password only there)')
-    .option('--stream <key>', 'stream key (env DROIDCHECK_STREAM; default: droidcheck:deliveries)')
-    .option('--host <host>', 'address to bind (default: 127.0.0.1; 0.0.0.0 in a container)')
-    .option('--port <n>', 'port to listen on (default: 8787; 0: any free port)')
-    .option('--max-len <n>', 'trim the stream to about this many entries, 0: never (default: 1000000)')
-    .option('--redis-timeout <duration>', 'answer 503 (the service retries) when Redis takes longer to store a delivery (default: 2s)')
-    .option('--id <name>', 'receiver id written to every entry (default: hostname:pid)')
-    .option('--metrics-port <port>', 'serve Prometheus metrics at http://host:port/metrics (0: any free port)')
-    .option('--metrics-host <host>', 'address of the metrics server (default: 127.0.0.1)')
+    .description('receive the service\'s webhooks and publish them to a Redis Stream for shards on other machines (run/load --deliveries)');
+  addOptions(command, 'receive')
     .action(async (_flags: unknown, cmd: Command) => {
       const config = resolveReceiveConfig(explicitOptions<ReceiveFlags>(cmd), withDotenv(ctx.env));
       const service = await startReceive(config);

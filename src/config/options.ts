@@ -1,5 +1,6 @@
 /**
- * THE table of options: every option of `run`, `load`, `capacity` and `doctor`, declared once,
+ * THE table of options: every option of `run`, `load`, `capacity`, `doctor`, `receive` and
+ * `emulate`, declared once,
  * with its flag (and short flag), environment variable, config-file key, parser (with its unit
  * and bounds), default, help and the commands it belongs to. Everything else is derived from it:
  *
@@ -21,10 +22,10 @@ import { DroidcheckError, isDroidcheckError, UsageError } from '../errors.js';
 import { parseThreshold } from '../metrics/threshold-parse.js';
 import { createReporter, parseOutputFiles, reporters as REPORTERS } from '../report/reporter.js';
 import { parseShard, parseStages, parseWeights } from '../runner/index.js';
-import { DEFAULT_STREAM, parseChoice, parseDuration, parseGrep, parseInstant, parseInteger, parseNumber, parseShare, parseUrl } from './parse.js';
+import { DEFAULT_STREAM, parseChoice, parseDuration, parseGrep, parseInstant, parseNumber, parseRedisUrl, parseSecret, parseShare, parseUrl } from './parse.js';
 
 /** The commands whose options the table declares. */
-export const OPTION_COMMANDS = ['run', 'load', 'capacity', 'doctor'] as const;
+export const OPTION_COMMANDS = ['run', 'load', 'capacity', 'doctor', 'receive', 'emulate'] as const;
 export type OptionCommand = (typeof OPTION_COMMANDS)[number];
 /** The commands that send traffic through the job pipeline. */
 export const JOB_COMMANDS = ['run', 'load', 'capacity'] as const;
@@ -61,7 +62,7 @@ export interface OptionSpec<T = unknown> {
   unit?: string;
   help: string;
   /** Per-command differences (help, default, bounds). */
-  byCommand?: Partial<Record<OptionCommand, { help?: string; default?: Raw; defaultText?: string; parse?(raw: Raw, where: string): T }>>;
+  byCommand?: Partial<Record<OptionCommand, { help?: string; default?: Raw; defaultText?: string; env?: string; parse?(raw: Raw, where: string): T }>>;
 }
 
 // ---- parsers -------------------------------------------------------------------------------------
@@ -121,6 +122,7 @@ const reporterNames = (raw: Raw, where: string): string[] =>
     if (!Object.hasOwn(REPORTERS, name)) relabel('--reporter', where, () => createReporter(name, { outDir: '.' }));
     return name;
   });
+const secret = (raw: Raw, where: string): string => parseSecret(text(raw, where), where);
 const thresholds = (raw: Raw, where: string): string[] => list(raw, where).map((e) => relabel('threshold', where, () => parseThreshold(e).expression));
 
 /** A table entry, its literal type kept (so `JobFlags` and the resolved values are typed from it). */
@@ -172,7 +174,10 @@ export const OPTIONS = {
     parse: (raw: Raw, where: string) => relabel('--weight', where, () => parseWeights(list(raw, where))),
     help: 'weight of a scenario in the mix (name, suite/name, name:mode), repeatable',
   }),
-  seed: opt({ kind: 'value', flag: '--seed', arg: '<n>', commands: ['load', 'capacity'], parse: seed, default: 1, help: 'seed of the mix PRNG, a whole number' }),
+  seed: opt({
+    kind: 'value', flag: '--seed', arg: '<n>', commands: ['load', 'capacity', 'emulate'], parse: seed, default: 1, help: 'seed of the mix PRNG, a whole number',
+    byCommand: { emulate: { help: 'seed of every random draw (faults, jitter)' } },
+  }),
   ackOnly: opt({ kind: 'switch', flag: '--ack-only', commands: ['load', 'capacity'], parse: bool, default: false, help: 'async requests end at the acknowledgement (capacity of the ack path)' }),
   progress: opt({ kind: 'value', flag: '--progress', arg: '<duration>', commands: ['load'], parse: duration, default: '5s', unit: 'duration', help: 'progress line interval on stderr, 0 for none' }),
   startAt: opt({
@@ -216,7 +221,10 @@ export const OPTIONS = {
   grace: opt({ kind: 'value', flag: '--grace', arg: '<duration>', commands: ALL_JOBS, parse: duration, default: '5s', unit: 'duration', help: 'after an interrupt, how long in-flight requests may finish' }),
   // -- the target and the receiver
   baseUrl: opt({ kind: 'value', flag: '--base-url', arg: '<url>', env: 'DROID_BASE_URL', commands: TARGET, parse: url, defaultText: 'the embedded emulator', help: 'real service base URL; token from DROID_API_TOKEN' }),
-  droidId: opt({ kind: 'value', flag: '--droid-id', arg: '<id>', env: 'DROID_ID', commands: TARGET, parse: (raw: Raw, where: string) => String(integer(1)(raw, where)), help: 'droid id of the real service' }),
+  droidId: opt({
+    kind: 'value', flag: '--droid-id', arg: '<id>', env: 'DROID_ID', commands: [...TARGET, 'emulate'], parse: (raw: Raw, where: string) => String(integer(1)(raw, where)), help: 'droid id of the real service',
+    byCommand: { emulate: { help: 'droid id of the emulated droid', defaultText: "the profile's", env: undefined } },
+  }),
   receiverHost: opt({ kind: 'value', flag: '--receiver-host', arg: '<host>', commands: TARGET, parse: string, default: '127.0.0.1', help: 'address the webhook receiver binds to' }),
   receiverPort: opt({ kind: 'value', flag: '--receiver-port', arg: '<port>', commands: TARGET, parse: port, default: 0, defaultText: '0, any free port', help: 'port of the webhook receiver' }),
   publicUrl: opt({ kind: 'value', flag: '--public-url', arg: '<url>', commands: TARGET, parse: url, help: 'public webhook URL when a tunnel is in front of the receiver (the URL configured in the service)' }),
@@ -232,10 +240,50 @@ export const OPTIONS = {
     kind: 'optional', flag: '--deliveries', arg: '[redis-url]', commands: ALL_JOBS, file: false, parse: (raw: Raw, where: string): string | boolean => (typeof raw === 'boolean' ? raw : text(raw, where)),
     help: 'start no receiver: read deliveries from the Redis Stream `droidcheck receive` fills (no URL: DROIDCHECK_REDIS_URL)',
   }),
-  stream: opt({ kind: 'value', flag: '--stream', arg: '<key>', env: 'DROIDCHECK_STREAM', commands: ALL_JOBS, file: false, parse: string, default: DEFAULT_STREAM, help: 'stream key of --deliveries' }),
-  metricsPort: opt({ kind: 'value', flag: '--metrics-port', arg: '<port>', commands: ALL_JOBS, file: false, parse: port, help: 'serve Prometheus metrics at http://host:port/metrics while the job runs (0: any free port)' }),
-  metricsHost: opt({ kind: 'value', flag: '--metrics-host', arg: '<host>', commands: ALL_JOBS, file: false, parse: string, default: '127.0.0.1', help: 'address of the metrics server' }),
+  stream: opt({
+    kind: 'value', flag: '--stream', arg: '<key>', env: 'DROIDCHECK_STREAM', commands: [...ALL_JOBS, 'receive'], file: false, parse: string, default: DEFAULT_STREAM, help: 'stream key of --deliveries',
+    byCommand: { receive: { help: 'stream key the deliveries are published to' } },
+  }),
+  metricsPort: opt({ kind: 'value', flag: '--metrics-port', arg: '<port>', commands: [...ALL_JOBS, 'receive'], file: false, parse: port, help: 'serve Prometheus metrics at http://host:port/metrics while the job runs (0: any free port)' }),
+  metricsHost: opt({ kind: 'value', flag: '--metrics-host', arg: '<host>', commands: [...ALL_JOBS, 'receive'], file: false, parse: string, default: '127.0.0.1', help: 'address of the metrics server' }),
   metricsLinger: opt({ kind: 'value', flag: '--metrics-linger', arg: '<duration>', commands: ALL_JOBS, file: false, parse: duration, default: 0, unit: 'duration', help: 'keep serving metrics this long after the job, so the last scrape sees the final counts' }),
+  // -- receive: the webhooks of a real service into a Redis Stream
+  host: opt({
+    kind: 'value', flag: '--host', arg: '<host>', commands: ['receive', 'emulate'], file: false, parse: string, default: '127.0.0.1', help: 'address to bind (0.0.0.0 in a container)',
+    byCommand: { emulate: { help: 'address to bind' } },
+  }),
+  port: opt({
+    kind: 'value', flag: '--port', arg: '<n>', commands: ['receive', 'emulate'], file: false, parse: port, default: 8787, help: 'port to listen on (0: any free port)',
+    byCommand: { emulate: { default: 0 } },
+  }),
+  redis: opt({
+    kind: 'value', flag: '--redis', arg: '<url>', env: 'DROIDCHECK_REDIS_URL', commands: ['receive'], file: false,
+    // A password is accepted from the environment only: a flag shows in the process list.
+    parse: (raw: Raw, where: string) => parseRedisUrl(text(raw, where), where, where === 'DROIDCHECK_REDIS_URL'),
+    help: 'Redis to publish to, redis://host:6379/0 (a password only in the environment variable)',
+  }),
+  maxLen: opt({ kind: 'value', flag: '--max-len', arg: '<n>', commands: ['receive'], file: false, parse: integer(0), default: 1_000_000, unit: 'entries', help: 'trim the stream to about this many entries, 0: never' }),
+  redisTimeout: opt({ kind: 'value', flag: '--redis-timeout', arg: '<duration>', commands: ['receive'], file: false, parse: positiveDuration('2s'), default: '2s', unit: 'duration', help: 'answer 503 (the service retries) when Redis takes longer to store a delivery' }),
+  id: opt({ kind: 'value', flag: '--id', arg: '<name>', commands: ['receive'], file: false, parse: string, defaultText: 'hostname:pid', help: 'receiver id written to every entry' }),
+  // -- emulate: the emulator alone
+  profile: opt({ kind: 'value', flag: '--profile', arg: '<file>', commands: ['emulate'], file: false, parse: string, help: 'emulator profile YAML (droid, customers, channels, catalogue)' }),
+  faults: opt({ kind: 'value', flag: '--faults', arg: '<file>', commands: ['emulate'], file: false, parse: string, help: 'fault profile YAML (delays, errors, webhook faults)' }),
+  token: opt({ kind: 'value', flag: '--token', arg: '<token>', env: 'DROID_API_TOKEN', commands: ['emulate'], file: false, parse: secret, defaultText: 'generated and printed', help: 'bearer token' }),
+  testCustomerId: opt({
+    kind: 'value', flag: '--test-customer-id', arg: '<n>', commands: ['emulate'], file: false, help: 'the droid\'s test customer, or "none"',
+    parse: (raw: Raw, where: string): number | null => (raw === 'none' ? null : integer(1)(raw, where)),
+  }),
+  webhookUrl: opt({
+    kind: 'list', flag: '--webhook-url', arg: '<url>', commands: ['emulate'], file: false, default: [], defaultText: "the emulator's own echo receiver",
+    parse: (raw: Raw, where: string) => list(raw, where).map((u) => url(u, where)),
+    help: 'answer webhook URL, repeatable: several are taken in turn, like a load balancer',
+  }),
+  webhookSecret: opt({ kind: 'value', flag: '--webhook-secret', arg: '<secret>', env: 'DROID_WEBHOOK_SECRET', commands: ['emulate'], file: false, parse: secret, help: 'webhook secret appended as ?secret=' }),
+  messageWebhookUrl: opt({ kind: 'value', flag: '--message-webhook-url', arg: '<url>', commands: ['emulate'], file: false, parse: url, help: 'message-forwarding webhook: every stored message (send, bot replies) is POSTed here' }),
+  verifyToken: opt({ kind: 'value', flag: '--verify-token', arg: '<token>', env: 'DROID_VERIFY_TOKEN', commands: ['emulate'], file: false, parse: secret, help: 'message webhook verify token appended as ?verify_token=' }),
+  ackDelay: opt({ kind: 'value', flag: '--ack-delay', arg: '<duration>', commands: ['emulate'], file: false, parse: duration, unit: 'duration', help: 'delay before the async acknowledgement, e.g. 20ms' }),
+  answerDelay: opt({ kind: 'value', flag: '--answer-delay', arg: '<duration>', commands: ['emulate'], file: false, parse: duration, unit: 'duration', help: 'delay before the answer, e.g. 2s' }),
+  rateLimit: opt({ kind: 'value', flag: '--rate-limit', arg: '<n>', commands: ['emulate'], file: false, parse: integer(1), unit: 'req/s', help: 'requests per second per token before 429' }),
 } as const;
 
 export type Options = typeof OPTIONS;

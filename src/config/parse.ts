@@ -6,6 +6,15 @@
 import { UsageError } from '../errors.js';
 import { durationMs, durationProblem } from '../units.js';
 
+/** Shortest token or secret accepted: a shorter one cannot be redacted safely (whole-token redaction). */
+export const MIN_SECRET_CHARS = 8;
+
+/** A token or secret: at least MIN_SECRET_CHARS characters. `where` names the flag or the variable. */
+export function parseSecret(value: string, where: string): string {
+  if (value.length < MIN_SECRET_CHARS) throw new UsageError(`${where}: ${value.length} characters long; use at least ${MIN_SECRET_CHARS} (32 random characters advised: openssl rand -base64 32)`);
+  return value;
+}
+
 /** A duration with its unit ("500ms", "30s", "2m", "1h"; "0" alone), in ms. */
 export function parseDuration(value: string | number, flag: string): number {
   const problem = durationProblem(value);

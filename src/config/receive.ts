@@ -6,27 +6,13 @@
  * like every job's. Throws UsageError / ConfigError (exit 2).
  */
 import { UsageError } from '../errors.js';
-import { DEFAULT_STREAM, parseDuration, parseInteger, parseRedisUrl, parseStreamKey } from './parse.js';
+import type { TableFlags } from './flags.js';
+import { parseStreamKey } from './parse.js';
 import { secretFrom } from './resolve.js';
+import { resolveOptions } from './values.js';
 
-export interface ReceiveFlags {
-  /** Bind address. Default 127.0.0.1 (`0.0.0.0` in a container). */
-  host?: string;
-  /** Default 8787. */
-  port?: number | string;
-  /** `redis://host:port/db` (a password only in DROIDCHECK_REDIS_URL). */
-  redis?: string;
-  /** Stream key. Default `droidcheck:deliveries` (env DROIDCHECK_STREAM). */
-  stream?: string;
-  /** Approximate cap of the stream, entries; 0: never trimmed. Default 1,000,000. */
-  maxLen?: number | string;
-  /** Written to every entry (`rcv`). Default `<hostname>:<pid>`. */
-  id?: string;
-  metricsPort?: number | string;
-  metricsHost?: string;
-  /** A delivery whose XADD takes longer is answered 503 (the service retries), e.g. "2s". */
-  redisTimeout?: string | number;
-}
+/** What the user gave `receive` (the table's keys, config/options.ts). */
+export type ReceiveFlags = Pick<TableFlags, 'host' | 'port' | 'redis' | 'stream' | 'maxLen' | 'id' | 'metricsPort' | 'metricsHost' | 'redisTimeout'>;
 
 export interface ResolvedReceiveConfig {
   host: string;
@@ -45,28 +31,23 @@ export interface ResolvedReceiveConfig {
   metrics: { host: string; port: number } | undefined;
 }
 
-/** Resolves `droidcheck receive`'s flags over `env` (the environment with `.env` under it). */
+/** Resolves `droidcheck receive`'s flags over `env` (the environment with `.env` under it), through the table of options. */
 export function resolveReceiveConfig(flags: ReceiveFlags, env: NodeJS.ProcessEnv = process.env): ResolvedReceiveConfig {
-  let redisUrl: string;
-  if (flags.redis !== undefined) redisUrl = parseRedisUrl(flags.redis, '--redis');
-  else if (env.DROIDCHECK_REDIS_URL) redisUrl = parseRedisUrl(env.DROIDCHECK_REDIS_URL, 'DROIDCHECK_REDIS_URL', true);
-  else throw new UsageError('droidcheck receive publishes to Redis: give --redis redis://host:6379/0 or set DROIDCHECK_REDIS_URL');
-  const stream = flags.stream ?? env.DROIDCHECK_STREAM ?? DEFAULT_STREAM;
-  const maxLen = parseInteger(flags.maxLen ?? 1_000_000, '--max-len', 0);
-  if (flags.metricsHost !== undefined && flags.metricsPort === undefined) throw new UsageError('--metrics-host needs --metrics-port');
-  const commandTimeoutMs = parseDuration(flags.redisTimeout ?? '2s', '--redis-timeout');
-  if (commandTimeoutMs <= 0) throw new UsageError('--redis-timeout: must be > 0, e.g. 2s');
+  const o = resolveOptions('receive', flags, env, {});
+  const v = o.values;
+  if (v.redis === undefined) throw new UsageError('droidcheck receive publishes to Redis: give --redis redis://host:6379/0 or set DROIDCHECK_REDIS_URL');
+  if (o.given('metricsHost') && v.metricsPort === undefined) throw new UsageError('--metrics-host needs --metrics-port');
   return {
-    host: flags.host ?? '127.0.0.1',
-    port: parseInteger(flags.port ?? 8787, '--port', 0, 65_535),
-    redisUrl,
-    stream: parseStreamKey(stream, flags.stream !== undefined ? '--stream' : 'DROIDCHECK_STREAM'),
-    maxLen: maxLen === 0 ? null : maxLen,
-    receiverId: flags.id,
-    commandTimeoutMs,
+    host: v.host,
+    port: v.port,
+    redisUrl: v.redis,
+    stream: parseStreamKey(v.stream, o.name('stream')),
+    maxLen: v.maxLen === 0 ? null : v.maxLen,
+    receiverId: v.id,
+    commandTimeoutMs: v.redisTimeout,
     secret: secretFrom(env, 'DROID_WEBHOOK_SECRET') ?? null,
     verifyToken: secretFrom(env, 'DROID_VERIFY_TOKEN') ?? null,
     intentSecret: secretFrom(env, 'DROID_INTENT_SECRET') ?? null,
-    metrics: flags.metricsPort === undefined ? undefined : { host: flags.metricsHost ?? '127.0.0.1', port: parseInteger(flags.metricsPort, '--metrics-port', 0, 65_535) },
+    metrics: v.metricsPort === undefined ? undefined : { host: v.metricsHost, port: v.metricsPort },
   };
 }

@@ -14,14 +14,13 @@ import { constantRate, shareOf, type ModeOverride, type Segment, type Shard, typ
 import type { JobFlags, JobKind } from './flags.js';
 import { defaultInFlightCap } from './in-flight.js';
 import { flagName, OPTIONS, type OptionKey, type OptionSpec } from './options.js';
-import { parseRedisUrl, parseStreamKey } from './parse.js';
+import { MIN_SECRET_CHARS, parseRedisUrl, parseStreamKey } from './parse.js';
 import { resolveOptions, type ResolvedOptions } from './values.js';
 
 /** Reporters a job uses when none are named: files land in the report directory. */
 export const DEFAULT_REPORTERS = ['console', 'json', 'junit', 'html', 'markdown', 'ndjson'] as const;
 
-/** Shortest token or secret accepted (issue 11: shorter ones cannot be redacted safely). */
-export const MIN_SECRET_CHARS = 8;
+export { MIN_SECRET_CHARS } from './parse.js';
 
 export type ResolvedTarget =
   | { kind: 'emulator' }

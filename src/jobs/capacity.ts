@@ -6,7 +6,7 @@
  * redaction, every report format, exit 130 on SIGINT with the curve measured so far. Exit code:
  * 0 when some rate passed, 99 when none did.
  */
-import type { CapacityConfig } from '../config/index.js';
+import { PENDING_REQUEST_BYTES, type CapacityConfig } from '../config/index.js';
 import { InternalError } from '../errors.js';
 import { MixSource, combineResults, generatorVerdict, runEngine, type EngineResult } from '../runner/index.js';
 import { formatRate } from '../units.js';
@@ -72,6 +72,8 @@ export function runCapacity(config: CapacityConfig, io: JobIO): Promise<JobSumma
       (p) => ctx.log(pointLine(p)),
     );
     if (results.length === 0) throw new InternalError('capacity: no rate was measured');
+    const dropping = capacity.curve.find((p) => p.dropped > 0);
+    if (dropping) ctx.log(`droidcheck capacity: arrivals were dropped at the in-flight cap of ${c.maxInFlight} requests (first at ${formatRate(dropping.rate)}): a rate that drops does not pass; raise the cap with --max-in-flight (~${PENDING_REQUEST_BYTES / 1000} KB per pending request)`);
     const engine = combineResults(results);
     return { engine, load: loadSection(engine, c.maxInFlight), capacity };
   });

@@ -109,4 +109,12 @@ describe('dropped arrivals', () => {
     expect(report.thresholds.find((t) => t.metric === 'load.dropped.rate')).toMatchObject({ status: 'breached' });
     expect(report.load.generator.message).toMatch(/arrivals \([\d.]+%\) were dropped at the in-flight cap of 1 requests \(raise it with --max-in-flight/);
   }, 60_000);
+
+  it('a capacity step that drops arrivals does not pass, and the log names the cap', async () => {
+    const r = await cli(['capacity', suite, '--start-rate', '200', '--max-steps', '1', '--step-duration', '1s', '--warmup', '0', '--max-in-flight', '1', '--mode', 'async', '-r', 'json', '-o', join(dir, 'capacity-dropped')]);
+    expect(r.code, r.stderr).toBe(99);
+    expect(r.stderr).toContain('droidcheck capacity: in-flight cap 1 requests (from --max-in-flight)');
+    expect(r.stderr).toMatch(/arrivals dropped at the in-flight cap/);
+    expect(r.stderr).toContain('droidcheck capacity: arrivals were dropped at the in-flight cap of 1 requests (first at 200 req/s): a rate that drops does not pass; raise the cap with --max-in-flight');
+  }, 60_000);
 });
