@@ -12,7 +12,9 @@
  */
 import { parseArgs } from 'node:util';
 import { Agent } from 'undici';
-import { createEmulator, createReceiver, DroidClient, executeRequest, LatencyRecorder, parseSuite, systemClock } from '../dist/index.js';
+import { createEmulator, createReceiver, DroidClient, parseSuite, systemClock } from '../dist/index.js';
+import { executeRequest } from '../dist/runner/index.js';
+import { LatencyRecorder } from '../dist/metrics/index.js';
 
 const { values } = parseArgs({
   options: {
