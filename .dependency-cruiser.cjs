@@ -1,5 +1,5 @@
 /**
- * The layering of DESIGN.md ("Layout (src/)", the "may import" column) as rules that CI checks
+ * The layering of docs/architecture.md ("Layout (src/)", the "may import" column) as rules that CI checks
  * (npm run lint:deps, part of npm test). A folder may import the folders its row names and the
  * leaves; nothing may import the CLI but index.ts; no import cycle, type-only imports included.
  *
@@ -30,7 +30,7 @@ module.exports = {
   forbidden: [
     {
       name: 'no-circular',
-      comment: 'No import cycle, type-only imports included (DESIGN.md; issue 10, part 3).',
+      comment: 'No import cycle, type-only imports included (a cycle of types still couples two folders; docs/architecture.md, Layering rules).',
       severity: 'error',
       from: {},
       to: { circular: true },

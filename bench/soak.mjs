@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * Soak benchmark (issue 7): a steady arrival rate of async requests, faults on, for a bounded
+ * Soak benchmark (memory and handles must stay flat over a long run): a steady arrival rate of async requests, faults on, for a bounded
  * time, against the emulator and receiver on 127.0.0.1; prints RSS, heap and open handles every
  * 10 s and a verdict: memory flat (least-squares growth after warm-up under --max-growth %) and
  * no growth in open handles.

@@ -144,6 +144,10 @@ export { DroidClient, type DroidClientOptions, type ClientResponse } from './cli
 export {
   /** `checkContract(contract or schema, body)`: violations of the documented shape (findings), choice-tier differences and unknown fields (notes). */
   checkContract,
+  /** The contract of every endpoint and webhook by name (documented tier, droidcheck's choice, and the source of each). */
+  CONTRACTS,
+  /** `unverifiedNote(endpoint, check, body)`: the one-line "unverified shape" note of a check, or undefined. */
+  unverifiedNote,
   /** zod schemas of the documented shapes (docs/service-reference.md: answer payload, error payload, async ack, the webhooks). */
   answerPayloadSchema,
   errorPayloadSchema,
@@ -156,6 +160,7 @@ export {
   type MessageForwarding,
   type IntentWebhookRequest,
   type ContractCheck,
+  type ContractName,
   type TieredContract,
 } from './contract/index.js';
 

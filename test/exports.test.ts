@@ -19,6 +19,7 @@ import type {
   CompareReportsResult,
   ConsoleSummaryOptions,
   ContractCheck,
+  ContractName,
   DeliverySource,
   DoctorCheck,
   DoctorFlags,
@@ -82,7 +83,7 @@ import type {
 /** Every exported type by name: removing or renaming one breaks `npm run typecheck`. */
 export type ExportedTypes = [
   AnswerMode, AnswerPayload, AsyncAck, CapacityFlags, ClientResponse<unknown>, Clock, CommonFlags,
-  CompareReportsOptions, CompareReportsResult, ConsoleSummaryOptions, ContractCheck<unknown>, DeliverySource,
+  CompareReportsOptions, CompareReportsResult, ConsoleSummaryOptions, ContractCheck<unknown>, ContractName, DeliverySource,
   DoctorCheck, DoctorFlags, DoctorIO, DoctorRenderInput, DoctorResult, DroidClientOptions, Emulator,
   EmulatorOptions, EmulatorStats, ErrorCode, ErrorPayload, Evaluation, EvaluationContext, ExitCode,
   Expectation, ExpectationFailure, FileIssue, ImportIo, ImportOptions, ImportResult, InitResult,
@@ -116,6 +117,7 @@ describe('src/index.ts', () => {
       [
         "AbortedError",
         "ApiError",
+        "CONTRACTS",
         "ConfigError",
         "ContractError",
         "DroidClient",
@@ -170,6 +172,7 @@ describe('src/index.ts', () => {
         "startEmulatorStandalone",
         "startReceive",
         "systemClock",
+        "unverifiedNote",
         "validateScenarios",
         "withDotenv",
       ]

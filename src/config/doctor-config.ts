@@ -1,7 +1,7 @@
 /**
  * `resolveDoctorConfig(flags, env, file)`: what `droidcheck doctor` checks, from its flags, the
  * environment (with `.env` under it) and the config file's shared keys, in the jobs' order of
- * precedence (flags > environment > config file > defaults; DESIGN.md, Conventions).
+ * precedence (flags > environment > config file > defaults; docs/architecture.md, Conventions).
  *
  * Unlike resolveConfig, a missing token and secrets of any length are taken as they are: the
  * doctor reports them as checklist lines (jobs/doctor-checks.ts) instead of refusing to start.

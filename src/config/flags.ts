@@ -58,7 +58,7 @@ export interface CommonFlags {
   judge?: unknown;
   /**
    * `--deliveries [redis-url]`: read answer, message and intent deliveries from the Redis Stream
-   * that `droidcheck receive` fills instead of starting a receiver (issue 13); `true` (the flag
+   * that `droidcheck receive` fills instead of starting a receiver (sharded load, docs/scale.md); `true` (the flag
    * without a value): the URL of `DROIDCHECK_REDIS_URL`.
    */
   deliveries?: string | boolean;

@@ -2,7 +2,7 @@
  * `resolveConfig(command, flags, env, file)`: one resolution for every job (run, load,
  * capacity): what the user gave, from flags, the environment (with `.env` under it, see
  * dotenv.ts), the config file and droidcheck's defaults, in that order of precedence
- * (DESIGN.md, Conventions), into the `ResolvedConfig` the job runs with.
+ * (docs/architecture.md, Conventions), into the `ResolvedConfig` the job runs with.
  * Tokens and secrets come from the environment only (`DROID_API_TOKEN`, `DROID_WEBHOOK_SECRET`);
  * each must be at least 8 characters, so redaction by whole tokens is safe.
  * Throws UsageError / ConfigError (exit 2), naming the flag.
@@ -18,7 +18,8 @@ import { DEFAULT_STREAM, parseChoice, parseDuration, parseGrep, parseInstant, pa
 /** Reporters a job uses when none are named: files land in the report directory. */
 export const DEFAULT_REPORTERS = ['console', 'json', 'junit', 'html', 'markdown', 'ndjson'] as const;
 
-/** Shortest token or secret accepted (issue 11: shorter ones cannot be redacted safely). */
+/** Shortest token or secret accepted: shorter ones cannot be redacted safely (a short string also occurs in
+ * ordinary text, so replacing it would garble reports, and not replacing it would leak it). */
 export const MIN_SECRET_CHARS = 8;
 
 export type ResolvedTarget =
@@ -60,7 +61,7 @@ export interface ResolvedMetrics {
   lingerMs: number;
 }
 
-/** `--deliveries`: a shard reads its deliveries from the Redis Stream receivers publish to (issue 13). */
+/** `--deliveries`: a shard reads its deliveries from the Redis Stream receivers publish to (docs/scale.md). */
 export interface ResolvedDeliveries {
   /** May hold a password (from DROIDCHECK_REDIS_URL only): never print it, redactRedisUrl. */
   redisUrl: string;

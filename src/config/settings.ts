@@ -1,6 +1,7 @@
 /**
  * The settings a report shows (`report.json` `settings`): plain data, never a token, a secret
- * or a value derived from one (DESIGN.md, Conventions).
+ * or a value derived from one (docs/architecture.md, Conventions: reports are shared, so they
+ * never carry a credential).
  */
 import { llmSettings } from '../llm/index.js';
 import { redactRedisUrl } from '../redact.js';

@@ -11,7 +11,7 @@
  * AbortController per delivery). One undici Agent for every delivery; `close()` destroys it,
  * which aborts the requests in flight.
  *
- * Several answer-webhook URLs (`emulate --webhook-url A --webhook-url B`, issue 13): the emulator
+ * Several answer-webhook URLs (`emulate --webhook-url A --webhook-url B`, for sharded load: docs/scale.md): the emulator
  * stands in for a load balancer in front of several receivers. Deliveries take the URLs in turn
  * (round robin), and a retry goes to the next URL after the one that failed (like a balancer
  * retrying on another upstream), so one receiver that died does not take every retry with it.

@@ -1,5 +1,5 @@
 /**
- * llm/: LLM-graded matchers' side (issue 14): the provider (any OpenAI-compatible endpoint via
+ * llm/: LLM-graded matchers' side (docs/llm.md): the provider (any OpenAI-compatible endpoint via
  * the `openai` package), the judge (rubric -> verdict JSON, majority near the threshold),
  * embeddings and cosine similarity, the on-disk cache and token accounting. Imports only the
  * leaf modules (errors, redact, units); src/scenario/ takes a Grader structurally.

@@ -1,5 +1,5 @@
 /**
- * One line per judged threshold, with units everywhere (issue 11, item 10): pure, for every
+ * One line per judged threshold, with units everywhere (a bare number is ambiguous): pure, for every
  * reporter (console, Markdown, JUnit, HTML).
  *
  *   ✓ ack.p99 < 100 ms (actual 41.2 ms, 812 samples)

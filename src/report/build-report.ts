@@ -3,7 +3,7 @@
  * first, render second. Outcomes are counted for every outcome name, thresholds judged (the
  * spec's limits by default, metrics/thresholds.ts), the per-request sections (scenarios, pass
  * rates, parity, accuracy) computed from the kept records (run), and the exit code decided
- * (DESIGN.md, Conventions).
+ * (docs/exit-codes.md).
  */
 import { EXIT } from '../errors.js';
 import { LATENCY_METRICS, LIMITS_MS, evaluateThresholds, minSamplesForStat, perLatencyMetric, type AckBasis, type LatencyMetric, type LatencyRecorder, type ThresholdResult } from '../metrics/index.js';
@@ -150,7 +150,7 @@ export interface ExitCodeInput {
 /**
  * 130 interrupted; else 99 a threshold breached (or no capacity found); else 1 a pass-rate
  * requirement missed (or, without pass rates, a request failed) or a baseline regression; else
- * 0 (DESIGN.md, Conventions). Judge errors (graded expectations without a verdict) also give 1:
+ * 0 (docs/exit-codes.md). Judge errors (graded expectations without a verdict) also give 1:
  * they are not failures, but a gate must not pass while grading is unfinished.
  */
 export function exitCodeFor(input: ExitCodeInput): number {

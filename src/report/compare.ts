@@ -1,6 +1,6 @@
 /**
  * `compareReports(base, current)`: what changed against a baseline report, decided on
- * noise-aware rules (issue 11, item 3; docs/statistics.md, "Comparing runs"):
+ * noise-aware rules, so a CI gate does not fail on noise (docs/statistics.md, "Comparing runs"):
  *
  * - scenarios that flipped pass->fail are regressions (fail->pass: fixed);
  * - a latency percentile regressed only when all of: both runs hold enough samples for it

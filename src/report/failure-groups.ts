@@ -1,6 +1,6 @@
 /**
  * Identical failures, grouped: what report.html, the console and summary.md list once with a
- * count (issue 11, item 14).
+ * count (a hundred identical failures are one problem, not a hundred).
  *
  * Two entries fail "identically" when they have the same error (code and message shape), the
  * same failed step, and the same failed expectations (path, matcher, expected, message shape)

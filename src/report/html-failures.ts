@@ -1,8 +1,8 @@
 /**
- * The Failures section of report.html (issue 11, item 14): identical failures grouped with a
+ * The Failures section of report.html: identical failures grouped with a
  * count, the step that failed, the bot's answer beside the failed expectations, the judge's
  * score and reason beside graded failures, and judge errors (no verdict: neither a pass nor a
- * failure, DESIGN.md Measurements).
+ * failure; docs/architecture.md, Outcomes).
  * Groups: failure-groups.ts.
  */
 import { formatLocation } from '../errors.js';

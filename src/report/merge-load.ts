@@ -1,5 +1,5 @@
 /**
- * Merging the load and stream sections of shards (`load --shard i/n`, issue 13): one load
+ * Merging the load and stream sections of shards (`load --shard i/n`, docs/scale.md): one load
  * described by its parts. Shards started together (`--start-at`) send over the same window, so:
  * counts (sent, warm-up, dropped) are summed; the measured window is the longest shard's; rates
  * are the summed counts over that window (req/s); the send-delay histograms are added (HDR) and

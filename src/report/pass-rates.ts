@@ -1,6 +1,7 @@
 /**
- * `computePassRates(records, suites, options)`: pass rates over repeated runs (issue 4,
- * Nondeterminism; issue 14, part 4: flakiness statistics; like promptfoo's `repeat`). Pure.
+ * `computePassRates(records, suites, options)`: pass rates over repeated runs (a language
+ * model's answers vary, so one run is not a verdict; flakiness statistics like promptfoo's
+ * `repeat`). Pure.
  *
  * One entry per scenario x mode (repeat is per mode): `runs` counts its records except
  * `interrupted` and `not-sent` ones (no verdict), `passes` those that passed.

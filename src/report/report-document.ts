@@ -144,7 +144,7 @@ export interface StreamShardSkew {
 }
 
 /**
- * `--deliveries`: the Redis Stream the deliveries were read from (issue 13), and the clock skew
+ * `--deliveries`: the Redis Stream the deliveries were read from (docs/scale.md), and the clock skew
  * measured. Answer latency runs from the shard's submit to the receiver's arrival stamp mapped
  * through Redis TIME, so the skew between machines does not enter it (docs/receiver.md).
  */
@@ -208,7 +208,7 @@ export interface ReportDocument {
   /** Settings of the job; never a token or a secret. */
   settings: Record<string, unknown>;
   summary: ReportSummary;
-  /** The accounting invariant as checked (DESIGN.md, Measurements). */
+  /** The accounting invariant as checked (docs/architecture.md, Outcomes). */
   accounting?: Accounting;
   /** Remote targets only: the network round trip `ackServer` subtracts. */
   network?: NetworkSection;
@@ -234,7 +234,7 @@ export interface ReportDocument {
   /** Per-interval throughput, in flight and latency (runner/timeline.ts). */
   timeline?: Timeline;
   capacity?: CapacitySection;
-  /** LLM-graded matchers: the grader's settings (no key) and its token usage (issue 14). */
+  /** LLM-graded matchers: the grader's settings (no key) and its token usage (docs/llm.md). */
   judge?: JudgeSection;
   /** `--deliveries`: the Redis Stream read and the clock skew measured against its receivers. */
   stream?: StreamSection;

@@ -1,7 +1,7 @@
 /**
  * One answer turn: a humanMessage with its chat history sent to get-droid-answer (sync) or
  * get-droid-answer-async + the webhook (async), judged against expectations, filling a
- * `RequestRecord` (DESIGN.md, Measurements). Used for a plain scenario (execute.ts) and for
+ * `RequestRecord` (docs/architecture.md, Measurements). Used for a plain scenario (execute.ts) and for
  * each `say` step (steps.ts). Never throws for the target's behaviour.
  *
  * Timing: from `start` (monotonic ms; the open model's intended start) to the complete sync

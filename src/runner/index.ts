@@ -1,5 +1,5 @@
 /**
- * runner/: the one engine (DESIGN.md): request sources (plan, mix), schedulers (closed, open),
+ * runner/: the one engine (docs/architecture.md, Layout): request sources (plan, mix), schedulers (closed, open),
  * `executeRequest`, sinks, the tally, the timeline and the accounting invariant.
  */
 export * from './types.js';

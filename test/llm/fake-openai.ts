@@ -1,5 +1,5 @@
 /**
- * An OpenAI-compatible server for the tests (issue 14, Tests): Fastify on 127.0.0.1 port 0 with
+ * An OpenAI-compatible server for the tests (no test calls a paid model): Fastify on 127.0.0.1 port 0 with
  * `POST /v1/chat/completions` and `POST /v1/embeddings`. Deterministic, scriptable per test
  * (`onChat`, `onEmbeddings`), recording every request (path, headers, body).
  *
