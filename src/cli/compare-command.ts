@@ -1,8 +1,9 @@
 /**
  * `droidcheck compare BASE.json CURRENT.json [--tolerance 10]`: thin wrapper over
- * `compareReports` (src/jobs/compare.ts, exported from the package). Prints the comparison; exit 1 on a regression
- * (pass -> fail, a percentile beyond the tolerance, a worse outcome rate, a threshold now
- * breached), 0 otherwise, 2 when a file is unreadable or not a report (UsageError naming it).
+ * `compareReports` (src/jobs/compare.ts, exported from the package). Prints the comparison;
+ * exit 1 on a regression (pass -> fail, a percentile beyond the tolerance, a worse outcome
+ * rate, a threshold now breached), 0 otherwise, 2 when a file is unreadable or not a report
+ * (UsageError naming it).
  */
 import type { Command } from 'commander';
 import { UsageError } from '../errors.js';
