@@ -3,10 +3,10 @@
  * (undici, --connections, the same for every server), beside a bare
  * Fastify route returning the same JSON; then the same route with every answer delivered by
  * webhook, once with an empty delivery log and once with a full one (10,000 entries, the oldest
- * overwritten: a full log must cost no more than an empty one). Each server runs alone in a child process (its own core), the
- * webhook sink in another, the generator here; rounds rotate the order (median and spread).
- * Beside it, the delivery log's own cost per add() (empty vs full), timed in this process.
- * Targets: ack route >= 0.8x bare Fastify; full log >= 0.95x empty log.
+ * overwritten: a full log must cost no more than an empty one). Each server runs alone in a child
+ * process (its own core), the webhook sink in another, the generator here; rounds rotate the order
+ * (median and spread). Beside it, the delivery log's own cost per add() (empty vs full), timed in
+ * this process. Targets: ack route >= 0.8x bare Fastify; full log >= 0.95x empty log.
  *
  *   npm run build && node bench/emulator-ack.js [--connections 64] [--requests 7000] [--rounds 3]
  *

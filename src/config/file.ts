@@ -1,8 +1,8 @@
 /**
  * The config file, `droidcheck.config.yaml` (or `--config FILE`): the flags a project wants by
  * default, for every command: shared keys at the top, `load:` and `capacity:` sections.
- * Precedence (docs/architecture.md, Conventions): flags > environment > `.env` > config file > defaults.
- * Tokens and secrets are never read from it: they come from the environment only. Every
+ * Precedence (docs/architecture.md, Conventions): flags > environment > `.env` > config file >
+ * defaults. Tokens and secrets are never read from it: they come from the environment only. Every
  * problem is reported as file:line:col (ScenarioError, exit 2).
  */
 import { readFile } from 'node:fs/promises';

@@ -58,8 +58,8 @@ export interface CommonFlags {
   judge?: unknown;
   /**
    * `--deliveries [redis-url]`: read answer, message and intent deliveries from the Redis Stream
-   * that `droidcheck receive` fills instead of starting a receiver (sharded load, docs/scale.md); `true` (the flag
-   * without a value): the URL of `DROIDCHECK_REDIS_URL`.
+   * that `droidcheck receive` fills instead of starting a receiver (sharded load, docs/scale.md);
+   * `true` (the flag without a value): the URL of `DROIDCHECK_REDIS_URL`.
    */
   deliveries?: string | boolean;
   /** Stream key of `--deliveries` (env `DROIDCHECK_STREAM`). Default `droidcheck:deliveries`. */

@@ -18,8 +18,10 @@ import { DEFAULT_STREAM, parseChoice, parseDuration, parseGrep, parseInstant, pa
 /** Reporters a job uses when none are named: files land in the report directory. */
 export const DEFAULT_REPORTERS = ['console', 'json', 'junit', 'html', 'markdown', 'ndjson'] as const;
 
-/** Shortest token or secret accepted: shorter ones cannot be redacted safely (a short string also occurs in
- * ordinary text, so replacing it would garble reports, and not replacing it would leak it). */
+/**
+ * Shortest token or secret accepted: shorter ones cannot be redacted safely (a short string also
+ * occurs in ordinary text, so replacing it would garble reports, and not replacing it would leak it).
+ */
 export const MIN_SECRET_CHARS = 8;
 
 export type ResolvedTarget =
@@ -61,7 +63,7 @@ export interface ResolvedMetrics {
   lingerMs: number;
 }
 
-/** `--deliveries`: a shard reads its deliveries from the Redis Stream receivers publish to (docs/scale.md). */
+/** `--deliveries`: a shard reads its deliveries from the Redis Stream receivers fill (docs/scale.md). */
 export interface ResolvedDeliveries {
   /** May hold a password (from DROIDCHECK_REDIS_URL only): never print it, redactRedisUrl. */
   redisUrl: string;

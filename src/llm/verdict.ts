@@ -1,7 +1,8 @@
 /**
  * Reading a judge's verdict from a chat answer's content (promptfoo's llm-rubric format,
- * familiar to users of that tool: `{"pass": boolean, "score": number, "reason": string}`, in the message content, so
- * any OpenAI-compatible server serves, local models without tool calling included).
+ * familiar to users of that tool: `{"pass": boolean, "score": number, "reason": string}`, in the
+ * message content, so any OpenAI-compatible server serves, local models without tool calling
+ * included).
  *
  * Accepted around the JSON: a reasoning model's `<think>…</think>`, a fenced block
  * (```json … ```), text before and after. Inside: `pass` a boolean (or "true"/"false"), `score` a

@@ -49,7 +49,7 @@ export interface LatencySummary {
 export const MIN_US = 1;
 export const MAX_US = 3_600_000_000;
 
-/** One HDR histogram of microseconds, 1 us .. 1 h, 3 significant digits (docs/architecture.md, Measurements). */
+/** One HDR histogram of microseconds, 1 us .. 1 h, 3 significant digits (docs/architecture.md). */
 export function newLatencyHistogram(): hdr.Histogram {
   return hdr.build({
     lowestDiscernibleValue: 1,

@@ -1,6 +1,7 @@
 /**
  * `computeAccuracy(records, suites)`: intent accuracy and cart/address field hit rates over a run
- * (consistent with itself: every rate states its count). Pure. docs/statistics.md explains it for users.
+ * (consistent with itself: every rate states its count). Pure. docs/statistics.md explains it for
+ * users.
  *
  * Samples: every `answered` record (each mode and repeat counts), and, for scenarios with steps,
  * each answered `say` turn, whose expectations say something about `intents`.

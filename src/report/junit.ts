@@ -52,8 +52,8 @@ export function settingsProperties(settings: Record<string, unknown>, prefix = '
 
 function addTestcase(suite: XMLBuilder, s: ScenarioEntry, rate?: ScenarioPassRate): void {
   const tc = suite.ele('testcase', { classname: attr(s.suite), name: attr(`${s.name} [${s.mode}]`), time: seconds(s.latencyMs), file: attr(s.file) });
-  // Repeated scenarios: their pass rate as properties and beside every failure message (a CI view shows
-  // whether a failure is flaky or steady).
+  // Repeated scenarios: their pass rate as properties and beside every failure message (a CI view
+  // shows whether a failure is flaky or steady).
   const repeated = rate !== undefined && rate.runs > 1 ? rate : undefined;
   if (repeated) {
     const props = tc.ele('properties');

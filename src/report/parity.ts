@@ -1,7 +1,7 @@
 /**
  * `computeParity(records)`: for a scenario run in both modes, which answer fields differ
- * between the sync answer (spec 8) and the async one (spec 9, webhook; docs/service-reference.md): the two endpoints
- * should answer alike, and a difference is worth seeing. Pure.
+ * between the sync answer (spec 8) and the async one (spec 9, webhook; docs/service-reference.md):
+ * the two endpoints should answer alike, and a difference is worth seeing. Pure.
  *
  * Records are paired by suite, scenario and repeat index; only `answered` pairs are compared.
  * A scenario with steps is compared turn by turn (its `say` steps, by position). Fields:

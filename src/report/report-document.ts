@@ -144,8 +144,8 @@ export interface StreamShardSkew {
 }
 
 /**
- * `--deliveries`: the Redis Stream the deliveries were read from (docs/scale.md), and the clock skew
- * measured. Answer latency runs from the shard's submit to the receiver's arrival stamp mapped
+ * `--deliveries`: the Redis Stream the deliveries were read from (docs/scale.md), and the clock
+ * skew measured. Answer latency runs from the shard's submit to the receiver's arrival stamp mapped
  * through Redis TIME, so the skew between machines does not enter it (docs/receiver.md).
  */
 export interface StreamSection {

@@ -5,9 +5,9 @@
  *
  * Verdicts: a record `not-sent` (interrupted before sending) or `interrupted` (cancelled in
  * flight) has none; a record whose only problem is a graded expectation without a verdict is a
- * *judge error* (never a failure, never a pass: docs/architecture.md, Outcomes); every other record passed or failed.
- * So `requests = sum of outcomes` and `passed + failed + judgeErrors + notSent + interrupted =
- * requests`.
+ * *judge error* (never a failure, never a pass: docs/architecture.md, Outcomes); every other record
+ * passed or failed. So `requests = sum of outcomes` and `passed + failed + judgeErrors + notSent +
+ * interrupted = requests`.
  */
 import { InternalError } from '../errors.js';
 import { isOutcome, zeroOutcomes, type Outcome } from '../outcomes.js';

@@ -43,7 +43,8 @@ describe('droidcheck compare / merge', () => {
     const r = await cli(['compare', file('base.json'), file('worse.json')]);
     expect(r.code).toBe(1);
     expect(r.stdout).toContain('Shop › greets [sync]: pass -> fail');
-    // 2 samples cannot show a p90 regression (docs/statistics.md): the row says why (a run needs 100).
+    // 2 samples cannot show a p90 regression (docs/statistics.md): the row says why (a run needs
+    // 100).
     expect(r.stdout).toMatch(/ sync\.p90\s+120 ms\s+300 ms\s+\+149\.9% \(\+180 ms\)\s+2 \/ 2 samples\s+too few samples \(2 < 100\)/);
     expect(r.stdout).toContain('threshold ack.p99 < 100ms: absent -> too-few-samples');
     // A loose tolerance forgives any latency, not the flip.
