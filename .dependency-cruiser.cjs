@@ -1,7 +1,8 @@
 /**
- * The layering of DESIGN.md ("Layout (src/)", the "may import" column) as rules that CI checks
- * (npm run lint:deps, part of npm test). A folder may import the folders its row names and the
- * leaves; nothing may import the CLI but index.ts; no import cycle, type-only imports included.
+ * The layering of docs/architecture.md ("Layout (src/)", the "may import" column) as rules that
+ * CI checks (npm run lint:deps, part of npm test). A folder may import the folders its row names
+ * and the leaves; nothing may import the CLI but index.ts; no import cycle, type-only imports
+ * included.
  *
  *   leaves   src/{errors,clock,outcomes,units,suggest,text-table,redact,random}.ts: nothing of ours
  *   contract nothing of ours           llm      leaves             metrics  leaves
@@ -31,7 +32,7 @@ module.exports = {
   forbidden: [
     {
       name: 'no-circular',
-      comment: 'No import cycle, type-only imports included (DESIGN.md; issue 10, part 3).',
+      comment: 'No import cycle, type-only imports included: a cycle of types still couples two folders.',
       severity: 'error',
       from: {},
       to: { circular: true },

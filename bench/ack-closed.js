@@ -17,7 +17,8 @@ import { fileURLToPath } from 'node:url';
 import { Agent } from 'undici';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { DroidClient, loadSuites, MixSource, runEngine } from '../dist/index.js';
+import { DroidClient, loadSuites } from '../dist/index.js';
+import { MixSource, runEngine } from '../dist/runner/index.js';
 import { arg, argString, ASYNC_BODY, boxLoad, drained, median, spread, startEmulatorChild } from './lib.js';
 
 const connections = arg('connections', 64);

@@ -11,7 +11,8 @@
  */
 import { fileURLToPath } from 'node:url';
 import { Agent } from 'undici';
-import { createReceiver, DroidClient, loadSuites, MixSource, runEngine } from '../dist/index.js';
+import { createReceiver, DroidClient, loadSuites } from '../dist/index.js';
+import { MixSource, runEngine } from '../dist/runner/index.js';
 import { arg, boxLoad, SECRET, startEmulatorChild, verdict } from './lib.js';
 
 const rate = arg('rate', 2000);

@@ -1,5 +1,6 @@
 /**
- * How often does `compare` call two runs of the same code a regression? (issue 11, item 3)
+ * How often does `compare` call two runs of the same code a regression? (A CI gate that fails
+ * on noise gets switched off; docs/statistics.md.)
  *
  * Builds pairs of reports whose latencies are drawn from one distribution (seeded; ack ~2 ms
  * with a few cold connections, answer and sync ~30 ms, log-normal) with the real buildReport and

@@ -3,10 +3,10 @@
  * (undici, --connections, the same for every server), beside a bare
  * Fastify route returning the same JSON; then the same route with every answer delivered by
  * webhook, once with an empty delivery log and once with a full one (10,000 entries, the oldest
- * overwritten: issue 10, part 4). Each server runs alone in a child process (its own core), the
- * webhook sink in another, the generator here; rounds rotate the order (median and spread).
- * Beside it, the delivery log's own cost per add() (empty vs full), timed in this process.
- * Targets: ack route >= 0.8x bare Fastify; full log >= 0.95x empty log.
+ * overwritten: a full log must cost no more than an empty one). Each server runs alone in a child
+ * process (its own core), the webhook sink in another, the generator here; rounds rotate the order
+ * (median and spread). Beside it, the delivery log's own cost per add() (empty vs full), timed in
+ * this process. Targets: ack route >= 0.8x bare Fastify; full log >= 0.95x empty log.
  *
  *   npm run build && node bench/emulator-ack.js [--connections 64] [--requests 7000] [--rounds 3]
  *
@@ -171,7 +171,7 @@ if (process.argv[2] === 'sink') {
   verdict('ack route with delivery, full log / empty log', ratioOf('full log', 'empty log'), 0.95);
   console.log(`(ack route with every answer delivered, empty log / bare Fastify: ${spread(ratioOf('empty log', 'bare'))}; the emulator's process also sends each webhook)`);
 
-  // The log's own cost per delivery, empty vs full (was ~59 us with a full 10,000-entry array: issue 10, part 4).
+  // The log's own cost per delivery, empty vs full (was ~59 us with a full 10,000-entry array).
   const { DeliveryLog } = await import('../dist/emulator/delivery-log.js');
   const entry = (i) => ({ kind: 'answer', requestId: `tpa-${i}`, attempt: 1, targetUrl: webhookUrl, status: 200, ok: true, durationMs: 1, error: '', startedAtMs: Date.now(), requestBody: '{}', responseBody: '' });
   const entries = Array.from({ length: 5_000 }, (_, i) => entry(i));

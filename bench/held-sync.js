@@ -12,7 +12,8 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Agent } from 'undici';
-import { DroidClient, loadSuites, MixSource, runEngine } from '../dist/index.js';
+import { DroidClient, loadSuites } from '../dist/index.js';
+import { MixSource, runEngine } from '../dist/runner/index.js';
 import { arg, boxLoad, startEmulatorChild } from './lib.js';
 
 const wanted = arg('count', 20_000);

@@ -6,7 +6,8 @@
  */
 import { fileURLToPath } from 'node:url';
 import { Agent } from 'undici';
-import { createReceiver, DroidClient, loadSuites, MixSource, runEngine } from '../dist/index.js';
+import { createReceiver, DroidClient, loadSuites } from '../dist/index.js';
+import { MixSource, runEngine } from '../dist/runner/index.js';
 import { arg, boxLoad, startEmulatorChild } from './lib.js';
 
 if (!globalThis.gc) {

@@ -11,7 +11,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Agent } from 'undici';
-import { createReceiver, DroidClient, loadSuites, MixSource, NdjsonWriter, runEngine } from '../dist/index.js';
+import { createReceiver, DroidClient, loadSuites } from '../dist/index.js';
+import { MixSource, runEngine } from '../dist/runner/index.js';
+import { NdjsonWriter } from '../dist/report/index.js';
 import { arg, boxLoad, startEmulatorChild } from './lib.js';
 
 const requests = arg('requests', 1_000_000);

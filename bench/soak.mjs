@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 /**
- * Soak benchmark (issue 7): a steady arrival rate of async requests, faults on, for a bounded
- * time, against the emulator and receiver on 127.0.0.1; prints RSS, heap and open handles every
- * 10 s and a verdict: memory flat (least-squares growth after warm-up under --max-growth %) and
- * no growth in open handles.
+ * Soak benchmark (memory and handles must stay flat over a long run): a steady arrival rate of
+ * async requests, faults on, for a bounded time, against the emulator and receiver on 127.0.0.1;
+ * prints RSS, heap and open handles every 10 s and a verdict: memory flat (least-squares growth
+ * after warm-up under --max-growth %) and no growth in open handles.
  *
  *   npm run build && node bench/soak.mjs                 # 2 minutes at 100 req/s
  *   node bench/soak.mjs --minutes 10 --rate 100          # the full soak
@@ -12,7 +12,9 @@
  */
 import { parseArgs } from 'node:util';
 import { Agent } from 'undici';
-import { createEmulator, createReceiver, DroidClient, executeRequest, LatencyRecorder, parseSuite, systemClock } from '../dist/index.js';
+import { createEmulator, createReceiver, DroidClient, parseSuite, systemClock } from '../dist/index.js';
+import { executeRequest } from '../dist/runner/index.js';
+import { LatencyRecorder } from '../dist/metrics/index.js';
 
 const { values } = parseArgs({
   options: {

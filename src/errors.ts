@@ -2,9 +2,39 @@
  * Every error droidcheck raises, each with a stable code (`DROIDCHECK_ERR_*`).
  * Callers branch on `err.code`, never on the message. This module imports nothing of ours.
  *
- * Exit codes (DESIGN.md, Conventions): 0 all passed; 1 an expectation failed;
- * 2 usage or scenario error; 99 a threshold (SLO) was breached; 130 interrupted.
+ * Exit codes (docs/exit-codes.md): 0 all passed; 1 an expectation failed; 2 usage or scenario
+ * error; 99 a threshold (SLO) was breached; 130 interrupted; 70 a droidcheck bug. A CI step
+ * branches on them, so they never change meaning.
+ *
+ * ERROR_CODES below is the one table of every `DROIDCHECK_ERR_*` code that reaches a user or a
+ * report; docs/errors.md documents each (test/errors.test.ts keeps the two and src/ in step).
  */
+
+/**
+ * Every `DROIDCHECK_ERR_*` code droidcheck prints or writes into a report, with its meaning in
+ * one line. Thrown errors carry one as `err.code`; a request record's `error.code` (report.json,
+ * results.ndjson) carries one too, including the record-only codes (ANSWER_FAILED, STEP,
+ * UNEXPECTED) that no class throws.
+ */
+export const ERROR_CODES = {
+  DROIDCHECK_ERR_USAGE: 'a bad flag, option or argument (exit 2)',
+  DROIDCHECK_ERR_SCENARIO: 'a scenario, config or profile file is malformed; each problem at file:line:col (exit 2)',
+  DROIDCHECK_ERR_CONFIG: 'configuration missing or contradictory, e.g. a real target without its token (exit 2)',
+  DROIDCHECK_ERR_THRESHOLD: 'a threshold (SLO) expression is malformed or names an unknown metric (exit 2)',
+  DROIDCHECK_ERR_SETUP: 'every request failed the same set-up way before any was answered: the target or its configuration is wrong (exit 2)',
+  DROIDCHECK_ERR_API: 'the service answered a request with a non-2xx status (the request fails: exit 1)',
+  DROIDCHECK_ERR_TRANSPORT: 'no HTTP answer at all: connection refused or reset, socket error (the request fails: exit 1)',
+  DROIDCHECK_ERR_TIMEOUT: 'no answer within the deadline: sync response or webhook (the request fails: exit 1)',
+  DROIDCHECK_ERR_CONTRACT: 'a 2xx body that is not JSON or breaks the documented shape where the runner needs it (exit 1)',
+  DROIDCHECK_ERR_ANSWER_FAILED: 'the answer webhook carried an error payload instead of an answer (the request fails: exit 1)',
+  DROIDCHECK_ERR_STEP: 'a step of a steps scenario ended in an outcome other than answered (the scenario fails: exit 1)',
+  DROIDCHECK_ERR_JUDGE: 'the language model behind judge/similar gave no verdict; a judge error, never a pass (exit 1)',
+  DROIDCHECK_ERR_ABORTED: 'cancelled by the run\'s abort: second Ctrl-C, or the grace period over (exit 130)',
+  DROIDCHECK_ERR_UNEXPECTED: 'a request failed with an error droidcheck does not know (not a DroidcheckError): a bug to report (exit 1)',
+  DROIDCHECK_ERR_INTERNAL: 'a broken invariant of droidcheck itself, e.g. outcomes that do not add up (exit 70)',
+} as const;
+/** One of the codes of ERROR_CODES. */
+export type ErrorCode = keyof typeof ERROR_CODES;
 
 export const EXIT = {
   OK: 0,
@@ -29,9 +59,9 @@ export function formatLocation(loc: SourceLocation | undefined): string {
 
 /** Base class: a message that says what was wrong, where, and how to fix it; a stable code; an exit code. */
 export class DroidcheckError extends Error {
-  readonly code: string;
+  readonly code: ErrorCode;
   readonly exitCode: ExitCode;
-  constructor(code: string, message: string, exitCode: ExitCode, options?: { cause?: unknown }) {
+  constructor(code: ErrorCode, message: string, exitCode: ExitCode, options?: { cause?: unknown }) {
     super(message, options);
     this.name = new.target.name;
     this.code = code;
@@ -168,7 +198,6 @@ export class ThresholdError extends DroidcheckError {
 }
 
 /**
-
  * DROIDCHECK_ERR_SETUP: every request failed the same way before any was answered (token refused,
  * connection refused, not the API, no webhook configured): the target or its configuration is
  * wrong, not the answers. The run stops early. Exit 2.
@@ -183,7 +212,8 @@ export class SetupError extends DroidcheckError {
 /**
  * DROIDCHECK_ERR_JUDGE: the language model behind a `judge` or `similar` matcher could not give a
  * verdict (unreachable, timed out, HTTP error after retries, or no verdict JSON after retries).
- * A "judge error" (DESIGN.md, Measurements): never a failed expectation and never a pass.
+ * A "judge error" (docs/architecture.md, Outcomes): never a failed expectation and never a
+ * pass, since a grader that could not grade says nothing about the answer.
  */
 export class JudgeError extends DroidcheckError {
   static readonly code = 'DROIDCHECK_ERR_JUDGE';

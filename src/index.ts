@@ -1,14 +1,20 @@
 /**
  * droidcheck's public programmatic API: named exports only, each listed below with what it is
- * (the definitions' docstrings give shapes, units and errors). Every CLI command calls a
- * function exported here (STYLE.md, "A thin CLI over a library"); nothing inside src/ imports
- * this file (.dependency-cruiser.cjs).
+ * (the definitions' docstrings give shapes, units and errors). Every CLI command is a thin
+ * wrapper over a function exported here, so a script can do whatever the command line does and
+ * the command line has no behaviour a script cannot reach. The parameter and result types of
+ * every exported function are exported too (test/api.test.ts checks it; test/exports.test.ts
+ * pins the list). Engine parts (scheduler, request sources, histograms, reporters) are not: they
+ * change with the implementation, and the jobs below are how they are used. Nothing inside src/
+ * imports this file (.dependency-cruiser.cjs).
  */
 
 // ---- errors and shared vocabulary --------------------------------------------------------------
 export {
-  /** Exit codes: 0 passed, 1 expectation failed, 2 usage or scenario error, 70 internal, 99 threshold, 130 interrupted. */
+  /** Exit codes: 0 passed, 1 expectation failed, 2 usage or scenario error, 70 internal, 99 threshold, 130 interrupted (docs/exit-codes.md). */
   EXIT,
+  /** Every `DROIDCHECK_ERR_*` code that reaches a user or a report, with its meaning (docs/errors.md). */
+  ERROR_CODES,
   /** Base class of every droidcheck error: a stable `code` (DROIDCHECK_ERR_*) and an `exitCode`. */
   DroidcheckError,
   /** A scenario or config file is wrong; says where (file:line:col) and how to fix it (exit 2). */
@@ -31,11 +37,15 @@ export {
   ThresholdError,
   /** Every request failed the same set-up way before any was answered (exit 2). */
   SetupError,
+  /** The language model behind a `judge` or `similar` matcher gave no verdict (a judge error, never a pass). */
+  JudgeError,
   /** A droidcheck bug, e.g. the accounting invariant broken (exit 70). */
   InternalError,
-  /** True for any error of the classes above (by code). */
+  /** True for any error of the classes above. */
   isDroidcheckError,
+  type ErrorCode,
   type ExitCode,
+  type FileIssue,
   type SourceLocation,
 } from './errors.js';
 /** The outcomes a request can end in (answered, failed, rejected, timeout, ...), in report order. */
@@ -43,7 +53,7 @@ export { OUTCOMES, type Outcome } from './outcomes.js';
 /** The injected time source: `now()` monotonic ms, `wallNow()` a Date. */
 export { systemClock, type Clock } from './clock.js';
 
-// ---- jobs: one pipeline each (config, preflight, target, engine, accounting, redaction, report) --
+// ---- jobs: one per command ---------------------------------------------------------------------
 export {
   /** `run(config, io)`: every planned scenario once per mode and repeat; resolves the report and the exit code. */
   run,
@@ -57,16 +67,28 @@ export {
   doctor,
   /** `renderDoctorReport(result)`: doctor's checklist as text, each failure with its fix. */
   renderDoctorReport,
-  /** `measureRoundTrip(baseUrl, opts)`: the network round trip to a target, ms (fastest of N TCP connects). */
-  measureRoundTrip,
   type JobIO,
   type JobSummary,
   type ReceiveService,
   type DoctorIO,
   type DoctorResult,
   type DoctorCheck,
-  type NetworkEstimate,
 } from './jobs/index.js';
+export type { DoctorRenderInput } from './jobs/doctor-render.js';
+/** `compareReports(base, current, options)`: `droidcheck compare`; paths or ReportDocuments, noise-aware rules (docs/statistics.md). */
+export { compareReports, type CompareReportsOptions, type CompareReportsResult } from './jobs/compare.js';
+/** `mergeReports(paths, options)`: `droidcheck merge`; shards' reports merged (histograms exactly), written, judged again. */
+export { mergeReports, type MergeReportsOptions, type MergeReportsResult } from './jobs/merge.js';
+/** `importConversations(options, io)`: `droidcheck import`; real conversations become a regression suite. */
+export { importConversations, type ImportIo, type ImportOptions, type ImportResult } from './jobs/import-conversations.js';
+/** `validateScenarios(paths)`: `droidcheck validate`; loads and checks suites without sending anything. */
+export { validateScenarios, type ValidateResult } from './jobs/validate.js';
+/** `jsonSchema(kind)`: `droidcheck schema`; the JSON Schema of a scenario suite or of report.json. */
+export { jsonSchema, type SchemaKind } from './jobs/schema.js';
+/** `initProject(dir, { force })`: `droidcheck init`; a starter suite, the scenario JSON Schema and .env.example. */
+export { initProject, type InitResult } from './scenario/index.js';
+
+// ---- configuration -----------------------------------------------------------------------------
 export {
   /** `resolveConfig(command, flags, env, fileFlags)`: flags > environment > .env > config file > defaults. */
   resolveConfig,
@@ -80,11 +102,21 @@ export {
   resolveDoctorConfig,
   /** `resolveReceiveConfig(flags, env)`: `droidcheck receive`'s configuration (Redis URL, stream, listen address). */
   resolveReceiveConfig,
+  type CommonFlags,
+  type LoadFlags,
+  type CapacityFlags,
+  type DoctorFlags,
+  type ResolvedDoctorConfig,
   type ReceiveFlags,
   type ResolvedReceiveConfig,
   type JobFlags,
   type JobKind,
   type ResolvedConfig,
+  type RunConfig,
+  type LoadConfig,
+  type CapacityConfig,
+  type ConfigOf,
+  type UserConfig,
 } from './config/index.js';
 
 // ---- parts -------------------------------------------------------------------------------------
@@ -96,9 +128,11 @@ export {
   type Emulator,
   type EmulatorOptions,
   type EmulatorStats,
+  type StandaloneEmulator,
+  type StandaloneOptions,
 } from './emulator/index.js';
-/** `createReceiver(options)`: the webhook receiver (answers by requestId, messages, intents). */
 export {
+  /** `createReceiver(options)`: the webhook receiver (answers by requestId, messages, intents). */
   createReceiver,
   /** `createStreamReceiver(options)`: the same matching, fed from the Redis Stream `droidcheck receive` fills (`--deliveries`). */
   createStreamReceiver,
@@ -106,6 +140,8 @@ export {
   type Receiver,
   type ReceiverOptions,
   type ReceiverStats,
+  type StreamReceiver,
+  type StreamReceiverOptions,
   type WebhookMatch,
 } from './receiver/index.js';
 /** `new DroidClient(options)`: one typed method per endpoint over an injected undici Dispatcher. */
@@ -113,7 +149,11 @@ export { DroidClient, type DroidClientOptions, type ClientResponse } from './cli
 export {
   /** `checkContract(contract or schema, body)`: violations of the documented shape (findings), choice-tier differences and unknown fields (notes). */
   checkContract,
-  /** zod schemas of the documented shapes (spec: Answer payload fields; Error payload; 9; the docs' webhooks). */
+  /** The contract of every endpoint and webhook by name (documented tier, droidcheck's choice, and the source of each). */
+  CONTRACTS,
+  /** `unverifiedNote(endpoint, check, body)`: the one-line "unverified shape" note of a check, or undefined. */
+  unverifiedNote,
+  /** zod schemas of the documented shapes (docs/service-reference.md: answer payload, error payload, async ack, the webhooks). */
   answerPayloadSchema,
   errorPayloadSchema,
   asyncAckSchema,
@@ -125,6 +165,8 @@ export {
   type MessageForwarding,
   type IntentWebhookRequest,
   type ContractCheck,
+  type ContractName,
+  type TieredContract,
 } from './contract/index.js';
 
 // ---- scenarios ---------------------------------------------------------------------------------
@@ -139,61 +181,41 @@ export {
   type Scenario,
   type Expectation,
   type ExpectationFailure,
+  type Evaluation,
+  type EvaluationContext,
   type AnswerMode,
 } from './scenario/index.js';
 
-// ---- the engine --------------------------------------------------------------------------------
+// ---- thresholds --------------------------------------------------------------------------------
 export {
-  /** `runEngine(options)`: a request source through a scheduler (closed or open model); every request ends in one outcome. */
-  runEngine,
-  /** `executeRequest(planned, ctx)`: the one per-request path (an answer turn or a scenario's steps). */
-  executeRequest,
-  /** Request sources: a plan (scenario x mode x repeat, in chains) or a weighted, seeded mix. */
-  PlanSource,
-  MixSource,
-  type EngineOptions,
-  type EngineResult,
-  type SchedulerSpec,
-  type ProgressSnapshot,
-  type RecordSink,
-  type RequestRecord,
-  type PlannedRequest,
-  type RequestSource,
-} from './runner/index.js';
-export {
-  /** HDR histograms of ack, answer, sync, reply and ackServer latency (record ms, stored in us). */
-  LatencyRecorder,
   /** The service's limits in ms (ack < 100 ms, answer and sync < 180 s). */
   LIMITS_MS,
   /** `parseThreshold("ack.p99 < 100ms")`; ThresholdError for a wrong expression. */
   parseThreshold,
-  /** Judges thresholds on a report's figures (a percentile only with enough samples). */
-  evaluateThresholds,
-  type ThresholdResult,
+  type Threshold,
 } from './metrics/index.js';
 
 // ---- reports -----------------------------------------------------------------------------------
+import type { renderConsoleSummary as consoleRenderer, renderJUnit as junitRenderer, renderMarkdownSummary as markdownRenderer } from './report/index.js';
 export {
-  /** One ReportDocument (kind run, load or capacity) from a job's figures; compute first, render second. */
-  buildReport,
-  /** Renderers of a ReportDocument: text, JUnit XML, self-contained HTML, Markdown. */
+  /** Renderers of a ReportDocument (e.g. one read back with readReportFile): text, JUnit XML, self-contained HTML, Markdown. */
   renderConsoleSummary,
   renderJUnit,
   renderHtmlReport,
   renderMarkdownSummary,
-  /** Shards' reports merged into one (histograms merged exactly). */
-  mergeReports,
-  /** A report against a baseline, on noise-aware rules (docs/statistics.md). */
-  compareReports,
   /** `readReportFile(path)`: reads and validates a report.json; UsageError naming the file otherwise. */
   readReportFile,
   /** The zod schema of report.json (shipped as report.schema.json). */
   reportDocumentSchema,
-  /** A reporter by name (console, json, junit, html, markdown, ndjson, progress). */
-  createReporter,
-  /** Streams records as NDJSON, one serialisation and redaction per record; a RecordSink with backpressure. */
-  NdjsonWriter,
+  type ReportComparison,
   type ReportDocument,
   type ReportKind,
-  type Reporter,
 } from './report/index.js';
+/** One line of results.ndjson: a request, its outcome, latencies (ms) and error code. */
+export type { RequestRecord } from './runner/index.js';
+/** Options of renderConsoleSummary (colour, width). */
+export type ConsoleSummaryOptions = NonNullable<Parameters<typeof consoleRenderer>[1]>;
+/** Options of renderJUnit. */
+export type JUnitOptions = NonNullable<Parameters<typeof junitRenderer>[1]>;
+/** Options of renderMarkdownSummary. */
+export type MarkdownOptions = NonNullable<Parameters<typeof markdownRenderer>[1]>;

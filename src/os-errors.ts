@@ -1,5 +1,6 @@
 /**
- * Where a user's value meets the operating system (issue 11, item 7): a port already in use,
+ * Where a user's value meets the operating system (a user's mistake, so exit 2 with a fix,
+ * never a stack trace): a port already in use,
  * an address this machine does not have, a path that is a file where a directory is needed.
  * These are the user's mistakes, not droidcheck's: each is mapped here, at the boundary, to a
  * UsageError (DROIDCHECK_ERR_USAGE, exit 2) that names the flag and the value and says how to

@@ -1,5 +1,5 @@
 /**
- * The outcome of a request (leaf module; DESIGN.md, Measurements). Every request ends in
+ * The outcome of a request (leaf module; docs/architecture.md, Outcomes). Every request ends in
  * exactly one of them:
  * - `answered`: a valid answer (sync response, or the first matching webhook);
  * - `failed`: the webhook carried the error payload (spec: Events, rule 1);

@@ -1,5 +1,5 @@
 /**
- * The one redactor (leaf module; issue 7, Secrets; issue 11, "redaction by whole tokens"): the
+ * The one redactor (leaf module; whole tokens are replaced, never a prefix or a fragment): the
  * API token, the webhook secret, the verify token and the judge's API key never reach console
  * output, logs, reports, NDJSON records or error messages. Jobs apply it where data leaves the
  * process (the report once, each NDJSON line, stderr lines); the client applies it to error
@@ -100,7 +100,7 @@ export function redactValue<T>(value: T, redact: (text: string) => string): T {
   return walk(value, 0) as T;
 }
 
-/** Environment variables that hold secrets (DESIGN.md, Conventions). */
+/** Environment variables that hold secrets (docs/architecture.md, Conventions). */
 export const SECRET_VARIABLES = ['DROID_API_TOKEN', 'DROID_WEBHOOK_SECRET', 'DROID_VERIFY_TOKEN', 'DROID_INTENT_SECRET', 'OPENAI_API_KEY'] as const;
 
 /** The secrets droidcheck reads from the environment. */

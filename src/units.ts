@@ -1,9 +1,9 @@
 /**
  * Durations, rates and shares as users write them and as droidcheck prints them (leaf module).
  *
- * One rule for every command (issue 11): a duration needs its unit (`500ms`, `30s`, `2.5m`,
- * `1h`); only `0` may stand alone. Every printed number carries its unit (`12.3 ms`, `2.41 s`,
- * `150 req/s`, `12.5%`).
+ * One rule for every command (a bare number is ambiguous): a duration needs its unit (`500ms`,
+ * `30s`, `2.5m`, `1h`); only `0` may stand alone. Every printed number carries its unit (`12.3 ms`,
+ * `2.41 s`, `150 req/s`, `12.5%`).
  */
 
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };

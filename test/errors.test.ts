@@ -1,5 +1,51 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ApiError, ContractError, DroidcheckError, ERROR_CLASSES, EXIT, ScenarioError, TransportError } from '../src/errors.js';
+import {
+  AbortedError,
+  ApiError,
+  ConfigError,
+  ContractError,
+  DroidcheckError,
+  ERROR_CLASSES,
+  ERROR_CODES,
+  EXIT,
+  InternalError,
+  JudgeError,
+  ScenarioError,
+  SetupError,
+  ThresholdError,
+  TimeoutError,
+  TransportError,
+  UsageError,
+} from '../src/errors.js';
+
+const ROOT = new URL('..', import.meta.url).pathname;
+const CODE = /DROIDCHECK_ERR_[A-Z_]+/g;
+
+/** Every `DROIDCHECK_ERR_*` literal in src/ (comments included: a documented code is a promise too), with where. */
+async function codesInSrc(): Promise<Map<string, string[]>> {
+  const found = new Map<string, string[]>();
+  const files = (await readdir(join(ROOT, 'src'), { recursive: true })).filter((f) => f.endsWith('.ts'));
+  for (const file of files) {
+    const text = await readFile(join(ROOT, 'src', file), 'utf8');
+    // The table itself is not a use of its codes.
+    const uses = file === 'errors.ts' ? text.replace(/export const ERROR_CODES = \{[\s\S]*?\} as const;/, '') : text;
+    for (const m of uses.matchAll(CODE)) found.set(m[0], [...(found.get(m[0]) ?? []), `src/${file}`]);
+  }
+  return found;
+}
+
+/** docs/errors.md's table: code -> exit code column. */
+async function documentedCodes(): Promise<Map<string, number>> {
+  const text = await readFile(join(ROOT, 'docs', 'errors.md'), 'utf8');
+  const rows = new Map<string, number>();
+  for (const m of text.matchAll(/^\| `(DROIDCHECK_ERR_[A-Z_]+)` \|[^|]*\| (\d+) \|/gm)) {
+    expect(rows.has(m[1]!), `${m[1]} documented twice`).toBe(false);
+    rows.set(m[1]!, Number(m[2]));
+  }
+  return rows;
+}
 
 describe('errors table', () => {
   it('gives every class a distinct, stable DROIDCHECK_ERR_* code', () => {
@@ -32,5 +78,44 @@ describe('errors table', () => {
     const e = new ApiError({ status: 400, error: 'Bad Request', message: 'Invalid humanMessage format', endpoint: 'x' });
     expect([e.status, e.error, e.apiMessage]).toEqual([400, 'Bad Request', 'Invalid humanMessage format']);
     expect(e.message).toContain('HTTP 400 Bad Request: Invalid humanMessage format');
+  });
+});
+
+describe('every error code in one table, documented once', () => {
+  it('defines and documents every code src/ uses', async () => {
+    const used = await codesInSrc();
+    const documented = await documentedCodes();
+    for (const [code, where] of used) {
+      expect(Object.keys(ERROR_CODES), `${code} (${where[0]}) is missing from ERROR_CODES in src/errors.ts`).toContain(code);
+      expect([...documented.keys()], `${code} (${where[0]}) has no row in docs/errors.md`).toContain(code);
+    }
+  });
+
+  it('documents no code that is no longer used, and exactly the codes of the table', async () => {
+    const used = await codesInSrc();
+    const documented = await documentedCodes();
+    for (const code of documented.keys()) expect(used.has(code), `${code} is documented in docs/errors.md but src/ no longer uses it`).toBe(true);
+    expect([...documented.keys()].sort()).toEqual(Object.keys(ERROR_CODES).sort());
+  });
+
+  it('gives each thrown class the exit code its row and its meaning say', async () => {
+    const documented = await documentedCodes();
+    const samples: DroidcheckError[] = [
+      new UsageError('x'),
+      new ScenarioError([]),
+      new ConfigError('x'),
+      new ThresholdError('x'),
+      new SetupError('x'),
+      new ApiError({ status: 500, endpoint: 'x' }),
+      new TransportError('x'),
+      new TimeoutError('x'),
+      new ContractError('x', []),
+      new JudgeError('x'),
+      new AbortedError(),
+      new InternalError('x'),
+    ];
+    expect(samples.map((e) => e.code).sort()).toEqual(ERROR_CLASSES.map((c) => c.code).sort());
+    for (const e of samples) expect(documented.get(e.code), e.code).toBe(e.exitCode);
+    for (const [code, exit] of documented) expect(ERROR_CODES[code as keyof typeof ERROR_CODES], code).toContain(`exit ${exit})`);
   });
 });

@@ -1,14 +1,14 @@
 /**
  * `droidcheck compare BASE.json CURRENT.json [--tolerance 10]`: thin wrapper over
- * `compareReportFiles` (report/report-files.ts). Prints the comparison; exit 1 on a regression
- * (pass -> fail, a percentile beyond the tolerance, a worse outcome rate, a threshold now
- * breached), 0 otherwise, 2 when a file is unreadable or not a report (UsageError naming it), or
- * when the runs are of another target or kind and `--force` is not given. How the runs differ
- * (duration, rate, mode mix, version) is printed before the verdict.
+ * `compareReports` (src/jobs/compare.ts, exported from the package). Prints how the runs differ
+ * (duration, rate, mode mix, version), then the comparison; exit 1 on a regression (pass ->
+ * fail, a percentile beyond the tolerance, a worse outcome rate, a threshold now breached), 0
+ * otherwise, 2 when a file is unreadable or not a report (UsageError naming it), or when the runs
+ * are of another target or kind and `--force` is not given.
  */
 import type { Command } from 'commander';
 import { UsageError } from '../errors.js';
-import { compareReportFiles } from '../report/index.js';
+import { compareReports } from '../jobs/compare.js';
 import type { CliContext } from './shared.js';
 
 interface CompareFlags {
@@ -35,7 +35,7 @@ export function registerCompareCommand(program: Command, ctx: CliContext): void 
     .option('--rate-tolerance <points>', 'an outcome rate may move this many percentage points the wrong way', '1')
     .option('--force', 'compare runs of another target or job (kind) anyway')
     .action(async (base: string, current: string, flags: CompareFlags) => {
-      const result = await compareReportFiles(base, current, {
+      const result = await compareReports(base, current, {
         tolerancePct: nonNegative(flags.tolerance, '--tolerance'),
         minDeltaMs: nonNegative(flags.minDelta, '--min-delta'),
         rateTolerancePts: nonNegative(flags.rateTolerance, '--rate-tolerance'),

@@ -1,13 +1,13 @@
 /**
  * `droidcheck import --customer ID... --out FILE`: real conversations -> a regression suite
- * (thin wrapper over `runImport`, src/jobs/import.ts). Target: `--base-url`/`--droid-id` (env
- * DROID_BASE_URL, DROID_ID) with DROID_API_TOKEN from the environment, else the embedded
- * emulator's seeded customers. Mistakes are UsageError/ConfigError (exit 2).
+ * (thin wrapper over `importConversations`, src/jobs/import-conversations.ts, exported from the
+ * package). Target: `--base-url`/`--droid-id` (env DROID_BASE_URL, DROID_ID) with
+ * DROID_API_TOKEN from the environment, else the embedded emulator's seeded customers. Mistakes
+ * are UsageError/ConfigError (exit 2).
  */
 import type { Command } from 'commander';
-import { parseInteger } from '../config/index.js';
 import { EXIT, UsageError } from '../errors.js';
-import { runImport } from '../jobs/import.js';
+import { importConversations } from '../jobs/import-conversations.js';
 import { checkWritableFile } from './flag-values.js';
 import type { CliContext } from './shared.js';
 
@@ -36,20 +36,11 @@ export function registerImportCommand(program: Command, ctx: CliContext): void {
     .option('--force', 'overwrite the file when it exists')
     .action(async (flags: ImportCommandFlags) => {
       if (flags.turns !== 'all' && flags.turns !== 'last') throw new UsageError(`--turns is all or last, not "${flags.turns}"`);
-      for (const id of flags.customer) parseInteger(id, '--customer', 1);
-      if (flags.droidId !== undefined) parseInteger(flags.droidId, '--droid-id', 1);
       await checkWritableFile(flags.out, '--out');
       const threshold = Number(flags.threshold);
       if (flags.threshold.trim() === '' || !Number.isFinite(threshold)) throw new UsageError(`--threshold is a number from 0 to 1 (e.g. 0.8), not "${flags.threshold}"`);
       const baseUrl = flags.baseUrl ?? (ctx.env.DROID_BASE_URL || undefined);
-      if (baseUrl !== undefined) {
-        try {
-          new URL(baseUrl);
-        } catch {
-          throw new UsageError(`--base-url: "${baseUrl}" is not a URL`);
-        }
-      }
-      await runImport(
+      await importConversations(
         {
           customers: flags.customer,
           out: flags.out,

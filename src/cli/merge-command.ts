@@ -1,12 +1,13 @@
 /**
- * `droidcheck merge reports... [-o dir] [--threshold expr]`: thin wrapper over
- * `mergeReportFiles` (report/report-files.ts): merges shard reports (histograms added, outcomes
- * summed, thresholds judged on the merged figures), writes report.json, junit.xml, report.html
- * and summary.md to the directory, prints the summary, and exits with the merged exit code
- * (0, 1, 99, 130; 2 for a bad file or threshold).
+ * `droidcheck merge reports... [-o dir] [--threshold expr]`: thin wrapper over `mergeReports`
+ * (src/jobs/merge.ts, exported from the package): merges shard reports (histograms added,
+ * outcomes summed, thresholds judged on the merged figures), writes report.json, junit.xml,
+ * report.html and summary.md to the directory, prints the summary, and exits with the merged
+ * exit code (0, 1, 99, 130; 2 for a bad file or threshold).
  */
 import type { Command } from 'commander';
-import { MERGE_REPORTERS, mergeReportFiles, parseOutputFiles } from '../report/index.js';
+import { mergeReports } from '../jobs/merge.js';
+import { MERGE_REPORTERS, parseOutputFiles } from '../report/index.js';
 import { checkReportPaths, checkReporters, checkThresholds } from './flag-values.js';
 import { collect, type CliContext } from './shared.js';
 
@@ -31,7 +32,7 @@ export function registerMergeCommand(program: Command, ctx: CliContext): void {
       await checkReporters(flags.reporter);
       const outputFile = parseOutputFiles(flags.outputFile);
       await checkReportPaths(flags.reportDir, flags.reporter.length > 0 ? flags.reporter : MERGE_REPORTERS, outputFile);
-      const result = await mergeReportFiles(paths, {
+      const result = await mergeReports(paths, {
         outDir: flags.reportDir,
         thresholds: flags.threshold,
         ...(flags.reporter.length > 0 && { reporters: flags.reporter }),

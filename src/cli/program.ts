@@ -1,4 +1,5 @@
-/** The commander program: each command a thin wrapper over the library API (STYLE.md). */
+/** The commander program: each command a thin wrapper over a function of src/index.ts, so a script
+ * can do whatever the command line does (docs/architecture.md, "A thin CLI over a library"). */
 import { Command } from 'commander';
 import { registerCapacityCommand } from './capacity-command.js';
 import { registerCompareCommand } from './compare-command.js';

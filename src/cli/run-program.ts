@@ -1,6 +1,6 @@
 /**
  * `runProgram(argv, ctx)`: parses and runs one command line and turns how it ended into an exit
- * code (DESIGN.md, Conventions; docs/exit-codes.md). The binary (main.ts) and the in-process
+ * code (docs/exit-codes.md). The binary (main.ts) and the in-process
  * tests share it, so a test sees exactly what a user sees:
  * - commander's own usage errors (unknown option, missing argument): its message, exit 2;
  * - a DroidcheckError: `droidcheck: <code>: <message>` on stderr, its exit code (2 for a

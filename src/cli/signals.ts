@@ -1,7 +1,7 @@
 /**
- * Interrupt handling (DESIGN.md, exit 130): the first SIGINT/SIGTERM stops new requests and
- * gives in-flight ones `graceMs` to end; then (or on a second signal) they are cancelled.
- * The run still writes its partial report.
+ * Interrupt handling (exit 130, docs/exit-codes.md): the first SIGINT/SIGTERM stops new requests
+ * and gives in-flight ones `graceMs` to end; then (or on a second signal) they are cancelled. The
+ * run still writes its partial report.
  */
 import { setMaxListeners } from 'node:events';
 

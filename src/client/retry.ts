@@ -1,7 +1,7 @@
 /**
- * Opt-in retry of a submit (issue 7, Client retries): HTTP 429 and 5xx (spec: Errors; Limits,
- * rate limit with `Retry-After`), with exponential backoff and jitter, bounded in attempts and
- * in each wait.
+ * Opt-in retry of a submit (off by default, so a run reports what the service did): HTTP 429
+ * and 5xx (docs/service-reference.md: Errors; Limits, rate limit with `Retry-After`), with
+ * exponential backoff and jitter, bounded in attempts and in each wait.
  *
  * What is retried:
  * - ApiError 429 or 5xx: the service said no before doing the work;

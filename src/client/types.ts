@@ -1,5 +1,5 @@
 /**
- * Shapes of the droid client (docs/interfaces.md, client/).
+ * Shapes of the droid client (docs/architecture.md, Layout: client/).
  */
 import type { Dispatcher } from 'undici';
 import type { ContractCheck } from '../contract/index.js';

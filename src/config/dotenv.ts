@@ -1,8 +1,8 @@
 /**
- * `.env` (issue 11): read at start from the working directory, under the process environment
- * (precedence: flags > environment > `.env` > config file > defaults). Parsed by Node's own
- * `util.parseEnv` (the dotenv format: KEY=value, quotes, comments). A missing file is fine; an
- * unreadable one is a UsageError (exit 2).
+ * `.env` (so a token need not be exported in every shell): read at start from the working
+ * directory, under the process environment (precedence: flags > environment > `.env` > config file
+ * > defaults). Parsed by Node's own `util.parseEnv` (the dotenv format: KEY=value, quotes,
+ * comments). A missing file is fine; an unreadable one is a UsageError (exit 2).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

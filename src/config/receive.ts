@@ -1,5 +1,5 @@
 /**
- * `droidcheck receive` (issue 13, part 1): the receiver as a standalone service that publishes
+ * `droidcheck receive` (docs/scale.md): the receiver as a standalone service that publishes
  * every delivery to a Redis Stream. Its settings come from flags and the environment (flags >
  * environment > `.env` > defaults); the webhook secret, the verify token and the intent secret
  * from the environment only (`DROID_WEBHOOK_SECRET`, `DROID_VERIFY_TOKEN`, `DROID_INTENT_SECRET`),

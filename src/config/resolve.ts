@@ -2,7 +2,7 @@
  * `resolveConfig(command, flags, env, file)`: one resolution for every job (run, load,
  * capacity): what the user gave, from flags, the environment (with `.env` under it, see
  * dotenv.ts), the config file and droidcheck's defaults, in that order of precedence
- * (DESIGN.md, Conventions), into the `ResolvedConfig` the job runs with.
+ * (docs/architecture.md, Conventions), into the `ResolvedConfig` the job runs with.
  * Tokens and secrets come from the environment only (`DROID_API_TOKEN`, `DROID_WEBHOOK_SECRET`);
  * each must be at least 8 characters, so redaction by whole tokens is safe.
  * Throws UsageError / ConfigError (exit 2), naming the flag.
@@ -64,7 +64,7 @@ export interface ResolvedMetrics {
   lingerMs: number;
 }
 
-/** `--deliveries`: a shard reads its deliveries from the Redis Stream receivers publish to (issue 13). */
+/** `--deliveries`: a shard reads its deliveries from the Redis Stream receivers publish to. */
 export interface ResolvedDeliveries {
   /** May hold a password (from DROIDCHECK_REDIS_URL only): never print it, redactRedisUrl. */
   redisUrl: string;

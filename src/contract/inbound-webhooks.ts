@@ -1,6 +1,7 @@
 /**
  * The two webhooks the real service's documentation shows beyond the answer webhook
- * (../shared/spec/real-service.md). Both are documented shapes: a violation is a finding.
+ * (docs/service-reference.md, "The three webhooks"). Both are documented shapes: a violation is a
+ * finding.
  *
  * - Message forwarding ("Receiving Message Webhooks", docs page thirdparty/receiving-webhook.mdx):
  *   "when a message is sent or received" the service POSTs a `MessageForwarding` body to the

@@ -2,8 +2,8 @@
  * Webhook delivery log (spec: Other addresses, debug page: target URL, HTTP status, request
  * payload, response body, duration, error, timestamp; kept 7 days, then swept). Bounded: a ring
  * buffer of at most `maxEntries` (the oldest is overwritten), so a long load test cannot exhaust
- * memory and `add` costs the same with a full log as with an empty one (issue 10, part 4: the
- * former `splice` cost ~59 us per delivery at 10,000 entries).
+ * memory and `add` costs the same with a full log as with an empty one (a former `splice` cost
+ * ~59 us per delivery at 10,000 entries, which slowed the emulator under long load runs).
  */
 
 /** Which webhook a delivery belongs to: the answer webhook, message forwarding, or an intent webhook. */
@@ -45,8 +45,8 @@ export interface DeliveryLogQuery {
 /**
  * An entry as added: the start time in epoch ms instead of `timestamp`, and the payload as the
  * JSON text that was sent instead of `requestPayload`. A full log then holds 10,000 strings, not
- * 10,000 payload object graphs for every major GC to mark (issue 10, part 4: full log as fast as
- * an empty one); the ISO time and the parsed payload are built when queried.
+ * 10,000 payload object graphs for every major GC to mark (so a full log is as fast as an empty
+ * one); the ISO time and the parsed payload are built when queried.
  */
 export type NewDeliveryLogEntry = Omit<DeliveryLogEntry, 'id' | 'timestamp' | 'requestPayload'> & { startedAtMs: number; requestBody: string };
 

@@ -1,6 +1,6 @@
 /**
  * `EmulatorOptions` (what a caller writes) and `ResolvedEmulatorOptions` (what the emulator
- * runs with). Defaults follow docs/interfaces.md, emulator section.
+ * runs with). Defaults are documented at each option below.
  */
 import { randomBytes } from 'node:crypto';
 import type { Catalogue } from './ai/catalogue.js';

@@ -11,10 +11,11 @@
  * AbortController per delivery). One undici Agent for every delivery; `close()` destroys it,
  * which aborts the requests in flight.
  *
- * Several answer-webhook URLs (`emulate --webhook-url A --webhook-url B`, issue 13): the emulator
- * stands in for a load balancer in front of several receivers. Deliveries take the URLs in turn
- * (round robin), and a retry goes to the next URL after the one that failed (like a balancer
- * retrying on another upstream), so one receiver that died does not take every retry with it.
+ * Several answer-webhook URLs (`emulate --webhook-url A --webhook-url B`, for sharded load:
+ * docs/scale.md): the emulator stands in for a load balancer in front of several receivers.
+ * Deliveries take the URLs in turn (round robin), and a retry goes to the next URL after the one
+ * that failed (like a balancer retrying on another upstream), so one receiver that died does not
+ * take every retry with it.
  *
  * Per delivery: the payload serialised once (or given as `body`), each URL parsed once per
  * target, not per request.

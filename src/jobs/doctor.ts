@@ -1,5 +1,5 @@
 /**
- * `doctor(config, io)`: `droidcheck doctor` as a library call (issue 12, part 6). Checks a target
+ * `doctor(config, io)`: `droidcheck doctor` as a library call (docs/doctor.md). Checks a target
  * step by step and returns the checklist; exit code 0 when nothing failed (warnings and checks
  * that could not be made are not failures), 2 otherwise. Prints only progress lines (stderr);
  * the checklist is rendered by doctor-render.ts. No token or secret appears in any line.

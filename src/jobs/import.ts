@@ -1,5 +1,6 @@
 /**
- * `runImport(options, io)`: real conversations -> regression scenarios (issue 14, part 5).
+ * `runImport(options, io)`: real conversations -> regression scenarios, so what the bot
+ * answered real customers becomes a suite that catches a change in those answers.
  *
  * Reads each customer's conversation (spec 4, GET customer/:customerId/conversations; spec 2,
  * GET messages/:customerId when the first answers 404), orders it oldest first (the service

@@ -1,10 +1,11 @@
 /**
- * A job's live metrics (`--metrics-port`, issue 13 part 5), fed from what the engine already
- * gives every job: a RecordSink (each ended request: outcome and verdict counters) and the
- * progress tick (in flight, dropped, intended rate, and references to the run's own HDR
- * histograms, read at scrape time). No hook in the request path. The receiver's counters (or
- * the stream's, `--deliveries`) are read at scrape time too. So what /metrics says at the end is
- * what the report says: the same records, the same histograms, the same receiver counters.
+ * A job's live metrics (`--metrics-port`, for a Prometheus scraping a long load; docs/scale.md),
+ * fed from what the engine already gives every job: a RecordSink (each ended request: outcome and
+ * verdict counters) and the progress tick (in flight, dropped, intended rate, and references to the
+ * run's own HDR histograms, read at scrape time). No hook in the request path. The receiver's
+ * counters (or the stream's, `--deliveries`) are read at scrape time too. So what /metrics says at
+ * the end is what the report says: the same records, the same histograms, the same receiver
+ * counters.
  *
  * prom-client is loaded only here, on demand (~80 ms a run without metrics does not pay).
  */

@@ -4,7 +4,7 @@
  * `--stages`: arrival rate, latency from the intended start) or closed model (`--concurrency`),
  * through the same pipeline and reporters as `run` (pipeline.ts), with the load section
  * (achieved rates, dropped arrivals, send delay and the generator-bound verdict) and the timeline.
- * Coordinated shards (issue 13): `--shard i/n` runs execution segment i of n of the whole load
+ * Coordinated shards (docs/scale.md): `--shard i/n` runs execution segment i of n of the whole load
  * (runner/segments.ts: its arrivals of every stage, its virtual users), `--start-at` sleeps until
  * the instant every shard starts at (start-at.ts), so `merge` describes one load.
  */

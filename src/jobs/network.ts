@@ -1,6 +1,7 @@
 /**
- * The network round trip to a target (issue 12, part 7; DESIGN.md, Measurements: "against a
- * remote target [the ack] is judged on ack minus the measured network round trip").
+ * The network round trip to a target (docs/architecture.md, Measurements: against a remote
+ * target the 100 ms acknowledgement limit, a promise of the server, is judged on ack minus the
+ * measured network round trip).
  *
  * Method `tcp-connect`: the fastest of N TCP connects to the target's host and port, after the
  * name was resolved once (DNS is not timed) and after the run's warm-up. A TCP handshake is one

@@ -1,5 +1,7 @@
 /**
- * The one job pipeline of `run`, `load` and `capacity` (STYLE.md, "One pipeline, many modes"):
+ * The one job pipeline of `run`, `load` and `capacity` (docs/architecture.md, "One pipeline, many
+ * modes": the jobs differ in what and when they send, never in how a request is executed, accounted
+ * or reported):
  *
  * 1. select: load the suites (a path that holds no scenario is exit 2), filter (`--tag`,
  *    `--grep`), shard (`--shard i/n`);

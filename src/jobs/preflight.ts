@@ -1,5 +1,5 @@
 /**
- * The cheap checks of a target (issue 12, part 6), shared by `droidcheck doctor` and by `run`,
+ * The cheap checks of a target (docs/doctor.md), shared by `droidcheck doctor` and by `run`,
  * `load` and `capacity` against a remote target, which perform them before sending the suite
  * and exit 2 (SetupError) with the same lines when one fails.
  *

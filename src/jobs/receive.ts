@@ -1,5 +1,5 @@
 /**
- * `startReceive(config)`: the receiver as a standalone service (issue 13, part 1;
+ * `startReceive(config)`: the receiver as a standalone service (docs/scale.md;
  * `droidcheck receive` wraps it). It answers the service's three webhooks (answer, message
  * forwarding, intent; docs/receiver.md) and publishes every delivery it accepts, and every one
  * it refuses for its secret, to a Redis Stream with its arrival time (wall clock, us) before it

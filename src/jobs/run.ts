@@ -2,7 +2,7 @@
  * `run(config, io)`: the main job as a library call (`droidcheck run` wraps it). Every scenario
  * x mode x repeat of the selected suites, closed model (`--concurrency` in flight, chains of
  * stateful scenarios one at a time: runner/plan.ts), against the embedded emulator by default;
- * the reports, and the exit code (DESIGN.md, Conventions). Pipeline: pipeline.ts.
+ * the reports, and the exit code (docs/exit-codes.md). Pipeline: pipeline.ts.
  */
 import type { ResolvedConfig, RunConfig } from '../config/index.js';
 import { PlanSource, runEngine } from '../runner/index.js';

@@ -1,5 +1,5 @@
 /**
- * `load --start-at <ISO time>` (issue 13, part 3): every shard sleeps until the same wall-clock
+ * `load --start-at <ISO time>` (docs/scale.md): every shard sleeps until the same wall-clock
  * instant, then starts its engine, so the shards' timelines line up interval by interval and the
  * merged report describes one load. The instant must be at most 1 s in the past (a shard that
  * started a little late still starts at once, and says by how much) and at most 24 h ahead (a

@@ -1,7 +1,8 @@
 /**
  * Opens what a run talks to: the embedded emulator (default) or a real service, plus the
- * webhook receiver, all wired together (DESIGN.md: "With no target configured it runs
- * against an embedded emulator"). With `--deliveries redis://...` (issue 13) no receiver is
+ * webhook receiver, all wired together. With no target configured it is the emulator, so
+ * a fresh machine runs the suites with no account and no network. With `--deliveries
+ * redis://...` (sharded load, docs/scale.md) no receiver is
  * started: the deliveries come from the Redis Stream that `droidcheck receive` fills
  * (createStreamReceiver, read from this process's start; docs/receiver.md).
  */

@@ -1,5 +1,6 @@
 /**
- * The on-disk cache of verdicts and embeddings (issue 14): one JSON file per entry under
+ * The on-disk cache of verdicts and embeddings (so a rerun of unchanged answers costs no
+ * model call and gives the same verdict; docs/llm.md): one JSON file per entry under
  * `<dir>/<kind>/<first two hex digits>/<sha256>.json`, keyed by the SHA-256 of the entry's key
  * parts (judge: prompt version, model, rubric, answer, context; embedding: model, text;
  * simulator: prompt version, model, persona, goal, conversation so far). Files

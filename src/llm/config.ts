@@ -1,6 +1,6 @@
 /**
- * Configuration of the LLM grader (issue 14, Provider): any OpenAI-compatible endpoint (OpenAI,
- * Azure OpenAI's v1 API, Ollama, vLLM, LM Studio). Precedence as everywhere (DESIGN.md,
+ * Configuration of the LLM grader (docs/llm.md): any OpenAI-compatible endpoint (OpenAI,
+ * Azure OpenAI's v1 API, Ollama, vLLM, LM Studio). Precedence as everywhere (docs/architecture.md,
  * Conventions): flags > environment > config file (`judge:` section) > defaults.
  *
  * - endpoint: `OPENAI_BASE_URL` (or `judge.baseUrl` in the file); with only `OPENAI_API_KEY`

@@ -1,5 +1,5 @@
 /**
- * `createGrader(config)`: the Grader the `judge` and `similar` matchers call (issue 14).
+ * `createGrader(config)`: the Grader the `judge` and `similar` matchers call (docs/llm.md).
  *
  * judge: the verdicts of (prompt version, model, rubric, answer, context) come from memory, then
  * from the disk cache, then from the model (temperature 0; judge-prompt.ts). One verdict decides

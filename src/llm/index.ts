@@ -1,5 +1,5 @@
 /**
- * llm/: the LLM-graded matchers' side: the provider (any OpenAI-compatible endpoint via
+ * llm/: LLM-graded matchers' side (docs/llm.md): the provider (any OpenAI-compatible endpoint via
  * the `openai` package), the judge (rubric -> verdict JSON, majority near the threshold),
  * embeddings and cosine similarity, the on-disk cache and token accounting; the simulated
  * customer (simulator.ts) and the red-team rephraser (rephrase.ts). Imports only the

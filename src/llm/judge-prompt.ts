@@ -1,7 +1,7 @@
 /**
- * The messages a judge is sent (issue 14, judge matcher): a system message with the grading
- * rules and the JSON verdict format (promptfoo's llm-rubric format), then a user message with
- * the rubric, the grounding context when `grounded`, and the output to grade. Temperature 0 is
+ * The messages a judge is sent (the `judge` matcher, docs/llm.md): a system message with the
+ * grading rules and the JSON verdict format (promptfoo's llm-rubric format), then a user message
+ * with the rubric, the grounding context when `grounded`, and the output to grade. Temperature 0 is
  * set by the caller. `PROMPT_VERSION` is part of every cache key: change it with the text.
  */
 import type { GroundingTurn, JudgeContext } from './types.js';

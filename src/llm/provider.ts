@@ -1,7 +1,8 @@
 /**
  * The provider: chat completions and embeddings of any OpenAI-compatible endpoint, through the
- * official `openai` package (issue 14, Provider), over its own undici Agent (never the global
- * dispatcher; STYLE.md, "Inject the edges").
+ * official `openai` package, over its own undici Agent (never the global dispatcher, so the
+ * judge's connections neither share nor disturb the target's; docs/architecture.md, "Inject
+ * the edges").
  *
  * - Every call is bounded: `timeoutMs` per HTTP attempt, `retries` retries of 408/409/429/5xx
  *   and network errors with the package's exponential backoff (0.5 s doubling to 8 s, with

@@ -1,5 +1,5 @@
 /**
- * Cosine similarity of embedding vectors (issue 14, `similar`): dot(a, b) / (|a| |b|), in
+ * Cosine similarity of embedding vectors (the `similar` matcher): dot(a, b) / (|a| |b|), in
  * -1..1; 0 when either vector is all zeros or their lengths differ (another model's vectors).
  */
 

@@ -1,5 +1,5 @@
 /**
- * Shapes of the LLM-graded matchers (issue 14): what a grader is asked, what it answers, and the
+ * Shapes of the LLM-graded matchers (docs/llm.md): what a grader is asked, what it answers, and the
  * token accounting it keeps. Plain data; no behaviour.
  */
 

@@ -1,5 +1,6 @@
 /**
- * Token accounting helpers (issue 14: "their token usage is counted and reported"): an empty
+ * Token accounting helpers (model calls cost money, so their token usage is counted and
+ * reported): an empty
  * count, the sum of two (shards, merged reports) and the console line.
  */
 import type { LlmUsage } from './types.js';

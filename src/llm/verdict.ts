@@ -1,14 +1,15 @@
 /**
- * Reading a judge's verdict from a chat answer's content (issue 14: promptfoo's llm-rubric
- * format, `{"pass": boolean, "score": number, "reason": string}`, in the message content, so
- * any OpenAI-compatible server serves, local models without tool calling included).
+ * Reading a judge's verdict from a chat answer's content (promptfoo's llm-rubric format,
+ * familiar to users of that tool: `{"pass": boolean, "score": number, "reason": string}`, in the
+ * message content, so any OpenAI-compatible server serves, local models without tool calling
+ * included).
  *
  * Accepted around the JSON: a reasoning model's `<think>…</think>`, a fenced block
  * (```json … ```), text before and after. Inside: `pass` a boolean (or "true"/"false"), `score` a
  * number 0..1 (or a numeric string; missing => 1 for a pass, 0 for a fail), `reason` a string
  * (missing => ""). Anything else is no verdict.
  *
- * Then the decision (issue 14): a vote passes when `pass` and `score >= threshold`. A verdict is
+ * Then the decision: a vote passes when `pass` and `score >= threshold`. A verdict is
  * a close call when its score is within `margin` of the threshold, or its `pass` contradicts its
  * score; a close call is asked three times in all and the majority decides.
  */

@@ -1,7 +1,8 @@
 /**
  * A latency summary's figures as table cells, each with its unit, and percentiles the count
- * cannot support marked (issue 11, items 2 and 10; Gatling and wrk2 print the count behind each
- * figure). Pure: reporters put the cells in their own tables.
+ * cannot support marked (a p99 of 20 samples is the maximum, so it is shown as such; Gatling
+ * and wrk2 print the count behind each figure too). Pure: reporters put the cells in their own
+ * tables.
  *
  *   metric  count  p50      p90      p99      p99.9  max
  *   ack     16     2.1 ms   3.4 ms   —        —      41.2 ms

@@ -1,5 +1,5 @@
 /**
- * HDR histograms of the latencies droidcheck measures (DESIGN.md, Measurements):
+ * HDR histograms of the latencies droidcheck measures (docs/architecture.md, Measurements):
  * `ack` (async acknowledgement, client side), `answer` (async webhook accepted), `sync` (sync
  * response), `reply` (a `send` to the bot's reply on the message-forwarding webhook) and
  * `ackServer` (the acknowledgement minus the measured network round trip: the server-side
@@ -49,7 +49,7 @@ export interface LatencySummary {
 export const MIN_US = 1;
 export const MAX_US = 3_600_000_000;
 
-/** One HDR histogram of microseconds, 1 us .. 1 h, 3 significant digits (DESIGN.md, Measurements). */
+/** One HDR histogram of microseconds, 1 us .. 1 h, 3 significant digits (docs/architecture.md). */
 export function newLatencyHistogram(): hdr.Histogram {
   return hdr.build({
     lowestDiscernibleValue: 1,

@@ -1,5 +1,5 @@
 /**
- * The HTTP endpoint Prometheus scrapes (`--metrics-port`, issue 13 part 5): `GET /metrics` answers
+ * The HTTP endpoint Prometheus scrapes (`--metrics-port`, docs/scale.md): `GET /metrics` answers
  * the registry's exposition text (prometheus.ts); `GET /healthz` 200. Anything else is 404. A
  * plain node:http server: nothing else of a web framework is needed for one route.
  */

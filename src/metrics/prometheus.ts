@@ -1,5 +1,5 @@
 /**
- * Live metrics in the Prometheus text format (issue 13, part 5), with prom-client: what a job
+ * Live metrics in the Prometheus text format (docs/scale.md), with prom-client: what a job
  * (run, load, capacity) or a receiver (`droidcheck receive`) is doing while it runs, for
  * Prometheus and Grafana (deploy/grafana-dashboard.json). Names follow Prometheus conventions
  * (prometheus.io/docs/practices/naming): `droidcheck_` prefix, base units (seconds), counters end
@@ -26,7 +26,7 @@
  * its HDR bucket's highest equivalent value (3 significant digits), and `_sum` is exact to the
  * same 0.1 %. Bucket bounds include the spec's limits (0.1 s for ack, 180 s for answer, sync and
  * reply), so the share within a limit is read from one bucket. Imports nothing of ours but
- * latency-recorder.ts (DESIGN.md: metrics/ owns the Prometheus export).
+ * latency-recorder.ts (docs/architecture.md, Layout: metrics/ owns the Prometheus export).
  */
 import { Counter, Gauge, Registry, collectDefaultMetrics, type Metric } from 'prom-client';
 import type { HistogramBucket } from './latency-recorder.js';

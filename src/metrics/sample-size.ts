@@ -1,6 +1,6 @@
 /**
- * How many samples a statistic needs before droidcheck judges or compares it (issue 11, item 2;
- * DESIGN.md, Measurements; docs/statistics.md).
+ * How many samples a statistic needs before droidcheck judges or compares it (a percentile of
+ * too few samples is noise, not a finding; docs/architecture.md, Measurements; docs/statistics.md).
  *
  * The rule: a percentile p (0 < p < 100) is supported by `count` samples when the tail beyond it
  * holds at least one sample, i.e. `count x (1 - p/100) >= 1`, i.e. `count >= 1 / (1 - p/100)`:

@@ -1,6 +1,6 @@
 /**
- * One line per judged threshold, with units everywhere (issue 11, item 10): pure, for every
- * reporter (console, Markdown, JUnit, HTML).
+ * One line per judged threshold, with units everywhere (a bare number is ambiguous): pure, for
+ * every reporter (console, Markdown, JUnit, HTML).
  *
  *   ✓ ack.p99 < 100 ms (actual 41.2 ms, 812 samples)
  *   ✗ answer.max < 180 s (actual 3 min 23 s, 16 samples)

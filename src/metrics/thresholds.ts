@@ -1,6 +1,6 @@
 /**
  * Judging thresholds (threshold-parse.ts) against a run's figures, with statistics that fit the
- * sample (issue 11, item 2; docs/statistics.md):
+ * sample (a percentile is judged only on enough samples; docs/statistics.md):
  *
  * - `no-samples`: the metric has nothing to judge (no ack measured, no request sent);
  * - `too-few-samples`: a percentile its count cannot support (p99 needs >= 100 samples, p99.9

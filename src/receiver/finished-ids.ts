@@ -4,7 +4,7 @@
  * finishes in order (id, and the finish time in whole ms x 4 + state, in two parallel arrays: no
  * object per entry). Expiry and the count bound drop from the FIFO's head, so neither walks the
  * Map: a Map iterated from the front after many front deletions skips every deleted slot, which
- * cost ~50 us per add once the bound was reached (issue 10, part 4).
+ * cost ~50 us per add once the bound was reached, on the per-webhook path of long load runs.
  * Retention: `rememberMs` after finishing, and at most `maxEntries` ids (oldest forgotten first).
  * A delivery for a forgotten id is parked and later counted as an orphan.
  * FOREIGN (stream mode only): an id this shard waited for but another shard owns (see

@@ -4,7 +4,7 @@
  *
  * - correlating (default): answer webhooks are correlated by requestId (correlator.ts), forwarded
  *   messages and intent webhooks are kept for waiters (inbound.ts);
- * - publish (`options.publish`): a relay for shards on other machines (issue 13). Every delivery
+ * - publish (`options.publish`): a relay for shards on other machines (docs/scale.md). Every delivery
  *   is XADDed to a Redis Stream before it is acknowledged (stream-publisher.ts, format in
  *   stream-entry.ts), nothing is correlated here (waitFor, waitForMessage and waitForIntent
  *   resolve `{kind:'timeout'}` at once: read the stream with createStreamReceiver), and close()

@@ -1,6 +1,6 @@
 /**
- * The Redis Stream entry of one delivery (issue 13), written by a publishing HTTP receiver
- * (XADD) and read by shards' stream receivers (XREAD). Fields, all strings:
+ * The Redis Stream entry of one delivery (sharded load, docs/scale.md), written by a publishing
+ * HTTP receiver (XADD) and read by shards' stream receivers (XREAD). Fields, all strings:
  *
  * | field   | value |
  * |---------|-------|

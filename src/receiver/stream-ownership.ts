@@ -1,5 +1,5 @@
 /**
- * Who counts an answer-webhook entry when several shards read one stream (issue 13, part 2).
+ * Who counts an answer-webhook entry when several shards read one stream (docs/scale.md).
  *
  * Every shard reads every entry XADDed after its start. The rule makes each entry counted by
  * every shard that reads it, and as something other than `foreign` by exactly one of them:

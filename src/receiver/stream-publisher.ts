@@ -1,5 +1,5 @@
 /**
- * Publish mode of the HTTP receiver (issue 13, part 1): XADDs each delivery to a Redis Stream
+ * Publish mode of the HTTP receiver (docs/scale.md): XADDs each delivery to a Redis Stream
  * (entry format: stream-entry.ts) before the receiver acknowledges it, so a receiver that dies
  * loses no delivery it acknowledged. No command is queued while Redis is away: publish() rejects
  * at once (the receiver answers 503 and the service retries), and after commandTimeoutMs when

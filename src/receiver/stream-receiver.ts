@@ -1,6 +1,6 @@
 /**
  * createStreamReceiver: the deliveries of a shard read from a Redis Stream that publishing
- * receivers fill (issue 13, part 2), behind the same DeliverySource interface as the HTTP
+ * receivers fill (docs/scale.md), behind the same DeliverySource interface as the HTTP
  * receiver, with no HTTP server.
  *
  * - Reads the stream from `from` (default: Redis TIME when created: the shard's start).

@@ -1,5 +1,5 @@
 /**
- * Shapes of the webhook receiver (docs/interfaces.md, receiver/): the HTTP receiver
+ * Shapes of the webhook receiver (docs/architecture.md, Layout: receiver/): the HTTP receiver
  * (createReceiver) and the stream-fed receiver of a shard (createStreamReceiver) share the
  * DeliverySource interface the runner uses.
  */
@@ -32,7 +32,7 @@ export interface CorrelationOptions {
   maxRemembered?: number;
 }
 
-/** Publish mode of the HTTP receiver (issue 13): every delivery goes to a Redis Stream. */
+/** Publish mode of the HTTP receiver (docs/scale.md): every delivery goes to a Redis Stream. */
 export interface PublishOptions {
   /** `redis://[user:password@]host:port[/db]`; the password never appears in an error or log. */
   redisUrl: string;
@@ -75,7 +75,8 @@ export interface ReceiverOptions extends CorrelationOptions, InboxBounds {
   logger?: boolean;
   /**
    * Most time a client may take to send one whole request (headers and body), ms; a slower one
-   * gets 408 and is counted malformed (slow clients, issue 7). Default 30_000.
+   * gets 408 and is counted malformed (a slow client must not hold a connection forever).
+   * Default 30_000.
    */
   requestTimeoutMs?: number;
   /** Publish mode: relay every delivery to a Redis Stream instead of correlating here. */

@@ -16,7 +16,7 @@ export { summaryOfTally } from './sections/summary.js';
 export { computePassRates, mergePassRates, type PassRates, type ScenarioPassRate } from './sections/pass-rates.js';
 export { computeParity, mergeParity, type ParityReport } from './sections/parity.js';
 export { computeAccuracy, mergeAccuracy, type AccuracyReport } from './sections/accuracy.js';
-export { compareReports, comparisonView, DEFAULT_COMPARE_RULES, type CompareOptions, type ReportComparison } from './sections/comparison.js';
+export { compareReports, comparisonView, DEFAULT_COMPARE_RULES, type CompareOptions, type ReportComparison, type Unlike } from './sections/comparison.js';
 export { defineSection, type Section, type SectionInput } from './section.js';
 export type { SectionView, Text, Tone } from './view.js';
 export { buildReport, exitCodeFor, type ReportInput, type ExitCodeInput, type BuildReportOptions } from './build-report.js';

@@ -37,8 +37,11 @@ export interface CompareFilesOptions extends CompareOptions {
  * file that is unreadable or not a report, and, without `force`, when the runs are of another
  * target or job (their figures are not a before and after).
  */
-export async function compareReportFiles(basePath: string, currentPath: string, opts: CompareFilesOptions = {}): Promise<CompareFilesResult> {
-  const [base, current] = await Promise.all([readReportFile(basePath), readReportFile(currentPath)]);
+export async function compareReportFiles(baseIn: string | ReportDocument, currentIn: string | ReportDocument, opts: CompareFilesOptions = {}): Promise<CompareFilesResult> {
+  const read = (r: string | ReportDocument): Promise<ReportDocument> => (typeof r === 'string' ? readReportFile(r) : Promise.resolve(r));
+  const [base, current] = await Promise.all([read(baseIn), read(currentIn)]);
+  const basePath = typeof baseIn === 'string' ? baseIn : 'the baseline';
+  const currentPath = typeof currentIn === 'string' ? currentIn : 'the current report';
   const unlike = unlikeRuns(base, current);
   const refused = unlike.filter((u) => u.refuse);
   if (refused.length > 0 && !opts.force) {

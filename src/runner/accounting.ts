@@ -1,5 +1,5 @@
 /**
- * The accounting invariant (DESIGN.md, Measurements), checked at the end of every job (run,
+ * The accounting invariant (docs/architecture.md, Outcomes), checked at the end of every job (run,
  * load, capacity). A mismatch is a bug of droidcheck, never of the target: it throws
  * InternalError (DROIDCHECK_ERR_INTERNAL, exit 70) loudly instead of writing a report that hides
  * a loss.

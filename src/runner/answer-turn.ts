@@ -1,8 +1,8 @@
 /**
  * One answer turn: a humanMessage with its chat history sent to get-droid-answer (sync) or
  * get-droid-answer-async + the webhook (async), judged against expectations, filling a
- * `RequestRecord` (DESIGN.md, Measurements). Used for a plain scenario (execute.ts) and for
- * each `say` step (steps.ts). Never throws for the target's behaviour.
+ * `RequestRecord` (docs/architecture.md, Measurements). Used for a plain scenario (execute.ts) and
+ * for each `say` step (steps.ts). Never throws for the target's behaviour.
  *
  * Timing: from `start` (monotonic ms; the open model's intended start) to the complete sync
  * response (`syncMs`, metric `sync`), the complete acknowledgement (`ackMs`, metric `ack`) and

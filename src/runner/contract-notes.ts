@@ -1,11 +1,11 @@
 /**
- * Turns a response's contract check into findings and notes (issue 12, two tiers of contract):
- * violations of a documented shape go to the record (a finding), for every body; where the body
- * differs from a shape droidcheck chose (the spec says "not shown"), or holds fields nobody
- * named, the run keeps at most one note per endpoint and kind. Notes are looked for in the first
- * {@link NOTE_LOOK_ALL} bodies of each endpoint, then in one body in {@link NOTE_LOOK_EVERY}
- * (and no longer once the endpoint has both notes): the choice-tier check and the unknown-field
- * walk stay off the per-request path of a long load run (issue 10, part 4).
+ * Turns a response's contract check into findings and notes (two tiers of contract;
+ * docs/service-reference.md): violations of a documented shape go to the record (a finding), for
+ * every body; where the body differs from a shape droidcheck chose (the spec says "not shown"), or
+ * holds fields nobody named, the run keeps at most one note per endpoint and kind. Notes are looked
+ * for in the first {@link NOTE_LOOK_ALL} bodies of each endpoint, then in one body in {@link
+ * NOTE_LOOK_EVERY} (and no longer once the endpoint has both notes): the choice-tier check and the
+ * unknown-field walk stay off the per-request path of a long load run.
  */
 import { unverifiedNote, type ContractCheck } from '../contract/index.js';
 import type { ContractNote, ContractViolationRecord, RequestRecord } from './types.js';

@@ -1,9 +1,9 @@
 /**
- * `runEngine(options)`: the one engine of `run`, `load` and `capacity` (DESIGN.md, runner/;
- * STYLE.md, "One pipeline, many modes"). A request source (plan or mix) says *what* to send, a
- * scheduler (closed: N in flight; open: arrival rate with stages) says *when*, `executeRequest`
- * says *how*, and every ended record goes, in this order, to the tally, the kept records (when
- * asked), the timeline and the sinks (reporters, NDJSON).
+ * `runEngine(options)`: the one engine of `run`, `load` and `capacity`
+ * (docs/architecture.md, "One pipeline, many modes"). A request source (plan or mix) says *what* to
+ * send, a scheduler (closed: N in flight; open: arrival rate with stages) says *when*,
+ * `executeRequest` says *how*, and every ended record goes, in this order, to the tally, the kept
+ * records (when asked), the timeline and the sinks (reporters, NDJSON).
  *
  * Guarantees, for every job:
  * - every planned request ends in exactly one outcome; what an interrupt left unsent is

@@ -1,7 +1,7 @@
 /**
  * `executeRequest`: the one per-request path of every job (run, load, capacity). Executes one
  * planned request against the target and turns whatever happens into exactly one
- * `RequestRecord` (DESIGN.md, Measurements). Never throws for the target's behaviour.
+ * `RequestRecord` (docs/architecture.md, Outcomes). Never throws for the target's behaviour.
  * A plain scenario is one answer turn (answer-turn.ts); a scenario with `steps` runs them in
  * order (steps.ts), feeding the same record.
  *

@@ -1,6 +1,6 @@
 /**
- * runner/: the one engine (DESIGN.md): request sources (plan, mix), schedulers (closed, open),
- * `executeRequest`, sinks, the tally, the timeline and the accounting invariant.
+ * runner/: the one engine (docs/architecture.md, Layout): request sources (plan, mix), schedulers
+ * (closed, open), `executeRequest`, sinks, the tally, the timeline and the accounting invariant.
  */
 export * from './types.js';
 export type { ExecuteContext, LatencySink } from './context.js';

@@ -1,7 +1,7 @@
 /**
  * The runner's one call into the scenario language's matchers: the expectations of an answer
  * (or of a step's response) against its body, with the grader for `similar`/`judge` and the
- * turn as grounding (issue 14). Failures in expectation order; judge errors apart (never a
+ * turn as grounding (docs/llm.md). Failures in expectation order; judge errors apart (never a
  * failure, never a pass); never throws.
  */
 import { evaluateExpectations, type Evaluation, type Expectation } from '../scenario/index.js';

@@ -1,14 +1,15 @@
 /**
- * The plan of a run: scenario x mode x repeat (DESIGN.md, runner/), and the request source
- * built on it. `--mode` overrides the scenarios' own modes; a scenario that names none runs in
- * both. A scenario whose steps hold no `say` (only endpoint calls) does not depend on the mode
- * and runs in its first mode only. `repeat` (0-based) counts up to the scenario's `repeat`.
+ * The plan of a run: scenario x mode x repeat (docs/architecture.md, Layout: runner/), and the
+ * request source built on it. `--mode` overrides the scenarios' own modes; a scenario that names
+ * none runs in both. A scenario whose steps hold no `say` (only endpoint calls) does not depend on
+ * the mode and runs in its first mode only. `repeat` (0-based) counts up to the scenario's
+ * `repeat`.
  *
- * State isolation (issue 11): a scenario with `steps` acts on customers (setBot, send, ...), so
- * its sync and async runs and its repeats, and every other such scenario naming one of the same
- * customers, form one *chain* that a single worker runs in plan order: they never run at the
- * same time against the same state. Plain scenarios (one answer turn: the history travels in the
- * request) are independent requests.
+ * State isolation (so scenarios cannot pass or fail by each other's doing): a scenario with `steps`
+ * acts on customers (setBot, send, ...), so its sync and async runs and its repeats, and every
+ * other such scenario naming one of the same customers, form one *chain* that a single worker runs
+ * in plan order: they never run at the same time against the same state. Plain scenarios (one
+ * answer turn: the history travels in the request) are independent requests.
  */
 import type { AnswerMode, Scenario, Suite } from '../scenario/index.js';
 import { renderTemplate } from '../scenario/index.js';

@@ -1,7 +1,7 @@
 /**
- * Execution segments: how `load --shard i/n` splits one load over n machines exactly (issue 13,
- * part 3), after k6's execution segments (k6 docs, "Execution segments": each instance runs a
- * segment of the whole test, `--execution-segment 1/4:2/4` with `--execution-segment-sequence
+ * Execution segments: how `load --shard i/n` splits one load over n machines exactly
+ * (docs/scale.md), after k6's execution segments (k6 docs, "Execution segments": each instance runs
+ * a segment of the whole test, `--execution-segment 1/4:2/4` with `--execution-segment-sequence
  * 0,1/4,2/4,3/4,1`, and the segments' iterations add up to the whole test's).
  *
  * The rule (equal segments, k6's striping for a sequence of equal parts):

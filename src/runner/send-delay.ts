@@ -3,7 +3,7 @@
  *
  * Latency is measured from the intended start (coordinated omission is not hidden), so a
  * generator that cannot keep up inflates the figures itself. The send delay tells which side
- * was slow: when its p99 exceeds {@link GENERATOR_BOUND_P99_MS} (10 ms, issue 5) the run is
+ * was slow: when its p99 exceeds {@link GENERATOR_BOUND_P99_MS} (10 ms) the run is
  * generator-bound and its latency figures are suspect.
  * Recorded in an HDR histogram of integer microseconds (1 us .. 1 h, 3 significant digits).
  */

@@ -1,11 +1,12 @@
 /**
- * Tells a broken set-up from failed expectations (issue 11: "a dead or wrong target looks like
- * failed expectations"). A record fails in a *set-up way* when the target refused it before doing
- * any work: HTTP 401/403/404/405 or another 4xx but 408/409/422/429 (token, droid id, route,
- * webhook or test customer not configured), a connection that could not be made (refused,
- * unknown host, unreachable, TLS), or a 2xx that is not JSON (an HTML page: not the API).
- * When the first `threshold` records (default 3) all fail in the same set-up way and none was
- * answered, the breaker trips: the engine stops and the job exits 2 with one line.
+ * Tells a broken set-up from failed expectations (a dead or wrong target would otherwise look
+ * like N failed expectations instead of one clear set-up error). A record fails in a *set-up way*
+ * when the target refused it before doing any work: HTTP 401/403/404/405 or another 4xx but
+ * 408/409/422/429 (token, droid id, route, webhook or test customer not configured), a connection
+ * that could not be made (refused, unknown host, unreachable, TLS), or a 2xx that is not JSON (an
+ * HTML page: not the API). When the first `threshold` records (default 3) all fail in the same
+ * set-up way and none was answered, the breaker trips: the engine stops and the job exits 2 with
+ * one line.
  */
 import type { RequestRecord } from './types.js';
 

@@ -1,5 +1,5 @@
 /**
- * Request sources of the engine (DESIGN.md, runner/): what to send next.
+ * Request sources of the engine (docs/architecture.md, Layout: runner/): what to send next.
  * - `PlanSource`: a plan (scenario x mode x repeat) in chains (plan.ts): each `take()` is one
  *   chain that one worker runs back to back; what was never taken becomes `not-sent` records
  *   at an interrupt, so the outcomes add up to the requests planned.

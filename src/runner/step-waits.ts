@@ -1,6 +1,6 @@
 /**
- * The waits of a step on the receiver's message-forwarding and intent webhooks (issue 12,
- * parts 4 and 5; docs/steps.md). All of them wait through the receiver's deadline machinery
+ * The waits of a step on the receiver's message-forwarding and intent webhooks
+ * (docs/steps.md). All of them wait through the receiver's deadline machinery
  * (`waitForMessage` / `waitForIntent` with a deadline on `ctx.clock`), never a sleep here.
  *
  * - `awaitReply` (`waitForReply`): the first unclaimed forwarded message of the step's customer

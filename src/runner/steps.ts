@@ -1,5 +1,5 @@
 /**
- * Runs the `steps` of one scenario for one mode (issue 4, "Steps for every endpoint"), feeding
+ * Runs the `steps` of one scenario for one mode (steps call any endpoint; docs/steps.md), feeding
  * one `RequestRecord` with a `StepResult` per step run.
  *
  * - `say`: an answer turn in the planned mode (answer-turn.ts: same timing and latency metrics

@@ -1,13 +1,13 @@
 /**
  * The one outcome tally of every job (run, load, capacity): outcomes, verdicts, retries,
  * contract violations, and per scenario x mode counts with a few failing examples. Records are
- * counted as they end, so a load run need not keep them (DESIGN.md, Measurements).
+ * counted as they end, so a load run need not keep them (docs/architecture.md, Outcomes).
  *
  * Verdicts: a record `not-sent` (interrupted before sending) or `interrupted` (cancelled in
  * flight) has none; a record whose only problem is a graded expectation without a verdict is a
- * *judge error* (issue 14: never a failure, never a pass); every other record passed or failed.
- * So `requests = sum of outcomes` and `passed + failed + judgeErrors + notSent + interrupted =
- * requests`.
+ * *judge error* (never a failure, never a pass: docs/architecture.md, Outcomes); every other record
+ * passed or failed. So `requests = sum of outcomes` and `passed + failed + judgeErrors + notSent +
+ * interrupted = requests`.
  */
 import { InternalError } from '../errors.js';
 import { EXAMPLES_PER_SCENARIO, isOutcome, zeroOutcomes, type Outcome } from '../outcomes.js';

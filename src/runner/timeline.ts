@@ -1,8 +1,9 @@
 /**
- * Latency and throughput over time (issue 10: "per-second throughput, in flight, and ack/answer
- * p50 and p99 over time"). One set of per-interval HDR histograms is live at a time: at each
- * interval's end it is summarised (and encoded, so shards can be merged exactly, as Artillery
- * merges per-period histograms), then reset. Memory stays flat whatever the run's length.
+ * Latency and throughput over time (per-second throughput, in flight, and ack/answer p50
+ * and p99 over time: a degradation during a run is invisible in its totals). One set of
+ * per-interval HDR histograms is live at a time: at each interval's end it is summarised (and
+ * encoded, so shards can be merged exactly, as Artillery merges per-period histograms), then reset.
+ * Memory stays flat whatever the run's length.
  *
  * `MeasuredLatency` is the engine's latency sink: every value goes to the run's histograms and
  * to the current interval's.

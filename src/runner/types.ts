@@ -1,6 +1,6 @@
 /**
  * What the engine produces: one `RequestRecord` per planned request (sent, or `not-sent` when
- * interrupted), the shapes of steps and contract findings (DESIGN.md, Measurements).
+ * interrupted), the shapes of steps and contract findings (docs/architecture.md, Outcomes).
  */
 import type { Outcome } from '../outcomes.js';
 import type { AnswerMode, CallName, ExpectationFailure, GradeEntry, JudgeErrorEntry, Scenario } from '../scenario/index.js';
@@ -91,7 +91,7 @@ export interface RequestRecord {
   failures: ExpectationFailure[];
   contractViolations: ContractViolationRecord[];
   /**
-   * `similar`/`judge` expectations whose grader gave no verdict (issue 14): the record then has
+   * `similar`/`judge` expectations whose grader gave no verdict (docs/llm.md): the record then has
    * the verdict "judge error" (not passed, not failed) unless another expectation failed.
    */
   judgeErrors?: JudgeErrorEntry[];
@@ -105,7 +105,8 @@ export interface RequestRecord {
 
 /**
  * A run-level note about the target's shapes, at most one per endpoint and kind
- * (issue 12: droidcheck's own choices where the spec says "not shown" are never findings).
+ * (droidcheck's own choices where the spec says "not shown" are never findings:
+ * docs/service-reference.md).
  * - `unverified-shape`: the body differs from the shape droidcheck chose where nothing is documented;
  * - `unknown-fields`: fields neither the documentation nor droidcheck's choice names.
  */

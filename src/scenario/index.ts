@@ -1,5 +1,5 @@
 /**
- * scenario/: the scenario language (docs/interfaces.md, "scenario/"). YAML loading with
+ * scenario/: the scenario language (docs/architecture.md, Layout). YAML loading with
  * file:line:col for every problem (ScenarioError, DROIDCHECK_ERR_SCENARIO), expectation
  * matchers, tag/grep filters, JSON Schema export. No network.
  */

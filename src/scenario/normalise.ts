@@ -1,5 +1,5 @@
 /**
- * Stage 5 of loading: a validated `UserSuite` -> the resolved `Suite` (docs/interfaces.md).
+ * Stage 5 of loading: a validated `UserSuite` -> the resolved `Suite` (types.ts).
  * Cannot fail: every rule was checked before. Shapes:
  * - chat turns `{human: t}` / `{ai: t}` / `{type, content}` -> `{type, content}` (an image turn
  *   keeps its `contentType: image` and `alt`, sent with the history);

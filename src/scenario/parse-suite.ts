@@ -61,7 +61,7 @@ export function parseSuiteFile(text: string, file: string, opts: { skipNonSuite?
 }
 
 /**
- * `parseSuite(text, file): Suite` (docs/interfaces.md). `file` is only used in locations.
+ * `parseSuite(text, file): Suite` (types.ts). `file` is only used in locations.
  * @throws ScenarioError (DROIDCHECK_ERR_SCENARIO) with file:line:col for every problem.
  */
 export function parseSuite(text: string, file: string): Suite {

@@ -3,7 +3,8 @@
  * - `scenarios/starter.yaml`: a suite (plain scenario, repeat with passRate, steps) that passes
  *   against the embedded emulator, with the `# yaml-language-server: $schema=` line;
  * - `droidcheck.schema.json`: the JSON Schema of the suite format (editor completion);
- * - `.env.example`: the environment a real target needs (DESIGN.md, Conventions; no token value).
+ * - `.env.example`: the environment a real target needs (docs/architecture.md, Conventions; no
+ *   token value).
  * Existing files are kept (listed in `skipped`) unless `force`. Paths are relative to `dir`.
  */
 import { mkdir, stat, writeFile } from 'node:fs/promises';

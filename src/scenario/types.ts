@@ -1,5 +1,5 @@
 /**
- * The resolved scenario model the runner consumes (docs/interfaces.md, "scenario/").
+ * The resolved scenario model the runner consumes (docs/architecture.md, Layout).
  * What the user wrote (`UserSuite`, inferred from the zod schema in `schema.ts`) is kept apart
  * from these resolved shapes: `normalise.ts` turns the one into the other.
  */

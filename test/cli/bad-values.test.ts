@@ -1,5 +1,5 @@
 /**
- * Every command, every flag, a bad value (issue 11, item 7): exit 2, a message naming the flag
+ * Every command, every flag, a bad value (a user's mistake): exit 2, a message naming the flag
  * (or the file:line:col of the file given), no stack trace, never "internal error".
  *
  * The commands and their options are walked from `createProgram`, so a new flag is covered

@@ -1,5 +1,6 @@
 /**
- * The user's mistakes that only the operating system finds (issue 11, item 7), through the built
+ * The user's mistakes that only the operating system finds (exit 2 with a fix, never a
+ * stack trace), through the built
  * binary as a user runs it: a port in use, an address this machine lacks, a file where a folder
  * is needed, a typo in a fault profile. Each is exit 2 with the flag and the value named, never
  * "internal error" (exit 70) and never a stack trace.

@@ -1,5 +1,5 @@
 /**
- * What a user sees in a real terminal (issue 11, item 12): `droidcheck run` in a pseudo terminal
+ * What a user sees in a real terminal: `droidcheck run` in a pseudo terminal
  * (tmux, test/helpers/pty.ts) with the live progress bar. After the run, the screen holds the
  * scenario list, then the summary, `reports:` and the exit line, in that order, below it; nothing
  * lands inside the list and no trace of the bar is left. The same after Ctrl-C, with the

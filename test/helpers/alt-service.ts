@@ -1,10 +1,11 @@
 /**
- * A second implementation of the Message Endpoint API specification, for tests (issue 12, "Done
- * when"): Fastify on 127.0.0.1 port 0. It keeps to what the spec and the service's docs show
- * (auth 401/403, the async ack and its three 400s word for word, the answer payload, `{error,
- * message}` errors, `{conversations, total}`, `?secret=` on the answer webhook, MessageForwarding
- * with `?verify_token=`, IntentWebhookRequest with the secret in the body) and makes *other*
- * choices wherever the spec says "not shown":
+ * A second implementation of the Message Endpoint API specification, for tests (a
+ * test that passes against it and the emulator alike asserts the spec, not the emulator): Fastify
+ * on 127.0.0.1 port 0. It keeps to what the spec and the service's docs show (auth 401/403, the
+ * async ack and its three 400s word for word, the answer payload, `{error, message}` errors,
+ * `{conversations, total}`, `?secret=` on the answer webhook, MessageForwarding with
+ * `?verify_token=`, IntentWebhookRequest with the secret in the body) and makes *other* choices
+ * wherever the spec says "not shown":
  *
  * - channels `{data: [{channelId, platform, displayName, enabled}], count}`;
  * - messages `{messages: [{mid, type, content: {type, value}, createdAt}]}` (no customerId, no total);

@@ -85,9 +85,10 @@ export async function droidcheck(args: string[], opts: { env?: Record<string, st
 }
 
 /**
- * Where every report.json a CLI run of the tests wrote is copied (issue 11, item 1): the
- * `readback` project (test/report/reports.readback.test.ts) feeds each to `compare`, `merge`,
- * `--baseline` and report.schema.json after the unit project. Emptied by test/helpers/reports-setup.ts.
+ * Where every report.json a CLI run of the tests wrote is copied (droidcheck must read back every
+ * report it writes): the `readback` project (test/report/reports.readback.test.ts) feeds each to
+ * `compare`, `merge`, `--baseline` and report.schema.json after the unit project. Emptied by
+ * test/helpers/reports-setup.ts.
  */
 export const COLLECTED_REPORTS = join(REPO, '.droidcheck', 'test-reports');
 let collected = 0;

@@ -1,5 +1,5 @@
 /**
- * A real pseudo terminal for the tests of what a user sees (issue 11, item 12): runs a shell
+ * A real pseudo terminal for the tests of what a user sees: runs a shell
  * command in a detached tmux session of a given size (tmux is the terminal emulator: cursor
  * moves, line clears and carriage returns are applied as a terminal applies them), and returns
  * the screen as the user would read it afterwards, scrollback included.

@@ -1,9 +1,9 @@
 /**
- * The README's Install section, exactly (issue 11, item 13): pack the package, install the
- * tarball globally (into a temporary prefix, not the machine's), then in an empty folder
- * `droidcheck init && droidcheck run` exits 0. Everything `run` needs (the emulator's profile,
- * the worker thread, uPlot for report.html) must ship in the tarball: nothing is read from the
- * repository.
+ * The README's Install section, exactly (a README that does not install is a bug): pack the
+ * package, install the tarball globally (into a temporary prefix, not the machine's), then in an
+ * empty folder `droidcheck init && droidcheck run` exits 0. Everything `run` needs (the emulator's
+ * profile, the worker thread, uPlot for report.html) must ship in the tarball: nothing is read from
+ * the repository.
  *
  * Packs the built dist/ (`npm test` builds first) with --ignore-scripts, so a test running beside
  * it never sees dist/ rebuilt under its feet; installing fetches the dependencies from the npm

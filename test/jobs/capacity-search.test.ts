@@ -73,7 +73,7 @@ describe('capacity search', () => {
     expect(judgeStep({ ...base, dropped: 3 }, CRITERIA).passed).toBe(false);
   });
 
-  it('never passes the ack criterion without enough ack samples (issue 10: no silent pass)', () => {
+  it('never passes the ack criterion without enough ack samples (no silent pass)', () => {
     const few: RateMeasurement = {
       rate: 10, achievedRate: 10, sent: 100, dropped: 0, errors: 0,
       ack: { count: 0, p50: 0, p99: 0 }, answer: { count: 0, p50: 0, p99: 0 }, sync: { count: 100, p50: 1, p99: 2 },

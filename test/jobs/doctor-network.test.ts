@@ -1,9 +1,9 @@
 /**
- * Acknowledgement time over a network (issue 12, part 7): the round trip measured by TCP
- * connects, `ackServer` = ack - rtt recorded for every acknowledgement of a remote target, the
- * default ack threshold judged on `ackServer.p99` with the client-side `ack.p99` beside it (the
- * emulator keeps `ack.p99`), report.json's `network`; and the preflight of `run` against a
- * remote target (exit 2 before anything is sent).
+ * Acknowledgement time over a network (docs/architecture.md, Measurements): the round trip measured
+ * by TCP connects, `ackServer` = ack - rtt recorded for every acknowledgement of a remote target,
+ * the default ack threshold judged on `ackServer.p99` with the client-side `ack.p99` beside it (the
+ * emulator keeps `ack.p99`), report.json's `network`; and the preflight of `run` against a remote
+ * target (exit 2 before anything is sent).
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';

@@ -1,5 +1,5 @@
 /**
- * Live metrics (issue 13, part 5): `/metrics` is valid Prometheus text (read by a strict
+ * Live metrics (docs/scale.md): `/metrics` is valid Prometheus text (read by a strict
  * tokenizer, metrics-text.ts) and, at the end of a job, says what its report says: requests by
  * outcome, pass/fail counts, latency histogram counts, webhooks by verdict, dropped arrivals and
  * send delay. The CLI tests run the build (`npm run build` first).

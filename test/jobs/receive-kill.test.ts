@@ -1,6 +1,6 @@
 /**
  * A receiver killed (SIGKILL) in the middle of a sharded run loses no delivery it acknowledged
- * (issue 13): two `droidcheck receive` behind `emulate --webhook-url` twice, one `load
+ * (docs/scale.md): two `droidcheck receive` behind `emulate --webhook-url` twice, one `load
  * --deliveries` reading the stream; one receiver is killed once it has taken 40 deliveries.
  * Every delivery the emulator saw it acknowledge (200 in the delivery log) reaches the shard as
  * an answer, and the emulator's retries (to the next URL, the live receiver) answer the rest.

@@ -1,5 +1,5 @@
 /**
- * `droidcheck receive` (issue 13, part 1) as a child process of the build (`npm run build`
+ * `droidcheck receive` (docs/scale.md) as a child process of the build (`npm run build`
  * first), against a real redis-server: exit codes for usage mistakes and an unreachable Redis,
  * health checks, /metrics, and a SIGTERM in the middle of a burst of deliveries: the process
  * exits 0 and every delivery it answered 200 is in the stream.

@@ -1,5 +1,5 @@
 /**
- * The real parts of a sharded run for the tests (issue 13): `droidcheck receive` and
+ * The real parts of a sharded run for the tests (docs/scale.md): `droidcheck receive` and
  * `droidcheck emulate` as child processes of the build (`npm run build` first), each waited for
  * until it prints its URLs, plus the emulator's own view (stats, delivery log) over HTTP. A real
  * redis-server comes from test/receiver/redis-server.ts.

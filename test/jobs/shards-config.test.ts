@@ -1,5 +1,5 @@
 /**
- * The flags of coordinated shards and stream deliveries (issue 13): `load --shard i/n` (an
+ * The flags of coordinated shards and stream deliveries (docs/scale.md): `load --shard i/n` (an
  * execution segment: the scenarios are not split, the arrivals, virtual users and request budget
  * are), `--start-at` (an instant with its offset, at most 1 s past and 24 h ahead; the sleep is
  * interruptible), `--deliveries` / `--stream` (a real target only; a password only from the

@@ -1,5 +1,5 @@
 /**
- * deploy/ (issue 13, part 4): Docker cannot run here, so the compose file and the Kubernetes
+ * deploy/ (docs/scale.md): Docker cannot run here, so the compose file and the Kubernetes
  * manifests are checked as data. Each parses as YAML; every droidcheck command in them goes
  * through our real CLI parser (commander) and our real resolution (resolveConfig,
  * resolveReceiveConfig, emulateOptions) with the environment the file gives it, so a renamed
@@ -197,7 +197,7 @@ describe('deploy/k8s', async () => {
 describe('the Grafana dashboard', async () => {
   const dashboard = JSON.parse(await readFile(join(DEPLOY, 'monitoring', 'grafana-dashboard.json'), 'utf8')) as { panels: { type: string; title: string; targets?: { expr: string }[] }[] };
 
-  it('asks only for metrics droidcheck serves, and shows the ones issue 13 names', async () => {
+  it('asks only for metrics droidcheck serves, and shows the ones docs/scale.md names', async () => {
     const served = new Set<string>();
     for (const line of (await createLiveMetrics().metrics()).split('\n')) {
       const m = /^# TYPE (\S+) (\S+)/.exec(line);

@@ -1,5 +1,5 @@
 /**
- * Execution segments (issue 13, part 3): `load --shard i/n` splits an arrival rate and its
+ * Execution segments (docs/scale.md): `load --shard i/n` splits an arrival rate and its
  * stages exactly. Checked exhaustively over n = 1..8 and several stage lists: the shards'
  * arrivals together are the whole schedule's (same times, each once), every stage (and every
  * prefix of the run) is shared with counts at most one apart, and budgets (virtual users,

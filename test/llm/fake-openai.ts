@@ -1,6 +1,6 @@
 /**
- * An OpenAI-compatible server for the tests (issue 14, Tests): Fastify on 127.0.0.1 port 0 with
- * `POST /v1/chat/completions` and `POST /v1/embeddings`. Deterministic, scriptable per test
+ * An OpenAI-compatible server for the tests (no test calls a paid model): Fastify on 127.0.0.1 port
+ * 0 with `POST /v1/chat/completions` and `POST /v1/embeddings`. Deterministic, scriptable per test
  * (`onChat`, `onEmbeddings`), recording every request (path, headers, body).
  *
  * Default answers: a passing verdict `{"pass": true, "score": 1, "reason": "meets the rubric"}`,

@@ -1,7 +1,8 @@
 /**
  * A judge that cannot give a verdict is a judge error: never a failed expectation, never a pass
- * (issue 14). Closed port, 5xx after retries, garbage after retries, timeout, interrupt, no
- * grader. The API key never appears in an error, a grade, the usage, the settings or the cache.
+ * (docs/architecture.md, Outcomes). Closed port, 5xx after retries, garbage after retries, timeout,
+ * interrupt, no grader. The API key never appears in an error, a grade, the usage, the settings or
+ * the cache.
  */
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';

@@ -173,7 +173,7 @@ function sampled(n: number, opts: { ackMs?: number; answers?: number[] } = {}): 
   };
 }
 
-describe('statistics that fit the sample (issue 11, item 2)', () => {
+describe('statistics that fit the sample', () => {
   it('does not judge a percentile its count cannot support: too few samples, never a breach', () => {
     // 16 acks of 250 ms: p99 of 16 is the max, and the default ack.p99 < 100ms is not judged on it.
     const [ack] = evaluateThresholds([], sampled(16, { ackMs: 250 }), { defaults: true });
@@ -214,7 +214,7 @@ describe('statistics that fit the sample (issue 11, item 2)', () => {
     expect(evaluateThresholds([], none, { defaults: true })).toEqual([]);
   });
 
-  it('prints every figure with its unit (issue 11, item 10)', () => {
+  it('prints every figure with its unit', () => {
     const d = sampled(812, { answers: [202.623] });
     const lines = evaluateThresholds(['answer.max < 180s', 'ack.p99 < 100ms', 'outcome.answered.rate > 99%', 'scenario.pass.rate >= 90%', 'receiver.late == 0'], d).map(describeThreshold);
     expect(lines).toEqual([

@@ -1,5 +1,5 @@
 /**
- * A publishing receiver killed with SIGKILL mid-run loses no delivery it acknowledged (issue 13):
+ * A publishing receiver killed with SIGKILL mid-run loses no delivery it acknowledged:
  * it answers 200 only after XADD returned. The receiver runs from the build (`npm run build`).
  */
 import { spawn } from 'node:child_process';

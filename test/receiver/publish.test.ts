@@ -1,5 +1,5 @@
 /**
- * Publish mode (issue 13, part 1): HTTP receivers that XADD every delivery to a Redis Stream
+ * Publish mode (docs/scale.md): HTTP receivers that XADD every delivery to a Redis Stream
  * before acknowledging it, against a real redis-server started by the test.
  */
 import { Redis } from 'ioredis';

@@ -1,5 +1,5 @@
 /**
- * Shards reading deliveries from a Redis Stream (issue 13, part 2): two publishing HTTP
+ * Shards reading deliveries from a Redis Stream (docs/scale.md): two publishing HTTP
  * receivers behind "one URL", two stream receivers each matching only their own requestIds,
  * the ownership rule of stream-ownership.ts, counts per shard and summed. Real redis-server.
  */

@@ -1,5 +1,5 @@
 /**
- * Units of issue 7: the accounting invariant fails loudly; the retry policy is bounded, honours
+ * Reliability units: the accounting invariant fails loudly; the retry policy is bounded, honours
  * Retry-After, never retries an async submit's transport error nor a success; hostile YAML
  * (added to test/scenario/hostile.test.ts: wide, long and key-heavy files) ends in bounded time.
  */

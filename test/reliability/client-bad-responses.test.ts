@@ -1,8 +1,9 @@
 /**
- * Client side bad input (issue 7): responses that break the contract (wrong types, truncated
+ * Client side bad input: responses that break the contract (wrong types, truncated
  * JSON, HTML error pages, empty bodies, a connection cut mid-body) from a tiny real server on
  * 127.0.0.1 become contract violations, `invalid-response` (a 2xx that is not JSON: its own
- * outcome, issue 11) or transport errors with the raw excerpt in the record, never a crash. Driven through the runner (executeRequest), as a run would.
+ * outcome, docs/architecture.md) or transport errors with the raw excerpt in the record, never a
+ * crash. Driven through the runner (executeRequest), as a run would.
  */
 import { Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

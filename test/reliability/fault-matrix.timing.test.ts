@@ -1,5 +1,5 @@
 /**
- * Fault matrix (issue 7, Nothing lost): each fault of the emulator alone, then all together,
+ * Fault matrix (nothing lost): each fault of the emulator alone, then all together,
  * against a real emulator and receiver on 127.0.0.1. For each, droidcheck's outcome counts and
  * receiver stats equal the emulator's own stats, and the accounting invariant holds.
  */

@@ -1,5 +1,5 @@
 /**
- * Interrupts (issue 7; DESIGN.md exit 130): SIGINT or SIGTERM to a real `droidcheck run` child
+ * Interrupts (exit 130, docs/exit-codes.md): SIGINT or SIGTERM to a real `droidcheck run` child
  * stops new requests, lets in-flight ones finish within the grace period, writes the partial
  * report (what was never sent `not-sent`, outcomes adding up to the plan) and exits 130.
  */

@@ -1,5 +1,5 @@
 /**
- * Bad input at the receiver (issue 7): 10,000 generated malformed deliveries mixed with good
+ * Bad input at the receiver: 10,000 generated malformed deliveries mixed with good
  * ones; huge headers; a slow client. Each is counted by category, the receiver keeps serving,
  * and every good delivery is matched.
  */

@@ -1,6 +1,6 @@
 /**
- * Test rig for issue 7: a real emulator (with a fault profile) and a real receiver, both on
- * 127.0.0.1 port 0, a DroidClient over a pooled undici Agent, and helpers to run a suite of
+ * Test rig of the reliability tests: a real emulator (with a fault profile) and a real receiver,
+ * both on 127.0.0.1 port 0, a DroidClient over a pooled undici Agent, and helpers to run a suite of
  * `repeat` requests and to wait, bounded, until every delivery the emulator planned has ended.
  */
 import type { RetryPolicy } from '../../src/client/retry.js';

@@ -1,8 +1,8 @@
 /**
- * Secrets (issue 7): a whole suite runs through the real CLI with known token and webhook
- * secret values, some of which land on purpose in messages, answers and expectation failures;
- * then every file in the report directory, stdout and stderr are searched for them (raw and
- * URL-encoded). Also: the one redactor of src/redact.ts, unit by unit.
+ * Secrets (never in a report or a log): a whole suite runs through the real CLI with known token
+ * and webhook secret values, some of which land on purpose in messages, answers and expectation
+ * failures; then every file in the report directory, stdout and stderr are searched for them (raw
+ * and URL-encoded). Also: the one redactor of src/redact.ts, unit by unit.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';

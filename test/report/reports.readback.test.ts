@@ -1,5 +1,5 @@
 /**
- * Every report droidcheck writes reads back (issue 11, item 1: a failure without `actual` once
+ * Every report droidcheck writes reads back (a failure without `actual` once
  * made `compare`, `merge`, `--baseline` and report.schema.json refuse droidcheck's own report).
  *
  * Over each report.json that the CLI runs of the earlier projects wrote (collected by

@@ -1,6 +1,6 @@
 /**
  * Timing tests share a small host with other work, so they retry (a stalled host is not a
- * wrong measurement). The engine's open model against injected ground truth (issue 5): a fixed
+ * wrong measurement). The engine's open model against injected ground truth: a fixed
  * answer delay is reported within 1 ms + 2%; a 1 s stall shows in p99 under the open model and
  * not under the closed one; a generator-bound run is flagged; drops at the in-flight cap are
  * counted.

@@ -1,5 +1,5 @@
 /**
- * parseSuite / loadSuites: a good suite resolves to the Scenario shapes of docs/interfaces.md.
+ * parseSuite / loadSuites: a good suite resolves to the Scenario shapes of src/scenario/types.ts.
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';

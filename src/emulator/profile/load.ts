@@ -1,7 +1,8 @@
 /**
  * Loads the emulator's YAML files, the profile (droid, customers, catalogue, intents) and the
  * fault profile (faults/profile.ts), mapping every problem to file:line:col (throws ScenarioError,
- * DROIDCHECK_ERR_SCENARIO, exit 2), like scenario and config files (issue 11, item 7).
+ * DROIDCHECK_ERR_SCENARIO, exit 2), like scenario and config files: a user's
+ * mistake in any YAML file droidcheck reads is reported the same way.
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';

@@ -1,5 +1,5 @@
 /**
- * The LLM-graded matchers (issue 14): `similar` (cosine similarity of embeddings) and `judge`
+ * The LLM-graded matchers (docs/llm.md): `similar` (cosine similarity of embeddings) and `judge`
  * (a rubric graded by a language model). Like the plain matchers each has a `schema` (what the
  * user writes), `normalise` (-> `Expectation.expected`) and `describe`; unlike them, the grading
  * is done by a grader passed in at evaluation time (evaluate.ts): scenario/ has no network.
@@ -15,7 +15,7 @@ import { z } from 'zod';
 import type { Expectation, SourceLocation, Suite } from '../types.js';
 import { show } from './values.js';
 
-/** `similar` passes at or above this cosine similarity unless the file says otherwise (issue 14). */
+/** `similar` passes at or above this cosine similarity unless the file says otherwise (docs/llm.md). */
 export const DEFAULT_SIMILAR_THRESHOLD = 0.8;
 /** `judge`: a vote passes when the judge says pass and its score reaches this (promptfoo's llm-rubric). */
 export const DEFAULT_JUDGE_THRESHOLD = 0.5;
