@@ -95,7 +95,7 @@ describe('dropped arrivals', () => {
     expect(PENDING_REQUEST_BYTES).toBe(2500);
     expect(inFlightMemory(144_000)).toBe('~360 MB');
     expect(inFlightLine(launch.load, launch.timeoutMs)).toBe(
-      'droidcheck load: in-flight cap 144000 requests (derived from the peak arrival rate × --timeout 2 min × 1.2, at least 1000); up to ~360 MB at ~2.5 KB per pending request; arrivals beyond it are dropped',
+      'droidcheck load: in-flight cap 144000 requests (derived from the peak arrival rate × --timeout 120 s × 1.2, at least 1000); up to ~360 MB at ~2.5 KB per pending request; arrivals beyond it are dropped',
     );
   });
 
