@@ -12,7 +12,7 @@ import type { DroidClient } from '../client/index.js';
 import { ApiError } from '../errors.js';
 import type { Receiver, WebhookMatch } from '../receiver/index.js';
 import { formatMs } from '../units.js';
-import { check, MSG_MISSING_TEST_CUSTOMER, MSG_WEBHOOK_NOT_CONFIGURED_PREFIX, type DoctorCheck } from './doctor-checks.js';
+import { answerWebhookFix, check, refusalChecks, refusalKind, type DoctorCheck } from './doctor-checks.js';
 import { ROUND_TRIP_MESSAGE } from './doctor-probe.js';
 
 export interface RoundTripOptions {
@@ -61,19 +61,18 @@ function watchRefusals(receiver: Receiver): { refused: Promise<'bad-secret' | 'm
 }
 
 function refusal(err: unknown, o: RoundTripOptions): RoundTripResult {
-  const configure = `set the answer webhook URL in Settings > Integrations, "When AI Answer Ready", to ${o.webhookUrl}`;
   if (err instanceof ApiError) {
-    const what = `get-droid-answer-async: HTTP ${err.status}${err.error ? ` ${err.error}` : ''}${err.apiMessage ? `: ${err.apiMessage}` : ''}`;
-    const message = err.apiMessage?.trim() ?? '';
-    if (err.status === 400 && message.startsWith(MSG_WEBHOOK_NOT_CONFIGURED_PREFIX)) {
-      return { roundTrip: check('round-trip', 'fail', `the request was refused (${what})`, configure), settled: [check('answer-webhook', 'fail', what, configure)] };
-    }
-    if (err.status === 400 && message === MSG_MISSING_TEST_CUSTOMER) {
-      const fix = 'give the droid a test customer in its settings: get-droid-answer-async always answers as the test customer (spec, endpoint 9)';
-      return { roundTrip: check('round-trip', 'fail', `the request was refused (${what})`, fix), settled: [check('test-customer', 'fail', what, fix)] };
-    }
-    const fix = err.status === 429 ? 'rate limited: try again later' : err.status >= 500 ? 'the service is failing: try again later' : 'see the message; droidcheck doctor without --round-trip checks the token and droid';
-    return { roundTrip: check('round-trip', 'fail', `the request was refused (${what})`, fix), settled: [] };
+    const said = err.apiMessage ?? err.error ?? err.bodyExcerpt ?? '';
+    const what = `get-droid-answer-async: HTTP ${err.status}${err.error ? ` ${err.error}` : ''}${err.apiMessage ? `: ${err.apiMessage}` : err.error === undefined && said ? `: "${said}"` : ''}`;
+    // A 400 names a setting (read by meaning, doctor-checks.ts refusalKind); the real message has content, so `Invalid humanMessage format` is a refusal of its own here.
+    const kind = err.status === 400 ? refusalKind(said.trim()) : undefined;
+    const settled = kind === 'answer-webhook' || kind === 'test-customer' ? (refusalChecks(kind, what, o.webhookUrl) ?? []).filter((c) => c.status === 'fail') : [];
+    const fix = settled[0]?.fix
+      ?? (err.status === 429 ? 'rate limited: try again later'
+        : err.status >= 500 ? 'the service is failing: try again later'
+        : err.status === 400 ? `the service refused the request: do what its message says (the async endpoint needs ${answerWebhookFix(o.webhookUrl).replace(/^set /, '')} and a test customer)`
+        : 'see the message; droidcheck doctor without --round-trip checks the token and droid');
+    return { roundTrip: check('round-trip', 'fail', `the request was refused (${what})`, fix), settled };
   }
   return { roundTrip: check('round-trip', 'fail', `no acknowledgement: ${(err as Error).message}`, 'check --base-url and the network; droidcheck doctor without --round-trip checks each step'), settled: [] };
 }

@@ -116,7 +116,7 @@ async function openDoctorTarget(config: ResolvedDoctorConfig): Promise<DoctorTar
   }
 }
 
-const ORDER: readonly CheckId[] = ['reachable', 'api', 'token', 'droid', 'test-customer', 'answer-webhook', 'webhook-secret', 'verify-token', 'intent-secret', 'clock', 'network', 'round-trip'];
+const ORDER: readonly CheckId[] = ['reachable', 'api', 'token', 'droid', 'async-settings', 'test-customer', 'answer-webhook', 'webhook-secret', 'verify-token', 'intent-secret', 'clock', 'network', 'round-trip'];
 
 /**
  * Runs the checklist against `config.target` (module docs). Throws only for droidcheck's own
