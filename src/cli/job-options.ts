@@ -21,6 +21,7 @@ export function addJobOptions(command: Command): Command {
     .option('-r, --reporter <name>', 'reporter, repeatable: console, json, junit, html, markdown, ndjson, progress (default: all)', collect, [])
     .option('--output-file <name=path>', 'output path of one reporter, repeatable, e.g. junit=out/junit.xml', collect, [])
     .option('-t, --timeout <duration>', 'deadline per request (sync answer or webhook), with its unit (default: 180s)')
+    .option('--message-webhook-check <duration>', "how long the first send that waits for the bot's reply waits for any forwarded message (its own echo included) before every reply wait fails at once (default: 15s)")
     .option('--threshold <expr>', 'SLO threshold, repeatable, e.g. "ack.p99 < 100ms"', collect, [])
     .option('--no-default-thresholds', "do not judge the spec's limits (ack.p99 < 100ms, answer.max < 180s, sync.max < 180s)")
     .option('--sync-message <form>', 'humanMessage form of get-droid-answer: auto (find out), object or string (default: auto)')

@@ -15,6 +15,8 @@ export interface CommonFlags {
   reportDir?: string;
   /** Deadline per request (sync answer or webhook), e.g. "180s". Default 180 s (spec: Limits). */
   timeout?: string | number;
+  /** How long the first reply wait waits for any forwarded message before every reply wait fails at once, e.g. "15s". Default 15 s. */
+  messageWebhookCheck?: string | number;
   baseUrl?: string;
   droidId?: string | number;
   receiverHost?: string;

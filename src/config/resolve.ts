@@ -95,6 +95,8 @@ export interface ResolvedConfig {
   mode: ModeOverride | undefined;
   reportDir: string;
   timeoutMs: number;
+  /** `--message-webhook-check`: the first reply wait's check for any forwarded message, ms (runner/step-waits.ts). */
+  messageWebhookCheckMs: number;
   graceMs: number;
   target: ResolvedTarget;
   /** `DROID_WEBHOOK_SECRET`, or a random one for the emulator. Never printed. */
@@ -289,6 +291,7 @@ export function resolveConfig(command: JobKind, cli: JobFlags, env: NodeJS.Proce
     mode: flags.mode === undefined ? undefined : parseChoice(flags.mode, '--mode', ['sync', 'async', 'both'] as const),
     reportDir: flags.reportDir ?? 'reports',
     timeoutMs,
+    messageWebhookCheckMs: parseDuration(flags.messageWebhookCheck ?? '15s', '--message-webhook-check'),
     graceMs: parseDuration(flags.grace ?? '5s', '--grace'),
     target,
     webhookSecret,

@@ -73,7 +73,7 @@ export interface JobContext {
   /** A remote target's network round trip, ms (network.ts): engines record `ackServer` with it. Undefined for the emulator. */
   rttMs: number | undefined;
   /** The engine options every job passes alike: target, deadline, retries, sinks, progress, signals, round trip. */
-  engine: Pick<EngineOptions, 'client' | 'receiver' | 'timeoutMs' | 'retry' | 'sinks' | 'onTick' | 'stopSignal' | 'abortSignal' | 'rttMs'>;
+  engine: Pick<EngineOptions, 'client' | 'receiver' | 'timeoutMs' | 'retry' | 'sinks' | 'onTick' | 'stopSignal' | 'abortSignal' | 'rttMs' | 'webhooks' | 'messageWebhookCheckMs'>;
 }
 
 /** What a job's body returns: its engine result (several, combined) and its own report sections. */
@@ -142,6 +142,8 @@ function createReporters(config: ResolvedConfig, io: JobIO, redact: (text: strin
 export function setupMessage(f: SetupFailure, target: Target, config: ResolvedConfig): string {
   const where = config.target.kind === 'remote' ? `${target.baseUrl} (droid ${config.target.droidId})` : `the embedded emulator at ${target.baseUrl}`;
   const [kind, detail] = f.signature.split(':');
+  // Its record already says the whole of it: the URL to configure and the setting.
+  if (kind === 'no-delivery') return `the first ${f.records} async answer${f.records === 1 ? '' : 's'} from ${where} passed the deadline: ${f.error.message.replace(/^no webhook for \S+ within/, 'no webhook within')}`;
   let fix = 'check the target and its configuration (droidcheck doctor checks each step)';
   if (kind === 'rejected' && detail === '401') fix = 'the token was refused: check DROID_API_TOKEN (a regenerated token invalidates the old one)';
   else if (kind === 'rejected' && detail === '403') fix = 'access denied: check --droid-id and that the token may read this droid and its customers';
@@ -194,7 +196,7 @@ async function runPipeline(config: ResolvedConfig, io: JobIO, body: (ctx: JobCon
   const log = (line: string): void => (progress?.log ? progress.log(redact(line)) : void io.stderr.write(`${redact(line)}\n`));
   const settings = publicSettings(config);
   const startedAt = new Date().toISOString();
-  await preflight(config, log, io.stopSignal);
+  await preflight(config, log, io.stopSignal, suites);
   if (live) log(`droidcheck: metrics at ${live.url}`);
   const target = await openTarget(config, log);
   live?.watch(target.receiver);
@@ -258,6 +260,13 @@ async function runPipeline(config: ResolvedConfig, io: JobIO, body: (ctx: JobCon
         stopSignal: io.stopSignal,
         abortSignal: io.abortSignal,
         rttMs,
+        messageWebhookCheckMs: config.messageWebhookCheckMs,
+        ...(config.target.kind === 'remote' && {
+          webhooks: {
+            answer: target.webhookUrl ?? `\`droidcheck receive\` (the receivers of stream ${target.deliveries?.stream ?? ''})`,
+            messages: target.messagesUrl ?? "`droidcheck receive`'s /messages",
+          },
+        }),
       },
     };
     output = await body(ctx);
