@@ -18,6 +18,7 @@ export function registerDoctorCommand(program: Command, ctx: CliContext): void {
     .option('--receiver-port <port>', 'port of the webhook receiver (default: 0, any free port)')
     .option('--public-url <url>', 'public webhook URL when a tunnel is in front of the receiver (the URL configured in the service)')
     .option('-t, --timeout <duration>', 'how long --round-trip waits for the webhook, with its unit (default: 180s)')
+    .option('--message-webhook-check <duration>', '--round-trip also waits this long for any forwarded message on the receiver\'s /messages (default: 15s)')
     .option('--max-clock-skew <duration>', "warn when the service's clock is further off than this (default: 5s)")
     .option('--config <file>', `config file of default flags (default: ./${DEFAULT_CONFIG_FILE} when present)`)
     .action(async (_flags: unknown, cmd: Command) => {

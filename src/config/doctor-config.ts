@@ -24,6 +24,8 @@ export interface DoctorFlags {
   timeout?: string | number;
   /** Clock skew past which the clock check warns, e.g. "5s". */
   maxClockSkew?: string | number;
+  /** How long --round-trip waits for any forwarded message, e.g. "15s". */
+  messageWebhookCheck?: string | number;
 }
 
 export type DoctorTarget = { kind: 'emulator' } | { kind: 'remote'; baseUrl: string; droidId: string; token: string | undefined };
@@ -42,6 +44,8 @@ export interface ResolvedDoctorConfig {
   timeoutMs: number;
   /** ms */
   maxClockSkewMs: number;
+  /** `--message-webhook-check`: how long --round-trip waits for any forwarded message, ms. */
+  messageWebhookCheckMs: number;
 }
 
 const env = (e: NodeJS.ProcessEnv, name: string): string | undefined => (e[name] === undefined || e[name] === '' ? undefined : e[name]);
@@ -63,6 +67,8 @@ export function resolveDoctorConfig(cli: DoctorFlags, environment: NodeJS.Proces
   }
   const timeoutMs = parseDuration(cli.timeout ?? '180s', '--timeout');
   if (timeoutMs <= 0) throw new ConfigError('--timeout: must be > 0, e.g. 180s');
+  const messageWebhookCheckMs = parseDuration(cli.messageWebhookCheck ?? '15s', '--message-webhook-check');
+  if (messageWebhookCheckMs <= 0) throw new ConfigError('--message-webhook-check: must be > 0, e.g. 15s');
   return {
     target,
     webhookSecret: env(environment, 'DROID_WEBHOOK_SECRET'),
@@ -74,5 +80,6 @@ export function resolveDoctorConfig(cli: DoctorFlags, environment: NodeJS.Proces
     roundTrip: cli.roundTrip ?? false,
     timeoutMs,
     maxClockSkewMs: parseDuration(cli.maxClockSkew ?? '5s', '--max-clock-skew'),
+    messageWebhookCheckMs,
   };
 }

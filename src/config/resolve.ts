@@ -281,6 +281,8 @@ export function resolveConfig(command: JobKind, cli: JobFlags, env: NodeJS.Proce
   const reporters = flags.reporters && flags.reporters.length > 0 ? flags.reporters : [...DEFAULT_REPORTERS];
   const timeoutMs = parseDuration(flags.timeout ?? '180s', '--timeout');
   if (timeoutMs <= 0) throw new UsageError('--timeout: must be > 0, e.g. 180s');
+  const messageWebhookCheckMs = parseDuration(flags.messageWebhookCheck ?? '15s', '--message-webhook-check');
+  if (messageWebhookCheckMs <= 0) throw new UsageError('--message-webhook-check: must be > 0, e.g. 15s');
   const concurrency = parseInteger(flags.concurrency ?? 8, '--concurrency', 1, 100_000);
   const shard = flags.shard === undefined ? undefined : parseShard(flags.shard);
   if (flags.startAt !== undefined && command !== 'load') throw new UsageError('--start-at is an option of load');
@@ -291,7 +293,7 @@ export function resolveConfig(command: JobKind, cli: JobFlags, env: NodeJS.Proce
     mode: flags.mode === undefined ? undefined : parseChoice(flags.mode, '--mode', ['sync', 'async', 'both'] as const),
     reportDir: flags.reportDir ?? 'reports',
     timeoutMs,
-    messageWebhookCheckMs: parseDuration(flags.messageWebhookCheck ?? '15s', '--message-webhook-check'),
+    messageWebhookCheckMs,
     graceMs: parseDuration(flags.grace ?? '5s', '--grace'),
     target,
     webhookSecret,

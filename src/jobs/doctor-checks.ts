@@ -29,7 +29,8 @@ export type CheckId =
   | 'intent-secret'
   | 'clock'
   | 'network'
-  | 'round-trip';
+  | 'round-trip'
+  | 'message-webhook';
 
 /** One line of the checklist. */
 export interface DoctorCheck {
@@ -63,6 +64,7 @@ export const TITLES: Readonly<Record<CheckId, string>> = {
   clock: 'clock',
   network: 'network round trip',
   'round-trip': 'round trip',
+  'message-webhook': 'message webhook',
 };
 
 export function check(id: CheckId, status: CheckStatus, detail: string, fix?: string): DoctorCheck {

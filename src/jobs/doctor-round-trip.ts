@@ -7,6 +7,13 @@
  * It settles the two checks the cheap probe may leave open: an acknowledged request proves a
  * test customer and an answer webhook are configured (spec: States, "valid token, webhook
  * configured, droid has a test customer, humanMessage valid"); a refusal names which is missing.
+ *
+ * The message webhook: the service forwards every message of its conversations to the
+ * Automation Panel's message webhook (docs receiving-webhook.mdx), so while the answer is on its
+ * way the receiver's /messages is watched too, for at least `messages.withinMs` from the
+ * request's start: a forwarded message passes, one refused for its verify_token fails, none
+ * warns. Only a warning: whether the service forwards the async endpoint's test conversation
+ * is not documented; run's first reply wait settles it for `send` (runner/step-waits.ts).
  */
 import type { DroidClient } from '../client/index.js';
 import { ApiError } from '../errors.js';
@@ -30,12 +37,37 @@ export interface RoundTripOptions {
   rttMs: number | undefined;
   signal?: AbortSignal | undefined;
   log(line: string): void;
+  /** The message-webhook check: how long to watch and the URL to configure, or why it is not made. */
+  messages?: { withinMs: number; url: string } | { skip: string };
 }
 
 /** The round trip's verdict, and the test-customer / answer-webhook checks it settles (when it does). */
 export interface RoundTripResult {
   roundTrip: DoctorCheck;
   settled: DoctorCheck[];
+  /** The message-webhook check, when `messages` asked for it. */
+  messageWebhook?: DoctorCheck;
+}
+
+/**
+ * Watches the receiver's /messages from `t0` (performance.now ms) until `t0 + withinMs`: a
+ * message of `customerId` (the test customer, from the answer) ends the wait at once. Without a
+ * customer (no answer came: the round trip already waited its deadline) the route's counters
+ * since the request tell, with no further wait.
+ */
+async function messageWebhookCheck(o: RoundTripOptions, t0: number, customerId: number | undefined, before: { accepted: number; badSecret: number }): Promise<DoctorCheck | undefined> {
+  const m = o.messages;
+  if (!m) return undefined;
+  if ('skip' in m) return check('message-webhook', 'skip', m.skip);
+  if (customerId !== undefined) {
+    const got = await o.receiver.waitForMessage({ customerId, after: t0, match: () => true }, t0 + m.withinMs, o.signal);
+    if (got.kind === 'message') return check('message-webhook', 'pass', `a forwarded message of customer ${customerId} (type ${String(got.payload.type)}) reached the receiver ${formatMs(Math.max(0, got.receivedAt - t0))} after the request`);
+  }
+  const now = o.receiver.inboundStats().messages;
+  if (now.accepted > before.accepted) return check('message-webhook', 'pass', `${now.accepted - before.accepted} forwarded message(s) reached the receiver during the round trip`);
+  const fix = `configure the Automation Panel's message webhook as ${m.url} with the verify token (the value of DROID_VERIFY_TOKEN): send steps that wait for the bot's reply need it`;
+  if (now.badSecret > before.badSecret) return check('message-webhook', 'fail', `the receiver refused ${now.badSecret - before.badSecret} forwarded message(s) for a wrong verify_token`, `set the service's Verify Token (the Automation Panel's message webhook) to the value of DROID_VERIFY_TOKEN`);
+  return check('message-webhook', 'warn', `no message webhook delivery within ${formatMs(m.withinMs)} of the request (the service may not forward the async endpoint's test conversation; run's first reply wait tells for sure)`, fix);
 }
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|localhost|::1|\[::1\])$/i;
@@ -89,6 +121,8 @@ export async function roundTrip(o: RoundTripOptions): Promise<RoundTripResult> {
     };
   }
   o.log(`droidcheck doctor: round trip: one real request to get-droid-answer-async; its answer must reach ${o.webhookUrl} within ${formatMs(o.timeoutMs)}`);
+  const inbound = o.receiver.inboundStats().messages;
+  const before = { accepted: inbound.accepted, badSecret: inbound.badSecret };
   const t0 = performance.now();
   let requestId: string;
   let ackMs: number;
@@ -113,6 +147,24 @@ export async function roundTrip(o: RoundTripOptions): Promise<RoundTripResult> {
   } finally {
     watch.stop();
   }
+  const verdict = deliveryVerdict(o, match, { requestId, ackMs, violations, t0, settled, server });
+  const customerId = typeof match === 'object' && match.kind !== 'timeout' ? (match.payload as { customerId?: unknown }).customerId : undefined;
+  const messageWebhook = await messageWebhookCheck(o, t0, typeof customerId === 'number' ? customerId : undefined, before);
+  return messageWebhook ? { ...verdict, messageWebhook } : verdict;
+}
+
+interface Sent {
+  requestId: string;
+  ackMs: number;
+  violations: string[];
+  t0: number;
+  settled: DoctorCheck[];
+  server: string;
+}
+
+/** The round trip's verdict from what reached the receiver (or not) after the acknowledgement. */
+function deliveryVerdict(o: RoundTripOptions, match: WebhookMatch | 'bad-secret' | 'malformed', sent: Sent): RoundTripResult {
+  const { requestId, ackMs, violations, t0, settled, server } = sent;
   const debug = `${o.baseUrl}/droids/${o.droidId}/debug/webhooks`;
   if (match === 'bad-secret') {
     return { roundTrip: check('round-trip', 'fail', `a delivery reached the receiver with a wrong ?secret= (answered 401)`, 'set the same value as DROID_WEBHOOK_SECRET and as the webhook secret in Settings > Integrations'), settled };

@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { resolveDoctorConfig } from '../../src/config/index.js';
 import { doctor, renderDoctorReport, type DoctorCheck } from '../../src/jobs/index.js';
 import { refusalKind } from '../../src/jobs/doctor-checks.js';
-import { droidcheck } from '../helpers/cli.js';
+import { droidcheck, freePort } from '../helpers/cli.js';
 import { startSettingsService, type SettingsService, type SettingsServiceOptions } from '../helpers/settings-service.js';
 
 const closers: (() => Promise<void>)[] = [];
@@ -108,5 +108,36 @@ describe('the preflight of run reads the same words', () => {
     expect(res.stderr).not.toContain(s.token);
     expect(s.stats.asyncRequests).toBe(1);
     expect(performance.now() - t0).toBeLessThan(20_000);
+  });
+});
+
+describe('doctor --round-trip watches the message webhook too', () => {
+  const VERIFY = 'doctor-verify-token-0123456789abcdefghij';
+  async function roundTripWith(messages: 'right' | 'wrong' | 'none'): Promise<DoctorCheck | undefined> {
+    const port = await freePort();
+    const s = await service({
+      deliver: {
+        answerUrl: `http://127.0.0.1:${port}/webhook`,
+        ...(messages !== 'none' && { messagesUrl: `http://127.0.0.1:${port}/messages`, verifyToken: messages === 'right' ? VERIFY : 'not-the-verify-token-0123456789abcdef' }),
+      },
+    });
+    const env = { DROID_API_TOKEN: s.token, DROID_VERIFY_TOKEN: VERIFY };
+    const result = await doctor(resolveDoctorConfig({ baseUrl: s.url, droidId: s.droidId, roundTrip: true, receiverPort: port, timeout: '5s', messageWebhookCheck: '1s' }, env), { stderr: new PassThrough(), env });
+    expect(result.checks.find((c) => c.id === 'round-trip')?.status).toBe('pass');
+    return result.checks.find((c) => c.id === 'message-webhook');
+  }
+
+  it('a forwarded message of the test customer passes', async () => {
+    expect(await roundTripWith('right')).toMatchObject({ status: 'pass', detail: expect.stringMatching(/^a forwarded message of customer 5 \(type human\) reached the receiver [\d.]+ (ms|s) after the request$/) });
+  });
+
+  it('a forwarded message refused for its verify_token fails, naming the setting', async () => {
+    expect(await roundTripWith('wrong')).toMatchObject({ status: 'fail', detail: 'the receiver refused 1 forwarded message(s) for a wrong verify_token', fix: expect.stringContaining("set the service's Verify Token") });
+  });
+
+  it('none within --message-webhook-check warns, naming /messages', async () => {
+    const c = await roundTripWith('none');
+    expect(c).toMatchObject({ status: 'warn', detail: expect.stringMatching(/^no message webhook delivery within 1 s of the request/) });
+    expect(c?.fix).toMatch(/^configure the Automation Panel's message webhook as http:\/\/127\.0\.0\.1:\d+\/messages with the verify token/);
   });
 });
