@@ -4,7 +4,8 @@
  * warning or a failure, the fix. Pure: no I/O, no token or secret in any text (lengths only).
  *
  * Where each rule comes from: 401 `Invalid API key` and the three 400s of the async endpoint
- * (spec: Errors; docs thirdparty/get-droid-answer-async.mdx, "Error Responses", word for word),
+ * (spec: Errors; docs thirdparty/get-droid-answer-async.mdx, "Error Responses"; read by meaning,
+ * not word for word: refusalKind),
  * 403 for a wrong droid or customer (spec: Authentication 5; docs endpoint.mdx FAQ), the
  * secret's advised length (spec: Limits, "at least 32 characters advised"; the verify token:
  * docs receiving-webhook.mdx, "at least 32 characters"), droidcheck's own minimum of 8

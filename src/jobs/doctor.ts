@@ -15,8 +15,9 @@
  *
  * Why the invalid request cannot prove the two settings: a service that validates the body
  * before its settings (the embedded emulator does) answers `Invalid humanMessage format`
- * whatever they are; only a service that checks its settings first reveals a missing one. A
- * 400 naming a setting fails that check; otherwise both stay "not checked" until `--round-trip`.
+ * whatever they are; only a service that checks its settings first reveals a missing one. Any
+ * 400 but `Invalid humanMessage format` fails (the setting it names, read by meaning, or "async
+ * settings"); after that one both stay "not checked" until `--round-trip`.
  *
  * Target: the embedded emulator (default, wired to a local receiver, so the doctor can be tried
  * with no account) or `--base-url`/`--droid-id` with `DROID_API_TOKEN`.

@@ -9,8 +9,8 @@
  * 3. `POST get-droid-answer-async` with a humanMessage without `content` (doctor-probe.ts,
  *    INVALID_ASYNC_BODY): refused with 400 `Invalid humanMessage format` after the token (401)
  *    and droid (403) checks, so nothing is queued and no AI answer is paid for. A service that
- *    checks its settings first answers the "webhook not configured" or "missing test customer"
- *    400 instead, which fails those checks.
+ *    checks its settings first answers another 400 instead (the "webhook not configured" or
+ *    "missing test customer" one, in whatever words), which fails those checks.
  * Two requests and one TCP handshake in all; nothing is written on the service.
  */
 import { Agent } from 'undici';
