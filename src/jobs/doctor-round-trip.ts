@@ -60,6 +60,7 @@ async function messageWebhookCheck(o: RoundTripOptions, t0: number, customerId: 
   if (!m) return undefined;
   if ('skip' in m) return check('message-webhook', 'skip', m.skip);
   if (customerId !== undefined) {
+    o.log(`droidcheck doctor: message webhook: watching the receiver's /messages for a forwarded message, up to ${formatMs(m.withinMs)} from the request`);
     const got = await o.receiver.waitForMessage({ customerId, after: t0, match: () => true }, t0 + m.withinMs, o.signal);
     if (got.kind === 'message') return check('message-webhook', 'pass', `a forwarded message of customer ${customerId} (type ${String(got.payload.type)}) reached the receiver ${formatMs(Math.max(0, got.receivedAt - t0))} after the request`);
   }

@@ -212,7 +212,7 @@ async function runPipeline(config: ResolvedConfig, io: JobIO, body: (ctx: JobCon
       const waiting = replyWaiters(suites);
       if (waiting > 0) {
         const where = target.deliveries ? "`droidcheck receive`'s /messages" : (target.messagesUrl ?? '/messages of the receiver');
-        log(`droidcheck: ${waiting} scenario(s) wait for the bot's reply (waitForReply, noReplyWithin): the service's message webhook must point at ${where}${config.verifyToken === null ? ' (set DROID_VERIFY_TOKEN to its verify token)' : ', with DROID_VERIFY_TOKEN as its verify token'}, or those steps wait out their window`);
+        log(`droidcheck: ${waiting} scenario(s) wait for the bot's reply (waitForReply, noReplyWithin): the service's message webhook must point at ${where}${config.verifyToken === null ? ' (set DROID_VERIFY_TOKEN to its verify token)' : ', with DROID_VERIFY_TOKEN as its verify token'}, or those steps fail after the message-webhook check (${formatMs(config.messageWebhookCheckMs)}, --message-webhook-check)`);
       }
       if (config.webhookSecret === null && !target.deliveries) log('droidcheck: no DROID_WEBHOOK_SECRET set: deliveries are accepted without a secret');
     } else {

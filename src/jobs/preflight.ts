@@ -73,6 +73,13 @@ export async function cheapChecks(o: CheapCheckOptions): Promise<CheapCheckResul
   return { checks, tcp, accessOk: access.every((c) => c.status === 'pass') };
 }
 
+/** The receiver's answer-webhook URL when its port is fixed and its host is one to configure (not 0.0.0.0 / ::). */
+function fixedReceiverUrl(config: ResolvedConfig): string | undefined {
+  const host = config.receiverHost;
+  if (config.receiverPort === 0 || host === '0.0.0.0' || host === '::') return undefined;
+  return `http://${host.includes(':') ? `[${host}]` : host}:${config.receiverPort}/webhook`;
+}
+
 /** True when `scenario` waits for a webhook in this run: an async answer (unless ack-only), a reply or its silence, an intent webhook. */
 function waitsForDeliveries(scenario: Scenario, config: ResolvedConfig): boolean {
   const ackOnly = config.load?.ackOnly === true || config.capacity?.ackOnly === true;
@@ -112,7 +119,7 @@ export async function preflight(config: ResolvedConfig, log: (line: string) => v
   const dispatcher = new Agent({ connections: 1 });
   let checks: DoctorCheck[];
   try {
-    ({ checks } = await cheapChecks({ target: { baseUrl, droidId, token, dispatcher, timeoutMs: PROBE_TIMEOUT_MS }, maxClockSkewMs: DEFAULT_MAX_CLOCK_SKEW_MS, webhookUrl: config.publicUrl, signal }));
+    ({ checks } = await cheapChecks({ target: { baseUrl, droidId, token, dispatcher, timeoutMs: PROBE_TIMEOUT_MS }, maxClockSkewMs: DEFAULT_MAX_CLOCK_SKEW_MS, webhookUrl: config.publicUrl ?? fixedReceiverUrl(config), signal }));
   } finally {
     await dispatcher.close();
   }
