@@ -14,7 +14,7 @@ import type { JobFlags } from './flags.js';
 import { resolveOptions } from './values.js';
 
 /** What the user gave `doctor` (the table's keys). */
-export type DoctorFlags = Pick<JobFlags, 'baseUrl' | 'droidId' | 'receiverHost' | 'receiverPort' | 'publicUrl' | 'roundTrip' | 'timeout' | 'maxClockSkew'>;
+export type DoctorFlags = Pick<JobFlags, 'baseUrl' | 'droidId' | 'receiverHost' | 'receiverPort' | 'publicUrl' | 'roundTrip' | 'timeout' | 'maxClockSkew' | 'messageWebhookCheck'>;
 
 export type DoctorTarget = { kind: 'emulator' } | { kind: 'remote'; baseUrl: string; droidId: string; token: string | undefined };
 
@@ -32,6 +32,8 @@ export interface ResolvedDoctorConfig {
   timeoutMs: number;
   /** ms */
   maxClockSkewMs: number;
+  /** `--message-webhook-check`: how long --round-trip waits for any forwarded message, ms. */
+  messageWebhookCheckMs: number;
 }
 
 const env = (e: NodeJS.ProcessEnv, name: string): string | undefined => (e[name] === undefined || e[name] === '' ? undefined : e[name]);
@@ -55,5 +57,6 @@ export function resolveDoctorConfig(cli: DoctorFlags, environment: NodeJS.Proces
     roundTrip: v.roundTrip,
     timeoutMs: v.timeout,
     maxClockSkewMs: v.maxClockSkew,
+    messageWebhookCheckMs: v.messageWebhookCheck,
   };
 }

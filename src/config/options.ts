@@ -215,6 +215,11 @@ export const OPTIONS = {
     kind: 'value', flag: '--timeout', short: '-t', arg: '<duration>', commands: TARGET, parse: positiveDuration('180s'), default: '180s', unit: 'duration', help: 'deadline per request (sync answer or webhook)',
     byCommand: { doctor: { help: 'how long --round-trip waits for the webhook' } },
   }),
+  messageWebhookCheck: opt({
+    kind: 'value', flag: '--message-webhook-check', arg: '<duration>', commands: TARGET, parse: positiveDuration('15s'), default: '15s', unit: 'duration',
+    help: "how long the first send that waits for the bot's reply waits for any forwarded message (its own echo included) before every reply wait fails at once",
+    byCommand: { doctor: { help: "--round-trip also waits this long for any forwarded message on the receiver's /messages" } },
+  }),
   syncMessage: opt({ kind: 'value', flag: '--sync-message', arg: '<form>', commands: ALL_JOBS, parse: choice(['auto', 'object', 'string'] as const), default: 'auto', help: 'humanMessage form of get-droid-answer: auto (find out), object or string' }),
   retries: opt({ kind: 'value', flag: '--retries', arg: '<n>', commands: ALL_JOBS, parse: integer(0, 10), default: 0, help: 'retry a submit answered 429 or 5xx up to N times (Retry-After honoured, backoff with jitter)' }),
   warmUp: opt({ kind: 'negated', flag: '--no-warm-up', commands: ALL_JOBS, parse: bool, default: true, help: 'do not open connections with a read-only call before measuring' }),

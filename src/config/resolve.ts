@@ -102,6 +102,8 @@ export interface BaseConfig {
   mode: ModeOverride | undefined;
   reportDir: string;
   timeoutMs: number;
+  /** `--message-webhook-check`: the first reply wait's check for any forwarded message, ms (runner/step-waits.ts). */
+  messageWebhookCheckMs: number;
   graceMs: number;
   target: ResolvedTarget;
   /** `DROID_WEBHOOK_SECRET`, or a random one for the emulator. Never printed. */
@@ -322,6 +324,7 @@ function resolveBase(command: JobKind, o: ResolvedOptions, cli: JobFlags, env: N
     mode: v.mode,
     reportDir: v.reportDir,
     timeoutMs: v.timeout,
+    messageWebhookCheckMs: v.messageWebhookCheck,
     graceMs: v.grace,
     target,
     webhookSecret: secretFrom(env, 'DROID_WEBHOOK_SECRET') ?? generated(),

@@ -4,7 +4,8 @@
  * warning or a failure, the fix. Pure: no I/O, no token or secret in any text (lengths only).
  *
  * Where each rule comes from: 401 `Invalid API key` and the three 400s of the async endpoint
- * (spec: Errors; docs thirdparty/get-droid-answer-async.mdx, "Error Responses", word for word),
+ * (spec: Errors; docs thirdparty/get-droid-answer-async.mdx, "Error Responses"; read by meaning,
+ * not word for word: refusalKind),
  * 403 for a wrong droid or customer (spec: Authentication 5; docs endpoint.mdx FAQ), the
  * secret's advised length (spec: Limits, "at least 32 characters advised"; the verify token:
  * docs receiving-webhook.mdx, "at least 32 characters"), droidcheck's own minimum of 8
@@ -21,6 +22,7 @@ export type CheckId =
   | 'api'
   | 'token'
   | 'droid'
+  | 'async-settings'
   | 'test-customer'
   | 'answer-webhook'
   | 'webhook-secret'
@@ -28,7 +30,8 @@ export type CheckId =
   | 'intent-secret'
   | 'clock'
   | 'network'
-  | 'round-trip';
+  | 'round-trip'
+  | 'message-webhook';
 
 /** One line of the checklist. */
 export interface DoctorCheck {
@@ -45,9 +48,7 @@ export interface DoctorCheck {
 /** Secret length the service's docs advise (spec: Limits; docs receiving-webhook.mdx). */
 export const ADVISED_SECRET_CHARS = 32;
 
-/** The three 400 messages of get-droid-answer-async (spec: Errors; async docs page, word for word). */
-export const MSG_WEBHOOK_NOT_CONFIGURED_PREFIX = 'thirdPartyAnswerWebhook is not configured';
-export const MSG_MISSING_TEST_CUSTOMER = 'Droid Missing Test Customer Id';
+/** The 400 of get-droid-answer-async to a humanMessage without content (spec: Errors; async docs page, word for word). */
 export const MSG_INVALID_HUMAN_MESSAGE = 'Invalid humanMessage format';
 
 export const TITLES: Readonly<Record<CheckId, string>> = {
@@ -55,6 +56,7 @@ export const TITLES: Readonly<Record<CheckId, string>> = {
   api: 'answers JSON',
   token: 'token accepted',
   droid: 'droid id',
+  'async-settings': 'async settings',
   'test-customer': 'test customer',
   'answer-webhook': 'answer webhook',
   'webhook-secret': 'webhook secret',
@@ -63,6 +65,7 @@ export const TITLES: Readonly<Record<CheckId, string>> = {
   clock: 'clock',
   network: 'network round trip',
   'round-trip': 'round trip',
+  'message-webhook': 'message webhook',
 };
 
 export function check(id: CheckId, status: CheckStatus, detail: string, fix?: string): DoctorCheck {
@@ -118,7 +121,7 @@ export function accessChecks(tokenSet: boolean, probes: readonly (ProbeResult | 
   if (!tokenSet) token = check('token', 'fail', 'DROID_API_TOKEN is not set', 'export DROID_API_TOKEN=... (dashboard: Automation Panel, "When Receive message from Third Party"), or put it in .env; never in a flag or a file of the repository');
   else if (refused) token = check('token', 'fail', `${refused.what}: ${statusText(refused)}`, 'the token was refused: check DROID_API_TOKEN (regenerating the token in the Automation Panel invalidates the old one at once)');
   else if (api.length === 0) token = check('token', 'skip', 'needs a JSON answer of the API');
-  else token = check('token', 'pass', `accepted by ${api.map((p) => `${p.what} (HTTP ${p.status}${p.status === 400 && p.message ? ` ${p.message}, as intended` : ''})`).join(' and ')}`);
+  else token = check('token', 'pass', `accepted by ${api.map((p) => `${p.what} (HTTP ${p.status}${p.status === 400 && p.message && refusalKind(p.message) === 'invalid-message' ? ` ${p.message}, as intended` : ''})`).join(' and ')}`);
   let droid: DoctorCheck;
   if (token.status !== 'pass') droid = check('droid', 'skip', 'needs an accepted token');
   else if (denied) droid = check('droid', 'fail', `${denied.what}: ${statusText(denied)}`, 'access denied: check --droid-id (the number in the dashboard\'s /droids/<id>/ addresses) and that this token belongs to that droid');
@@ -126,27 +129,79 @@ export function accessChecks(tokenSet: boolean, probes: readonly (ProbeResult | 
   return [token, droid];
 }
 
+/** What a 400 of the async endpoint says is wrong, read by meaning (refusalKind). */
+export type RefusalKind = 'invalid-message' | 'test-customer' | 'answer-webhook' | 'other';
+
+// The service's docs have English and Thai pages, and its wording changes (a target answered
+// "Webhook URL for AI answers is not configured. Please set up the 'AI answer ready' webhook in
+// the integration settings first." where the docs print "thirdPartyAnswerWebhook is not
+// configured..."): keywords, not the exact sentence, decide which setting a refusal names.
+const INVALID_MESSAGE = /^\s*invalid\s+human\s*message\s+format\b/i;
+const TEST_CUSTOMER = /test[\s_-]*customer|ลูกค้า\s*(?:สำหรับ)?\s*ทดสอบ/i;
+const ANSWER_WEBHOOK = /web[\s_-]*hook|เว็บ\s*ฮุ[คก]|answer[\s_-]*ready|integrations?\b|การเชื่อมต่อ/i;
+
+/** The text a refusal carries, as the service wrote it: `message`, else `error`, else the body's first characters. */
+export function refusalText(p: { error?: string | undefined; message?: string | undefined; excerpt?: string | undefined }): string {
+  return (p.message ?? p.error ?? p.excerpt ?? '').trim();
+}
+
+/**
+ * Which setting a 400 of get-droid-answer-async names: `invalid-message` for the documented
+ * `Invalid humanMessage format` (the body was refused, no setting is missing), then the test
+ * customer ("test customer", "ลูกค้าทดสอบ") before the answer webhook ("webhook", "เว็บฮุค",
+ * "AI answer ready", "integration"), `other` for anything else.
+ */
+export function refusalKind(text: string): RefusalKind {
+  if (INVALID_MESSAGE.test(text)) return 'invalid-message';
+  if (TEST_CUSTOMER.test(text)) return 'test-customer';
+  if (ANSWER_WEBHOOK.test(text)) return 'answer-webhook';
+  return 'other';
+}
+
+/** `HTTP 400 Bad Request: <message>`, or for a body that is not `{error, message}`, `HTTP 400: "<first characters>"`. */
+export function quoteAnswer(p: ProbeAnswer): string {
+  if (p.error !== undefined || p.message !== undefined) return statusText(p);
+  const body = p.excerpt.replace(/\s+/g, ' ').trim();
+  return body === '' ? `HTTP ${p.status} with an empty body` : `HTTP ${p.status}: "${body}"`;
+}
+
+/** The fix of a missing answer webhook; `webhookUrl`: the URL to set, when known. */
+export function answerWebhookFix(webhookUrl: string | undefined): string {
+  return `set the answer webhook URL in Settings > Integrations, "When AI Answer Ready"${webhookUrl ? `, to ${webhookUrl}` : ''}`;
+}
+
+/** The fix of a missing test customer. */
+export const TEST_CUSTOMER_FIX = 'give the droid a test customer in its settings: get-droid-answer-async always answers as the test customer (spec, endpoint 9)';
+
+/**
+ * The checks a 400 of get-droid-answer-async fails, by what it says (refusalKind), quoting the
+ * service's own words in `what`; undefined for `Invalid humanMessage format`.
+ */
+export function refusalChecks(kind: RefusalKind, what: string, webhookUrl: string | undefined): DoctorCheck[] | undefined {
+  if (kind === 'answer-webhook') return [check('test-customer', 'skip', 'not reached: the service stopped at the answer webhook'), check('answer-webhook', 'fail', what, answerWebhookFix(webhookUrl))];
+  if (kind === 'test-customer') return [check('test-customer', 'fail', what, TEST_CUSTOMER_FIX), check('answer-webhook', 'skip', 'not reached: the service stopped at the test customer')];
+  if (kind === 'other') {
+    const fix = `the service refused the request for a reason of its own settings: do what its message says (the async endpoint also needs ${answerWebhookFix(webhookUrl).replace(/^set /, '')} and a test customer in the droid's settings)`;
+    return [check('async-settings', 'fail', what, fix), check('test-customer', 'skip', 'not verified'), check('answer-webhook', 'skip', 'not verified')];
+  }
+  return undefined;
+}
+
 /**
  * test customer and answer webhook, from the async probe's answer (doctor-probe.ts,
- * INVALID_ASYNC_BODY). A definite answer only when the service reports the setting missing, or
- * accepts the request; `Invalid humanMessage format` proves neither (module docs of doctor.ts).
+ * INVALID_ASYNC_BODY). To that content-less message only 400 `Invalid humanMessage format`
+ * passes: it shows the service got past its settings checks or checks the body first (module
+ * docs of doctor.ts). Any other 400 is a configuration failure, quoted as the service wrote it
+ * and classified by meaning (refusalKind), exit 2; another 4xx warns and quotes it.
  */
 export function asyncConfigChecks(asyncProbe: ProbeResult | undefined, access: readonly DoctorCheck[], webhookUrl: string | undefined): DoctorCheck[] {
   if (!answered(asyncProbe) || access.some((c) => c.status !== 'pass')) {
     return [check('test-customer', 'skip', 'needs an accepted token and droid'), check('answer-webhook', 'skip', 'needs an accepted token and droid')];
   }
-  const message = asyncProbe.message?.trim() ?? '';
-  const configure = `set the answer webhook URL in Settings > Integrations, "When AI Answer Ready"${webhookUrl ? `, to ${webhookUrl}` : ''}`;
-  if (asyncProbe.status === 400 && message.startsWith(MSG_WEBHOOK_NOT_CONFIGURED_PREFIX)) {
-    return [check('test-customer', 'skip', 'not reached: the service stopped at the answer webhook'), check('answer-webhook', 'fail', `get-droid-answer-async: ${statusText(asyncProbe)}`, configure)];
-  }
-  if (asyncProbe.status === 400 && message === MSG_MISSING_TEST_CUSTOMER) {
-    return [
-      check('test-customer', 'fail', `get-droid-answer-async: ${statusText(asyncProbe)}`, 'give the droid a test customer in its settings: get-droid-answer-async always answers as the test customer (spec, endpoint 9)'),
-      check('answer-webhook', 'skip', 'not reached: the service stopped at the test customer'),
-    ];
-  }
-  if (asyncProbe.status === 400 && message === MSG_INVALID_HUMAN_MESSAGE) {
+  const what = `get-droid-answer-async: ${quoteAnswer(asyncProbe)}`;
+  if (asyncProbe.status === 400) {
+    const refused = refusalChecks(refusalKind(refusalText(asyncProbe)), what, webhookUrl);
+    if (refused) return refused;
     const why = 'not verified: the service checked the (deliberately invalid) message first, so nothing was queued; --round-trip verifies it with one real answer';
     return [check('test-customer', 'skip', why), check('answer-webhook', 'skip', why)];
   }
@@ -158,9 +213,9 @@ export function asyncConfigChecks(asyncProbe: ProbeResult | undefined, access: r
     ];
   }
   if (asyncProbe.status === 404 || asyncProbe.status === 405) {
-    return [check('test-customer', 'skip', 'needs the async endpoint'), check('answer-webhook', 'fail', `get-droid-answer-async: ${statusText(asyncProbe)}`, 'the async endpoint is missing at this address: check --base-url')];
+    return [check('test-customer', 'skip', 'needs the async endpoint'), check('answer-webhook', 'fail', what, 'the async endpoint is missing at this address: check --base-url')];
   }
-  return [check('test-customer', 'skip', 'not verified'), check('answer-webhook', 'warn', `get-droid-answer-async answered ${statusText(asyncProbe)} to a message without content (the docs say 400 ${MSG_INVALID_HUMAN_MESSAGE})`, 'run droidcheck doctor --round-trip to try one real request')];
+  return [check('test-customer', 'skip', 'not verified'), check('answer-webhook', 'warn', `${what}, to a message without content (the docs say 400 ${MSG_INVALID_HUMAN_MESSAGE})`, 'run droidcheck doctor --round-trip to try one real request')];
 }
 
 /** What a secret is for: its variable, where the service holds the same value, and what it protects. */

@@ -7,12 +7,19 @@
  * It settles the two checks the cheap probe may leave open: an acknowledged request proves a
  * test customer and an answer webhook are configured (spec: States, "valid token, webhook
  * configured, droid has a test customer, humanMessage valid"); a refusal names which is missing.
+ *
+ * The message webhook: the service forwards every message of its conversations to the
+ * Automation Panel's message webhook (docs receiving-webhook.mdx), so while the answer is on its
+ * way the receiver's /messages is watched too, for at least `messages.withinMs` from the
+ * request's start: a forwarded message passes, one refused for its verify_token fails, none
+ * warns. Only a warning: whether the service forwards the async endpoint's test conversation
+ * is not documented; run's first reply wait settles it for `send` (runner/step-waits.ts).
  */
 import type { DroidClient } from '../client/index.js';
 import { ApiError } from '../errors.js';
 import type { Receiver, WebhookMatch } from '../receiver/index.js';
 import { formatMs } from '../units.js';
-import { check, MSG_MISSING_TEST_CUSTOMER, MSG_WEBHOOK_NOT_CONFIGURED_PREFIX, type DoctorCheck } from './doctor-checks.js';
+import { answerWebhookFix, check, refusalChecks, refusalKind, type DoctorCheck } from './doctor-checks.js';
 import { ROUND_TRIP_MESSAGE } from './doctor-probe.js';
 
 export interface RoundTripOptions {
@@ -30,12 +37,38 @@ export interface RoundTripOptions {
   rttMs: number | undefined;
   signal?: AbortSignal | undefined;
   log(line: string): void;
+  /** The message-webhook check: how long to watch and the URL to configure, or why it is not made. */
+  messages?: { withinMs: number; url: string } | { skip: string };
 }
 
 /** The round trip's verdict, and the test-customer / answer-webhook checks it settles (when it does). */
 export interface RoundTripResult {
   roundTrip: DoctorCheck;
   settled: DoctorCheck[];
+  /** The message-webhook check, when `messages` asked for it. */
+  messageWebhook?: DoctorCheck;
+}
+
+/**
+ * Watches the receiver's /messages from `t0` (performance.now ms) until `t0 + withinMs`: a
+ * message of `customerId` (the test customer, from the answer) ends the wait at once. Without a
+ * customer (no answer came: the round trip already waited its deadline) the route's counters
+ * since the request tell, with no further wait.
+ */
+async function messageWebhookCheck(o: RoundTripOptions, t0: number, customerId: number | undefined, before: { accepted: number; badSecret: number }): Promise<DoctorCheck | undefined> {
+  const m = o.messages;
+  if (!m) return undefined;
+  if ('skip' in m) return check('message-webhook', 'skip', m.skip);
+  if (customerId !== undefined) {
+    o.log(`droidcheck doctor: message webhook: watching the receiver's /messages for a forwarded message, up to ${formatMs(m.withinMs)} from the request`);
+    const got = await o.receiver.waitForMessage({ customerId, after: t0, match: () => true }, t0 + m.withinMs, o.signal);
+    if (got.kind === 'message') return check('message-webhook', 'pass', `a forwarded message of customer ${customerId} (type ${String(got.payload.type)}) reached the receiver ${formatMs(Math.max(0, got.receivedAt - t0))} after the request`);
+  }
+  const now = o.receiver.inboundStats().messages;
+  if (now.accepted > before.accepted) return check('message-webhook', 'pass', `${now.accepted - before.accepted} forwarded message(s) reached the receiver during the round trip`);
+  const fix = `configure the Automation Panel's message webhook as ${m.url} with the verify token (the value of DROID_VERIFY_TOKEN): send steps that wait for the bot's reply need it`;
+  if (now.badSecret > before.badSecret) return check('message-webhook', 'fail', `the receiver refused ${now.badSecret - before.badSecret} forwarded message(s) for a wrong verify_token`, `set the service's Verify Token (the Automation Panel's message webhook) to the value of DROID_VERIFY_TOKEN`);
+  return check('message-webhook', 'warn', `no message webhook delivery within ${formatMs(m.withinMs)} of the request (the service may not forward the async endpoint's test conversation; run's first reply wait tells for sure)`, fix);
 }
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|localhost|::1|\[::1\])$/i;
@@ -61,19 +94,18 @@ function watchRefusals(receiver: Receiver): { refused: Promise<'bad-secret' | 'm
 }
 
 function refusal(err: unknown, o: RoundTripOptions): RoundTripResult {
-  const configure = `set the answer webhook URL in Settings > Integrations, "When AI Answer Ready", to ${o.webhookUrl}`;
   if (err instanceof ApiError) {
-    const what = `get-droid-answer-async: HTTP ${err.status}${err.error ? ` ${err.error}` : ''}${err.apiMessage ? `: ${err.apiMessage}` : ''}`;
-    const message = err.apiMessage?.trim() ?? '';
-    if (err.status === 400 && message.startsWith(MSG_WEBHOOK_NOT_CONFIGURED_PREFIX)) {
-      return { roundTrip: check('round-trip', 'fail', `the request was refused (${what})`, configure), settled: [check('answer-webhook', 'fail', what, configure)] };
-    }
-    if (err.status === 400 && message === MSG_MISSING_TEST_CUSTOMER) {
-      const fix = 'give the droid a test customer in its settings: get-droid-answer-async always answers as the test customer (spec, endpoint 9)';
-      return { roundTrip: check('round-trip', 'fail', `the request was refused (${what})`, fix), settled: [check('test-customer', 'fail', what, fix)] };
-    }
-    const fix = err.status === 429 ? 'rate limited: try again later' : err.status >= 500 ? 'the service is failing: try again later' : 'see the message; droidcheck doctor without --round-trip checks the token and droid';
-    return { roundTrip: check('round-trip', 'fail', `the request was refused (${what})`, fix), settled: [] };
+    const said = err.apiMessage ?? err.error ?? err.bodyExcerpt ?? '';
+    const what = `get-droid-answer-async: HTTP ${err.status}${err.error ? ` ${err.error}` : ''}${err.apiMessage ? `: ${err.apiMessage}` : err.error === undefined && said ? `: "${said}"` : ''}`;
+    // A 400 names a setting (read by meaning, doctor-checks.ts refusalKind); the real message has content, so `Invalid humanMessage format` is a refusal of its own here.
+    const kind = err.status === 400 ? refusalKind(said.trim()) : undefined;
+    const settled = kind === 'answer-webhook' || kind === 'test-customer' ? (refusalChecks(kind, what, o.webhookUrl) ?? []).filter((c) => c.status === 'fail') : [];
+    const fix = settled[0]?.fix
+      ?? (err.status === 429 ? 'rate limited: try again later'
+        : err.status >= 500 ? 'the service is failing: try again later'
+        : err.status === 400 ? `the service refused the request: do what its message says (the async endpoint needs ${answerWebhookFix(o.webhookUrl).replace(/^set /, '')} and a test customer)`
+        : 'see the message; droidcheck doctor without --round-trip checks the token and droid');
+    return { roundTrip: check('round-trip', 'fail', `the request was refused (${what})`, fix), settled };
   }
   return { roundTrip: check('round-trip', 'fail', `no acknowledgement: ${(err as Error).message}`, 'check --base-url and the network; droidcheck doctor without --round-trip checks each step'), settled: [] };
 }
@@ -90,6 +122,8 @@ export async function roundTrip(o: RoundTripOptions): Promise<RoundTripResult> {
     };
   }
   o.log(`droidcheck doctor: round trip: one real request to get-droid-answer-async; its answer must reach ${o.webhookUrl} within ${formatMs(o.timeoutMs)}`);
+  const inbound = o.receiver.inboundStats().messages;
+  const before = { accepted: inbound.accepted, badSecret: inbound.badSecret };
   const t0 = performance.now();
   let requestId: string;
   let ackMs: number;
@@ -114,6 +148,24 @@ export async function roundTrip(o: RoundTripOptions): Promise<RoundTripResult> {
   } finally {
     watch.stop();
   }
+  const verdict = deliveryVerdict(o, match, { requestId, ackMs, violations, t0, settled, server });
+  const customerId = typeof match === 'object' && match.kind !== 'timeout' ? (match.payload as { customerId?: unknown }).customerId : undefined;
+  const messageWebhook = await messageWebhookCheck(o, t0, typeof customerId === 'number' ? customerId : undefined, before);
+  return messageWebhook ? { ...verdict, messageWebhook } : verdict;
+}
+
+interface Sent {
+  requestId: string;
+  ackMs: number;
+  violations: string[];
+  t0: number;
+  settled: DoctorCheck[];
+  server: string;
+}
+
+/** The round trip's verdict from what reached the receiver (or not) after the acknowledgement. */
+function deliveryVerdict(o: RoundTripOptions, match: WebhookMatch | 'bad-secret' | 'malformed', sent: Sent): RoundTripResult {
+  const { requestId, ackMs, violations, t0, settled, server } = sent;
   const debug = `${o.baseUrl}/droids/${o.droidId}/debug/webhooks`;
   if (match === 'bad-secret') {
     return { roundTrip: check('round-trip', 'fail', `a delivery reached the receiver with a wrong ?secret= (answered 401)`, 'set the same value as DROID_WEBHOOK_SECRET and as the webhook secret in Settings > Integrations'), settled };

@@ -10,12 +10,14 @@
  * deliberately invalid request that queues nothing), webhook secret, verify token and intent
  * secret (set, at least 8 characters, 32 advised), clock (skew from the `Date` header), network
  * round trip (network.ts), and with `--round-trip` one real async request whose webhook must
- * reach the receiver (doctor-round-trip.ts).
+ * reach the receiver, and any forwarded message on the receiver's /messages within
+ * `--message-webhook-check` (doctor-round-trip.ts).
  *
  * Why the invalid request cannot prove the two settings: a service that validates the body
  * before its settings (the embedded emulator does) answers `Invalid humanMessage format`
- * whatever they are; only a service that checks its settings first reveals a missing one. A
- * 400 naming a setting fails that check; otherwise both stay "not checked" until `--round-trip`.
+ * whatever they are; only a service that checks its settings first reveals a missing one. Any
+ * 400 but `Invalid humanMessage format` fails (the setting it names, read by meaning, or "async
+ * settings"); after that one both stay "not checked" until `--round-trip`.
  *
  * Target: the embedded emulator (default, wired to a local receiver, so the doctor can be tried
  * with no account) or `--base-url`/`--droid-id` with `DROID_API_TOKEN`.
@@ -61,6 +63,8 @@ interface DoctorTarget {
   receiver: Receiver | undefined;
   localUrl: string | undefined;
   webhookUrl: string | undefined;
+  /** The message-forwarding URL to configure (the public one behind a tunnel). */
+  messagesUrl: string | undefined;
   emulator: Emulator | undefined;
   close(): Promise<void>;
 }
@@ -69,7 +73,7 @@ async function openDoctorTarget(config: ResolvedDoctorConfig): Promise<DoctorTar
   const needsReceiver = config.roundTrip || config.target.kind === 'emulator';
   // The embedded emulator delivers with a random secret when none is set (as `run` does).
   const secret = config.webhookSecret ?? (config.target.kind === 'emulator' ? randomBytes(24).toString('base64url') : null);
-  const receiver = needsReceiver ? createReceiver({ host: config.receiverHost, port: config.receiverPort, secret }) : undefined;
+  const receiver = needsReceiver ? createReceiver({ host: config.receiverHost, port: config.receiverPort, secret, verifyToken: config.verifyToken ?? null }) : undefined;
   // The user's --receiver-host/--receiver-port: a port in use or a foreign address is exit 2.
   const localUrl = receiver
     ? await receiver.listen().catch(async (err: unknown) => {
@@ -78,6 +82,9 @@ async function openDoctorTarget(config: ResolvedDoctorConfig): Promise<DoctorTar
       })
     : undefined;
   const webhookUrl = config.publicUrl ?? localUrl;
+  // Behind a tunnel the routes share its origin: <public>/webhook, <public>/messages.
+  const localMessages = receiver?.urls()?.messages;
+  const messagesUrl = localMessages && config.publicUrl ? new URL(new URL(localMessages).pathname, config.publicUrl).toString() : localMessages;
   const dispatcher = new Agent({ keepAliveTimeout: 10_000 });
   let emulator: Emulator | undefined;
   try {
@@ -101,6 +108,7 @@ async function openDoctorTarget(config: ResolvedDoctorConfig): Promise<DoctorTar
       receiver,
       localUrl,
       webhookUrl,
+      messagesUrl,
       emulator,
       async close() {
         await emulator?.close();
@@ -116,7 +124,7 @@ async function openDoctorTarget(config: ResolvedDoctorConfig): Promise<DoctorTar
   }
 }
 
-const ORDER: readonly CheckId[] = ['reachable', 'api', 'token', 'droid', 'test-customer', 'answer-webhook', 'webhook-secret', 'verify-token', 'intent-secret', 'clock', 'network', 'round-trip'];
+const ORDER: readonly CheckId[] = ['reachable', 'api', 'token', 'droid', 'async-settings', 'test-customer', 'answer-webhook', 'webhook-secret', 'verify-token', 'intent-secret', 'clock', 'network', 'round-trip', 'message-webhook'];
 
 /**
  * Runs the checklist against `config.target` (module docs). Throws only for droidcheck's own
@@ -148,9 +156,11 @@ export async function doctor(config: ResolvedDoctorConfig, io: DoctorIO): Promis
       const ready = cheap.accessOk && t.receiver && t.webhookUrl && t.localUrl;
       if (!ready) checks.set('round-trip', check('round-trip', 'skip', 'needs a reachable target that accepts the token and the droid'));
       else {
-        const rt = await roundTrip({ client: t.client, receiver: t.receiver!, webhookUrl: t.webhookUrl!, localUrl: t.localUrl!, baseUrl: t.probe.baseUrl, droidId: t.probe.droidId, timeoutMs: config.timeoutMs, rttMs: network?.rttMs, signal: io.signal, log });
+        const messages = t.emulator ? { skip: 'the embedded emulator forwards the messages of send only (run wires it to the receiver)' } : { withinMs: config.messageWebhookCheckMs, url: t.messagesUrl ?? '/messages of the receiver' };
+        const rt = await roundTrip({ client: t.client, receiver: t.receiver!, webhookUrl: t.webhookUrl!, localUrl: t.localUrl!, baseUrl: t.probe.baseUrl, droidId: t.probe.droidId, timeoutMs: config.timeoutMs, rttMs: network?.rttMs, signal: io.signal, log, messages });
         for (const c of rt.settled) checks.set(c.id, c);
         checks.set('round-trip', rt.roundTrip);
+        if (rt.messageWebhook) checks.set('message-webhook', rt.messageWebhook);
       }
     }
   } finally {

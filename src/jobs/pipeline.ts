@@ -75,7 +75,7 @@ export interface JobContext {
   /** A remote target's network round trip, ms (network.ts): engines record `ackServer` with it. Undefined for the emulator. */
   rttMs: number | undefined;
   /** The engine options every job passes alike: target, deadline, retries, sinks, progress, signals, round trip. */
-  engine: Pick<EngineOptions, 'client' | 'receiver' | 'timeoutMs' | 'retry' | 'sinks' | 'onTick' | 'stopSignal' | 'abortSignal' | 'rttMs'>;
+  engine: Pick<EngineOptions, 'client' | 'receiver' | 'timeoutMs' | 'retry' | 'sinks' | 'onTick' | 'stopSignal' | 'abortSignal' | 'rttMs' | 'webhooks' | 'messageWebhookCheckMs'>;
 }
 
 /** What a job's body returns: its engine result (several, combined) and its own report sections. */
@@ -145,6 +145,8 @@ function createReporters(config: ResolvedConfig, io: JobIO, redact: (text: strin
 export function setupMessage(f: SetupFailure, target: Target, config: ResolvedConfig): string {
   const where = config.target.kind === 'remote' ? `${target.baseUrl} (droid ${config.target.droidId})` : `the embedded emulator at ${target.baseUrl}`;
   const [kind, detail] = f.signature.split(':');
+  // Its record already says the whole of it: the URL to configure and the setting.
+  if (kind === 'no-delivery') return `the first ${f.records} async answer${f.records === 1 ? '' : 's'} from ${where} passed the deadline: ${f.error.message.replace(/^no webhook for \S+ within/, 'no webhook within')}`;
   let fix = 'check the target and its configuration (droidcheck doctor checks each step)';
   if (kind === 'rejected' && detail === '401') fix = 'the token was refused: check DROID_API_TOKEN (a regenerated token invalidates the old one)';
   else if (kind === 'rejected' && detail === '403') fix = 'access denied: check --droid-id and that the token may read this droid and its customers';
@@ -214,7 +216,7 @@ async function prepare(config: ResolvedConfig, io: JobIO, live: JobMetrics | und
   const log = (line: string): void => (progress?.log ? progress.log(redact(line)) : void io.stderr.write(`${redact(line)}\n`));
   const settings = publicSettings(config);
   const startedAt = new Date().toISOString();
-  await preflight(config, log, io.stopSignal);
+  await preflight(config, log, io.stopSignal, suites);
   if (live) log(`droidcheck: metrics at ${live.url}`);
   const addSecrets = (more: (string | null | undefined)[]): void => {
     secrets = [...secrets, ...more];
@@ -232,7 +234,7 @@ async function announceTarget(config: ResolvedConfig, target: Target, suites: re
     const waiting = replyWaiters(suites);
     if (waiting > 0) {
       const where = target.deliveries ? "`droidcheck receive`'s /messages" : (target.messagesUrl ?? '/messages of the receiver');
-      log(`droidcheck: ${waiting} scenario(s) wait for the bot's reply (waitForReply, noReplyWithin): the service's message webhook must point at ${where}${config.verifyToken === null ? ' (set DROID_VERIFY_TOKEN to its verify token)' : ', with DROID_VERIFY_TOKEN as its verify token'}, or those steps wait out their window`);
+      log(`droidcheck: ${waiting} scenario(s) wait for the bot's reply (waitForReply, noReplyWithin): the service's message webhook must point at ${where}${config.verifyToken === null ? ' (set DROID_VERIFY_TOKEN to its verify token)' : ', with DROID_VERIFY_TOKEN as its verify token'}, or those steps fail after the message-webhook check (${formatMs(config.messageWebhookCheckMs)}, --message-webhook-check)`);
     }
     if (config.webhookSecret === null && !target.deliveries) log('droidcheck: no DROID_WEBHOOK_SECRET set: deliveries are accepted without a secret');
   } else {
@@ -275,7 +277,24 @@ function jobContext(config: ResolvedConfig, p: Prepared, target: Target, io: Job
     abortSignal: io.abortSignal,
     grader,
     rttMs,
-    engine: { client: target.client, receiver: target.receiver, timeoutMs: config.timeoutMs, retry: retryPolicyFor(config.retries), sinks, onTick, stopSignal: io.stopSignal, abortSignal: io.abortSignal, rttMs },
+    engine: {
+      client: target.client,
+      receiver: target.receiver,
+      timeoutMs: config.timeoutMs,
+      retry: retryPolicyFor(config.retries),
+      sinks,
+      onTick,
+      stopSignal: io.stopSignal,
+      abortSignal: io.abortSignal,
+      rttMs,
+      messageWebhookCheckMs: config.messageWebhookCheckMs,
+      ...(config.target.kind === 'remote' && {
+        webhooks: {
+          answer: target.webhookUrl ?? `\`droidcheck receive\` (the receivers of stream ${target.deliveries?.stream ?? ''})`,
+          messages: target.messagesUrl ?? "`droidcheck receive`'s /messages",
+        },
+      }),
+    },
   };
 }
 

@@ -9,13 +9,15 @@
  * 3. `POST get-droid-answer-async` with a humanMessage without `content` (doctor-probe.ts,
  *    INVALID_ASYNC_BODY): refused with 400 `Invalid humanMessage format` after the token (401)
  *    and droid (403) checks, so nothing is queued and no AI answer is paid for. A service that
- *    checks its settings first answers the "webhook not configured" or "missing test customer"
- *    400 instead, which fails those checks.
+ *    checks its settings first answers another 400 instead (the "webhook not configured" or
+ *    "missing test customer" one, in whatever words), which fails those checks.
  * Two requests and one TCP handshake in all; nothing is written on the service.
  */
 import { Agent } from 'undici';
 import type { ResolvedConfig } from '../config/index.js';
-import { SetupError } from '../errors.js';
+import { ConfigError, SetupError } from '../errors.js';
+import { modesFor } from '../runner/index.js';
+import type { Scenario, Suite } from '../scenario/index.js';
 import { accessChecks, apiCheck, asyncConfigChecks, clockCheck, failures, reachableCheck, secretCheck, SECRET_ROLES, type DoctorCheck, type TcpResult } from './doctor-checks.js';
 import { INVALID_ASYNC_BODY, probe, type ProbeResult, type ProbeTarget } from './doctor-probe.js';
 import { checkLines } from './doctor-render.js';
@@ -71,20 +73,53 @@ export async function cheapChecks(o: CheapCheckOptions): Promise<CheapCheckResul
   return { checks, tcp, accessOk: access.every((c) => c.status === 'pass') };
 }
 
+/** The receiver's answer-webhook URL when its port is fixed and its host is one to configure (not 0.0.0.0 / ::). */
+function fixedReceiverUrl(config: ResolvedConfig): string | undefined {
+  const host = config.receiverHost;
+  if (config.receiverPort === 0 || host === '0.0.0.0' || host === '::') return undefined;
+  return `http://${host.includes(':') ? `[${host}]` : host}:${config.receiverPort}/webhook`;
+}
+
+/** True when `scenario` waits for a webhook in this run: an async answer (unless ack-only), a reply or its silence, an intent webhook. */
+function waitsForDeliveries(scenario: Scenario, config: ResolvedConfig): boolean {
+  const ackOnly = (config.command === 'load' && config.load.ackOnly) || (config.command === 'capacity' && config.capacity.ackOnly);
+  const steps = scenario.steps;
+  if (steps?.some((st) => (st.kind === 'call' && (st.waitForReply !== undefined || st.noReplyWithin !== undefined)) || (!ackOnly && st.intentWebhook !== undefined))) return true;
+  if (ackOnly || !modesFor(scenario, config.mode).includes('async')) return false;
+  return steps === undefined || steps.some((st) => st.kind === 'say');
+}
+
+/**
+ * Refuses (ConfigError, exit 2) a remote run whose scenarios wait for the service's webhooks
+ * while the receiver would listen on a random port with no `--public-url` and no
+ * `--deliveries`: the service posts to the URLs in its own settings, which cannot name a port
+ * chosen now, so every answer would wait out `--timeout` (180 s by default) and end "no
+ * webhook". Nothing for the embedded emulator (droidcheck wires it to the receiver).
+ */
+export function assertReceiverReachable(config: ResolvedConfig, suites: readonly Suite[]): void {
+  if (config.target.kind !== 'remote' || config.deliveries || config.publicUrl !== undefined || config.receiverPort !== 0) return;
+  const waiting = suites.flatMap((s) => s.scenarios).filter((sc) => waitsForDeliveries(sc, config));
+  if (waiting.length === 0) return;
+  throw new ConfigError(
+    `${waiting.length} scenario(s) (e.g. "${waiting[0]!.name}") wait for the service's webhooks, but the receiver would listen on a random port: the service posts to the URLs in its settings (Settings > Integrations, "When AI Answer Ready"; the Automation Panel's message webhook), so droidcheck must listen there: give --receiver-port <the port those URLs reach> (with --receiver-host 0.0.0.0 when the service reaches this machine directly), or --public-url <the tunnel's https URL>/webhook with the --receiver-port the tunnel forwards to, or --deliveries when \`droidcheck receive\` listens there`,
+  );
+}
+
 /**
  * The preflight of `run`, `load` and `capacity` against a remote target (nothing for the
  * emulator): the cheap checks, warnings as log lines (and secrets shorter than advised), and
  * SetupError (DROIDCHECK_ERR_SETUP, exit 2) naming each failed check and its fix before
- * anything of the suite is sent. A token that is not set or too short was already refused by
+ * anything of the suite is sent; then, given the `suites`, assertReceiverReachable
+ * (ConfigError, exit 2). A token that is not set or too short was already refused by
  * resolveConfig (ConfigError, exit 2).
  */
-export async function preflight(config: ResolvedConfig, log: (line: string) => void, signal?: AbortSignal): Promise<void> {
+export async function preflight(config: ResolvedConfig, log: (line: string) => void, signal?: AbortSignal, suites: readonly Suite[] = []): Promise<void> {
   if (config.target.kind !== 'remote') return;
   const { baseUrl, droidId, token } = config.target;
   const dispatcher = new Agent({ connections: 1 });
   let checks: DoctorCheck[];
   try {
-    ({ checks } = await cheapChecks({ target: { baseUrl, droidId, token, dispatcher, timeoutMs: PROBE_TIMEOUT_MS }, maxClockSkewMs: DEFAULT_MAX_CLOCK_SKEW_MS, webhookUrl: config.publicUrl, signal }));
+    ({ checks } = await cheapChecks({ target: { baseUrl, droidId, token, dispatcher, timeoutMs: PROBE_TIMEOUT_MS }, maxClockSkewMs: DEFAULT_MAX_CLOCK_SKEW_MS, webhookUrl: config.publicUrl ?? fixedReceiverUrl(config), signal }));
   } finally {
     await dispatcher.close();
   }
@@ -101,4 +136,5 @@ export async function preflight(config: ResolvedConfig, log: (line: string) => v
       `preflight against ${baseUrl} (droid ${droidId}) failed; nothing was sent:\n${failed.flatMap((c) => checkLines(c)).join('\n')}\n(droidcheck doctor --base-url ${baseUrl} --droid-id ${droidId} prints the whole checklist)`,
     );
   }
+  assertReceiverReachable(config, suites);
 }

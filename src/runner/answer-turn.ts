@@ -9,12 +9,20 @@
  * the receiver accepting the webhook (`answerMs`, metric `answer`). Against a remote target
  * (`ctx.rttMs` set) each acknowledgement also records `ackServer` = ack - the network round trip,
  * the server-side estimate the spec's 100 ms limit is judged on (jobs/network.ts).
+ *
+ * Against a remote target (`ctx.webhooks` set), an async answer whose deadline passes while
+ * nothing at all has reached the receiver ends `timeout` with cause NO_DELIVERY_CAUSE and a
+ * sentence naming the URL to configure: the set-up breaker (setup-breaker.ts) stops the run on
+ * the first few of them instead of letting every request wait out its deadline.
  */
 import { withRetry, type RetryKind } from '../client/retry.js';
 import type { ChatHistoryItem } from '../contract/index.js';
 import { AbortedError, ContractError, TimeoutError } from '../errors.js';
 import type { AnswerMode, Expectation, ExpectationFailure, SourceLocation } from '../scenario/index.js';
 import type { ExecuteContext } from './context.js';
+import type { DeliverySource } from '../receiver/index.js';
+import { formatMs } from '../units.js';
+import { NO_DELIVERY_CAUSE } from './setup-breaker.js';
 import { addContract } from './contract-notes.js';
 import { judgeAnswer, keepGrades } from './judge.js';
 import { settleError } from './settle.js';
@@ -157,7 +165,9 @@ async function executeAsync(turn: AnswerTurn, ctx: ExecuteContext, start: number
     record.outcome = aborted ? 'interrupted' : 'timeout';
     record.error = aborted
       ? { code: AbortedError.code, message: 'run interrupted before the webhook arrived' }
-      : { code: TimeoutError.code, message: `no webhook for ${requestId} within ${ctx.timeoutMs} ms` };
+      : ctx.webhooks && nothingReceived(receiver)
+        ? { code: TimeoutError.code, message: `no webhook for ${requestId} within ${formatMs(ctx.timeoutMs)} and nothing at all reached droidcheck (no answer, no forwarded message, no intent webhook): the service posts answers to the URL in its settings (Settings > Integrations, "When AI Answer Ready"), so set it to ${ctx.webhooks.answer} and check that it reaches this machine (the tunnel is up); if the answers merely take longer, raise --timeout`, cause: NO_DELIVERY_CAUSE }
+        : { code: TimeoutError.code, message: `no webhook for ${requestId} within ${ctx.timeoutMs} ms` };
     return;
   }
   const answerMs = match.receivedAt - start;
@@ -172,6 +182,12 @@ async function executeAsync(turn: AnswerTurn, ctx: ExecuteContext, start: number
   record.outcome = 'answered';
   ctx.latency.recordMs('answer', answerMs);
   await judge(record, turn, match.payload, answerMs, ctx);
+}
+
+/** True when no delivery of any kind (answer, forwarded message, intent webhook; accepted or refused) has reached `receiver`. */
+function nothingReceived(receiver: DeliverySource): boolean {
+  const inbound = receiver.inboundStats();
+  return receiver.stats().received === 0 && inbound.messages.received === 0 && inbound.intents.received === 0;
 }
 
 /** Runs one answer turn in `mode`, filling `record` (outcome, latencies, failures, answer). */

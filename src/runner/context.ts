@@ -10,6 +10,18 @@ import type { DeliverySource } from '../receiver/index.js';
 import type { ExpectationGrader } from '../scenario/index.js';
 import type { ContractNotes } from './contract-notes.js';
 
+/**
+ * Where a remote target must post its webhooks, as the user configures them in the service (the
+ * public URLs behind a tunnel), for the sentences of the early stops (answer-turn.ts,
+ * step-waits.ts).
+ */
+export interface WebhookSetup {
+  /** Where answers must go: the `/webhook` URL, or `droidcheck receive` with `--deliveries`. */
+  answer: string;
+  /** Where forwarded messages must go: the `/messages` URL. */
+  messages: string;
+}
+
 /** Where an executed request's latencies go (ms); the engine's measured or warm-up recorder. */
 export interface LatencySink {
   recordMs(metric: LatencyMetric, ms: number): void;
@@ -40,4 +52,16 @@ export interface ExecuteContext {
    * acknowledgement also records `ackServer` = ack - rttMs. Undefined for the embedded emulator.
    */
   rttMs?: number | undefined;
+  /**
+   * A remote target's webhook URLs (undefined for the embedded emulator, which droidcheck wires
+   * itself). When set, an async answer that passes its deadline while nothing at all has reached
+   * the receiver ends with cause NO_DELIVERY_CAUSE (setup-breaker.ts), which stops the run.
+   */
+  webhooks?: WebhookSetup | undefined;
+  /**
+   * How long the first `send` that waits for the bot's reply waits for any forwarded message of
+   * its customer (its own echo included) before every reply wait fails at once, ms
+   * (step-waits.ts). Default DEFAULT_MESSAGE_WEBHOOK_CHECK_MS (15 s).
+   */
+  messageWebhookCheckMs?: number | undefined;
 }

@@ -10,6 +10,7 @@ import type { Outcome } from '../outcomes.js';
 import type { DeliverySource } from '../receiver/index.js';
 import type { ExpectationGrader } from '../scenario/index.js';
 import type { Stage } from './arrival-schedule.js';
+import type { WebhookSetup } from './context.js';
 import type { Segment } from './segments.js';
 import type { SendDelayRecorder } from './send-delay.js';
 import type { SetupFailure } from './setup-breaker.js';
@@ -109,6 +110,10 @@ export interface EngineOptions {
   skipGraded?: boolean;
   /** Network round trip to a remote target, ms: each ack also records `ackServer` = ack - rttMs (context.ts). */
   rttMs?: number | undefined;
+  /** A remote target's webhook URLs: the early stop without deliveries and its sentence (context.ts). */
+  webhooks?: WebhookSetup | undefined;
+  /** The message-webhook check of the first reply wait, ms (context.ts, step-waits.ts). */
+  messageWebhookCheckMs?: number | undefined;
 }
 
 export interface EngineResult {

@@ -3,7 +3,7 @@
  * (closed, open), `executeRequest`, sinks, the tally, the timeline and the accounting invariant.
  */
 export * from './types.js';
-export type { ExecuteContext, LatencySink } from './context.js';
+export type { ExecuteContext, LatencySink, WebhookSetup } from './context.js';
 export { ContractNotes, addContract } from './contract-notes.js';
 export { executeRequest, newRecord, notSentRecord } from './execute.js';
 export { modesFor, planRequests, chainPlan, stateKeys, type ModeOverride } from './plan.js';

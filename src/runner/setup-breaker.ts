@@ -1,12 +1,15 @@
 /**
  * Tells a broken set-up from failed expectations (a dead or wrong target would otherwise look
- * like N failed expectations instead of one clear set-up error). A record fails in a *set-up way*
- * when the target refused it before doing any work: HTTP 401/403/404/405 or another 4xx but
- * 408/409/422/429 (token, droid id, route, webhook or test customer not configured), a connection
- * that could not be made (refused, unknown host, unreachable, TLS), or a 2xx that is not JSON (an
- * HTML page: not the API). When the first `threshold` records (default 3) all fail in the same
- * set-up way and none was answered, the breaker trips: the engine stops and the job exits 2 with
- * one line.
+ * like N failed expectations). A record fails in a *set-up way* when the target refused it
+ * before doing any work: HTTP 401/403/404/405 or another 4xx but 408/409/422/429 (token, droid id, route,
+ * webhook or test customer not configured), a connection that could not be made (refused,
+ * unknown host, unreachable, TLS), or a 2xx that is not JSON (an HTML page: not the API).
+ * Against a remote target, an async answer that passed its deadline while nothing at all had
+ * reached the receiver (no answer, no forwarded message, no intent webhook: cause
+ * NO_DELIVERY_CAUSE, answer-turn.ts) is one too: the service posts to the URL in its settings,
+ * and that is not where droidcheck listens.
+ * When the first `threshold` records (default 3) all fail in the same set-up way and none was
+ * answered, the breaker trips: the engine stops and the job exits 2 with one line.
  */
 import type { RequestRecord } from './types.js';
 
@@ -18,6 +21,9 @@ export interface SetupFailure {
   error: { code: string; message: string; cause?: string; excerpt?: string };
 }
 
+/** `RecordError.cause` of an async answer whose deadline passed with no delivery of any kind received yet (answer-turn.ts). */
+export const NO_DELIVERY_CAUSE = 'NO_DELIVERY';
+
 const CONNECT_CAUSES = /^(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|EADDRNOTAVAIL|UND_ERR_CONNECT_TIMEOUT|CERT_|ERR_TLS|DEPTH_ZERO|SELF_SIGNED|UNABLE_TO_VERIFY)/;
 const NOT_SETUP_STATUS = new Set([408, 409, 422, 429]);
 
@@ -25,6 +31,7 @@ const NOT_SETUP_STATUS = new Set([408, 409, 422, 429]);
 export function setupSignature(record: RequestRecord): string | undefined {
   const error = record.error ?? record.steps?.find((s) => s.outcome !== 'answered')?.error;
   if (record.outcome === 'invalid-response') return 'invalid-response';
+  if (record.outcome === 'timeout' && error?.cause === NO_DELIVERY_CAUSE) return 'no-delivery';
   if (record.outcome === 'rejected' && record.httpStatus !== undefined) {
     const s = record.httpStatus;
     if (s >= 400 && s < 500 && !NOT_SETUP_STATUS.has(s)) return `rejected:${s}`;

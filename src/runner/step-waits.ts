@@ -20,11 +20,19 @@
  *   requestId, the reply's mid: what the emulator sends) is taken when it arrives within
  *   PREFER_MS of the answer; after that the first unclaimed one that fits is taken.
  *
+ * - The message-webhook check (both waits above): the service forwards every message, the
+ *   customer's own included, within a second or two (docs receiving-webhook.mdx), so while it is
+ *   not known that forwarding reaches this receiver, a wait first runs for `ctx.messageWebhookCheckMs`
+ *   (default 15 s) only. When by then not even the copy of the customer's own message arrived,
+ *   no reply will: the step fails at once, and so does every later reply wait of the run (per
+ *   receiver), with one sentence naming the URL and the verify token to configure, instead of
+ *   each waiting out its window (180 s). One forwarded message settles the check for the run.
+ *
  * Failures name the fix when nothing reached the receiver at all (no webhook configured, or a
  * wrong verify token / secret). Never throws for the target's behaviour.
  */
 import type { ContractCheck, IntentWebhookRequest, MessageForwarding } from '../contract/index.js';
-import type { DeliverySource, Receiver } from '../receiver/index.js';
+import type { DeliverySource, MessageMatch, Receiver } from '../receiver/index.js';
 import type { ExpectationFailure, ReplyWait, SourceLocation } from '../scenario/index.js';
 import { formatMs } from '../units.js';
 import type { ExecuteContext } from './context.js';
@@ -62,6 +70,54 @@ function messageRouteHint(receiver: DeliverySource, customerId: string | number,
   return `; no forwarded message of customer ${customerId} reached the receiver, not even the copy of the message sent: configure the service's message webhook (dashboard, Automation Panel): Webhook URL = ${receiverUrl(receiver, 'messages')}, Verify Token = the value of DROID_VERIFY_TOKEN`;
 }
 
+/** Default of `--message-webhook-check`, ms: the service forwards a message within a second or two. */
+export const DEFAULT_MESSAGE_WEBHOOK_CHECK_MS = 15_000;
+
+/** What the run knows of message forwarding to a receiver: proven (`ok`), or the sentence of its absence. */
+interface ForwardingState {
+  ok: boolean;
+  absent: string | undefined;
+}
+
+const forwarding = new WeakMap<DeliverySource, ForwardingState>();
+
+function forwardingOf(receiver: DeliverySource): ForwardingState {
+  let state = forwarding.get(receiver);
+  if (!state) forwarding.set(receiver, (state = { ok: false, absent: undefined }));
+  return state;
+}
+
+/** The one sentence of a message webhook that delivered nothing within `waitedMs` of the send. */
+function noForwarding(receiver: DeliverySource, ctx: ExecuteContext, customerId: string | number, waitedMs: number): string {
+  const url = ctx.webhooks?.messages ?? receiverUrl(receiver, 'messages');
+  const refused = receiver.inboundStats().messages.badSecret;
+  const then = 'until then every step that waits for the bot\'s reply fails at once';
+  if (refused > 0) return `no message webhook delivery accepted in ${formatMs(waitedMs)}: the receiver refused ${refused} forwarded message(s) for a wrong verify_token: set the service's Verify Token (the Automation Panel's message webhook) to the value of DROID_VERIFY_TOKEN; ${then}`;
+  return `no message webhook delivery in ${formatMs(waitedMs)}, not even the copy of customer ${customerId}'s own message: configure the Automation Panel's message webhook as ${url} with the verify token (the value of DROID_VERIFY_TOKEN); ${then}`;
+}
+
+/**
+ * Waits for a message of `wait.from` from the step's customer until the step's window ends,
+ * through the message-webhook check (module docs): `{ absent }` when forwarding is known (or now
+ * found) not to reach the receiver.
+ */
+async function waitForwarded(receiver: DeliverySource, wait: ReplyWait, customerId: string | number, stepStart: number, ctx: ExecuteContext): Promise<{ match: MessageMatch } | { absent: string }> {
+  const state = forwardingOf(receiver);
+  if (state.absent !== undefined) return { absent: state.absent };
+  const query = { customerId, after: stepStart, match: senders(wait) };
+  const deadline = stepStart + wait.withinMs;
+  if (state.ok) return { match: await receiver.waitForMessage(query, deadline, ctx.abortSignal) };
+  const checkEnd = Math.min(deadline, stepStart + (ctx.messageWebhookCheckMs ?? DEFAULT_MESSAGE_WEBHOOK_CHECK_MS));
+  const first = await receiver.waitForMessage(query, checkEnd, ctx.abortSignal);
+  if (first.kind === 'message') state.ok = true;
+  if (first.kind === 'message' || ctx.abortSignal?.aborted) return { match: first };
+  if (receiver.messagesOf(customerId).some((m) => m.receivedAt >= stepStart)) state.ok = true;
+  // Another step may have proven forwarding meanwhile: then this one waits out its window.
+  if (!state.ok) return { absent: (state.absent ??= noForwarding(receiver, ctx, customerId, checkEnd - stepStart)) };
+  if (checkEnd >= deadline) return { match: first };
+  return { match: await receiver.waitForMessage(query, deadline, ctx.abortSignal) };
+}
+
 function senders(wait: ReplyWait): (m: MessageForwarding) => boolean {
   const from = new Set<string>(wait.from);
   return (m) => typeof m.type === 'string' && from.has(m.type);
@@ -86,7 +142,9 @@ export async function awaitReply(
   if (!receiver) {
     return { payload: null, interrupted: false, failure: failure('reply', 'waitForReply', `a reply of type ${from}`, undefined, 'waitForReply needs the webhook receiver (this run has none)', wait.location) };
   }
-  const match = await receiver.waitForMessage({ customerId, after: stepStart, match: senders(wait) }, stepStart + wait.withinMs, ctx.abortSignal);
+  const waited = await waitForwarded(receiver, wait, customerId, stepStart, ctx);
+  if ('absent' in waited) return { payload: null, interrupted: false, failure: failure('reply', 'waitForReply', `a reply of type ${from} within ${formatMs(wait.withinMs)}`, null, waited.absent, wait.location) };
+  const match = waited.match;
   if (match.kind === 'message') return { payload: match.payload, receivedAt: match.receivedAt, contract: match.contract, interrupted: false };
   if (ctx.abortSignal?.aborted) return { payload: null, interrupted: true };
   const hint = messageRouteHint(receiver, customerId, stepStart) || `; messages of customer ${customerId} do reach the receiver, so the message webhook works: is the bot on for this customer?`;
@@ -105,7 +163,9 @@ export async function awaitNoReply(
   const from = wait.from.join('|');
   const expected = `no reply of type ${from} within ${formatMs(wait.withinMs)}`;
   if (!receiver) return { payload: null, interrupted: false, failure: failure('reply', 'noReplyWithin', expected, undefined, 'noReplyWithin needs the webhook receiver (this run has none)', wait.location) };
-  const match = await receiver.waitForMessage({ customerId, after: stepStart, match: senders(wait) }, stepStart + wait.withinMs, ctx.abortSignal);
+  const waited = await waitForwarded(receiver, wait, customerId, stepStart, ctx);
+  if ('absent' in waited) return { payload: null, interrupted: false, failure: failure('reply', 'noReplyWithin', expected, undefined, `cannot show that no reply came: ${waited.absent}`, wait.location) };
+  const match = waited.match;
   if (match.kind === 'message') {
     const after = formatMs(match.receivedAt - stepStart);
     const message = `expected no reply within ${formatMs(wait.withinMs)}, got a reply of type ${match.payload.type} after ${after}: "${excerpt(match.payload)}"`;

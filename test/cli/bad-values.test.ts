@@ -39,6 +39,7 @@ const BAD: Record<string, Case> = {
   '--reporter': { values: ['nosuch', 'junti'] },
   '--output-file': { values: ['junit', 'nosuch=x.xml', 'junit={file}/junit.xml', 'junit={dir}'] },
   '--timeout': { values: ['5', '0s', 'soon'] },
+  '--message-webhook-check': { values: ['5', '0s', 'soon'] },
   '--threshold': { values: ['foo < 1', 'ack.p99 <', 'ack.p99 < 5 req/s'] },
   '--retries': { values: ['11', 'x', '-1'] },
   '--base-url': { values: ['not a url', 'ftp://example.com'] },

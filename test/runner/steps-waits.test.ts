@@ -212,18 +212,60 @@ describe('send with waitForReply', () => {
     const pending = run('slow or missing reply', ctx);
     await endWindow(clock, receiver, () => emulator.stats().messagesStored >= 1, 2_000);
     const message = (await pending).failures[0]?.message ?? '';
-    expect(message).toMatch(/^step 1 \(send\): no reply \(type ai\|admin\) within 2 s; no forwarded message of customer 2003 reached the receiver, not even the copy of the message sent: configure the service's message webhook/);
-    expect(message).toContain(`Webhook URL = the receiver's /messages URL (here ${receiver.urls()!.messages}`);
-    expect(message).toContain('Verify Token = the value of DROID_VERIFY_TOKEN');
+    expect(message).toMatch(/^step 1 \(send\): no message webhook delivery in 2 s, not even the copy of customer 2003's own message: configure the Automation Panel's message webhook as /);
+    expect(message).toContain(`the receiver's /messages URL (here ${receiver.urls()!.messages}`);
+    expect(message).toContain('with the verify token (the value of DROID_VERIFY_TOKEN)');
     expect(message).not.toContain(TOKEN);
   });
+
+  it('without a message webhook, a 180 s wait ends after the 15 s check, and every later reply wait of the run fails at once', async () => {
+    const clock = testClock();
+    const { ctx, receiver, emulator } = await rig({ clock, wire: false });
+    ctx.webhooks = { answer: 'https://tunnel.example/webhook', messages: 'https://tunnel.example/messages' };
+    const first = { ...scenario('slow or missing reply'), name: 'long wait' };
+    first.steps = first.steps!.map((st) => (st.kind === 'call' ? { ...st, waitForReply: { ...st.waitForReply!, withinMs: 180_000 } } : st));
+    const pending = executeRequest({ seq: 0, scenario: first, mode: 'sync' }, ctx);
+    await expect.poll(() => emulator.stats().messagesStored, { timeout: 5_000, interval: 5 }).toBeGreaterThanOrEqual(1);
+    clock.advance(14_999);
+    receiver.housekeep();
+    let settled = false;
+    void pending.then(() => (settled = true));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(settled).toBe(false);
+    clock.advance(1);
+    receiver.housekeep();
+    const record = await pending;
+    expect(record.failures.map((f) => f.message)).toEqual([
+      "step 1 (send): no message webhook delivery in 15 s, not even the copy of customer 2003's own message: configure the Automation Panel's message webhook as https://tunnel.example/messages with the verify token (the value of DROID_VERIFY_TOKEN); until then every step that waits for the bot's reply fails at once",
+    ]);
+    // The next reply waits (and a noReplyWithin) end without the clock moving at all.
+    const later = await Promise.all([run('slow or missing reply', ctx), run('bot on', ctx)]);
+    expect(later[0]!.failures[0]?.message).toMatch(/^step 1 \(send\): no message webhook delivery in 15 s/);
+    expect(later[1]!.failures[0]?.message).toMatch(/^step 1 \(send\): cannot show that no reply came: no message webhook delivery in 15 s/);
+    expect(emulator.stats().messagesStored).toBeGreaterThanOrEqual(3);
+  });
+
+  it('with --message-webhook-check 1s and forwarding wired, the echo settles the check and the reply is waited for past it', async () => {
+    const clock = testClock();
+    const { ctx, receiver } = await rig({ clock, answerDelayMs: 1_500 });
+    ctx.messageWebhookCheckMs = 1_000;
+    const long = { ...scenario('slow or missing reply'), name: 'slow reply' };
+    long.steps = long.steps!.map((st) => (st.kind === 'call' ? { ...st, waitForReply: { ...st.waitForReply!, withinMs: 60_000 } } : st));
+    const pending = executeRequest({ seq: 0, scenario: long, mode: 'sync' }, ctx);
+    await endWindow(clock, receiver, () => receiver.messagesOf(2003).length === 1, 1_000);
+    // Past the check: the echo came, so the step keeps waiting for the reply (the emulator answers 1.5 s later, in real time).
+    await expect.poll(() => receiver.messagesOf(2003).length, { timeout: 10_000, interval: 20 }).toBe(2);
+    const record = await pending;
+    expect(record.failures).toEqual([]);
+    expect(record.passed).toBe(true);
+  }, 20_000);
 
   it('with a wrong verify token, the timeout says so', async () => {
     const clock = testClock();
     const { ctx, receiver } = await rig({ clock, token: 'not-the-verify-token-0123456789abcdef' });
     const pending = run('slow or missing reply', ctx);
     await endWindow(clock, receiver, () => receiver.inboundStats().messages.badSecret >= 1, 2_000);
-    expect((await pending).failures[0]?.message).toMatch(/the receiver refused \d+ forwarded message\(s\) for a wrong verify_token: set the service's Verify Token/);
+    expect((await pending).failures[0]?.message).toMatch(/^step 1 \(send\): no message webhook delivery accepted in 2 s: the receiver refused \d+ forwarded message\(s\) for a wrong verify_token: set the service's Verify Token/);
   });
 });
 
@@ -262,6 +304,6 @@ describe('send with noReplyWithin', () => {
     await endWindow(clock, receiver, () => emulator.stats().messagesStored === 1, 5_000);
     const record = await pending;
     expect(record.passed).toBe(false);
-    expect(record.failures[0]?.message).toMatch(/^step 2 \(send\): cannot show that no reply came within 5 s; no forwarded message of customer 2003 reached the receiver/);
+    expect(record.failures[0]?.message).toMatch(/^step 2 \(send\): cannot show that no reply came: no message webhook delivery in 5 s, not even the copy of customer 2003's own message/);
   });
 });
