@@ -128,7 +128,7 @@ const greenRecords = ['shipping', 'purchase', 'greeting', 'return_request'].flat
   ),
 );
 
-describe('accuracy consistent with itself (issue 11, item 11)', () => {
+describe('accuracy consistent with itself', () => {
   it('shows precision = recall = F1 = 100% for every intent of an all-green suite with a perfect diagonal', () => {
     const acc = computeAccuracy(greenRecords, [green]);
     expect(acc.samples).toBe(24);

@@ -70,7 +70,7 @@ describe('renderHtmlReport', () => {
   });
 });
 
-describe('report.html failures (issue 11, item 14)', () => {
+describe('report.html failures', () => {
   const refused = (seq: number, scenario: string) =>
     record({ seq, scenario, mode: seq % 2 === 0 ? 'sync' : 'async', passed: false, outcome: 'transport-error', syncMs: undefined, requestId: `tpa-${seq}x${seq}`, error: { code: 'DROIDCHECK_ERR_TRANSPORT', message: `connect ECONNREFUSED 127.0.0.1:${9000 + (seq % 3)}`, cause: 'ECONNREFUSED' } });
 

@@ -62,7 +62,7 @@ describe('computePassRates', () => {
     expect(rates.scenarios[0]).toMatchObject({ required: { all: true }, requiredPasses: 3, passed: false, flaky: true });
   });
 
-  it('gives the Wilson 95% interval, pass^k and a flaky status of its own (issue 14, part 4)', () => {
+  it('gives the Wilson 95% interval, pass^k and a flaky status of its own', () => {
     const rates = computePassRates([...runs('flaky', [true, false, true, true]), ...runs('strict', [true, true]), ...runs('default', [false])], [suite]);
     const [flaky, strict, none] = rates.scenarios;
     expect(flaky).toMatchObject({ status: 'flaky', flaky: true, allPassed: false, passRate: 0.75, passed: true });

@@ -135,7 +135,7 @@ describe('readReportFile / loadBaseline', () => {
   });
 });
 
-describe('flakiness in every report (issue 14, part 4)', () => {
+describe('flakiness in every report', () => {
   const report = buildReport(run(repeats([true, false, true, true])), { suites: [suite] });
 
   it('writes the interval, pass^k and status in JSON, and the schema keeps them', () => {
