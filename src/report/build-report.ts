@@ -47,7 +47,7 @@ export interface ExitCodeInput {
 /**
  * 130 interrupted; else 99 a threshold breached (or no capacity found); else 1 a pass-rate
  * requirement missed (or, without pass rates, a request failed) or a baseline regression; else
- * 0 (docs/exit-codes.md). Judge errors (graded expectations without a verdict) also give 1:
+ * 0 (the exit codes every command shares). Judge errors (graded expectations without a verdict) also give 1:
  * they are not failures, but a gate must not pass while grading is unfinished.
  */
 export function exitCodeFor(input: ExitCodeInput): number {

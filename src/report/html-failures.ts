@@ -10,7 +10,7 @@ import { formatValue } from './format-value.js';
 import { groupFailures, type FailureGroup } from './failure-groups.js';
 import type { ReportDocument } from './sections/index.js';
 import type { ScenarioEntry } from './sections/scenarios.js';
-import { escapeHtml as h } from './view.js';
+import { escapeHtml as h, htmlTable } from './view.js';
 
 const title = (s: ScenarioEntry): string => `${s.suite} › ${s.name} [${s.mode}]`;
 
@@ -63,8 +63,22 @@ function groupHtml(g: FailureGroup): string {
 ${stepText(s)}${s.error ? `<pre>${h(`${s.error.code}: ${s.error.message}`)}</pre>` : ''}${expectationsTable(g)}${s.failures.length === 0 && s.answerText !== undefined ? `<p>Bot's answer:</p>${answerCell(g)}` : ''}${judgeErrorsTable(s)}${entriesList(g)}</div>`;
 }
 
+/** A load keeps no entries: its failing scenario x mode tallies, each with its examples (requestId, error, failed expectations). */
+function tallyFailuresHtml(tallies: NonNullable<ReportDocument['tallies']>): string {
+  const failing = tallies.filter((t) => t.failed > 0);
+  if (failing.length === 0) return `<h2 id="failures">Failures</h2><p class="pass">None.</p>`;
+  const rows = failing.map((t) => [
+    { text: `${t.suite} › ${t.name} [${t.mode}]`, tone: 'fail' as const },
+    `${t.failed} of ${t.requests}`,
+    t.examples.map((e) => `#${e.seq} ${e.outcome}${e.requestId ? ` ${e.requestId}` : ''}${e.error ? `: ${e.error.code}: ${e.error.message}` : ''}${e.failures.map((f) => `; ${f.path}: ${f.message}`).join('')}`).join(' | '),
+  ]);
+  const total = failing.reduce((n, t) => n + t.failed, 0);
+  return `<h2 id="failures">Failures (${total} requests in ${failing.length} scenario${failing.length === 1 ? '' : 's'})</h2>${htmlTable({ columns: [{ header: 'scenario' }, { header: 'failed' }, { header: 'examples', align: 'l' }], rows })}`;
+}
+
 /** The Failures section: one block per group of identical failures, largest first. */
 export function failuresHtml(report: ReportDocument): string {
+  if (report.scenarios.length === 0 && report.tallies) return tallyFailuresHtml(report.tallies);
   const groups = groupFailures(report);
   const notSent = report.scenarios.filter((s) => s.outcome === 'not-sent').length;
   const skipped = notSent > 0 ? `<p class="muted">${notSent} request${notSent === 1 ? ' was' : 's were'} never sent (interrupted); ${notSent === 1 ? 'it is not a failure' : 'they are not failures'}.</p>` : '';

@@ -1,7 +1,6 @@
 /**
  * The NDJSON stream of records (`results.ndjson`), the same for every job: one JSON object a
- * line, written as records end, so a load run keeps no records in memory (its memory stays flat
- * however long it runs).
+ * line, written as records end, so a load run keeps no records in memory.
  *
  * - Each record is serialised once: its `answer` apart (to apply the answer policy without a
  *   second pass), the rest with `JSON.stringify`; warm-up records carry `"warmup":true`.

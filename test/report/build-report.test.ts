@@ -34,7 +34,7 @@ describe('buildReport', () => {
     const report = buildReport(run([record(), failingRecord()]));
     expect(report.thresholds.map((t) => t.expression)).toEqual(['ack.p99 < 100ms', 'answer.max < 180s', 'sync.max < 180s']);
     expect(buildReport(run([record()])).thresholds.map((t) => t.metric)).toEqual(['sync.max']);
-    // One slow ack: p99 of 1 sample is not judged (docs/statistics.md), so no exit 99.
+    // One slow ack: p99 of 1 sample is not judged (it would be the max under another name), so no exit 99.
     const slowAck = buildReport(run([failingRecord({ ackMs: 250 })]));
     expect(slowAck.latency.ack).toMatchObject({ limitMs: 100, limitStat: 'p99', limitVerdict: 'too-few-samples', withinLimit: true, count: 1 });
     expect(slowAck.thresholds[0]).toMatchObject({ metric: 'ack.p99', status: 'too-few-samples', passed: true, count: 1, minCount: 100 });

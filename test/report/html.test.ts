@@ -125,6 +125,17 @@ describe('report.html failures', () => {
   });
 });
 
+describe('report.html of a load', () => {
+  it('puts the failing scenarios first, with their examples, though a load keeps no entries', () => {
+    const records = [record({ seq: 0 }), failingRecord({ seq: 1, requestId: 'tpa-9' }), failingRecord({ seq: 2, outcome: 'timeout', error: { code: 'DROIDCHECK_ERR_TIMEOUT', message: 'no webhook in 10 s' }, failures: [] })];
+    const html = renderHtmlReport(buildReport({ ...run(records), kind: 'load', records: [] }));
+    const failures = html.indexOf('<h2 id="failures">Failures (2 requests in 1 scenario)</h2>');
+    expect(failures).toBeGreaterThan(0);
+    expect(failures).toBeLessThan(html.indexOf('id="outcomes"'));
+    expect(html).toContain('#1 answered tpa-9; intents: intents does not include &quot;refund&quot; | #2 timeout tpa-123: DROIDCHECK_ERR_TIMEOUT: no webhook in 10 s');
+  });
+});
+
 describe('report.html chart scales', () => {
   it('draws a limit on the data scale as a line, and one far off it as a label only', () => {
     const report = buildReport(run(Array.from({ length: 50 }, (_, i) => record({ seq: i, syncMs: 80 + i, mode: i % 2 ? 'async' : 'sync', ackMs: i % 2 ? 20 + (i % 5) : undefined, answerMs: i % 2 ? 100 : undefined }))));

@@ -1,6 +1,7 @@
 /**
- * Every report droidcheck writes reads back (a failure without `actual` once
- * made `compare`, `merge`, `--baseline` and report.schema.json refuse droidcheck's own report).
+ * Every report droidcheck writes reads back (a failure without `actual` once made `compare`,
+ * `merge`, `--baseline` and report.schema.json refuse droidcheck's own report). Reading is
+ * strict, so a field written but not described in a section's schema fails here too.
  *
  * Over each report.json that the CLI runs of the earlier projects wrote (collected by
  * helpers/cli.ts; `npm test` runs this project last), and over a report with every kind of
