@@ -6,7 +6,8 @@
  * actual) and every scenario in a table with filters. Without JavaScript the tables still show
  * every figure (the charts are extra). Latencies in ms.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
+import { makeDir } from './make-dir.js';
 import { join } from 'node:path';
 import { LATENCY_FOOTNOTE, LATENCY_HEADER, THRESHOLD_MARKS, shownMetrics, formatLimit, latencyCells, thresholdVerdictText } from '../metrics/index.js';
 import { PAGE_SCRIPT, capacityChartData, chartData, scriptJson, timelineChartData, uplotAssets } from './html-charts.js';
@@ -114,7 +115,7 @@ ${settingsHtml(report.settings)}
 
 /** Writes `<dir>/<fileName>` (default report.html; mkdir -p); resolves the file's path. */
 export async function writeHtmlReport(dir: string, report: ReportDocument, fileName = HTML_REPORT_FILE): Promise<string> {
-  await mkdir(dir, { recursive: true });
+  await makeDir(dir);
   const path = join(dir, fileName);
   await writeFile(path, renderHtmlReport(report), 'utf8');
   return path;

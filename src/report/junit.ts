@@ -7,7 +7,8 @@
  * Thresholds form one more suite, `droidcheck.thresholds`. Settings become `<properties>`
  * (secret-looking keys left out).
  */
-import { mkdir, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
+import { makeDir } from './make-dir.js';
 import { join } from 'node:path';
 import { create } from 'xmlbuilder2';
 import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces.js';
@@ -153,7 +154,7 @@ export function renderJUnit(report: ReportDocument, opts: JUnitOptions = {}): st
 
 /** Writes `<dir>/<opts.fileName>` (default junit.xml; mkdir -p); resolves the file's path. */
 export async function writeJUnitReport(dir: string, report: ReportDocument, opts: JUnitOptions & { fileName?: string } = {}): Promise<string> {
-  await mkdir(dir, { recursive: true });
+  await makeDir(dir);
   const path = join(dir, opts.fileName ?? JUNIT_REPORT_FILE);
   await writeFile(path, `${renderJUnit(report, opts)}\n`, 'utf8');
   return path;

@@ -2,7 +2,8 @@
  * Markdown summary of a ReportDocument (`summary.md`), also appended to the file named by
  * `$GITHUB_STEP_SUMMARY` when set (GitHub Actions job summary). Latencies in ms.
  */
-import { appendFile, mkdir, writeFile } from 'node:fs/promises';
+import { appendFile, writeFile } from 'node:fs/promises';
+import { makeDir } from './make-dir.js';
 import { join } from 'node:path';
 import { formatLocation } from '../errors.js';
 import { LATENCY_FOOTNOTE, LATENCY_HEADER, LATENCY_METRICS, THRESHOLD_MARKS, shownMetrics, formatLimit, latencyCells, thresholdVerdictText } from '../metrics/index.js';
@@ -125,7 +126,7 @@ export async function writeMarkdownSummary(
   opts: MarkdownOptions & { env?: Record<string, string | undefined>; fileName?: string } = {},
 ): Promise<string[]> {
   const text = renderMarkdownSummary(report, opts);
-  await mkdir(dir, { recursive: true });
+  await makeDir(dir);
   const path = join(dir, opts.fileName ?? MARKDOWN_REPORT_FILE);
   await writeFile(path, text, 'utf8');
   const step = (opts.env ?? process.env).GITHUB_STEP_SUMMARY;

@@ -14,8 +14,8 @@
  */
 import { once } from 'node:events';
 import { createWriteStream, type WriteStream } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { makeDir } from './make-dir.js';
 import type { RequestRecord } from './run-types.js';
 
 export const NDJSON_RESULTS_FILE = 'results.ndjson';
@@ -72,7 +72,7 @@ export class NdjsonWriter {
 
   /** Creates the directory and opens `path` for writing (truncating). Rejects on an fs error. */
   static async open(path: string, opts: NdjsonOptions = {}): Promise<NdjsonWriter> {
-    await mkdir(dirname(path), { recursive: true });
+    await makeDir(dirname(path));
     const stream = createWriteStream(path, { flags: 'w', highWaterMark: 1024 * 1024 });
     await once(stream, 'open');
     return new NdjsonWriter(path, stream, opts);
