@@ -7,8 +7,10 @@
  */
 import { isAbsolute, relative, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { EXIT, UsageError } from '../errors.js';
-import { loadSuites, type Suite } from '../scenario/index.js';
+import { DEFAULT_CONFIG_FILE, loadConfigFile } from '../config/index.js';
+import { EXIT, formatLocation, UsageError } from '../errors.js';
+import { resolveLlmConfig } from '../llm/index.js';
+import { loadSuites, needsGrader, type Suite } from '../scenario/index.js';
 import type { CliContext } from './shared.js';
 
 /** The paths (files or folders) under which none of `suites` has a scenario. */
@@ -23,12 +25,56 @@ export function pathsWithoutScenarios(paths: readonly string[], suites: readonly
   });
 }
 
+interface ModelFlags {
+  judgeModel?: string;
+  embeddingModel?: string;
+  config?: string;
+}
+
+/**
+ * Warnings (never errors: validate checks files, and the model may be given at run time) for
+ * `judge` and `similar` expectations that `run` could not grade as configured now: no model in
+ * the flags or the config file's `judge:` section, or a model with no endpoint (OPENAI_BASE_URL
+ * / OPENAI_API_KEY). `run` stops on these with exit 2 before sending anything.
+ */
+async function graderWarnings(suites: readonly Suite[], env: NodeJS.ProcessEnv, flags: ModelFlags): Promise<string[]> {
+  const uses = needsGrader(suites);
+  if (uses.length === 0) return [];
+  let judgeSection: unknown;
+  try {
+    judgeSection = (await loadConfigFile(flags.config ?? DEFAULT_CONFIG_FILE, flags.config !== undefined)).judge;
+  } catch (err) {
+    return [`${(err as Error).message} (the models of judge/similar could not be read)`];
+  }
+  let llm;
+  try {
+    llm = resolveLlmConfig({ ...(flags.judgeModel !== undefined && { judgeModel: flags.judgeModel }), ...(flags.embeddingModel !== undefined && { embeddingModel: flags.embeddingModel }) }, env, judgeSection);
+  } catch (err) {
+    return [(err as Error).message];
+  }
+  const out: string[] = [];
+  const endpoint = 'with OPENAI_BASE_URL (a local model) or OPENAI_API_KEY (OpenAI); until then run stops with exit 2 (docs/llm.md)';
+  const first = (m: 'judge' | 'similar') => uses.filter((u) => u.matcher === m);
+  const judges = first('judge');
+  if (judges.length > 0 && llm?.judgeModel === undefined) {
+    out.push(`${formatLocation(judges[0]!.location)}: ${judges.length} "judge" expectation(s) need a chat model and none is configured: pass --judge-model (or judge.model in ${DEFAULT_CONFIG_FILE}) ${endpoint}`);
+  }
+  const similar = first('similar');
+  if (similar.length > 0 && llm?.embeddingModel === undefined) {
+    out.push(`${formatLocation(similar[0]!.location)}: ${similar.length} "similar" expectation(s) need an embedding model and none is configured: pass --embedding-model (or judge.embeddingModel in ${DEFAULT_CONFIG_FILE}) ${endpoint}`);
+  }
+  return out;
+}
+
 export function registerValidateCommand(program: Command, ctx: CliContext): void {
   program
     .command('validate')
     .description('check scenario files (types, keys, regexes, variables, names) without running anything')
     .argument('[paths...]', 'scenario files or directories', ['scenarios'])
-    .action(async (paths: string[]) => {
+    .option('--judge-model <model>', 'the chat model `judge` expectations will use (as for run)')
+    .option('--embedding-model <model>', 'the embedding model `similar` expectations will use (as for run)')
+    .option('--config <file>', `config file whose judge: section names the models (default ${DEFAULT_CONFIG_FILE})`)
+    .action(async (paths: string[], flags: ModelFlags) => {
       const suites = await loadSuites(paths);
       const empty = pathsWithoutScenarios(paths, suites);
       if (empty.length > 0) {
@@ -39,6 +85,7 @@ export function registerValidateCommand(program: Command, ctx: CliContext): void
       const scenarios = suites.reduce((n, s) => n + s.scenarios.length, 0);
       const steps = suites.reduce((n, s) => n + s.scenarios.reduce((m, sc) => m + (sc.steps?.length ?? 0), 0), 0);
       ctx.stdout.write(`ok: ${suites.length} suite(s), ${scenarios} scenario(s), ${steps} step(s)\n`);
+      for (const line of await graderWarnings(suites, ctx.env, flags)) ctx.stderr.write(`droidcheck: warning: ${line}\n`);
       ctx.exitCode = EXIT.OK;
     });
 }
