@@ -24,7 +24,7 @@ import { SetupError, UsageError } from '../errors.js';
 import { formatMs } from '../units.js';
 import { parseThreshold } from '../metrics/index.js';
 import { createRedactor, environmentSecrets, redactValue } from '../redact.js';
-import { buildReport, createReporter, loadBaseline, type LoadSection, type CapacitySection, type Reporter, type ReportDocument, type StreamSection } from '../report/index.js';
+import { buildReport, createReporter, endReporters, loadBaseline, type LoadSection, type CapacitySection, type Reporter, type ReportDocument, type StreamSection } from '../report/index.js';
 import { retryPolicyFor } from '../client/retry.js';
 import { checkAccounting, laneSuites, shardSuites, warmUpConnections, type EngineOptions, type EngineResult, type ProgressSnapshot, type RecordSink, type SetupFailure } from '../runner/index.js';
 import { assertGraderConfig, createGrader, formatLlmUsage, llmSettings, type Grader } from '../llm/index.js';
@@ -303,7 +303,7 @@ async function runPipeline(config: ResolvedConfig, io: JobIO, body: (ctx: JobCon
   if (grader) log(`droidcheck: judge ${formatLlmUsage(grader.usage())}`);
   const stream = streamSection(target);
   const safe = redactValue(stream ? { ...report, stream } : report, redact);
-  for (const r of reporters) await r.onRunEnd?.(safe);
+  await endReporters(reporters, safe); // a file-system error on a report file: exit 2, naming it
   // After the reports are on disk, so a scraper that sees job_finished=1 can read them.
   live?.finish(output.engine);
   const files = reporters.flatMap((r) => r.files ?? []);

@@ -15,7 +15,7 @@ export { mergeReports, mergeTimelines, type MergeReportsOptions } from './merge.
 export { compareReports, renderComparison, type CompareOptions, type ReportComparison } from './compare.js';
 export { renderHtmlReport, writeHtmlReport, HTML_REPORT_FILE, escapeHtml } from './html.js';
 export { readReportFile, loadBaseline } from './read-report.js';
-export { compareReportFiles, mergeReportFiles, MERGE_REPORTERS, type CompareFilesResult, type MergeFilesOptions, type MergeFilesResult } from './report-files.js';
+export { compareReportFiles, endReporters, mergeReportFiles, MERGE_REPORTERS, type CompareFilesResult, type MergeFilesOptions, type MergeFilesResult } from './report-files.js';
 export { createProgressReporter, createProgressReporterWith, progressLine, etaText, wantsLiveProgress, writeAboveProgress } from './progress.js';
 export { computePassRates, type PassRates } from './pass-rates.js';
 export { computeParity, type ParityReport } from './parity.js';

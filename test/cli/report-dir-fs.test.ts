@@ -4,7 +4,7 @@
  * loops for ever on `/proc/nope` (ENOENT although /proc exists), at full CPU and deaf to SIGINT,
  * so permission bits alone (root may "write" to /proc) cannot be the check.
  */
-import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -47,6 +47,17 @@ describe('run -o <a path the file system refuses>: exit 2 within seconds, nothin
       expect(ms).toBeLessThan(10_000);
     }, 30_000);
   }
+});
+
+describe('a report file that cannot be written after the run', () => {
+  it('a directory where report.json goes: exit 2 naming the file, not an internal error (70)', async () => {
+    const out = join(dir, 'blocked');
+    await mkdir(join(out, 'report.json'), { recursive: true });
+    const res = await droidcheck(['run', join(dir, 'one.yaml'), '-o', out, '--reporter', 'console', '--reporter', 'json'], { maxMs: 30_000 });
+    expect(res.code, res.stderr).toBe(2);
+    expect(res.stderr).toContain(`DROIDCHECK_ERR_USAGE: cannot write the report ${join(out, 'report.json')} (EISDIR): a directory is in the way; choose another --report-dir or --output-file`);
+    expect(res.stderr).not.toContain('internal error');
+  }, 40_000);
 });
 
 describe('makeDir: mkdir -p that never loops', () => {
