@@ -32,34 +32,24 @@ interface ModelFlags {
 }
 
 /**
- * Warnings (never errors: validate checks files, and the model may be given at run time) for
- * `judge` and `similar` expectations that `run` could not grade as configured now: no model in
- * the flags or the config file's `judge:` section, or a model with no endpoint (OPENAI_BASE_URL
- * / OPENAI_API_KEY). `run` stops on these with exit 2 before sending anything.
+ * Warnings for `judge` and `similar` expectations that `run` could not grade as configured now
+ * (no chat or embedding model in the flags or the config file's `judge:` section): validate
+ * checks files, and the model may still come at run time, so these do not change the exit code;
+ * `run` stops on them with exit 2 before sending anything. What the user did configure is checked
+ * as `run` checks it: a model with no endpoint (OPENAI_BASE_URL / OPENAI_API_KEY) or a bad config
+ * file is a ConfigError / UsageError (exit 2).
  */
 async function graderWarnings(suites: readonly Suite[], env: NodeJS.ProcessEnv, flags: ModelFlags): Promise<string[]> {
+  const judgeSection = (await loadConfigFile(flags.config ?? DEFAULT_CONFIG_FILE, flags.config !== undefined)).judge;
+  const llm = resolveLlmConfig({ ...(flags.judgeModel !== undefined && { judgeModel: flags.judgeModel }), ...(flags.embeddingModel !== undefined && { embeddingModel: flags.embeddingModel }) }, env, judgeSection);
   const uses = needsGrader(suites);
-  if (uses.length === 0) return [];
-  let judgeSection: unknown;
-  try {
-    judgeSection = (await loadConfigFile(flags.config ?? DEFAULT_CONFIG_FILE, flags.config !== undefined)).judge;
-  } catch (err) {
-    return [`${(err as Error).message} (the models of judge/similar could not be read)`];
-  }
-  let llm;
-  try {
-    llm = resolveLlmConfig({ ...(flags.judgeModel !== undefined && { judgeModel: flags.judgeModel }), ...(flags.embeddingModel !== undefined && { embeddingModel: flags.embeddingModel }) }, env, judgeSection);
-  } catch (err) {
-    return [(err as Error).message];
-  }
   const out: string[] = [];
   const endpoint = 'with OPENAI_BASE_URL (a local model) or OPENAI_API_KEY (OpenAI); until then run stops with exit 2 (docs/llm.md)';
-  const first = (m: 'judge' | 'similar') => uses.filter((u) => u.matcher === m);
-  const judges = first('judge');
+  const judges = uses.filter((u) => u.matcher === 'judge');
   if (judges.length > 0 && llm?.judgeModel === undefined) {
     out.push(`${formatLocation(judges[0]!.location)}: ${judges.length} "judge" expectation(s) need a chat model and none is configured: pass --judge-model (or judge.model in ${DEFAULT_CONFIG_FILE}) ${endpoint}`);
   }
-  const similar = first('similar');
+  const similar = uses.filter((u) => u.matcher === 'similar');
   if (similar.length > 0 && llm?.embeddingModel === undefined) {
     out.push(`${formatLocation(similar[0]!.location)}: ${similar.length} "similar" expectation(s) need an embedding model and none is configured: pass --embedding-model (or judge.embeddingModel in ${DEFAULT_CONFIG_FILE}) ${endpoint}`);
   }

@@ -52,9 +52,10 @@ describe('errors that show the way', () => {
     expect(bare.stderr).toContain('droidcheck: warning: scenarios/graded.yaml:7:9: 2 "judge" expectation(s) need a chat model and none is configured: pass --judge-model');
     expect(bare.stderr).toContain('droidcheck: warning: scenarios/graded.yaml:8:9: 1 "similar" expectation(s) need an embedding model and none is configured: pass --embedding-model');
 
+    // A model given without an endpoint is a mistake in what was configured: exit 2, as for run.
     const noEndpoint = await droidcheck(['validate', '--judge-model', 'llama3.1:8b'], { cwd });
-    expect(noEndpoint.code).toBe(0);
-    expect(noEndpoint.stderr).toContain('droidcheck: warning: a judge model (--judge-model) is configured but no endpoint: set OPENAI_BASE_URL');
+    expect(noEndpoint.code).toBe(2);
+    expect(noEndpoint.stderr).toContain('a judge model (--judge-model) is configured but no endpoint: set OPENAI_BASE_URL');
 
     const configured = await droidcheck(['validate', '--judge-model', 'llama3.1:8b', '--embedding-model', 'nomic-embed-text'], { cwd, env: { OPENAI_BASE_URL: 'http://127.0.0.1:11434/v1' } });
     expect(configured.code).toBe(0);
@@ -64,5 +65,5 @@ describe('errors that show the way', () => {
     const run = await droidcheck(['run', '--reporter', 'console'], { cwd });
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('"judge" needs a chat model');
-  });
+  }, 90_000);
 });
