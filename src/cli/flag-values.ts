@@ -1,8 +1,8 @@
 /**
- * Checks of what the user typed that belong to the command line itself (issue 11, item 7: every
- * user mistake is exit 2 with what, where and how to fix it): an empty value, a threshold or a
+ * Checks of what the user typed that belong to the command line itself (every user mistake is
+ * exit 2 with what, where and how to fix it, so a CI log says what to change): an empty value, a threshold or a
  * reporter name that the library rejects without knowing which flag it came from, and paths the
- * run will write to (checked before anything is sent, without creating anything).
+ * run will write to (checked before anything is sent, leaving no trace).
  * Every function throws UsageError (DROIDCHECK_ERR_USAGE) or the library's own DroidcheckError
  * with the flag's name in front; exit 2.
  */

@@ -2,7 +2,8 @@
  * `droidcheck validate [paths...]`: loads and checks scenario files without sending anything
  * (thin wrapper over `loadSuites`). Every problem is a ScenarioError line `file:line:col:
  * message` (DROIDCHECK_ERR_SCENARIO, exit 2, printed by main); a path that holds no scenario
- * (an empty folder, a folder of other YAML) is a UsageError naming it (exit 2, issue 11 item 4);
+ * (an empty folder, a folder of other YAML) is a UsageError naming it (exit 2: a check that
+ * checked nothing must not pass a CI gate);
  * success prints a count, exit 0.
  */
 import { isAbsolute, relative, resolve } from 'node:path';

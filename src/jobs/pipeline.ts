@@ -1,5 +1,6 @@
 /**
- * The one job pipeline of `run`, `load` and `capacity` (STYLE.md, "One pipeline, many modes"):
+ * The one job pipeline of `run`, `load` and `capacity` (one pipeline, many modes: each job differs
+ * only in its engine step, so selection, reports and exit codes behave the same in all three):
  *
  * 1. select: load the suites (a path that holds no scenario is exit 2), filter (`--tag`,
  *    `--grep`), shard (`--shard i/n`);

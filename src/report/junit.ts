@@ -53,7 +53,8 @@ export function settingsProperties(settings: Record<string, unknown>, prefix = '
 
 function addTestcase(suite: XMLBuilder, s: ScenarioEntry, rate?: ScenarioPassRate): void {
   const tc = suite.ele('testcase', { classname: attr(s.suite), name: attr(`${s.name} [${s.mode}]`), time: seconds(s.latencyMs), file: attr(s.file) });
-  // Repeated scenarios: their pass rate as properties and beside every failure message (issue 14, part 4).
+  // Repeated scenarios: their pass rate as properties and beside every failure message (a CI test
+  // tab shows only the failure text, so a flaky scenario must say its rate there).
   const repeated = rate !== undefined && rate.runs > 1 ? rate : undefined;
   if (repeated) {
     const props = tc.ele('properties');

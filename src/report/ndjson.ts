@@ -1,6 +1,7 @@
 /**
  * The NDJSON stream of records (`results.ndjson`), the same for every job: one JSON object a
- * line, written as records end, so a load run keeps no records in memory (issue 5, Memory).
+ * line, written as records end, so a load run keeps no records in memory (a long load run would
+ * otherwise grow without bound).
  *
  * - Each record is serialised once: its `answer` apart (to apply the answer policy without a
  *   second pass), the rest with `JSON.stringify`; warm-up records carry `"warmup":true`.

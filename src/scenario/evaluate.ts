@@ -12,7 +12,7 @@
  * The plain matchers are checked synchronously, with no allocation beyond the failures; only
  * `similar` and `judge` (matchers/graded.ts) call `ctx.grader`, all of one evaluation at once.
  * A grader that cannot give a verdict (or no grader at all) makes a judge error: never a
- * failure and never a pass (issue 14; DESIGN.md, Measurements).
+ * failure and never a pass (an unfinished grading must neither fail the droid nor let a gate go green).
  */
 import type { ChatHistoryItem } from '../contract/index.js';
 import { JudgeError } from '../errors.js';

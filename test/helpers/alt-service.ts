@@ -1,6 +1,6 @@
 /**
- * A second implementation of the Message Endpoint API specification, for tests (issue 12, "Done
- * when"): Fastify on 127.0.0.1 port 0. It keeps to what the spec and the service's docs show
+ * A second implementation of the Message Endpoint API specification, for tests (what "portable"
+ * means is checked against it, not only against droidcheck's own emulator): Fastify on 127.0.0.1 port 0. It keeps to what the spec and the service's docs show
  * (auth 401/403, the async ack and its three 400s word for word, the answer payload, `{error,
  * message}` errors, `{conversations, total}`, `?secret=` on the answer webhook, MessageForwarding
  * with `?verify_token=`, IntentWebhookRequest with the secret in the body) and makes *other*

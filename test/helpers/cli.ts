@@ -85,7 +85,8 @@ export async function droidcheck(args: string[], opts: { env?: Record<string, st
 }
 
 /**
- * Where every report.json a CLI run of the tests wrote is copied (issue 11, item 1): the
+ * Where every report.json a CLI run of the tests wrote is copied (every report a real run writes
+ * must read back): the
  * `readback` project (test/report/reports.readback.test.ts) feeds each to `compare`, `merge`,
  * `--baseline` and report.schema.json after the unit project. Emptied by test/helpers/reports-setup.ts.
  */
