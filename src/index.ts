@@ -81,8 +81,8 @@ export { compareReports, type CompareReportsOptions, type CompareReportsResult }
 export { mergeReports, type MergeReportsOptions, type MergeReportsResult } from './jobs/merge.js';
 /** `importConversations(options, io)`: `droidcheck import`; real conversations become a regression suite. */
 export { importConversations, type ImportIo, type ImportOptions, type ImportResult } from './jobs/import-conversations.js';
-/** `validateScenarios(paths)`: `droidcheck validate`; loads and checks suites without sending anything. */
-export { validateScenarios, type ValidateResult } from './jobs/validate.js';
+/** `validateScenarios(paths, options)`: `droidcheck validate`; loads and checks suites without sending anything, warns of graded expectations no model could grade. */
+export { validateScenarios, type ValidateOptions, type ValidateResult } from './jobs/validate.js';
 /** `jsonSchema(kind)`: `droidcheck schema`; the JSON Schema of a scenario suite or of report.json. */
 export { jsonSchema, type SchemaKind } from './jobs/schema.js';
 /** `initProject(dir, { force })`: `droidcheck init`; a starter suite, the scenario JSON Schema and .env.example. */

@@ -1,19 +1,20 @@
 /**
  * Checks of what the user typed that belong to the command line itself (every user mistake is
- * exit 2 with what, where and how to fix it, so it is found before anything is sent): an empty
- * value, a threshold or a reporter name that the library rejects without knowing which flag it came
- * from, and paths the run will write to (checked before anything is sent, without creating
- * anything). Every function throws UsageError (DROIDCHECK_ERR_USAGE) or the library's own
- * DroidcheckError with the flag's name in front; exit 2.
+ * exit 2 with what, where and how to fix it, so a CI log says what to change): an empty value, a threshold or a
+ * reporter name that the library rejects without knowing which flag it came from, and paths the
+ * run will write to (checked before anything is sent, leaving no trace).
+ * Every function throws UsageError (DROIDCHECK_ERR_USAGE) or the library's own DroidcheckError
+ * with the flag's name in front; exit 2.
  */
 import { constants } from 'node:fs';
-import { access, stat } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
+import { access, mkdir, rm, rmdir, stat, writeFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { DroidcheckError, isDroidcheckError, UsageError } from '../errors.js';
 import { parseThreshold } from '../metrics/index.js';
 import { pathError } from '../os-errors.js';
 import { createReporter, reporters } from '../report/index.js';
+import { missingParts } from '../report/make-dir.js';
 
 /**
  * A flag given with an empty value (`--tag ""`, `--judge-model=`) is a mistake, never "use the
@@ -55,23 +56,37 @@ export async function checkReporters(names: readonly string[], flag = '--reporte
 
 /**
  * `dir` can be created or written to: the nearest part of it that exists is a directory the
- * process may write to. Creates nothing (a usage error must leave no trace).
+ * process may write to, and the file system really takes a new entry there. Permission bits do
+ * not tell (root may "write" to /proc, which refuses every new folder), so a probe is made and
+ * removed at once: a folder (the first missing one) or, when `dir` exists, a file. Leaves no trace.
  */
 export async function checkWritableDir(dir: string, flag: string, shown: string = dir): Promise<void> {
-  let p = resolve(dir);
-  for (;;) {
-    try {
-      const st = await stat(p);
-      if (!st.isDirectory()) throw Object.assign(new Error(`${p} is not a directory`), { code: p === resolve(dir) ? 'EEXIST' : 'ENOTDIR' });
-      await access(p, constants.W_OK);
-      return;
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT' && dirname(p) !== p) {
-        p = dirname(p);
-        continue;
-      }
-      throw pathError(err, { flag, value: shown }, 'write');
+  try {
+    const { existing, missing } = await missingParts(dir);
+    await access(existing, constants.W_OK);
+    await probeWrite(existing, missing[0]);
+  } catch (err) {
+    throw pathError(err, { flag, value: shown }, 'write');
+  }
+}
+
+/** Creates and removes `folder` (a missing child of `existing`), or a probe file in `existing`. */
+async function probeWrite(existing: string, folder: string | undefined): Promise<void> {
+  try {
+    if (folder === undefined) {
+      const probe = join(existing, `.droidcheck-probe-${process.pid}`);
+      await writeFile(probe, '', { flag: 'wx' });
+      await rm(probe, { force: true });
+    } else {
+      await mkdir(folder);
+      await rmdir(folder).catch(() => undefined);
     }
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') return; // made by another process meanwhile (a parallel shard)
+    // `existing` is a directory, so ENOENT means a file system that takes no new entry (/proc, /sys).
+    if (code === 'ENOENT') throw Object.assign(new Error(`${existing} takes no new entry`), { code: 'EPERM' });
+    throw err;
   }
 }
 

@@ -1,9 +1,14 @@
 /**
- * `droidcheck init [dir]`: writes a starter suite (scenarios/starter.yaml), the scenario JSON
- * Schema (droidcheck.schema.json) and .env.example (`initProject`). Existing files are kept
- * unless `--force`. A directory that cannot be created or written is a UsageError (exit 2).
+ * `droidcheck init [dir]`: writes a portable starter suite (scenarios/starter.yaml), the demo
+ * shop the embedded emulator answers from (scenarios/emulator-profile.yaml, a copy of the one
+ * shipped with droidcheck, so its catalogue, prices and intents are in sight), the scenario JSON
+ * Schema (droidcheck.schema.json), .env.example and droidcheck.config.yaml (`initProject`).
+ * Existing files are kept unless `--force`. A directory that cannot be created or written is a
+ * UsageError (exit 2).
  */
+import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
+import { DEFAULT_PROFILE_PATH } from '../emulator/index.js';
 import { pathError } from '../os-errors.js';
 import { initProject } from '../scenario/index.js';
 import { checkWritableDir } from './flag-values.js';
@@ -12,18 +17,19 @@ import type { CliContext } from './shared.js';
 export function registerInitCommand(program: Command, ctx: CliContext): void {
   program
     .command('init')
-    .description('write a starter suite, the scenario JSON Schema and .env.example')
+    .description('write a portable starter suite, the emulator\'s demo profile, the config file, the scenario JSON Schema and .env.example')
     .argument('[dir]', 'project directory', '.')
     .option('-f, --force', 'overwrite existing files')
     .action(async (dir: string, flags: { force?: boolean }) => {
       // The user's directory meets the file system here: a file in the way or a read-only
       // folder is their mistake (exit 2), found before anything is written.
       await checkWritableDir(dir, 'init');
-      const { written, skipped } = await initProject(dir, { force: flags.force === true }).catch((err: unknown) => {
+      const emulatorProfile = await readFile(DEFAULT_PROFILE_PATH, 'utf8');
+      const { written, skipped } = await initProject(dir, { force: flags.force === true, emulatorProfile }).catch((err: unknown) => {
         throw pathError(err, { flag: 'init', value: dir }, 'write');
       });
       for (const f of written) ctx.stdout.write(`wrote ${f}\n`);
       for (const f of skipped) ctx.stdout.write(`kept ${f} (exists; --force overwrites)\n`);
-      ctx.stdout.write('next: droidcheck validate && droidcheck run\n');
+      ctx.stdout.write('next: droidcheck validate && droidcheck run   (the embedded emulator; against your service: README, "Pointing it at the real service")\n');
     });
 }

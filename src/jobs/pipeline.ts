@@ -1,7 +1,6 @@
 /**
- * The one job pipeline of `run`, `load` and `capacity` (docs/architecture.md, "One pipeline, many
- * modes": the jobs differ in what and when they send, never in how a request is executed, accounted
- * or reported):
+ * The one job pipeline of `run`, `load` and `capacity` (one pipeline, many modes: each job differs
+ * only in its engine step, so selection, reports and exit codes behave the same in all three):
  *
  * 1. select: load the suites (a path that holds no scenario is exit 2), filter (`--tag`,
  *    `--grep`), shard (`--shard i/n`);
@@ -26,7 +25,7 @@ import { SetupError, UsageError } from '../errors.js';
 import { formatMs } from '../units.js';
 import { parseThreshold } from '../metrics/index.js';
 import { createRedactor, environmentSecrets, redactValue } from '../redact.js';
-import { buildReport, createReporter, loadBaseline, type LoadSection, type CapacitySection, type Reporter, type ReportDocument, type StreamSection } from '../report/index.js';
+import { buildReport, createReporter, endReporters, loadBaseline, type LoadSection, type CapacitySection, type Reporter, type ReportDocument, type StreamSection } from '../report/index.js';
 import { retryPolicyFor } from '../client/retry.js';
 import { checkAccounting, laneSuites, shardSuites, warmUpConnections, type EngineOptions, type EngineResult, type ProgressSnapshot, type RecordSink, type SetupFailure } from '../runner/index.js';
 import { assertGraderConfig, createGrader, formatLlmUsage, llmSettings, type Grader } from '../llm/index.js';
@@ -334,7 +333,7 @@ async function finish(config: ResolvedConfig, p: Prepared, target: Target, io: J
   if (grader) p.log(`droidcheck: judge ${formatLlmUsage(grader.usage())}`);
   const stream = streamSection(target);
   const safe = redactValue(stream ? { ...report, stream } : report, p.redact);
-  for (const r of p.reporters) await r.onRunEnd?.(safe);
+  await endReporters(p.reporters, safe); // a file-system error on a report file: exit 2, naming it
   // After the reports are on disk, so a scraper that sees job_finished=1 can read them.
   live?.finish(output.engine);
   const files = p.reporters.flatMap((r) => r.files ?? []);

@@ -6,7 +6,8 @@
  * contract violations, every scenario in a table with filters, and the settings. Without
  * JavaScript the tables still show every figure (the charts are extra).
  */
-import { mkdir, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
+import { makeDir } from './make-dir.js';
 import { join } from 'node:path';
 import { formatMs } from '../units.js';
 import { sectionViews } from './console.js';
@@ -99,7 +100,7 @@ ${settingsHtml(report.settings)}
 
 /** Writes `<dir>/<fileName>` (default report.html; mkdir -p); resolves the file's path. */
 export async function writeHtmlReport(dir: string, report: ReportDocument, fileName = HTML_REPORT_FILE): Promise<string> {
-  await mkdir(dir, { recursive: true });
+  await makeDir(dir);
   const path = join(dir, fileName);
   await writeFile(path, renderHtmlReport(report), 'utf8');
   return path;

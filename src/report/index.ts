@@ -30,5 +30,5 @@ export { mergeReports, mergeTimelines, type MergeReportsOptions } from './merge.
 export { renderComparison } from './report-files.js';
 export { renderHtmlReport, writeHtmlReport, HTML_REPORT_FILE, escapeHtml } from './html.js';
 export { readReportFile, loadBaseline } from './read-report.js';
-export { compareReportFiles, mergeReportFiles, MERGE_REPORTERS, type CompareFilesOptions, type CompareFilesResult, type MergeFilesOptions, type MergeFilesResult } from './report-files.js';
+export { compareReportFiles, endReporters, mergeReportFiles, MERGE_REPORTERS, type CompareFilesOptions, type CompareFilesResult, type MergeFilesOptions, type MergeFilesResult } from './report-files.js';
 export { createProgressReporter, createProgressReporterWith, progressLine, etaText, wantsLiveProgress, writeAboveProgress } from './progress.js';

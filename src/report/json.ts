@@ -1,7 +1,8 @@
 /**
  * `writeJsonReport(dir, report)`: the ReportDocument as `<dir>/report.json`.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
+import { makeDir } from './make-dir.js';
 import { join } from 'node:path';
 import type { ReportDocument } from './sections/index.js';
 
@@ -9,7 +10,7 @@ export const JSON_REPORT_FILE = 'report.json';
 
 /** Writes `<dir>/<fileName>` (default report.json; 2-space JSON), creating `dir` as needed; resolves the file's path. */
 export async function writeJsonReport(dir: string, report: ReportDocument, fileName = JSON_REPORT_FILE): Promise<string> {
-  await mkdir(dir, { recursive: true });
+  await makeDir(dir);
   const path = join(dir, fileName);
   await writeFile(path, `${JSON.stringify(report, null, 2)}\n`, 'utf8');
   return path;

@@ -8,7 +8,8 @@
  * Thresholds form one more suite, `droidcheck.thresholds`. Settings become `<properties>`
  * (secret-looking keys left out).
  */
-import { mkdir, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
+import { makeDir } from './make-dir.js';
 import { join } from 'node:path';
 import { create } from 'xmlbuilder2';
 import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces.js';
@@ -69,7 +70,8 @@ function problemLines(s: ScenarioEntry): string[] {
  */
 function addTestcase(suite: XMLBuilder, s: ScenarioEntry, rate?: ScenarioPassRate): void {
   const tc = suite.ele('testcase', { classname: attr(s.suite), name: attr(`${s.name} [${s.mode}]`), time: seconds(caseMs(s)), file: attr(s.file) });
-  // Repeated scenarios: their pass rate as properties and beside the failure message.
+  // Repeated scenarios: their pass rate as properties and beside the failure message (a CI test
+  // tab shows only the failure text, so a flaky scenario must say its rate there).
   const repeated = rate !== undefined && rate.runs > 1 ? rate : undefined;
   if (repeated) {
     const props = tc.ele('properties');
@@ -166,7 +168,7 @@ export function renderJUnit(report: ReportDocument, opts: JUnitOptions = {}): st
 
 /** Writes `<dir>/<opts.fileName>` (default junit.xml; mkdir -p); resolves the file's path. */
 export async function writeJUnitReport(dir: string, report: ReportDocument, opts: JUnitOptions & { fileName?: string } = {}): Promise<string> {
-  await mkdir(dir, { recursive: true });
+  await makeDir(dir);
   const path = join(dir, opts.fileName ?? JUNIT_REPORT_FILE);
   await writeFile(path, `${renderJUnit(report, opts)}\n`, 'utf8');
   return path;

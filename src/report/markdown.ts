@@ -3,7 +3,8 @@
  * `$GITHUB_STEP_SUMMARY` when set (GitHub Actions job summary): the verdict, every section's
  * view (view.ts draws them alike for every format) and the failures, grouped.
  */
-import { appendFile, mkdir, writeFile } from 'node:fs/promises';
+import { appendFile, writeFile } from 'node:fs/promises';
+import { makeDir } from './make-dir.js';
 import { join } from 'node:path';
 import { formatLocation } from '../errors.js';
 import { formatMs } from '../units.js';
@@ -62,7 +63,7 @@ export async function writeMarkdownSummary(
   opts: MarkdownOptions & { env?: Record<string, string | undefined>; fileName?: string } = {},
 ): Promise<string[]> {
   const text = renderMarkdownSummary(report, opts);
-  await mkdir(dir, { recursive: true });
+  await makeDir(dir);
   const path = join(dir, opts.fileName ?? MARKDOWN_REPORT_FILE);
   await writeFile(path, text, 'utf8');
   const step = (opts.env ?? process.env).GITHUB_STEP_SUMMARY;

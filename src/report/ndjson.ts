@@ -1,6 +1,7 @@
 /**
  * The NDJSON stream of records (`results.ndjson`), the same for every job: one JSON object a
- * line, written as records end, so a load run keeps no records in memory.
+ * line, written as records end, so a load run keeps no records in memory (a long load run would
+ * otherwise grow without bound).
  *
  * - Each record is serialised once: its `answer` apart (to apply the answer policy without a
  *   second pass), the rest with `JSON.stringify`; warm-up records carry `"warmup":true`.
@@ -14,8 +15,8 @@
  */
 import { once } from 'node:events';
 import { createWriteStream, type WriteStream } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { makeDir } from './make-dir.js';
 import type { RequestRecord } from './run-types.js';
 
 export const NDJSON_RESULTS_FILE = 'results.ndjson';
@@ -72,7 +73,7 @@ export class NdjsonWriter {
 
   /** Creates the directory and opens `path` for writing (truncating). Rejects on an fs error. */
   static async open(path: string, opts: NdjsonOptions = {}): Promise<NdjsonWriter> {
-    await mkdir(dirname(path), { recursive: true });
+    await makeDir(dirname(path));
     const stream = createWriteStream(path, { flags: 'w', highWaterMark: 1024 * 1024 });
     await once(stream, 'open');
     return new NdjsonWriter(path, stream, opts);

@@ -10,6 +10,7 @@ import { mergeReports } from './merge.js';
 import { readReportFile } from './read-report.js';
 import type { ReportDocument } from './sections/index.js';
 import { createReporter } from './reporter.js';
+import type { Reporter } from './reporter-types.js';
 
 /** A comparison as terminal text: the verdict, the rules, the flips and the tables (the section's view). */
 export function renderComparison(cmp: ReportComparison): string {
@@ -93,6 +94,37 @@ export async function mergeReportFiles(paths: readonly string[], opts: MergeFile
       ...(opts.outputFile && { outputFile: opts.outputFile }),
     }),
   );
-  for (const r of reporters) await r.onRunEnd?.(report);
+  await endReporters(reporters, report);
   return { report, files: reporters.flatMap((r) => r.files ?? []), exitCode: report.exitCode };
 }
+
+/**
+ * Calls every reporter's `onRunEnd` in turn. A file-system error while a report file is written
+ * (a directory where report.json should go, a full disk, a folder that went read-only during the
+ * run) is the user's to fix, not a droidcheck bug: it becomes a UsageError (DROIDCHECK_ERR_USAGE,
+ * exit 2) naming the file and the OS code. Other errors pass unchanged.
+ */
+export async function endReporters(reporters: readonly Reporter[], report: ReportDocument): Promise<void> {
+  for (const r of reporters) {
+    try {
+      await r.onRunEnd?.(report);
+    } catch (err) {
+      const { code, path, message } = err as NodeJS.ErrnoException;
+      if (typeof code !== 'string' || !/^E[A-Z]+$/.test(code)) throw err;
+      const what = typeof path === 'string' ? path : message;
+      throw new UsageError(`cannot write the report ${what} (${code}): ${FS_HINTS[code] ?? message}; choose another --report-dir or --output-file`);
+    }
+  }
+}
+
+/** What a file-system error code means for a report file. */
+const FS_HINTS: Record<string, string> = {
+  EISDIR: 'a directory is in the way',
+  ENOTDIR: 'a part of the path is a file, not a directory',
+  EEXIST: 'a file is in the way',
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+  EROFS: 'read-only file system',
+  ENOSPC: 'no space left on the device',
+  ENOENT: 'a folder on the way is gone',
+};

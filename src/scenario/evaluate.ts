@@ -12,13 +12,14 @@
  * The plain matchers are checked synchronously, with no allocation beyond the failures; only
  * `similar` and `judge` (matchers/graded.ts) call `ctx.grader`, all of one evaluation at once.
  * A grader that cannot give a verdict (or no grader at all) makes a judge error: never a
- * failure and never a pass (docs/architecture.md, Outcomes).
+ * failure and never a pass (an unfinished grading must neither fail the droid nor let a gate go green).
  */
 import type { ChatHistoryItem } from '../contract/index.js';
 import { JudgeError } from '../errors.js';
 import { GRADED_MATCHERS, type JudgeExpected, type SimilarExpected } from './matchers/graded.js';
 import { MATCHERS } from './matchers/registry.js';
 import { isAbsent, kindOf, show } from './matchers/values.js';
+import { missingPathHint } from './payload-paths.js';
 import type { Expectation, ExpectationFailure, SourceLocation } from './types.js';
 
 /** The result of one grader call (src/llm's `GradeResult`). */
@@ -140,6 +141,13 @@ function walkJson(e: Expectation, actual: unknown, prefix: string, walk: Walk): 
   walkExpectations(e.expected as Expectation[], parsed, `${prefix}${e.path}#`, walk);
 }
 
+/** `show(actual)`; for a path that finds nothing, with what exists at its deepest part (missingPathHint). */
+function shownActual(payload: unknown, path: string, actual: unknown): string {
+  if (actual !== undefined) return show(actual);
+  const hint = missingPathHint(payload, path);
+  return hint === undefined ? show(actual) : `nothing (no value at this path: ${hint})`;
+}
+
 /** The synchronous pass: plain matchers checked, graded ones queued in `walk.pending`. */
 function walkExpectations(expectations: readonly Expectation[], payload: unknown, prefix: string, walk: Walk): void {
   for (const e of expectations) {
@@ -162,7 +170,7 @@ function walkExpectations(expectations: readonly Expectation[], payload: unknown
     }
     if (outcome.pass) continue;
     const note = outcome.note ? ` (${outcome.note})` : '';
-    walk.failures.push(failure(e, prefix, actual, `${e.path}: expected ${def.describe(e.expected, e.options)}, got ${show(actual)}${note}`));
+    walk.failures.push(failure(e, prefix, actual, `${e.path}: expected ${def.describe(e.expected, e.options)}, got ${shownActual(payload, e.path, actual)}${note}`));
   }
 }
 

@@ -7,10 +7,11 @@
  *   explicitly must be a suite;
  * - files larger than 5 MiB are refused (`MAX_SUITE_BYTES`);
  * - problems of every file are gathered into one `ScenarioError` (DROIDCHECK_ERR_SCENARIO, exit 2);
- *   a missing path is one too (at `path:1:1`).
+ *   a missing path is one too (at `path:1:1`, with a did-you-mean for a file, `droidcheck init` for a folder).
  */
 import { readdir, readFile, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
+import { didYouMean } from '../suggest.js';
 import { ScenarioError, type FileIssue } from '../errors.js';
 import { parseSuiteFile } from './parse-suite.js';
 import type { Suite } from './types.js';
@@ -26,6 +27,20 @@ async function walk(dir: string, out: string[]): Promise<void> {
     if (e.isDirectory()) await walk(full, out);
     else if (e.isFile() && YAML_FILE.test(e.name)) out.push(full);
   }
+}
+
+/**
+ * What to do about a path that does not exist: a suite file with a close name beside it
+ * (did-you-mean), or, for a folder, how to start one (`droidcheck init`: a first run in an empty
+ * folder meets this before anything else).
+ */
+async function missingPathAdvice(p: string): Promise<string> {
+  if (YAML_FILE.test(p)) {
+    const siblings = await readdir(dirname(p)).catch(() => [] as string[]);
+    const guess = didYouMean(basename(p), siblings.filter((f) => YAML_FILE.test(f)));
+    return guess === undefined ? '' : `; did you mean ${join(dirname(p), guess)}?`;
+  }
+  return '; to start, `droidcheck init` writes a starter suite (scenarios/starter.yaml) that passes against the embedded emulator and any service that keeps to the spec';
 }
 
 /**
@@ -46,7 +61,7 @@ export async function loadSuites(paths: string[]): Promise<Suite[]> {
         for (const f of found) files.push({ file: f, explicit: false });
       } else files.push({ file: p, explicit: true });
     } catch (err) {
-      const why = (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file or directory' : `cannot read: ${(err as Error).message}`;
+      const why = (err as NodeJS.ErrnoException).code === 'ENOENT' ? `no such file or directory${await missingPathAdvice(p)}` : `cannot read: ${(err as Error).message}`;
       issues.push({ location: { file: p, line: 1, col: 1 }, message: why });
     }
   }

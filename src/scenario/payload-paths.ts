@@ -108,3 +108,45 @@ function fieldPathProblem(path: string, root: Record<string, unknown>, rootLabel
   }
   return undefined;
 }
+
+/** At most this many keys are listed in a hint (a large object would drown the message). */
+const HINT_KEYS = 12;
+
+/**
+ * Why `path` finds nothing in `value` (a received body), for a failure message: the deepest part
+ * of the path that exists and what it holds there, e.g. `"shoppingCart.products.0" has sku, title,
+ * qty, unitPrice, lineTotal` (with a did-you-mean when a key is close to the missing segment), or
+ * `"shoppingCart.products" has 1 item (index 0)`. Undefined when the path does find a value.
+ * Implementations name fields differently where the spec says "not shown" (cart lines are
+ * `count` in the emulator, `quantity` or `qty` elsewhere): the keys that exist show the way.
+ */
+export function missingPathHint(value: unknown, path: string): string | undefined {
+  const segments = path.split('.');
+  let cur = value;
+  for (let i = 0; i < segments.length; i++) {
+    const seg = segments[i]!;
+    const here = i === 0 ? 'the body' : `"${segments.slice(0, i).join('.')}"`;
+    if (Array.isArray(cur)) {
+      const n = cur.length;
+      if (/^\d+$/.test(seg) && Number(seg) < n) {
+        cur = cur[Number(seg)];
+        continue;
+      }
+      const items = n === 0 ? 'no item' : `${n} item${n === 1 ? '' : 's'} (index ${n === 1 ? '0' : `0 to ${n - 1}`})`;
+      return /^\d+$/.test(seg) ? `${here} has ${items}` : `${here} is a list with ${items}: index it with a number`;
+    }
+    if (cur !== null && typeof cur === 'object') {
+      if (Object.hasOwn(cur, seg)) {
+        cur = (cur as Record<string, unknown>)[seg];
+        continue;
+      }
+      const keys = Object.keys(cur);
+      if (keys.length === 0) return `${here} is an empty object`;
+      const listed = keys.length > HINT_KEYS ? `${keys.slice(0, HINT_KEYS).join(', ')}, … (${keys.length} keys)` : keys.join(', ');
+      const guess = didYouMean(seg, keys);
+      return `${here} has ${listed}${guess ? `; did you mean "${segments.slice(0, i).concat(guess).join('.')}"?` : ''}`;
+    }
+    return `${here} is ${cur === null ? 'null' : `a ${typeof cur}`}, not an object`;
+  }
+  return undefined;
+}

@@ -53,7 +53,7 @@ describe('validate, schema, init', () => {
 
   it('validate accepts the starter suite and the example suites', async () => {
     const out = await cli(['validate', join(dir, 'scenarios')]);
-    expect(out.stdout).toBe('ok: 1 suite(s), 3 scenario(s), 2 step(s)\n');
+    expect(out.stdout).toBe('ok: 1 suite(s), 4 scenario(s), 3 step(s)\n');
     expect(out.ctx.exitCode).toBe(0);
     expect((await cli(['validate', 'scenarios/steps'])).stdout).toMatch(/^ok: 4 suite\(s\)/);
   });
@@ -86,8 +86,8 @@ describe('validate, schema, init', () => {
     expect([0, 99]).toContain(out.ctx.exitCode);
     const report = JSON.parse(await readFile(join(reports, 'report.json'), 'utf8')) as { summary: { requests: number; failed: number }; scenarios: { name: string }[] };
     expect(report.summary).toMatchObject({ requests: 2, failed: 0 });
-    expect(new Set(report.scenarios.map((s) => s.name))).toEqual(new Set(['greets the customer']));
-    const grep = await cli(['run', join(dir, 'scenarios'), '--grep', '/oxford/i', '-r', 'json', '-o', reports]);
+    expect(new Set(report.scenarios.map((s) => s.name))).toEqual(new Set(['answers a greeting with text and intents']));
+    const grep = await cli(['run', join(dir, 'scenarios'), '--grep', '/purchase/i', '-r', 'json', '-o', reports]);
     expect([0, 99]).toContain(grep.ctx.exitCode);
     const r2 = JSON.parse(await readFile(join(reports, 'report.json'), 'utf8')) as { summary: { requests: number; failed: number } };
     expect(r2.summary).toMatchObject({ requests: 6, failed: 0 });

@@ -5,6 +5,11 @@
  * own choices where the spec says "not shown" (docs/service-reference.md). A `send` step that
  * waits for the reply reads `reply.*` from the message-forwarding webhook (documented:
  * receiving-webhook.mdx); `intentWebhook.expect` reads the intent webhook (intent-webhook.mdx).
+ *
+ * Nor do they assume the demo shop unless tagged `demo-shop`: its catalogue, prices, intent names
+ * and wording are each droid owner's configuration, so a portable scenario checks intents only as
+ * a non-empty list, money only by its format, and no answer wording. The starter that `init`
+ * writes is scenarios/portable.yaml, word for word.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
@@ -12,6 +17,7 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { CONTRACTS, type ContractName } from '../../src/contract/index.js';
 import { CALL_ENDPOINTS } from '../../src/runner/steps.js';
+import { STARTER_SUITE } from '../../src/scenario/index.js';
 
 const ROOT = resolve(import.meta.dirname, '../../scenarios');
 
@@ -84,6 +90,61 @@ function choicePaths(s: RawScenario): string[] {
   });
   return out;
 }
+
+/** Matchers that name a value the droid's owner configures, on intent lists. */
+const NAME_MATCHERS = ['includes', 'equals', 'oneOf', 'contains'];
+/** What a scenario asserts about the demo shop (catalogue, prices, intent names, wording), as "what: path". */
+function demoShopAssertions(s: RawScenario): string[] {
+  const out: string[] = [];
+  const scan = (expect: Record<string, unknown> | undefined, where: string) => {
+    for (const [path, m] of Object.entries(expect ?? {})) {
+      const matchers = m !== null && typeof m === 'object' && !Array.isArray(m) ? Object.keys(m) : ['equals'];
+      const isIntents = path === 'intents' || path === 'customerInsight.intents' || path === 'intent';
+      if (isIntents && matchers.some((k) => NAME_MATCHERS.includes(k))) out.push(`${where}: ${path} (intent names)`);
+      if (matchers.includes('money')) out.push(`${where}: ${path} (a price)`);
+      if (path.startsWith('shoppingCart.products') || path.startsWith('shopping_cart.products') || path === 'customerInsight.product_keyword') {
+        if (!matchers.every((k) => ['present', 'absent', 'minLength'].includes(k))) out.push(`${where}: ${path} (the catalogue)`);
+      }
+      if ((path === 'answer' || path === 'reply.content.value') && matchers.some((k) => ['contains', 'icontains', 'matches', 'equals', 'similar'].includes(k))) out.push(`${where}: ${path} (wording)`);
+    }
+  };
+  scan(s.expect, 'answer');
+  (s.steps ?? []).forEach((step, i) => {
+    if (step.call === undefined) scan(step.expect, `step ${i + 1}`);
+    scan(step.intentWebhook?.expect, `step ${i + 1} intent webhook`);
+  });
+  return out;
+}
+
+describe('shipped scenarios assume the demo shop only when tagged demo-shop', () => {
+  const files = yamlFiles(ROOT);
+  for (const file of files) {
+    const suite = parse(readFileSync(file, 'utf8')) as { suite: string; scenarios: RawScenario[] };
+    for (const s of suite.scenarios) {
+      const tags = [s.tags ?? []].flat();
+      if (tags.includes('demo-shop') || tags.includes('emulator-only')) continue;
+      it(`${relative(ROOT, file)} / ${s.name}`, () => {
+        expect(demoShopAssertions(s)).toEqual([]);
+      });
+    }
+  }
+
+  it('the check itself finds intent names, prices, catalogue lines and wording', () => {
+    const s: RawScenario = {
+      name: 'x',
+      expect: { intents: { includes: 'purchase' }, 'shoppingCart.grandTotal': { money: '1.00 THB' }, answer: { contains: 'Welcome' }, 'customerInsight.product_keyword': { includes: 'Silk scarf' } },
+      steps: [{ say: 'hi', expect: { intents: { minLength: 1 }, 'shoppingCart.grandTotal': { matches: '^\\d' } } }],
+    };
+    expect(demoShopAssertions(s)).toEqual(['answer: intents (intent names)', 'answer: shoppingCart.grandTotal (a price)', 'answer: answer (wording)', 'answer: customerInsight.product_keyword (the catalogue)']);
+  });
+
+  it('the starter init writes is scenarios/portable.yaml, and the portable scenarios are more than a handful', () => {
+    expect(readFileSync(join(ROOT, 'portable.yaml'), 'utf8')).toBe(STARTER_SUITE);
+    const all = files.flatMap((f) => (parse(readFileSync(f, 'utf8')) as { scenarios: RawScenario[] }).scenarios);
+    const portable = all.filter((s) => ![s.tags ?? []].flat().some((t) => t === 'demo-shop' || t === 'emulator-only'));
+    expect(portable.length).toBeGreaterThanOrEqual(8);
+  });
+});
 
 describe('shipped scenarios are portable unless tagged emulator-only', () => {
   const files = yamlFiles(ROOT);

@@ -18,16 +18,20 @@
  * - the async endpoint checks its settings (webhook, test customer) before the message, in the
  *   docs' order; requestIds are `tpa-` + 20 characters; every `duplicateEvery`-th answer is
  *   delivered twice; cart lines are `{sku, title, qty, unitPrice, lineTotal}`;
- * - the answer's *content* comes from the emulator's rule engine (src/emulator/ai), so the
- *   shipped scenarios' expectations have something to hold on to: what is under test is every
- *   shape and behaviour around it.
+ * - another shop: its own catalogue (other products, prices in USD, another shipping rule),
+ *   its own intent names (`buy`, `question`, `hello`, ...: each droid's owner names them) and its
+ *   own wording of the answer. The extraction (address, contact details, quantities, languages)
+ *   comes from the emulator's rule engine (src/emulator/ai), so documented behaviour (an address
+ *   in the message is parsed, the cart has a grand total in money format) holds, while every
+ *   expectation about the demo shop's catalogue, intent names or wording (tagged `demo-shop` in
+ *   scenarios/) fails here, as it would against any other droid.
  */
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import Fastify, { type FastifyReply } from 'fastify';
 import { Agent, request } from 'undici';
 import type { ChatHistoryItem, ConversationMessage, IntentWebhookRequest, MessageForwarding } from '../../src/contract/index.js';
-import { analyseAnswer, DEFAULT_CATALOGUE, DEFAULT_INTENTS, formatMoney } from '../../src/emulator/ai/index.js';
+import { aiMessage, analyseAnswer, formatMoney, type AnswerBody, type Catalogue, type IntentDefinition } from '../../src/emulator/ai/index.js';
 import { answerPrompt } from '../../src/emulator/ai/ask.js';
 
 export interface AltServiceOptions {
@@ -45,6 +49,42 @@ export interface AltServiceOptions {
   answerDelayMs?: number;
   /** Every n-th answer webhook is delivered twice. Default 2; 0: never. */
   duplicateEvery?: number;
+}
+
+/** The alternative shop's catalogue: none of the demo shop's products, prices in USD. */
+export const ALT_CATALOGUE: Catalogue = {
+  currency: 'USD',
+  shippingFee: 5,
+  freeShippingThreshold: 100,
+  products: [
+    { name: 'Flannel shirt', price: 39, keywords: ['flannel shirt', 'flannel', 'shirt'] },
+    { name: 'Wool beanie', price: 18, keywords: ['wool beanie', 'beanie', 'hat'] },
+    { name: 'Rain jacket', price: 89, keywords: ['rain jacket', 'raincoat', 'jacket'] },
+    { name: 'Hiking boots', price: 129, keywords: ['hiking boots', 'boots', 'shoes'] },
+  ],
+};
+
+/** The alternative droid's intents: every built-in detector, under names of its owner's choosing. */
+export const ALT_INTENTS: readonly IntentDefinition[] = [
+  { name: 'unhappy', detects: ['complaint', 'return_request'], keywords: [] },
+  { name: 'buy', detects: ['purchase'], keywords: [] },
+  { name: 'question', detects: ['price_inquiry', 'product_inquiry', 'general_inquiry'], keywords: [] },
+  { name: 'delivery', detects: ['shipping'], keywords: [] },
+  { name: 'pay', detects: ['payment'], keywords: [] },
+  { name: 'contact', detects: ['contact_update'], keywords: [] },
+  { name: 'hello', detects: ['greeting'], keywords: [] },
+  { name: 'thank_you', detects: ['thanks'], keywords: [] },
+];
+
+/** The alternative shop's own wording: one short paragraph per fact, none of the demo shop's phrases. */
+function altWording(body: AnswerBody): string[] {
+  const cart = body.shoppingCart;
+  const lines = cart.products.map((p) => `${p.count} x ${p.name}`);
+  const a = body.addressParsing;
+  const out = ['Thanks for your message to Alt Outfitters.'];
+  if (lines.length > 0) out.push(`Your order: ${lines.join(', ')}. To pay: ${cart.grandTotal}.`);
+  if (a.postal_code !== '' || a.city !== '') out.push(`Shipping to: ${[a.street_address, a.city, a.postal_code].filter((x) => x !== '').join(', ')}.`);
+  return out;
 }
 
 export interface AltService {
@@ -106,7 +146,8 @@ export async function startAltService(options: AltServiceOptions = {}): Promise<
   /** The documented answer payload, with this implementation's cart lines; intents POSTed. */
   const answer = (humanMessage: string, chatHistory: ChatHistoryItem[], customerId: number, requestId?: string): Record<string, unknown> => {
     const t0 = performance.now();
-    const { body, facts } = analyseAnswer({ humanMessage, chatHistory }, DEFAULT_CATALOGUE, DEFAULT_INTENTS);
+    const { body, facts } = analyseAnswer({ humanMessage, chatHistory }, ALT_CATALOGUE, ALT_INTENTS);
+    const paragraphs = altWording(body);
     const hook = options.intentWebhook;
     for (const intent of hook ? body.intents.filter((i) => !hook.intents || hook.intents.includes(i)) : []) {
       const c = body.customerInsight.contact_info;
@@ -127,17 +168,17 @@ export async function startAltService(options: AltServiceOptions = {}): Promise<
       stats.intentsPosted += 1;
       post(hook!.url, {}, intentBody);
     }
-    const products = body.shoppingCart.products.map((p) => ({ sku: p.code, title: p.name, qty: p.count, unitPrice: formatMoney(p.price, 'THB'), lineTotal: formatMoney(p.total, 'THB') }));
+    const products = body.shoppingCart.products.map((p) => ({ sku: p.code, title: p.name, qty: p.count, unitPrice: formatMoney(p.price, ALT_CATALOGUE.currency), lineTotal: formatMoney(p.total, ALT_CATALOGUE.currency) }));
     return {
       ...(requestId !== undefined && { requestId }),
       droidId,
       customerId,
-      responses: body.responses,
+      responses: paragraphs.map(aiMessage),
       addressParsing: body.addressParsing,
       customerInsight: body.customerInsight,
       shoppingCart: { ...body.shoppingCart, products },
       customExtractedInfo: {},
-      answer: body.answer,
+      answer: paragraphs.join('\n\n'),
       intents: body.intents,
       executionTime: Math.round(performance.now() - t0) + delay,
       timestamp: new Date().toISOString(),
@@ -198,7 +239,7 @@ export async function startAltService(options: AltServiceOptions = {}): Promise<
         if (!c) return refuse(reply, 403, 'Access denied');
         const prompt = (req.body as { prompt?: unknown } | null)?.prompt;
         if (typeof prompt !== 'string' || prompt.length === 0 || prompt.length > 500) return refuse(reply, 400, 'prompt must be 1 to 500 characters');
-        return { answer: answerPrompt(prompt, c.conversation, DEFAULT_CATALOGUE), usage: { tokens: 42 } };
+        return { answer: answerPrompt(prompt, c.conversation, ALT_CATALOGUE), usage: { tokens: 42 } };
       });
       api.post('/send', async (req, reply) => {
         const b = (req.body ?? {}) as { customerId?: unknown; humanMessage?: unknown };

@@ -106,7 +106,7 @@ function collectReport(args: string[], cwd: string, started: number): void {
  */
 export function collectReportDir(dir: string, since = 0): void {
   const file = join(dir, 'report.json');
-  if (!existsSync(file) || statSync(file).mtimeMs < since - 1_000) return;
+  if (!existsSync(file) || !statSync(file).isFile() || statSync(file).mtimeMs < since - 1_000) return; // a directory there: a test of that mistake
   mkdirSync(COLLECTED_REPORTS, { recursive: true });
   copyFileSync(file, join(COLLECTED_REPORTS, `${process.pid}-${++collected}.json`));
 }

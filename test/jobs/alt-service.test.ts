@@ -1,7 +1,9 @@
 /**
- * Issue 12, "Done when", against a second implementation of the specification that made other
- * choices where the spec says "not shown" (test/helpers/alt-service.ts): `droidcheck run` of the
- * shipped scenarios not tagged emulator-only, plus a small fixed suite of every endpoint, reports
+ * Against a second implementation of the specification that made other choices where the spec
+ * says "not shown", and is another shop (its own catalogue, intent names and wording:
+ * test/helpers/alt-service.ts): `droidcheck run` of the shipped scenarios not tagged emulator-only
+ * or demo-shop (the README's real-service command, word for word), of the starter `init` writes,
+ * plus a small fixed suite of every endpoint, reports
  * no contract violation, every answer matched, the sync client switches to the string form once
  * (and says so once), and `doctor` passes; with a wrong token, a closed port or no answer
  * webhook configured, `doctor` exits 2 naming the fix. Also what the implementation sends is
@@ -16,6 +18,7 @@ import { DroidClient } from '../../src/client/index.js';
 import { createReceiver, type Receiver } from '../../src/receiver/index.js';
 import { parseReportDocument, type ReportDocument } from '../../src/report/index.js';
 import { filterScenarios, loadSuites, type Suite } from '../../src/scenario/index.js';
+import { STARTER_SUITE } from '../../src/scenario/index.js';
 import { startAltService, type AltService, type AltServiceOptions } from '../helpers/alt-service.js';
 import { REPO, droidcheck, freePort } from '../helpers/cli.js';
 
@@ -58,12 +61,13 @@ scenarios:
         customerId: "{{ vars.customer }}"
         prompt: 'Respond ONLY with JSON: { "status": "positive" | "negative" | "neutral", "reason": "why" }'
         expect: { answer: { json: { status: { oneOf: [positive, negative, neutral] } } } }
-  - name: a purchase in both modes
-    humanMessage: I want to buy 2 Oxford shirts
+  - name: a purchase in both modes (this shop's catalogue and intent names)
+    humanMessage: I want to buy 2 flannel shirts
     expect:
-      intents: { includes: purchase }
+      intents: { includes: buy }
       shoppingCart.products: { length: 1 }
-      shoppingCart.grandTotal: { money: "2,580.00 THB" }
+      shoppingCart.grandTotal: { money: "83.00 USD" }
+      answer: { contains: "2 x Flannel shirt" }
 `;
 
 const closers: (() => Promise<void>)[] = [];
@@ -77,9 +81,12 @@ async function alt(options: AltServiceOptions = {}): Promise<AltService> {
   return service;
 }
 
-/** The names of every scenario but those tagged emulator-only (what `--exclude-tag emulator-only` keeps). */
+/** What the README's real-service command leaves out: emulator-only endpoints and behaviour, the demo shop's data. */
+const NOT_PORTABLE = ['emulator-only', 'demo-shop'];
+
+/** The names of every scenario but those tagged emulator-only or demo-shop (what the README's command keeps). */
 function portableNames(suites: readonly Suite[]): string[] {
-  return suites.flatMap((s) => s.scenarios.filter((sc) => !sc.tags.includes('emulator-only')).map((sc) => `${sc.suite} ${sc.name}`));
+  return suites.flatMap((s) => s.scenarios.filter((sc) => !sc.tags.some((t) => NOT_PORTABLE.includes(t))).map((sc) => `${sc.suite} ${sc.name}`));
 }
 
 describe('the alternative implementation through droidcheck\'s client and receiver', () => {
@@ -135,17 +142,17 @@ describe('the alternative implementation through droidcheck\'s client and receiv
     if (reply.kind !== 'message' || human.kind !== 'message') return;
     expect(human.contract.violations).toEqual([]);
     expect(reply.contract.violations).toEqual([]);
-    expect(String(reply.payload.content.value)).toMatch(/shirt/i);
-    const intent = await receiver.waitForIntent({ after, intent: 'purchase', customerId: 9001 }, performance.now() + 5000);
+    expect(String(reply.payload.content.value)).toContain('2 x Flannel shirt');
+    const intent = await receiver.waitForIntent({ after, intent: 'buy', customerId: 9001 }, performance.now() + 5000);
     expect(intent.kind).toBe('intent');
     if (intent.kind !== 'intent') return;
     expect(intent.contract.violations).toEqual([]);
-    expect(intent.payload.shopping_cart.products[0]).toMatchObject({ count: 2, name: 'Oxford shirt' });
+    expect(intent.payload.shopping_cart.products[0]).toMatchObject({ count: 2, name: 'Flannel shirt' });
     expect(receiver.inboundStats().messages.badSecret + receiver.inboundStats().intents.badSecret).toBe(0);
   });
 });
 
-describe('Done when: droidcheck run of the shipped scenarios, and doctor, against it', () => {
+describe('droidcheck run of the shipped portable scenarios, and doctor, against it', () => {
   let dir: string;
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'droidcheck-alt-'));
@@ -162,9 +169,9 @@ describe('Done when: droidcheck run of the shipped scenarios, and doctor, agains
     const paths = [join(REPO, 'scenarios'), dir];
     const suites = await loadSuites(paths);
     const names = portableNames(suites);
-    expect(filterScenarios(suites, { excludeTags: ['emulator-only'] }).flatMap((s) => s.scenarios).length).toBe(names.length);
+    expect(filterScenarios(suites, { excludeTags: NOT_PORTABLE }).flatMap((s) => s.scenarios).length).toBe(names.length);
     const out = join(dir, 'run');
-    const res = await droidcheck(['run', ...paths, '--exclude-tag', 'emulator-only', '--base-url', service.url, '--droid-id', String(service.droidId), '--receiver-port', String(port), '--reporter', 'json', '--reporter', 'console', '-o', out, '--timeout', '20s'], { env: env(service), maxMs: 120_000 });
+    const res = await droidcheck(['run', ...paths, '--exclude-tag', 'emulator-only', '--exclude-tag', 'demo-shop', '--base-url', service.url, '--droid-id', String(service.droidId), '--receiver-port', String(port), '--reporter', 'json', '--reporter', 'console', '-o', out, '--timeout', '20s'], { env: env(service), maxMs: 120_000 });
     const report: ReportDocument = parseReportDocument(JSON.parse(await readFile(join(out, 'report.json'), 'utf8')));
     const violations = report.scenarios.flatMap((s) => s.contractViolations.map((v) => `${s.name} [${s.mode}] ${v.endpoint} ${v.path}: ${v.message}`));
     expect(violations).toEqual([]);
@@ -231,4 +238,99 @@ describe('Done when: droidcheck run of the shipped scenarios, and doctor, agains
     expect(run.stderr).toContain('✗ answer webhook');
     expect(service.stats.syncAnswered + service.stats.asyncAccepted).toBe(0);
   }, 60_000);
+});
+
+/**
+ * The README's command for a real service, word for word from README.md (only the values of
+ * --base-url, --droid-id, --receiver-port and --public-url are this test's), plus `-o` so the
+ * reports land in a temporary folder.
+ */
+async function readmeRealServiceArgs(values: Record<string, string>): Promise<string[]> {
+  const readme = await readFile(join(REPO, 'README.md'), 'utf8');
+  const start = readme.indexOf('npx droidcheck run scenarios/');
+  expect(start).toBeGreaterThan(0);
+  const lines: string[] = [];
+  for (const line of readme.slice(start).split('\n')) {
+    lines.push(line.replace(/\\$/, ''));
+    if (!line.endsWith('\\')) break;
+  }
+  const args = lines.join(' ').trim().split(/\s+/).slice(2); // without "npx droidcheck"
+  for (const [flag, value] of Object.entries(values)) {
+    const at = args.indexOf(flag);
+    expect(at, `the README's command has ${flag}`).toBeGreaterThan(0);
+    args[at + 1] = value;
+  }
+  return args;
+}
+
+describe('the first hour against another droid (other catalogue, intent names and wording)', () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'droidcheck-firsthour-'));
+  });
+  afterAll(async () => rm(dir, { recursive: true, force: true }));
+
+  const env = (service: AltService): Record<string, string> => ({ DROID_API_TOKEN: service.token, DROID_WEBHOOK_SECRET: SECRET, DROID_VERIFY_TOKEN: VERIFY });
+  async function wired(): Promise<{ service: AltService; values: Record<string, string>; port: number }> {
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    const service = await alt({ answerWebhook: { url: `${base}/webhook`, secret: SECRET }, messageWebhook: { url: `${base}/messages`, verifyToken: VERIFY } });
+    return { service, port, values: { '--base-url': service.url, '--droid-id': String(service.droidId), '--receiver-port': String(port), '--public-url': `${base}/webhook` } };
+  }
+
+  it("the README's real-service command passes (exit 0); without --exclude-tag demo-shop the demo shop's assertions fail (exit 1)", async () => {
+    const { service, values } = await wired();
+    const args = await readmeRealServiceArgs(values);
+    expect(args).toEqual(expect.arrayContaining(['run', 'scenarios/', '--exclude-tag', 'emulator-only', 'demo-shop']));
+    const res = await droidcheck([...args, '-o', join(dir, 'readme')], { env: env(service), maxMs: 120_000 });
+    expect(res.code, res.stdout.split('\n').filter((l) => l.includes('✗') || l.includes(': expected')).join('\n') + res.stderr).toBe(0);
+    expect(res.stdout).toMatch(/Portable checks › parses the delivery address written in the message \[async\]/);
+    expect(service.stats.answersPosted).toBeGreaterThan(5);
+
+    // What the README used to say: only emulator-only left out. The demo shop's catalogue,
+    // intent names and wording are not this droid's, so those expectations fail.
+    const second = await wired();
+    const old = (await readmeRealServiceArgs(second.values)).filter((a, i, all) => !(a === 'demo-shop' || (a === '--exclude-tag' && all[i + 1] === 'demo-shop')));
+    const failed = await droidcheck([...old, '-o', join(dir, 'old')], { env: env(second.service), maxMs: 120_000 });
+    expect(failed.code).toBe(1);
+    expect(failed.stdout).toContain('intents: expected to include "purchase"');
+  }, 300_000);
+
+  it('init, then run of the starter: exit 0 against this droid and against the embedded emulator; load of it: exit 0', async () => {
+    const project = join(dir, 'project');
+    const init = await droidcheck(['init', project]);
+    expect(init.code, init.stderr).toBe(0);
+    expect(init.stdout).toContain('wrote scenarios/starter.yaml');
+    expect(init.stdout).toContain('wrote scenarios/emulator-profile.yaml');
+    // The demo shop is in sight: its catalogue, prices and intent names.
+    const profile = await readFile(join(project, 'scenarios', 'emulator-profile.yaml'), 'utf8');
+    expect(profile).toMatch(/^# The demo shop droidcheck's embedded emulator answers from/);
+    expect(profile).toContain('Oxford shirt');
+    expect(profile).toContain('purchase');
+    expect(await readFile(join(project, 'scenarios', 'starter.yaml'), 'utf8')).toBe(STARTER_SUITE);
+
+    const { service, values } = await wired();
+    const remote = await droidcheck(['run', ...Object.entries(values).flat(), '-o', join(project, 'alt-reports')], { cwd: project, env: env(service), maxMs: 120_000 });
+    expect(remote.code, remote.stdout + remote.stderr).toBe(0);
+    expect(remote.stdout).toMatch(/\d+ passed, 0 failed/);
+    expect(service.stats.asyncAccepted).toBeGreaterThanOrEqual(5);
+
+    const local = await droidcheck(['run'], { cwd: project, maxMs: 120_000 });
+    expect(local.code, local.stdout + local.stderr).toBe(0);
+
+    // The folder init wrote, its config file included, must serve `load` as it serves `run`
+    // (the file holds only options every command takes; async exercises the webhook path).
+    const load = await droidcheck(['load', 'scenarios/', '--rate', '5', '-d', '5s', '--mode', 'async'], { cwd: project, maxMs: 120_000 });
+    expect(load.code, load.stdout + load.stderr).toBe(0);
+  }, 300_000);
+
+  it("the starter's commented example of shop-specific expectations, uncommented, passes against the emulator", async () => {
+    const uncommented = STARTER_SUITE.replace(/^#( {2}- name:| {4}| {6})/gm, '$1');
+    expect(uncommented).toContain('\n  - name: buys two Oxford shirts\n');
+    const file = join(dir, 'example.yaml');
+    await writeFile(file, uncommented);
+    const res = await droidcheck(['run', file, '--grep', 'Oxford', '--reporter', 'console', '-o', join(dir, 'example-reports')], { maxMs: 120_000 });
+    expect(res.code, res.stdout + res.stderr).toBe(0);
+    expect(res.stdout).toMatch(/2 passed, 0 failed/);
+  }, 120_000);
 });

@@ -110,7 +110,26 @@ describe('matchers', () => {
   it('gives undefined as the actual value of a missing path', async () => {
     const [f] = await failuresOf(exp('shoppingCart.products.3.name', '{ equals: x }'));
     expect(f?.actual).toBeUndefined();
-    expect(f?.message).toBe('shoppingCart.products.3.name: expected to equal "x", got nothing (no value at this path)');
+    expect(f?.message).toBe('shoppingCart.products.3.name: expected to equal "x", got nothing (no value at this path: "shoppingCart.products" has 1 item (index 0))');
+  });
+
+  it('a path that finds nothing names the keys at the deepest part that exists, with a did-you-mean', async () => {
+    // Cart lines are `count` in the emulator and `quantity` here: the keys that exist show the way.
+    const [count] = await failuresOf(exp('shoppingCart.products.0.count', '2'));
+    expect(count?.message).toBe('shoppingCart.products.0.count: expected to equal 2, got nothing (no value at this path: "shoppingCart.products.0" has name, quantity)');
+    const [typo] = await failuresOf(exp('shoppingCart.products.0.quantty', '2'));
+    expect(typo?.message).toContain('"shoppingCart.products.0" has name, quantity; did you mean "shoppingCart.products.0.quantity"?');
+    const [scalar] = await failuresOf(exp('answer.text', '{ present: true }'));
+    expect(scalar?.message).toContain('(no value at this path: "answer" is a string, not an object)');
+    const [empty] = await failuresOf(exp('customExtractedInfo.summary.x', '{ present: true }'));
+    expect(empty?.message).toContain('"customExtractedInfo.summary" is a string');
+    // (a typo of a documented field is refused at load time; under customExtractedInfo nothing is known)
+    const [custom] = await failuresOf(exp('customExtractedInfo.summry', '{ present: true }'));
+    expect(custom?.message).toMatch(/no value at this path: "customExtractedInfo" has summary; did you mean "customExtractedInfo.summary"\?\)$/);
+    const [top] = await failuresOf(exp('requestId', '{ present: true }'), { answer: '', intents: [] });
+    expect(top?.message).toContain('(no value at this path: the body has answer, intents)');
+    const [none] = await failuresOf(exp('intents.0', 'purchase'), { ...PAYLOAD, intents: [] });
+    expect(none?.message).toContain('"intents" has no item');
   });
 
   it('explains a number compared with a numeric string', async () => {

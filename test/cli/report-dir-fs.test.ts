@@ -1,0 +1,86 @@
+/**
+ * A report directory the file system will not take is the user's mistake: exit 2 within seconds,
+ * before anything is sent, through the real CLI. Node's own `mkdir(dir, { recursive: true })`
+ * loops for ever on `/proc/nope` (ENOENT although /proc exists), at full CPU and deaf to SIGINT,
+ * so permission bits alone (root may "write" to /proc) cannot be the check.
+ */
+import { mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeDir } from '../../src/report/make-dir.js';
+import { droidcheck } from '../helpers/cli.js';
+
+const SUITE = `suite: One
+scenarios:
+  - name: greets
+    modes: [sync]
+    humanMessage: Hello there!
+    expect: { answer: { present: true } }
+`;
+
+let dir: string;
+/** How long a CLI start that sends nothing takes on this machine now (it is shared: seconds, at times). */
+let anchorMs: number;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'droidcheck-reportdir-'));
+  await writeFile(join(dir, 'one.yaml'), SUITE);
+  await writeFile(join(dir, 'a-file'), 'x');
+  const started = performance.now();
+  expect((await droidcheck(['validate', join(dir, 'one.yaml')])).code).toBe(0);
+  anchorMs = performance.now() - started;
+}, 60_000);
+afterAll(async () => rm(dir, { recursive: true, force: true }));
+
+describe('run -o <a path the file system refuses>: exit 2 within seconds, nothing sent', () => {
+  const cases: [string, () => string, RegExp][] = [
+    ['a pseudo-filesystem folder (/proc/nope)', () => '/proc/droidcheck-nope/reports', /cannot write \((EPERM|EACCES)\)/],
+    ['a pseudo-filesystem root that exists (/proc)', () => '/proc', /cannot write \((EPERM|EACCES)\)/],
+    ['sysfs (/sys/nope)', () => '/sys/droidcheck-nope', /cannot write \((EPERM|EACCES)\)/],
+    ['a folder under a file (unwritable path)', () => join(dir, 'a-file', 'reports'), /cannot write \(ENOTDIR\)/],
+  ];
+  for (const [what, path, message] of cases) {
+    it(what, async () => {
+      const started = performance.now();
+      const res = await droidcheck(['run', join(dir, 'one.yaml'), '-o', path()], { maxMs: 45_000 });
+      const ms = performance.now() - started;
+      expect(res.code, res.stderr).toBe(2);
+      expect(res.stderr).toContain(`--report-dir ${path()}: `);
+      expect(res.stderr).toMatch(message);
+      expect(res.stderr).not.toMatch(/\n\s+at /); // no stack trace
+      expect(res.stdout).not.toContain('droidcheck run:'); // nothing was sent
+      // Seconds, as long as a start that sends nothing (the hang this replaces lasted minutes).
+      expect(ms, `anchor: validate took ${Math.round(anchorMs)} ms`).toBeLessThan(Math.max(10_000, 3 * anchorMs));
+    }, 60_000);
+  }
+});
+
+describe('a report file that cannot be written after the run', () => {
+  it('a directory where report.json goes: exit 2 naming the file, not an internal error (70)', async () => {
+    const out = join(dir, 'blocked');
+    await mkdir(join(out, 'report.json'), { recursive: true });
+    const res = await droidcheck(['run', join(dir, 'one.yaml'), '-o', out, '--reporter', 'console', '--reporter', 'json'], { maxMs: 30_000 });
+    expect(res.code, res.stderr).toBe(2);
+    expect(res.stderr).toContain(`DROIDCHECK_ERR_USAGE: cannot write the report ${join(out, 'report.json')} (EISDIR): a directory is in the way; choose another --report-dir or --output-file`);
+    expect(res.stderr).not.toContain('internal error');
+  }, 40_000);
+});
+
+describe('makeDir: mkdir -p that never loops', () => {
+  it('creates nested folders, and again is a no-op', async () => {
+    const target = join(dir, 'x', 'y', 'z');
+    await makeDir(target);
+    await makeDir(target);
+    expect((await stat(target)).isDirectory()).toBe(true);
+  });
+
+  it('/proc/<new>/<new>: rejects at once with EPERM (Node\'s recursive mkdir spins here)', async () => {
+    const started = performance.now();
+    await expect(makeDir('/proc/droidcheck-nope/a')).rejects.toMatchObject({ code: expect.stringMatching(/^(EPERM|EACCES)$/) });
+    expect(performance.now() - started).toBeLessThan(1_000);
+  });
+
+  it('a file on the way: ENOTDIR', async () => {
+    await expect(makeDir(join(dir, 'a-file', 'b'))).rejects.toMatchObject({ code: 'ENOTDIR' });
+  });
+});
