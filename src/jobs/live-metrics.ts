@@ -11,12 +11,12 @@
 import { listenError } from '../os-errors.js';
 import type { ResolvedConfig, ResolvedMetrics } from '../config/index.js';
 import { histogramBuckets, LatencyRecorder, type LatencySources, type LiveMetrics, type MetricsServer, type WebhookTotals } from '../metrics/index.js';
-import type { DeliverySource } from '../receiver/index.js';
+import type { DeliverySource, WebhookCounters } from '../receiver/index.js';
 import { verdictOf, type EngineResult, type ProgressSnapshot, type RecordSink, type SendDelayRecorder } from '../runner/index.js';
 import { sleep } from './start-at.js';
 
 /** The receiver's counters as webhook totals by route and verdict (the names of docs/scale.md). */
-export function webhookTotals(receiver: DeliverySource): WebhookTotals {
+export function webhookTotals(receiver: WebhookCounters): WebhookTotals {
   const s = receiver.stats();
   const { messages, intents } = receiver.inboundStats();
   const inbound = (r: typeof messages): WebhookTotals[string] => ({
@@ -45,7 +45,7 @@ export function webhookTotals(receiver: DeliverySource): WebhookTotals {
 }
 
 /** Receiver clock minus this process's, seconds, per receiver seen in the stream. */
-export function receiverSkews(receiver: DeliverySource): Record<string, number> {
+export function receiverSkews(receiver: WebhookCounters): Record<string, number> {
   return Object.fromEntries((receiver.clockSkew()?.receivers ?? []).map((r) => [r.receiverId, r.receiverMinusLocalUs / 1e6]));
 }
 
