@@ -1,5 +1,5 @@
 /**
- * A job's live metrics (`--metrics-port`, issue 13 part 5), fed from what the engine already
+ * A job's live metrics (`--metrics-port`), fed from what the engine already
  * gives every job: a RecordSink (each ended request: outcome and verdict counters) and the
  * progress tick (in flight, dropped, intended rate, and references to the run's own HDR
  * histograms, read at scrape time). No hook in the request path. The receiver's counters (or

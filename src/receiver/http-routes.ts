@@ -3,15 +3,15 @@
  * to the DeliverySink, answers as the sink's Reply says, and counts. Bodies reach them as raw
  * strings (webhook-server.ts removes Fastify's parsers), so a non-JSON body is counted here.
  *
- * POST <answer path>?secret=   answer or error payload (spec: Events; Authentication 7)
+ * POST <answer path>?secret=   answer or error payload (the spec's Events and Authentication sections)
  *   - secret configured and `secret` missing or different (constant time) => bad-secret, 401;
  *   - empty, not JSON, not an object, or no string requestId => 400, malformed (not handed on);
  *   - else ok, 200 `{"ok":true}`.
- * POST <messages path>?verify_token=   MessageForwarding (docs: receiving-webhook.mdx)
+ * POST <messages path>?verify_token=   MessageForwarding (the service's message-forwarding docs)
  *   - token configured and `verify_token` missing or different (constant time) => bad-secret, 403;
  *   - not a JSON object => 400, malformed; else ok, 200 `{"ok":true}` (schema violations travel
  *     with the message).
- * POST <intents path>   IntentWebhookRequest (docs: intent-webhook.mdx)
+ * POST <intents path>   IntentWebhookRequest (the service's intent-webhook docs)
  *   - not a JSON object => 400, malformed;
  *   - secret configured and the body's `secret` missing or different => bad-secret, 403
  *     `{"error":"Forbidden"}`;

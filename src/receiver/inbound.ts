@@ -1,6 +1,6 @@
 /**
  * Forwarded messages and intent webhooks as kept by a receiver (HTTP or stream), with their
- * waiters (docs: thirdparty/receiving-webhook.mdx, thirdparty/intent-webhook.mdx).
+ * waiters (the service's message-forwarding and intent-webhook docs; docs/service-reference.md).
  *
  * Bodies are checked against the documented schemas (messageForwardingSchema,
  * intentWebhookRequestSchema, from src/contract/); violations travel with the delivery, they do

@@ -26,9 +26,11 @@ export interface StreamPublisher extends DeliverySink {
   close(): Promise<void>;
 }
 
-/** The body as written: an intent's with its secret redacted, others as received. */
-function storedBody(d: Delivery): string {
-  return d.route === 'intent' && d.body !== undefined ? JSON.stringify(redactIntentSecret(d.body)) : d.raw;
+/** The entry's fields: arrival as wall clock us; an intent's body with its secret redacted, others as received. */
+function entryOf(d: Delivery, atUs: number, sample: TimeSample | undefined, receiverId: string): string[] {
+  const body = d.route === 'intent' && d.body !== undefined ? JSON.stringify(redactIntentSecret(d.body)) : d.raw;
+  const { route, verdict, requestId, customerId } = d;
+  return encodeEntry({ route, verdict, atUs, requestId, customerId, body, skewUs: sample?.redisMinusLocalUs ?? 0, rttUs: sample?.rttUs ?? 0, receiverId });
 }
 
 export function createStreamPublisher(options: PublishOptions, clock: Clock): StreamPublisher {
@@ -71,17 +73,7 @@ export function createStreamPublisher(options: PublishOptions, clock: Clock): St
     },
     take(d) {
       if (closing !== undefined || redis === undefined) return Promise.reject(new Error('publisher closed or not ready'));
-      const fields = encodeEntry({
-        route: d.route,
-        verdict: d.verdict,
-        atUs: wallUs(d.receivedAt),
-        requestId: d.requestId,
-        customerId: d.customerId,
-        body: storedBody(d),
-        skewUs: sample?.redisMinusLocalUs ?? 0,
-        rttUs: sample?.rttUs ?? 0,
-        receiverId,
-      });
+      const fields = entryOf(d, wallUs(d.receivedAt), sample, receiverId);
       const p = redis.xadd(options.stream, ...trim, '*', ...fields);
       inFlight.add(p);
       const done = (): void => void inFlight.delete(p);

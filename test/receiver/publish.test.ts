@@ -7,7 +7,7 @@ import pLimit from 'p-limit';
 import { Agent, request } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/errors.js';
-import { createRelay, receiverAccountingGap, type Relay, type RelayOptions } from '../../src/receiver/index.js';
+import { createRelay, receiverAccountingGap, ResponsePlan, status, type Relay, type RelayOptions } from '../../src/receiver/index.js';
 import { decodeEntry, type StreamEntry } from '../../src/receiver/stream-entry.js';
 import { answerPayload, intentPayload, messagePayload } from './payloads.js';
 import { startRedisServer, type RedisServer } from './redis-server.js';
@@ -113,6 +113,18 @@ describe('publish mode: every delivery goes to the stream before it is acknowled
     expect('waitFor' in r).toBe(false);
     expect('waitForMessage' in r).toBe(false);
     expect(r.parkedCount()).toBe(0);
+  });
+
+  it('a response plan in front of the publisher: a 503 attempt is not published, its retry is', async () => {
+    const stream = nextStream();
+    const plan = new ResponsePlan();
+    plan.set('tpa-plan', [status(503)]);
+    const { r, url } = await publishing(stream, { responsePlan: plan });
+    expect(await post(`${url}/webhook?secret=${SECRET}`, answerPayload('tpa-plan'))).toBe(503);
+    expect(await post(`${url}/webhook?secret=${SECRET}`, answerPayload('tpa-plan'))).toBe(200);
+    expect((await entries(stream)).map((e) => e.requestId)).toEqual(['tpa-plan']);
+    expect(plan.attempts('tpa-plan').map((a) => a.status)).toEqual([503, 200]);
+    expect(r.stats()).toMatchObject({ received: 2, unavailable: 1, published: 1 });
   });
 
   it('trims the stream to about maxLen entries', async () => {
