@@ -70,9 +70,8 @@ const anchorSetup = async () => {
     register: (ids) => {
       for (const id of ids) {
         let resolveIt;
-        const p = new Promise((r) => (resolveIt = r));
+        void new Promise((r) => (resolveIt = r));
         map.set(id, resolveIt);
-        p.id = undefined;
       }
       return map;
     },

@@ -7,7 +7,7 @@
  * the server stops accepting and every request in flight gets its answer (a relay's XADDs finish
  * first), then the sink closes. Secrets and tokens never appear in a reply, an error or a log line.
  */
-import type { IncomingMessage } from 'node:http';
+import { createServer, type IncomingMessage, type ServerOptions, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Clock } from '../clock.js';
@@ -75,13 +75,24 @@ function createApp(options: WebhookServerOptions, counts: Record<Route, RouteCou
     // when headersTimeout is not above requestTimeout.
     http: { connectionsCheckingInterval: Math.min(1_000, requestTimeoutMs), headersTimeout: requestTimeoutMs },
     clientErrorHandler: clientErrorHandler(counts.answer),
+    // The server is built here only to note each socket's latest request (for clientErrorHandler)
+    // on the way to Fastify's handler: a second 'request' listener would cost a listener-array
+    // copy per webhook. The settings Fastify would give its own server are copied over.
+    serverFactory: (handler: (req: IncomingMessage, res: ServerResponse) => void, fastifyOptions) => {
+      const opts = fastifyOptions as { http?: ServerOptions; keepAliveTimeout?: number; requestTimeout?: number; connectionTimeout?: number };
+      const server = createServer(opts.http ?? {}, (req, res) => {
+        (req.socket as SocketWithRequest)[LATEST_REQUEST] = req;
+        handler(req, res);
+      });
+      if (opts.keepAliveTimeout !== undefined) server.keepAliveTimeout = opts.keepAliveTimeout;
+      if (opts.requestTimeout !== undefined) server.requestTimeout = opts.requestTimeout;
+      server.setTimeout(opts.connectionTimeout ?? 0);
+      return server;
+    },
     logger: options.logger
       ? { serializers: { req: (req: { method: string; url: string }) => ({ method: req.method, url: redactSecretParam(req.url) }) } }
       : false,
   });
-  // Each socket's latest request, for clientErrorHandler: a plain 'request' listener beside
-  // Fastify's, cheaper per webhook than an onRequest + onResponse hook pair.
-  app.server.on('request', (req: IncomingMessage) => void ((req.socket as SocketWithRequest)[LATEST_REQUEST] = req));
   // Bodies reach the handlers as raw strings, so a non-JSON body is counted there, not in Fastify.
   // application/json is registered by name so Fastify caches its lookup; a catch-all ('*') match
   // is looked up again (a ContentType parsed) on every request.
