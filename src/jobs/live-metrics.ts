@@ -1,23 +1,22 @@
 /**
- * A job's live metrics (`--metrics-port`, for a Prometheus scraping a long load; docs/scale.md),
- * fed from what the engine already gives every job: a RecordSink (each ended request: outcome and
- * verdict counters) and the progress tick (in flight, dropped, intended rate, and references to the
- * run's own HDR histograms, read at scrape time). No hook in the request path. The receiver's
- * counters (or the stream's, `--deliveries`) are read at scrape time too. So what /metrics says at
- * the end is what the report says: the same records, the same histograms, the same receiver
- * counters.
+ * A job's live metrics (`--metrics-port`), fed from what the engine already
+ * gives every job: a RecordSink (each ended request: outcome and verdict counters) and the
+ * progress tick (in flight, dropped, intended rate, and references to the run's own HDR
+ * histograms, read at scrape time). No hook in the request path. The receiver's counters (or
+ * the stream's, `--deliveries`) are read at scrape time too. So what /metrics says at the end is
+ * what the report says: the same records, the same histograms, the same receiver counters.
  *
  * prom-client is loaded only here, on demand (~80 ms a run without metrics does not pay).
  */
 import { listenError } from '../os-errors.js';
 import type { ResolvedConfig, ResolvedMetrics } from '../config/index.js';
 import { histogramBuckets, LatencyRecorder, type LatencySources, type LiveMetrics, type MetricsServer, type WebhookTotals } from '../metrics/index.js';
-import type { DeliverySource } from '../receiver/index.js';
+import type { DeliverySource, WebhookCounters } from '../receiver/index.js';
 import { verdictOf, type EngineResult, type ProgressSnapshot, type RecordSink, type SendDelayRecorder } from '../runner/index.js';
 import { sleep } from './start-at.js';
 
 /** The receiver's counters as webhook totals by route and verdict (the names of docs/scale.md). */
-export function webhookTotals(receiver: DeliverySource): WebhookTotals {
+export function webhookTotals(receiver: WebhookCounters): WebhookTotals {
   const s = receiver.stats();
   const { messages, intents } = receiver.inboundStats();
   const inbound = (r: typeof messages): WebhookTotals[string] => ({
@@ -46,7 +45,7 @@ export function webhookTotals(receiver: DeliverySource): WebhookTotals {
 }
 
 /** Receiver clock minus this process's, seconds, per receiver seen in the stream. */
-export function receiverSkews(receiver: DeliverySource): Record<string, number> {
+export function receiverSkews(receiver: WebhookCounters): Record<string, number> {
   return Object.fromEntries((receiver.clockSkew()?.receivers ?? []).map((r) => [r.receiverId, r.receiverMinusLocalUs / 1e6]));
 }
 

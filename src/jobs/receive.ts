@@ -1,22 +1,22 @@
 /**
- * `startReceive(config)`: the receiver as a standalone service (docs/scale.md;
- * `droidcheck receive` wraps it). It answers the service's three webhooks (answer, message
+ * `startReceive(config)`: the receiver as a standalone relay (`droidcheck receive` wraps it). It
+ * answers the service's three webhooks (answer, message
  * forwarding, intent; docs/receiver.md) and publishes every delivery it accepts, and every one
  * it refuses for its secret, to a Redis Stream with its arrival time (wall clock, us) before it
  * answers 200, so shards on other machines (`run`/`load --deliveries`) read them. It holds no
  * state another receiver needs: run as many as you like behind one URL (a load balancer, a
  * Kubernetes Service). `GET /healthz` answers 503 while Redis does not answer PING.
  * close() stops accepting, lets the requests in flight finish their XADD and their answer, then
- * quits Redis: nothing is acknowledged and unpublished (receiver/receiver.ts). With
+ * quits Redis: nothing is acknowledged and unpublished (receiver/relay.ts). With
  * `--metrics-port`, the webhook counters are served to Prometheus (live-metrics.ts).
  */
 import type { ResolvedReceiveConfig } from '../config/index.js';
-import { createReceiver, redactRedisUrl, type Receiver, type ReceiverStats, type ReceiverUrls } from '../receiver/index.js';
+import { createRelay, redactRedisUrl, type Relay, type ReceiverStats, type ReceiverUrls } from '../receiver/index.js';
 import { listenError } from '../os-errors.js';
 import { serveMetrics, webhookTotals, type ServedMetrics } from './live-metrics.js';
 
 export interface ReceiveService {
-  readonly receiver: Receiver;
+  readonly receiver: Relay;
   /** The routes' URLs (without secret or token). */
   readonly urls: ReceiverUrls;
   /** The stream, and Redis without its password. */
@@ -34,7 +34,7 @@ export interface ReceiveService {
  * when the port (or the metrics port) cannot be bound.
  */
 export async function startReceive(config: ResolvedReceiveConfig): Promise<ReceiveService> {
-  const receiver = createReceiver({
+  const receiver = createRelay({
     host: config.host,
     port: config.port,
     secret: config.secret,

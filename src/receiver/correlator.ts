@@ -1,17 +1,19 @@
 /**
- * Correlates answer-webhook deliveries with waiters by requestId (spec: Events, rules 2-3), with
- * no I/O. Used by the HTTP receiver (deliveries from its route) and the stream receiver
- * (deliveries read from Redis that this shard owns).
+ * Correlates answer-webhook deliveries with waiters by requestId (the spec's Events section: one
+ * webhook per requestId, which may arrive before the acknowledgement), with no I/O. Used by the
+ * HTTP receiver (deliveries from its route, local-sink.ts) and the stream receiver (deliveries
+ * read from Redis that this shard owns).
  *
  * - waiters: Map<requestId, Waiter{resolve, deadline, signal}>, deadlines in one DeadlineTimer
  *   (a heap and a single timer armed at the earliest deadline: no timer per waiter).
  * - parked: deliveries that came before their waitFor (the webhook can beat the acknowledgement);
  *   claimed by the later waitFor, or counted as orphans after `orphanGraceMs` / at close().
  * - finished: FinishedIds (compact, bounded) to tell a duplicate from a late delivery.
- * - AbortSignals: one listener per distinct signal (not per waiter), so a run-wide signal
- *   shared by 100k waiters holds one listener and a Set of ids.
- * Heap per pending waiter: the Waiter, its Promise and resolve function, a Map entry and a
- * heap slot: a few hundred bytes (well under 2 KB); the requestId string is the caller's.
+ * - AbortSignals: one listener per distinct signal (not per waiter). A signal's first few
+ *   requestIds are listed; past SIGNAL_LIST_MAX its abort walks every waiter once instead, so
+ *   a run-wide signal shared by 60,000 waiters costs no memory per waiter.
+ * Memory per pending waiter (bench/receiver-memory.js): the Waiter, its Promise and resolving
+ * functions, a Map entry and a heap slot, about 0.25 KB; the requestId string is the caller's.
  */
 import type { Clock } from '../clock.js';
 import { DeadlineTimer } from './deadline-timer.js';
@@ -30,13 +32,34 @@ export interface CorrelatorOptions {
 
 export const TIMEOUT: WebhookMatch = Object.freeze({ kind: 'timeout' });
 
+/** `id` is the caller's requestId string: the one remembered once finished (the body's copy can go). */
 class Waiter {
   constructor(
+    readonly id: string,
     readonly resolve: (m: WebhookMatch) => void,
     readonly deadline: number,
     readonly signal: AbortSignal | undefined,
   ) {}
 }
+
+/**
+ * Matched waiters leave their deadline slot behind (removed lazily, when it comes due). Once the
+ * slots outnumber twice the waiters by this much, they are rebuilt from the waiters, so a slot
+ * (and its requestId string) does not outlive its waiter by a whole timeout.
+ */
+const STALE_SLOTS = 1024;
+
+/** A signal's requestIds are listed up to this many; past it, its abort walks every waiter. */
+const SIGNAL_LIST_MAX = 16;
+
+/**
+ * The executor of every waiter's Promise: hands out its resolve function without a closure per
+ * call (new Promise runs the executor synchronously, so `captured` is read right after).
+ */
+let captured: ((m: WebhookMatch) => void) | undefined;
+const capture = (resolve: (m: WebhookMatch) => void): void => {
+  captured = resolve;
+};
 
 interface Parked {
   match: DeliveredMatch;
@@ -50,7 +73,8 @@ export class Correlator {
   readonly #parked = new Map<string, Parked>();
   readonly #finished: FinishedIds;
   readonly #deadlines: DeadlineTimer<string>;
-  readonly #bySignal = new WeakMap<AbortSignal, Set<string>>();
+  /** Signals listened to, with their requestIds (null once past SIGNAL_LIST_MAX: walk every waiter). */
+  readonly #bySignal = new WeakMap<AbortSignal, string[] | null>();
   #closed = false;
 
   constructor(options: CorrelatorOptions) {
@@ -68,6 +92,11 @@ export class Correlator {
 
   get parked(): number {
     return this.#parked.size;
+  }
+
+  /** Deadline slots held (pending waiters, and matched ones' slots not yet due or rebuilt away). */
+  get deadlineSlots(): number {
+    return this.#deadlines.size;
   }
 
   /** True when `id` is waited for, parked, or remembered as finished here (and not another shard's). */
@@ -92,11 +121,12 @@ export class Correlator {
       this.#finished.add(id, FINISHED.TIMED_OUT, now);
       return Promise.resolve(TIMEOUT);
     }
-    return new Promise<WebhookMatch>((resolve) => {
-      this.#waiters.set(id, new Waiter(resolve, deadline, signal));
-      this.#deadlines.add(deadline, id, now);
-      if (signal !== undefined) this.#link(signal, id);
-    });
+    const promise = new Promise<WebhookMatch>(capture);
+    this.#waiters.set(id, new Waiter(id, captured as (m: WebhookMatch) => void, deadline, signal));
+    captured = undefined;
+    this.#deadlines.add(deadline, id, now);
+    if (signal !== undefined) this.#link(signal, id);
+    return promise;
   }
 
   /** Classifies one valid delivery (requestId present) and resolves its waiter when there is one. */
@@ -104,10 +134,10 @@ export class Correlator {
     const waiter = this.#waiters.get(id);
     if (waiter !== undefined) {
       this.#waiters.delete(id);
-      if (waiter.signal !== undefined) this.#bySignal.get(waiter.signal)?.delete(id);
-      this.#finished.add(id, FINISHED.MATCHED, now);
+      this.#finished.add(waiter.id, FINISHED.MATCHED, now);
       this.counts.matched++;
       waiter.resolve(match);
+      if (this.#deadlines.size > 2 * this.#waiters.size + STALE_SLOTS) this.#rebuildDeadlines(now);
       return 'matched';
     }
     const done = this.#finished.get(id);
@@ -136,7 +166,6 @@ export class Correlator {
     const w = this.#waiters.get(id);
     if (w !== undefined) {
       this.#waiters.delete(id);
-      if (w.signal !== undefined) this.#bySignal.get(w.signal)?.delete(id);
       w.resolve(TIMEOUT);
     }
     this.#finished.add(id, FINISHED.FOREIGN, now);
@@ -182,29 +211,38 @@ export class Correlator {
 
   #timeOut(id: string, w: Waiter, now: number): void {
     this.#waiters.delete(id);
-    if (w.signal !== undefined) this.#bySignal.get(w.signal)?.delete(id);
-    this.#finished.add(id, FINISHED.TIMED_OUT, now);
+    this.#finished.add(w.id, FINISHED.TIMED_OUT, now);
     w.resolve(TIMEOUT);
   }
 
-  #link(signal: AbortSignal, id: string): void {
-    let ids = this.#bySignal.get(signal);
-    if (ids === undefined) {
-      const set = new Set<string>();
-      ids = set;
-      this.#bySignal.set(signal, set);
-      signal.addEventListener('abort', () => this.#abortAll(signal, set), { once: true });
-    }
-    ids.add(id);
+  #rebuildDeadlines(now: number): void {
+    this.#deadlines.replace(this.#waiters.values(), (w) => w.deadline, (w) => w.id, now);
   }
 
-  #abortAll(signal: AbortSignal, ids: Set<string>): void {
+  /** Listens to `signal` once; lists `id` while the list is short (a stale id is skipped at abort). */
+  #link(signal: AbortSignal, id: string): void {
+    const ids = this.#bySignal.get(signal);
+    if (ids === undefined) {
+      this.#bySignal.set(signal, [id]);
+      signal.addEventListener('abort', () => this.#abortAll(signal), { once: true });
+    } else if (ids !== null) {
+      if (ids.length < SIGNAL_LIST_MAX) ids.push(id);
+      else this.#bySignal.set(signal, null);
+    }
+  }
+
+  /** Times out the waiters of `signal` (a Map may lose entries while it is walked). */
+  #abortAll(signal: AbortSignal): void {
     const now = this.#o.clock.now();
+    const ids = this.#bySignal.get(signal);
+    this.#bySignal.delete(signal);
+    if (ids === undefined || ids === null) {
+      for (const [id, w] of this.#waiters) if (w.signal === signal) this.#timeOut(id, w, now);
+      return;
+    }
     for (const id of ids) {
       const w = this.#waiters.get(id);
       if (w !== undefined && w.signal === signal) this.#timeOut(id, w, now);
     }
-    ids.clear();
-    this.#bySignal.delete(signal);
   }
 }

@@ -47,6 +47,17 @@ export class DeadlineTimer<K> {
     if (heap.size > 0 && !this.#closed) this.#arm(heap.peek(), now);
   }
 
+  /** Replaces every entry with one per item of `items` (deadline `atOf`, key `keyOf`), and re-arms the timer. */
+  replace<T>(items: Iterable<T>, atOf: (item: T) => number, keyOf: (item: T) => K, now = this.#clock.now()): void {
+    if (this.#closed) return;
+    this.#heap.clear();
+    for (const item of items) this.#heap.push(atOf(item), keyOf(item));
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#timer = undefined;
+    this.#timerAt = Infinity;
+    if (this.#heap.size > 0) this.#arm(this.#heap.peek(), now);
+  }
+
   /** Drops every entry and the timer; add() does nothing afterwards. */
   close(): void {
     this.#closed = true;

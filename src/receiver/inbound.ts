@@ -1,6 +1,6 @@
 /**
  * Forwarded messages and intent webhooks as kept by a receiver (HTTP or stream), with their
- * waiters (docs: thirdparty/receiving-webhook.mdx, thirdparty/intent-webhook.mdx).
+ * waiters (the service's message-forwarding and intent-webhook docs; docs/service-reference.md).
  *
  * Bodies are checked against the documented schemas (messageForwardingSchema,
  * intentWebhookRequestSchema, from src/contract/); violations travel with the delivery, they do
@@ -70,11 +70,10 @@ export class InboundDeliveries {
     this.#intents = new Inbox<InboundIntent>(clock, { perKey: maxIntents, max: maxIntents });
   }
 
-  /** Keeps an accepted forwarded message (a JSON object); counts it accepted. */
+  /** Keeps an accepted forwarded message (a JSON object). The caller counts it accepted. */
   addMessage(body: Record<string, unknown>, receivedAt: number): void {
     const contract = checkContract(messageForwardingSchema, body);
     const customerId = typeof body.customerId === 'number' || typeof body.customerId === 'string' ? body.customerId : '';
-    this.messageStats.accepted++;
     this.#messages.add(customerKey(body.customerId), {
       payload: body as MessageForwarding,
       customerId,
@@ -87,7 +86,6 @@ export class InboundDeliveries {
   /** Keeps an accepted intent webhook (a JSON object, checked before its secret is redacted). */
   addIntent(body: Record<string, unknown>, receivedAt: number): void {
     const contract = checkContract(intentWebhookRequestSchema, body);
-    this.intentStats.accepted++;
     this.#intents.add(ALL, {
       payload: redactIntentSecret(body) as IntentWebhookRequest,
       customerId: typeof body.customer_id === 'string' ? body.customer_id : undefined,
@@ -130,6 +128,11 @@ export class InboundDeliveries {
       messages: { ...this.messageStats, ...this.#messages.counts },
       intents: { ...this.intentStats, ...this.#intents.counts },
     };
+  }
+
+  /** Claimed and dropped counts of both routes (live objects: read, do not change). */
+  keptCounts(): { messages: { claimed: number; dropped: number }; intents: { claimed: number; dropped: number } } {
+    return { messages: this.#messages.counts, intents: this.#intents.counts };
   }
 
   /** Waiters of both routes not yet resolved. */

@@ -1,4 +1,7 @@
 export { createReceiver } from './receiver.js';
+export { createRelay } from './relay.js';
+export { ResponsePlan, withResponsePlan, USUAL, STALL, status, delay, type Attempt, type PlanStep, type ResponsePlanOptions } from './response-plan.js';
+export { DROP, type Delivery, type DeliverySink, type Reply } from './delivery.js';
 export { createStreamReceiver } from './stream-receiver.js';
 export type {
   ClockSkew,
@@ -10,6 +13,11 @@ export type {
   PublishOptions,
   Receiver,
   ReceiverOptions,
+  Relay,
+  RelayOptions,
+  WebhookCounters,
+  WebhookListener,
+  WebhookServerOptions,
   ReceiverSkew,
   ReceiverStats,
   ReceiverUrls,

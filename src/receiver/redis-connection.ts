@@ -78,11 +78,14 @@ export async function quitRedis(redis: Redis): Promise<void> {
   }
 }
 
-/** A wall clock in integer microseconds built from the injected clock: wall at start + monotonic elapsed. */
-export function createWallUs(clock: Clock): () => number {
+/**
+ * A wall clock in integer microseconds built from the injected clock: wall at start + monotonic
+ * elapsed. `atMs` (default now) is a clock.now() reading, e.g. a delivery's arrival.
+ */
+export function createWallUs(clock: Clock): (atMs?: number) => number {
   let base = -Infinity;
   for (let i = 0; i < 3; i++) base = Math.max(base, clock.wallNow().getTime() - clock.now());
-  return () => Math.round((base + clock.now()) * 1000);
+  return (atMs = clock.now()) => Math.round((base + atMs) * 1000);
 }
 
 /** One TIME sample: Redis's time and this process's clocks at the round trip's midpoint. */

@@ -213,8 +213,12 @@ export class EntryClassifier {
       return;
     }
     const body = parseObject(e.body);
-    if (body === undefined) stats.malformed++;
-    else if (e.route === 'message') inbound.addMessage(body, this.#d.toMono(e));
+    if (body === undefined) {
+      stats.malformed++;
+      return;
+    }
+    stats.accepted++;
+    if (e.route === 'message') inbound.addMessage(body, this.#d.toMono(e));
     else inbound.addIntent(body, this.#d.toMono(e));
   }
 

@@ -1,6 +1,6 @@
 /**
- * createStreamReceiver: the deliveries of a shard read from a Redis Stream that publishing
- * receivers fill (docs/scale.md), behind the same DeliverySource interface as the HTTP
+ * createStreamReceiver: the deliveries of a shard read from a Redis Stream that relays
+ * (createRelay, `droidcheck receive`) fill, behind the same DeliverySource interface as the HTTP
  * receiver, with no HTTP server.
  *
  * - Reads the stream from `from` (default: Redis TIME when created: the shard's start).
@@ -18,7 +18,7 @@
  */
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
-import { systemClock } from '../clock.js';
+import { systemClock, type Clock } from '../clock.js';
 import { Correlator } from './correlator.js';
 import { InboundDeliveries } from './inbound.js';
 import { within } from './within.js';
@@ -26,7 +26,7 @@ import { connectRedis, createRedis, createWallUs, quitRedis, sampleRedisTime, ty
 import { EntryClassifier } from './stream-classifier.js';
 import type { StreamEntry } from './stream-entry.js';
 import { Ownership } from './stream-ownership.js';
-import { StreamReader } from './stream-reader.js';
+import { StreamReader, type RawEntry } from './stream-reader.js';
 import type { ClockSkew, CorrelationOptions, DeliverySource, InboxBounds, ReceiverStats } from './types.js';
 
 export interface StreamReceiverOptions extends CorrelationOptions, InboxBounds {
@@ -62,13 +62,10 @@ export interface StreamReceiver extends DeliverySource {
   lastError(): string | undefined;
 }
 
-/** Connects, measures the skew, and starts reading. Options and defaults: see StreamReceiverOptions. */
-export async function createStreamReceiver(options: StreamReceiverOptions): Promise<StreamReceiver> {
-  const clock = options.clock ?? systemClock;
-  const connectTimeoutMs = options.connectTimeoutMs ?? 5_000;
-  const orphanGraceMs = options.orphanGraceMs ?? 30_000;
-  const closeSettleMs = options.closeSettleMs ?? Math.min(orphanGraceMs, 2_000);
-  const shardId = options.shardId ?? `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
+type RedisClient = Awaited<ReturnType<typeof createRedis>>;
+
+/** The shard's two connections (commands; the blocking reader), connected. Throws ConfigError. */
+async function connectShard(options: StreamReceiverOptions, connectTimeoutMs: number): Promise<{ cmd: RedisClient; reader: RedisClient }> {
   const connect = { connectTimeoutMs, offlineQueue: true };
   const cmd = await createRedis(options.redisUrl, { ...connect, name: 'droidcheck-shard' });
   const reader = await createRedis(options.redisUrl, { ...connect, name: 'droidcheck-shard-reader' });
@@ -80,6 +77,77 @@ export async function createStreamReceiver(options: StreamReceiverOptions): Prom
     reader.disconnect();
     throw err;
   }
+  return { cmd, reader };
+}
+
+/** A shard's answer counters: the correlator's, with what the classifier counted itself. */
+function shardStats(correlator: Correlator, classifier: EntryClassifier): ReceiverStats {
+  const c = correlator.counts;
+  const k = classifier.counts;
+  return {
+    received: k.received,
+    matched: c.matched,
+    duplicates: c.duplicates + k.duplicates,
+    late: c.late,
+    orphans: c.orphans + k.orphans,
+    foreign: k.foreign,
+    badSecret: k.badSecret,
+    malformed: k.malformed,
+    published: 0,
+    unavailable: 0,
+  };
+}
+
+function shardSkew(sample: TimeSample, classifier: EntryClassifier): ClockSkew {
+  return {
+    redisMinusLocalUs: sample.redisMinusLocalUs,
+    rttUs: sample.rttUs,
+    measuredAt: sample.at.toISOString(),
+    receivers: [...classifier.receivers].map(([receiverId, r]) => ({
+      receiverId,
+      redisMinusReceiverUs: r.skewUs,
+      receiverMinusLocalUs: sample.redisMinusLocalUs - r.skewUs,
+      uncertaintyUs: Math.round((sample.rttUs + r.rttUs) / 2),
+    })),
+  };
+}
+
+/** What close() works through, in order (see the module comment). */
+interface ShardParts {
+  clock: Clock;
+  cmd: RedisClient;
+  streamReader: StreamReader;
+  classifier: EntryClassifier;
+  correlator: Correlator;
+  inbound: InboundDeliveries;
+  inFlight: Set<Promise<unknown>>;
+  connectTimeoutMs: number;
+  closeSettleMs: number;
+  fail: (err: unknown) => void;
+}
+
+async function closeShard(p: ShardParts): Promise<void> {
+  const { clock, classifier, connectTimeoutMs, closeSettleMs } = p;
+  await within(p.streamReader.drain().catch(p.fail), connectTimeoutMs);
+  await p.streamReader.stop();
+  await within(Promise.allSettled([...p.inFlight]), connectTimeoutMs); // registrations and claims in flight
+  const wait = classifier.youngestHeldAt() + closeSettleMs - clock.now();
+  if (wait > 0) await new Promise((r) => setTimeout(r, Math.min(wait, closeSettleMs)));
+  classifier.housekeep(clock.now(), true); // settles everything still held
+  await within(Promise.allSettled([...p.inFlight]), connectTimeoutMs);
+  classifier.forfeit(); // only when Redis failed: what is left is this shard's
+  p.correlator.close();
+  p.inbound.close();
+  await quitRedis(p.cmd);
+}
+
+/** Connects, measures the skew, and starts reading. Options and defaults: see StreamReceiverOptions. */
+export async function createStreamReceiver(options: StreamReceiverOptions): Promise<StreamReceiver> {
+  const clock = options.clock ?? systemClock;
+  const connectTimeoutMs = options.connectTimeoutMs ?? 5_000;
+  const orphanGraceMs = options.orphanGraceMs ?? 30_000;
+  const shardId = options.shardId ?? `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
+  const { cmd, reader } = await connectShard(options, connectTimeoutMs);
   const wallUs = createWallUs(clock);
   let sample: TimeSample = await sampleRedisTime(cmd, clock, wallUs);
   const from = options.from ?? `${Math.floor(sample.redisUs / 1000) - 1}-18446744073709551615`;
@@ -97,30 +165,17 @@ export async function createStreamReceiver(options: StreamReceiverOptions): Prom
   const inFlight = new Set<Promise<unknown>>();
   let lastError: string | undefined;
   let closing: Promise<void> | undefined;
-
   const track = <T>(p: Promise<T>): Promise<T> => {
     inFlight.add(p);
     const done = (): void => void inFlight.delete(p);
     p.then(done, done);
     return p;
   };
-  const fail = (err: unknown): void => {
-    lastError = err instanceof Error ? err.message : String(err);
-  };
+  const fail = (err: unknown): void => void (lastError = err instanceof Error ? err.message : String(err));
   const toMono = (e: StreamEntry): number => sample.monoMs + (e.atUs + e.skewUs - sample.redisUs) / 1000;
-
   const classifier = new EntryClassifier({ clock, correlator, inbound, ownership, orphanGraceMs, maxHeld, toMono, track, fail });
-
-  const streamReader = new StreamReader({
-    reader,
-    cmd,
-    stream: options.stream,
-    from,
-    count: options.readCount ?? 500,
-    blockMs: options.blockMs ?? 1_000,
-    onBatch: (entries) => classifier.onBatch(entries),
-    onError: fail,
-  });
+  const onBatch = (entries: RawEntry[]): Promise<void> => classifier.onBatch(entries);
+  const streamReader = new StreamReader({ reader, cmd, stream: options.stream, from, count: options.readCount ?? 500, blockMs: options.blockMs ?? 1_000, onBatch, onError: fail });
   streamReader.start();
 
   const housekeep = (now = clock.now()): void => {
@@ -130,78 +185,38 @@ export async function createStreamReceiver(options: StreamReceiverOptions): Prom
   };
   const housekeeping = setInterval(() => housekeep(), Math.min(1000, Math.max(10, Math.floor(orphanGraceMs / 4))));
   housekeeping.unref();
-  const skewTimer = setInterval(() => {
-    sampleRedisTime(cmd, clock, wallUs).then((s) => void (sample = s), fail);
-  }, options.skewIntervalMs ?? 30_000);
+  const skewTimer = setInterval(() => void sampleRedisTime(cmd, clock, wallUs).then((s) => void (sample = s), fail), options.skewIntervalMs ?? 30_000);
   skewTimer.unref();
-
-  const waitFor: DeliverySource['waitFor'] = (id, deadline, signal) => {
-    const known = closing !== undefined || classifier.registering(id) || correlator.knows(id);
-    const waiting = correlator.waitFor(id, deadline, signal);
-    if (!known) classifier.register(id);
-    return waiting;
-  };
-
-  const skew = (): ClockSkew => ({
-    redisMinusLocalUs: sample.redisMinusLocalUs,
-    rttUs: sample.rttUs,
-    measuredAt: sample.at.toISOString(),
-    receivers: [...classifier.receivers].map(([receiverId, r]) => ({
-      receiverId,
-      redisMinusReceiverUs: r.skewUs,
-      receiverMinusLocalUs: sample.redisMinusLocalUs - r.skewUs,
-      uncertaintyUs: Math.round((sample.rttUs + r.rttUs) / 2),
-    })),
-  });
+  const closeSettleMs = options.closeSettleMs ?? Math.min(orphanGraceMs, 2_000);
+  const parts: ShardParts = { clock, cmd, streamReader, classifier, correlator, inbound, inFlight, connectTimeoutMs, closeSettleMs, fail };
 
   return {
     shardId,
     lastId: () => streamReader.lastId,
     drain: () => streamReader.drain(),
     lastError: () => lastError,
-    waitFor,
+    waitFor(id, deadline, signal) {
+      const known = closing !== undefined || classifier.registering(id) || correlator.knows(id);
+      const waiting = correlator.waitFor(id, deadline, signal);
+      if (!known) classifier.register(id);
+      return waiting;
+    },
     waitForMessage: (wait, deadline, signal) => inbound.waitForMessage(wait, deadline, signal),
     waitForIntent: (wait, deadline, signal) => inbound.waitForIntent(wait, deadline, signal),
     messagesOf: (customerId) => inbound.messagesOf(customerId),
-    stats(): ReceiverStats {
-      const c = correlator.counts;
-      const k = classifier.counts;
-      return {
-        received: k.received,
-        matched: c.matched,
-        duplicates: c.duplicates + k.duplicates,
-        late: c.late,
-        orphans: c.orphans + k.orphans,
-        foreign: k.foreign,
-        badSecret: k.badSecret,
-        malformed: k.malformed,
-        published: 0,
-        unavailable: 0,
-      };
-    },
+    stats: () => shardStats(correlator, classifier),
     inboundStats: () => inbound.stats(),
     pendingCount: () => correlator.pending,
     parkedCount: () => correlator.parked + classifier.parked,
     housekeep,
-    clockSkew: skew,
+    clockSkew: () => shardSkew(sample, classifier),
     close() {
       closing ??= (async () => {
         clearInterval(housekeeping);
         clearInterval(skewTimer);
-        await within(streamReader.drain().catch(fail), connectTimeoutMs);
-        await streamReader.stop();
-        await within(Promise.allSettled([...inFlight]), connectTimeoutMs); // registrations and claims in flight
-        const wait = classifier.youngestHeldAt() + closeSettleMs - clock.now();
-        if (wait > 0) await new Promise((r) => setTimeout(r, Math.min(wait, closeSettleMs)));
-        classifier.housekeep(clock.now(), true); // settles everything still held
-        await within(Promise.allSettled([...inFlight]), connectTimeoutMs);
-        classifier.forfeit(); // only when Redis failed: what is left is this shard's
-        correlator.close();
-        inbound.close();
-        await quitRedis(cmd);
+        await closeShard(parts);
       })();
       return closing;
     },
   };
 }
-

@@ -1,9 +1,11 @@
 /**
  * Shapes of the webhook receiver (docs/architecture.md, Layout: receiver/): the HTTP receiver
  * (createReceiver) and the stream-fed receiver of a shard (createStreamReceiver) share the
- * DeliverySource interface the runner uses.
+ * DeliverySource interface the runner uses; the relay (createRelay, `droidcheck receive`) only
+ * publishes, so it shares their counters (WebhookCounters), not the waiting.
  */
 import type { FastifyInstance } from 'fastify';
+import type { ResponsePlan } from './response-plan.js';
 import type { AnswerPayload, ContractCheck, ErrorPayload } from '../contract/index.js';
 import type { Clock } from '../clock.js';
 import type { InboundMessage, InboundRouteStats, IntentMatch, IntentWait, MessageMatch, MessageWait } from './inbound-types.js';
@@ -32,7 +34,7 @@ export interface CorrelationOptions {
   maxRemembered?: number;
 }
 
-/** Publish mode of the HTTP receiver (docs/scale.md): every delivery goes to a Redis Stream. */
+/** The relay's Redis Stream: every delivery goes there before it is acknowledged. */
 export interface PublishOptions {
   /** `redis://[user:password@]host:port[/db]`; the password never appears in an error or log. */
   redisUrl: string;
@@ -50,7 +52,10 @@ export interface PublishOptions {
   receiverId?: string;
 }
 
-export interface ReceiverOptions extends CorrelationOptions, InboxBounds {
+/** The HTTP side, shared by the receiver and the relay. */
+export interface WebhookServerOptions {
+  /** Default systemClock; arrival times (`receivedAt`) are `clock.now()` ms. */
+  clock?: Clock;
   /** Bind address, default 127.0.0.1 (only used by listen()). */
   host?: string;
   /** Default 0 (any free port). */
@@ -63,11 +68,11 @@ export interface ReceiverOptions extends CorrelationOptions, InboxBounds {
   intentsPath?: string;
   /** Health check path (GET), default `/healthz`. */
   healthPath?: string;
-  /** When set (non-empty), `?secret=` must match, compared in constant time, else 401 (spec: Authentication 7). */
+  /** When set (non-empty), `?secret=` must match, compared in constant time, else 401 (the spec's Authentication section). */
   secret?: string | null;
-  /** When set (non-empty), `?verify_token=` must match (constant time), else 403 (docs: receiving-webhook.mdx). */
+  /** When set (non-empty), `?verify_token=` must match (constant time), else 403 (the service's message-forwarding docs). */
   verifyToken?: string | null;
-  /** When set (non-empty), the body's `secret` must match (constant time), else 403 `{"error":"Forbidden"}` (docs: intent-webhook.mdx). */
+  /** When set (non-empty), the body's `secret` must match (constant time), else 403 `{"error":"Forbidden"}` (the service's intent-webhook docs). */
   intentSecret?: string | null;
   /** Largest accepted body, bytes; larger => 413 (counted malformed). Default 1 MiB. */
   bodyLimitBytes?: number;
@@ -75,12 +80,21 @@ export interface ReceiverOptions extends CorrelationOptions, InboxBounds {
   logger?: boolean;
   /**
    * Most time a client may take to send one whole request (headers and body), ms; a slower one
-   * gets 408 and is counted malformed (a slow client must not hold a connection forever).
-   * Default 30_000.
+   * gets 408 and is counted malformed (a slow client must not hold a socket forever). Default 30_000.
    */
   requestTimeoutMs?: number;
-  /** Publish mode: relay every delivery to a Redis Stream instead of correlating here. */
-  publish?: PublishOptions;
+  /**
+   * Deliberate misbehaviour per requestId (500 to every attempt, 503 then 200, no answer, 200
+   * after a delay), consulted before an answer webhook is answered; every attempt is recorded
+   * (response-plan.ts). Default: none (every delivery gets the usual answer).
+   */
+  responsePlan?: ResponsePlan;
+}
+
+export interface ReceiverOptions extends WebhookServerOptions, CorrelationOptions, InboxBounds {}
+
+export interface RelayOptions extends WebhookServerOptions {
+  publish: PublishOptions;
 }
 
 /** A delivery that reached its waiter. `receivedAt` is clock.now() ms when the receiver accepted the body. */
@@ -96,8 +110,9 @@ export type WebhookMatch = DeliveredMatch | { kind: 'timeout' };
  * received = matched + duplicates + late + orphans + foreign + badSecret + malformed + published
  *            + unavailable + parkedCount()
  * - HTTP receiver: foreign = published = unavailable = 0;
- * - publish mode: only published (200, in the stream), badSecret (401, in the stream too),
+ * - relay (createRelay): only published (200, in the stream), badSecret (401, in the stream too),
  *   malformed (400/413, not published) and unavailable (503, Redis failed) move;
+ * - unavailable also counts deliveries a response plan answered 5xx or left unanswered (not kept);
  * - stream receiver (a shard): every answer entry read from the stream; foreign = entries another
  *   shard counts (see stream-ownership.ts); published = unavailable = 0.
  * The message and intent routes have their own counters: inboundStats().
@@ -144,8 +159,20 @@ export interface ClockSkew {
   receivers: ReceiverSkew[];
 }
 
+/** Counters every receiver keeps: the HTTP receiver, a shard's stream receiver and the relay. */
+export interface WebhookCounters {
+  /** Answer-webhook counters. */
+  stats(): ReceiverStats;
+  /** Message and intent route counters. */
+  inboundStats(): InboundStats;
+  /** Answer deliveries parked (or, in stream mode, awaiting their owner), not yet counted (the relay: 0). */
+  parkedCount(): number;
+  /** Clock skew against Redis TIME (undefined without Redis). */
+  clockSkew(): ClockSkew | undefined;
+}
+
 /** What the runner needs from a source of deliveries: the HTTP receiver or a shard's stream receiver. */
-export interface DeliverySource {
+export interface DeliverySource extends WebhookCounters {
   /**
    * Resolves with the delivery of `requestId`, or `{kind:'timeout'}` at `deadline` (clock.now() ms),
    * when `signal` aborts, or at close(). Never rejects. A delivery parked before the call is claimed
@@ -162,22 +189,14 @@ export interface DeliverySource {
   waitForIntent(wait: IntentWait, deadline: number, signal?: AbortSignal): Promise<IntentMatch>;
   /** Messages kept for a customer, oldest first (claimed ones too), for inspection. */
   messagesOf(customerId: number | string): InboundMessage[];
-  /** Answer-webhook counters. */
-  stats(): ReceiverStats;
-  /** Message and intent route counters. */
-  inboundStats(): InboundStats;
   /** Answer waiters not yet resolved. */
   pendingCount(): number;
-  /** Answer deliveries parked (or, in stream mode, awaiting their owner), not yet counted. */
-  parkedCount(): number;
   /**
    * Housekeeping at `now` (default clock.now()): resolves waiters whose deadline passed, turns
    * parked deliveries past the grace period into orphans. Runs by itself on a timer; tests call it
    * with a test clock's time instead of sleeping.
    */
   housekeep(now?: number): void;
-  /** Clock skew against Redis TIME (undefined without Redis). */
-  clockSkew(): ClockSkew | undefined;
   /** Resolves pending waiters as timeout, turns parked deliveries into orphans, releases sockets. Idempotent. */
   close(): Promise<void>;
 }
@@ -189,13 +208,25 @@ export interface ReceiverUrls {
   health: string;
 }
 
-/** The HTTP receiver. */
-export interface Receiver extends DeliverySource {
+/** The HTTP side of the receiver and the relay. */
+export interface WebhookListener {
   /** Built, not listening. */
   readonly app: FastifyInstance;
   /** Binds host:port and resolves the answer-webhook URL `http://host:port/webhook` (without the secret). */
   listen(): Promise<string>;
   /** The routes' URLs once listening (without secret or token), else undefined. */
   urls(): ReceiverUrls | undefined;
+}
+
+/** The HTTP receiver of a run. */
+export interface Receiver extends DeliverySource, WebhookListener {}
+
+/**
+ * The relay (`droidcheck receive`): publishes every delivery to a Redis Stream and correlates
+ * nothing itself (shards read the stream with createStreamReceiver), so it has no waitFor.
+ */
+export interface Relay extends WebhookCounters, WebhookListener {
+  /** Stops accepting, lets every request in flight finish its XADD and its answer, then quits Redis. Idempotent. */
+  close(): Promise<void>;
 }
 

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import type { AnswerPayload } from '../../src/contract/index.js';
+import { Correlator } from '../../src/receiver/correlator.js';
 import { DeadlineHeap } from '../../src/receiver/deadline-heap.js';
+import type { DeliveredMatch } from '../../src/receiver/types.js';
 import { FINISHED, FinishedIds } from '../../src/receiver/finished-ids.js';
 import { Inbox } from '../../src/receiver/inbox.js';
 import { redactRedisUrl } from '../../src/redact.js';
@@ -93,5 +96,54 @@ describe('stream entry', () => {
     expect(compareStreamIds('9-10', '9-9')).toBe(1);
     expect(compareStreamIds('9-9', '9-9')).toBe(0);
     expect(compareStreamIds('1767225600000-0', '1767225600001-0')).toBe(-1);
+  });
+});
+
+describe('Correlator', () => {
+  const make = (clock = testClock()) => ({ clock, c: new Correlator({ clock, orphanGraceMs: 1_000, maxParked: 100, rememberMs: 600_000, maxRemembered: 100_000 }) });
+  const match = (at: number): DeliveredMatch => ({ kind: 'answered', payload: {} as AnswerPayload, receivedAt: at, contract: { ok: true, value: undefined, violations: [], unverified: [], unknownFields: [] } });
+
+  it('an abort times out exactly the waiters of that signal, whether it has a few (listed) or many (walked)', async () => {
+    const { clock, c } = make();
+    const few = new AbortController();
+    const many = new AbortController();
+    const other = new AbortController();
+    const deadline = clock.now() + 60_000;
+    const fewWaits = ['f1', 'f2', 'f3'].map((id) => c.waitFor(id, deadline, few.signal));
+    const manyIds = Array.from({ length: 50 }, (_, i) => `m${i}`);
+    const manyWaits = manyIds.map((id) => c.waitFor(id, deadline, many.signal));
+    const otherWait = c.waitFor('o1', deadline, other.signal);
+    c.deliver('f2', match(clock.now()), clock.now()); // matched before the abort: its list slot is stale
+    c.deliver('m7', match(clock.now()), clock.now());
+    few.abort();
+    many.abort();
+    expect((await Promise.all(fewWaits)).map((m) => m.kind)).toEqual(['timeout', 'answered', 'timeout']);
+    const kinds = (await Promise.all(manyWaits)).map((m) => m.kind);
+    expect(kinds.filter((k) => k === 'answered')).toHaveLength(1);
+    expect(kinds[7]).toBe('answered');
+    expect(c.pending).toBe(1);
+    c.deliver('o1', match(clock.now()), clock.now());
+    expect((await otherWait).kind).toBe('answered');
+    c.deliver('m3', match(clock.now()), clock.now());
+    expect(c.counts).toMatchObject({ matched: 3, late: 1 }); // m3 timed out by the abort
+  });
+
+  it('deadline slots of matched waiters are rebuilt away, and pending deadlines still fire on time', async () => {
+    const { clock, c } = make();
+    const long = c.waitFor('long', clock.now() + 10_000);
+    for (let i = 0; i < 5_000; i++) {
+      const id = `tpa-${i}`;
+      const w = c.waitFor(id, clock.now() + 5_000);
+      c.deliver(id, match(clock.now()), clock.now());
+      expect((await w).kind).toBe('answered');
+    }
+    expect(c.deadlineSlots).toBeLessThanOrEqual(2 * c.pending + 1_024);
+    const short = c.waitFor('short', clock.now() + 5_000);
+    c.housekeep(clock.advance(5_000));
+    expect((await short).kind).toBe('timeout');
+    expect(c.pending).toBe(1);
+    c.housekeep(clock.advance(5_000));
+    expect((await long).kind).toBe('timeout');
+    expect(c.counts).toMatchObject({ matched: 5_000, late: 0 });
   });
 });

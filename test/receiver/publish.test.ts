@@ -1,13 +1,13 @@
 /**
- * Publish mode (docs/scale.md): HTTP receivers that XADD every delivery to a Redis Stream
- * before acknowledging it, against a real redis-server started by the test.
+ * The relay (createRelay): HTTP receivers that XADD every delivery to a Redis Stream before
+ * acknowledging it, against a real redis-server started by the test.
  */
 import { Redis } from 'ioredis';
 import pLimit from 'p-limit';
 import { Agent, request } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/errors.js';
-import { createReceiver, receiverAccountingGap, type Receiver, type ReceiverOptions } from '../../src/receiver/index.js';
+import { createRelay, receiverAccountingGap, ResponsePlan, status, type Relay, type RelayOptions } from '../../src/receiver/index.js';
 import { decodeEntry, type StreamEntry } from '../../src/receiver/stream-entry.js';
 import { answerPayload, intentPayload, messagePayload } from './payloads.js';
 import { startRedisServer, type RedisServer } from './redis-server.js';
@@ -18,7 +18,7 @@ const INTENT_SECRET = 'intent-publish-0123456789abcdef01234567';
 let redis: RedisServer;
 let client: Redis;
 let dispatcher: Agent;
-const receivers: Receiver[] = [];
+const receivers: Relay[] = [];
 let streamNo = 0;
 
 beforeAll(async () => {
@@ -36,8 +36,8 @@ afterEach(async () => {
   await Promise.all(receivers.splice(0).map((r) => r.close()));
 });
 
-async function publishing(stream: string, options: Partial<ReceiverOptions> = {}): Promise<{ r: Receiver; url: string }> {
-  const r = createReceiver({
+async function publishing(stream: string, options: Partial<RelayOptions> = {}): Promise<{ r: Relay; url: string }> {
+  const r = createRelay({
     secret: SECRET,
     verifyToken: TOKEN,
     intentSecret: INTENT_SECRET,
@@ -108,10 +108,23 @@ describe('publish mode: every delivery goes to the stream before it is acknowled
     expect(a.r.clockSkew()?.rttUs).toBeGreaterThan(0);
   });
 
-  it('correlates nothing itself: waitFor resolves timeout at once (the shards read the stream)', async () => {
+  it('correlates nothing itself: a relay has no waitFor (the shards read the stream)', async () => {
     const { r } = await publishing(nextStream());
-    expect(await r.waitFor('tpa-x', performance.now() + 60_000)).toEqual({ kind: 'timeout' });
-    expect(await r.waitForMessage({ customerId: 1, after: 0 }, performance.now() + 60_000)).toEqual({ kind: 'timeout' });
+    expect('waitFor' in r).toBe(false);
+    expect('waitForMessage' in r).toBe(false);
+    expect(r.parkedCount()).toBe(0);
+  });
+
+  it('a response plan in front of the publisher: a 503 attempt is not published, its retry is', async () => {
+    const stream = nextStream();
+    const plan = new ResponsePlan();
+    plan.set('tpa-plan', [status(503)]);
+    const { r, url } = await publishing(stream, { responsePlan: plan });
+    expect(await post(`${url}/webhook?secret=${SECRET}`, answerPayload('tpa-plan'))).toBe(503);
+    expect(await post(`${url}/webhook?secret=${SECRET}`, answerPayload('tpa-plan'))).toBe(200);
+    expect((await entries(stream)).map((e) => e.requestId)).toEqual(['tpa-plan']);
+    expect(plan.attempts('tpa-plan').map((a) => a.status)).toEqual([503, 200]);
+    expect(r.stats()).toMatchObject({ received: 2, unavailable: 1, published: 1 });
   });
 
   it('trims the stream to about maxLen entries', async () => {
@@ -125,7 +138,7 @@ describe('publish mode: every delivery goes to the stream before it is acknowled
   });
 
   it('listen() throws ConfigError naming the URL without its password when Redis is unreachable', async () => {
-    const r = createReceiver({ publish: { redisUrl: 'redis://:hunter2@127.0.0.1:1/0', stream: 's', connectTimeoutMs: 500 } });
+    const r = createRelay({ publish: { redisUrl: 'redis://:hunter2@127.0.0.1:1/0', stream: 's', connectTimeoutMs: 500 } });
     receivers.push(r);
     const err = await r.listen().catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ConfigError);

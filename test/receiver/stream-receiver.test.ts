@@ -10,10 +10,10 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/clock.js';
 import { ConfigError } from '../../src/errors.js';
 import {
-  createReceiver,
+  createRelay,
   createStreamReceiver,
   receiverAccountingGap,
-  type Receiver,
+  type Relay,
   type ReceiverStats,
   type StreamReceiver,
   type StreamReceiverOptions,
@@ -44,7 +44,7 @@ afterEach(async () => {
 async function relays(stream: string, n: number): Promise<string[]> {
   const urls: string[] = [];
   for (let i = 0; i < n; i++) {
-    const r: Receiver = createReceiver({ secret: SECRET, publish: { redisUrl: redis.url, stream, receiverId: `relay-${i}` } });
+    const r: Relay = createRelay({ secret: SECRET, publish: { redisUrl: redis.url, stream, receiverId: `relay-${i}` } });
     closers.push(() => r.close());
     urls.push(await r.listen());
   }
@@ -257,7 +257,7 @@ describe('stream receiver: times, messages, start', () => {
 
   it('keeps forwarded messages and intents from the stream for waitForMessage / waitForIntent', async () => {
     const stream = nextStream();
-    const relay = createReceiver({ verifyToken: 'tok-0123456789abcdef0123456789abcdef', intentSecret: 'int-0123456789abcdef0123456789abcdef', publish: { redisUrl: redis.url, stream } });
+    const relay = createRelay({ verifyToken: 'tok-0123456789abcdef0123456789abcdef', intentSecret: 'int-0123456789abcdef0123456789abcdef', publish: { redisUrl: redis.url, stream } });
     closers.push(() => relay.close());
     await relay.listen();
     const urls = relay.urls();
