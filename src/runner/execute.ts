@@ -56,12 +56,14 @@ function turnOf(scenario: Scenario): AnswerTurn {
 /**
  * Sends one request (or runs one scenario's steps) and waits for its end. `intendedStart`
  * (clock ms) is the open model's scheduled time; by default the actual start.
+ * A promise chain rather than an async function: a suspended async function keeps its frame
+ * (a generator, its registers, the await closures) for as long as the request is pending, up to
+ * 180 s for an async answer, and a load run holds ~100,000 of them.
  */
-export async function executeRequest(planned: PlannedRequest, ctx: ExecuteContext, intendedStart?: number): Promise<RequestRecord> {
+export function executeRequest(planned: PlannedRequest, ctx: ExecuteContext, intendedStart?: number): Promise<RequestRecord> {
   const start = intendedStart ?? ctx.clock.now();
-  if (ctx.abortSignal?.aborted) return notSentRecord(planned, ctx.clock.wallNow().toISOString());
+  if (ctx.abortSignal?.aborted) return Promise.resolve(notSentRecord(planned, ctx.clock.wallNow().toISOString()));
   const record = newRecord(planned, ctx.clock.wallNow().toISOString());
-  if (planned.scenario.steps) await executeSteps(planned, ctx, start, record);
-  else await executeAnswerTurn(planned.mode, turnOf(planned.scenario), ctx, start, record);
-  return record;
+  const done = planned.scenario.steps ? executeSteps(planned, ctx, start, record) : executeAnswerTurn(planned.mode, turnOf(planned.scenario), ctx, start, record);
+  return done.then(() => record);
 }
