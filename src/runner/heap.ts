@@ -5,7 +5,7 @@
  * - the old generation is let grow to up to ~2-4x what survived the last full collection before
  *   the next one, so the garbage promoted between two collections (responses in flight, parsed
  *   bodies) costs as much as the pending requests themselves; `--heap-growing-percent` caps the
- *   growth (here +20 %: a full collection per ~20 % of new old-generation bytes);
+ *   growth (here +10 %: a full collection per ~10 % of new old-generation bytes);
  * - the young generation grows to its maximum (2 x 32 MB on 64-bit) when most young objects
  *   survive a scavenge, which pending requests do by nature; `--semi-space-growth-factor=1`
  *   keeps it at its starting size.
@@ -17,7 +17,7 @@
 import { setFlagsFromString } from 'node:v8';
 
 /** Old-generation growth between two full collections, % (V8's own choice is 10-300 %). */
-export const HEAP_GROWING_PERCENT = 20;
+export const HEAP_GROWING_PERCENT = 10;
 
 const FLAGS = [`--heap-growing-percent=${HEAP_GROWING_PERCENT}`, '--semi-space-growth-factor=1'];
 let tightened = false;
