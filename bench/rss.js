@@ -15,14 +15,15 @@
  * (bench/rss-receiver-share.js: the same number of waiters parked on a bare receiver). Targets (1,000/s, answers not yet due): droidcheck RSS < 260 MB with 60,000
  * pending and < 400 MB with 120,000.
  *
- *   npm run build && node bench/rss.js [--sizes 10000,60000,120000] [--rate 1000] [--sequential] [--snapshot DIR] [--detail] [--node-flags '--max-semi-space-size=8']
+ *   npm run build && node bench/rss.js [--sizes 10000,60000,120000] [--rate 1000] [--sequential] [--snapshot DIR] [--detail] [--node-flags '--max-semi-space-size=8'] [--dist DIR]
  *
  * Bounded: max(--sizes) / --rate seconds to fill (120 s by default) + start-up; each process is
  * killed at the end, or after fill time + 60 s. `--sequential` runs the anchor after droidcheck
  * (twice as long, no sharing of the cores). `--snapshot DIR` writes a heap snapshot of each
  * process at the first size (read it with bench/heap-top.js); `--detail` prints each reading's
  * V8 figures (heap total and used before GC, external, space sizes); `--node-flags` are given
- * to the droidcheck process only (to try V8 settings).
+ * to the droidcheck process only (to try V8 settings); `--dist DIR` measures the CLI of another
+ * build (e.g. the commit before a change: its figures are the "before").
  */
 import { fork } from 'node:child_process';
 import { once } from 'node:events';
@@ -38,6 +39,7 @@ const sequential = process.argv.includes('--sequential');
 const snapshotDir = argString('snapshot', undefined);
 const detail = process.argv.includes('--detail');
 const nodeFlags = argString('node-flags', '').split(' ').filter(Boolean);
+const dist = argString('dist', fileURLToPath(new URL('../dist', import.meta.url)));
 const max = sizes.at(-1);
 const fillS = max / rate;
 const delayMs = (fillS + 120) * 1000;
@@ -65,7 +67,7 @@ async function droidcheck() {
     '--base-url', emu.baseUrl, '--droid-id', String(emu.droidId), '--receiver-port', String(port), '--start-at', startAt,
     '--report-dir', reports, '--timeout', `${Math.ceil(delayMs / 1000) + 60}s`, '--progress', '0',
   ];
-  const child = fork(here('../dist/cli/main.js'), args, { execArgv: [...PROBE, ...nodeFlags], env: { ...process.env, DROID_API_TOKEN: emu.token }, stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
+  const child = fork(join(dist, 'cli/main.js'), args, { execArgv: [...PROBE, ...nodeFlags], env: { ...process.env, DROID_API_TOKEN: emu.token }, stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
   let err = '';
   child.stderr.on('data', (c) => (err = (err + c).slice(-2000)));
   return {
