@@ -63,7 +63,7 @@ async function droidcheck() {
   const reports = await mkdtemp(join(tmpdir(), 'droidcheck-rss-'));
   const startAt = new Date(Date.now() + START_MS).toISOString();
   const args = [
-    'load', here('./fixtures/bench.yaml'), '--mode', 'async', '--rate', String(rate), '--duration', `${Math.ceil(fillS) + 5}s`, '--max-requests', String(max),
+    'load', here('./fixtures/bench.yaml'), '--mode', 'async', '--rate', String(rate), '--duration', `${Math.ceil(fillS) + 5}s`, '--max-requests', String(max), '--max-in-flight', String(max + 1000),
     '--base-url', emu.baseUrl, '--droid-id', String(emu.droidId), '--receiver-port', String(port), '--start-at', startAt,
     '--report-dir', reports, '--timeout', `${Math.ceil(delayMs / 1000) + 60}s`, '--progress', '0',
   ];
