@@ -15,6 +15,7 @@ const runs = [
   ['ack-closed.js', '--rounds', '3'],
   ['async-e2e.js', '--rate', '2000', '--seconds', '6'],
   ['--expose-gc', 'memory.js', '--pending', '30000', '--rate', '1500'],
+  ['rss.js', '--sizes', '10000,30000', '--rate', '1000'],
   ['scale-async.js', '--requests', '20000', '--rate', '1000'],
   ['--expose-gc', 'held-sync.js', '--count', '2000', '--rate', '2000', '--hold-ms', '5000'],
   ['compare-noise.js', '--pairs', '20'],

@@ -28,7 +28,7 @@ import { createRedactor, environmentSecrets, redactValue } from '../redact.js';
 import { buildReport, createReporter, endReporters, loadBaseline, type LoadSection, type CapacitySection, type Reporter, type ReportDocument, type StreamSection } from '../report/index.js';
 import { retryPolicyFor } from '../client/retry.js';
 import { checkAccounting, laneSuites, shardSuites, warmUpConnections, type EngineOptions, type EngineResult, type ProgressSnapshot, type RecordSink, type SetupFailure } from '../runner/index.js';
-import { assertGraderConfig, createGrader, formatLlmUsage, llmSettings, type Grader } from '../llm/index.js';
+import { assertGraderConfig, createGrader, discoverModels, formatLlmUsage, llmSettings, type Grader } from '../llm/index.js';
 import { filterScenarios, loadSuites, needsGrader, type Suite } from '../scenario/index.js';
 import { measureRoundTrip, type NetworkEstimate } from './network.js';
 import { preflight } from './preflight.js';
@@ -205,7 +205,10 @@ async function prepare(config: ResolvedConfig, io: JobIO, live: JobMetrics | und
   // LLM-graded matchers: a model must be configured before anything is sent (run only; load
   // and capacity leave them ungraded, one LLM call per request would be the load).
   const graded = config.command === 'run' ? needsGrader(suites) : [];
-  assertGraderConfig(graded, config.llm);
+  // No model named: the one the endpoint serves (llm/discover.ts).
+  const llm = await discoverModels(graded, config.llm);
+  assertGraderConfig(graded, llm);
+  if (llm !== config.llm) config = { ...config, llm };
   const baseline = config.baseline !== undefined ? await loadBaseline(config.baseline) : undefined;
   let secrets = [config.webhookSecret, config.verifyToken, config.intentSecret, config.target.kind === 'remote' ? config.target.token : undefined, redisPassword(config.deliveries?.redisUrl), ...environmentSecrets(io.env ?? process.env)];
   let redactor = createRedactor(secrets);

@@ -6,7 +6,8 @@
  * - endpoint: `OPENAI_BASE_URL` (or `judge.baseUrl` in the file); with only `OPENAI_API_KEY`
  *   set, OpenAI's own `https://api.openai.com/v1`;
  * - key: `OPENAI_API_KEY`, from the environment only (a key in the file is refused);
- * - models: `--judge-model` / `--embedding-model`, else `judge.model` / `judge.embeddingModel`;
+ * - models: `--judge-model` / `--embedding-model`, else `judge.model` / `judge.embeddingModel`,
+ *   else the one chat (embedding) model the endpoint serves (discover.ts);
  * - bounds: `concurrency` (4), `timeout` (60s per call), `retries` (2, on 429/5xx/network, with
  *   backoff), `margin` (0.1: a verdict this close to the threshold is asked three times);
  * - cache: `.droidcheck/cache` (`judge.cacheDir`), off with `--no-cache`.
@@ -104,8 +105,10 @@ function cleanBaseUrl(raw: string, from: string): string {
  * @param fileSection the raw `judge:` value of the config file (validated here with
  *   `judgeConfigSchema`; undefined when absent).
  * @param cwd base of a relative cache directory (default `process.cwd()`).
- * @returns undefined when no model is configured anywhere (then the suites must not use
- *   `judge`/`similar`: see `assertGraderConfig`).
+ * @returns undefined when no model is configured anywhere and no endpoint is named
+ *   (`OPENAI_BASE_URL`, `judge.baseUrl`): then the suites must not use `judge`/`similar` (see
+ *   `assertGraderConfig`). With an endpoint and no model, a configuration whose models are
+ *   undefined: `discoverModels` (discover.ts) asks the endpoint for them.
  * @throws ConfigError (DROIDCHECK_ERR_CONFIG, exit 2): a malformed section, a key in the file,
  *   a bad URL, or a model without any endpoint (no base URL and no key).
  */
@@ -113,9 +116,9 @@ export function resolveLlmConfig(flags: LlmFlags, env: NodeJS.ProcessEnv, fileSe
   const file = parseSection(fileSection);
   const judgeModel = flags.judgeModel ?? file.model;
   const embeddingModel = flags.embeddingModel ?? file.embeddingModel;
-  if (judgeModel === undefined && embeddingModel === undefined) return undefined;
   const apiKey = env.OPENAI_API_KEY !== undefined && env.OPENAI_API_KEY !== '' ? env.OPENAI_API_KEY : undefined;
   const envUrl = env.OPENAI_BASE_URL !== undefined && env.OPENAI_BASE_URL !== '' ? env.OPENAI_BASE_URL : undefined;
+  if (judgeModel === undefined && embeddingModel === undefined && envUrl === undefined && file.baseUrl === undefined) return undefined;
   let baseUrl: string;
   if (envUrl !== undefined) baseUrl = cleanBaseUrl(envUrl, 'OPENAI_BASE_URL');
   else if (file.baseUrl !== undefined) baseUrl = cleanBaseUrl(file.baseUrl, 'judge.baseUrl');

@@ -19,6 +19,7 @@ export {
   type JudgeConfigSection,
   type GraderUse,
 } from './config.js';
+export { discoverModels, listModels, modelKind, DISCOVERY_TIMEOUT_MS, type ServedModel, type ModelKind, type DiscoverOptions } from './discover.js';
 export { createGrader, type GraderOptions } from './grader.js';
 export { createOpenAiProvider, type LlmProvider, type ProviderOptions, type ChatMessage, type ChatAnswer, type EmbeddingAnswer } from './provider.js';
 export { createDiskCache, NO_CACHE, cacheKey, type LlmCache, type CacheKind } from './cache.js';

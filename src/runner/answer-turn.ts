@@ -17,6 +17,7 @@
  */
 import { withRetry, type RetryKind } from '../client/retry.js';
 import type { ChatHistoryItem } from '../contract/index.js';
+import type { WebhookMatch } from '../receiver/index.js';
 import { AbortedError, ContractError, TimeoutError } from '../errors.js';
 import type { AnswerMode, Expectation, ExpectationFailure, SourceLocation } from '../scenario/index.js';
 import type { ExecuteContext } from './context.js';
@@ -128,12 +129,17 @@ async function executeSync(turn: AnswerTurn, ctx: ExecuteContext, start: number,
   }
 }
 
-async function executeAsync(turn: AnswerTurn, ctx: ExecuteContext, start: number, record: RequestRecord): Promise<void> {
-  const receiver = ctx.receiver;
-  const signal = ctx.abortSignal;
-  let requestId: string;
+/**
+ * The async submit up to the acknowledgement: fills the ack fields of `record`, resolves the
+ * requestId (undefined when the request ended here). A function of its own so that the ack
+ * response (its headers, body and contract check) is garbage once it returns: an async
+ * function's suspended frame keeps every local alive while it waits for the webhook, for up
+ * to 180 s per pending request.
+ */
+async function acknowledge(turn: AnswerTurn, ctx: ExecuteContext, start: number, record: RequestRecord): Promise<string | undefined> {
   try {
     const body = bodiesOf(turn).async;
+    const signal = ctx.abortSignal;
     const ack = ctx.retry ? await submit(ctx, record, 'async-submit', () => ctx.client.getDroidAnswerAsync(body, optionsOf(signal))) : await ctx.client.getDroidAnswerAsync(body, optionsOf(signal));
     const ackMs = ctx.clock.now() - start;
     record.ackMs = ackMs;
@@ -145,29 +151,40 @@ async function executeAsync(turn: AnswerTurn, ctx: ExecuteContext, start: number
     if (typeof id !== 'string' || id.length === 0) {
       record.outcome = 'invalid-response';
       record.error = { code: ContractError.code, message: `${ASYNC_ENDPOINT} acknowledged without a requestId` };
-      return;
+      return undefined;
     }
-    requestId = id;
     record.requestId = id;
+    return id;
   } catch (err) {
     settleError(record, err, ASYNC_ENDPOINT);
-    return;
+    return undefined;
   }
+}
+
+async function executeAsync(turn: AnswerTurn, ctx: ExecuteContext, start: number, record: RequestRecord): Promise<void> {
+  const requestId = await acknowledge(turn, ctx, start, record);
+  if (requestId === undefined) return;
+  const receiver = ctx.receiver;
   if (ctx.ackOnly || !receiver) {
     // Ack-only: "answered" means acknowledged with a requestId (spec 9); the webhook is not awaited.
     record.outcome = 'answered';
     record.passed = true;
     return;
   }
-  const match = await receiver.waitFor(requestId, start + ctx.timeoutMs, signal);
+  // Only the five arguments stay in this frame while the webhook is awaited (see acknowledge()).
+  return settleAnswer(turn, ctx, start, record, await receiver.waitFor(requestId, start + ctx.timeoutMs, ctx.abortSignal));
+}
+
+/** Fills `record` from what the receiver matched for its requestId: the answer, a failed answer, or none in time. */
+async function settleAnswer(turn: AnswerTurn, ctx: ExecuteContext, start: number, record: RequestRecord, match: WebhookMatch): Promise<void> {
   if (match.kind === 'timeout') {
-    const aborted = signal?.aborted === true;
+    const aborted = ctx.abortSignal?.aborted === true;
     record.outcome = aborted ? 'interrupted' : 'timeout';
     record.error = aborted
       ? { code: AbortedError.code, message: 'run interrupted before the webhook arrived' }
-      : ctx.webhooks && nothingReceived(receiver)
-        ? { code: TimeoutError.code, message: `no webhook for ${requestId} within ${formatMs(ctx.timeoutMs)} and nothing at all reached droidcheck (no answer, no forwarded message, no intent webhook): the service posts answers to the URL in its settings (Settings > Integrations, "When AI Answer Ready"), so set it to ${ctx.webhooks.answer} and check that it reaches this machine (the tunnel is up); if the answers merely take longer, raise --timeout`, cause: NO_DELIVERY_CAUSE }
-        : { code: TimeoutError.code, message: `no webhook for ${requestId} within ${ctx.timeoutMs} ms` };
+      : ctx.webhooks && ctx.receiver && nothingReceived(ctx.receiver)
+        ? { code: TimeoutError.code, message: `no webhook for ${record.requestId} within ${formatMs(ctx.timeoutMs)} and nothing at all reached droidcheck (no answer, no forwarded message, no intent webhook): the service posts answers to the URL in its settings (Settings > Integrations, "When AI Answer Ready"), so set it to ${ctx.webhooks.answer} and check that it reaches this machine (the tunnel is up); if the answers merely take longer, raise --timeout`, cause: NO_DELIVERY_CAUSE }
+        : { code: TimeoutError.code, message: `no webhook for ${record.requestId} within ${formatMs(ctx.timeoutMs)}` };
     return;
   }
   const answerMs = match.receivedAt - start;

@@ -9,7 +9,7 @@ import { InternalError } from '../errors.js';
 import type { ExecuteContext } from './context.js';
 import { ContractNotes } from './contract-notes.js';
 import type { EngineOptions, RecordSink } from './engine-types.js';
-import { executeRequest } from './execute.js';
+import { startRequest } from './execute.js';
 import { SendDelayRecorder } from './send-delay.js';
 import { SetupBreaker, type SetupFailure } from './setup-breaker.js';
 import type { RequestSource } from './source.js';
@@ -70,8 +70,17 @@ export class EngineRun {
       this.sent += 1;
       this.timeline.onStart(this.inFlight);
     }
-    return executeRequest(planned, warm ? this.#warmCtx : this.#ctx, intendedStart).then(
-      (record) => this.#ended(planned, record, warm),
+    let started: ReturnType<typeof startRequest>;
+    try {
+      started = startRequest(planned, warm ? this.#warmCtx : this.#ctx, intendedStart);
+    } catch (err) {
+      this.#failure ??= err;
+      this.#settle(planned);
+      return Promise.resolve();
+    }
+    const { record, done } = started;
+    return done.then(
+      () => this.#ended(planned, record, warm),
       (err: unknown) => {
         this.#failure ??= err;
         this.#settle(planned);

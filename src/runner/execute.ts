@@ -15,7 +15,12 @@ import type { ExecuteContext } from './context.js';
 import { executeSteps } from './steps.js';
 import type { PlannedRequest, RequestRecord } from './types.js';
 
-/** A record before its request ends: outcome `interrupted` until something better is known. */
+/**
+ * A record before its request ends: outcome `interrupted` until something better is known.
+ * The fields every sent request gets later (ackMs or syncMs, httpStatus, requestId) are there
+ * from the start, undefined (JSON.stringify leaves them out): V8 keeps them inside the object
+ * instead of a separate property array, ~80 B less per pending request.
+ */
 export function newRecord(planned: PlannedRequest, startedAt: string): RequestRecord {
   const { scenario } = planned;
   return {
@@ -30,6 +35,10 @@ export function newRecord(planned: PlannedRequest, startedAt: string): RequestRe
     startedAt,
     failures: [],
     contractViolations: [],
+    ackMs: undefined,
+    syncMs: undefined,
+    httpStatus: undefined,
+    requestId: undefined,
   };
 }
 
@@ -54,14 +63,26 @@ function turnOf(scenario: Scenario): AnswerTurn {
 }
 
 /**
+ * Starts one request (or one scenario's steps): its record, filled as it goes, and the promise
+ * of its end (which never rejects for the target's behaviour). `record` is undefined when the
+ * run was aborted before it started: `done` then resolves the `not-sent` record instead.
+ * The engine takes both as they are (no promise layered on top per request): a request pending
+ * for its webhook holds little more than its record, its own frame and the receiver's waiter,
+ * and a load run holds ~100,000 of them for up to 180 s.
+ */
+export function startRequest(planned: PlannedRequest, ctx: ExecuteContext, intendedStart?: number): { record: RequestRecord; done: Promise<unknown> } {
+  const start = intendedStart ?? ctx.clock.now();
+  if (ctx.abortSignal?.aborted) return { record: notSentRecord(planned, ctx.clock.wallNow().toISOString()), done: Promise.resolve() };
+  const record = newRecord(planned, ctx.clock.wallNow().toISOString());
+  const done = planned.scenario.steps ? executeSteps(planned, ctx, start, record) : executeAnswerTurn(planned.mode, turnOf(planned.scenario), ctx, start, record);
+  return { record, done };
+}
+
+/**
  * Sends one request (or runs one scenario's steps) and waits for its end. `intendedStart`
  * (clock ms) is the open model's scheduled time; by default the actual start.
  */
-export async function executeRequest(planned: PlannedRequest, ctx: ExecuteContext, intendedStart?: number): Promise<RequestRecord> {
-  const start = intendedStart ?? ctx.clock.now();
-  if (ctx.abortSignal?.aborted) return notSentRecord(planned, ctx.clock.wallNow().toISOString());
-  const record = newRecord(planned, ctx.clock.wallNow().toISOString());
-  if (planned.scenario.steps) await executeSteps(planned, ctx, start, record);
-  else await executeAnswerTurn(planned.mode, turnOf(planned.scenario), ctx, start, record);
-  return record;
+export function executeRequest(planned: PlannedRequest, ctx: ExecuteContext, intendedStart?: number): Promise<RequestRecord> {
+  const { record, done } = startRequest(planned, ctx, intendedStart);
+  return done.then(() => record);
 }

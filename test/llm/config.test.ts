@@ -23,9 +23,14 @@ function configError(fn: () => unknown): string {
 }
 
 describe('resolveLlmConfig', () => {
-  it('is undefined when no model is configured anywhere', () => {
-    expect(resolveLlmConfig({}, ENV, undefined)).toBeUndefined();
-    expect(resolveLlmConfig({}, ENV, { concurrency: 2 })).toBeUndefined();
+  it('is undefined when no model and no endpoint is configured anywhere', () => {
+    expect(resolveLlmConfig({}, { OPENAI_API_KEY: 'sk-x' }, undefined)).toBeUndefined();
+    expect(resolveLlmConfig({}, {}, { concurrency: 2 })).toBeUndefined();
+  });
+
+  it('with an endpoint and no model, resolves without models (discoverModels asks the endpoint)', () => {
+    expect(resolveLlmConfig({}, ENV, undefined)).toMatchObject({ baseUrl: 'http://127.0.0.1:11434/v1', judgeModel: undefined, embeddingModel: undefined });
+    expect(resolveLlmConfig({}, {}, { baseUrl: 'http://127.0.0.1:8000/v1' })).toMatchObject({ baseUrl: 'http://127.0.0.1:8000/v1', judgeModel: undefined });
   });
 
   it('takes flags over the file, the environment over the file, and defaults last', () => {

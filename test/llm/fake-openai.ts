@@ -44,6 +44,8 @@ export interface FakeOpenAi {
   /** Answers of chat completions; `n` counts chat requests from 1. */
   onChat(handler: (body: ChatBody, n: number) => FakeReply): void;
   onEmbeddings(handler: (body: { model: string; input: string[] }, n: number) => FakeReply): void;
+  /** The `GET /v1/models` listing (default: no models); `body` replaces the whole answer. */
+  onModels(handler: () => FakeReply & { ids?: string[] }): void;
   /** Requests being answered right now, and the most at once. */
   inFlight(): { now: number; max: number };
   close(): Promise<void>;
@@ -83,6 +85,7 @@ export async function startFakeOpenAi(): Promise<FakeOpenAi> {
   let max = 0;
   let chat: (body: ChatBody, n: number) => FakeReply = () => ({ content: PASS_VERDICT });
   let embeddings: (body: { model: string; input: string[] }, n: number) => FakeReply = () => ({});
+  let models: () => FakeReply & { ids?: string[] } = () => ({ ids: [] });
 
   const answer = async (reply: import('fastify').FastifyReply, r: FakeReply, normal: () => unknown, onClose: Promise<void>) => {
     if (r.hang) {
@@ -146,6 +149,13 @@ export async function startFakeOpenAi(): Promise<FakeOpenAi> {
     }
   });
 
+  app.get('/v1/models', async (request, reply) => {
+    requests.push({ path: '/v1/models', headers: request.headers, body: {} });
+    const r = models();
+    const closed = new Promise<void>((resolve) => request.raw.once('close', () => resolve()));
+    return answer(reply, r, () => ({ object: 'list', data: (r.ids ?? []).map((id) => ({ id, object: 'model', created: 1_700_000_000, owned_by: 'fake' })) }), closed);
+  });
+
   await app.listen({ host: '127.0.0.1', port: 0 });
   const port = (app.server.address() as AddressInfo).port;
   return {
@@ -158,6 +168,7 @@ export async function startFakeOpenAi(): Promise<FakeOpenAi> {
         .map((r) => ({ model: String(r.body.model), input: (Array.isArray(r.body.input) ? r.body.input : [r.body.input]) as string[] })),
     onChat: (h) => void (chat = h),
     onEmbeddings: (h) => void (embeddings = h),
+    onModels: (h) => void (models = h),
     inFlight: () => ({ now, max }),
     close: () => app.close(),
   };
