@@ -185,6 +185,8 @@ export async function runJob(config: ResolvedConfig, io: JobIO, body: (ctx: JobC
 
 /** What the steps before the traffic prepare: suites, reporters, redaction, the log line. */
 interface Prepared {
+  /** The configuration the job runs with: the given one, with the judge models the endpoint named (llm/discover.ts). */
+  config: ResolvedConfig;
   suites: Suite[];
   graded: ReturnType<typeof needsGrader>;
   baseline: Awaited<ReturnType<typeof loadBaseline>> | undefined;
@@ -224,7 +226,7 @@ async function prepare(config: ResolvedConfig, io: JobIO, live: JobMetrics | und
     secrets = [...secrets, ...more];
     redactor = createRedactor(secrets);
   };
-  return { suites, graded, baseline, reporters, redact, addSecrets, log, settings, startedAt };
+  return { config, suites, graded, baseline, reporters, redact, addSecrets, log, settings, startedAt };
 }
 
 /** Step 3, once the target is open: say where it is and what it needs, warm up, measure the round trip. */
@@ -344,8 +346,9 @@ async function finish(config: ResolvedConfig, p: Prepared, target: Target, io: J
   return { report: safe, exitCode: safe.exitCode, files };
 }
 
-async function runPipeline(config: ResolvedConfig, io: JobIO, body: (ctx: JobContext) => Promise<JobOutput>, live: JobMetrics | undefined): Promise<JobSummary> {
-  const p = await prepare(config, io, live);
+async function runPipeline(given: ResolvedConfig, io: JobIO, body: (ctx: JobContext) => Promise<JobOutput>, live: JobMetrics | undefined): Promise<JobSummary> {
+  const p = await prepare(given, io, live);
+  const config = p.config;
   const target = await openTarget(config, p.log);
   live?.watch(target.receiver);
   const grader = p.graded.length > 0 && config.llm ? createGrader(config.llm) : undefined;

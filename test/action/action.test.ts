@@ -193,7 +193,7 @@ describe('action.yml', () => {
     expect(r.outputs['report-dir']).toBe(reportDir);
     expect(r.outputs.summary).toBe(join(reportDir, 'summary.md'));
     const md = readFileSync(join(reportDir, 'summary.md'), 'utf8');
-    expect(md).toMatch(/^## .*droidcheck: 1 passed, 0 failed \(exit 0\)$/m);
+    expect(md).toMatch(/^## .*droidcheck run: 1 passed, 0 failed \(exit 0\)$/m);
     // The thresholds input, one per line, reached droidcheck.
     expect(md).toMatch(/sync\.p50 < 180/);
     // In the job summary once (droidcheck's own append is turned off for the run step).
@@ -207,7 +207,7 @@ describe('action.yml', () => {
     // gh: the listing of comments, then a new comment whose body is the marker and summary.md.
     expect(r.ghCalls[0]).toContain('api repos/acme/shop-droid/issues/42/comments --paginate');
     expect(r.ghCalls[1]).toMatch(/^api --method POST repos\/acme\/shop-droid\/issues\/42\/comments -f body=<!-- droidcheck summary -->\n/);
-    expect(r.ghCalls.join('\n')).toContain('droidcheck: 1 passed, 0 failed (exit 0)');
+    expect(r.ghCalls.join('\n')).toContain('droidcheck run: 1 passed, 0 failed (exit 0)');
   }, 90_000);
 
   it('an expectation that fails: exit-code 1, the summary still written, the comment edited in place, the step failed with 1', () => {
