@@ -31,6 +31,7 @@ import { assertGraderConfig, createGrader, formatLlmUsage, llmSettings, type Gra
 import { filterScenarios, loadSuites, needsGrader, type Suite } from '../scenario/index.js';
 import { measureRoundTrip, type NetworkEstimate } from './network.js';
 import { preflight } from './preflight.js';
+import { checkSimulated } from './simulator.js';
 import { startJobMetrics, type JobMetrics } from './live-metrics.js';
 import { openTarget, type Target } from './target.js';
 
@@ -203,6 +204,7 @@ async function prepare(config: ResolvedConfig, io: JobIO, live: JobMetrics | und
   // and capacity leave them ungraded, one LLM call per request would be the load).
   const graded = config.command === 'run' ? needsGrader(suites) : [];
   assertGraderConfig(graded, config.llm);
+  checkSimulated(config, suites);
   const baseline = config.baseline !== undefined ? await loadBaseline(config.baseline) : undefined;
   let secrets = [config.webhookSecret, config.verifyToken, config.intentSecret, config.target.kind === 'remote' ? config.target.token : undefined, redisPassword(config.deliveries?.redisUrl), ...environmentSecrets(io.env ?? process.env)];
   let redactor = createRedactor(secrets);

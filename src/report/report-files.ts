@@ -30,6 +30,9 @@ export interface CompareFilesResult {
  */
 export async function compareReportFiles(basePath: string, currentPath: string, opts: CompareOptions = {}): Promise<CompareFilesResult> {
   const [base, current] = await Promise.all([readReportFile(basePath), readReportFile(currentPath)]);
+  // A red team's figures are findings, not latencies: compare its two runs by their findings (same --seed).
+  const redteam = [[basePath, base], [currentPath, current]].find(([, r]) => (r as ReportDocument).kind === 'redteam');
+  if (redteam) throw new UsageError(`compare: ${String(redteam[0])} is a redteam report, and compare reads run, load and capacity reports only; run droidcheck redteam again with the same --seed and read its findings`);
   const comparison = compareReports(base, current, opts);
   return { comparison, text: renderComparison(comparison), exitCode: comparison.regressed ? 1 : 0 };
 }

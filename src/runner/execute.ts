@@ -12,6 +12,7 @@ import { AbortedError } from '../errors.js';
 import type { Scenario } from '../scenario/index.js';
 import { executeAnswerTurn, type AnswerTurn } from './answer-turn.js';
 import type { ExecuteContext } from './context.js';
+import { executeSimulation } from './simulate.js';
 import { executeSteps } from './steps.js';
 import type { PlannedRequest, RequestRecord } from './types.js';
 
@@ -61,7 +62,8 @@ export async function executeRequest(planned: PlannedRequest, ctx: ExecuteContex
   const start = intendedStart ?? ctx.clock.now();
   if (ctx.abortSignal?.aborted) return notSentRecord(planned, ctx.clock.wallNow().toISOString());
   const record = newRecord(planned, ctx.clock.wallNow().toISOString());
-  if (planned.scenario.steps) await executeSteps(planned, ctx, start, record);
+  if (planned.scenario.simulate) await executeSimulation(planned, ctx, start, record);
+  else if (planned.scenario.steps) await executeSteps(planned, ctx, start, record);
   else await executeAnswerTurn(planned.mode, turnOf(planned.scenario), ctx, start, record);
   return record;
 }

@@ -20,7 +20,9 @@ import { notesSection } from './notes.js';
 import { paritySection } from './parity.js';
 import { passRatesSection } from './pass-rates.js';
 import { receiverSection } from './receiver.js';
+import { redteamSection } from './redteam.js';
 import { scenariosSection } from './scenarios.js';
+import { simulationsSection } from './simulations.js';
 import { streamSection } from './stream.js';
 import { summarySection } from './summary.js';
 import { thresholdsSection } from './thresholds.js';
@@ -46,6 +48,8 @@ export const SECTIONS = [
   judgeSection,
   notesSection,
   scenariosSection,
+  simulationsSection,
+  redteamSection,
   comparisonSection,
 ] as const;
 
@@ -55,7 +59,7 @@ export const SECTIONS = [
  * meaning or a required field is added, since older reports would no longer read back.
  */
 export const REPORT_VERSION = 1;
-export const REPORT_KINDS = ['run', 'load', 'capacity'] as const;
+export const REPORT_KINDS = ['run', 'load', 'capacity', 'redteam'] as const;
 export type ReportKind = (typeof REPORT_KINDS)[number];
 
 const header = {
