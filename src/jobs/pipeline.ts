@@ -118,7 +118,8 @@ export async function selectSuites(config: ResolvedConfig): Promise<Suite[]> {
   return suites;
 }
 
-function createReporters(config: ResolvedConfig, io: JobIO, redact: (text: string) => string): Reporter[] {
+/** The reporters of `config` (the live progress bar first when none is named); exported for jobs outside the pipeline (redteam.ts). */
+export function createReporters(config: ResolvedConfig, io: JobIO, redact: (text: string) => string): Reporter[] {
   const env = io.env ?? process.env;
   const names = [...config.reporters];
   const live = config.defaultReporters && !names.includes('progress');
@@ -224,7 +225,7 @@ async function prepare(config: ResolvedConfig, io: JobIO, live: JobMetrics | und
 }
 
 /** Step 3, once the target is open: say where it is and what it needs, warm up, measure the round trip. */
-async function announceTarget(config: ResolvedConfig, target: Target, suites: readonly Suite[], io: JobIO, log: (line: string) => void): Promise<NetworkEstimate | undefined> {
+export async function announceTarget(config: ResolvedConfig, target: Target, suites: readonly Suite[], io: JobIO, log: (line: string) => void): Promise<NetworkEstimate | undefined> {
   if (config.target.kind === 'remote') {
     log(`droidcheck: target ${target.baseUrl} (droid ${config.target.droidId})`);
     if (target.deliveries) log(`droidcheck: deliveries from stream ${target.deliveries.stream} at ${target.deliveries.redis} (shard ${target.deliveries.shardId}); the service's webhooks must point at \`droidcheck receive\``);
