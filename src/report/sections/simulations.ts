@@ -13,11 +13,14 @@ import type { ScenarioEntry } from './scenarios.js';
 /** Conversations shown at most; the rest are in report.json. */
 const MAX_CONVERSATIONS = 10;
 
+/** One line per message, as the transcript writes it (a multi-paragraph answer would break the table). */
+const oneLine = (text: string): string => text.replace(/\s*\n\s*/g, ' ').trim();
+
 function conversationTable(s: ScenarioEntry): ViewTable {
   const sim = s.simulation!;
   const rows = sim.turns.flatMap((t): Text[][] => [
-    ['customer', t.customer, ''],
-    ['droid', t.droid, formatMs(t.latencyMs)],
+    ['customer', oneLine(t.customer), ''],
+    ['droid', oneLine(t.droid), formatMs(t.latencyMs)],
   ]);
   return {
     caption: `${s.suite} › ${s.name} [${s.mode}]: ${plural(sim.turns.length, 'customer line')}, ended ${sim.end}`,
