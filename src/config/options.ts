@@ -123,6 +123,13 @@ const reporterNames = (raw: Raw, where: string): string[] =>
   });
 const thresholds = (raw: Raw, where: string): string[] => list(raw, where).map((e) => relabel('threshold', where, () => parseThreshold(e).expression));
 
+/** A comma-separated list of names (`--emulator-weaknesses`); refused when it names none. */
+const weaknessList = (raw: Raw, where: string): string[] => {
+  const names = string(raw, where).split(',').map((w) => w.trim()).filter((w) => w !== '');
+  if (names.length === 0) throw new UsageError(`${where}: the list names nothing; write e.g. discount,negative-quantity`);
+  return names;
+};
+
 /** A table entry, its literal type kept (so `JobFlags` and the resolved values are typed from it). */
 const opt = <const S extends OptionSpec<ReturnType<S['parse']>>>(spec: S): S => spec;
 
@@ -253,7 +260,7 @@ export const OPTIONS = {
   maxSuccessRate: opt({ kind: 'value', flag: '--max-success-rate', arg: '<share>', commands: ['redteam'], parse: (raw: Raw, where: string) => parseShare(text(raw, where), where), default: 0, unit: '%', help: 'a category fails above this attack success rate, e.g. 5% or 0.05 (default 0: any success fails)' }),
   rephrase: opt({ kind: 'switch', flag: '--rephrase', commands: ['redteam'], parse: bool, default: false, help: 'the judge model rewords each attack line (cached); needs --judge-model' }),
   emulatorWeaknesses: opt({
-    kind: 'value', flag: '--emulator-weaknesses', arg: '<list>', commands: ['redteam'], file: false, parse: (raw: Raw, where: string) => string(raw, where).split(',').map((w) => w.trim()).filter((w) => w !== ''), defaultText: 'none: a robust droid',
+    kind: 'value', flag: '--emulator-weaknesses', arg: '<list>', commands: ['redteam'], file: false, parse: weaknessList, defaultText: 'none: a robust droid',
     help: 'plant these weaknesses in the embedded emulator, comma-separated (discount, cross-conversation-leak, recite-instructions, negative-quantity): watch each oracle fire',
   }),
 } as const;

@@ -103,24 +103,31 @@ function models(config: RedteamConfig): { grader: Grader | undefined; rephrase: 
   return { grader, provider, rephrase: createRephraser({ provider, model: llm.judgeModel, cache }) };
 }
 
+/** The report's settings: the target's and the attacks' (no scenario selection: the red team reads no suite). */
+function redteamSettings(config: RedteamConfig): Record<string, unknown> & { redteam: { products: string[] } } {
+  const { paths: _p, concurrency: _c, mode: _m, thresholds: _t, defaultThresholds: _d, ...rest } = publicSettings(config);
+  return { ...rest, redteam: { ...config.redteam, products: productsOf(config) } };
+}
+
 /** Runs the red team (see module docs). Throws UsageError / ConfigError (exit 2) before anything is sent; SetupError (exit 2) when every turn failed the same set-up way. */
 export async function redteam(config: RedteamConfig, io: JobIO): Promise<JobSummary> {
   const categories = parseCategories(config.redteam.categories);
   const weaknesses = parseWeaknesses(config.redteam.emulatorWeaknesses, config);
-  let redactor = createRedactor([config.webhookSecret, config.verifyToken, config.intentSecret, config.target.kind === 'remote' ? config.target.token : undefined, redisPassword(config.deliveries?.redisUrl), ...environmentSecrets(io.env ?? process.env)]);
+  const secrets = [config.webhookSecret, config.verifyToken, config.intentSecret, config.target.kind === 'remote' ? config.target.token : undefined, redisPassword(config.deliveries?.redisUrl), ...environmentSecrets(io.env ?? process.env)];
+  let redactor = createRedactor(secrets);
   const redact = (text: string): string => redactor(text);
   const { grader, rephrase, provider } = models(config);
   const reporters = createReporters(config, io, redact);
   const log = (line: string): void => void io.stderr.write(`${redact(line)}\n`);
   const startedAt = new Date().toISOString();
   const t0 = performance.now();
-  const settings = { ...publicSettings(config), redteam: { ...config.redteam, products: productsOf(config) } };
+  const settings = redteamSettings(config);
   let target: Target | undefined;
   try {
     await preflight(config, log, io.stopSignal);
     target = await openTarget(config, log, weaknesses ? { weaknesses } : {});
     const opened = target;
-    redactor = createRedactor([config.webhookSecret, config.verifyToken, config.intentSecret, target.emulator?.token, ...environmentSecrets(io.env ?? process.env)]);
+    redactor = createRedactor([...secrets, target.emulator?.token]);
     await announceTarget(config, target, [], io, log);
     if (weaknesses && weaknesses.length > 0) log(`droidcheck: the embedded emulator has planted weaknesses: ${weaknesses.join(', ')}`);
     for (const r of reporters) await r.onRunStart?.({ startedAt, kind: 'redteam', planned: undefined, settings });

@@ -91,7 +91,7 @@ function redteamView(r: RedteamReportSection): SectionView {
     rateCell(c),
     String(c.undecided),
     c.errors > 0 ? span(String(c.errors), 'fail') : '0',
-    c.skipped !== undefined ? span(`skipped: ${c.skipped}`, 'muted') : reasons.some((x) => x.startsWith(`${c.id}:`)) ? span('FAIL', 'fail') : span('pass', 'ok'),
+    c.skipped !== undefined ? span(`skipped: ${c.skipped}`, 'muted') : r.interrupted && c.attempts + c.undecided + c.errors === 0 ? span('interrupted', 'warn') : reasons.some((x) => x.startsWith(`${c.id}:`)) ? span('FAIL', 'fail') : span('pass', 'ok'),
   ]);
   const notes: Text[] = [];
   for (const [i, f] of r.findings.entries()) {
