@@ -240,7 +240,10 @@ export const OPTIONS = {
   roundTrip: opt({ kind: 'switch', flag: '--round-trip', commands: ['doctor'], file: false, parse: bool, default: false, help: 'also send one real async request (one AI answer) and wait for its webhook on the receiver' }),
   maxClockSkew: opt({ kind: 'value', flag: '--max-clock-skew', arg: '<duration>', commands: ['doctor'], file: false, parse: duration, default: '5s', unit: 'duration', help: "warn when the service's clock is further off than this" }),
   // -- graders, shards on several machines, metrics
-  judgeModel: opt({ kind: 'value', flag: '--judge-model', arg: '<name>', commands: JOBS_AND_REDTEAM, file: false, parse: string, help: 'chat model grading `judge` expectations (OpenAI-compatible: OPENAI_BASE_URL, OPENAI_API_KEY); config file: judge.model' }),
+  judgeModel: opt({
+    kind: 'value', flag: '--judge-model', arg: '<name>', commands: JOBS_AND_REDTEAM, file: false, parse: string, help: 'chat model grading `judge` expectations (OpenAI-compatible: OPENAI_BASE_URL, OPENAI_API_KEY); config file: judge.model',
+    byCommand: { redteam: { help: 'chat model grading the judged attack categories (off-topic, competitor; prompt-leak without --canary) and rewording with --rephrase; config file: judge.model' } },
+  }),
   simulatorModel: opt({ kind: 'value', flag: '--simulator-model', arg: '<name>', commands: ['run'], file: false, parse: string, defaultText: 'the judge model', help: 'chat model playing the customer of `simulate:` scenarios (same endpoint and key as the judge); config file: judge.simulatorModel' }),
   embeddingModel: opt({ kind: 'value', flag: '--embedding-model', arg: '<name>', commands: ALL_JOBS, file: false, parse: string, help: 'embedding model of `similar` expectations; config file: judge.embeddingModel' }),
   cache: opt({ kind: 'negated', flag: '--no-cache', commands: JOBS_AND_REDTEAM, file: false, parse: bool, default: true, help: 'neither read nor write the judge and embedding cache (.droidcheck/cache)' }),
