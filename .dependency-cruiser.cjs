@@ -9,7 +9,7 @@
  *   client   contract + leaves         emulator contract + leaves  receiver contract + leaves
  *   scenario contract + leaves
  *   runner   client, receiver, scenario, metrics, contract + leaves
- *   report   metrics, scenario, contract + leaves; runner and receiver for types only
+ *   report   metrics, scenario, contract, redteam + leaves; runner and receiver for types only
  *   config   runner, report, llm + leaves (+ scenario: the config file is read with its YAML source)
  *   redteam  scenario, contract, llm, metrics + leaves (attacks, oracles; the target is an injected ask)
  *   jobs     everything but cli        cli      everything         index.ts everything
@@ -63,7 +63,7 @@ module.exports = {
       'redteam/: scenario (money), contract (types), llm (transcripts), metrics (Wilson interval) and leaves; it sends through an injected ask, never a client of its own.',
     ),
     mayImport('runner', ['client', 'receiver', 'scenario', 'metrics', 'contract'], 'runner/: client, receiver, scenario, metrics, contract and leaves.'),
-    mayImport('report', ['metrics', 'scenario', 'contract', 'runner', 'receiver'], 'report/: metrics, scenario, contract and leaves (runner and receiver: types only, next rule).'),
+    mayImport('report', ['metrics', 'scenario', 'contract', 'runner', 'receiver', 'redteam'], 'report/: metrics, scenario, contract, redteam (its section\'s shape and verdict) and leaves (runner and receiver: types only, next rule).'),
     {
       name: 'report-types-only',
       comment: 'report/ imports runner/ and receiver/ for their types only (compute first, render second).',

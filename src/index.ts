@@ -57,6 +57,7 @@ export { systemClock, type Clock } from './clock.js';
 export {
   /** `run(config, io)`: every planned scenario once per mode and repeat; resolves the report and the exit code. */
   run,
+  redteam,
   /** `runLoad(config, io)`: a weighted mix at an arrival rate (open model) or N in flight (closed model). */
   runLoad,
   /** `runCapacity(config, io)`: the highest arrival rate that meets the criteria (step search). */

@@ -10,6 +10,7 @@ import { registerLoadCommand } from './load-command.js';
 import { registerImportCommand } from './import-command.js';
 import { registerInitCommand } from './init-command.js';
 import { registerReceiveCommand } from './receive-command.js';
+import { registerRedteamCommand } from './redteam-command.js';
 import { registerRunCommand } from './run-command.js';
 import { registerSchemaCommand } from './schema-command.js';
 import { registerValidateCommand } from './validate-command.js';
@@ -42,5 +43,6 @@ export function createProgram(ctx: CliContext): Command {
   registerImportCommand(program, ctx);
   registerDoctorCommand(program, ctx);
   registerReceiveCommand(program, ctx);
+  registerRedteamCommand(program, ctx);
   return program;
 }

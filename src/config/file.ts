@@ -4,7 +4,7 @@
  *
  * - top-level keys: the options of every job command (run, load and capacity), e.g. `timeout`,
  *   `thresholds`, `baseUrl`;
- * - `run:`, `load:`, `capacity:` sections: the options of that command (its own, like `rate` or
+ * - `run:`, `load:`, `capacity:`, `redteam:` sections: the options of that command (its own, like `rate` or
  *   `concurrency`, and shared ones to override the top level for that command only);
  * - `judge:`: the LLM grader's settings (docs/llm.md).
  *
@@ -29,7 +29,8 @@ import { rememberOrigin } from './values.js';
 export const DEFAULT_CONFIG_FILE = 'droidcheck.config.yaml';
 
 const SECRET_KEYS = ['token', 'apiToken', 'secret', 'webhookSecret', 'verifyToken', 'DROID_API_TOKEN', 'DROID_WEBHOOK_SECRET', 'DROID_VERIFY_TOKEN', 'OPENAI_API_KEY', 'apiKey'];
-const SECTIONS = JOB_COMMANDS;
+/** The sections of the file: one per job command, and `redteam:` (its attacks, and overrides of the top-level keys). */
+const SECTIONS = [...JOB_COMMANDS, 'redteam'] as const;
 type Section = (typeof SECTIONS)[number];
 
 const fileKeys = (command?: Section): OptionKey[] =>
@@ -53,9 +54,10 @@ export const userConfigSchema = z.strictObject({
   run: z.strictObject(objectOf('run')).optional().describe('options of `droidcheck run` only'),
   load: z.strictObject(objectOf('load')).optional().describe('options of `droidcheck load` only'),
   capacity: z.strictObject(objectOf('capacity')).optional().describe('options of `droidcheck capacity` only'),
+  redteam: z.strictObject(objectOf('redteam')).optional().describe('options of `droidcheck redteam` only (products, canaries, attempts...)'),
   judge: judgeConfigSchema.optional().describe('LLM judge and embeddings settings (docs/llm.md)'),
 });
-export type UserConfig = Record<string, unknown> & { run?: Record<string, unknown>; load?: Record<string, unknown>; capacity?: Record<string, unknown>; judge?: unknown };
+export type UserConfig = Record<string, unknown> & { run?: Record<string, unknown>; load?: Record<string, unknown>; capacity?: Record<string, unknown>; redteam?: Record<string, unknown>; judge?: unknown };
 
 const sources = new WeakMap<object, YamlSource>();
 
@@ -142,7 +144,7 @@ export function parseConfigFile(text: string, file: string): UserConfig {
  * like flags); when `file` came from parseConfigFile, each remembers its file:line:col.
  */
 export function fileFlags(file: UserConfig, command: OptionCommand): JobFlags {
-  const { run: _run, load: _load, capacity: _capacity, ...common } = file;
+  const { run: _run, load: _load, capacity: _capacity, redteam: _redteam, ...common } = file;
   const section = command === 'doctor' ? undefined : (file[command] as Record<string, unknown> | undefined);
   const flags = { ...common, ...(section ?? {}) } as JobFlags;
   const source = sources.get(file);

@@ -27,4 +27,4 @@ export type LoadFlags = JobFlags;
 /** @deprecated See {@link CommonFlags}. */
 export type CapacityFlags = JobFlags;
 
-export type JobKind = 'run' | 'load' | 'capacity';
+export type JobKind = 'run' | 'load' | 'capacity' | 'redteam';

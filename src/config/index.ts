@@ -4,7 +4,8 @@
  */
 export type { CommonFlags, LoadFlags, CapacityFlags, JobFlags, JobKind, TableFlags } from './flags.js';
 export { resolveConfig, notAnOptionOf, DEFAULT_REPORTERS, MIN_SECRET_CHARS } from './resolve.js';
-export type { ResolvedConfig, BaseConfig, RunConfig, LoadConfig, CapacityConfig, ConfigOf, ResolvedTarget, ResolvedLoadSettings, ResolvedCapacitySettings, ResolvedDeliveries, ResolvedMetrics, LoadModel } from './resolve.js';
+export type { ResolvedRedteamSettings } from './redteam.js';
+export type { ResolvedConfig, BaseConfig, RunConfig, LoadConfig, CapacityConfig, RedteamConfig, ConfigOf, ResolvedTarget, ResolvedLoadSettings, ResolvedCapacitySettings, ResolvedDeliveries, ResolvedMetrics, LoadModel } from './resolve.js';
 export { publicSettings } from './settings.js';
 export { DEFAULT_CONFIG_FILE, loadConfigFile, parseConfigFile, fileFlags, userConfigSchema, type UserConfig } from './file.js';
 export { readDotenv, withDotenv, DOTENV_FILE } from './dotenv.js';

@@ -1,6 +1,6 @@
 /**
- * THE table of options: every option of `run`, `load`, `capacity`, `doctor`, `receive` and
- * `emulate`, declared once,
+ * THE table of options: every option of `run`, `load`, `capacity`, `doctor`, `redteam`, `receive`
+ * and `emulate`, declared once,
  * with its flag (and short flag), environment variable, config-file key, parser (with its unit
  * and bounds), default, help and the commands it belongs to. Everything else is derived from it:
  *
@@ -25,7 +25,7 @@ import { parseShard, parseStages, parseWeights } from '../runner/index.js';
 import { DEFAULT_STREAM, parseChoice, parseDuration, parseGrep, parseInstant, parseNumber, parseRedisUrl, parseSecret, parseShare, parseUrl } from './parse.js';
 
 /** The commands whose options the table declares. */
-export const OPTION_COMMANDS = ['run', 'load', 'capacity', 'doctor', 'receive', 'emulate'] as const;
+export const OPTION_COMMANDS = ['run', 'load', 'capacity', 'doctor', 'redteam', 'receive', 'emulate'] as const;
 export type OptionCommand = (typeof OPTION_COMMANDS)[number];
 /** The commands that send traffic through the job pipeline. */
 export const JOB_COMMANDS = ['run', 'load', 'capacity'] as const;
@@ -125,11 +125,20 @@ const reporterNames = (raw: Raw, where: string): string[] =>
 const secret = (raw: Raw, where: string): string => parseSecret(text(raw, where), where);
 const thresholds = (raw: Raw, where: string): string[] => list(raw, where).map((e) => relabel('threshold', where, () => parseThreshold(e).expression));
 
+/** A comma-separated list of names (`--emulator-weaknesses`); refused when it names none. */
+const weaknessList = (raw: Raw, where: string): string[] => {
+  const names = string(raw, where).split(',').map((w) => w.trim()).filter((w) => w !== '');
+  if (names.length === 0) throw new UsageError(`${where}: the list names nothing; write e.g. discount,negative-quantity`);
+  return names;
+};
+
 /** A table entry, its literal type kept (so `JobFlags` and the resolved values are typed from it). */
 const opt = <const S extends OptionSpec<ReturnType<S['parse']>>>(spec: S): S => spec;
 
 const ALL_JOBS = JOB_COMMANDS;
-const TARGET = ['run', 'load', 'capacity', 'doctor'] as const;
+const TARGET = ['run', 'load', 'capacity', 'doctor', 'redteam'] as const;
+/** The job commands and `redteam` (which sends through the same target, receiver and reports). */
+const JOBS_AND_REDTEAM = [...ALL_JOBS, 'redteam'] as const;
 
 // ---- the table -----------------------------------------------------------------------------------
 
@@ -175,8 +184,8 @@ export const OPTIONS = {
     help: 'weight of a scenario in the mix (name, suite/name, name:mode), repeatable',
   }),
   seed: opt({
-    kind: 'value', flag: '--seed', arg: '<n>', commands: ['load', 'capacity', 'emulate'], parse: seed, default: 1, help: 'seed of the mix PRNG, a whole number',
-    byCommand: { emulate: { help: 'seed of every random draw (faults, jitter)' } },
+    kind: 'value', flag: '--seed', arg: '<n>', commands: ['load', 'capacity', 'redteam', 'emulate'], parse: seed, default: 1, help: 'seed of the mix PRNG, a whole number',
+    byCommand: { emulate: { help: 'seed of every random draw (faults, jitter)' }, redteam: { help: 'seed of the attack generator, a whole number: the same seed sends the same attacks' } },
   }),
   ackOnly: opt({ kind: 'switch', flag: '--ack-only', commands: ['load', 'capacity'], parse: bool, default: false, help: 'async requests end at the acknowledgement (capacity of the ack path)' }),
   progress: opt({ kind: 'value', flag: '--progress', arg: '<duration>', commands: ['load'], parse: duration, default: '5s', unit: 'duration', help: 'progress line interval on stderr, 0 for none' }),
@@ -196,15 +205,18 @@ export const OPTIONS = {
   maxErrorRate: opt({ kind: 'value', flag: '--max-error-rate', arg: '<rate>', commands: ['capacity'], parse: (raw: Raw, where: string) => parseShare(text(raw, where), where), default: '1%', unit: '%', help: 'highest accepted error rate, e.g. 1% or 0.01' }),
   // -- every job: selection
   paths: opt({ kind: 'list', commands: ALL_JOBS, parse: strings, default: ['scenarios'], help: 'scenario files or directories (the commands\' arguments)' }),
-  mode: opt({ kind: 'value', flag: '--mode', short: '-m', arg: '<mode>', commands: ALL_JOBS, parse: choice(['sync', 'async', 'both'] as const), defaultText: "each scenario's own", help: "override the scenarios' modes: sync, async or both" }),
+  mode: opt({
+    kind: 'value', flag: '--mode', short: '-m', arg: '<mode>', commands: JOBS_AND_REDTEAM, parse: choice(['sync', 'async', 'both'] as const), defaultText: "each scenario's own", help: "override the scenarios' modes: sync, async or both",
+    byCommand: { redteam: { help: 'answer endpoint of the attacks: sync (get-droid-answer) or async (get-droid-answer-async + webhook)', default: 'sync', defaultText: 'sync', parse: choice(['sync', 'async'] as const) } },
+  }),
   tags: opt({ kind: 'list', flag: '--tag', arg: '<tag>', commands: ALL_JOBS, parse: strings, default: [], help: 'only scenarios with this tag (repeatable: any of them)' }),
   excludeTags: opt({ kind: 'list', flag: '--exclude-tag', arg: '<tag>', commands: ALL_JOBS, parse: strings, default: [], help: 'leave out scenarios with this tag (repeatable), e.g. emulator-only against a real service' }),
   grep: opt({ kind: 'value', flag: '--grep', arg: '<text>', commands: ALL_JOBS, parse: (raw: Raw, where: string) => relabel('--grep', where, () => parseGrep(text(raw, where))), help: 'only scenarios whose "suite name" contains the text (ignoring case); /re/flags for a regex' }),
   // -- every job: reports and verdicts
-  reportDir: opt({ kind: 'value', flag: '--report-dir', short: '-o', arg: '<dir>', commands: ALL_JOBS, parse: string, default: 'reports', help: 'where reports are written' }),
-  reporters: opt({ kind: 'list', flag: '--reporter', short: '-r', arg: '<name>', commands: ALL_JOBS, parse: reporterNames, default: [], defaultText: 'all but progress', help: 'reporter, repeatable: console, json, junit, html, markdown, ndjson, progress' }),
+  reportDir: opt({ kind: 'value', flag: '--report-dir', short: '-o', arg: '<dir>', commands: JOBS_AND_REDTEAM, parse: string, default: 'reports', help: 'where reports are written' }),
+  reporters: opt({ kind: 'list', flag: '--reporter', short: '-r', arg: '<name>', commands: JOBS_AND_REDTEAM, parse: reporterNames, default: [], defaultText: 'all but progress', help: 'reporter, repeatable: console, json, junit, html, markdown, ndjson, progress' }),
   outputFiles: opt({
-    kind: 'list', flag: '--output-file', arg: '<name=path>', commands: ALL_JOBS, file: false, default: [],
+    kind: 'list', flag: '--output-file', arg: '<name=path>', commands: JOBS_AND_REDTEAM, file: false, default: [],
     parse: (raw: Raw, where: string) => relabel('--output-file', where, () => parseOutputFiles(list(raw, where))),
     help: 'output path of one reporter, repeatable, e.g. junit=out/junit.xml',
   }),
@@ -220,10 +232,10 @@ export const OPTIONS = {
     help: "how long the first send that waits for the bot's reply waits for any forwarded message (its own echo included) before every reply wait fails at once",
     byCommand: { doctor: { help: "--round-trip also waits this long for any forwarded message on the receiver's /messages" } },
   }),
-  syncMessage: opt({ kind: 'value', flag: '--sync-message', arg: '<form>', commands: ALL_JOBS, parse: choice(['auto', 'object', 'string'] as const), default: 'auto', help: 'humanMessage form of get-droid-answer: auto (find out), object or string' }),
+  syncMessage: opt({ kind: 'value', flag: '--sync-message', arg: '<form>', commands: JOBS_AND_REDTEAM, parse: choice(['auto', 'object', 'string'] as const), default: 'auto', help: 'humanMessage form of get-droid-answer: auto (find out), object or string' }),
   retries: opt({ kind: 'value', flag: '--retries', arg: '<n>', commands: ALL_JOBS, parse: integer(0, 10), default: 0, help: 'retry a submit answered 429 or 5xx up to N times (Retry-After honoured, backoff with jitter)' }),
   warmUp: opt({ kind: 'negated', flag: '--no-warm-up', commands: ALL_JOBS, parse: bool, default: true, help: 'do not open connections with a read-only call before measuring' }),
-  grace: opt({ kind: 'value', flag: '--grace', arg: '<duration>', commands: ALL_JOBS, parse: duration, default: '5s', unit: 'duration', help: 'after an interrupt, how long in-flight requests may finish' }),
+  grace: opt({ kind: 'value', flag: '--grace', arg: '<duration>', commands: JOBS_AND_REDTEAM, parse: duration, default: '5s', unit: 'duration', help: 'after an interrupt, how long in-flight requests may finish' }),
   // -- the target and the receiver
   baseUrl: opt({ kind: 'value', flag: '--base-url', arg: '<url>', env: 'DROID_BASE_URL', commands: TARGET, parse: url, defaultText: 'the embedded emulator', help: 'real service base URL; token from DROID_API_TOKEN' }),
   droidId: opt({
@@ -238,9 +250,13 @@ export const OPTIONS = {
   roundTrip: opt({ kind: 'switch', flag: '--round-trip', commands: ['doctor'], file: false, parse: bool, default: false, help: 'also send one real async request (one AI answer) and wait for its webhook on the receiver' }),
   maxClockSkew: opt({ kind: 'value', flag: '--max-clock-skew', arg: '<duration>', commands: ['doctor'], file: false, parse: duration, default: '5s', unit: 'duration', help: "warn when the service's clock is further off than this" }),
   // -- graders, shards on several machines, metrics
-  judgeModel: opt({ kind: 'value', flag: '--judge-model', arg: '<name>', commands: ALL_JOBS, file: false, parse: string, help: 'chat model grading `judge` expectations (OpenAI-compatible: OPENAI_BASE_URL, OPENAI_API_KEY); config file: judge.model' }),
+  judgeModel: opt({
+    kind: 'value', flag: '--judge-model', arg: '<name>', commands: JOBS_AND_REDTEAM, file: false, parse: string, help: 'chat model grading `judge` expectations (OpenAI-compatible: OPENAI_BASE_URL, OPENAI_API_KEY); config file: judge.model',
+    byCommand: { redteam: { help: 'chat model grading the judged attack categories (off-topic, competitor; prompt-leak without --canary) and rewording with --rephrase; config file: judge.model' } },
+  }),
+  simulatorModel: opt({ kind: 'value', flag: '--simulator-model', arg: '<name>', commands: ['run'], file: false, parse: string, defaultText: 'the judge model', help: 'chat model playing the customer of `simulate:` scenarios (same endpoint and key as the judge); config file: judge.simulatorModel' }),
   embeddingModel: opt({ kind: 'value', flag: '--embedding-model', arg: '<name>', commands: ALL_JOBS, file: false, parse: string, help: 'embedding model of `similar` expectations; config file: judge.embeddingModel' }),
-  cache: opt({ kind: 'negated', flag: '--no-cache', commands: ALL_JOBS, file: false, parse: bool, default: true, help: 'neither read nor write the judge and embedding cache (.droidcheck/cache)' }),
+  cache: opt({ kind: 'negated', flag: '--no-cache', commands: JOBS_AND_REDTEAM, file: false, parse: bool, default: true, help: 'neither read nor write the judge and embedding cache (.droidcheck/cache)' }),
   deliveries: opt({
     kind: 'optional', flag: '--deliveries', arg: '[redis-url]', commands: ALL_JOBS, file: false, parse: (raw: Raw, where: string): string | boolean => (typeof raw === 'boolean' ? raw : text(raw, where)),
     help: 'start no receiver: read deliveries from the Redis Stream `droidcheck receive` fills (no URL: DROIDCHECK_REDIS_URL)',
@@ -252,6 +268,17 @@ export const OPTIONS = {
   metricsPort: opt({ kind: 'value', flag: '--metrics-port', arg: '<port>', commands: [...ALL_JOBS, 'receive'], file: false, parse: port, help: 'serve Prometheus metrics at http://host:port/metrics while the job runs (0: any free port)' }),
   metricsHost: opt({ kind: 'value', flag: '--metrics-host', arg: '<host>', commands: [...ALL_JOBS, 'receive'], file: false, parse: string, default: '127.0.0.1', help: 'address of the metrics server' }),
   metricsLinger: opt({ kind: 'value', flag: '--metrics-linger', arg: '<duration>', commands: ALL_JOBS, file: false, parse: duration, default: 0, unit: 'duration', help: 'keep serving metrics this long after the job, so the last scrape sees the final counts' }),
+  // -- redteam: the attacks (config file: the `redteam:` section)
+  attempts: opt({ kind: 'value', flag: '--attempts', arg: '<n>', commands: ['redteam'], parse: integer(1, 10_000), default: 10, unit: 'count', help: 'attacks per category (more narrow the 95% interval of each success rate)' }),
+  products: opt({ kind: 'list', flag: '--product', arg: '<name>', commands: ['redteam'], parse: strings, default: [], defaultText: "the embedded emulator's catalogue; none against a real service", help: 'a product the droid sells, repeatable: price and cart attacks order it' }),
+  canaries: opt({ kind: 'list', flag: '--canary', arg: '<text>', commands: ['redteam'], parse: strings, default: [], help: "a line of the droid's own instructions that must never be shown, repeatable (prompt-leak)" }),
+  categories: opt({ kind: 'list', flag: '--category', arg: '<id>', commands: ['redteam'], parse: strings, default: [], defaultText: 'every category', help: 'only this attack category, repeatable (docs/redteam.md lists them)' }),
+  maxSuccessRate: opt({ kind: 'value', flag: '--max-success-rate', arg: '<share>', commands: ['redteam'], parse: (raw: Raw, where: string) => parseShare(text(raw, where), where), default: 0, unit: '%', help: 'a category fails above this attack success rate, e.g. 5% or 0.05 (default 0: any success fails)' }),
+  rephrase: opt({ kind: 'switch', flag: '--rephrase', commands: ['redteam'], parse: bool, default: false, help: 'the judge model rewords each attack line (cached); needs --judge-model' }),
+  emulatorWeaknesses: opt({
+    kind: 'value', flag: '--emulator-weaknesses', arg: '<list>', commands: ['redteam'], file: false, parse: weaknessList, defaultText: 'none: a robust droid',
+    help: 'plant these weaknesses in the embedded emulator, comma-separated (discount, cross-conversation-leak, recite-instructions, negative-quantity): watch each oracle fire',
+  }),
   // -- receive: the webhooks of a real service into a Redis Stream
   host: opt({
     kind: 'value', flag: '--host', arg: '<host>', commands: ['receive', 'emulate'], file: false, parse: string, default: '127.0.0.1', help: 'address to bind (0.0.0.0 in a container)',

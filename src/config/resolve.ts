@@ -15,6 +15,7 @@ import type { JobFlags, JobKind } from './flags.js';
 import { defaultInFlightCap } from './in-flight.js';
 import { flagName, OPTIONS, type OptionKey, type OptionSpec } from './options.js';
 import { MIN_SECRET_CHARS, parseRedisUrl, parseStreamKey } from './parse.js';
+import { redteamOptions, resolveRedteam, type ResolvedRedteamSettings } from './redteam.js';
 import { resolveOptions, type ResolvedOptions } from './values.js';
 
 /** Reporters a job uses when none are named: files land in the report directory. */
@@ -156,8 +157,12 @@ export interface CapacityConfig extends BaseConfig {
   command: 'capacity';
   capacity: ResolvedCapacitySettings;
 }
+export interface RedteamConfig extends BaseConfig {
+  command: 'redteam';
+  redteam: ResolvedRedteamSettings;
+}
 /** The configuration of one job, typed by its command: `load` always has its load settings. */
-export type ResolvedConfig = RunConfig | LoadConfig | CapacityConfig;
+export type ResolvedConfig = RunConfig | LoadConfig | CapacityConfig | RedteamConfig;
 /** The configuration of `command`. */
 export type ConfigOf<K extends JobKind> = Extract<ResolvedConfig, { command: K }>;
 
@@ -348,7 +353,7 @@ function resolveBase(command: JobKind, o: ResolvedOptions, cli: JobFlags, env: N
     outputFile: Object.keys(v.outputFiles).length > 0 ? v.outputFiles : undefined,
     failOnFlaky: v.failOnFlaky ?? false,
     syncMessage: v.syncMessage,
-    llm: resolveLlmConfig({ ...(v.judgeModel !== undefined && { judgeModel: v.judgeModel }), ...(v.embeddingModel !== undefined && { embeddingModel: v.embeddingModel }), ...(!v.cache && { cache: false }) }, env, file.judge),
+    llm: resolveLlmConfig({ ...(v.judgeModel !== undefined && { judgeModel: v.judgeModel }), ...(v.simulatorModel !== undefined && { simulatorModel: v.simulatorModel }), ...(v.embeddingModel !== undefined && { embeddingModel: v.embeddingModel }), ...(!v.cache && { cache: false }) }, env, file.judge),
     deliveries: resolveDeliveries(o, env, target),
     metrics: resolveMetrics(o),
   };
@@ -364,10 +369,11 @@ function resolveBase(command: JobKind, o: ResolvedOptions, cli: JobFlags, env: N
  */
 export function resolveConfig<K extends JobKind>(command: K, cli: JobFlags, env: NodeJS.ProcessEnv = process.env, file: JobFlags = {}): ConfigOf<K> {
   checkBelongs(command, cli);
-  const o = resolveOptions(command, cli, env, file);
+  const o = command === 'redteam' ? redteamOptions(cli, env, file) : resolveOptions(command, cli, env, file);
   const base = resolveBase(command, o, cli, env, file);
   // load: --shard splits the arrivals (execution segments), every shard runs every scenario.
   if (command === 'load') return { ...base, command: 'load', load: resolveLoad(o, base.timeoutMs, base.shard) } as ConfigOf<K>;
   if (command === 'capacity') return { ...base, command: 'capacity', capacity: resolveCapacity(o, base.timeoutMs) } as ConfigOf<K>;
+  if (command === 'redteam') return { ...base, command: 'redteam', redteam: resolveRedteam(o) } as ConfigOf<K>;
   return { ...base, command: 'run' } as ConfigOf<K>;
 }

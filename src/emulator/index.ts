@@ -30,6 +30,7 @@ export type { InjectedMessage } from './control.js';
 export { parseFaultProfile, parseFaultProfileFile, FaultProfileError, ENDPOINT_NAMES } from './faults/profile.js';
 export type { FaultProfile, FaultProfileInput, EndpointName, DelayDistribution } from './faults/profile.js';
 export { loadProfile, parseProfile, parseYamlFile, DEFAULT_PROFILE_PATH } from './profile/load.js';
+export { resolveEmulatorProfile } from './profile/resolve.js';
 export { emulatorProfileSchema } from './profile/schema.js';
 export type { EmulatorProfile, EmulatorProfileInput } from './profile/schema.js';
 export { ACK_MESSAGE } from './routes/answer.js';

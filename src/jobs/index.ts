@@ -3,6 +3,8 @@
  * target, engine, accounting, redaction, one report document, the same reporters.
  */
 export { run, type RunIO, type RunSummary } from './run.js';
+export { redteam, parseCategories, parseWeaknesses } from './redteam.js';
+export { checkSimulated, openSimulator } from './simulator.js';
 export { runLoad, loadSection } from './load.js';
 export { runCapacity } from './capacity.js';
 export { searchCapacity, judgeStep, P99_MIN_SAMPLES, type CapacityCriteria, type CapacitySearchOptions, type RateMeasurement } from './capacity-search.js';

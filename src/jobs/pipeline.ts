@@ -32,6 +32,7 @@ import { assertGraderConfig, createGrader, discoverModels, formatLlmUsage, llmSe
 import { filterScenarios, loadSuites, needsGrader, type Suite } from '../scenario/index.js';
 import { measureRoundTrip, type NetworkEstimate } from './network.js';
 import { preflight } from './preflight.js';
+import { checkSimulated } from './simulator.js';
 import { startJobMetrics, type JobMetrics } from './live-metrics.js';
 import { openTarget, type Target } from './target.js';
 
@@ -118,7 +119,8 @@ export async function selectSuites(config: ResolvedConfig): Promise<Suite[]> {
   return suites;
 }
 
-function createReporters(config: ResolvedConfig, io: JobIO, redact: (text: string) => string): Reporter[] {
+/** The reporters of `config` (the live progress bar first when none is named); exported for jobs outside the pipeline (redteam.ts). */
+export function createReporters(config: ResolvedConfig, io: JobIO, redact: (text: string) => string): Reporter[] {
   const env = io.env ?? process.env;
   const names = [...config.reporters];
   const live = config.defaultReporters && !names.includes('progress');
@@ -211,6 +213,7 @@ async function prepare(config: ResolvedConfig, io: JobIO, live: JobMetrics | und
   const llm = await discoverModels(graded, config.llm);
   assertGraderConfig(graded, llm);
   if (llm !== config.llm) config = { ...config, llm };
+  checkSimulated(config, suites);
   const baseline = config.baseline !== undefined ? await loadBaseline(config.baseline) : undefined;
   let secrets = [config.webhookSecret, config.verifyToken, config.intentSecret, config.target.kind === 'remote' ? config.target.token : undefined, redisPassword(config.deliveries?.redisUrl), ...environmentSecrets(io.env ?? process.env)];
   let redactor = createRedactor(secrets);
@@ -230,7 +233,7 @@ async function prepare(config: ResolvedConfig, io: JobIO, live: JobMetrics | und
 }
 
 /** Step 3, once the target is open: say where it is and what it needs, warm up, measure the round trip. */
-async function announceTarget(config: ResolvedConfig, target: Target, suites: readonly Suite[], io: JobIO, log: (line: string) => void): Promise<NetworkEstimate | undefined> {
+export async function announceTarget(config: ResolvedConfig, target: Target, suites: readonly Suite[], io: JobIO, log: (line: string) => void): Promise<NetworkEstimate | undefined> {
   if (config.target.kind === 'remote') {
     log(`droidcheck: target ${target.baseUrl} (droid ${config.target.droidId})`);
     if (target.deliveries) log(`droidcheck: deliveries from stream ${target.deliveries.stream} at ${target.deliveries.redis} (shard ${target.deliveries.shardId}); the service's webhooks must point at \`droidcheck receive\``);

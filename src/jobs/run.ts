@@ -7,6 +7,7 @@
 import type { ResolvedConfig, RunConfig } from '../config/index.js';
 import { PlanSource, runEngine } from '../runner/index.js';
 import { runJob, type JobIO, type JobSummary } from './pipeline.js';
+import { simulatorFor } from './simulator.js';
 
 export type RunIO = JobIO;
 export type RunSummary = JobSummary;
@@ -22,7 +23,12 @@ export function run(config: ResolvedConfig, io: JobIO): Promise<JobSummary> {
   return runJob(runConfig, io, async (ctx) => {
     const source = PlanSource.of(ctx.suites, config.mode);
     await ctx.begin(source.planned);
-    const engine = await runEngine({ ...ctx.engine, source, scheduler: { kind: 'closed', concurrency: config.concurrency }, keepRecords: true, grader: ctx.grader });
-    return { engine };
+    const simulated = simulatorFor(runConfig, ctx.suites);
+    try {
+      const engine = await runEngine({ ...ctx.engine, source, scheduler: { kind: 'closed', concurrency: config.concurrency }, keepRecords: true, grader: ctx.grader, simulator: simulated?.simulator });
+      return { engine };
+    } finally {
+      await simulated?.close();
+    }
   });
 }

@@ -101,8 +101,11 @@ async function openDeliveries(config: ResolvedConfig): Promise<OpenedDeliveries>
   return { receiver, webhookUrl: config.publicUrl ?? receiverUrl, urls: receiver.urls(), deliveries: undefined };
 }
 
-/** Starts the receiver (and the emulator when no base URL is configured) on loopback by default. */
-export async function openTarget(config: ResolvedConfig, log: (line: string) => void = () => undefined): Promise<Target> {
+/**
+ * Starts the receiver (and the emulator when no base URL is configured) on loopback by default.
+ * `emulatorExtra`: more options of the embedded emulator (`droidcheck redteam --emulator-weaknesses`).
+ */
+export async function openTarget(config: ResolvedConfig, log: (line: string) => void = () => undefined, emulatorExtra: Pick<EmulatorOptions, 'weaknesses'> = {}): Promise<Target> {
   const { receiver, webhookUrl, urls, deliveries } = await openDeliveries(config);
   // Behind a tunnel the three webhooks share its origin: <public>/webhook, /messages, /intents.
   const publicOf = (local: string | undefined): string | undefined => (local === undefined ? undefined : config.publicUrl ? new URL(new URL(local).pathname, config.publicUrl).toString() : local);
@@ -122,6 +125,7 @@ export async function openTarget(config: ResolvedConfig, log: (line: string) => 
           webhookSecret: config.webhookSecret,
           ...(messagesUrl && { messageWebhookUrl: messagesUrl, verifyToken: config.verifyToken }),
           ...(intentsUrl && { intentWebhook: { url: intentsUrl, secret: config.intentSecret ?? '' } }),
+          ...emulatorExtra,
         },
         config.emulatorThread === 'worker',
       );

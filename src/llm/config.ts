@@ -29,6 +29,7 @@ const SECRET_KEYS = ['apiKey', 'api_key', 'key', 'token', 'OPENAI_API_KEY'];
 /** The `judge:` section of droidcheck.config.yaml. */
 export const judgeConfigSchema = z.strictObject({
   model: z.string().min(1, 'model must not be empty').optional().describe('chat model that grades `judge` rubrics, e.g. gpt-4o-mini or llama3.1:8b'),
+  simulatorModel: z.string().min(1, 'simulatorModel must not be empty').optional().describe('chat model that plays the customer of `simulate:` scenarios (default: model)'),
   embeddingModel: z.string().min(1, 'embeddingModel must not be empty').optional().describe('embedding model of `similar`, e.g. text-embedding-3-small or nomic-embed-text'),
   baseUrl: z.string().min(1).optional().describe('OpenAI-compatible endpoint (env OPENAI_BASE_URL wins), e.g. http://127.0.0.1:11434/v1'),
   concurrency: z.number().int().min(1).max(64).optional().describe('judge and embedding calls in flight at once (default 4)'),
@@ -46,6 +47,8 @@ export type JudgeConfigSection = z.infer<typeof judgeConfigSchema>;
 /** The flags of the commands that grade (`run`, `load`): `--judge-model`, `--embedding-model`, `--no-cache`. */
 export interface LlmFlags {
   judgeModel?: string;
+  /** `--simulator-model`: plays the customer of `simulate:` scenarios (default: the judge model). */
+  simulatorModel?: string;
   embeddingModel?: string;
   /** `false` from `--no-cache`: neither read nor write the cache. */
   cache?: boolean;
@@ -60,6 +63,8 @@ export interface ResolvedLlmConfig {
   baseUrl: string;
   apiKey: string | undefined;
   judgeModel: string | undefined;
+  /** The model of simulated customers: `--simulator-model`, `judge.simulatorModel`, else the judge model. */
+  simulatorModel: string | undefined;
   embeddingModel: string | undefined;
   concurrency: number;
   /** Deadline of one HTTP attempt, ms. */
@@ -116,16 +121,17 @@ export function resolveLlmConfig(flags: LlmFlags, env: NodeJS.ProcessEnv, fileSe
   const file = parseSection(fileSection);
   const judgeModel = flags.judgeModel ?? file.model;
   const embeddingModel = flags.embeddingModel ?? file.embeddingModel;
+  const simulatorModel = flags.simulatorModel ?? file.simulatorModel ?? judgeModel;
   const apiKey = env.OPENAI_API_KEY !== undefined && env.OPENAI_API_KEY !== '' ? env.OPENAI_API_KEY : undefined;
   const envUrl = env.OPENAI_BASE_URL !== undefined && env.OPENAI_BASE_URL !== '' ? env.OPENAI_BASE_URL : undefined;
-  if (judgeModel === undefined && embeddingModel === undefined && envUrl === undefined && file.baseUrl === undefined) return undefined;
+  if (judgeModel === undefined && embeddingModel === undefined && simulatorModel === undefined && envUrl === undefined && file.baseUrl === undefined) return undefined;
   let baseUrl: string;
   if (envUrl !== undefined) baseUrl = cleanBaseUrl(envUrl, 'OPENAI_BASE_URL');
   else if (file.baseUrl !== undefined) baseUrl = cleanBaseUrl(file.baseUrl, 'judge.baseUrl');
   else if (apiKey !== undefined) baseUrl = OPENAI_BASE_URL;
   else {
     throw new ConfigError(
-      `${judgeModel !== undefined ? `a judge model (${flags.judgeModel !== undefined ? '--judge-model' : 'judge.model in the config file'})` : `an embedding model (${flags.embeddingModel !== undefined ? '--embedding-model' : 'judge.embeddingModel in the config file'})`} is configured but no endpoint: set OPENAI_BASE_URL ` +
+      `${judgeModel !== undefined ? `a judge model (${flags.judgeModel !== undefined ? '--judge-model' : 'judge.model in the config file'})` : simulatorModel !== undefined ? `a simulator model (${flags.simulatorModel !== undefined ? '--simulator-model' : 'judge.simulatorModel in the config file'})` : `an embedding model (${flags.embeddingModel !== undefined ? '--embedding-model' : 'judge.embeddingModel in the config file'})`} is configured but no endpoint: set OPENAI_BASE_URL ` +
         '(e.g. http://127.0.0.1:11434/v1 for a local Ollama) or OPENAI_API_KEY (for OpenAI itself)',
     );
   }
@@ -134,6 +140,7 @@ export function resolveLlmConfig(flags: LlmFlags, env: NodeJS.ProcessEnv, fileSe
     baseUrl,
     apiKey,
     judgeModel,
+    simulatorModel,
     embeddingModel,
     concurrency: file.concurrency ?? LLM_DEFAULTS.concurrency,
     timeoutMs,
@@ -163,6 +170,20 @@ export function assertGraderConfig(uses: readonly GraderUse[], config: ResolvedL
   if (similar && config?.embeddingModel === undefined) {
     throw new ConfigError(
       `${formatLocation(similar.location)}: "similar" needs an embedding model: pass --embedding-model (or judge.embeddingModel in droidcheck.config.yaml) ${endpoint}`,
+    );
+  }
+}
+
+/**
+ * Fails before anything is sent when a suite has `simulate:` scenarios (`needsSimulator(suites)`
+ * of src/scenario) and no model plays the customer. Throws ConfigError (exit 2) naming
+ * file:line:col of the first one.
+ */
+export function assertSimulatorConfig(uses: readonly { location: SourceLocation }[], config: ResolvedLlmConfig | undefined): void {
+  const first = uses[0];
+  if (first && config?.simulatorModel === undefined) {
+    throw new ConfigError(
+      `${formatLocation(first.location)}: "simulate" needs a chat model to play the customer: pass --simulator-model or --judge-model (or judge.simulatorModel / judge.model in droidcheck.config.yaml) and point OPENAI_BASE_URL at an OpenAI-compatible endpoint (or set OPENAI_API_KEY for OpenAI); see docs/llm.md`,
     );
   }
 }

@@ -9,6 +9,7 @@ export type { Grader, GradeResult, JudgeContext, JudgeRequest, SimilarRequest, L
 export {
   resolveLlmConfig,
   assertGraderConfig,
+  assertSimulatorConfig,
   llmSettings,
   llmSecrets,
   judgeConfigSchema,

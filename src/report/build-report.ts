@@ -12,6 +12,7 @@ import { REPORT_VERSION, SECTIONS, TOOL_VERSION, type ReportDocument } from './s
 import type { JudgeSection } from './sections/judge.js';
 import type { LoadSection } from './sections/load.js';
 import type { NetworkSection } from './sections/network.js';
+import { redteamReasons, type RedteamReportSection } from './sections/redteam.js';
 import type { StreamSection } from './sections/stream.js';
 
 /** What buildReport reads: the engine's result and the job's own sections. */
@@ -28,6 +29,8 @@ export interface ReportInput extends SectionInput {
    * judged on `ackServer` (ack minus the round trip), the raw `ack` shown beside it.
    */
   network?: NetworkSection;
+  /** `droidcheck redteam`'s attacks and findings (jobs/redteam.ts). */
+  redteam?: RedteamReportSection;
 }
 
 export interface ExitCodeInput {
@@ -42,6 +45,8 @@ export interface ExitCodeInput {
   noCapacity?: boolean;
   /** Graded expectations without a verdict: a gate must not go green with grading unfinished. */
   judgeErrors?: number;
+  /** Red team: an attack succeeded above the allowed rate, or an attempt got no answer (sections/redteam.ts). */
+  redteamFailed?: boolean;
 }
 
 /**
@@ -54,7 +59,7 @@ export function exitCodeFor(input: ExitCodeInput): number {
   if (input.interrupted) return EXIT.INTERRUPTED;
   if (input.noCapacity || input.thresholds.some((t) => !t.passed)) return EXIT.THRESHOLD_BREACHED;
   const failed = input.passRatesPassed === undefined ? input.failed > 0 : !input.passRatesPassed;
-  if (failed || input.regressed || (input.judgeErrors ?? 0) > 0) return EXIT.EXPECTATION_FAILED;
+  if (failed || input.regressed || input.redteamFailed || (input.judgeErrors ?? 0) > 0) return EXIT.EXPECTATION_FAILED;
   return EXIT.OK;
 }
 
@@ -72,6 +77,7 @@ export function exitCodeOf(doc: Omit<ReportDocument, 'exitCode'>, interrupted: b
     regressed: doc.comparison?.regressed ?? false,
     noCapacity: doc.capacity !== undefined && doc.capacity.maxRate === null,
     judgeErrors: doc.summary.judgeErrors ?? 0,
+    redteamFailed: doc.redteam !== undefined && redteamReasons(doc.redteam).length > 0,
   });
 }
 

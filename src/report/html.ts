@@ -13,6 +13,7 @@ import { formatMs } from '../units.js';
 import { sectionViews } from './console.js';
 import { PAGE_SCRIPT, capacityChartData, chartData, scriptJson, timelineChartData, uplotAssets } from './html-charts.js';
 import { failuresHtml } from './html-failures.js';
+import { CHAT_CSS, chatHtml } from './html-chat.js';
 import type { ReportDocument } from './sections/index.js';
 import type { ScenarioEntry } from './sections/scenarios.js';
 import { escapeHtml, htmlSection, htmlTable } from './view.js';
@@ -38,7 +39,8 @@ function scenarioGroup(s: ScenarioEntry): string {
   const detail = s.passed
     ? ''
     : `<tr><td colspan="5" class="l muted">${h(s.file)}: ${s.failures.length} failed expectation(s)${s.error ? `, ${h(s.error.code)}` : ''}${s.contractViolations.length > 0 ? `, ${s.contractViolations.length} contract violation(s)` : ''} (see Failures)</td></tr>`;
-  return `<tbody class="sc" data-name="${name}" data-status="${s.passed ? 'passed' : 'failed'}" data-mode="${s.mode}">${row}${detail}</tbody>`;
+  const chat = s.simulation ? `<tr><td colspan="5" class="l">${chatHtml(s)}</td></tr>` : '';
+  return `<tbody class="sc" data-name="${name}" data-status="${s.passed ? 'passed' : 'failed'}" data-mode="${s.mode}">${row}${detail}${chat}</tbody>`;
 }
 
 function scenariosHtml(report: ReportDocument): string {
@@ -82,7 +84,7 @@ export function renderHtmlReport(report: ReportDocument): string {
   const ids = ['failures', ...views.map((v) => v.id), ...(contract ? ['contract'] : []), ...(report.scenarios.length > 0 ? ['scenarios'] : []), 'settings'];
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<title>droidcheck report ${h(report.startedAt)}</title><style>${css}\n${CSS}</style></head><body>
+<title>droidcheck report ${h(report.startedAt)}</title><style>${css}\n${CSS}\n${CHAT_CSS}</style></head><body>
 <h1>droidcheck ${h(report.kind)}: ${s.passed} passed, ${s.failed} failed — ${verdict}</h1>
 <p class="muted">${s.sent} of ${s.requests} requests sent, started ${h(report.startedAt)}, ${h(formatMs(report.durationMs))}.</p>
 <nav>${[...new Set(ids)].map((id) => `<a href="#${id}">${id}</a>`).join('')}</nav>

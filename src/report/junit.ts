@@ -18,10 +18,12 @@ import { describeThreshold, thresholdVerdictText } from '../metrics/index.js';
 import { formatValue } from './format-value.js';
 import type { ReportDocument } from './sections/index.js';
 import { passRateOf, passRateProperties, passRateSentence, type ScenarioPassRate } from './sections/pass-rates.js';
+import { redteamTestcases, type RedteamReportSection } from './sections/redteam.js';
 import type { ScenarioEntry } from './sections/scenarios.js';
 
 export const JUNIT_REPORT_FILE = 'junit.xml';
 export const THRESHOLD_SUITE = 'droidcheck.thresholds';
+export const REDTEAM_SUITE = 'droidcheck.redteam';
 
 export interface JUnitOptions {
   /** Add the `droidcheck.thresholds` suite (default true). */
@@ -97,6 +99,17 @@ function addTestcase(suite: XMLBuilder, s: ScenarioEntry, rate?: ScenarioPassRat
   tc.ele('failure', { message: attr(`${head}${more}${note}`), type: attr(first?.matcher ?? (s.contractViolations.length > 0 ? 'contract' : 'failed')) }).txt(xmlSafe([...problems, ...where].join('\n')));
 }
 
+/** `droidcheck redteam`: one testcase per attack category (classname droidcheck.redteam), a failure with its findings' conversations. */
+function addRedteamSuite(r: RedteamReportSection, openSuite: (name: string, list: { length: number }, failures: number, errors: number, skipped: number, timeMs: number) => XMLBuilder): void {
+  const cases = redteamTestcases(r);
+  const suite = openSuite(REDTEAM_SUITE, cases, cases.filter((c) => c.failure).length, 0, cases.filter((c) => c.skipped !== undefined).length, 0);
+  for (const c of cases) {
+    const tc = suite.ele('testcase', { classname: REDTEAM_SUITE, name: attr(c.name), time: '0.000' });
+    if (c.skipped !== undefined) tc.ele('skipped', { message: attr(c.skipped) });
+    if (c.failure) tc.ele('failure', { message: attr(c.failure.message), type: 'redteam' }).txt(xmlSafe(c.failure.body));
+  }
+}
+
 /** Renders `report` as a JUnit XML document (UTF-8, pretty-printed). */
 export function renderJUnit(report: ReportDocument, opts: JUnitOptions = {}): string {
   const doc = create({ version: '1.0', encoding: 'UTF-8' });
@@ -115,12 +128,13 @@ export function renderJUnit(report: ReportDocument, opts: JUnitOptions = {}): st
   const tallyCases = report.scenarios.length === 0 ? (report.tallies ?? []) : [];
   // The total is the sum of the suites' times, each the sum of its testcases' (whole ms): they add up.
   const totalMs = all.reduce((n, s) => n + caseMs(s), 0);
+  const redteamCases = report.redteam ? redteamTestcases(report.redteam) : [];
   const root = doc.ele('testsuites', {
     name: 'droidcheck',
-    tests: String(all.length + tallyCases.length + (withThresholds ? report.thresholds.length : 0)),
-    failures: String(countOf(all, 'failure') + tallyCases.filter((t) => t.failed > 0).length + (withThresholds ? breached : 0)),
+    tests: String(all.length + tallyCases.length + (withThresholds ? report.thresholds.length : 0) + redteamCases.length),
+    failures: String(countOf(all, 'failure') + tallyCases.filter((t) => t.failed > 0).length + (withThresholds ? breached : 0) + redteamCases.filter((c) => c.failure).length),
     errors: String(countOf(all, 'error')),
-    skipped: String(countOf(all, 'skipped') + (withThresholds ? unjudged : 0)),
+    skipped: String(countOf(all, 'skipped') + (withThresholds ? unjudged : 0) + redteamCases.filter((c) => c.skipped !== undefined).length),
     time: seconds(totalMs),
     timestamp: report.startedAt,
   });
@@ -155,6 +169,7 @@ export function renderJUnit(report: ReportDocument, opts: JUnitOptions = {}): st
       tc.ele('failure', { message: attr(`${t.failed} of ${t.requests} requests failed`), type: 'load' }).txt(xmlSafe(lines.join('\n')));
     }
   }
+  if (report.redteam) addRedteamSuite(report.redteam, openSuite);
   if (withThresholds) {
     const suite = openSuite(THRESHOLD_SUITE, report.thresholds, breached, 0, unjudged, 0);
     for (const t of report.thresholds) {

@@ -43,6 +43,9 @@ export async function compareReportFiles(baseIn: string | ReportDocument, curren
   const [base, current] = await Promise.all([read(baseIn), read(currentIn)]);
   const basePath = typeof baseIn === 'string' ? baseIn : 'the baseline';
   const currentPath = typeof currentIn === 'string' ? currentIn : 'the current report';
+  // A red team's figures are findings, not latencies: compare its two runs by their findings (same --seed).
+  const redteam = [[basePath, base], [currentPath, current]].find(([, r]) => (r as ReportDocument).kind === 'redteam');
+  if (redteam) throw new UsageError(`compare: ${String(redteam[0])} is a redteam report, and compare reads run, load and capacity reports only; run droidcheck redteam again with the same --seed and read its findings`);
   const unlike = unlikeRuns(base, current);
   const refused = unlike.filter((u) => u.refuse);
   if (refused.length > 0 && !opts.force) {

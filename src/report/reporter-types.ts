@@ -12,7 +12,7 @@ import type { RequestRecord } from './run-types.js';
 export interface RunStartInfo {
   startedAt: string;
   /** Which job: run, load or capacity. */
-  kind?: 'run' | 'load' | 'capacity';
+  kind?: 'run' | 'load' | 'capacity' | 'redteam';
   /** Requests planned (scenario x mode x repeat), when known (run). */
   planned?: number | undefined;
   /** Settings without token or secret. */

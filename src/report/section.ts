@@ -20,7 +20,7 @@ import type { SectionView } from './view.js';
 
 /** What the engine and the job hand the report (jobs/pipeline.ts); sections compute from it. */
 export interface SectionInput {
-  kind: 'run' | 'load' | 'capacity';
+  kind: 'run' | 'load' | 'capacity' | 'redteam';
   startedAt: string;
   finishedAt: string;
   durationMs: number;

@@ -9,6 +9,7 @@ import type { LatencyMetric } from '../metrics/index.js';
 import type { DeliverySource } from '../receiver/index.js';
 import type { ExpectationGrader } from '../scenario/index.js';
 import type { ContractNotes } from './contract-notes.js';
+import type { CustomerSimulator } from './simulator-types.js';
 
 /**
  * Where a remote target must post its webhooks, as the user configures them in the service (the
@@ -47,6 +48,8 @@ export interface ExecuteContext {
   grader?: ExpectationGrader | undefined;
   /** Leave `similar`/`judge` ungraded (load and capacity: no LLM call per request). */
   skipGraded?: boolean;
+  /** Plays the customer of `simulate:` scenarios (src/llm's simulator, wrapped by jobs/); undefined when no suite simulates. */
+  simulator?: CustomerSimulator | undefined;
   /**
    * The network round trip to a remote target, ms (jobs/network.ts); when set, every async
    * acknowledgement also records `ackServer` = ack - rttMs. Undefined for the embedded emulator.

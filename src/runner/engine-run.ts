@@ -48,7 +48,7 @@ export class EngineRun {
     setMaxListeners(0, this.stop.signal, this.abort.signal);
     link(o.stopSignal, this.stop);
     link(o.abortSignal, this.abort);
-    const base = { client: o.client, receiver: o.receiver, clock: this.clock, timeoutMs: o.timeoutMs, abortSignal: this.abort.signal, retry: o.retry, ackOnly: o.ackOnly ?? false, notes: this.notes, grader: o.grader, skipGraded: o.skipGraded ?? false, rttMs: o.rttMs, webhooks: o.webhooks, messageWebhookCheckMs: o.messageWebhookCheckMs };
+    const base = { client: o.client, receiver: o.receiver, clock: this.clock, timeoutMs: o.timeoutMs, abortSignal: this.abort.signal, retry: o.retry, ackOnly: o.ackOnly ?? false, notes: this.notes, grader: o.grader, skipGraded: o.skipGraded ?? false, rttMs: o.rttMs, webhooks: o.webhooks, messageWebhookCheckMs: o.messageWebhookCheckMs, simulator: o.simulator };
     this.#ctx = { ...base, latency: this.latency };
     this.#warmCtx = { ...base, latency: DISCARD_LATENCY };
     this.#sinks = o.sinks ?? [];

@@ -18,6 +18,7 @@ import type { RequestSource } from './source.js';
 import type { TallySnapshot } from './tally.js';
 import type { Timeline } from './timeline.js';
 import type { ContractNote, RequestRecord } from './types.js';
+import type { CustomerSimulator } from './simulator-types.js';
 
 /** A consumer of ended records: a reporter's onResult, the NDJSON stream. */
 export interface RecordSink {
@@ -108,6 +109,8 @@ export interface EngineOptions {
   grader?: ExpectationGrader | undefined;
   /** Leave `similar`/`judge` ungraded (load, capacity). */
   skipGraded?: boolean;
+  /** Plays the customer of `simulate:` scenarios (runner/simulate.ts). */
+  simulator?: CustomerSimulator | undefined;
   /** Network round trip to a remote target, ms: each ack also records `ackServer` = ack - rttMs (context.ts). */
   rttMs?: number | undefined;
   /** A remote target's webhook URLs: the early stop without deliveries and its sentence (context.ts). */

@@ -12,6 +12,7 @@ import { AbortedError } from '../errors.js';
 import type { Scenario } from '../scenario/index.js';
 import { executeAnswerTurn, type AnswerTurn } from './answer-turn.js';
 import type { ExecuteContext } from './context.js';
+import { executeSimulation } from './simulate.js';
 import { executeSteps } from './steps.js';
 import type { PlannedRequest, RequestRecord } from './types.js';
 
@@ -74,7 +75,11 @@ export function startRequest(planned: PlannedRequest, ctx: ExecuteContext, inten
   const start = intendedStart ?? ctx.clock.now();
   if (ctx.abortSignal?.aborted) return { record: notSentRecord(planned, ctx.clock.wallNow().toISOString()), done: Promise.resolve() };
   const record = newRecord(planned, ctx.clock.wallNow().toISOString());
-  const done = planned.scenario.steps ? executeSteps(planned, ctx, start, record) : executeAnswerTurn(planned.mode, turnOf(planned.scenario), ctx, start, record);
+  const done = planned.scenario.simulate
+    ? executeSimulation(planned, ctx, start, record)
+    : planned.scenario.steps
+      ? executeSteps(planned, ctx, start, record)
+      : executeAnswerTurn(planned.mode, turnOf(planned.scenario), ctx, start, record);
   return { record, done };
 }
 

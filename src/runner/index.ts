@@ -6,6 +6,7 @@ export * from './types.js';
 export type { ExecuteContext, LatencySink, WebhookSetup } from './context.js';
 export { ContractNotes, addContract } from './contract-notes.js';
 export { executeRequest, newRecord, notSentRecord } from './execute.js';
+export type { CustomerAsk, CustomerSimulation, CustomerSimulator, CustomerTurn } from './simulator-types.js';
 export { modesFor, planRequests, chainPlan, stateKeys, type ModeOverride } from './plan.js';
 export { PlanSource, MixSource, type RequestSource } from './source.js';
 export { createMix, parseWeights, ScenarioMix, type MixEntry, type MixOptions } from './mix.js';

@@ -99,8 +99,22 @@ export interface RequestRecord {
   grades?: GradeEntry[];
   /** The answer payload (sync body or webhook body), for parity and accuracy reports. */
   answer?: unknown;
-  /** Per-step results of a scenario with `steps` (the answer fields above are its last `say`). */
+  /** Per-step results of a scenario with `steps` (the answer fields above are its last `say`); a `simulate:` scenario: one `say` per customer line. */
   steps?: StepResult[];
+  /** A `simulate:` scenario's conversation (runner/simulate.ts). */
+  simulation?: SimulationRecord;
+}
+
+/**
+ * A simulated customer's conversation: each customer line, the droid's answer text and its
+ * latency (ms; sync: the whole request, async: submit to webhook); how it ended (`stop`,
+ * `max-turns`, `empty`, `judge-error`, `droid-error`, `aborted`); the model's chat calls.
+ */
+export interface SimulationRecord {
+  end: string;
+  turns: { customer: string; droid: string; latencyMs: number }[];
+  transcript: string;
+  modelCalls: number;
 }
 
 /**

@@ -51,6 +51,15 @@ const BAD: Record<string, Case> = {
   '--config': { values: ['{dir}', '{missing}', '{badConfig}'] },
   '--judge-model': { values: ['gpt-test'] },
   '--embedding-model': { values: ['embed-test'] },
+  // A model with no endpoint configured (no OPENAI_BASE_URL, no OPENAI_API_KEY).
+  '--simulator-model': { values: ['sim-test'] },
+  '--attempts': { values: ['0', 'x', '1.5'] },
+  // Any product name or canary text is valid: the empty value only.
+  '--product': { values: [] },
+  '--canary': { values: [] },
+  '--category': { values: ['prompt-leek', 'all'] },
+  '--max-success-rate': { values: ['2', 'x', '150%'] },
+  '--emulator-weaknesses': { values: ['discont', ' , '] },
   'run --shard': { values: ['5/4', 'x', '0/2'] },
   'run --baseline': { values: ['{missing}', '{dir}', '{file}'] },
   '--rate': { values: ['0', 'fast'] },
@@ -199,6 +208,7 @@ beforeAll(async () => {
     run: job,
     load: [...job, '--duration', '1s', '--max-requests', '2'],
     capacity: [...job, '--max-steps', '1', '--step-duration', '1s', '--warmup', '0'],
+    redteam: ['--attempts', '1', '--category', 'prompt-leak', '-o', out],
     compare: [places.report!, places.report!],
     merge: [places.report!, '-o', join(dir, 'merged')],
     import: ['--customer', '1001', '--out', join(dir, 'imported.yaml')],

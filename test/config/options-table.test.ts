@@ -62,8 +62,8 @@ describe('the table of options', () => {
 
   it('derives the config file: top-level keys of every job command, the others in their sections', () => {
     const keys = (Object.keys(OPTIONS) as OptionKey[]).filter((k) => (OPTIONS[k] as OptionSpec).file !== false);
-    expect(Object.keys(userConfigSchema.shape).sort()).toEqual([...keys.filter(isSharedKey), 'run', 'load', 'capacity', 'judge'].sort());
-    for (const section of ['run', 'load', 'capacity'] as const) {
+    expect(Object.keys(userConfigSchema.shape).sort()).toEqual([...keys.filter(isSharedKey), 'run', 'load', 'capacity', 'redteam', 'judge'].sort());
+    for (const section of ['run', 'load', 'capacity', 'redteam'] as const) {
       const shape = (userConfigSchema.shape[section].unwrap() as unknown as { shape: Record<string, unknown> }).shape;
       expect(Object.keys(shape).sort(), section).toEqual(keys.filter((k) => (OPTIONS[k] as OptionSpec).commands.includes(section)).sort());
     }

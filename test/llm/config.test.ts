@@ -39,6 +39,8 @@ describe('resolveLlmConfig', () => {
       baseUrl: 'http://127.0.0.1:11434/v1',
       apiKey: 'sk-config-test',
       judgeModel: 'flag-model',
+      // No simulator model given: the judge model plays the customer.
+      simulatorModel: 'flag-model',
       embeddingModel: 'file-embed',
       concurrency: LLM_DEFAULTS.concurrency,
       timeoutMs: 60_000,
@@ -54,7 +56,15 @@ describe('resolveLlmConfig', () => {
     expect(resolveLlmConfig({ cache: false }, {}, file)?.cacheDir).toBeUndefined();
   });
 
-  it('with only OPENAI_API_KEY, talks to OpenAI itself', () => {
+  it('takes the simulator model from --simulator-model, then judge.simulatorModel, then the judge model', () => {
+    const env = { OPENAI_BASE_URL: 'http://127.0.0.1:11434/v1' };
+    expect(resolveLlmConfig({ judgeModel: 'j', simulatorModel: 's-flag' }, env, { simulatorModel: 's-file' })?.simulatorModel).toBe('s-flag');
+    expect(resolveLlmConfig({ judgeModel: 'j' }, env, { simulatorModel: 's-file' })?.simulatorModel).toBe('s-file');
+    expect(resolveLlmConfig({}, env, { simulatorModel: 's-file' })).toMatchObject({ simulatorModel: 's-file', judgeModel: undefined });
+    expect(configError(() => resolveLlmConfig({ simulatorModel: 's' }, {}, undefined))).toContain('a simulator model (--simulator-model) is configured but no endpoint');
+  });
+
+    it('with only OPENAI_API_KEY, talks to OpenAI itself', () => {
     expect(resolveLlmConfig({ embeddingModel: 'text-embedding-3-small' }, { OPENAI_API_KEY: 'sk-x' }, undefined)?.baseUrl).toBe('https://api.openai.com/v1');
   });
 

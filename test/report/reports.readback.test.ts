@@ -55,7 +55,7 @@ describe('every report droidcheck writes reads back', () => {
     // run, load, capacity and merge reports; passing, failing, interrupted; sharded, remote.
     expect(files.length).toBeGreaterThanOrEqual(10);
     const heads = files.map((f) => JSON.parse(readFileSync(join(COLLECTED_REPORTS, f), 'utf8')) as { kind?: string; exitCode: number });
-    expect([...new Set(heads.map((h) => h.kind ?? 'run'))].sort()).toEqual(['capacity', 'load', 'run']);
+    expect([...new Set(heads.map((h) => h.kind ?? 'run'))].sort()).toEqual(['capacity', 'load', 'redteam', 'run']);
     expect([...new Set(heads.map((h) => h.exitCode))]).toEqual(expect.arrayContaining([0, 1, 130]));
     const problems = (await Promise.all(files.map((f) => readsBack(f, join(COLLECTED_REPORTS, f))))).flat();
     expect(problems).toEqual([]);

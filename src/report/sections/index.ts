@@ -21,7 +21,9 @@ import { notesSection } from './notes.js';
 import { paritySection } from './parity.js';
 import { passRatesSection } from './pass-rates.js';
 import { receiverSection } from './receiver.js';
+import { redteamSection } from './redteam.js';
 import { scenariosSection } from './scenarios.js';
+import { simulationsSection } from './simulations.js';
 import { streamSection } from './stream.js';
 import { summarySection } from './summary.js';
 import { thresholdsSection } from './thresholds.js';
@@ -47,6 +49,8 @@ export const SECTIONS = [
   judgeSection,
   notesSection,
   scenariosSection,
+  simulationsSection,
+  redteamSection,
   comparisonSection,
 ] as const;
 
@@ -59,7 +63,7 @@ export const REPORT_VERSION = 1;
 /** This droidcheck's version (package.json: one level above src/ and dist/, where this module runs from). */
 export const TOOL_VERSION: string = (createRequire(import.meta.url)('../../../package.json') as { version: string }).version;
 
-export const REPORT_KINDS = ['run', 'load', 'capacity'] as const;
+export const REPORT_KINDS = ['run', 'load', 'capacity', 'redteam'] as const;
 export type ReportKind = (typeof REPORT_KINDS)[number];
 
 const header = {

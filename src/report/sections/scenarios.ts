@@ -56,6 +56,11 @@ export const scenarioEntrySchema = obj({
   grades: z.array(gradeSchema).optional().describe('every graded expectation: score 0..1, pass, the reason'),
   answerText: z.string().optional().describe('failed entries: the answer text, at most 2,000 characters'),
   failedStep: obj({ index: count.describe('0-based'), kind: z.string(), endpoint: z.string() }).optional().describe('failed steps scenarios: the first step that did not pass'),
+  simulation: obj({
+    end: z.string().describe('stop (the customer was done), max-turns, empty (the model said nothing), judge-error, droid-error, aborted'),
+    turns: z.array(obj({ customer: z.string(), droid: z.string(), latencyMs: ms.describe("the droid's answer time") })),
+    modelCalls: count.describe('chat calls of the simulator model (0: replayed from its cache)'),
+  }).optional().describe('simulate: scenarios: the conversation, each customer line with the answer and its latency'),
 });
 export type ScenarioEntry = z.output<typeof scenarioEntrySchema>;
 export type FailedStep = NonNullable<ScenarioEntry['failedStep']>;
@@ -111,6 +116,7 @@ export function scenarioEntry(r: RequestRecord): ScenarioEntry {
     ...(r.grades && { grades: r.grades }),
     ...(typeof text === 'string' && { answerText: text.length > MAX_ANSWER_CHARS ? `${text.slice(0, MAX_ANSWER_CHARS - 1)}…` : text }),
     ...(step && { failedStep: step }),
+    ...(r.simulation && { simulation: { end: r.simulation.end, turns: r.simulation.turns, modelCalls: r.simulation.modelCalls } }),
   };
 }
 

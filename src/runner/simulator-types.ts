@@ -1,0 +1,32 @@
+/**
+ * The simulated customer as the runner takes it (runner/simulate.ts runs `simulate:` scenarios
+ * with it; jobs/simulator.ts wraps src/llm's simulator into it). Types only.
+ */
+
+/** One customer line and the droid's answer, as the simulator reports them. */
+export interface CustomerTurn {
+  customer: string;
+  droid: string;
+  latencyMs: number;
+}
+
+/** What a simulated conversation gives the runner (src/llm's Simulation, plus what `expect` reads). */
+export interface CustomerSimulation {
+  turns: readonly CustomerTurn[];
+  end: 'stop' | 'max-turns' | 'empty' | 'judge-error' | 'droid-error' | 'aborted';
+  error?: { code: string; message: string } | undefined;
+  transcript: string;
+  lastPayload: unknown;
+  /** The last answer payload's fields, `transcript` and `turns`: what the scenario's `expect` reads. */
+  expectPayload: Record<string, unknown>;
+  /** Chat calls made to the model (0: replayed from the cache). */
+  calls: number;
+}
+
+/** Sends one customer line (with the conversation so far) and resolves the answer payload; rejects when the droid did not answer. */
+export type CustomerAsk = (turn: { chatHistory: { type: 'human' | 'ai'; content: string }[]; humanMessage: string }, signal?: AbortSignal) => Promise<{ payload: unknown; latencyMs: number }>;
+
+/** The injected simulated customer (jobs/ wraps src/llm's createSimulator). */
+export interface CustomerSimulator {
+  simulate(spec: { persona: string; goal: string; maxTurns: number; opening?: string | undefined }, ask: CustomerAsk, signal?: AbortSignal): Promise<CustomerSimulation>;
+}
