@@ -14,7 +14,7 @@
  * Every `DROIDCHECK_ERR_*` code droidcheck prints or writes into a report, with its meaning in
  * one line. Thrown errors carry one as `err.code`; a request record's `error.code` (report.json,
  * results.ndjson) carries one too, including the record-only codes (ANSWER_FAILED, STEP,
- * UNEXPECTED) that no class throws.
+ * TURN, UNEXPECTED) that no class throws.
  */
 export const ERROR_CODES = {
   DROIDCHECK_ERR_USAGE: 'a bad flag, option or argument (exit 2)',
@@ -28,6 +28,7 @@ export const ERROR_CODES = {
   DROIDCHECK_ERR_CONTRACT: 'a 2xx body that is not JSON or breaks the documented shape where the runner needs it (exit 1)',
   DROIDCHECK_ERR_ANSWER_FAILED: 'the answer webhook carried an error payload instead of an answer (the request fails: exit 1)',
   DROIDCHECK_ERR_STEP: 'a step of a steps scenario ended in an outcome other than answered (the scenario fails: exit 1)',
+  DROIDCHECK_ERR_TURN: 'a turn of a simulated conversation got no answer (the scenario fails: exit 1)',
   DROIDCHECK_ERR_JUDGE: 'the language model behind judge/similar gave no verdict; a judge error, never a pass (exit 1)',
   DROIDCHECK_ERR_ABORTED: 'cancelled by the run\'s abort: second Ctrl-C, or the grace period over (exit 130)',
   DROIDCHECK_ERR_UNEXPECTED: 'a request failed with an error droidcheck does not know (not a DroidcheckError): a bug to report (exit 1)',

@@ -57,6 +57,7 @@ export { systemClock, type Clock } from './clock.js';
 export {
   /** `run(config, io)`: every planned scenario once per mode and repeat; resolves the report and the exit code. */
   run,
+  /** `redteam(config, io)`: attacks on a sales bot, each judged by its category's oracle (docs/redteam.md). */
   redteam,
   /** `runLoad(config, io)`: a weighted mix at an arrival rate (open model) or N in flight (closed model). */
   runLoad,
@@ -116,6 +117,7 @@ export {
   type RunConfig,
   type LoadConfig,
   type CapacityConfig,
+  type RedteamConfig,
   type ConfigOf,
   type UserConfig,
 } from './config/index.js';

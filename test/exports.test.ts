@@ -67,6 +67,7 @@ import type {
   RunConfig,
   LoadConfig,
   CapacityConfig,
+  RedteamConfig,
   ConfigOf,
   UserConfig,
   ResolvedDoctorConfig,
@@ -98,7 +99,7 @@ export type ExportedTypes = [
   ReportKind, RequestRecord, ResolvedConfig, ResolvedDoctorConfig, ResolvedReceiveConfig, Scenario,
   SchemaKind, SourceLocation, StandaloneEmulator, StandaloneOptions, StreamReceiver,
   StreamReceiverOptions, Suite, Threshold, TieredContract, ValidateResult, WebhookMatch,
-  RunConfig, LoadConfig, CapacityConfig, ConfigOf<'run'>, UserConfig,
+  RunConfig, LoadConfig, CapacityConfig, RedteamConfig, ConfigOf<'run'>, UserConfig,
 ];
 
 /** Each command file and the exported function it is a thin wrapper over. */
@@ -163,6 +164,7 @@ describe('src/index.ts', () => {
         "parseSuite",
         "parseThreshold",
         "readReportFile",
+        "redteam",
         "renderConsoleSummary",
         "renderDoctorReport",
         "renderHtmlReport",
