@@ -84,6 +84,7 @@ export const timelineSection = defineSection({
     if (!t || t.points.length < 2) return [];
     const rates = t.points.map((p) => (p.durationS > 0 ? p.started / p.durationS : 0));
     const peakInFlight = Math.max(...t.points.map((p) => p.maxInFlight));
-    return [{ id: 'timeline', title: `Over time (per ${formatMs(t.intervalMs)})`, summary: `${t.points.length} intervals · started up to ${formatRate(Math.max(...rates))} · at most ${peakInFlight} in flight`, charts: ['chart-timeline-rate', 'chart-timeline-latency'] }];
+    const conversations = t.points.some((p) => p.maxOpenConversations !== undefined) ? ` · at most ${Math.max(...t.points.map((p) => p.maxOpenConversations ?? 0))} conversations open` : '';
+    return [{ id: 'timeline', title: `Over time (per ${formatMs(t.intervalMs)})`, summary: `${t.points.length} intervals · started up to ${formatRate(Math.max(...rates))} · at most ${peakInFlight} in flight${conversations}`, charts: ['chart-timeline-rate', 'chart-timeline-latency'] }];
   },
 });
