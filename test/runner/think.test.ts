@@ -57,11 +57,10 @@ describe('think time in a conversation (127.0.0.1)', () => {
 
   it('an interrupt during a pause ends the conversation interrupted, before the next turn', async () => {
     const abort = new AbortController();
-    const latency = new LatencyRecorder();
+    // The run is interrupted the moment the first turn's answer is measured: in the pause after it.
+    const latency = { recordMs: () => abort.abort() };
     const ctx: ExecuteContext = { client: rig.client, receiver: rig.receiver, clock: systemClock, timeoutMs: 10_000, latency, abortSignal: abort.signal };
-    const running = executeRequest({ seq: 0, scenario, mode: 'sync' }, ctx);
-    setTimeout(() => abort.abort(), 100);
-    const record = await running;
+    const record = await executeRequest({ seq: 0, scenario, mode: 'sync' }, ctx);
     expect(record.outcome).toBe('interrupted');
     expect(record.steps).toHaveLength(1);
     expect(record.error?.message).toBe('run interrupted before step 2');
@@ -97,5 +96,10 @@ describe('drawing the pauses', () => {
     abort.abort();
     expect(await pause(10_000, abort.signal)).toBe(false);
     expect(await pause(0, undefined)).toBe(true);
+    // Aborted in the middle: a 10-minute pause ends at once (the test's 5 s limit would catch a wait).
+    const later = new AbortController();
+    const waiting = pause(600_000, later.signal);
+    setImmediate(() => later.abort());
+    expect(await waiting).toBe(false);
   });
 });
