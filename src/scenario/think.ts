@@ -73,3 +73,34 @@ export function withoutThink(suites: readonly Suite[]): Suite[] {
     }),
   }));
 }
+
+/** The z-scores of a normal distribution's 90th and 99.9th percentiles. */
+const Z90 = 1.2815515655446004;
+const Z999 = 3.090232306167813;
+
+/** The longest pause `think` is expected to take, ms: fixed; the max of a range; a lognormal's p99.9 (capped at MAX_THINK_MS). */
+export function longestThinkMs(think: ThinkTime): number {
+  if (think.kind === 'fixed') return think.ms;
+  if (think.kind === 'uniform') return think.maxMs;
+  return Math.min(MAX_THINK_MS, think.medianMs * (think.p90Ms / think.medianMs) ** (Z999 / Z90));
+}
+
+/**
+ * The most time any scenario of `suites` spends in its pauses, ms (each step's own `think`, else
+ * the scenario's before every `say` after the first, at its longest): a load's drain after the
+ * last arrival adds it, so a conversation that arrived near the end is not cut in a pause.
+ */
+export function pauseBudgetMs(suites: readonly Suite[]): number {
+  let most = 0;
+  for (const sc of suites.flatMap((s) => s.scenarios)) {
+    let total = 0;
+    let says = 0;
+    for (const step of sc.steps ?? []) {
+      const think = step.think ?? (step.kind === 'say' && says > 0 ? sc.think : undefined);
+      if (step.kind === 'say') says += 1;
+      if (think) total += longestThinkMs(think);
+    }
+    most = Math.max(most, total);
+  }
+  return most;
+}

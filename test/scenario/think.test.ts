@@ -2,7 +2,7 @@
  * `think:` in a suite: the three forms resolved to ms, and every mistake named at file:line:col.
  */
 import { describe, expect, it } from 'vitest';
-import { parseSuite, withoutThink } from '../../src/scenario/index.js';
+import { parseSuite, pauseBudgetMs, withoutThink } from '../../src/scenario/index.js';
 import { at, issues } from './issues.js';
 
 const one = (steps: string, extra = '') => `suite: s\nscenarios:\n  - name: a\n${extra}    steps:\n${steps}`;
@@ -31,5 +31,19 @@ describe('think: the pause before a step', () => {
     ['a typo in the range', one('      - say: hi\n        think: { min: 2s, maz: 8s }\n'), 's.yaml:6:27: unknown key "maz" — did you mean "max"?'],
   ])('refuses %s at file:line:col', (_name, text, message) => {
     expect(issues(text)).toContainEqual(message);
+  });
+});
+
+describe('pauseBudgetMs: what a load adds to its drain', () => {
+  it('sums the longest pause before each step of the longest conversation', () => {
+    const suite = parseSuite(
+      'suite: s\nscenarios:\n  - name: a\n    think: 1s\n    steps:\n      - say: one\n      - say: two\n      - say: three\n        think: { min: 1s, max: 3s }\n      - call: channels\n  - name: b\n    steps:\n      - say: x\n        think: { lognormal: { median: 1s, p90: 2s } }\n  - name: c\n    humanMessage: hi\n',
+      's.yaml',
+    );
+    // a: 1 s before "two", 3 s (the range's max) before "three", nothing before the call.
+    // b: the lognormal's p99.9: 1 s x 2^(3.090/1.2816) = 5.32 s.
+    expect(pauseBudgetMs([suite])).toBeCloseTo(5320, -1);
+    expect(pauseBudgetMs([{ ...suite, scenarios: suite.scenarios.slice(0, 1) }])).toBe(4000);
+    expect(pauseBudgetMs([{ ...suite, scenarios: suite.scenarios.slice(2) }])).toBe(0);
   });
 });
