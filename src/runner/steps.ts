@@ -15,6 +15,9 @@
  * - `intentWebhook` (on `say`, or `send` with a reply): after the step's expectations and
  *   captures, the intent webhook is awaited and its expectations judged (failures prefixed
  *   "intent webhook:", paths `intentWebhook.<path>`). Not awaited under `--ack-only`.
+ * - `think:` (think.ts, docs/conversations.md): the customer's pause before a step, waited here;
+ *   the step is measured from the pause's end, so no latency holds it. The N-th `say` is turn N:
+ *   its ack/answer/sync also go to the sink's per-turn figures (`recordTurnMs`, report `byTurn`).
  * - Templates `{{ vars.name }}` are rendered with `vars:` and earlier captures; `capture`
  *   stores values of the response body after the step.
  * - Contract violations and unknown fields of every response go to the record (own category).
@@ -261,13 +264,19 @@ export async function executeSteps(planned: PlannedRequest, ctx: ExecuteContext,
   }
 }
 
-/** Waits the pause before `step` when one applies; its end (clock ms), or undefined when interrupted. */
-async function thinkBefore(step: Step, planned: PlannedRequest, ctx: ExecuteContext, turns: number, state: { random?: () => number }): Promise<number | undefined> {
+/**
+ * Waits the pause before `step` when one applies. Returns the step's start (clock ms: the pause's
+ * end, or now without a pause); undefined for the first step without a pause (it starts at
+ * `start`) and when interrupted during the pause.
+ */
+async function thinkBefore(step: Step, planned: PlannedRequest, ctx: ExecuteContext, start: number, turns: number, state: { random?: () => number }): Promise<number | undefined> {
   const think = thinkOf(step, planned.scenario, turns === 0);
-  const now = ctx.clock.now();
-  if (!think) return step.index === 0 ? undefined : now;
-  const ms = sampleThinkMs(think, (state.random ??= thinkRandom(planned.seq)));
-  return (await pause(ms, ctx.abortSignal)) ? now + ms : undefined;
+  if (!think && step.index === 0) return undefined;
+  // The pause runs from the end of the previous step (the first step: from the intended start).
+  const from = step.index === 0 ? start : ctx.clock.now();
+  if (!think) return from;
+  const until = from + sampleThinkMs(think, (state.random ??= thinkRandom(planned.seq)));
+  return (await pause(until - ctx.clock.now(), ctx.abortSignal)) ? until : undefined;
 }
 
 async function runSteps(planned: PlannedRequest, steps: readonly Step[], ctx: ExecuteContext, start: number, record: RequestRecord): Promise<void> {
@@ -278,7 +287,7 @@ async function runSteps(planned: PlannedRequest, steps: readonly Step[], ctx: Ex
   record.steps = [];
   record.outcome = 'answered';
   for (const step of steps) {
-    const thought = ctx.abortSignal?.aborted ? undefined : await thinkBefore(step, planned, ctx, turns, state);
+    const thought = ctx.abortSignal?.aborted ? undefined : await thinkBefore(step, planned, ctx, start, turns, state);
     if (ctx.abortSignal?.aborted) {
       record.outcome = 'interrupted';
       record.error = { code: 'DROIDCHECK_ERR_ABORTED', message: `run interrupted before step ${step.index + 1}` };
