@@ -234,6 +234,7 @@ export const OPTIONS = {
   }),
   syncMessage: opt({ kind: 'value', flag: '--sync-message', arg: '<form>', commands: JOBS_AND_REDTEAM, parse: choice(['auto', 'object', 'string'] as const), default: 'auto', help: 'humanMessage form of get-droid-answer: auto (find out), object or string' }),
   retries: opt({ kind: 'value', flag: '--retries', arg: '<n>', commands: ALL_JOBS, parse: integer(0, 10), default: 0, help: 'retry a submit answered 429 or 5xx up to N times (Retry-After honoured, backoff with jitter)' }),
+  think: opt({ kind: 'negated', flag: '--no-think', commands: ALL_JOBS, parse: bool, default: true, help: "skip the customer's pauses (think:) between the steps of a conversation; they never count in a latency" }),
   warmUp: opt({ kind: 'negated', flag: '--no-warm-up', commands: ALL_JOBS, parse: bool, default: true, help: 'do not open connections with a read-only call before measuring' }),
   grace: opt({ kind: 'value', flag: '--grace', arg: '<duration>', commands: JOBS_AND_REDTEAM, parse: duration, default: '5s', unit: 'duration', help: 'after an interrupt, how long in-flight requests may finish' }),
   // -- the target and the receiver

@@ -127,6 +127,8 @@ export interface BaseConfig {
   grep: string | RegExp | undefined;
   emulatorThread: 'worker' | 'inline';
   warmUp: boolean;
+  /** Honour `think:` pauses in conversations (`--no-think`: skip them). */
+  think: boolean;
   retries: number;
   shard: Shard | undefined;
   baseline: string | undefined;
@@ -347,6 +349,7 @@ function resolveBase(command: JobKind, o: ResolvedOptions, cli: JobFlags, env: N
     grep: v.grep,
     emulatorThread: cli.emulatorThread ?? file.emulatorThread ?? 'worker',
     warmUp: v.warmUp,
+    think: v.think,
     retries: v.retries,
     shard: v.shard,
     baseline: v.baseline,

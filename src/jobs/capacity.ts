@@ -9,6 +9,7 @@
 import { PENDING_REQUEST_BYTES, type CapacityConfig } from '../config/index.js';
 import { InternalError } from '../errors.js';
 import { MixSource, combineResults, generatorVerdict, runEngine, type EngineResult } from '../runner/index.js';
+import { pauseBudgetMs } from '../scenario/index.js';
 import { formatRate } from '../units.js';
 import { pointLine, searchCapacity, type RateMeasurement } from './capacity-search.js';
 import { inFlightLine, loadSection } from './load.js';
@@ -59,6 +60,8 @@ export function runCapacity(config: CapacityConfig, io: JobIO): Promise<JobSumma
         scheduler: { kind: 'open', startRate: rate, stages: [{ durationMs: c.warmupMs + c.stepDurationMs, target: rate }], maxInFlight: c.maxInFlight },
         ackOnly: c.ackOnly,
         warmupMs: c.warmupMs,
+        // The engine's default drain (the deadline + 5 s), plus the pauses of the longest conversation.
+        drainTimeoutMs: config.timeoutMs + 5_000 + pauseBudgetMs(ctx.suites),
         skipGraded: true,
       });
       results.push(engine);

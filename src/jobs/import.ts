@@ -12,6 +12,14 @@
  * `admin` messages (a human agent: real-service docs, message-forwarding webhook) are history
  * on the shop's side; `system`/`log` messages are left out.
  *
+ * `turns: 'conversation'` writes instead one steps scenario per customer, a `say` per AI turn
+ * (each with its `similar` expectation), so the conversation is replayed turn by turn, under
+ * `load` too (docs/conversations.md). The customer's real pauses become `think:` on the steps:
+ * the time from the message before each human message (usually the previous answer) to it,
+ * from `createdAt`, capped at MAX_THINK_MS (10 min: a longer pause is a customer who came back
+ * later, replayed as 10 min). A history message between turns (an admin reply) is not replayed:
+ * each `say` carries the earlier turns and the answers the target gives now.
+ *
  * Without `baseUrl` it imports from an embedded emulator started here (its seeded customers).
  * The suite is YAML with the `$schema` comment line and validates (`parseSuite`) before it is
  * written.
@@ -30,7 +38,7 @@ import { DroidClient } from '../client/index.js';
 import type { ConversationMessage } from '../contract/index.js';
 import { createEmulator, type Emulator } from '../emulator/index.js';
 import { ApiError, ConfigError, InternalError, UsageError } from '../errors.js';
-import { parseSuite } from '../scenario/index.js';
+import { MAX_THINK_MS, parseSuite } from '../scenario/index.js';
 
 export interface ImportOptions {
   /** Customers whose conversations become scenarios (at least one). */
@@ -42,8 +50,8 @@ export interface ImportOptions {
   droidId?: string | number | undefined;
   /** DROID_API_TOKEN (from the environment only). */
   token?: string | undefined;
-  /** Every AI turn (default) or only the last of each conversation. */
-  turns?: 'all' | 'last';
+  /** Every AI turn (default), only the last of each conversation, or each conversation as one steps scenario with its pauses. */
+  turns?: 'all' | 'last' | 'conversation';
   /** Threshold of the `similar` expectations, 0..1. Default 0.8. */
   threshold?: number;
   /** Suite name. Default "Imported conversations". */
@@ -90,6 +98,8 @@ interface ImportedTurn {
   answer: string;
   /** 1-based position of the AI turn in the conversation. */
   ordinal: number;
+  /** The customer's pause before the human message, ms (from the message before it; capped at MAX_THINK_MS); undefined without timestamps. */
+  thinkMs?: number;
 }
 
 export const DEFAULT_IMPORT_THRESHOLD = 0.8;
@@ -100,6 +110,19 @@ function chronological(messages: readonly ConversationMessage[]): ConversationMe
     return Number.isNaN(t) ? 0 : t;
   };
   return [...messages].sort((a, b) => at(a) - at(b) || a.id - b.id);
+}
+
+/** ms from message `a` to message `b` (createdAt), capped at MAX_THINK_MS; undefined when either time is missing or b is not later. */
+function pauseMs(a: ConversationMessage | undefined, b: ConversationMessage): number | undefined {
+  if (!a) return undefined;
+  const gap = Date.parse(b.createdAt) - Date.parse(a.createdAt);
+  return Number.isFinite(gap) && gap > 0 ? Math.min(gap, MAX_THINK_MS) : undefined;
+}
+
+/** A pause as a suite duration: `850ms`, `4.2s` (0.1 s steps from 1 s on), whole minutes as `10m`. */
+export function thinkText(ms: number): string {
+  if (ms >= 60_000 && ms % 60_000 === 0) return `${ms / 60_000}m`;
+  return ms < 1000 ? `${Math.round(ms)}ms` : `${Math.round(ms / 100) / 10}s`;
 }
 
 function historyTurn(m: ConversationMessage, side: 'human' | 'ai'): UserTurn {
@@ -129,7 +152,8 @@ export function conversationTurns(messages: readonly ConversationMessage[]): Imp
     const answer = run.filter((r) => r.contentType !== 'image' && r.content.trim() !== '').map((r) => r.content.trim()).join('\n\n');
     ordinal += 1;
     if (prev?.type === 'human' && answer !== '') {
-      out.push({ chatHistory: history.slice(0, -1), humanMessage: prev.content, answer, ordinal });
+      const thinkMs = pauseMs(list[i - 2], prev);
+      out.push({ chatHistory: history.slice(0, -1), humanMessage: prev.content, answer, ordinal, ...(thinkMs !== undefined && { thinkMs }) });
     }
     for (const r of run) history.push(historyTurn(r, 'ai'));
     i = j;
@@ -147,12 +171,29 @@ function excerpt(text: string, max = 50): string {
   return one.length > max ? `${one.slice(0, max - 1)}…` : one;
 }
 
-/** The suite document (plain data) for the turns of each customer. */
+/** One steps scenario replaying a customer's turns with their pauses (`turns: 'conversation'`). */
+function conversationScenario(customerId: string | number, turns: readonly ImportedTurn[], threshold: number): Record<string, unknown> {
+  const first = turns[0]!;
+  return {
+    name: `customer ${customerId}: conversation of ${turns.length} turn${turns.length === 1 ? '' : 's'}`,
+    tags: ['imported', `customer-${customerId}`],
+    ...(first.chatHistory.length > 0 && { chatHistory: first.chatHistory }),
+    steps: turns.map((t, k) => ({
+      say: t.humanMessage,
+      ...(k > 0 && t.thinkMs !== undefined && { think: thinkText(t.thinkMs) }),
+      expect: { answer: { similar: { value: t.answer, threshold } } },
+    })),
+  };
+}
+
+/** The suite document (plain data) for the turns of each customer (`conversation`: one steps scenario each). */
 export function importedSuite(
   name: string,
   byCustomer: readonly { customerId: string | number; turns: readonly ImportedTurn[] }[],
   threshold: number,
+  conversation = false,
 ): Record<string, unknown> {
+  if (conversation) return { suite: name, scenarios: byCustomer.filter((c) => c.turns.length > 0).map((c) => conversationScenario(c.customerId, c.turns, threshold)) };
   const scenarios = byCustomer.flatMap(({ customerId, turns }) =>
     turns.map((t) => ({
       name: `customer ${customerId}, turn ${t.ordinal}: ${excerpt(t.humanMessage)}`,
@@ -234,13 +275,15 @@ export async function runImport(options: ImportOptions, io: ImportIo): Promise<I
       const all = conversationTurns(messages);
       const turns = options.turns === 'last' ? all.slice(-1) : all;
       byCustomer.push({ customerId, turns });
-      report.push({ customerId, messages: messages.length, scenarios: turns.length, source });
+      report.push({ customerId, messages: messages.length, scenarios: options.turns === 'conversation' ? Math.min(1, turns.length) : turns.length, source });
       io.stderr.write(`droidcheck: customer ${customerId}: ${messages.length} message(s), ${turns.length} AI turn(s) imported\n`);
     }
-    const total = byCustomer.reduce((n, c) => n + c.turns.length, 0);
-    if (total === 0) throw new UsageError(`nothing to import: no AI answer follows a human message in the conversations of customer(s) ${customers.join(', ')}`);
+    const turnCount = byCustomer.reduce((n, c) => n + c.turns.length, 0);
+    const conversation = options.turns === 'conversation';
+    const total = conversation ? byCustomer.filter((c) => c.turns.length > 0).length : turnCount;
+    if (turnCount === 0) throw new UsageError(`nothing to import: no AI answer follows a human message in the conversations of customer(s) ${customers.join(', ')}`);
     const name = options.suite ?? 'Imported conversations';
-    const doc = new Document(importedSuite(name, byCustomer, threshold), { aliasDuplicateObjects: false });
+    const doc = new Document(importedSuite(name, byCustomer, threshold, conversation), { aliasDuplicateObjects: false });
     visit(doc, { Seq: (key, node) => void (key === 'value' && isScalarList(node) && (node.flow = true)) });
     const source = emulator ? 'the embedded emulator' : new URL(baseUrl).origin;
     doc.commentBefore = `${schemaComment(out)}\n Imported by droidcheck import from ${source}: customer(s) ${customers.join(', ')}.\n Each scenario replays a recorded AI turn; "similar" needs an embedding model (docs/llm.md).`;

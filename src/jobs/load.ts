@@ -11,6 +11,7 @@
 import { inFlightMemory, PENDING_REQUEST_BYTES, type LoadConfig, type ResolvedLoadSettings } from '../config/index.js';
 import type { LoadSection } from '../report/index.js';
 import { MixSource, generatorVerdict, runEngine, stateKeys, type EngineResult } from '../runner/index.js';
+import { pauseBudgetMs } from '../scenario/index.js';
 import { formatMs } from '../units.js';
 import { runJob, type JobIO, type JobSummary } from './pipeline.js';
 import { checkStartAt, sleepUntil } from './start-at.js';
@@ -86,7 +87,8 @@ export async function runLoad(config: LoadConfig, io: JobIO, now: () => number =
           : { kind: 'closed', concurrency: m.concurrency, durationMs: m.durationMs, maxRequests: s.maxRequests },
       ackOnly: s.ackOnly,
       warmupMs: s.warmupMs,
-      drainTimeoutMs: s.drainTimeoutMs,
+      // A conversation that arrived near the end also waits out its pauses (think:) before its last turn.
+      drainTimeoutMs: s.drainTimeoutMs + pauseBudgetMs(ctx.suites),
       skipGraded: true,
     });
     const load: LoadSection = {

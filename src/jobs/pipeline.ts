@@ -29,7 +29,7 @@ import { buildReport, createReporter, endReporters, loadBaseline, type LoadSecti
 import { retryPolicyFor } from '../client/retry.js';
 import { checkAccounting, laneSuites, shardSuites, warmUpConnections, type EngineOptions, type EngineResult, type ProgressSnapshot, type RecordSink, type SetupFailure } from '../runner/index.js';
 import { assertGraderConfig, createGrader, discoverModels, formatLlmUsage, llmSettings, type Grader } from '../llm/index.js';
-import { filterScenarios, loadSuites, needsGrader, type Suite } from '../scenario/index.js';
+import { filterScenarios, loadSuites, needsGrader, withoutThink, type Suite } from '../scenario/index.js';
 import { measureRoundTrip, type NetworkEstimate } from './network.js';
 import { preflight } from './preflight.js';
 import { checkSimulated } from './simulator.js';
@@ -95,7 +95,9 @@ function replyWaiters(suites: readonly Suite[]): number {
  * UsageError (exit 2) when the paths hold no scenario or the filters match none.
  */
 export async function selectSuites(config: ResolvedConfig): Promise<Suite[]> {
-  const loaded = await loadSuites(config.paths);
+  const read = await loadSuites(config.paths);
+  // --no-think: the conversations run without their pauses (think time never counts in a latency).
+  const loaded = config.think ? read : withoutThink(read);
   if (loaded.every((s) => s.scenarios.length === 0)) {
     throw new UsageError(`no scenario found in ${config.paths.join(', ')}: give a suite file or a directory holding *.yaml suites (a suite has a "scenarios:" list; droidcheck init writes one)`);
   }

@@ -117,6 +117,19 @@ export function histogramBuckets(h: hdr.Histogram): HistogramBucket[] {
  */
 export class LatencyRecorder {
   private readonly histograms: Record<LatencyMetric, hdr.Histogram> = perLatencyMetric(() => newLatencyHistogram());
+  /**
+   * The answer turns of conversations (`say` steps) by turn number (1-based), each its own
+   * recorder of `ack`, `answer` and `sync` (docs/conversations.md); created on the first value,
+   * so a run without conversations holds none. The same values are in the run-wide histograms too.
+   */
+  readonly byTurn = new Map<number, LatencyRecorder>();
+
+  /** Records one latency of answer turn `turn` (1-based) in ms (into `byTurn` only). */
+  recordTurnMs(turn: number, metric: LatencyMetric, ms: number): void {
+    let r = this.byTurn.get(turn);
+    if (!r) this.byTurn.set(turn, (r = new LatencyRecorder()));
+    r.recordMs(metric, ms);
+  }
 
   /** Records one latency in ms (stored as integer us). */
   recordMs(metric: LatencyMetric, ms: number): void {
@@ -162,6 +175,11 @@ export class LatencyRecorder {
   /** Adds every value of `other` into this recorder (for merging runs or workers). */
   merge(other: LatencyRecorder): this {
     for (const m of LATENCY_METRICS) this.histograms[m].add(other.histograms[m]);
+    for (const [turn, r] of other.byTurn) {
+      const mine = this.byTurn.get(turn);
+      if (mine) mine.merge(r);
+      else this.byTurn.set(turn, new LatencyRecorder().merge(r));
+    }
     return this;
   }
 

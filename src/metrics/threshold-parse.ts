@@ -10,7 +10,9 @@
  * - `scenario.pass.rate` in `%`;
  * - `load.dropped.rate`: the share of the arrivals dropped at the in-flight cap, in `%`;
  *   `load.dropped.count` a bare number;
- * - `receiver.<duplicates|late|orphans|badSecret|malformed>` (counts, bare numbers).
+ * - `receiver.<duplicates|late|orphans|badSecret|malformed>` (counts, bare numbers);
+ * - `turn<N>.<answer|sync|ack>.<stat>`: the latency of answer turn N of the conversations (the
+ *   report's `byTurn`, docs/conversations.md), stats and units as above, e.g. `turn3.answer.p99 < 20s`.
  * Zero alone needs no unit (`outcome.timeout.rate == 0`).
  * An unknown metric is an error (DROIDCHECK_ERR_THRESHOLD, with a did-you-mean), never a silent pass.
  *
@@ -55,6 +57,9 @@ const UNITS_MS: Record<string, number> = { '': 1, ms: 1, s: 1000, m: 60_000 };
 /** `load.<stat>` thresholds: figures of the load section (open model). */
 export const LOAD_METRICS = ['load.dropped'] as const;
 
+/** The metrics of one answer turn (`turn<N>.<metric>`). */
+export const TURN_THRESHOLD_METRICS = ['answer', 'sync', 'ack'] as const;
+
 /** Every concrete metric name (for did-you-mean and documentation). */
 export const THRESHOLD_METRICS: readonly string[] = [
   ...LATENCY_METRICS.flatMap((m) => LATENCY_STATS.map((s) => `${m}.${s}`)),
@@ -63,6 +68,7 @@ export const THRESHOLD_METRICS: readonly string[] = [
   'load.dropped.rate',
   'load.dropped.count',
   ...RECEIVER_COUNTERS.map((c) => `receiver.${c}`),
+  ...TURN_THRESHOLD_METRICS.flatMap((m) => LATENCY_STATS.map((s) => `turn1.${m}.${s}`)),
 ];
 
 /**
@@ -100,7 +106,21 @@ export function defaultThresholdsFor(basis: AckBasis): readonly string[] {
 const EXPRESSION = /^\s*([^\s<>=!]+)\s*(<=|>=|==|!=|<|>)\s*([-+]?\d+(?:\.\d+)?(?:e[-+]?\d+)?)\s*([a-z%/]*)\s*$/i;
 const EXAMPLE = 'e.g. "ack.p99 < 100ms" or "outcome.timeout.rate < 1%"';
 
+const TURN_NAME = /^turn([1-9]\d{0,3})\.(answer|sync|ack)\.(.+)$/;
+
+/** `turn3.answer.p99` -> the latency stat `p99` of metric `turn3.answer` (a bad stat: as `answer.<stat>` would be). */
+function resolveTurnName(name: string, expression: string): Omit<Threshold, 'expression' | 'op' | 'value'> | undefined {
+  const t = TURN_NAME.exec(name);
+  if (!t) return undefined;
+  const inner = resolveName(`${t[2]}.${t[3]}`, expression);
+  return { ...inner, name, metric: `turn${t[1]}.${t[2]}` };
+}
+
 function resolveName(name: string, expression: string): Omit<Threshold, 'expression' | 'op' | 'value'> {
+  if (name.startsWith('turn')) {
+    const turn = resolveTurnName(name, expression);
+    if (turn) return turn;
+  }
   const dot = name.indexOf('.');
   const head = dot < 0 ? name : name.slice(0, dot);
   const rest = dot < 0 ? '' : name.slice(dot + 1);
@@ -137,7 +157,7 @@ function resolveName(name: string, expression: string): Omit<Threshold, 'express
   const hint = didYouMeanText(name, THRESHOLD_METRICS);
   throw new ThresholdError(
     `threshold "${expression}": unknown metric "${name}"` +
-      (hint || `; known metrics: ack|answer|sync|reply|ackServer.<p50|p90|p95|p99|p999|p(NN)|max|min|mean|count>, outcome.<name>.rate|count, scenario.pass.rate, load.dropped.rate|count, receiver.<counter>`),
+      (hint || `; known metrics: ack|answer|sync|reply|ackServer.<p50|p90|p95|p99|p999|p(NN)|max|min|mean|count>, outcome.<name>.rate|count, scenario.pass.rate, load.dropped.rate|count, receiver.<counter>, turn<N>.answer|sync|ack.<stat>`),
   );
 }
 

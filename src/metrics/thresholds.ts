@@ -30,6 +30,9 @@ export interface ThresholdData {
   histograms?: Readonly<Partial<Record<LatencyMetric, string>>>;
   /** A load's arrivals (the report's load section): sent, and dropped at the in-flight cap. */
   load?: { readonly sent: number; readonly dropped: number };
+  /** Latency of conversations' answer turns by turn number (the report's byTurn), ms; and their HDR histograms for p95 and p(NN). */
+  byTurn?: Readonly<Record<string, Readonly<Partial<Record<string, LatencySummary>>>>>;
+  byTurnHistograms?: Readonly<Record<string, Readonly<Partial<Record<string, string>>>>>;
 }
 
 export type ThresholdStatus = 'passed' | 'breached' | 'too-few-samples' | 'no-samples';
@@ -81,7 +84,23 @@ export function thresholdUnit(t: Pick<Threshold, 'kind'>): ThresholdUnit {
 }
 
 /** The figure a threshold looks at and the samples behind it (lazily decoding histograms through `recorder`). */
+/** `turn<N>.<metric>`: the figure of answer turn N (no samples when the run had no such turn). */
+function measureTurn(t: Threshold, data: ThresholdData): { value: number; count: number } {
+  const [turnPart = '', metric = ''] = t.metric.split('.');
+  const turn = turnPart.slice('turn'.length);
+  const summary = data.byTurn?.[turn]?.[metric];
+  if (!summary || summary.count === 0) return { value: 0, count: 0 };
+  if (t.stat === 'count') return { value: summary.count, count: summary.count };
+  const fromSummary = (summary as unknown as Record<string, number>)[t.stat];
+  if (typeof fromSummary === 'number') return { value: fromSummary, count: summary.count };
+  const encoded = data.byTurnHistograms?.[turn]?.[metric];
+  if (!encoded) throw new ThresholdError(`threshold "${t.expression}": ${t.name} needs the histogram of turn ${turn}`);
+  const h = LatencyRecorder.decode(encoded);
+  return { value: Math.round(h.getValueAtPercentile(t.percentile ?? 100)) / 1000, count: summary.count };
+}
+
 export function measureThreshold(t: Threshold, data: ThresholdData, recorder?: () => LatencyRecorder): { value: number; count: number } {
+  if (t.metric.startsWith('turn')) return measureTurn(t, data);
   if (isLatency(t.metric)) {
     const summary = data.latency[t.metric];
     const count = summary.count;

@@ -97,6 +97,8 @@ export interface TimelineChartData {
   t: number[];
   started: number[];
   inFlight: number[];
+  /** Conversations open at each interval's end (null: a run without conversations). */
+  openConversations: (number | null)[];
   targetRate: (number | null)[];
   ackP50: (number | null)[];
   ackP99: (number | null)[];
@@ -114,6 +116,7 @@ export function timelineChartData(report: ReportDocument): TimelineChartData | u
     t: pts.map((p) => p.t),
     started: pts.map((p) => per(p.started, p.durationS)),
     inFlight: pts.map((p) => p.inFlight),
+    openConversations: pts.map((p) => p.openConversations ?? null),
     targetRate: pts.map((p) => p.targetRate ?? null),
     ackP50: pts.map((p) => supported(p.ack, 50, 'p50')),
     ackP99: pts.map((p) => supported(p.ack, 99, 'p99')),
@@ -205,7 +208,7 @@ export const PAGE_SCRIPT = `(() => {
   const latEl = document.getElementById('chart-timeline-latency');
   if (tl && typeof uPlot !== 'undefined' && rateEl && latEl) {
     charts.push(new uPlot({
-      title: 'throughput (req/s) and requests in flight', width: width(rateEl), height: 260, legend,
+      title: 'throughput (req/s), requests in flight and open conversations', width: width(rateEl), height: 260, legend,
       scales: { x: { time: false } },
       axes: [{ label: 's' }, { label: 'req/s, requests' }],
       series: [
@@ -213,8 +216,9 @@ export const PAGE_SCRIPT = `(() => {
         { label: 'started req/s', stroke: '#1f77b4', width: 2 },
         { label: 'in flight', stroke: '#ff7f0e', width: 1 },
         { label: 'target req/s', stroke: '#999', dash: [6, 4], width: 1 },
+        { label: 'open conversations', stroke: '#2ca02c', width: 1 },
       ],
-    }, [tl.t, tl.started, tl.inFlight, tl.targetRate], rateEl));
+    }, [tl.t, tl.started, tl.inFlight, tl.targetRate, tl.openConversations], rateEl));
     charts.push(new uPlot({
       title: 'latency over time: ack (left axis, ms), answer and sync (right axis, ms)', width: width(latEl), height: 260, legend,
       scales: { x: { time: false }, ack: {}, answer: {} },

@@ -26,6 +26,10 @@ export interface WebhookSetup {
 /** Where an executed request's latencies go (ms); the engine's measured or warm-up recorder. */
 export interface LatencySink {
   recordMs(metric: LatencyMetric, ms: number): void;
+  /** Also records answer turn `turn` (1-based) of a conversation (report `byTurn`); absent: not kept. */
+  recordTurnMs?(turn: number, metric: LatencyMetric, ms: number): void;
+  /** A conversation (a steps scenario with `say` turns) began (+1) or ended (-1): the timeline's open conversations. */
+  conversation?(delta: 1 | -1): void;
 }
 
 export interface ExecuteContext {

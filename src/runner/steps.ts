@@ -15,6 +15,9 @@
  * - `intentWebhook` (on `say`, or `send` with a reply): after the step's expectations and
  *   captures, the intent webhook is awaited and its expectations judged (failures prefixed
  *   "intent webhook:", paths `intentWebhook.<path>`). Not awaited under `--ack-only`.
+ * - `think:` (think.ts, docs/conversations.md): the customer's pause before a step, waited here;
+ *   the step is measured from the pause's end, so no latency holds it. The N-th `say` is turn N:
+ *   its ack/answer/sync also go to the sink's per-turn figures (`recordTurnMs`, report `byTurn`).
  * - Templates `{{ vars.name }}` are rendered with `vars:` and earlier captures; `capture`
  *   stores values of the response body after the step.
  * - Contract violations and unknown fields of every response go to the record (own category).
@@ -43,6 +46,7 @@ import { addContract } from './contract-notes.js';
 import { judgeAnswer, keepGrades } from './judge.js';
 import { outcomeOf, recordErrorOf } from './settle.js';
 import { awaitIntentWebhook, awaitNoReply, awaitReply } from './step-waits.js';
+import { pause, sampleThinkMs, thinkOf, thinkRandom } from './think.js';
 import type { PlannedRequest, RequestRecord, StepResult } from './types.js';
 
 /** Spec endpoint name of each call (the client's names, used in contract records). */
@@ -200,10 +204,22 @@ async function runCall(step: CallStep, ctx: ExecuteContext, record: RequestRecor
   }
 }
 
-async function runSay(step: SayStep, planned: PlannedRequest, ctx: ExecuteContext, start: number, record: RequestRecord, vars: Vars, history: ChatHistoryItem[]): Promise<{ result: StepResult; proceed: boolean }> {
+/** `sink`, also recording each ack/answer/sync under answer turn `turn` (the report's `byTurn`). */
+function turnSink(sink: ExecuteContext['latency'], turn: number): ExecuteContext['latency'] {
+  if (!sink.recordTurnMs) return sink;
+  return {
+    recordMs(metric, ms) {
+      sink.recordMs(metric, ms);
+      if (metric === 'ack' || metric === 'answer' || metric === 'sync') sink.recordTurnMs?.(turn, metric, ms);
+    },
+  };
+}
+
+/** `turnNo`: 1-based number of this answer turn among the scenario's `say` steps. */
+async function runSay(step: SayStep, planned: PlannedRequest, ctx: ExecuteContext, start: number, record: RequestRecord, vars: Vars, history: ChatHistoryItem[], turnNo: number): Promise<{ result: StepResult; proceed: boolean }> {
   const text = renderText(step.text, vars);
   const turn: RequestRecord = { ...record, outcome: 'interrupted', passed: false, failures: [], contractViolations: [] };
-  await executeAnswerTurn(planned.mode, { humanMessage: text, chatHistory: [...history], expect: [] }, ctx, start, turn);
+  await executeAnswerTurn(planned.mode, { humanMessage: text, chatHistory: [...history], expect: [] }, { ...ctx, latency: turnSink(ctx.latency, turnNo) }, start, turn);
   record.contractViolations.push(...turn.contractViolations);
   for (const k of ['requestId', 'ackMs', 'answerMs', 'syncMs', 'httpStatus'] as const) {
     if (turn[k] !== undefined) (record as unknown as Record<string, unknown>)[k] = turn[k];
@@ -232,22 +248,55 @@ async function runSay(step: SayStep, planned: PlannedRequest, ctx: ExecuteContex
 
 const prefix = (r: StepResult) => (f: ExpectationFailure): ExpectationFailure => ({ ...f, message: `step ${r.index + 1} (${r.kind}): ${f.message}` });
 
-/** Runs `planned.scenario.steps` in order into `record` (see module docs). */
+/**
+ * Runs `planned.scenario.steps` in order into `record` (see module docs). A scenario with `say`
+ * steps is a conversation: counted open on the sink while it runs, its pauses (`think:`,
+ * think.ts) waited before their steps, each step after a pause measured from the pause's end.
+ */
 export async function executeSteps(planned: PlannedRequest, ctx: ExecuteContext, start: number, record: RequestRecord): Promise<void> {
   const steps = planned.scenario.steps ?? [];
+  const conversation = steps.some((s) => s.kind === 'say');
+  if (conversation) ctx.latency.conversation?.(1);
+  try {
+    await runSteps(planned, steps, ctx, start, record);
+  } finally {
+    if (conversation) ctx.latency.conversation?.(-1);
+  }
+}
+
+/**
+ * Waits the pause before `step` when one applies. Returns the step's start (clock ms: the pause's
+ * end, or now without a pause); undefined for the first step without a pause (it starts at
+ * `start`) and when interrupted during the pause.
+ */
+async function thinkBefore(step: Step, planned: PlannedRequest, ctx: ExecuteContext, start: number, turns: number, state: { random?: () => number }): Promise<number | undefined> {
+  const think = thinkOf(step, planned.scenario, turns === 0);
+  if (!think && step.index === 0) return undefined;
+  // The pause runs from the end of the previous step (the first step: from the intended start).
+  const from = step.index === 0 ? start : ctx.clock.now();
+  if (!think) return from;
+  const until = from + sampleThinkMs(think, (state.random ??= thinkRandom(planned.seq)));
+  return (await pause(until - ctx.clock.now(), ctx.abortSignal)) ? until : undefined;
+}
+
+async function runSteps(planned: PlannedRequest, steps: readonly Step[], ctx: ExecuteContext, start: number, record: RequestRecord): Promise<void> {
   const vars: Vars = { ...(planned.scenario.vars ?? {}) };
   const history: ChatHistoryItem[] = [...planned.scenario.chatHistory];
+  const state: { random?: () => number } = {};
+  let turns = 0;
   record.steps = [];
   record.outcome = 'answered';
   for (const step of steps) {
+    const thought = ctx.abortSignal?.aborted ? undefined : await thinkBefore(step, planned, ctx, start, turns, state);
     if (ctx.abortSignal?.aborted) {
       record.outcome = 'interrupted';
       record.error = { code: 'DROIDCHECK_ERR_ABORTED', message: `run interrupted before step ${step.index + 1}` };
       break;
     }
-    const stepStart = step.index === 0 ? start : ctx.clock.now();
+    // The first step starts at the request's (intended) start, unless it had a pause of its own.
+    const stepStart = thought ?? start;
     const { result, proceed } = step.kind === 'say'
-      ? await runSay(step, planned, ctx, stepStart, record, vars, history)
+      ? await runSay(step, planned, ctx, stepStart, record, vars, history, ++turns)
       : await runCall(step, ctx, record, vars, stepStart);
     record.steps.push(result);
     record.failures.push(...result.failures.map(prefix(result)));

@@ -44,6 +44,9 @@ export interface TimelinePoint {
   sync?: IntervalLatency;
   reply?: IntervalLatency;
   ackServer?: IntervalLatency;
+  /** Conversations (steps scenarios with `say` turns, think time included) open at the interval's end, and at most during it; absent in a run without any. */
+  openConversations?: number;
+  maxOpenConversations?: number;
 }
 
 export interface Timeline {
@@ -56,10 +59,24 @@ export class MeasuredLatency implements LatencySink {
   readonly recorder = new LatencyRecorder();
   readonly interval: Record<LatencyMetric, hdr.Histogram> = perLatencyMetric(() => newLatencyHistogram());
 
+  /** Conversations open now, and at most since the last interval's end (undefined until the first). */
+  openConversations: number | undefined;
+  maxOpenConversations = 0;
+
   recordMs(metric: LatencyMetric, ms: number): void {
     this.recorder.recordMs(metric, ms);
     const us = msToClampedUs(ms);
     if (us !== undefined) this.interval[metric].recordValue(us);
+  }
+
+  recordTurnMs(turn: number, metric: LatencyMetric, ms: number): void {
+    this.recorder.recordTurnMs(turn, metric, ms);
+  }
+
+  conversation(delta: 1 | -1): void {
+    const open = (this.openConversations ?? 0) + delta;
+    this.openConversations = open;
+    if (open > this.maxOpenConversations) this.maxOpenConversations = open;
   }
 }
 
@@ -111,6 +128,12 @@ export class TimelineBuilder {
       outcomes: Object.fromEntries(Object.entries(this.#outcomes).filter(([, n]) => n > 0)),
       ...(targetRate !== undefined && { targetRate: round3(targetRate) }),
     };
+    const open = this.#latency.openConversations;
+    if (open !== undefined) {
+      point.openConversations = open;
+      point.maxOpenConversations = this.#latency.maxOpenConversations;
+      this.#latency.maxOpenConversations = open;
+    }
     for (const m of LATENCY_METRICS) {
       const h = this.#latency.interval[m];
       if (h.totalCount === 0) continue;

@@ -4,7 +4,9 @@
  * matchers, tag/grep filters, JSON Schema export. No network.
  */
 export type { SimulateSpec } from './types.js';
-export type { AnswerMode, Expectation, ExpectationFailure, Scenario, Suite, SourceLocation, Step, SayStep, CallStep, CallName, Capture, PassRequirement, ReplySender, ReplyWait, IntentWebhookExpectation } from './types.js';
+export type { AnswerMode, Expectation, ExpectationFailure, Scenario, Suite, SourceLocation, Step, SayStep, CallStep, CallName, Capture, PassRequirement, ReplySender, ReplyWait, IntentWebhookExpectation, ThinkTime } from './types.js';
+export { MAX_THINK_MS } from './types.js';
+export { pauseBudgetMs, withoutThink } from './think.js';
 export type { UserSuite, UserScenario, UserChatTurn, UserStep, UserSimulate } from './schema.js';
 export { needsSimulator, simulatedPathProblem, SIMULATION_FIELDS, DEFAULT_SIMULATE_MAX_TURNS } from './simulate.js';
 export { userSuiteSchema, userScenarioSchema, stepSchema, CALL_NAMES, REPLY_SENDERS } from './schema.js';

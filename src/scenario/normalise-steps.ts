@@ -9,6 +9,7 @@ import { expectations, latencyLimit, rawMapAt } from './expectations.js';
 import type { UserStep } from './schema.js';
 import type { CallName, Capture, IntentWebhookExpectation, ReplySender, ReplyWait, Step } from './types.js';
 import type { DataPath, YamlSource } from './yaml-source.js';
+import { normaliseThink } from './think.js';
 
 type UserReplyWait = string | { within: string; from?: ReplySender[] | undefined };
 type UserIntentWebhook = { within: string; expect?: Record<string, unknown> | undefined };
@@ -37,7 +38,8 @@ export function normaliseSteps(steps: readonly UserStep[], at: DataPath, source:
     const base = { index, location: source.locate(here), expect, capture: captures(s.capture, here, source) };
     const latencyMs = latencyLimit(s.latency, here, source);
     const withLatency = latencyMs ? { ...base, latencyMs } : base;
-    const withHook = s.intentWebhook ? { ...withLatency, intentWebhook: intentWebhook(s.intentWebhook, [...here, 'intentWebhook'], source) } : withLatency;
+    const withIntent = s.intentWebhook ? { ...withLatency, intentWebhook: intentWebhook(s.intentWebhook, [...here, 'intentWebhook'], source) } : withLatency;
+    const withHook = s.think !== undefined ? { ...withIntent, think: normaliseThink(s.think, [...here, 'think'], source) } : withIntent;
     if ('say' in s) return { kind: 'say', ...withHook, text: s.say };
     const step: Step = { kind: 'call', ...withHook, call: s.call as CallName };
     if (s.customerId !== undefined) step.customerId = s.customerId;

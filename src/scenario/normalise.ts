@@ -15,6 +15,7 @@
 import type { ChatHistoryItem } from '../contract/index.js';
 import { expectations, latencyLimit, rawMapAt } from './expectations.js';
 import { normaliseSteps } from './normalise-steps.js';
+import { normaliseThink } from './think.js';
 import { DEFAULT_SIMULATE_MAX_TURNS } from './simulate.js';
 import type { UserChatTurn, UserScenario, UserSuite } from './schema.js';
 import type { AnswerMode, PassRequirement, Scenario, Suite } from './types.js';
@@ -58,6 +59,7 @@ function addOptional(scenario: Scenario, s: UserScenario, user: UserSuite, at: D
     scenario.steps = normaliseSteps(s.steps, [...at, 'steps'], source);
     const firstSay = scenario.steps.find((st) => st.kind === 'say');
     scenario.humanMessage = firstSay?.kind === 'say' ? firstSay.text : '';
+    if (s.think !== undefined) scenario.think = normaliseThink(s.think, [...at, 'think'], source);
   }
   if (s.simulate) {
     const { persona, goal, maxTurns, opening } = s.simulate;

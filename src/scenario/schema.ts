@@ -109,6 +109,23 @@ const DURATION_HINT = 'a duration with its unit, e.g. 30s, 500ms or 2m';
 const durationSchema = z.string({ error: DURATION_HINT }).regex(DURATION_PATTERN, `${DURATION_HINT} (the unit is required)`);
 
 /**
+ * `think:` the customer's pause before a step (docs/conversations.md): a duration (`5s`), a
+ * uniform range `{ min: 2s, max: 8s }`, or `{ lognormal: { median: 4s, p90: 12s } }`. At most
+ * 10 min; min <= max and median < p90 are checked by think-rules.ts.
+ */
+export const thinkSchema = z.union(
+  [
+    durationSchema,
+    z.strictObject({ min: durationSchema.describe('shortest pause'), max: durationSchema.describe('longest pause') }),
+    z.strictObject({
+      lognormal: z.strictObject({ median: durationSchema.describe('half the pauses are shorter'), p90: durationSchema.describe('90% of the pauses are shorter') }),
+    }),
+  ],
+  { error: `${DURATION_HINT}, a range { min: 2s, max: 8s } or { lognormal: { median: 4s, p90: 12s } }` },
+);
+const thinkDescription = "the customer's pause before this step, not counted in any latency: 5s, { min: 2s, max: 8s } or { lognormal: { median: 4s, p90: 12s } }";
+
+/**
  * Who may send the reply a `send` step waits for (MessageForwarding.type, docs
  * receiving-webhook.mdx). `human` is left out: the forwarded copy of the sent message is `human`.
  */
@@ -143,6 +160,7 @@ export const sayStepSchema = z.strictObject({
   latency: latencySchema.optional(),
   capture: captureSchema.optional(),
   intentWebhook: intentWebhookSchema.optional().describe('an intent webhook the answer must trigger'),
+  think: thinkSchema.optional().describe(thinkDescription),
 });
 
 /**
@@ -161,6 +179,7 @@ export const callStepSchema = z.strictObject({
   waitForReply: replyWaitSchema.optional().describe("send: wait for the bot's reply through the message webhook; expect/capture read it as reply.*"),
   noReplyWithin: replyWaitSchema.optional().describe('send: no reply (of type ai) may arrive within this window (human takeover)'),
   intentWebhook: intentWebhookSchema.optional().describe('send with waitForReply: an intent webhook the reply must trigger'),
+  think: thinkSchema.optional().describe(thinkDescription),
   expect: expectSchema.optional(),
   latency: latencySchema.optional(),
   capture: captureSchema.optional(),
@@ -201,6 +220,7 @@ export const userScenarioSchema = z.strictObject({
   latency: latencySchema.optional(),
   vars: z.record(z.string().describe(varName), varValueSchema).optional(),
   steps: z.array(stepSchema).min(1, 'steps is empty: leave it out and write humanMessage, or add a step').optional(),
+  think: thinkSchema.optional().describe("steps: the customer's default pause before every say after the first (a step's own think wins)"),
   simulate: simulateSchema.optional().describe('a simulated customer (persona, goal) instead of humanMessage or steps; expect reads the last answer plus transcript and turns'),
   repeat: repeatSchema.optional(),
   passRate: passRateSchema.optional(),

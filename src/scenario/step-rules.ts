@@ -21,6 +21,7 @@ import { intentPathProblem, payloadPathProblem, responsePathProblem, sendWithRep
 import { CALL_NAMES, userScenarioSchema, VAR_NAME_PATTERN } from './schema.js';
 import { didYouMean } from '../suggest.js';
 import { templateNames } from './templates.js';
+import { thinkRules } from './think.js';
 import type { CallName } from './types.js';
 import type { DataPath, YamlSource } from './yaml-source.js';
 
@@ -210,6 +211,7 @@ export function scenarioStepRules(sc: Raw, i: number, suite: Raw, source: YamlSo
   oneOfMessageOrSteps(sc, at, source, out);
   repeatRules(sc, at, sc.repeat ?? suite.repeat, source, out);
   if (i === 0) repeatRules(suite, [], suite.repeat, source, out);
+  thinkRules(sc, at, source, out);
   if (!Array.isArray(sc.steps)) return out;
   const defined = new Set(isRecord(sc.vars) ? Object.keys(sc.vars) : []);
   for (const name of defined) checkVarName(name, [...at, 'vars', name], source, out);

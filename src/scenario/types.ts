@@ -63,6 +63,20 @@ export interface IntentWebhookExpectation {
   location: SourceLocation;
 }
 
+/** The longest pause `think:` may take (10 min): a longer one is a typo or a conversation resumed another day. */
+export const MAX_THINK_MS = 600_000;
+
+/**
+ * `think:` the customer's pause before a step (docs/conversations.md), ms: a fixed pause, a
+ * uniform one in [minMs, maxMs], or a lognormal one given by its median and 90th percentile
+ * (samples capped at MAX_THINK_MS). Drawn with the seeded PRNG (src/random.ts).
+ */
+export type ThinkTime = (
+  | { kind: 'fixed'; ms: number }
+  | { kind: 'uniform'; minMs: number; maxMs: number }
+  | { kind: 'lognormal'; medianMs: number; p90Ms: number }
+) & { location: SourceLocation };
+
 interface StepBase {
   /** 0-based position in `Scenario.steps`. */
   index: number;
@@ -75,6 +89,8 @@ interface StepBase {
   capture: Capture[];
   /** `say`, or `send` with `waitForReply`: an intent webhook the answer must trigger. */
   intentWebhook?: IntentWebhookExpectation;
+  /** `think:` the pause before this step (else the scenario's, for every `say` after the first). */
+  think?: ThinkTime;
 }
 
 /**
@@ -144,6 +160,8 @@ export interface Scenario {
   steps?: Step[];
   /** Initial variables (`vars:`), for `{{ vars.name }}` in steps. */
   vars?: Record<string, string | number | boolean>;
+  /** `think:` of the scenario: the pause before every `say` after the first that has no `think` of its own. */
+  think?: ThinkTime;
   /** Runs per mode (the scenario's `repeat`, else the suite's); absent => 1. */
   repeat?: number;
   /** Required passes over the repeats (scenario's, else the suite's); absent => every run must pass. */

@@ -14,7 +14,7 @@ import type { CliContext } from '../../src/cli/shared.js';
 import type { ConversationMessage } from '../../src/contract/index.js';
 import { ConfigError, UsageError } from '../../src/errors.js';
 import { generateAnswer, loadProfile } from '../../src/emulator/index.js';
-import { conversationTurns, runImport, type ImportIo } from '../../src/jobs/import.js';
+import { conversationTurns, runImport, thinkText, type ImportIo } from '../../src/jobs/import.js';
 import { createGrader, resolveLlmConfig, type Grader } from '../../src/llm/index.js';
 import { PlanSource, runEngine } from '../../src/runner/index.js';
 import { evaluateExpectations, loadSuites, type Suite } from '../../src/scenario/index.js';
@@ -115,6 +115,21 @@ describe('import from an emulator on loopback', () => {
     expect(llm.embeddingRequests().length).toBeGreaterThan(0);
   });
 
+  it('--turns conversation: one steps scenario per customer, the real pauses as think', async () => {
+    const out = join(dir, 'talks.yaml');
+    const result = await runImport({ ...target(), customers: [2001, 2002], out, turns: 'conversation' }, sink());
+    expect(result).toMatchObject({ scenarios: 2, customers: [{ customerId: 2001, scenarios: 1 }, { customerId: 2002, scenarios: 1 }] });
+    const text = await readFile(out, 'utf8');
+    expect(text).toMatch(/- say: https:\/\/images\.example\.com\S+\n\s+think: 15s\n/);
+    const [suite] = await loadSuites([out]);
+    const [talk, single] = suite!.scenarios;
+    expect(talk!.name).toBe('customer 2001: conversation of 3 turns');
+    // 10:29:50 answer -> 10:30:05 next message; 10:30:20 answer -> 10:30:40 next message.
+    expect(talk!.steps!.map((s) => [s.kind, s.think?.kind === 'fixed' ? s.think.ms : undefined])).toEqual([['say', undefined], ['say', 15_000], ['say', 20_000]]);
+    expect(talk!.steps!.every((s) => s.expect[0]?.matcher === 'similar')).toBe(true);
+    expect(single!.steps).toHaveLength(1);
+  });
+
   it("every seeded AI message is what the emulator's rule engine answers to the turn as import replays it", () => {
     // Regenerate a message this names with the printed answer (scenarios/emulator-profile.yaml).
     const profile = loadProfile();
@@ -190,7 +205,7 @@ describe('droidcheck import (CLI)', () => {
     expect(printed).toContain(`wrote ${file}: 1 scenario(s) from 1 customer(s)`);
     const [suite] = await loadSuites([file]);
     expect(suite!.scenarios).toHaveLength(1);
-    await expect(createProgram(ctx).parseAsync([...argv.slice(0, -1), 'first', '--force'])).rejects.toThrow('--turns is all or last, not "first"');
+    await expect(createProgram(ctx).parseAsync([...argv.slice(0, -1), 'first', '--force'])).rejects.toThrow('--turns is all, last or conversation, not "first"');
   });
 });
 
@@ -234,8 +249,20 @@ describe('conversationTurns', () => {
         humanMessage: 'Thanks',
         answer: 'Anything else?',
         ordinal: 2,
+        thinkMs: 1000, // from the admin's reply (10:00:06) to the customer's message (10:00:07)
       },
     ]);
+  });
+
+  it("keeps the customer's pause before each message, capped at 10 min", () => {
+    const turns = conversationTurns([
+      msg(0, 'human', 'Hi'),
+      msg(1, 'ai', 'Hello!'),
+      { ...msg(2, 'human', 'Back again'), createdAt: '2025-01-15T12:00:02+07:00' },
+      { ...msg(3, 'ai', 'Welcome back'), createdAt: '2025-01-15T12:00:03+07:00' },
+    ]);
+    expect(turns.map((t) => t.thinkMs)).toEqual([undefined, 600_000]);
+    expect([850, 4210, 15_000, 600_000].map(thinkText)).toEqual(['850ms', '4.2s', '15s', '10m']);
   });
 
   it('an AI message with no human message before it is not a turn', () => {

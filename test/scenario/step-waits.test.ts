@@ -86,7 +86,7 @@ describe('reply and intent waits: mistakes, each at file:line:col', () => {
     ['a wait with an expected error status', one(`${SEND}        status: 403\n        waitForReply: 30s\n`), 's.yaml:9:9: "waitForReply" waits on the reply to an accepted message; with "status: 403" the send is expected to fail: remove one of them'],
     ['a misspelt wait', one(`${SEND}        waitForRepyl: 30s\n`), 's.yaml:8:9: unknown key "waitForRepyl" — did you mean "waitForReply"?'],
     ['a misspelt key of a call step', one(`${SEND}        statsu: 200\n`), 's.yaml:8:9: unknown key "statsu" — did you mean "status"?'],
-    ['a wait on a say step', one('      - say: hi\n        waitForReply: 30s\n'), 's.yaml:6:9: unknown key "waitForReply"; allowed keys: say, expect, latency, capture, intentWebhook'],
+    ['a wait on a say step', one('      - say: hi\n        waitForReply: 30s\n'), 's.yaml:6:9: unknown key "waitForReply"; allowed keys: say, expect, latency, capture, intentWebhook, think'],
     ['a human reply', one(`${SEND}        waitForReply: { within: 30s, from: [human] }\n`), 's.yaml:8:45: item 1 of "from" must be one of: ai, admin, system, log; got "human"'],
     ['a misspelt reply field', one(`${SEND}        waitForReply: 30s\n        expect: { reply.tpye: ai }\n`), 's.yaml:9:19: unknown field "tpye" in the reply (a MessageForwarding body) — did you mean "type"?'],
     ['a misspelt nested reply field', one(`${SEND}        waitForReply: 30s\n        expect: { reply.content.vlaue: x }\n`), 's.yaml:9:19: unknown field "vlaue" in "content" — did you mean "value"?'],

@@ -11,6 +11,7 @@ import { z } from 'zod';
 import type { Section } from '../section.js';
 import { ms, obj } from './common.js';
 import { accuracySection } from './accuracy.js';
+import { byTurnSection } from './by-turn.js';
 import { capacitySection } from './capacity.js';
 import { comparisonSection } from './comparison.js';
 import { judgeSection } from './judge.js';
@@ -36,6 +37,7 @@ import { timelineSection } from './timeline.js';
 export const SECTIONS = [
   summarySection,
   latencySection,
+  byTurnSection,
   networkSection,
   loadSection,
   capacitySection,

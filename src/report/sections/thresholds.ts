@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { DEFAULT_THRESHOLDS, LOAD_DEFAULT_THRESHOLDS, REMOTE_DEFAULT_THRESHOLDS, THRESHOLD_MARKS, evaluateThresholds, thresholdVerdictText, type LatencyMetric, type ThresholdResult, type ThresholdStatus } from '../../metrics/index.js';
 import type { ReceiverStats } from '../run-types.js';
+import type { ByTurnFields } from './by-turn.js';
 import { defineSection, type MergeReportsOptions, type SectionInput } from '../section.js';
 import { span, type Tone } from '../view.js';
 import { count, obj, type Assert, type Same } from './common.js';
@@ -31,12 +32,12 @@ export const thresholdResultSchema = obj({
 const _threshold: Assert<Same<z.output<typeof thresholdResultSchema>, ThresholdResult>> = true;
 void _threshold;
 
-type Judged = { summary: ReportSummary; latency: Record<LatencyMetric, LatencyEntry>; receiver: ReceiverStats; histograms: Histograms; network?: NetworkSection; load?: Pick<LoadSection, 'sent' | 'dropped'> };
+type Judged = { summary: ReportSummary; latency: Record<LatencyMetric, LatencyEntry>; receiver: ReceiverStats; histograms: Histograms; network?: NetworkSection; load?: Pick<LoadSection, 'sent' | 'dropped'>; byTurn?: ByTurnFields['byTurn']; byTurnHistograms?: ByTurnFields['byTurnHistograms'] };
 type Doc = Judged & { kind: string; settings: Record<string, unknown>; thresholds: ThresholdResult[] };
 
 const TONE: Record<ThresholdStatus, Tone> = { passed: 'ok', breached: 'fail', 'too-few-samples': 'warn', 'no-samples': 'warn' };
 const judge = (expressions: readonly string[], d: Judged, defaults: boolean): ThresholdResult[] =>
-  evaluateThresholds(expressions, { summary: d.summary, latency: d.latency, receiver: d.receiver, histograms: d.histograms, ...(d.load && { load: d.load }) }, { defaults, ackBasis: d.network ? 'ackServer' : 'ack' });
+  evaluateThresholds(expressions, { summary: d.summary, latency: d.latency, receiver: d.receiver, histograms: d.histograms, ...(d.load && { load: d.load }), ...(d.byTurn && { byTurn: d.byTurn, byTurnHistograms: d.byTurnHistograms ?? {} }) }, { defaults, ackBasis: d.network ? 'ackServer' : 'ack' });
 
 export const thresholdsSection = defineSection({
   name: 'thresholds',

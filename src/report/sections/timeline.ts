@@ -25,6 +25,8 @@ export const timelineSchema = obj({
       maxInFlight: count,
       outcomes: obj(Object.fromEntries(OUTCOMES.map((o) => [o, count.optional()])) as Record<(typeof OUTCOMES)[number], z.ZodOptional<typeof count>>).describe('ended requests by outcome (outcomes with a count only)'),
       targetRate: z.number().optional().describe('intended arrival rate at the end of the interval, req/s'),
+      openConversations: count.optional().describe("conversations (steps scenarios with say turns, think time included) open at the interval's end"),
+      maxOpenConversations: count.optional().describe('conversations open at most during the interval'),
       ...(Object.fromEntries(LATENCY_METRICS.map((m) => [m, intervalLatency.optional()])) as Record<LatencyMetric, z.ZodOptional<typeof intervalLatency>>),
     }),
   ),
@@ -47,6 +49,10 @@ export function mergeTimelines(timelines: readonly Timeline[]): Timeline | undef
       point.inFlight += p.inFlight;
       point.maxInFlight += p.maxInFlight;
       for (const [o, c] of Object.entries(p.outcomes)) point.outcomes[o as keyof typeof point.outcomes] = (point.outcomes[o as keyof typeof point.outcomes] ?? 0) + (c ?? 0);
+    }
+    if (parts.some((p) => p.openConversations !== undefined)) {
+      point.openConversations = parts.reduce((s, p) => s + (p.openConversations ?? 0), 0);
+      point.maxOpenConversations = parts.reduce((s, p) => s + (p.maxOpenConversations ?? 0), 0);
     }
     if (parts.some((p) => p.targetRate !== undefined)) point.targetRate = parts.reduce((s, p) => s + (p.targetRate ?? 0), 0);
     for (const m of LATENCY_METRICS) {
@@ -78,6 +84,7 @@ export const timelineSection = defineSection({
     if (!t || t.points.length < 2) return [];
     const rates = t.points.map((p) => (p.durationS > 0 ? p.started / p.durationS : 0));
     const peakInFlight = Math.max(...t.points.map((p) => p.maxInFlight));
-    return [{ id: 'timeline', title: `Over time (per ${formatMs(t.intervalMs)})`, summary: `${t.points.length} intervals · started up to ${formatRate(Math.max(...rates))} · at most ${peakInFlight} in flight`, charts: ['chart-timeline-rate', 'chart-timeline-latency'] }];
+    const conversations = t.points.some((p) => p.maxOpenConversations !== undefined) ? ` · at most ${Math.max(...t.points.map((p) => p.maxOpenConversations ?? 0))} conversations open` : '';
+    return [{ id: 'timeline', title: `Over time (per ${formatMs(t.intervalMs)})`, summary: `${t.points.length} intervals · started up to ${formatRate(Math.max(...rates))} · at most ${peakInFlight} in flight${conversations}`, charts: ['chart-timeline-rate', 'chart-timeline-latency'] }];
   },
 });

@@ -1,0 +1,105 @@
+/**
+ * Conversations with think time against the real emulator on 127.0.0.1 port 0: the pause is
+ * waited (the conversation's wall time holds it) but never counted in a turn's latency, each
+ * turn is recorded under its number, and the pauses drawn are reproducible from the request's seq.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { systemClock } from '../../src/clock.js';
+import { LatencyRecorder } from '../../src/metrics/index.js';
+import { mulberry32 } from '../../src/random.js';
+import { executeRequest, type ExecuteContext } from '../../src/runner/index.js';
+import { pause, sampleThinkMs, thinkRandom } from '../../src/runner/think.js';
+import { parseSuite } from '../../src/scenario/index.js';
+import { startLoopback, type Loopback } from '../helpers/loopback.js';
+
+const SUITE = `
+suite: Talk
+scenarios:
+  - name: three turns
+    think: 300ms
+    steps:
+      - say: Hi, do you sell shirts?
+      - say: I want to buy 2 Oxford shirts
+      - say: Send them to 99 Sukhumvit Rd, Bangkok 10110
+`;
+
+describe('think time in a conversation (127.0.0.1)', () => {
+  let rig: Loopback;
+  beforeAll(async () => {
+    rig = await startLoopback();
+  });
+  afterAll(async () => {
+    await rig?.close();
+  });
+  const scenario = parseSuite(SUITE, 'talk.yaml').scenarios[0]!;
+
+  it.each(['sync', 'async'] as const)('%s: waits 2 x 300 ms between the turns, none of it in a latency', async (mode) => {
+    const latency = new LatencyRecorder();
+    const ctx: ExecuteContext = { client: rig.client, receiver: rig.receiver, clock: systemClock, timeoutMs: 10_000, latency };
+    const t0 = performance.now();
+    const record = await executeRequest({ seq: 0, scenario, mode }, ctx);
+    const wallMs = performance.now() - t0;
+    expect(record.outcome).toBe('answered');
+    expect(record.steps!.map((s) => s.kind)).toEqual(['say', 'say', 'say']);
+    expect(wallMs).toBeGreaterThanOrEqual(600);
+    const metric = mode === 'sync' ? 'sync' : 'answer';
+    for (const s of record.steps!) expect(s.latencyMs!).toBeLessThan(300);
+    expect([...latency.byTurn.keys()].sort()).toEqual([1, 2, 3]);
+    for (const turn of [1, 2, 3]) {
+      const r = latency.byTurn.get(turn)!;
+      expect(r.count(metric)).toBe(1);
+      expect(r.summary(metric).max).toBeLessThan(300);
+      if (mode === 'async') expect(r.count('ack')).toBe(1);
+    }
+    // The run-wide histogram holds the same three turns.
+    expect(latency.count(metric)).toBe(3);
+  });
+
+  it('an interrupt during a pause ends the conversation interrupted, before the next turn', async () => {
+    const abort = new AbortController();
+    // The run is interrupted the moment the first turn's answer is measured: in the pause after it.
+    const latency = { recordMs: () => abort.abort() };
+    const ctx: ExecuteContext = { client: rig.client, receiver: rig.receiver, clock: systemClock, timeoutMs: 10_000, latency, abortSignal: abort.signal };
+    const record = await executeRequest({ seq: 0, scenario, mode: 'sync' }, ctx);
+    expect(record.outcome).toBe('interrupted');
+    expect(record.steps).toHaveLength(1);
+    expect(record.error?.message).toBe('run interrupted before step 2');
+  });
+});
+
+describe('drawing the pauses', () => {
+  const loc = { file: 's.yaml', line: 1, col: 1 };
+
+  it('uniform: within the range; the same seq draws the same pauses', () => {
+    const u = { kind: 'uniform' as const, minMs: 2000, maxMs: 8000, location: loc };
+    const a = Array.from({ length: 200 }, ((r) => () => sampleThinkMs(u, r))(thinkRandom(7)));
+    const b = Array.from({ length: 200 }, ((r) => () => sampleThinkMs(u, r))(thinkRandom(7)));
+    const c = Array.from({ length: 200 }, ((r) => () => sampleThinkMs(u, r))(thinkRandom(8)));
+    expect(a).toEqual(b);
+    expect(a).not.toEqual(c);
+    expect(Math.min(...a)).toBeGreaterThanOrEqual(2000);
+    expect(Math.max(...a)).toBeLessThan(8000);
+  });
+
+  it('lognormal: the median and p90 of 20,000 draws are those written (within 3%)', () => {
+    const ln = { kind: 'lognormal' as const, medianMs: 4000, p90Ms: 12_000, location: loc };
+    const random = mulberry32(1);
+    const draws = Array.from({ length: 20_000 }, () => sampleThinkMs(ln, random)).sort((x, y) => x - y);
+    expect(draws[10_000]! / 4000).toBeCloseTo(1, 1);
+    expect(Math.abs(draws[18_000]! / 12_000 - 1)).toBeLessThan(0.03);
+    expect(Math.abs(draws[10_000]! / 4000 - 1)).toBeLessThan(0.03);
+    expect(draws.at(-1)!).toBeLessThanOrEqual(600_000);
+  });
+
+  it('pause: resolves false at once when aborted', async () => {
+    const abort = new AbortController();
+    abort.abort();
+    expect(await pause(10_000, abort.signal)).toBe(false);
+    expect(await pause(0, undefined)).toBe(true);
+    // Aborted in the middle: a 10-minute pause ends at once (the test's 5 s limit would catch a wait).
+    const later = new AbortController();
+    const waiting = pause(600_000, later.signal);
+    setImmediate(() => later.abort());
+    expect(await waiting).toBe(false);
+  });
+});
