@@ -57,107 +57,120 @@ function scalarChecks(z: ZodInternals, schema: unknown): Accept | undefined {
   };
 }
 
-function compileObject(z: ZodInternals, depth: number): Accept | undefined {
-  const shape = z.def.shape as Record<string, unknown>;
-  const keys = Object.keys(shape);
-  const children: Accept[] = [];
-  const mayBeAbsent: boolean[] = [];
-  for (const k of keys) {
-    const child = compile(shape[k], depth + 1);
-    if (!child) return undefined;
-    children.push(child);
-    const ci = internals(shape[k]);
-    mayBeAbsent.push(ci?.def.type === 'optional' && !ci.traits.has('$ZodExactOptional') && internals(ci.def.innerType)?.optin !== 'defaulted');
+/**
+ * Generated source of one schema's test. Objects, lists and records become inline code that reads
+ * each documented key by its name (`v["requestId"]`), so every property read and call site has
+ * its own inline cache: one closure per node would share a single cache among all objects, which
+ * V8 then handles as megamorphic (measured: ~2 us against ~0.5 us for the 1.7 KB answer payload).
+ * What the code needs (scalar checks, enum sets, key sets, unions' options) goes in `refs`,
+ * read as `r[i]`. A statement list that `return false`s when the value at `v` may not fit.
+ */
+class Generator {
+  readonly refs: unknown[] = [];
+  #vars = 0;
+
+  ref(x: unknown): string {
+    this.refs.push(x);
+    return `r[${this.refs.length - 1}]`;
   }
-  const catchall = internals(z.def.catchall)?.def.type;
-  if (catchall !== undefined && catchall !== 'unknown' && catchall !== 'any' && catchall !== 'never') return undefined;
-  const strict = catchall === 'never';
-  const keySet = new Set(keys);
-  return (v) => {
-    if (!isObject(v)) return false;
-    for (let i = 0; i < keys.length; i++) {
-      const k = keys[i] as string;
-      const value = v[k];
-      if (value === undefined) {
-        if (!mayBeAbsent[i]) return false;
-        continue;
+
+  variable(): string {
+    return `v${this.#vars++}`;
+  }
+
+  /** Statements that return false when `v` (a variable name) may not fit `schema`; undefined: not modelled. */
+  emit(schema: unknown, v: string, depth: number): string | undefined {
+    const z = internals(schema);
+    if (!z || depth > 32 || z.def.coerce) return undefined;
+    const def = z.def;
+    if ((def.checks?.length ?? 0) > 0 && !SCALARS.has(def.type)) return undefined;
+    switch (def.type) {
+      case 'string':
+      case 'number':
+      case 'boolean': {
+        const checks = scalarChecks(z, schema);
+        if (!checks) return undefined;
+        const type = def.type === 'number' ? `typeof ${v} !== 'number' || !Number.isFinite(${v})` : `typeof ${v} !== '${def.type}'`;
+        return `if (${type}${checks === ALWAYS ? '' : ` || !${this.ref(checks)}(${v})`}) return false;`;
       }
-      if (!(children[i] as Accept)(value)) return false;
+      case 'null':
+        return `if (${v} !== null) return false;`;
+      case 'literal':
+      case 'enum':
+        return z.values ? `if (!${this.ref(z.values)}.has(${v})) return false;` : undefined;
+      case 'unknown':
+      case 'any':
+        return '';
+      case 'optional': {
+        if (z.traits.has('$ZodExactOptional') || internals(def.innerType)?.optin === 'defaulted') return undefined;
+        const inner = this.emit(def.innerType, v, depth + 1);
+        return inner === undefined ? undefined : `if (${v} !== undefined) { ${inner} }`;
+      }
+      case 'nullable': {
+        const inner = this.emit(def.innerType, v, depth + 1);
+        return inner === undefined ? undefined : `if (${v} !== null) { ${inner} }`;
+      }
+      case 'readonly':
+        return this.emit(def.innerType, v, depth + 1);
+      case 'array': {
+        const [i, e] = [this.variable(), this.variable()];
+        const inner = this.emit(def.element, e, depth + 1);
+        if (inner === undefined) return undefined;
+        return `if (!Array.isArray(${v})) return false;${inner === '' ? '' : ` for (let ${i} = 0; ${i} < ${v}.length; ${i}++) { const ${e} = ${v}[${i}]; ${inner} }`}`;
+      }
+      case 'object':
+        return this.#object(z, v, depth);
+      case 'record': {
+        const key = internals(def.keyType);
+        if (!key || key.def.type !== 'string' || (key.def.checks?.length ?? 0) > 0 || key.traits.has('$ZodCheck') || key.values) return undefined;
+        const [k, e] = [this.variable(), this.variable()];
+        const inner = this.emit(def.valueType, e, depth + 1);
+        if (inner === undefined) return undefined;
+        const loop = inner === '' ? '' : ` for (const ${k} in ${v}) { if (!Object.hasOwn(${v}, ${k})) continue; const ${e} = ${v}[${k}]; ${inner} }`;
+        return `if (!${this.ref(isPlainJsonObject)}(${v})) return false;${loop}`;
+      }
+      case 'union': {
+        if (z.traits.has('$ZodXor')) return undefined;
+        const options = (def.options as unknown[]).map((o) => compile(o, depth + 1));
+        if (options.some((o) => o === undefined)) return undefined;
+        return `if (!(${options.map((o) => `${this.ref(o)}(${v})`).join(' || ')})) return false;`;
+      }
+      default:
+        return undefined;
     }
-    if (strict) for (const k in v) if (!keySet.has(k)) return false;
-    return true;
-  };
+  }
+
+  #object(z: ZodInternals, v: string, depth: number): string | undefined {
+    const catchall = internals(z.def.catchall)?.def.type;
+    if (catchall !== undefined && catchall !== 'unknown' && catchall !== 'any' && catchall !== 'never') return undefined;
+    const shape = z.def.shape as Record<string, unknown>;
+    let out = `if (typeof ${v} !== 'object' || ${v} === null || Array.isArray(${v})) return false;`;
+    for (const k of Object.keys(shape)) {
+      const ci = internals(shape[k]);
+      const mayBeAbsent = ci?.def.type === 'optional' && !ci.traits.has('$ZodExactOptional') && internals(ci.def.innerType)?.optin !== 'defaulted';
+      const x = this.variable();
+      const child = this.emit(shape[k], x, depth + 1);
+      if (child === undefined) return undefined;
+      out += ` const ${x} = ${v}[${JSON.stringify(k)}];${mayBeAbsent ? '' : ` if (${x} === undefined) return false;`} ${child}`;
+    }
+    if (catchall === 'never') {
+      const k = this.variable();
+      out += ` for (const ${k} in ${v}) if (!${this.ref(new Set(Object.keys(shape)))}.has(${k})) return false;`;
+    }
+    return out;
+  }
 }
+
+/** Types whose `.checks` run here (scalarChecks); checks on anything else are not modelled. */
+const SCALARS = new Set(['string', 'number', 'boolean']);
 
 /** The yes-only test of `schema`, or undefined when it uses something not modelled here. */
 function compile(schema: unknown, depth = 0): Accept | undefined {
-  const z = internals(schema);
-  if (!z || depth > 32 || z.def.coerce) return undefined;
-  const def = z.def;
-  const hasChecks = (def.checks?.length ?? 0) > 0;
-  switch (def.type) {
-    case 'string':
-    case 'number':
-    case 'boolean': {
-      const checks = scalarChecks(z, schema);
-      if (!checks) return undefined;
-      const t = def.type;
-      if (t === 'number') return (v) => typeof v === 'number' && Number.isFinite(v) && checks(v);
-      return checks === ALWAYS ? (v) => typeof v === t : (v) => typeof v === t && checks(v);
-    }
-    case 'null':
-      return hasChecks ? undefined : (v) => v === null;
-    case 'literal':
-    case 'enum': {
-      const values = z.values;
-      return values && !hasChecks ? (v) => values.has(v) : undefined;
-    }
-    case 'unknown':
-    case 'any':
-      return hasChecks ? undefined : ALWAYS;
-    case 'optional': {
-      if (hasChecks || z.traits.has('$ZodExactOptional') || internals(def.innerType)?.optin === 'defaulted') return undefined;
-      const inner = compile(def.innerType, depth + 1);
-      return inner && ((v) => v === undefined || inner(v));
-    }
-    case 'nullable': {
-      const inner = hasChecks ? undefined : compile(def.innerType, depth + 1);
-      return inner && ((v) => v === null || inner(v));
-    }
-    case 'readonly':
-      return hasChecks ? undefined : compile(def.innerType, depth + 1);
-    case 'array': {
-      const element = hasChecks ? undefined : compile(def.element, depth + 1);
-      if (!element) return undefined;
-      return (v) => {
-        if (!Array.isArray(v)) return false;
-        for (let i = 0; i < v.length; i++) if (!element(v[i])) return false;
-        return true;
-      };
-    }
-    case 'object':
-      return hasChecks ? undefined : compileObject(z, depth);
-    case 'record': {
-      const key = internals(def.keyType);
-      if (hasChecks || !key || key.def.type !== 'string' || (key.def.checks?.length ?? 0) > 0 || key.traits.has('$ZodCheck') || key.values) return undefined;
-      const value = compile(def.valueType, depth + 1);
-      if (!value) return undefined;
-      return (v) => {
-        if (!isPlainJsonObject(v)) return false;
-        for (const k in v) if (Object.hasOwn(v, k) && !value(v[k])) return false;
-        return true;
-      };
-    }
-    case 'union': {
-      if (hasChecks || z.traits.has('$ZodXor')) return undefined;
-      const options = (def.options as unknown[]).map((o) => compile(o, depth + 1));
-      if (options.some((o) => o === undefined)) return undefined;
-      const all = options as Accept[];
-      return (v) => all.some((o) => o(v));
-    }
-    default:
-      return undefined;
-  }
+  const g = new Generator();
+  const body = g.emit(schema, 'v', depth);
+  if (body === undefined) return undefined;
+  // The source is built from this module's templates; schema keys enter only through JSON.stringify.
+  return new Function('r', `return function accept(v) { ${body} return true; };`)(g.refs) as Accept;
 }
 
 const compiled = new WeakMap<object, Accept | null>();

@@ -50,6 +50,9 @@ describe('webhook secret', () => {
   it('compares exactly and rejects non-strings', () => {
     const ok = createSecretCheck('s3cret');
     expect([ok('s3cret'), ok('s3cret '), ok(''), ok(undefined), ok(['s3cret'])]).toEqual([true, false, false, false, false]);
+    // The secret repeated, a prefix of it, one character off: the comparison cycles the secret
+    // over the provided value's length, so each must still fail on content or length.
+    expect([ok('s3crets3cret'), ok('s3cre'), ok('s3creT'), ok('S3cret'), ok(12)]).toEqual([false, false, false, false, false]);
   });
 
   it('redacts the secret and verify_token query parameters for logs', () => {
