@@ -13,6 +13,7 @@ import { registerReceiveCommand } from './receive-command.js';
 import { registerRunCommand } from './run-command.js';
 import { registerSchemaCommand } from './schema-command.js';
 import { registerValidateCommand } from './validate-command.js';
+import { registerWebhookPolicyCommand } from './webhook-policy-command.js';
 import { rejectEmptyValues } from './flag-values.js';
 import type { CliContext } from './shared.js';
 
@@ -42,5 +43,6 @@ export function createProgram(ctx: CliContext): Command {
   registerImportCommand(program, ctx);
   registerDoctorCommand(program, ctx);
   registerReceiveCommand(program, ctx);
+  registerWebhookPolicyCommand(program, ctx);
   return program;
 }
