@@ -96,8 +96,10 @@ export function derivePolicy(probes: readonly ProbeState[], quietMs: number, set
   if (fail && fail.attempts.length > 1) retriesOn.push('500');
   if (recover && recover.attempts.length > 1) retriesOn.push('503');
   if (stall && stall.attempts.length > 1) retriesOn.push('timeout');
-  // The delay after a first failure: the fail probe's, else the recover probe's.
-  const firstDelay = retryDelaysMs[0] ?? (recover ? delaysAfterAnswers(recover.attempts)[0] : undefined);
+  // The delay after a first failure: the mean of the fail and recover probes' (a jittered
+  // delay is one draw; two draws are nearer its base).
+  const firsts = [retryDelaysMs[0], recover ? delaysAfterAnswers(recover.attempts)[0] : undefined].filter((x): x is number => x !== undefined);
+  const firstDelay = firsts.length > 0 ? firsts.reduce((a, x) => a + x, 0) / firsts.length : undefined;
   let attemptTimeoutMs: number | null = null;
   if (stall && stall.attempts.length > 1) attemptTimeoutMs = round(Math.max(0, stall.attempts[1]!.at - stall.attempts[0]!.at - (firstDelay ?? 0)));
   const slowAnswered = slow !== undefined && slow.attempts.length > 0 && slow.attempts[0]!.answeredAt !== undefined;
@@ -147,7 +149,7 @@ export function findings(p: Omit<WebhookPolicyReport, 'findings'>): string[] {
   if (!p.complete) out.push('Cut short before every probe settled (--timeout or an interrupt): later attempts may have come; the figures are lower bounds.');
   if (p.configured) {
     const c = p.configured;
-    out.push(`The embedded emulator is configured with ${c.attempts} attempts, a backoff of ${formatMs(c.backoffMs)} × 2^(n-1) with ±${Math.round(c.jitter * 100)}% jitter and a ${formatMs(c.timeoutMs)} attempt timeout: the measured figures should agree.`);
+    out.push(`The embedded emulator is configured with ${c.attempts} attempts, a backoff of ${formatMs(c.backoffMs)} × 2^(n-1) with ±${Math.round(c.jitter * 100)}% jitter and a ${formatMs(c.timeoutMs)} attempt timeout: the measured figures should agree${c.jitter > 0 ? ' within that jitter (--webhook-jitter 0 for the exact schedule)' : ''}.`);
   }
   return out;
 }

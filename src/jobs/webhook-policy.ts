@@ -179,11 +179,13 @@ export async function webhookPolicy(config: ResolvedWebhookPolicyConfig, io: Web
     await o.close();
   }
   const end = clock.now();
-  const figures = derivePolicy(probes, quietMs, (p) => settled(p, end, quietMs));
+  const interrupted = io.signal?.aborted ?? false;
+  // Interrupted: not complete, even when every probe sent had settled (others were not sent).
+  const derived = derivePolicy(probes, quietMs, (p) => settled(p, end, quietMs));
+  const figures = { ...derived, complete: derived.complete && !interrupted };
   const emulated = config.target.kind === 'emulator' ? config.target.retry : undefined;
   const withConfigured = emulated ? { ...figures, configured: { attempts: emulated.attempts, backoffMs: emulated.backoffMs, maxBackoffMs: 10_000, timeoutMs: emulated.timeoutMs, jitter: emulated.jitter } } : figures;
   const policy: WebhookPolicyReport = { ...withConfigured, findings: findings(withConfigured) };
-  const interrupted = io.signal?.aborted ?? false;
   const built = buildReport({
     kind: 'webhook-policy',
     startedAt: startedAt.toISOString(),
