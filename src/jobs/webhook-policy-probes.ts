@@ -29,7 +29,7 @@ export interface ProbeState {
   probe: ProbeName;
   requestId: string | null;
   error?: string;
-  /** clock ms of the acknowledgement. */
+  /** clock ms of the request's start. */
   sentAt: number;
   attempts: readonly Attempt[];
 }

@@ -64,7 +64,8 @@ interface Opened {
   close(): Promise<void>;
 }
 
-const ROUND_TRIP_MESSAGE = 'Hello';
+/** The cheapest message: a short greeting, no history. */
+const PROBE_MESSAGE = 'Hello';
 
 async function open(config: ResolvedWebhookPolicyConfig, clock: Clock): Promise<Opened> {
   const emulated = config.target.kind === 'emulator' ? config.target.retry : undefined;
@@ -113,14 +114,16 @@ async function sendProbes(o: Opened, config: ResolvedWebhookPolicyConfig, clock:
     if (signal?.aborted) break;
     const { steps, then } = PROBE_PLANS[name];
     o.plan.setDefault(steps, then);
+    // From the request's start: a webhook may arrive before the acknowledgement.
+    const sentAt = clock.now();
     try {
-      const ack = await o.client.getDroidAnswerAsync({ humanMessage: { content: ROUND_TRIP_MESSAGE, type: 'human' } }, signal ? { signal } : {});
+      const ack = await o.client.getDroidAnswerAsync({ humanMessage: { content: PROBE_MESSAGE, type: 'human' } }, signal ? { signal } : {});
       const id = (ack.body as { requestId?: unknown } | null)?.requestId;
       if (typeof id !== 'string' || id === '') throw new Error('acknowledged without a requestId');
       o.plan.set(id, steps, then);
-      probes.push({ probe: name, requestId: id, sentAt: clock.now(), attempts: o.plan.attempts(id) });
+      probes.push({ probe: name, requestId: id, sentAt, attempts: o.plan.attempts(id) });
     } catch (err) {
-      probes.push({ probe: name, requestId: null, error: (err as Error).message, sentAt: clock.now(), attempts: [] });
+      probes.push({ probe: name, requestId: null, error: (err as Error).message, sentAt, attempts: [] });
     }
   }
   o.plan.setDefault(undefined);

@@ -14,7 +14,7 @@ import { count, ms, obj } from './common.js';
 
 const attemptSchema = obj({
   n: count.describe('1 for the first delivery of the probe'),
-  afterMs: ms.describe('arrival, from the probe\'s acknowledgement'),
+  afterMs: ms.describe('arrival, from the start of the probe\'s request'),
   step: z.string().describe('what the receiver did on purpose: status 500, status 503, stall, 200 after 6000 ms, usual'),
   status: z.number().int().nullable().describe('status answered; null: none (stalled, or the connection closed first)'),
   answeredAfterMs: ms.nullable().describe('from the attempt\'s arrival to its answer; null: none'),
