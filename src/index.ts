@@ -75,6 +75,10 @@ export {
   type DoctorIO,
   type DoctorResult,
   type DoctorCheck,
+  /** `webhookPolicy(config, io)`: `droidcheck webhook-policy`, the service's webhook retry policy measured on the receiving side. */
+  webhookPolicy,
+  type WebhookPolicyIO,
+  type WebhookPolicyResult,
 } from './jobs/index.js';
 export type { DoctorRenderInput } from './jobs/doctor-render.js';
 /** `compareReports(base, current, options)`: `droidcheck compare`; paths or ReportDocuments, noise-aware rules (docs/statistics.md). */
@@ -104,6 +108,10 @@ export {
   resolveDoctorConfig,
   /** `resolveReceiveConfig(flags, env)`: `droidcheck receive`'s configuration (Redis URL, stream, listen address). */
   resolveReceiveConfig,
+  /** `resolveWebhookPolicyConfig(flags, env)`: `droidcheck webhook-policy`'s configuration (target, probes, bounds). */
+  resolveWebhookPolicyConfig,
+  type WebhookPolicyFlags,
+  type ResolvedWebhookPolicyConfig,
   type CommonFlags,
   type LoadFlags,
   type CapacityFlags,

@@ -84,6 +84,10 @@ import type {
   TieredContract,
   ValidateResult,
   WebhookMatch,
+  WebhookPolicyFlags,
+  WebhookPolicyIO,
+  WebhookPolicyResult,
+  ResolvedWebhookPolicyConfig,
 } from '../src/index.js';
 
 /** Every exported type by name: removing or renaming one breaks `npm run typecheck`. */
@@ -100,6 +104,7 @@ export type ExportedTypes = [
   SchemaKind, SourceLocation, StandaloneEmulator, StandaloneOptions, StreamReceiver,
   StreamReceiverOptions, Suite, Threshold, TieredContract, ValidateResult, WebhookMatch,
   RunConfig, LoadConfig, CapacityConfig, RedteamConfig, ConfigOf<'run'>, UserConfig,
+  WebhookPolicyFlags, WebhookPolicyIO, WebhookPolicyResult, ResolvedWebhookPolicyConfig,
 ];
 
 /** Each command file and the exported function it is a thin wrapper over. */
@@ -116,6 +121,7 @@ const COMMANDS: Record<string, string> = {
   emulate: 'startEmulatorStandalone',
   doctor: 'doctor',
   receive: 'startReceive',
+  'webhook-policy': 'webhookPolicy',
 };
 
 describe('src/index.ts', () => {
@@ -174,6 +180,7 @@ describe('src/index.ts', () => {
         "resolveConfig",
         "resolveDoctorConfig",
         "resolveReceiveConfig",
+        "resolveWebhookPolicyConfig",
         "run",
         "runCapacity",
         "runLoad",
@@ -182,6 +189,7 @@ describe('src/index.ts', () => {
         "systemClock",
         "unverifiedNote",
         "validateScenarios",
+        "webhookPolicy",
         "withDotenv",
       ]
     `);

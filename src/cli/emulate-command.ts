@@ -12,7 +12,7 @@ import { addOptions } from './job-options.js';
 import type { CliContext } from './shared.js';
 
 /** What the user gave `emulate` (the table's keys, config/options.ts), as commander holds them. */
-export type EmulateFlags = Pick<TableFlags, 'profile' | 'faults' | 'host' | 'port' | 'droidId' | 'token' | 'testCustomerId' | 'webhookUrl' | 'webhookSecret' | 'messageWebhookUrl' | 'verifyToken' | 'seed' | 'ackDelay' | 'answerDelay' | 'rateLimit'>;
+export type EmulateFlags = Pick<TableFlags, 'profile' | 'faults' | 'host' | 'port' | 'droidId' | 'token' | 'testCustomerId' | 'webhookUrl' | 'webhookSecret' | 'messageWebhookUrl' | 'verifyToken' | 'seed' | 'ackDelay' | 'answerDelay' | 'rateLimit' | 'webhookAttempts' | 'webhookBackoff' | 'webhookTimeout' | 'webhookJitter'>;
 
 async function readFlagFile(path: string, flag: string): Promise<string> {
   try {
@@ -43,6 +43,8 @@ export async function emulateOptions(flags: EmulateFlags, env: NodeJS.ProcessEnv
   if (v.ackDelay !== undefined) options.ackDelayMs = v.ackDelay;
   if (v.answerDelay !== undefined) options.answerDelayMs = v.answerDelay;
   if (v.rateLimit !== undefined) options.rateLimit = { max: v.rateLimit };
+  // The retry policy (defaults from the table, the emulator's own): webhook-policy measures it.
+  options.delivery = { attempts: v.webhookAttempts, backoffMs: v.webhookBackoff, timeoutMs: v.webhookTimeout, jitter: v.webhookJitter };
   return options;
 }
 

@@ -14,6 +14,7 @@ import { registerRedteamCommand } from './redteam-command.js';
 import { registerRunCommand } from './run-command.js';
 import { registerSchemaCommand } from './schema-command.js';
 import { registerValidateCommand } from './validate-command.js';
+import { registerWebhookPolicyCommand } from './webhook-policy-command.js';
 import { rejectEmptyValues } from './flag-values.js';
 import type { CliContext } from './shared.js';
 
@@ -44,5 +45,6 @@ export function createProgram(ctx: CliContext): Command {
   registerDoctorCommand(program, ctx);
   registerReceiveCommand(program, ctx);
   registerRedteamCommand(program, ctx);
+  registerWebhookPolicyCommand(program, ctx);
   return program;
 }

@@ -16,3 +16,4 @@ export { OPTIONS, OPTION_COMMANDS, JOB_COMMANDS, optionsOf, specFor, flagName, d
 export { resolveOptions, type ResolvedOptions, type ValueSource } from './values.js';
 export { defaultInFlightCap, inFlightMemory, PENDING_REQUEST_BYTES, IN_FLIGHT_MARGIN, MIN_IN_FLIGHT_CAP } from './in-flight.js';
 export { optionsMarkdown, OPTIONS_BEGIN, OPTIONS_END } from './options-doc.js';
+export { resolveWebhookPolicyConfig, type WebhookPolicyFlags, type WebhookPolicyTarget, type ResolvedWebhookPolicyConfig, type ProbeName, type EmulatedRetry } from './webhook-policy-config.js';

@@ -1,6 +1,6 @@
 /**
- * THE table of options: every option of `run`, `load`, `capacity`, `doctor`, `redteam`, `receive`
- * and `emulate`, declared once,
+ * THE table of options: every option of `run`, `load`, `capacity`, `doctor`, `redteam`, `receive`,
+ * `emulate` and `webhook-policy`, declared once,
  * with its flag (and short flag), environment variable, config-file key, parser (with its unit
  * and bounds), default, help and the commands it belongs to. Everything else is derived from it:
  *
@@ -25,7 +25,7 @@ import { parseShard, parseStages, parseWeights } from '../runner/index.js';
 import { DEFAULT_STREAM, parseChoice, parseDuration, parseGrep, parseInstant, parseNumber, parseRedisUrl, parseSecret, parseShare, parseUrl } from './parse.js';
 
 /** The commands whose options the table declares. */
-export const OPTION_COMMANDS = ['run', 'load', 'capacity', 'doctor', 'redteam', 'receive', 'emulate'] as const;
+export const OPTION_COMMANDS = ['run', 'load', 'capacity', 'doctor', 'redteam', 'receive', 'emulate', 'webhook-policy'] as const;
 export type OptionCommand = (typeof OPTION_COMMANDS)[number];
 /** The commands that send traffic through the job pipeline. */
 export const JOB_COMMANDS = ['run', 'load', 'capacity'] as const;
@@ -139,6 +139,12 @@ const ALL_JOBS = JOB_COMMANDS;
 const TARGET = ['run', 'load', 'capacity', 'doctor', 'redteam'] as const;
 /** The job commands and `redteam` (which sends through the same target, receiver and reports). */
 const JOBS_AND_REDTEAM = [...ALL_JOBS, 'redteam'] as const;
+/** Where the service is and where its webhooks come: the jobs, doctor and webhook-policy. */
+const REMOTE = [...TARGET, 'webhook-policy'] as const;
+/** The embedded emulator's webhook retry policy: `emulate`, and `webhook-policy` against the embedded emulator. */
+const EMULATED_RETRY = ['emulate', 'webhook-policy'] as const;
+/** The probes of `webhook-policy` (jobs/webhook-policy-probes.ts), in the order they are sent. */
+const PROBE_NAMES = ['fail', 'recover', 'stall', 'slow'] as const;
 
 // ---- the table -----------------------------------------------------------------------------------
 
@@ -213,7 +219,7 @@ export const OPTIONS = {
   excludeTags: opt({ kind: 'list', flag: '--exclude-tag', arg: '<tag>', commands: ALL_JOBS, parse: strings, default: [], help: 'leave out scenarios with this tag (repeatable), e.g. emulator-only against a real service' }),
   grep: opt({ kind: 'value', flag: '--grep', arg: '<text>', commands: ALL_JOBS, parse: (raw: Raw, where: string) => relabel('--grep', where, () => parseGrep(text(raw, where))), help: 'only scenarios whose "suite name" contains the text (ignoring case); /re/flags for a regex' }),
   // -- every job: reports and verdicts
-  reportDir: opt({ kind: 'value', flag: '--report-dir', short: '-o', arg: '<dir>', commands: JOBS_AND_REDTEAM, parse: string, default: 'reports', help: 'where reports are written' }),
+  reportDir: opt({ kind: 'value', flag: '--report-dir', short: '-o', arg: '<dir>', commands: [...JOBS_AND_REDTEAM, 'webhook-policy'], parse: string, default: 'reports', help: 'where reports are written' }),
   reporters: opt({ kind: 'list', flag: '--reporter', short: '-r', arg: '<name>', commands: JOBS_AND_REDTEAM, parse: reporterNames, default: [], defaultText: 'all but progress', help: 'reporter, repeatable: console, json, junit, html, markdown, ndjson, progress' }),
   outputFiles: opt({
     kind: 'list', flag: '--output-file', arg: '<name=path>', commands: JOBS_AND_REDTEAM, file: false, default: [],
@@ -224,8 +230,11 @@ export const OPTIONS = {
   defaultThresholds: opt({ kind: 'negated', flag: '--no-default-thresholds', commands: ALL_JOBS, parse: bool, default: true, help: "do not judge the spec's limits (ack.p99 < 100ms, answer.max < 180s, sync.max < 180s, load.dropped.rate < 1%)" }),
   // -- every job: requests
   timeout: opt({
-    kind: 'value', flag: '--timeout', short: '-t', arg: '<duration>', commands: TARGET, parse: positiveDuration('180s'), default: '180s', unit: 'duration', help: 'deadline per request (sync answer or webhook)',
-    byCommand: { doctor: { help: 'how long --round-trip waits for the webhook' } },
+    kind: 'value', flag: '--timeout', short: '-t', arg: '<duration>', commands: REMOTE, parse: positiveDuration('180s'), default: '180s', unit: 'duration', help: 'deadline per request (sync answer or webhook)',
+    byCommand: {
+      doctor: { help: 'how long --round-trip waits for the webhook' },
+      'webhook-policy': { help: 'how long to wait, in all, for the service to give up on every probe (a retry schedule of minutes needs more)', default: '10m' },
+    },
   }),
   messageWebhookCheck: opt({
     kind: 'value', flag: '--message-webhook-check', arg: '<duration>', commands: TARGET, parse: positiveDuration('15s'), default: '15s', unit: 'duration',
@@ -238,14 +247,14 @@ export const OPTIONS = {
   warmUp: opt({ kind: 'negated', flag: '--no-warm-up', commands: ALL_JOBS, parse: bool, default: true, help: 'do not open connections with a read-only call before measuring' }),
   grace: opt({ kind: 'value', flag: '--grace', arg: '<duration>', commands: JOBS_AND_REDTEAM, parse: duration, default: '5s', unit: 'duration', help: 'after an interrupt, how long in-flight requests may finish' }),
   // -- the target and the receiver
-  baseUrl: opt({ kind: 'value', flag: '--base-url', arg: '<url>', env: 'DROID_BASE_URL', commands: TARGET, parse: url, defaultText: 'the embedded emulator', help: 'real service base URL; token from DROID_API_TOKEN' }),
+  baseUrl: opt({ kind: 'value', flag: '--base-url', arg: '<url>', env: 'DROID_BASE_URL', commands: REMOTE, parse: url, defaultText: 'the embedded emulator', help: 'real service base URL; token from DROID_API_TOKEN' }),
   droidId: opt({
-    kind: 'value', flag: '--droid-id', arg: '<id>', env: 'DROID_ID', commands: [...TARGET, 'emulate'], parse: (raw: Raw, where: string) => String(integer(1)(raw, where)), help: 'droid id of the real service',
+    kind: 'value', flag: '--droid-id', arg: '<id>', env: 'DROID_ID', commands: [...REMOTE, 'emulate'], parse: (raw: Raw, where: string) => String(integer(1)(raw, where)), help: 'droid id of the real service',
     byCommand: { emulate: { help: 'droid id of the emulated droid', defaultText: "the profile's", env: undefined } },
   }),
-  receiverHost: opt({ kind: 'value', flag: '--receiver-host', arg: '<host>', commands: TARGET, parse: string, default: '127.0.0.1', help: 'address the webhook receiver binds to' }),
-  receiverPort: opt({ kind: 'value', flag: '--receiver-port', arg: '<port>', commands: TARGET, parse: port, default: 0, defaultText: '0, any free port', help: 'port of the webhook receiver' }),
-  publicUrl: opt({ kind: 'value', flag: '--public-url', arg: '<url>', commands: TARGET, parse: url, help: 'public webhook URL when a tunnel is in front of the receiver (the URL configured in the service)' }),
+  receiverHost: opt({ kind: 'value', flag: '--receiver-host', arg: '<host>', commands: REMOTE, parse: string, default: '127.0.0.1', help: 'address the webhook receiver binds to' }),
+  receiverPort: opt({ kind: 'value', flag: '--receiver-port', arg: '<port>', commands: REMOTE, parse: port, default: 0, defaultText: '0, any free port', help: 'port of the webhook receiver' }),
+  publicUrl: opt({ kind: 'value', flag: '--public-url', arg: '<url>', commands: REMOTE, parse: url, help: 'public webhook URL when a tunnel is in front of the receiver (the URL configured in the service)' }),
   config: opt({ kind: 'value', flag: '--config', arg: '<file>', commands: TARGET, file: false, parse: string, defaultText: './droidcheck.config.yaml when present', help: 'config file of default options' }),
   // -- doctor
   roundTrip: opt({ kind: 'switch', flag: '--round-trip', commands: ['doctor'], file: false, parse: bool, default: false, help: 'also send one real async request (one AI answer) and wait for its webhook on the receiver' }),
@@ -316,6 +325,37 @@ export const OPTIONS = {
   verifyToken: opt({ kind: 'value', flag: '--verify-token', arg: '<token>', env: 'DROID_VERIFY_TOKEN', commands: ['emulate'], file: false, parse: secret, help: 'message webhook verify token appended as ?verify_token=' }),
   ackDelay: opt({ kind: 'value', flag: '--ack-delay', arg: '<duration>', commands: ['emulate'], file: false, parse: duration, unit: 'duration', help: 'delay before the async acknowledgement, e.g. 20ms' }),
   answerDelay: opt({ kind: 'value', flag: '--answer-delay', arg: '<duration>', commands: ['emulate'], file: false, parse: duration, unit: 'duration', help: 'delay before the answer, e.g. 2s' }),
+  webhookAttempts: opt({
+    kind: 'value', flag: '--webhook-attempts', arg: '<n>', commands: EMULATED_RETRY, file: false, parse: integer(1, 20), default: 3, unit: 'attempts',
+    help: "the emulator's webhook retry policy: attempts per delivery, the first included",
+  }),
+  webhookBackoff: opt({
+    kind: 'value', flag: '--webhook-backoff', arg: '<duration>', commands: EMULATED_RETRY, file: false, parse: duration, default: '500ms', unit: 'duration',
+    help: "the emulator's webhook retry policy: delay before retry n is this × 2^(n-1) (capped at 10 s), times the jitter",
+  }),
+  webhookTimeout: opt({
+    kind: 'value', flag: '--webhook-timeout', arg: '<duration>', commands: EMULATED_RETRY, file: false, parse: positiveDuration('5s'), default: '5s', unit: 'duration',
+    help: "the emulator's webhook retry policy: how long an attempt waits for the receiver's answer",
+  }),
+  webhookJitter: opt({
+    kind: 'value', flag: '--webhook-jitter', arg: '<fraction>', commands: EMULATED_RETRY, file: false,
+    parse: (raw: Raw, where: string) => parseNumber(typeof raw === 'number' ? raw : text(raw, where), where, { min: 0, max: 1 }), default: 0.5,
+    help: "the emulator's webhook retry policy: each delay drawn in [1 - f, 1 + f) × its base (seeded), 0 for the exact schedule",
+  }),
+  // -- webhook-policy: what the service does when the receiver fails
+  probes: opt({
+    kind: 'value', flag: '--probes', arg: '<list>', commands: ['webhook-policy'], file: false, default: PROBE_NAMES.join(','), unit: 'names',
+    parse: (raw: Raw, where: string) => {
+      const names = text(raw, where).split(',').map((n) => n.trim()).filter((n) => n !== '');
+      if (names.length === 0) throw new UsageError(`${where}: name at least one probe of ${PROBE_NAMES.join(', ')}`);
+      return [...new Set(names.map((n) => parseChoice(n, where, PROBE_NAMES)))];
+    },
+    help: 'probes to send, one async answer each: fail (500 to every attempt), recover (503 then 200), stall (no answer, then 200), slow (200 after 6 s)',
+  }),
+  quiet: opt({
+    kind: 'value', flag: '--quiet', arg: '<duration>', commands: ['webhook-policy'], file: false, parse: positiveDuration('20s'), default: '20s', unit: 'duration',
+    help: 'a probe is given up when no attempt came for this long after its last one (at least twice the longest gap seen, plus 1 s)',
+  }),
   rateLimit: opt({ kind: 'value', flag: '--rate-limit', arg: '<n>', commands: ['emulate'], file: false, parse: integer(1), unit: 'req/s', help: 'requests per second per token before 429' }),
 } as const;
 

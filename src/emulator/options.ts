@@ -17,6 +17,11 @@ export interface DeliveryOptions {
   maxBackoffMs?: number;
   /** Per-attempt timeout: the receiver must answer within it (spec: Events, "within 5 seconds"). Default 5_000. */
   timeoutMs?: number;
+  /**
+   * Jitter of each backoff, a fraction 0..1: the delay is drawn in [1 - jitter, 1 + jitter) times
+   * the base (seeded). Default 0.5; 0 gives the exact schedule (what `webhook-policy` tests compare with).
+   */
+  jitter?: number;
 }
 
 export interface IntentWebhookOverride {
@@ -140,6 +145,7 @@ export function resolveOptions(options: EmulatorOptions): ResolvedEmulatorOption
       backoffMs: nonNegative('delivery.backoffMs', d.backoffMs, 500),
       maxBackoffMs: nonNegative('delivery.maxBackoffMs', d.maxBackoffMs, 10_000),
       timeoutMs: nonNegative('delivery.timeoutMs', d.timeoutMs, 5_000),
+      jitter: Math.min(1, nonNegative('delivery.jitter', d.jitter, 0.5)),
     },
     rateLimit: rl ? { max: Math.max(1, Math.floor(rl.max)), timeWindowMs: rl.timeWindowMs ?? 1_000 } : false,
     deliveryLogRetentionMs: nonNegative('deliveryLogRetentionMs', options.deliveryLogRetentionMs, SEVEN_DAYS_MS),

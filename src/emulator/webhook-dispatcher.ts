@@ -6,9 +6,9 @@
  * Retried when the receiver does not answer 2xx in time (spec: "retried per a retry policy; if
  * still unsuccessful logged as failed"). Policy (spec: "not shown", our choice): `attempts` in
  * total, backoff `backoffMs * 2^(n-1)` capped at `maxBackoffMs`, times a seeded jitter in
- * [0.5, 1.5); an attempt fails on non-2xx, a network error, or no headers (or a body stall) within
- * `timeoutMs` (undici's headersTimeout/bodyTimeout: undici's own timers, no timer or
- * AbortController per delivery). One undici Agent for every delivery; `close()` destroys it,
+ * [1 - jitter, 1 + jitter) (default jitter 0.5; 0: the exact schedule); an attempt fails on non-2xx, a network error, or no headers (or a body stall) within
+ * `timeoutMs` (a native timer per attempt, AbortSignal.timeout, for a precise figure; undici's
+ * headersTimeout/bodyTimeout as the backstop). One undici Agent for every delivery; `close()` destroys it,
  * which aborts the requests in flight.
  *
  * Several answer-webhook URLs (`emulate --webhook-url A --webhook-url B`, for sharded load:
@@ -123,7 +123,8 @@ export class WebhookDispatcher {
 
   private backoff(attempt: number): number {
     const base = Math.min(this.options.maxBackoffMs, this.options.backoffMs * 2 ** (attempt - 1));
-    return Math.round(base * (0.5 + this.random()));
+    const j = this.options.jitter;
+    return Math.round(base * (1 - j + 2 * j * this.random()));
   }
 
   private async attempt(job: DeliveryJob, body: string, attempt: number, turn: number): Promise<void> {
@@ -141,12 +142,15 @@ export class WebhookDispatcher {
     let responseBody = '';
     try {
       const { origin, path } = this.where(target);
-      const res = await this.agent.request({ origin, path, method: 'POST', body, headers: JSON_HEADERS });
+      // A native timer per attempt: undici's own headers/body timeouts tick every ~0.5 s, so an
+      // attempt timeout of 1 s could last 1.5 s, and webhook-policy compares what it measures
+      // with the configured figure (undici's timeouts stay as the backstop).
+      const res = await this.agent.request({ origin, path, method: 'POST', body, headers: JSON_HEADERS, ...(this.options.timeoutMs > 0 && { signal: AbortSignal.timeout(this.options.timeoutMs) }) });
       status = res.statusCode;
       responseBody = (await res.body.text()).slice(0, RESPONSE_EXCERPT);
     } catch (err) {
-      const e = err as { code?: string; message?: string };
-      error = e.code !== undefined && TIMEOUT_CODES.has(e.code) ? `timeout after ${this.options.timeoutMs} ms` : (e.code ?? e.message ?? String(err));
+      const e = err as { code?: string; message?: string; name?: string };
+      error = (e.code !== undefined && TIMEOUT_CODES.has(e.code)) || e.name === 'TimeoutError' ? `timeout after ${this.options.timeoutMs} ms` : (e.code ?? e.message ?? String(err));
     }
     const ok = status !== null && status >= 200 && status < 300;
     this.log.add({

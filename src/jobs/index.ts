@@ -18,3 +18,5 @@ export { measureRoundTrip, tcpConnectMs, type NetworkEstimate } from './network.
 export { startReceive, type ReceiveService } from './receive.js';
 export { checkStartAt, sleepUntil, START_AT_AHEAD_MS, START_AT_PAST_MS } from './start-at.js';
 export { startJobMetrics, serveMetrics, webhookTotals, type JobMetrics, type ServedMetrics } from './live-metrics.js';
+export { webhookPolicy, type WebhookPolicyIO, type WebhookPolicyResult } from './webhook-policy.js';
+export { derivePolicy, findings as webhookPolicyFindings, PROBE_PLANS, SLOW_ANSWER_MS, type ProbeState } from './webhook-policy-probes.js';

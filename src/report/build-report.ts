@@ -14,6 +14,7 @@ import type { LoadSection } from './sections/load.js';
 import type { NetworkSection } from './sections/network.js';
 import { redteamReasons, type RedteamReportSection } from './sections/redteam.js';
 import type { StreamSection } from './sections/stream.js';
+import type { WebhookPolicyReport } from './sections/webhook-policy.js';
 
 /** What buildReport reads: the engine's result and the job's own sections. */
 export interface ReportInput extends SectionInput {
@@ -24,6 +25,7 @@ export interface ReportInput extends SectionInput {
   capacity?: CapacitySection;
   judge?: JudgeSection;
   stream?: StreamSection;
+  webhookPolicy?: WebhookPolicyReport;
   /**
    * A remote target's network round trip (jobs/network.ts). Present: the acknowledgement limit is
    * judged on `ackServer` (ack minus the round trip), the raw `ack` shown beside it.

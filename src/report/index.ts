@@ -11,6 +11,7 @@ export type { LoadSection } from './sections/load.js';
 export type { CapacityPoint, CapacitySection } from './sections/capacity.js';
 export type { StreamSection, StreamShardSkew } from './sections/stream.js';
 export type { JudgeSection } from './sections/judge.js';
+export type { WebhookPolicyReport, WebhookPolicyProbe } from './sections/webhook-policy.js';
 export { scenarioEntry, type ScenarioEntry, type FailedStep } from './sections/scenarios.js';
 export { summaryOfTally } from './sections/summary.js';
 export { computePassRates, mergePassRates, type PassRates, type ScenarioPassRate } from './sections/pass-rates.js';

@@ -20,7 +20,8 @@ import type { SectionView } from './view.js';
 
 /** What the engine and the job hand the report (jobs/pipeline.ts); sections compute from it. */
 export interface SectionInput {
-  kind: 'run' | 'load' | 'capacity' | 'redteam';
+  /** The job: run, load, capacity, redteam, webhook-policy (sections/index.ts REPORT_KINDS). */
+  kind: 'run' | 'load' | 'capacity' | 'redteam' | 'webhook-policy';
   startedAt: string;
   finishedAt: string;
   durationMs: number;

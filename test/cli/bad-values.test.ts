@@ -104,6 +104,13 @@ const BAD: Record<string, Case> = {
   '--ack-delay': { values: ['5', 'x'] },
   '--answer-delay': { values: ['5', 'x'] },
   '--rate-limit': { values: ['0', 'x'] },
+  '--webhook-attempts': { values: ['0', 'x', '21'] },
+  '--webhook-backoff': { values: ['5', 'x'] },
+  '--webhook-timeout': { values: ['5', '0s', 'x'] },
+  '--webhook-jitter': { values: ['2', '-0.1', 'x'] },
+  '--probes': { values: ['nope', 'fail,nope', ','] },
+  '--quiet': { values: ['5', '0s', 'x'] },
+  'webhook-policy --droid-id': { values: ['abc', '0'], args: ['--base-url', 'http://127.0.0.1:9'], env: { DROID_API_TOKEN: TOKEN } },
   '--customer': { values: ['x', '0'] },
   '--out': { values: ['{dir}', '{file}/x.yaml', 'x.txt'] },
   'import --base-url': { values: ['x'] },
@@ -215,6 +222,8 @@ beforeAll(async () => {
     // No Redis listens there: every flag is checked before droidcheck connects.
     receive: ['--redis', 'redis://127.0.0.1:1/0'],
     init: [join(dir, 'init')],
+    // One probe on short delays: a value that slipped through would still end in seconds.
+    'webhook-policy': ['--probes', 'fail', '--quiet', '1s', '--webhook-backoff', '100ms', '--webhook-timeout', '500ms', '-o', join(dir, 'policy')],
   });
 });
 

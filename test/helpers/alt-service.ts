@@ -18,6 +18,9 @@
  * - the async endpoint checks its settings (webhook, test customer) before the message, in the
  *   docs' order; requestIds are `tpa-` + 20 characters; every `duplicateEvery`-th answer is
  *   delivered twice; cart lines are `{sku, title, qty, unitPrice, lineTotal}`;
+ * - the answer webhook's retry policy (`answerRetry`, off by default: one attempt): a constant
+ *   delay between attempts (not a backoff), retried on a non-2xx answer, a network error or no
+ *   answer within its own attempt timeout;
  * - another shop: its own catalogue (other products, prices in USD, another shipping rule),
  *   its own intent names (`buy`, `question`, `hello`, ...: each droid's owner names them) and its
  *   own wording of the answer. The extraction (address, contact details, quantities, languages)
@@ -49,6 +52,8 @@ export interface AltServiceOptions {
   answerDelayMs?: number;
   /** Every n-th answer webhook is delivered twice. Default 2; 0: never. */
   duplicateEvery?: number;
+  /** Answer webhook retries: `attempts` in all, `delayMs` between them, `timeoutMs` per attempt. Default: one attempt, no timeout of its own. */
+  answerRetry?: { attempts: number; delayMs: number; timeoutMs: number };
 }
 
 /** The alternative shop's catalogue: none of the demo shop's products, prices in USD. */
@@ -122,12 +127,23 @@ export async function startAltService(options: AltServiceOptions = {}): Promise<
   const inFlight = new Set<Promise<unknown>>();
   let nextMessageId = 1;
 
-  const post = (url: string, query: Record<string, string | undefined>, body: unknown): void => {
+  let closing = false;
+  /** One attempt: true when answered 2xx in time. */
+  const attempt = (u: URL, body: string, timeoutMs: number | undefined): Promise<boolean> =>
+    request(u, { method: 'POST', dispatcher, headers: { 'content-type': 'application/json' }, body, ...(timeoutMs !== undefined && { signal: AbortSignal.timeout(timeoutMs) }) })
+      .then(async (res) => (await res.body.dump(), res.statusCode >= 200 && res.statusCode < 300))
+      .catch(() => false);
+  const post = (url: string, query: Record<string, string | undefined>, body: unknown, retry?: AltServiceOptions['answerRetry']): void => {
     const u = new URL(url);
     for (const [k, v] of Object.entries(query)) if (v) u.searchParams.set(k, v);
-    const p = request(u, { method: 'POST', dispatcher, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
-      .then((res) => res.body.dump())
-      .catch(() => undefined);
+    const text = JSON.stringify(body);
+    const p = (async () => {
+      for (let n = 1; n <= (retry?.attempts ?? 1); n++) {
+        if (closing) return;
+        if (await attempt(u, text, retry?.timeoutMs)) return;
+        if (retry && n < retry.attempts) await new Promise((resolve) => void setTimeout(resolve, retry.delayMs).unref());
+      }
+    })();
     inFlight.add(p);
     void p.finally(() => inFlight.delete(p));
   };
@@ -287,7 +303,7 @@ export async function startAltService(options: AltServiceOptions = {}): Promise<
         later(() => {
           const payload = answer(content, Array.isArray(history) ? (history as ChatHistoryItem[]) : [], testCustomerId, requestId);
           const times = duplicateEvery > 0 && n % duplicateEvery === 0 ? 2 : 1;
-          for (let i = 0; i < times; i++) post(hook.url, { secret: hook.secret }, payload);
+          for (let i = 0; i < times; i++) post(hook.url, { secret: hook.secret }, payload, options.answerRetry);
           stats.answersPosted += 1;
           stats.duplicatesPosted += times - 1;
         });
@@ -305,6 +321,7 @@ export async function startAltService(options: AltServiceOptions = {}): Promise<
     testCustomerId,
     stats,
     async close() {
+      closing = true;
       for (const t of timers) clearTimeout(t);
       timers.clear();
       await Promise.allSettled([...inFlight]);

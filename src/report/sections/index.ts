@@ -29,6 +29,7 @@ import { streamSection } from './stream.js';
 import { summarySection } from './summary.js';
 import { thresholdsSection } from './thresholds.js';
 import { timelineSection } from './timeline.js';
+import { webhookPolicySection } from './webhook-policy.js';
 
 /**
  * In order. A section reads the fields of those before it: thresholds are judged on the
@@ -41,6 +42,7 @@ export const SECTIONS = [
   networkSection,
   loadSection,
   capacitySection,
+  webhookPolicySection,
   timelineSection,
   receiverSection,
   streamSection,
@@ -65,7 +67,7 @@ export const REPORT_VERSION = 1;
 /** This droidcheck's version (package.json: one level above src/ and dist/, where this module runs from). */
 export const TOOL_VERSION: string = (createRequire(import.meta.url)('../../../package.json') as { version: string }).version;
 
-export const REPORT_KINDS = ['run', 'load', 'capacity', 'redteam'] as const;
+export const REPORT_KINDS = ['run', 'load', 'capacity', 'redteam', 'webhook-policy'] as const;
 export type ReportKind = (typeof REPORT_KINDS)[number];
 
 const header = {

@@ -1,0 +1,29 @@
+/**
+ * `droidcheck webhook-policy`: thin wrapper over `webhookPolicy()` (src/jobs/webhook-policy.ts).
+ * Measures the service's webhook retry policy on the receiving side and writes report.json,
+ * report.md and report.html. Exit 0 when measured, 2 for a usage mistake or a target that
+ * refuses every probe, 130 interrupted (the partial report is written).
+ */
+import type { Command } from 'commander';
+import { resolveWebhookPolicyConfig, withDotenv, type WebhookPolicyFlags } from '../config/index.js';
+import { webhookPolicy } from '../jobs/index.js';
+import { checkReportPaths } from './flag-values.js';
+import { addOptions, toFlags } from './job-options.js';
+import { explicitOptions, withInterrupts, type CliContext } from './shared.js';
+
+export function registerWebhookPolicyCommand(program: Command, ctx: CliContext): void {
+  const command = program
+    .command('webhook-policy')
+    .description("measure the service's webhook retry policy (attempts, delays, attempt timeout, what is retried) by having the receiver fail on purpose; exit 0 when measured");
+  addOptions(command, 'webhook-policy').action(async (_flags: unknown, cmd: Command) => {
+    const env = withDotenv(ctx.env);
+    const config = resolveWebhookPolicyConfig(toFlags('webhook-policy', explicitOptions<Record<string, unknown>>(cmd), undefined) as WebhookPolicyFlags, env);
+    // The report directory is checked before anything is sent: a probe costs an AI answer.
+    await checkReportPaths(config.reportDir, ['json', 'markdown', 'html'], undefined, '--report-dir');
+    await withInterrupts(ctx, 0, async ({ stopSignal }) => {
+      const result = await webhookPolicy(config, { stderr: ctx.stderr, stdout: ctx.stdout, signal: stopSignal, env });
+      ctx.stderr.write(`droidcheck webhook-policy: wrote ${result.files.join(', ')}\n`);
+      return { exitCode: result.exitCode };
+    });
+  });
+}

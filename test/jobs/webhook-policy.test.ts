@@ -1,0 +1,90 @@
+/**
+ * The derivations of `webhook-policy` on hand-made attempts (how each figure is computed from
+ * arrivals and answers: docs/webhook-policy.md), and an interrupt: exit 130 with the partial
+ * report written.
+ */
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { derivePolicy, PROBE_PLANS, webhookPolicy, webhookPolicyFindings, type ProbeState } from '../../src/jobs/index.js';
+import type { Attempt } from '../../src/receiver/index.js';
+
+const sink = (): Writable => new Writable({ write: (_c, _e, done) => done() });
+
+/** Attempts of `probe` arriving at `at` (ms), each answered `answer` ms later with `codes[i]` (undefined: never). */
+function probe(name: ProbeState['probe'], at: number[], codes: (number | undefined)[], answer = 1): ProbeState {
+  const plan = PROBE_PLANS[name];
+  const attempts: Attempt[] = at.map((t, i) => ({ requestId: name, n: i + 1, at: t, step: plan.steps[i] ?? plan.then, status: codes[i], answeredAt: codes[i] === undefined ? undefined : t + answer }));
+  return { probe: name, requestId: name, sentAt: 0, attempts };
+}
+
+describe('webhook-policy derivations', () => {
+  const probes = [
+    probe('fail', [10, 1_011, 3_012, 7_013], [500, 500, 500, 500]),
+    probe('recover', [10, 1_011], [503, 200]),
+    // Stalled at 10, abandoned at 5_010 (a 5 s timeout), retried 1 s later.
+    probe('stall', [10, 6_010], [undefined, 200]),
+    probe('slow', [10], [200], 6_000),
+  ];
+  const p = derivePolicy(probes, 9_000, () => true);
+
+  it('counts the attempts of the 500 probe and the delays from each 500 to the next arrival', () => {
+    expect(p.attempts).toBe(4);
+    expect(p.retryDelaysMs).toEqual([1_000, 2_000, 4_000]);
+    expect(p.givesUpAfterMs).toBe(7_003);
+  });
+
+  it('takes the attempt timeout as the stalled gap minus the first retry delay', () => {
+    expect(p.attemptTimeoutMs).toBe(5_000);
+    expect(p.retriesOn).toEqual(['500', '503', 'timeout']);
+  });
+
+  it('a slow 200 answered and followed by nothing is no duplicate; one never answered is not known', () => {
+    expect(p.duplicateAfterSlow200).toBe(false);
+    expect(derivePolicy([probe('slow', [10], [undefined])], 1_000, () => true).duplicateAfterSlow200).toBeNull();
+  });
+
+  it('says each finding in a sentence, the backoff and the documented 5 s among them', () => {
+    const text = webhookPolicyFindings({ ...p }).join('\n');
+    expect(text).toContain('delivered 4 times in all');
+    expect(text).toContain('(growing: a backoff)');
+    expect(text).toContain('about the documented "answer within 5 s"');
+    expect(text).toContain('"retried per a retry policy"');
+    expect(text).not.toContain('Cut short');
+  });
+
+  it('a probe refused by the service counts for nothing', () => {
+    const refused: ProbeState = { probe: 'fail', requestId: null, error: 'HTTP 429', sentAt: 0, attempts: [] };
+    const q = derivePolicy([refused], 1_000, () => true);
+    expect(q.attempts).toBeNull();
+    expect(q.probes[0]).toMatchObject({ requestId: null, error: 'HTTP 429', attempts: [] });
+  });
+});
+
+describe('webhook-policy interrupted', () => {
+  it('stops waiting at the signal, writes the partial report and exits 130', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'droidcheck-policy-int-'));
+    try {
+      const ac = new AbortController();
+      setTimeout(() => ac.abort(), 500).unref();
+      const t0 = performance.now();
+      const result = await webhookPolicy(
+        {
+          target: { kind: 'emulator', retry: { attempts: 5, backoffMs: 5_000, timeoutMs: 5_000, jitter: 0 } },
+          webhookSecret: null, receiverHost: '127.0.0.1', receiverPort: 0, publicUrl: undefined, timeoutMs: 60_000, quietMs: 30_000, probes: ['fail'], reportDir: dir,
+        },
+        { stderr: sink(), stdout: sink(), signal: ac.signal },
+      );
+      expect(performance.now() - t0).toBeLessThan(10_000);
+      expect(result.exitCode).toBe(130);
+      expect(result.policy.complete).toBe(false);
+      const doc = JSON.parse(await readFile(join(dir, 'report.json'), 'utf8')) as { exitCode: number; webhookPolicy: { findings: string[] } };
+      expect(doc.exitCode).toBe(130);
+      expect(doc.webhookPolicy.findings.join(' ')).toContain('Cut short');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});

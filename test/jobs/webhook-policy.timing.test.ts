@@ -1,0 +1,136 @@
+/**
+ * `webhookPolicy()` measures a retry policy it does not know, on the receiving side: against the
+ * embedded emulator with known settings (no jitter) and against the second implementation
+ * (test/helpers/alt-service.ts) with settings of another shape (constant delay, more attempts),
+ * the reported attempts, retry delays and attempt timeout agree with the configured ones within
+ * 10 %. Real servers on loopback, real timers: short delays keep each run to a few seconds.
+ */
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ResolvedWebhookPolicyConfig } from '../../src/config/index.js';
+import { webhookPolicy } from '../../src/jobs/index.js';
+import { parseReportDocument } from '../../src/report/index.js';
+import { startAltService } from '../helpers/alt-service.js';
+
+function sink(): Writable & { text: string } {
+  const w = new Writable({
+    write(chunk, _enc, done) {
+      w.text += String(chunk);
+      done();
+    },
+  }) as Writable & { text: string };
+  w.text = '';
+  return w;
+}
+
+const within = (measured: number | null | undefined, expected: number): void => {
+  expect(measured).not.toBeNull();
+  expect(Math.abs(measured! - expected), `measured ${measured} ms, configured ${expected} ms`).toBeLessThanOrEqual(expected * 0.1);
+};
+
+async function freePort(): Promise<number> {
+  const s = createServer();
+  await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
+  const { port } = s.address() as { port: number };
+  await new Promise<void>((resolve) => s.close(() => resolve()));
+  return port;
+}
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'droidcheck-policy-'));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+const base = (reportDir: string): Omit<ResolvedWebhookPolicyConfig, 'target'> => ({
+  webhookSecret: null,
+  receiverHost: '127.0.0.1',
+  receiverPort: 0,
+  publicUrl: undefined,
+  timeoutMs: 60_000,
+  quietMs: 1_000,
+  probes: ['fail', 'recover', 'stall', 'slow'],
+  reportDir,
+});
+
+describe('webhook-policy', () => {
+  it('reports the embedded emulator\'s configured policy: attempts, delays and attempt timeout within 10 %', async () => {
+    const out = join(dir, 'emulator');
+    const stderr = sink();
+    const t0 = performance.now();
+    const result = await webhookPolicy({ ...base(out), target: { kind: 'emulator', retry: { attempts: 3, backoffMs: 500, timeoutMs: 1_000, jitter: 0 } } }, { stderr, stdout: sink() });
+    const p = result.policy;
+    expect(result.exitCode).toBe(0);
+    expect(p.complete).toBe(true);
+    expect(p.attempts).toBe(3);
+    expect(p.retryDelaysMs).toHaveLength(2);
+    within(p.retryDelaysMs[0], 500);
+    within(p.retryDelaysMs[1], 1_000);
+    within(p.attemptTimeoutMs, 1_000);
+    within(p.givesUpAfterMs, 1_500);
+    expect(p.retriesOn).toEqual(['500', '503', 'timeout']);
+    // The attempt timeout (1 s) is shorter than the slow probe's 6 s: the answer comes again.
+    expect(p.duplicateAfterSlow200).toBe(true);
+    expect(p.configured).toMatchObject({ attempts: 3, backoffMs: 500, timeoutMs: 1_000, jitter: 0 });
+    // Given up well before --timeout: the quiet period decided, not the bound.
+    expect(performance.now() - t0).toBeLessThan(15_000);
+    const doc = parseReportDocument(JSON.parse(await readFile(join(out, 'report.json'), 'utf8')));
+    expect(doc.kind).toBe('webhook-policy');
+    expect(doc.webhookPolicy?.probes.find((x) => x.probe === 'fail')?.attempts.map((a) => a.status)).toEqual([500, 500, 500]);
+    expect(await readFile(join(out, 'summary.md'), 'utf8')).toContain('Webhook retry policy');
+  });
+
+  it('measures a second implementation with a policy of its own (constant delay, 4 attempts) within 10 %', async () => {
+    const port = await freePort();
+    const alt = await startAltService({
+      answerWebhook: { url: `http://127.0.0.1:${port}/webhook`, secret: 'alt-secret-long-enough-1234' },
+      duplicateEvery: 0,
+      answerDelayMs: 5,
+      answerRetry: { attempts: 4, delayMs: 400, timeoutMs: 1_200 },
+    });
+    try {
+      const result = await webhookPolicy(
+        { ...base(join(dir, 'alt')), receiverPort: port, webhookSecret: 'alt-secret-long-enough-1234', target: { kind: 'remote', baseUrl: alt.url, droidId: String(alt.droidId), token: alt.token } },
+        { stderr: sink(), stdout: sink() },
+      );
+      const p = result.policy;
+      expect(p.complete).toBe(true);
+      expect(p.attempts).toBe(4);
+      expect(p.retryDelaysMs).toHaveLength(3);
+      for (const d of p.retryDelaysMs) within(d, 400);
+      within(p.attemptTimeoutMs, 1_200);
+      within(p.givesUpAfterMs, 1_200);
+      expect(p.retriesOn).toEqual(['500', '503', 'timeout']);
+      expect(p.duplicateAfterSlow200).toBe(true);
+      expect(p.configured).toBeUndefined();
+    } finally {
+      await alt.close();
+    }
+  });
+
+  it('a service that does not retry: one attempt each, no timeout known, nothing retried', async () => {
+    const port = await freePort();
+    const alt = await startAltService({ answerWebhook: { url: `http://127.0.0.1:${port}/webhook` }, duplicateEvery: 0, answerDelayMs: 5 });
+    try {
+      const result = await webhookPolicy(
+        { ...base(join(dir, 'none')), receiverPort: port, probes: ['fail', 'stall'], target: { kind: 'remote', baseUrl: alt.url, droidId: String(alt.droidId), token: alt.token } },
+        { stderr: sink(), stdout: sink() },
+      );
+      const p = result.policy;
+      expect(p.attempts).toBe(1);
+      expect(p.retryDelaysMs).toEqual([]);
+      expect(p.attemptTimeoutMs).toBeNull();
+      expect(p.retriesOn).toEqual([]);
+      expect(p.duplicateAfterSlow200).toBeNull();
+      expect(p.findings.join(' ')).toContain('no retry on 500 was seen');
+    } finally {
+      await alt.close();
+    }
+  });
+});
