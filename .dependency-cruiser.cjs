@@ -54,7 +54,11 @@ module.exports = {
     mayImport('client', ['contract'], 'client/: contract and leaves.'),
     mayImport('emulator', ['contract'], 'emulator/: contract and leaves.'),
     mayImport('receiver', ['contract'], 'receiver/: contract and leaves (its Clock comes from src/clock.ts).'),
-    mayImport('scenario', ['contract'], 'scenario/: contract and leaves (judge and similar call a provider passed in).'),
+    mayImport(
+      'scenario',
+      ['contract'],
+      'scenario/: contract and leaves (judge and similar call a provider passed in).',
+    ),
     mayImport('llm', [], 'llm/: leaves only.'),
     mayImport('metrics', [], 'metrics/: leaves only.'),
     mayImport(
@@ -62,8 +66,16 @@ module.exports = {
       ['scenario', 'contract', 'llm', 'metrics'],
       'redteam/: scenario (money), contract (types), llm (transcripts), metrics (Wilson interval) and leaves; it sends through an injected ask, never a client of its own.',
     ),
-    mayImport('runner', ['client', 'receiver', 'scenario', 'metrics', 'contract'], 'runner/: client, receiver, scenario, metrics, contract and leaves.'),
-    mayImport('report', ['metrics', 'scenario', 'contract', 'runner', 'receiver', 'redteam'], 'report/: metrics, scenario, contract, redteam (its section\'s shape and verdict) and leaves (runner and receiver: types only, next rule).'),
+    mayImport(
+      'runner',
+      ['client', 'receiver', 'scenario', 'metrics', 'contract'],
+      'runner/: client, receiver, scenario, metrics, contract and leaves.',
+    ),
+    mayImport(
+      'report',
+      ['metrics', 'scenario', 'contract', 'runner', 'receiver', 'redteam'],
+      "report/: metrics, scenario, contract, redteam (its section's shape and verdict) and leaves (runner and receiver: types only, next rule).",
+    ),
     {
       name: 'report-types-only',
       comment: 'report/ imports runner/ and receiver/ for their types only (compute first, render second).',
@@ -99,7 +111,8 @@ module.exports = {
     },
     {
       name: 'src-not-to-dev-dependencies',
-      comment: 'src/ runs with the dependencies only: devDependencies (autocannon, vitest...) are for tests and bench/; types are fine.',
+      comment:
+        'src/ runs with the dependencies only: devDependencies (autocannon, vitest...) are for tests and bench/; types are fine.',
       severity: 'error',
       from: { path: '^src/' },
       to: { dependencyTypes: ['npm-dev'], dependencyTypesNot: ['type-only'] },

@@ -25,7 +25,14 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: [...TIMING, ...READBACK], maxWorkers: 4, isolate: false, globalSetup: ['test/helpers/reports-setup.ts'] },
+        test: {
+          name: 'unit',
+          include: ['test/**/*.test.ts'],
+          exclude: [...TIMING, ...READBACK],
+          maxWorkers: 4,
+          isolate: false,
+          globalSetup: ['test/helpers/reports-setup.ts'],
+        },
       },
       {
         extends: true,

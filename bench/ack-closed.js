@@ -34,7 +34,11 @@ const baselineDir = argString('baseline', undefined);
 const engines = { droidcheck: { runEngine, MixSource, client } };
 if (baselineDir) {
   const b = await import(pathToFileURL(`${resolve(baselineDir)}/index.js`).href);
-  engines.baseline = { runEngine: b.runEngine, MixSource: b.MixSource, client: new b.DroidClient({ baseUrl: emu.baseUrl, droidId: emu.droidId, token: emu.token, dispatcher }) };
+  engines.baseline = {
+    runEngine: b.runEngine,
+    MixSource: b.MixSource,
+    client: new b.DroidClient({ baseUrl: emu.baseUrl, droidId: emu.droidId, token: emu.token, dispatcher }),
+  };
 }
 
 async function withAutocannon(s) {
@@ -43,7 +47,10 @@ async function withAutocannon(s) {
   const cpu = process.cpuUsage(cpu0);
   await drained(emu);
   const us = (cpu.user + cpu.system) / Math.max(1, r.requests.total);
-  return { rate: r.requests.total / s, detail: `${r.requests.total} requests, ${r.non2xx} non-2xx, p99 ${r.latency.p99} ms, ${us.toFixed(0)} us CPU each` };
+  return {
+    rate: r.requests.total / s,
+    detail: `${r.requests.total} requests, ${r.non2xx} non-2xx, p99 ${r.latency.p99} ms, ${us.toFixed(0)} us CPU each`,
+  };
 }
 
 async function withDroidcheck(s, which = 'droidcheck') {
@@ -61,10 +68,15 @@ async function withDroidcheck(s, which = 'droidcheck') {
   await drained(emu);
   const rate = engine.tally.outcomes.answered / (engine.measuredMs / 1000);
   const us = (cpu.user + cpu.system) / Math.max(1, engine.counts.sent);
-  return { rate, detail: `${engine.counts.sent} requests, ${engine.tally.requests - engine.tally.outcomes.answered} not answered, ack p99 ${engine.latency.percentileMs('ack', 99).toFixed(1)} ms, ${us.toFixed(0)} us CPU each` };
+  return {
+    rate,
+    detail: `${engine.counts.sent} requests, ${engine.tally.requests - engine.tally.outcomes.answered} not answered, ack p99 ${engine.latency.percentileMs('ack', 99).toFixed(1)} ms, ${us.toFixed(0)} us CPU each`,
+  };
 }
 
-console.log(`ack route, closed model, ${connections} connections, ${rounds} rounds of ${seconds} s each (emulator in a child process); ${boxLoad()}`);
+console.log(
+  `ack route, closed model, ${connections} connections, ${rounds} rounds of ${seconds} s each (emulator in a child process); ${boxLoad()}`,
+);
 await withAutocannon(1); // warm-up of the emulator's JIT, unmeasured
 for (const which of Object.keys(engines)) await withDroidcheck(1, which);
 const kinds = [...Object.keys(engines), 'autocannon'];
@@ -80,9 +92,16 @@ for (let r = 0; r < rounds; r++) {
   console.log(`  round ${r + 1}: ${line.join(' | ')}`);
 }
 const ratios = rates.droidcheck.map((v, i) => v / rates.autocannon[i]);
-console.log(`acknowledgements per second, median (min-max): droidcheck ${spread(rates.droidcheck, 0)} | autocannon ${spread(rates.autocannon, 0)}`);
+console.log(
+  `acknowledgements per second, median (min-max): droidcheck ${spread(rates.droidcheck, 0)} | autocannon ${spread(rates.autocannon, 0)}`,
+);
 const ratio = median(ratios);
-console.log(`droidcheck closed model / autocannon: ratio ${spread(ratios)} | target >= 0.90${ratio < 0.9 ? `  MISSED by ${((1 - ratio / 0.9) * 100).toFixed(1)}%` : '  OK'}`);
-if (engines.baseline) console.log(`baseline build (${baselineDir}): ${spread(rates.baseline, 0)} req/s; baseline / autocannon ${spread(rates.baseline.map((v, i) => v / rates.autocannon[i]))}`);
+console.log(
+  `droidcheck closed model / autocannon: ratio ${spread(ratios)} | target >= 0.90${ratio < 0.9 ? `  MISSED by ${((1 - ratio / 0.9) * 100).toFixed(1)}%` : '  OK'}`,
+);
+if (engines.baseline)
+  console.log(
+    `baseline build (${baselineDir}): ${spread(rates.baseline, 0)} req/s; baseline / autocannon ${spread(rates.baseline.map((v, i) => v / rates.autocannon[i]))}`,
+  );
 await dispatcher.close();
 await emu.close();

@@ -23,11 +23,18 @@ const emu = await startEmulatorChild({ webhookUrl, webhookSecret: SECRET });
 const dispatcher = new Agent({ connections: null, keepAliveTimeout: 30_000 });
 const client = new DroidClient({ baseUrl: emu.baseUrl, droidId: emu.droidId, token: emu.token, dispatcher });
 const suites = await loadSuites([fileURLToPath(new URL('./fixtures/bench.yaml', import.meta.url))]);
-console.log(`async end to end, open model ${rate} req/s for ${seconds} s (1 s warm-up), emulator in a child process; ${boxLoad()}`);
+console.log(
+  `async end to end, open model ${rate} req/s for ${seconds} s (1 s warm-up), emulator in a child process; ${boxLoad()}`,
+);
 const cpu0 = process.cpuUsage();
 const engine = await runEngine({
   source: MixSource.of(suites, { seed: 1 }),
-  scheduler: { kind: 'open', startRate: rate, stages: [{ durationMs: seconds * 1000, target: rate }], maxInFlight: 50_000 },
+  scheduler: {
+    kind: 'open',
+    startRate: rate,
+    stages: [{ durationMs: seconds * 1000, target: rate }],
+    maxInFlight: 50_000,
+  },
   client,
   receiver,
   timeoutMs: 30_000,
@@ -38,8 +45,12 @@ const cpu = process.cpuUsage(cpu0);
 const answeredRate = engine.tally.outcomes.answered / (engine.measuredMs / 1000);
 const sd = engine.sendDelay?.summary();
 const all = engine.counts.sent + engine.counts.warmupSent;
-console.log(`  sent ${engine.counts.sent} (+${engine.counts.warmupSent} warm-up), dropped ${engine.counts.dropped}, outcomes ${JSON.stringify(Object.fromEntries(Object.entries(engine.tally.outcomes).filter(([, n]) => n > 0)))}`);
-console.log(`  ack p99 ${engine.latency.percentileMs('ack', 99).toFixed(1)} ms, answer p99 ${engine.latency.percentileMs('answer', 99).toFixed(1)} ms, send delay p99 ${sd?.p99.toFixed(1)} ms; generator CPU ${(((cpu.user + cpu.system) / all) | 0)} us per request (receiver included)`);
+console.log(
+  `  sent ${engine.counts.sent} (+${engine.counts.warmupSent} warm-up), dropped ${engine.counts.dropped}, outcomes ${JSON.stringify(Object.fromEntries(Object.entries(engine.tally.outcomes).filter(([, n]) => n > 0)))}`,
+);
+console.log(
+  `  ack p99 ${engine.latency.percentileMs('ack', 99).toFixed(1)} ms, answer p99 ${engine.latency.percentileMs('answer', 99).toFixed(1)} ms, send delay p99 ${sd?.p99.toFixed(1)} ms; generator CPU ${((cpu.user + cpu.system) / all) | 0} us per request (receiver included)`,
+);
 verdict('droidcheck answered', answeredRate, 6000, 'target', 'req/s', 1);
 await dispatcher.close();
 await emu.close();

@@ -15,7 +15,12 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 
-const { values } = parseArgs({ options: { pairs: { type: 'string', default: '40' }, dist: { type: 'string', default: new URL('../dist', import.meta.url).pathname } } });
+const { values } = parseArgs({
+  options: {
+    pairs: { type: 'string', default: '40' },
+    dist: { type: 'string', default: new URL('../dist', import.meta.url).pathname },
+  },
+});
 const dist = resolve(values.dist);
 const { buildReport, compareReports } = await import(pathToFileURL(`${dist}/report/index.js`).href);
 const { LatencyRecorder } = await import(pathToFileURL(`${dist}/metrics/index.js`).href);
@@ -41,13 +46,48 @@ function report(seed, n, slowdown = 1) {
     latency.recordMs('ack', ackMs);
     latency.recordMs('answer', answerMs);
     latency.recordMs('sync', syncMs);
-    const base = { suite: 'S', scenario: `s${i}`, file: 's.yaml', repeat: 0, outcome: 'answered', passed: true, startedAt: '2025-01-01T00:00:00.000Z', failures: [], contractViolations: [] };
-    records.push({ ...base, seq: 2 * i, mode: 'async', ackMs, answerMs }, { ...base, seq: 2 * i + 1, mode: 'sync', syncMs });
+    const base = {
+      suite: 'S',
+      scenario: `s${i}`,
+      file: 's.yaml',
+      repeat: 0,
+      outcome: 'answered',
+      passed: true,
+      startedAt: '2025-01-01T00:00:00.000Z',
+      failures: [],
+      contractViolations: [],
+    };
+    records.push(
+      { ...base, seq: 2 * i, mode: 'async', ackMs, answerMs },
+      { ...base, seq: 2 * i + 1, mode: 'sync', syncMs },
+    );
   }
-  const receiver = { received: n, matched: n, duplicates: 0, late: 0, orphans: 0, foreign: 0, badSecret: 0, malformed: 0, published: 0, unavailable: 0 };
+  const receiver = {
+    received: n,
+    matched: n,
+    duplicates: 0,
+    late: 0,
+    orphans: 0,
+    foreign: 0,
+    badSecret: 0,
+    malformed: 0,
+    published: 0,
+    unavailable: 0,
+  };
   const tally = new Tally();
   for (const r of records) tally.add(r);
-  return buildReport({ kind: 'run', startedAt: '2025-01-01T00:00:00.000Z', finishedAt: '2025-01-01T00:00:01.000Z', durationMs: 1000, settings: {}, tally: tally.snapshot(), records, latency, receiver, interrupted: false });
+  return buildReport({
+    kind: 'run',
+    startedAt: '2025-01-01T00:00:00.000Z',
+    finishedAt: '2025-01-01T00:00:01.000Z',
+    durationMs: 1000,
+    settings: {},
+    tally: tally.snapshot(),
+    records,
+    latency,
+    receiver,
+    interrupted: false,
+  });
 }
 
 const pairs = Number(values.pairs);
@@ -60,10 +100,17 @@ for (const n of [16, 100, 500]) {
     const cmp = compareReports(report(1000 + 2 * p, n), report(1001 + 2 * p, n));
     if (cmp.regressed) {
       same += 1;
-      for (const l of cmp.latency.filter((x) => x.regressed)) fired.set(`${l.metric}.${l.stat}`, (fired.get(`${l.metric}.${l.stat}`) ?? 0) + 1);
+      for (const l of cmp.latency.filter((x) => x.regressed))
+        fired.set(`${l.metric}.${l.stat}`, (fired.get(`${l.metric}.${l.stat}`) ?? 0) + 1);
     }
     if (compareReports(report(5000 + 2 * p, n), report(5001 + 2 * p, n, 2)).regressed) slower += 1;
   }
-  const rows = [...fired.entries()].sort((a, b) => b[1] - a[1]).slice(0, 4).map(([k, v]) => `${k} ${v}`).join(', ');
-  console.log(`${String(n).padStart(3)} scenarios x 2 modes: same code regressed ${same}/${pairs} (${((100 * same) / pairs).toFixed(1)}%)${rows ? ` [${rows}]` : ''}; 2x slower caught ${slower}/${pairs}`);
+  const rows = [...fired.entries()]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 4)
+    .map(([k, v]) => `${k} ${v}`)
+    .join(', ');
+  console.log(
+    `${String(n).padStart(3)} scenarios x 2 modes: same code regressed ${same}/${pairs} (${((100 * same) / pairs).toFixed(1)}%)${rows ? ` [${rows}]` : ''}; 2x slower caught ${slower}/${pairs}`,
+  );
 }

@@ -43,7 +43,11 @@ if (process.argv[2] === 'sink') {
     const { ACK_MESSAGE } = await import('../dist/emulator/index.js');
     const bare = Fastify();
     let n = 0;
-    bare.post('/api/droids/1/endpoint/get-droid-answer-async', async () => ({ success: true, requestId: `tpa-bench${(n++).toString(36).padStart(20, '0')}`, message: ACK_MESSAGE }));
+    bare.post('/api/droids/1/endpoint/get-droid-answer-async', async () => ({
+      success: true,
+      requestId: `tpa-bench${(n++).toString(36).padStart(20, '0')}`,
+      message: ACK_MESSAGE,
+    }));
     await bare.listen({ host: '127.0.0.1', port: 0 });
     url = `http://127.0.0.1:${bare.server.address().port}/api/droids/1/endpoint/get-droid-answer-async`;
     close = () => bare.close();
@@ -51,7 +55,12 @@ if (process.argv[2] === 'sink') {
     const { createEmulator } = await import('../dist/emulator/index.js');
     const faults = kind === 'ack-only' ? { webhooks: [{ action: 'drop', probability: 1 }] } : undefined;
     // 'sweepable': a log whose sweep empties it (retention 1 ms), for the empty-log runs.
-    const emulator = await createEmulator({ webhookUrl, webhookSecret: 's'.repeat(32), ...(faults && { faults }), ...(kind === 'sweepable' && { deliveryLogRetentionMs: 1 }) });
+    const emulator = await createEmulator({
+      webhookUrl,
+      webhookSecret: 's'.repeat(32),
+      ...(faults && { faults }),
+      ...(kind === 'sweepable' && { deliveryLogRetentionMs: 1 }),
+    });
     sweep = () => emulator.sweepDeliveryLog();
     const base = await emulator.listen();
     url = `${base}/api/droids/${emulator.droidId}/endpoint/get-droid-answer-async`;
@@ -72,7 +81,8 @@ if (process.argv[2] === 'sink') {
   const connections = arg('connections', 64);
   const requests = arg('requests', 7_000);
   const WARM = 1_500;
-  if (WARM + requests >= LOG_ENTRIES) throw new Error(`--requests must stay under ${LOG_ENTRIES - WARM} so the empty log stays short of full`);
+  if (WARM + requests >= LOG_ENTRIES)
+    throw new Error(`--requests must stay under ${LOG_ENTRIES - WARM} so the empty log stays short of full`);
   const rounds = arg('rounds', 3);
   const self = fileURLToPath(import.meta.url);
   const sink = fork(self, ['sink']);
@@ -120,12 +130,19 @@ if (process.argv[2] === 'sink') {
     const until = Date.now() + 30_000;
     for (;;) {
       const st = await s.ask('stats');
-      if (st.accepted === undefined || st.delivered + st.deliveryFailures + st.dropped >= st.accepted || Date.now() > until) return st;
+      if (
+        st.accepted === undefined ||
+        st.delivered + st.deliveryFailures + st.dropped >= st.accepted ||
+        Date.now() > until
+      )
+        return st;
       await new Promise((r) => setTimeout(r, 100));
     }
   };
 
-  console.log(`emulator ack route, ${connections} connections, ${rounds} rounds of ${requests} requests per server (each in a child process, webhook sink in another); ${boxLoad()}`);
+  console.log(
+    `emulator ack route, ${connections} connections, ${rounds} rounds of ${requests} requests per server (each in a child process, webhook sink in another); ${boxLoad()}`,
+  );
   // Two long-lived emulators that deliver every answer, warmed alike (more than LOG_ENTRIES
   // deliveries each): the full one keeps its log; the empty one's log is swept before each run
   // (retention 1 ms), so it holds fewer than LOG_ENTRIES entries while measured.
@@ -135,7 +152,9 @@ if (process.argv[2] === 'sink') {
     await fire(s, { amount: LOG_ENTRIES + 1_000 });
     await settle(s);
   }
-  console.log(`  both logs filled with ${LOG_ENTRIES + 1_000} deliveries; the empty one is swept before each of its runs`);
+  console.log(
+    `  both logs filled with ${LOG_ENTRIES + 1_000} deliveries; the empty one is swept before each of its runs`,
+  );
 
   const VARIANTS = ['bare', 'ack-only', 'empty log', 'full log'];
   const rates = Object.fromEntries(VARIANTS.map((v) => [v, []]));
@@ -153,7 +172,9 @@ if (process.argv[2] === 'sink') {
       const st = await settle(s);
       if (s !== full && s !== empty) await s.close();
       rates[v].push(rate);
-      line.push(`${v} ${rate.toFixed(0)} req/s (non-2xx ${res.non2xx}, p99 ${res.p99.toFixed(1)} ms${st.delivered !== undefined ? `, delivered ${st.delivered}` : ''})`);
+      line.push(
+        `${v} ${rate.toFixed(0)} req/s (non-2xx ${res.non2xx}, p99 ${res.p99.toFixed(1)} ms${st.delivered !== undefined ? `, delivered ${st.delivered}` : ''})`,
+      );
     }
     console.log(`  round ${r + 1}: ${line.join(' | ')}`);
   }
@@ -164,16 +185,34 @@ if (process.argv[2] === 'sink') {
   const ratioOf = (a, b) => rates[a].map((x, i) => x / rates[b][i]);
   const verdict = (label, ratios, target) => {
     const m = median(ratios);
-    console.log(`${label}: ratio ${spread(ratios)} | target >= ${target.toFixed(2)}${m < target ? `  MISSED by ${((1 - m / target) * 100).toFixed(1)}%` : '  OK'}`);
+    console.log(
+      `${label}: ratio ${spread(ratios)} | target >= ${target.toFixed(2)}${m < target ? `  MISSED by ${((1 - m / target) * 100).toFixed(1)}%` : '  OK'}`,
+    );
   };
-  console.log(`acknowledgements per second, median (min-max): ${VARIANTS.map((v) => `${v} ${spread(rates[v], 0)}`).join(' | ')}`);
+  console.log(
+    `acknowledgements per second, median (min-max): ${VARIANTS.map((v) => `${v} ${spread(rates[v], 0)}`).join(' | ')}`,
+  );
   verdict('emulator ack route (answers dropped) / bare Fastify', ratioOf('ack-only', 'bare'), 0.8);
   verdict('ack route with delivery, full log / empty log', ratioOf('full log', 'empty log'), 0.95);
-  console.log(`(ack route with every answer delivered, empty log / bare Fastify: ${spread(ratioOf('empty log', 'bare'))}; the emulator's process also sends each webhook)`);
+  console.log(
+    `(ack route with every answer delivered, empty log / bare Fastify: ${spread(ratioOf('empty log', 'bare'))}; the emulator's process also sends each webhook)`,
+  );
 
   // The log's own cost per delivery, empty vs full (was ~59 us with a full 10,000-entry array).
   const { DeliveryLog } = await import('../dist/emulator/delivery-log.js');
-  const entry = (i) => ({ kind: 'answer', requestId: `tpa-${i}`, attempt: 1, targetUrl: webhookUrl, status: 200, ok: true, durationMs: 1, error: '', startedAtMs: Date.now(), requestBody: '{}', responseBody: '' });
+  const entry = (i) => ({
+    kind: 'answer',
+    requestId: `tpa-${i}`,
+    attempt: 1,
+    targetUrl: webhookUrl,
+    status: 200,
+    ok: true,
+    durationMs: 1,
+    error: '',
+    startedAtMs: Date.now(),
+    requestBody: '{}',
+    responseBody: '',
+  });
   const entries = Array.from({ length: 5_000 }, (_, i) => entry(i));
   const fullLog = new DeliveryLog(7 * 86_400_000, () => new Date());
   for (let i = 0; i < LOG_ENTRIES; i++) fullLog.add(entry(i));
@@ -193,5 +232,7 @@ if (process.argv[2] === 'sink') {
   perAdd(true); // JIT warm-up
   const emptyAdd = perAdd(false);
   const fullAdd = perAdd(true);
-  console.log(`delivery log add(): ${emptyAdd.toFixed(3)} us into an empty log, ${fullAdd.toFixed(3)} us into a full one (ring buffer; overwrites the oldest)`);
+  console.log(
+    `delivery log add(): ${emptyAdd.toFixed(3)} us into an empty log, ${fullAdd.toFixed(3)} us into a full one (ring buffer; overwrites the oldest)`,
+  );
 }

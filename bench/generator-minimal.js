@@ -22,7 +22,8 @@ const rate = arg('rate', 800);
 const seconds = arg('seconds', 6);
 const token = process.env.DROID_API_TOKEN ?? '';
 const secret = process.env.DROID_WEBHOOK_SECRET ?? '';
-const histogram = () => hdr.build({ lowestDiscernibleValue: 1, highestTrackableValue: 3_600_000_000, numberOfSignificantValueDigits: 3 });
+const histogram = () =>
+  hdr.build({ lowestDiscernibleValue: 1, highestTrackableValue: 3_600_000_000, numberOfSignificantValueDigits: 3 });
 const ack = histogram();
 const answer = histogram();
 const started = new Map(); // requestId -> start (ms)
@@ -96,7 +97,9 @@ await new Promise((resolve) => {
 });
 const until = performance.now() + 10_000;
 while (answered + failed < total && performance.now() < until) await new Promise((r) => setTimeout(r, 20));
-console.log(`minimal loop: sent ${sent}, answered ${answered}, failed ${failed}, ack p99 ${(ack.getValueAtPercentile(99) / 1000).toFixed(1)} ms, answer p99 ${(answer.getValueAtPercentile(99) / 1000).toFixed(1)} ms`);
+console.log(
+  `minimal loop: sent ${sent}, answered ${answered}, failed ${failed}, ack p99 ${(ack.getValueAtPercentile(99) / 1000).toFixed(1)} ms, answer p99 ${(answer.getValueAtPercentile(99) / 1000).toFixed(1)} ms`,
+);
 await pool.close();
 server.close();
 process.exit(0);

@@ -21,7 +21,19 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { arg, argString, boxLoad, cpuMsOf, drained, freePort, median, SECRET, sleep, spread, startEmulatorChild } from './lib.js';
+import {
+  arg,
+  argString,
+  boxLoad,
+  cpuMsOf,
+  drained,
+  freePort,
+  median,
+  SECRET,
+  sleep,
+  spread,
+  startEmulatorChild,
+} from './lib.js';
 
 const rate = arg('rate', 800);
 const seconds = arg('seconds', 7);
@@ -38,16 +50,47 @@ const emu = await startEmulatorChild({ webhookUrl: `http://127.0.0.1:${port}/web
 const env = { ...process.env, DROID_API_TOKEN: emu.token, DROID_WEBHOOK_SECRET: SECRET };
 const reports = await mkdtemp(join(tmpdir(), 'droidcheck-bench-'));
 
-const profArgs = (name) => (profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`, `--cpu-prof-name=generator-${name}-${Date.now()}.cpuprofile`] : []);
+const profArgs = (name) =>
+  profile
+    ? ['--cpu-prof', `--cpu-prof-dir=${profile}`, `--cpu-prof-name=generator-${name}-${Date.now()}.cpuprofile`]
+    : [];
 const loadArgs = (main) => [
-    main, 'load', here('./fixtures/bench.yaml'), '--rate', String(rate), '--duration', `${seconds}s`,
-    '--base-url', emu.baseUrl, '--droid-id', String(emu.droidId), '--receiver-port', String(port),
-    '--report-dir', reports, '--no-default-thresholds', '--timeout', '30s',
-  ];
+  main,
+  'load',
+  here('./fixtures/bench.yaml'),
+  '--rate',
+  String(rate),
+  '--duration',
+  `${seconds}s`,
+  '--base-url',
+  emu.baseUrl,
+  '--droid-id',
+  String(emu.droidId),
+  '--receiver-port',
+  String(port),
+  '--report-dir',
+  reports,
+  '--no-default-thresholds',
+  '--timeout',
+  '30s',
+];
 const KINDS = {
   droidcheck: () => [...profArgs('droidcheck'), ...loadArgs(cli)],
   ...(baseline && { baseline: () => loadArgs(join(baseline, 'cli/main.js')) }),
-  'minimal loop': () => [...profArgs('minimal'), here('./generator-minimal.js'), '--base-url', emu.baseUrl, '--droid-id', String(emu.droidId), '--port', String(port), '--rate', String(rate), '--seconds', String(seconds)],
+  'minimal loop': () => [
+    ...profArgs('minimal'),
+    here('./generator-minimal.js'),
+    '--base-url',
+    emu.baseUrl,
+    '--droid-id',
+    String(emu.droidId),
+    '--port',
+    String(port),
+    '--rate',
+    String(rate),
+    '--seconds',
+    String(seconds),
+  ],
 };
 
 /** Runs one generator; its CPU and the emulator's deliveries over the steady window. */
@@ -71,13 +114,23 @@ async function measure(kind) {
   const [code] = await exited;
   clearTimeout(kill);
   const answers = s1.delivered - s0.delivered;
-  const result = { kind, usPerAnswer: ((cpu1 - cpu0) * 1000) / Math.max(1, answers), answers, cpuMs: cpu1 - cpu0, rate: answers / windowS, code };
-  if (code !== 0 || process.env.BENCH_DEBUG) console.log(`  [${kind} exit ${code}] ${out.trim().split('\n').slice(-4).join(' | ')}`);
+  const result = {
+    kind,
+    usPerAnswer: ((cpu1 - cpu0) * 1000) / Math.max(1, answers),
+    answers,
+    cpuMs: cpu1 - cpu0,
+    rate: answers / windowS,
+    code,
+  };
+  if (code !== 0 || process.env.BENCH_DEBUG)
+    console.log(`  [${kind} exit ${code}] ${out.trim().split('\n').slice(-4).join(' | ')}`);
   await drained(emu, 30_000);
   return result;
 }
 
-console.log(`generator: CPU per async answer at ${rate} req/s (open model), window ${windowS} s of each ${seconds} s run, ${rounds} rounds; emulator in its own process; ${boxLoad()}`);
+console.log(
+  `generator: CPU per async answer at ${rate} req/s (open model), window ${windowS} s of each ${seconds} s run, ${rounds} rounds; emulator in its own process; ${boxLoad()}`,
+);
 const results = Object.fromEntries(Object.keys(KINDS).map((k) => [k, []]));
 for (let r = 0; r < rounds; r++) {
   const kinds = Object.keys(KINDS);
@@ -86,7 +139,9 @@ for (let r = 0; r < rounds; r++) {
   for (const kind of order) {
     const m = await measure(kind);
     results[kind].push(m.usPerAnswer);
-    line.push(`${kind} ${m.usPerAnswer.toFixed(1)} us (${m.answers} answers, ${m.rate.toFixed(0)}/s, CPU ${m.cpuMs.toFixed(0)} ms)`);
+    line.push(
+      `${kind} ${m.usPerAnswer.toFixed(1)} us (${m.answers} answers, ${m.rate.toFixed(0)}/s, CPU ${m.cpuMs.toFixed(0)} ms)`,
+    );
   }
   console.log(`  round ${r + 1}: ${line.join(' | ')}`);
 }
@@ -97,10 +152,16 @@ const dc = results.droidcheck;
 const min = results['minimal loop'];
 const ratios = dc.map((v, i) => v / min[i]);
 const ratio = median(ratios);
-console.log(`CPU per answer, median (min-max): droidcheck load ${spread(dc, 1)} us | minimal loop ${spread(min, 1)} us`);
-console.log(`droidcheck load / minimal loop: ratio ${spread(ratios)} | target <= 1.20${ratio > 1.2 ? `  MISSED by ${((ratio / 1.2 - 1) * 100).toFixed(1)}%` : '  OK'}`);
+console.log(
+  `CPU per answer, median (min-max): droidcheck load ${spread(dc, 1)} us | minimal loop ${spread(min, 1)} us`,
+);
+console.log(
+  `droidcheck load / minimal loop: ratio ${spread(ratios)} | target <= 1.20${ratio > 1.2 ? `  MISSED by ${((ratio / 1.2 - 1) * 100).toFixed(1)}%` : '  OK'}`,
+);
 if (baseline) {
   const base = results.baseline;
-  console.log(`baseline build (${baseline}): ${spread(base, 1)} us; baseline / minimal loop ${spread(base.map((v, i) => v / min[i]))}; droidcheck / baseline ${spread(dc.map((v, i) => v / base[i]))}`);
+  console.log(
+    `baseline build (${baseline}): ${spread(base, 1)} us; baseline / minimal loop ${spread(base.map((v, i) => v / min[i]))}; droidcheck / baseline ${spread(dc.map((v, i) => v / base[i]))}`,
+  );
 }
 process.exit(0);

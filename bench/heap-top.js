@@ -11,7 +11,10 @@ const file = process.argv[2];
 const top = arg('top', 30);
 const perN = arg('per', 1);
 const snap = JSON.parse(readFileSync(file, 'utf8'));
-const { node_fields: fields, node_types: [types] } = snap.snapshot.meta;
+const {
+  node_fields: fields,
+  node_types: [types],
+} = snap.snapshot.meta;
 const width = fields.length;
 const [iType, iName, iSize] = ['type', 'name', 'self_size'].map((f) => fields.indexOf(f));
 const groups = new Map();
@@ -29,7 +32,11 @@ for (let i = 0; i < snap.nodes.length; i += width) {
   total += snap.nodes[i + iSize];
   groups.set(key, g);
 }
-console.log(`${file}: ${(total / 1e6).toFixed(1)} MB in ${snap.nodes.length / width} objects; per ${perN}: ${(total / perN).toFixed(0)} B`);
+console.log(
+  `${file}: ${(total / 1e6).toFixed(1)} MB in ${snap.nodes.length / width} objects; per ${perN}: ${(total / perN).toFixed(0)} B`,
+);
 for (const [key, g] of [...groups].sort((a, b) => b[1].bytes - a[1].bytes).slice(0, top)) {
-  console.log(`${(g.bytes / 1e6).toFixed(2).padStart(8)} MB ${String(g.count).padStart(9)} ${(g.bytes / perN).toFixed(0).padStart(6)} B/n ${(g.count / perN).toFixed(2).padStart(6)}/n  ${key}`);
+  console.log(
+    `${(g.bytes / 1e6).toFixed(2).padStart(8)} MB ${String(g.count).padStart(9)} ${(g.bytes / perN).toFixed(0).padStart(6)} B/n ${(g.count / perN).toFixed(2).padStart(6)}/n  ${key}`,
+  );
 }

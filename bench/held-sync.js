@@ -40,14 +40,27 @@ if (soft < wanted + SPARE_FDS) {
     process.exit(r.status ?? 1);
   }
   count = Math.max(100, Math.floor((Math.min(soft, hard) - SPARE_FDS) / 100) * 100);
-  console.log(`ulimit -n soft ${soft}, hard ${hard}: cannot hold ${wanted} sockets per process; running ${count} instead`);
+  console.log(
+    `ulimit -n soft ${soft}, hard ${hard}: cannot hold ${wanted} sockets per process; running ${count} instead`,
+  );
 }
 
 const emu = await startEmulatorChild({ answerDelayMs: holdMs });
 const suites = await loadSuites([fileURLToPath(new URL('./fixtures/bench.yaml', import.meta.url))]);
 console.log(`held sync: ${count} requests at ${rate}/s, each held ${holdMs} ms by the emulator; ${boxLoad()}`);
-const dispatcher = new Agent({ connections: null, keepAliveTimeout: 10_000, headersTimeout: holdMs + 60_000, bodyTimeout: holdMs + 60_000 });
-const client = new DroidClient({ baseUrl: emu.baseUrl, droidId: emu.droidId, token: emu.token, dispatcher, syncTimeoutMs: holdMs + 60_000 });
+const dispatcher = new Agent({
+  connections: null,
+  keepAliveTimeout: 10_000,
+  headersTimeout: holdMs + 60_000,
+  bodyTimeout: holdMs + 60_000,
+});
+const client = new DroidClient({
+  baseUrl: emu.baseUrl,
+  droidId: emu.droidId,
+  token: emu.token,
+  dispatcher,
+  syncTimeoutMs: holdMs + 60_000,
+});
 const stop = new AbortController();
 const abort = new AbortController();
 const capMs = (count / rate) * 1000 + holdMs + 60_000;
@@ -63,7 +76,13 @@ const baseFds = readdirSync('/proc/self/fd').length;
 const t0 = Date.now();
 const run = runEngine({
   source: MixSource.of(suites, { mode: 'sync', seed: 1 }),
-  scheduler: { kind: 'open', startRate: rate, stages: [{ durationMs: Math.ceil((count / rate) * 1000) + 2000, target: rate }], maxInFlight: count + 1, maxRequests: count },
+  scheduler: {
+    kind: 'open',
+    startRate: rate,
+    stages: [{ durationMs: Math.ceil((count / rate) * 1000) + 2000, target: rate }],
+    maxInFlight: count + 1,
+    maxRequests: count,
+  },
   client,
   timeoutMs: holdMs + 60_000,
   drainTimeoutMs: holdMs + 30_000,
@@ -89,7 +108,12 @@ while (Date.now() < watchUntil) {
     await new Promise((r) => setTimeout(r, 1000));
     globalThis.gc?.();
     const m = process.memoryUsage();
-    allInFlight = { t: (Date.now() - t0) / 1000, fds: readdirSync('/proc/self/fd').length, rss: m.rss, heap: m.heapUsed };
+    allInFlight = {
+      t: (Date.now() - t0) / 1000,
+      fds: readdirSync('/proc/self/fd').length,
+      rss: m.rss,
+      heap: m.heapUsed,
+    };
     break;
   }
 }
@@ -97,16 +121,22 @@ const result = await run;
 clearInterval(poll);
 clearTimeout(capTimer);
 const f = (b) => (b / MB).toFixed(1);
-console.log(`held sync: ${count} requests at ${rate}/s, each held ${holdMs} ms: sent ${result.counts.sent}, dropped ${result.counts.dropped}, outcomes ${JSON.stringify(Object.fromEntries(Object.entries(result.tally.outcomes).filter(([, n]) => n > 0)))}, elapsed ${(result.durationMs / 1000).toFixed(0)} s`);
+console.log(
+  `held sync: ${count} requests at ${rate}/s, each held ${holdMs} ms: sent ${result.counts.sent}, dropped ${result.counts.dropped}, outcomes ${JSON.stringify(Object.fromEntries(Object.entries(result.tally.outcomes).filter(([, n]) => n > 0)))}, elapsed ${(result.durationMs / 1000).toFixed(0)} s`,
+);
 console.log(`before: RSS ${f(before.rss)} MiB, heap ${f(before.heapUsed)} MiB`);
 if (allInFlight) {
-  console.log(`all in flight at t=${allInFlight.t.toFixed(1)} s (${allInFlight.fds} open fds): RSS ${f(allInFlight.rss)} MiB, heapUsed ${f(allInFlight.heap)} MiB, heap per held request ${((allInFlight.heap - before.heapUsed) / count).toFixed(0)} B`);
+  console.log(
+    `all in flight at t=${allInFlight.t.toFixed(1)} s (${allInFlight.fds} open fds): RSS ${f(allInFlight.rss)} MiB, heapUsed ${f(allInFlight.heap)} MiB, heap per held request ${((allInFlight.heap - before.heapUsed) / count).toFixed(0)} B`,
+  );
 } else {
   console.log(`never saw all ${count} in flight (max open fds ${maxInFlight})`);
 }
 console.log(`peak RSS ${f(peak.rss)} MiB (heapUsed ${f(peak.heap)} MiB) at t=${peak.t?.toFixed(1)} s`);
 const peakMB = peak.rss / 1e6;
-console.log(`peak RSS ${peakMB.toFixed(0)} MB with ${count} held | target <= ${TARGET_MB} MB (at 20,000) | ratio ${(peakMB / TARGET_MB).toFixed(2)}${peakMB > TARGET_MB ? `  MISSED by ${(peakMB - TARGET_MB).toFixed(0)} MB` : '  OK'}${count < wanted ? `  (count ${count} < ${wanted}: fd limit)` : ''}`);
+console.log(
+  `peak RSS ${peakMB.toFixed(0)} MB with ${count} held | target <= ${TARGET_MB} MB (at 20,000) | ratio ${(peakMB / TARGET_MB).toFixed(2)}${peakMB > TARGET_MB ? `  MISSED by ${(peakMB - TARGET_MB).toFixed(0)} MB` : '  OK'}${count < wanted ? `  (count ${count} < ${wanted}: fd limit)` : ''}`,
+);
 await dispatcher.close();
 await emu.close();
 process.exit(0);

@@ -42,8 +42,15 @@ export async function startEmulatorChild(options = {}, execArgv = []) {
 
 /** A suite of one async scenario (the bench message), as the engine takes it. */
 export const scenario = (name = 'hello', humanMessage = BENCH_MESSAGE) => ({
-  suite: 'bench', name, file: 'bench.yaml', location: { file: 'bench.yaml', line: 1, col: 1 },
-  tags: [], modes: undefined, chatHistory: [], humanMessage, expect: [],
+  suite: 'bench',
+  name,
+  file: 'bench.yaml',
+  location: { file: 'bench.yaml', line: 1, col: 1 },
+  tags: [],
+  modes: undefined,
+  chatHistory: [],
+  humanMessage,
+  expect: [],
 });
 export const suites = () => [{ name: 'bench', file: 'bench.yaml', scenarios: [scenario()] }];
 
@@ -63,7 +70,10 @@ export function argString(name, fallback) {
 export function verdict(label, value, anchor, anchorLabel, unit = 'req/s', ratioTarget) {
   const ratio = anchor > 0 ? value / anchor : NaN;
   const line = `${label}: ${value.toFixed(0)} ${unit} | ${anchorLabel}: ${anchor.toFixed(0)} ${unit} | ratio ${ratio.toFixed(2)}`;
-  const miss = ratioTarget !== undefined && ratio < ratioTarget ? `  MISSED: ${((1 - ratio / ratioTarget) * 100).toFixed(1)}% short of ${ratioTarget}x` : '';
+  const miss =
+    ratioTarget !== undefined && ratio < ratioTarget
+      ? `  MISSED: ${((1 - ratio / ratioTarget) * 100).toFixed(1)}% short of ${ratioTarget}x`
+      : '';
   console.log(line + miss);
   return ratio;
 }
@@ -85,7 +95,8 @@ export const median = (xs) => {
 };
 
 /** `median (min-max, n runs)` of a list, with `digits` decimals. */
-export const spread = (xs, digits = 2) => `${median(xs).toFixed(digits)} (${Math.min(...xs).toFixed(digits)}-${Math.max(...xs).toFixed(digits)}, ${xs.length} runs)`;
+export const spread = (xs, digits = 2) =>
+  `${median(xs).toFixed(digits)} (${Math.min(...xs).toFixed(digits)}-${Math.max(...xs).toFixed(digits)}, ${xs.length} runs)`;
 
 /** The box's load averages (1, 5, 15 min) and core count, for the header of a result. */
 export function boxLoad() {

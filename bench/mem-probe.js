@@ -8,7 +8,8 @@
 import { readFileSync } from 'node:fs';
 import { getHeapSpaceStatistics, writeHeapSnapshot } from 'node:v8';
 
-const vm = (key) => Number(readFileSync('/proc/self/status', 'utf8').match(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm'))?.[1] ?? NaN) * 1024;
+const vm = (key) =>
+  Number(readFileSync('/proc/self/status', 'utf8').match(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm'))?.[1] ?? NaN) * 1024;
 
 if (process.send) {
   process.channel?.unref();
@@ -17,10 +18,24 @@ if (process.send) {
     if (m !== 'mem') return;
     const rss = vm('VmRSS');
     const before = process.memoryUsage();
-    const spaces = Object.fromEntries(getHeapSpaceStatistics().map((x) => [x.space_name, Math.round(x.space_size / 1e6)]));
+    const spaces = Object.fromEntries(
+      getHeapSpaceStatistics().map((x) => [x.space_name, Math.round(x.space_size / 1e6)]),
+    );
     globalThis.gc?.();
     globalThis.gc?.();
     const u = process.memoryUsage();
-    process.send({ rss, peakRss: vm('VmHWM'), rssAfterGc: u.rss, heapUsed: u.heapUsed, external: u.external, arrayBuffers: u.arrayBuffers, pending: globalThis.__benchPending?.(), heapTotalBeforeGc: before.heapTotal, heapUsedBeforeGc: before.heapUsed, externalBeforeGc: before.external, spaces });
+    process.send({
+      rss,
+      peakRss: vm('VmHWM'),
+      rssAfterGc: u.rss,
+      heapUsed: u.heapUsed,
+      external: u.external,
+      arrayBuffers: u.arrayBuffers,
+      pending: globalThis.__benchPending?.(),
+      heapTotalBeforeGc: before.heapTotal,
+      heapUsedBeforeGc: before.heapUsed,
+      externalBeforeGc: before.external,
+      spaces,
+    });
   });
 }

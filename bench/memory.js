@@ -30,7 +30,13 @@ gc();
 const before = process.memoryUsage();
 const run = runEngine({
   source: MixSource.of(suites, { seed: 1 }),
-  scheduler: { kind: 'open', startRate: rate, stages: [{ durationMs: (pending / rate) * 1000, target: rate }], maxInFlight: pending + 1, maxRequests: pending },
+  scheduler: {
+    kind: 'open',
+    startRate: rate,
+    stages: [{ durationMs: (pending / rate) * 1000, target: rate }],
+    maxInFlight: pending + 1,
+    maxRequests: pending,
+  },
   client,
   receiver,
   timeoutMs: 900_000,
@@ -41,16 +47,24 @@ const run = runEngine({
 });
 // Wait until every request is acknowledged and parked on the receiver.
 const t0 = Date.now();
-while (receiver.pendingCount() < pending && Date.now() - t0 < (pending / rate) * 1000 * 4 + 30_000) await new Promise((r) => setTimeout(r, 500));
+while (receiver.pendingCount() < pending && Date.now() - t0 < (pending / rate) * 1000 * 4 + 30_000)
+  await new Promise((r) => setTimeout(r, 500));
 gc();
 await new Promise((r) => setTimeout(r, 200));
 gc();
 const during = process.memoryUsage();
 const waiting = receiver.pendingCount();
-if (waiting < pending) console.log(`only ${waiting} of ${pending} requests were pending when measured (the emulator or this process fell behind; try a lower --rate)`);
+if (waiting < pending)
+  console.log(
+    `only ${waiting} of ${pending} requests were pending when measured (the emulator or this process fell behind; try a lower --rate)`,
+  );
 const perRequest = (during.heapUsed - before.heapUsed) / Math.max(1, waiting);
-console.log(`pending async requests: ${waiting}; heap ${(before.heapUsed / 2 ** 20).toFixed(1)} -> ${(during.heapUsed / 2 ** 20).toFixed(1)} MiB; RSS ${(during.rss / 2 ** 20).toFixed(0)} MiB`);
-console.log(`heap per pending request: ${perRequest.toFixed(0)} B | target 2048 B | ratio ${(perRequest / 2048).toFixed(2)}${perRequest > 2048 ? '  MISSED' : ''}`);
+console.log(
+  `pending async requests: ${waiting}; heap ${(before.heapUsed / 2 ** 20).toFixed(1)} -> ${(during.heapUsed / 2 ** 20).toFixed(1)} MiB; RSS ${(during.rss / 2 ** 20).toFixed(0)} MiB`,
+);
+console.log(
+  `heap per pending request: ${perRequest.toFixed(0)} B | target 2048 B | ratio ${(perRequest / 2048).toFixed(2)}${perRequest > 2048 ? '  MISSED' : ''}`,
+);
 stop.abort();
 abort.abort();
 await run;

@@ -52,9 +52,19 @@ for (const node of profile.nodes) {
 }
 const pct = (us) => `${((100 * us) / total).toFixed(1).padStart(5)}%`;
 console.log(`${file}: ${(total / 1000).toFixed(0)} ms sampled`);
-console.log('by place:', [...byPlace.entries()].sort((a, b) => b[1] - a[1]).slice(0, 12).map(([k, v]) => `${k} ${pct(v).trim()}`).join(', '));
+console.log(
+  'by place:',
+  [...byPlace.entries()]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 12)
+    .map(([k, v]) => `${k} ${pct(v).trim()}`)
+    .join(', '),
+);
 console.log(`top ${top} functions by self time:`);
-for (const [k, v] of [...byFn.entries()].filter(([k]) => !filter || k.includes(filter)).sort((a, b) => b[1] - a[1]).slice(0, top)) {
+for (const [k, v] of [...byFn.entries()]
+  .filter(([k]) => !filter || k.includes(filter))
+  .sort((a, b) => b[1] - a[1])
+  .slice(0, top)) {
   console.log(`  ${pct(v)} ${(v / 1000).toFixed(1).padStart(8)} ms  ${k}`);
 }
 
@@ -73,5 +83,6 @@ if (inclusive) {
   };
   visit(profile.nodes[0], new Set());
   const busy = total - (byPlace.get('(idle)') ?? 0);
-  for (const [n, us] of sums) console.log(`inclusive ${n}: ${(us / 1000).toFixed(1)} ms, ${((100 * us) / busy).toFixed(1)}% of busy time`);
+  for (const [n, us] of sums)
+    console.log(`inclusive ${n}: ${(us / 1000).toFixed(1)} ms, ${((100 * us) / busy).toFixed(1)}% of busy time`);
 }

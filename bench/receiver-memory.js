@@ -37,7 +37,10 @@ const settle = async () => {
 
 /** Bytes per waiter (heapUsed and rss deltas) while `register(ids)` holds them. */
 async function measure(label, setup) {
-  const ids = Array.from({ length: pending }, (_, i) => `tpa-${label}-${i.toString(36).padStart(8, '0')}-${Math.random().toString(36).slice(2, 10)}`);
+  const ids = Array.from(
+    { length: pending },
+    (_, i) => `tpa-${label}-${i.toString(36).padStart(8, '0')}-${Math.random().toString(36).slice(2, 10)}`,
+  );
   const { register, close } = await setup();
   const before = await settle();
   const held = register(ids);
@@ -54,7 +57,8 @@ const receiverSetup = (dist) => async () => {
     register: (ids) => {
       const deadline = performance.now() + 3_600_000;
       const waits = ids.map((id) => receiver.waitFor(id, deadline, run.signal));
-      if (receiver.pendingCount() !== ids.length) throw new Error(`only ${receiver.pendingCount()} of ${ids.length} waiters pending`);
+      if (receiver.pendingCount() !== ids.length)
+        throw new Error(`only ${receiver.pendingCount()} of ${ids.length} waiters pending`);
       return waits;
     },
     close: async (waits) => {
@@ -86,7 +90,9 @@ const kinds = [['droidcheck', receiverSetup(new URL('../dist/', import.meta.url)
 if (baselineDir) kinds.push(['baseline', receiverSetup(pathToFileURL(`${resolve(baselineDir)}/`).href)]);
 kinds.push(['anchor', anchorSetup]);
 const results = Object.fromEntries(kinds.map(([k]) => [k, { heap: [], rss: [] }]));
-console.log(`receiver memory: ${pending} pending answer waiters (one run-wide AbortSignal), ${rounds} rounds; node ${process.version}`);
+console.log(
+  `receiver memory: ${pending} pending answer waiters (one run-wide AbortSignal), ${rounds} rounds; node ${process.version}`,
+);
 for (let r = 0; r < rounds; r++) {
   const line = [];
   for (const [kind, setup] of kinds) {
@@ -98,9 +104,15 @@ for (let r = 0; r < rounds; r++) {
   console.log(`  round ${r + 1}: ${line.join(' | ')}`);
 }
 const fmt = (xs) => `${median(xs).toFixed(0)} B (${Math.min(...xs).toFixed(0)}-${Math.max(...xs).toFixed(0)})`;
-for (const [kind] of kinds) console.log(`${kind}: heap per pending waiter ${fmt(results[kind].heap)}, RSS per pending waiter ${fmt(results[kind].rss)}`);
+for (const [kind] of kinds)
+  console.log(
+    `${kind}: heap per pending waiter ${fmt(results[kind].heap)}, RSS per pending waiter ${fmt(results[kind].rss)}`,
+  );
 const dc = median(results.droidcheck.heap);
 const anchor = median(results.anchor.heap);
-console.log(`droidcheck / anchor (a bare promise and its resolve in a Map), heap: ratio ${(dc / anchor).toFixed(2)}; at 60,000 pending the receiver holds ${((dc * 60_000) / 2 ** 20).toFixed(1)} MiB of heap`);
-if (results.baseline) console.log(`droidcheck / baseline build, heap: ratio ${(dc / median(results.baseline.heap)).toFixed(2)}`);
+console.log(
+  `droidcheck / anchor (a bare promise and its resolve in a Map), heap: ratio ${(dc / anchor).toFixed(2)}; at 60,000 pending the receiver holds ${((dc * 60_000) / 2 ** 20).toFixed(1)} MiB of heap`,
+);
+if (results.baseline)
+  console.log(`droidcheck / baseline build, heap: ratio ${(dc / median(results.baseline.heap)).toFixed(2)}`);
 process.exit(0);

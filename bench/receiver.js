@@ -28,7 +28,10 @@ async function child(kind, total, window) {
   let server;
   let url;
   if (kind === 'droidcheck' || kind === 'baseline') {
-    const dist = kind === 'baseline' ? pathToFileURL(`${resolve(argString('baseline'))}/`).href : new URL('../dist/', import.meta.url).href;
+    const dist =
+      kind === 'baseline'
+        ? pathToFileURL(`${resolve(argString('baseline'))}/`).href
+        : new URL('../dist/', import.meta.url).href;
     const { createReceiver } = await import(`${dist}receiver/index.js`);
     const receiver = createReceiver({ secret: SECRET });
     url = await receiver.listen();
@@ -46,11 +49,14 @@ async function child(kind, total, window) {
       }
     };
     for (let i = 0; i < window; i++) void waiter();
-    server = { close: () => receiver.close(), stats: () => ({ ...receiver.stats(), parkedNow: receiver.parkedCount(), pending: receiver.pendingCount() }) };
+    server = {
+      close: () => receiver.close(),
+      stats: () => ({ ...receiver.stats(), parkedNow: receiver.parkedCount(), pending: receiver.pendingCount() }),
+    };
   } else if (kind === 'fastify') {
     const { default: Fastify } = await import('fastify');
     const app = Fastify({ bodyLimit: 1 << 20 });
-    app.post('/webhook', (req, reply) => {
+    app.post('/webhook', (_req, reply) => {
       handled++;
       reply.code(200).send('{"ok":true}');
     });
@@ -111,21 +117,42 @@ if (process.argv[2] === 'child') {
 
   // The payload the emulator sends for the bench message (~1.7 KB), with a unique requestId each.
   const answer = generateAnswer({ humanMessage: BENCH_MESSAGE, chatHistory: [] });
-  const template = JSON.stringify({ requestId: 'tpa-@ID@', droidId: 1, customerId: 1001, ...answer, executionTime: 3, timestamp: new Date().toISOString() });
+  const template = JSON.stringify({
+    requestId: 'tpa-@ID@',
+    droidId: 1,
+    customerId: 1001,
+    ...answer,
+    executionTime: 3,
+    timestamp: new Date().toISOString(),
+  });
   const [head, tail] = template.split('@ID@');
 
   const self = fileURLToPath(import.meta.url);
   const servers = {};
   for (const kind of KINDS) {
-    const execArgv = profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`, `--cpu-prof-name=receiver-${kind.replace(':', '-')}.cpuprofile`] : [];
-    const c = fork(self, ['child', kind, String(total), String(2 * connections), ...process.argv.slice(2)], { execArgv });
+    const execArgv = profile
+      ? ['--cpu-prof', `--cpu-prof-dir=${profile}`, `--cpu-prof-name=receiver-${kind.replace(':', '-')}.cpuprofile`]
+      : [];
+    const c = fork(self, ['child', kind, String(total), String(2 * connections), ...process.argv.slice(2)], {
+      execArgv,
+    });
     const [{ url }] = await once(c, 'message');
     servers[kind] = { child: c, url: `${url}?secret=${SECRET}`, next: 0, results: [] };
   }
   const fire = (s, n) => {
     const run = autocannon({
-      url: s.url, connections, amount: n, timeout: 10, ...(rate > 0 && { overallRate: rate }),
-      requests: [{ method: 'POST', headers: { 'content-type': 'application/json' }, setupRequest: (req) => ({ ...req, body: head + s.next++ + tail }) }],
+      url: s.url,
+      connections,
+      amount: n,
+      timeout: 10,
+      ...(rate > 0 && { overallRate: rate }),
+      requests: [
+        {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          setupRequest: (req) => ({ ...req, body: head + s.next++ + tail }),
+        },
+      ],
     });
     const cap = setTimeout(() => run.stop(), BATCH_CAP_S * 1000);
     return run.then((r) => (clearTimeout(cap), r));
@@ -135,7 +162,9 @@ if (process.argv[2] === 'child') {
     return (await once(s.child, 'message'))[0];
   };
 
-  console.log(`receiver: CPU per answer webhook (${head.length + tail.length + 4} B payload, secret on), ${rate > 0 ? `${rate} webhooks/s` : 'as fast as autocannon goes'}, ${connections} connections, ${rounds} rounds of ${amount} per server, ${alternate ? 'one server after the other' : 'all servers side by side'}; ${boxLoad()}`);
+  console.log(
+    `receiver: CPU per answer webhook (${head.length + tail.length + 4} B payload, secret on), ${rate > 0 ? `${rate} webhooks/s` : 'as fast as autocannon goes'}, ${connections} connections, ${rounds} rounds of ${amount} per server, ${alternate ? 'one server after the other' : 'all servers side by side'}; ${boxLoad()}`,
+  );
   await Promise.all(KINDS.map((k) => fire(servers[k], warmup))); // JIT warm-up, unmeasured
   for (let r = 0; r < rounds; r++) {
     const line = [];
@@ -155,7 +184,9 @@ if (process.argv[2] === 'child') {
     KINDS.forEach((kind, i) => {
       const { us, handled, res, wallS } = results[i];
       servers[kind].results.push(us);
-      line.push(`${kind} ${us.toFixed(1)} us (${handled} webhooks, ${res.non2xx} non-2xx, ${(res.requests.total / wallS).toFixed(0)}/s)`);
+      line.push(
+        `${kind} ${us.toFixed(1)} us (${handled} webhooks, ${res.non2xx} non-2xx, ${(res.requests.total / wallS).toFixed(0)}/s)`,
+      );
     });
     console.log(`  round ${r + 1}: ${line.join(' | ')}`);
   }
@@ -168,12 +199,18 @@ if (process.argv[2] === 'child') {
   const fy = servers.fastify.results;
   const nh = servers['node:http'].results;
   const ratios = dc.map((v, i) => v / fy[i]);
-  console.log(`CPU per webhook, median (min-max): droidcheck ${spread(dc, 1)} us | bare Fastify ${spread(fy, 1)} us | bare node:http (floor) ${spread(nh, 1)} us`);
+  console.log(
+    `CPU per webhook, median (min-max): droidcheck ${spread(dc, 1)} us | bare Fastify ${spread(fy, 1)} us | bare node:http (floor) ${spread(nh, 1)} us`,
+  );
   const ratio = median(ratios);
-  console.log(`droidcheck receiver / bare Fastify: ratio ${spread(ratios)} | target <= 1.20${ratio > 1.2 ? `  MISSED by ${((ratio / 1.2 - 1) * 100).toFixed(1)}%` : '  OK'}; bare Fastify / node:http ${median(fy.map((v, i) => v / nh[i])).toFixed(2)}`);
+  console.log(
+    `droidcheck receiver / bare Fastify: ratio ${spread(ratios)} | target <= 1.20${ratio > 1.2 ? `  MISSED by ${((ratio / 1.2 - 1) * 100).toFixed(1)}%` : '  OK'}; bare Fastify / node:http ${median(fy.map((v, i) => v / nh[i])).toFixed(2)}`,
+  );
   if (servers.baseline) {
     const base = servers.baseline.results;
-    console.log(`baseline build (${argString('baseline')}): ${spread(base, 1)} us; droidcheck / baseline ${spread(dc.map((v, i) => v / base[i]))}`);
+    console.log(
+      `baseline build (${argString('baseline')}): ${spread(base, 1)} us; droidcheck / baseline ${spread(dc.map((v, i) => v / base[i]))}`,
+    );
   }
   process.exit(0);
 }

@@ -41,7 +41,7 @@ await once(receiver, 'listening');
 const dispatcher = new Agent({ connections: 256, keepAliveTimeout: 30_000 });
 const path = '/api/droids/1/endpoint/get-droid-answer-async';
 const headers = { 'content-type': 'application/json' };
-let answered = 0;
+let _answered = 0;
 
 /** The acknowledgement's requestId (the response is garbage once this returns). */
 async function ack() {
@@ -53,7 +53,7 @@ async function one() {
   try {
     const requestId = await ack();
     await new Promise((resolve) => waiting.set(requestId, resolve));
-    answered++;
+    _answered++;
   } catch {}
 }
 

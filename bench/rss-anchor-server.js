@@ -15,7 +15,13 @@ const delayMs = arg('delay-ms', 600_000);
 const dispatcher = new Agent({ connections: 64 });
 let accepted = 0;
 let delivered = 0;
-const answer = (requestId) => JSON.stringify({ requestId, droidId: 1, customerId: 1, answer: { content: 'one silk scarf, 2 pieces', type: 'droid' } });
+const answer = (requestId) =>
+  JSON.stringify({
+    requestId,
+    droidId: 1,
+    customerId: 1,
+    answer: { content: 'one silk scarf, 2 pieces', type: 'droid' },
+  });
 
 const server = createServer((req, res) => {
   req.resume();
@@ -24,9 +30,17 @@ const server = createServer((req, res) => {
     accepted++;
     res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ requestId }));
     setTimeout(() => {
-      request(webhookUrl, { method: 'POST', body: answer(requestId), headers: { 'content-type': 'application/json' }, dispatcher })
+      request(webhookUrl, {
+        method: 'POST',
+        body: answer(requestId),
+        headers: { 'content-type': 'application/json' },
+        dispatcher,
+      })
         .then((r) => r.body.dump())
-        .then(() => delivered++, () => {});
+        .then(
+          () => delivered++,
+          () => {},
+        );
     }, delayMs);
   });
 });

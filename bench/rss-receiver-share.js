@@ -23,6 +23,12 @@ const waits = ids.map((id) => receiver.waitFor(id, deadline, signal));
 gc();
 gc();
 const after = process.memoryUsage();
-console.log(JSON.stringify({ count: waits.length, heapPerWaiter: (after.heapUsed - before.heapUsed) / count, rssPerWaiter: (after.rss - before.rss) / count }));
+console.log(
+  JSON.stringify({
+    count: waits.length,
+    heapPerWaiter: (after.heapUsed - before.heapUsed) / count,
+    rssPerWaiter: (after.rss - before.rss) / count,
+  }),
+);
 await receiver.close();
 process.exit(0);

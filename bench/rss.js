@@ -33,7 +33,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { arg, argString, boxLoad, freePort, sleep, startEmulatorChild } from './lib.js';
 
-const sizes = argString('sizes', '10000,60000,120000').split(',').map(Number).sort((a, b) => a - b);
+const sizes = argString('sizes', '10000,60000,120000')
+  .split(',')
+  .map(Number)
+  .sort((a, b) => a - b);
 const rate = arg('rate', 1000);
 const sequential = process.argv.includes('--sequential');
 const snapshotDir = argString('snapshot', undefined);
@@ -63,11 +66,38 @@ async function droidcheck() {
   const reports = await mkdtemp(join(tmpdir(), 'droidcheck-rss-'));
   const startAt = new Date(Date.now() + START_MS).toISOString();
   const args = [
-    'load', here('./fixtures/bench.yaml'), '--mode', 'async', '--rate', String(rate), '--duration', `${Math.ceil(fillS) + 5}s`, '--max-requests', String(max), '--max-in-flight', String(max + 1000),
-    '--base-url', emu.baseUrl, '--droid-id', String(emu.droidId), '--receiver-port', String(port), '--start-at', startAt,
-    '--report-dir', reports, '--timeout', `${Math.ceil(delayMs / 1000) + 60}s`, '--progress', '0',
+    'load',
+    here('./fixtures/bench.yaml'),
+    '--mode',
+    'async',
+    '--rate',
+    String(rate),
+    '--duration',
+    `${Math.ceil(fillS) + 5}s`,
+    '--max-requests',
+    String(max),
+    '--max-in-flight',
+    String(max + 1000),
+    '--base-url',
+    emu.baseUrl,
+    '--droid-id',
+    String(emu.droidId),
+    '--receiver-port',
+    String(port),
+    '--start-at',
+    startAt,
+    '--report-dir',
+    reports,
+    '--timeout',
+    `${Math.ceil(delayMs / 1000) + 60}s`,
+    '--progress',
+    '0',
   ];
-  const child = fork(join(dist, 'cli/main.js'), args, { execArgv: [...PROBE, ...nodeFlags], env: { ...process.env, DROID_API_TOKEN: emu.token }, stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
+  const child = fork(join(dist, 'cli/main.js'), args, {
+    execArgv: [...PROBE, ...nodeFlags],
+    env: { ...process.env, DROID_API_TOKEN: emu.token },
+    stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+  });
   let err = '';
   child.stderr.on('data', (c) => (err = (err + c).slice(-2000)));
   return {
@@ -86,9 +116,28 @@ async function droidcheck() {
 /** The anchor: rss-anchor-client.js against rss-anchor-server.js; pending = the client's Map. */
 async function anchor() {
   const port = await freePort();
-  const server = fork(here('./rss-anchor-server.js'), ['--webhook-url', `http://127.0.0.1:${port}/webhook`, '--delay-ms', String(delayMs)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const server = fork(
+    here('./rss-anchor-server.js'),
+    ['--webhook-url', `http://127.0.0.1:${port}/webhook`, '--delay-ms', String(delayMs)],
+    { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] },
+  );
   const [{ baseUrl }] = await once(server, 'message');
-  const child = fork(here('./rss-anchor-client.js'), ['--base-url', baseUrl, '--port', String(port), '--rate', String(rate), '--count', String(max), '--start-ms', String(START_MS)], { execArgv: PROBE, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = fork(
+    here('./rss-anchor-client.js'),
+    [
+      '--base-url',
+      baseUrl,
+      '--port',
+      String(port),
+      '--rate',
+      String(rate),
+      '--count',
+      String(max),
+      '--start-ms',
+      String(START_MS),
+    ],
+    { execArgv: PROBE, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] },
+  );
   return {
     name: 'minimal undici loop',
     child,
@@ -109,27 +158,38 @@ async function measure(gen) {
   const until = Date.now() + START_MS + (fillS * 1.5 + 60) * 1000; // a loaded box sends late
   for (const size of sizes) {
     let pending = 0;
-    while ((pending = await gen.pending()) < size && Date.now() < until && gen.child.exitCode === null) await sleep(250);
+    while ((pending = await gen.pending()) < size && Date.now() < until && gen.child.exitCode === null)
+      await sleep(250);
     if (pending < size) {
-      console.log(`  ${gen.name}: only ${pending} of ${size} pending (${gen.child.exitCode !== null ? `exited ${gen.child.exitCode}: ${gen.tail()}` : 'fell behind; try a lower --rate'})`);
+      console.log(
+        `  ${gen.name}: only ${pending} of ${size} pending (${gen.child.exitCode !== null ? `exited ${gen.child.exitCode}: ${gen.tail()}` : 'fell behind; try a lower --rate'})`,
+      );
       break;
     }
     const m = await ask(gen.child, 'mem');
     readings.push({ size, pending, ...m });
     if (detail) {
       const f = (b) => `${(b / MB).toFixed(0)} MB`;
-      console.log(`  ${gen.name} at ${pending}: RSS ${f(m.rss)} (after GC ${f(m.rssAfterGc)}, peak ${f(m.peakRss)}); heap total ${f(m.heapTotalBeforeGc)}, used ${f(m.heapUsedBeforeGc)} -> ${f(m.heapUsed)} after GC; external ${f(m.externalBeforeGc)}; V8 spaces MB ${JSON.stringify(m.spaces)}`);
+      console.log(
+        `  ${gen.name} at ${pending}: RSS ${f(m.rss)} (after GC ${f(m.rssAfterGc)}, peak ${f(m.peakRss)}); heap total ${f(m.heapTotalBeforeGc)}, used ${f(m.heapUsedBeforeGc)} -> ${f(m.heapUsed)} after GC; external ${f(m.externalBeforeGc)}; V8 spaces MB ${JSON.stringify(m.spaces)}`,
+      );
     }
     if (snapshotDir && size === sizes[0]) {
-      const { file } = await ask(gen.child, { snapshot: join(snapshotDir, `${gen.name.replaceAll(' ', '-')}-${size}.heapsnapshot`) });
-      console.log(`  ${gen.name}: heap snapshot at ${pending} pending: ${file} (node bench/heap-top.js ${file} --per ${pending})`);
+      const { file } = await ask(gen.child, {
+        snapshot: join(snapshotDir, `${gen.name.replaceAll(' ', '-')}-${size}.heapsnapshot`),
+      });
+      console.log(
+        `  ${gen.name}: heap snapshot at ${pending} pending: ${file} (node bench/heap-top.js ${file} --per ${pending})`,
+      );
     }
   }
   await gen.close();
   return { base, readings };
 }
 
-console.log(`rss: memory per pending async request at ${sizes.join(', ')} pending, ${rate} req/s, answers delayed ${delayMs / 1000} s; ${sequential ? 'one after the other' : 'both at once'}; ${boxLoad()}`);
+console.log(
+  `rss: memory per pending async request at ${sizes.join(', ')} pending, ${rate} req/s, answers delayed ${delayMs / 1000} s; ${sequential ? 'one after the other' : 'both at once'}; ${boxLoad()}`,
+);
 let dc;
 let an;
 if (sequential) {
@@ -141,14 +201,21 @@ if (sequential) {
 
 const per = (r, base, key) => (r[key] - base[key]) / r.pending;
 const mb = (b) => `${(b / MB).toFixed(0)} MB`;
-console.log(`base before sending: droidcheck RSS ${mb(dc.base.rss)}, heap ${mb(dc.base.heapUsed)} | anchor RSS ${mb(an.base.rss)}, heap ${mb(an.base.heapUsed)}`);
+console.log(
+  `base before sending: droidcheck RSS ${mb(dc.base.rss)}, heap ${mb(dc.base.heapUsed)} | anchor RSS ${mb(an.base.rss)}, heap ${mb(an.base.heapUsed)}`,
+);
 let missed = false;
 for (const size of sizes) {
   const d = dc.readings.find((r) => r.size === size);
   const a = an.readings.find((r) => r.size === size);
   if (!d || !a) continue;
   const target = TARGETS[size];
-  const verdict = target === undefined ? '' : d.rss / MB < target ? ` | target RSS < ${target} MB OK` : ` | target RSS < ${target} MB MISSED by ${((d.rss / MB / target - 1) * 100).toFixed(0)}%`;
+  const verdict =
+    target === undefined
+      ? ''
+      : d.rss / MB < target
+        ? ` | target RSS < ${target} MB OK`
+        : ` | target RSS < ${target} MB MISSED by ${((d.rss / MB / target - 1) * 100).toFixed(0)}%`;
   if (target !== undefined && d.rss / MB >= target) missed = true;
   console.log(
     `${String(size).padStart(7)} pending: droidcheck RSS ${mb(d.rss)} (${per(d, dc.base, 'rss').toFixed(0)} B/request), heap ${mb(d.heapUsed)} (${per(d, dc.base, 'heapUsed').toFixed(0)} B/request)` +
@@ -158,17 +225,24 @@ for (const size of sizes) {
 }
 if (dc.readings.length >= 2) {
   const [first, last] = [dc.readings[0], dc.readings.at(-1)];
-  console.log(`droidcheck growth between ${first.size} and ${last.size} pending: ${((last.rss - first.rss) / (last.pending - first.pending)).toFixed(0)} B RSS, ${((last.heapUsed - first.heapUsed) / (last.pending - first.pending)).toFixed(0)} B heap per request (linear when close to the per-request figures)`);
+  console.log(
+    `droidcheck growth between ${first.size} and ${last.size} pending: ${((last.rss - first.rss) / (last.pending - first.pending)).toFixed(0)} B RSS, ${((last.heapUsed - first.heapUsed) / (last.pending - first.pending)).toFixed(0)} B heap per request (linear when close to the per-request figures)`,
+  );
 }
 // Which share is the receiver's: its waiters alone, in a process of their own.
 const last = dc.readings.at(-1);
 if (last) {
-  const share = fork(here('./rss-receiver-share.js'), ['--count', String(last.pending)], { execArgv: ['--expose-gc'], stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
+  const share = fork(here('./rss-receiver-share.js'), ['--count', String(last.pending)], {
+    execArgv: ['--expose-gc'],
+    stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
+  });
   let out = '';
   share.stdout.on('data', (c) => (out += c));
   await once(share, 'exit');
   const r = JSON.parse(out);
   const total = per(last, dc.base, 'heapUsed');
-  console.log(`share at ${last.pending} pending: receiver (its waiters alone) ${r.heapPerWaiter.toFixed(0)} B heap/request, runner + client + the rest ${(total - r.heapPerWaiter).toFixed(0)} B (${((r.heapPerWaiter / total) * 100).toFixed(0)}% receiver of ${total.toFixed(0)} B heap/request)`);
+  console.log(
+    `share at ${last.pending} pending: receiver (its waiters alone) ${r.heapPerWaiter.toFixed(0)} B heap/request, runner + client + the rest ${(total - r.heapPerWaiter).toFixed(0)} B (${((r.heapPerWaiter / total) * 100).toFixed(0)}% receiver of ${total.toFixed(0)} B heap/request)`,
+  );
 }
 process.exit(missed ? 1 : 0);

@@ -46,7 +46,9 @@ const sampler = setInterval(() => {
   sample();
   const s = samples[samples.length - 1];
   if (samples.length % 6 === 1) {
-    console.log(`t=${s.t.toFixed(0)}s rss ${(s.rss / MB).toFixed(0)} MiB heap ${(s.heap / MB).toFixed(0)} MiB records ${writer.lines}`);
+    console.log(
+      `t=${s.t.toFixed(0)}s rss ${(s.rss / MB).toFixed(0)} MiB heap ${(s.heap / MB).toFixed(0)} MiB records ${writer.lines}`,
+    );
   }
 }, SAMPLE_MS);
 // Time cap: stop arrivals at the cap, abort in-flight requests 30 s later (drain bound).
@@ -59,7 +61,13 @@ capTimer.unref();
 
 const result = await runEngine({
   source: MixSource.of(suites, { seed: 1 }),
-  scheduler: { kind: 'open', startRate: rate, stages: [{ durationMs: Math.ceil((requests / rate) * 1000) + 2000, target: rate }], maxInFlight: 50_000, maxRequests: requests },
+  scheduler: {
+    kind: 'open',
+    startRate: rate,
+    stages: [{ durationMs: Math.ceil((requests / rate) * 1000) + 2000, target: rate }],
+    maxInFlight: 50_000,
+    maxRequests: requests,
+  },
   client,
   receiver,
   timeoutMs: 30_000,
@@ -81,13 +89,27 @@ const base = afterMinute[0];
 const last = samples[samples.length - 1];
 const maxRss = Math.max(...rss);
 const f = (b) => (b / MB).toFixed(1);
-console.log(`async open model ${rate} req/s, ${requests} requests: elapsed ${(result.durationMs / 1000).toFixed(0)} s, sent ${result.counts.sent}, dropped ${result.counts.dropped}, outcomes ${JSON.stringify(Object.fromEntries(Object.entries(result.tally.outcomes).filter(([, n]) => n > 0)))}`);
+console.log(
+  `async open model ${rate} req/s, ${requests} requests: elapsed ${(result.durationMs / 1000).toFixed(0)} s, sent ${result.counts.sent}, dropped ${result.counts.dropped}, outcomes ${JSON.stringify(Object.fromEntries(Object.entries(result.tally.outcomes).filter(([, n]) => n > 0)))}`,
+);
 console.log(`records: ${writer.lines} lines, ${f(fileBytes)} MiB NDJSON at ${writer.path}`);
-console.log(`RSS curve (${samples.length} samples every ${SAMPLE_MS / 1000} s), MiB: ${samples.filter((_, i) => i % 12 === 0 || i === samples.length - 1).map((s) => `${s.t.toFixed(0)}s:${f(s.rss)}`).join(' ')}`);
-console.log(`RSS min ${f(Math.min(...rss))} MiB, max ${f(maxRss)} MiB, last ${f(last.rss)} MiB; heapUsed max ${f(Math.max(...samples.map((s) => s.heap)))} MiB, last ${f(last.heap)} MiB`);
-if (base) console.log(`growth after the first minute (t=${base.t.toFixed(0)}s -> end): RSS ${f(last.rss - base.rss)} MiB, heapUsed ${f(last.heap - base.heap)} MiB`);
+console.log(
+  `RSS curve (${samples.length} samples every ${SAMPLE_MS / 1000} s), MiB: ${samples
+    .filter((_, i) => i % 12 === 0 || i === samples.length - 1)
+    .map((s) => `${s.t.toFixed(0)}s:${f(s.rss)}`)
+    .join(' ')}`,
+);
+console.log(
+  `RSS min ${f(Math.min(...rss))} MiB, max ${f(maxRss)} MiB, last ${f(last.rss)} MiB; heapUsed max ${f(Math.max(...samples.map((s) => s.heap)))} MiB, last ${f(last.heap)} MiB`,
+);
+if (base)
+  console.log(
+    `growth after the first minute (t=${base.t.toFixed(0)}s -> end): RSS ${f(last.rss - base.rss)} MiB, heapUsed ${f(last.heap - base.heap)} MiB`,
+  );
 const maxMB = maxRss / 1e6;
-console.log(`max RSS ${maxMB.toFixed(0)} MB | target < ${TARGET_MB} MB | ratio ${(maxMB / TARGET_MB).toFixed(2)}${maxMB >= TARGET_MB ? `  MISSED by ${(maxMB - TARGET_MB).toFixed(0)} MB` : '  OK'}`);
+console.log(
+  `max RSS ${maxMB.toFixed(0)} MB | target < ${TARGET_MB} MB | ratio ${(maxMB / TARGET_MB).toFixed(2)}${maxMB >= TARGET_MB ? `  MISSED by ${(maxMB - TARGET_MB).toFixed(0)} MB` : '  OK'}`,
+);
 await dispatcher.close();
 await emu.close();
 await receiver.close();

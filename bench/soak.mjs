@@ -62,13 +62,31 @@ function slope(xs, ys) {
   return den === 0 ? 0 : num / den;
 }
 
-const receiver = createReceiver({ secret: 'soak-secret-0123456789abcdefghijklmnopqr', orphanGraceMs: 5_000, rememberMs: 30_000 });
+const receiver = createReceiver({
+  secret: 'soak-secret-0123456789abcdefghijklmnopqr',
+  orphanGraceMs: 5_000,
+  rememberMs: 30_000,
+});
 const webhookUrl = await receiver.listen();
-const emulator = await createEmulator({ webhookUrl, webhookSecret: 'soak-secret-0123456789abcdefghijklmnopqr', faults: FAULTS, deliveryLogRetentionMs: 10_000 });
+const emulator = await createEmulator({
+  webhookUrl,
+  webhookSecret: 'soak-secret-0123456789abcdefghijklmnopqr',
+  faults: FAULTS,
+  deliveryLogRetentionMs: 10_000,
+});
 const baseUrl = await emulator.listen();
 const dispatcher = new Agent({ connections: 256, keepAliveTimeout: 10_000 });
-const client = new DroidClient({ baseUrl, droidId: emulator.droidId, token: emulator.token, dispatcher, requestTimeoutMs: 5_000 });
-const scenario = parseSuite('suite: soak\nscenarios:\n  - name: hello\n    modes: [async]\n    humanMessage: Do you have silk scarves?\n', 'soak.yaml').scenarios[0];
+const client = new DroidClient({
+  baseUrl,
+  droidId: emulator.droidId,
+  token: emulator.token,
+  dispatcher,
+  requestTimeoutMs: 5_000,
+});
+const scenario = parseSuite(
+  'suite: soak\nscenarios:\n  - name: hello\n    modes: [async]\n    humanMessage: Do you have silk scarves?\n',
+  'soak.yaml',
+).scenarios[0];
 const ctx = { client, receiver, clock: systemClock, timeoutMs: DEADLINE_MS, latency: new LatencyRecorder() };
 
 const outcomes = {};
@@ -83,12 +101,23 @@ function sample() {
   emulator.sweepDeliveryLog(); // the emulator's own log (7-day retention by default) is not droidcheck's memory
   globalThis.gc?.();
   const m = process.memoryUsage();
-  const s = { t: Math.round((performance.now() - t0) / 1000), rss: mb(m.rss), heap: mb(m.heapUsed), handles: handles(), sent, inFlight };
+  const s = {
+    t: Math.round((performance.now() - t0) / 1000),
+    rss: mb(m.rss),
+    heap: mb(m.heapUsed),
+    handles: handles(),
+    sent,
+    inFlight,
+  };
   samples.push(s);
-  console.log(`t=${String(s.t).padStart(4)}s rss=${s.rss} MB heap=${s.heap} MB handles=${s.handles} sent=${sent} in-flight=${inFlight} ${JSON.stringify(outcomes)}`);
+  console.log(
+    `t=${String(s.t).padStart(4)}s rss=${s.rss} MB heap=${s.heap} MB handles=${s.handles} sent=${sent} in-flight=${inFlight} ${JSON.stringify(outcomes)}`,
+  );
 }
 
-console.log(`soak: ${minutes} min at ${rate} req/s, faults on (5xx 5%, 429 10%, reset 2%, slow ack 5%, drop 5%, duplicate 20%, late 2%)`);
+console.log(
+  `soak: ${minutes} min at ${rate} req/s, faults on (5xx 5%, 429 10%, reset 2%, slow ack 5%, drop 5%, duplicate 20%, late 2%)`,
+);
 sample();
 const timer = setInterval(sample, sampleMs);
 // Steady arrival rate: send what is due every 10 ms (open model; skipped when over MAX_IN_FLIGHT).
@@ -129,7 +158,13 @@ for (const key of ['rss', 'heap']) {
   const ys = steady.map((s) => s[key]);
   const mean = ys.reduce((a, b) => a + b, 0) / ys.length;
   const growthPct = steady.length < 3 ? 0 : ((slope(xs, ys) * (xs.at(-1) - xs[0])) / mean) * 100;
-  verdicts.push({ key, min: Math.min(...ys), max: Math.max(...ys), growthPct: Math.round(growthPct * 10) / 10, flat: growthPct < maxGrowthPct });
+  verdicts.push({
+    key,
+    min: Math.min(...ys),
+    max: Math.max(...ys),
+    growthPct: Math.round(growthPct * 10) / 10,
+    flat: growthPct < maxGrowthPct,
+  });
 }
 const h = steady.map((s) => s.handles);
 const handlesFlat = steady.length < 2 || h.at(-1) <= Math.max(...h.slice(0, Math.ceil(h.length / 2))) + 5;
@@ -140,9 +175,14 @@ await receiver.close();
 const rec = receiver.stats();
 const balanced = rec.received === rec.matched + rec.duplicates + rec.late + rec.orphans + rec.badSecret + rec.malformed;
 const total = Object.values(outcomes).reduce((a, b) => a + b, 0);
-for (const v of verdicts) console.log(`${v.key}: ${v.min}..${v.max} MB after warm-up, growth ${v.growthPct}% (limit ${maxGrowthPct}%): ${v.flat ? 'flat' : 'GROWING'}`);
+for (const v of verdicts)
+  console.log(
+    `${v.key}: ${v.min}..${v.max} MB after warm-up, growth ${v.growthPct}% (limit ${maxGrowthPct}%): ${v.flat ? 'flat' : 'GROWING'}`,
+  );
 console.log(`handles: ${h.join(' ')}: ${handlesFlat ? 'no growth' : 'GROWING'}`);
-console.log(`requests: sent ${sent}, skipped ${skipped}, outcomes ${total} ${JSON.stringify(outcomes)}; emulator accepted ${emu.accepted} injected ${emu.injectedFaults}`);
+console.log(
+  `requests: sent ${sent}, skipped ${skipped}, outcomes ${total} ${JSON.stringify(outcomes)}; emulator accepted ${emu.accepted} injected ${emu.injectedFaults}`,
+);
 console.log(`receiver: ${JSON.stringify(rec)} ${balanced ? 'balanced' : 'UNBALANCED'}`);
 const ok = verdicts.every((v) => v.flat) && handlesFlat && balanced && total === sent;
 console.log(`verdict: ${ok ? 'PASS (flat memory, no handle growth, nothing lost)' : 'FAIL'}`);

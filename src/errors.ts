@@ -21,17 +21,23 @@ export const ERROR_CODES = {
   DROIDCHECK_ERR_SCENARIO: 'a scenario, config or profile file is malformed; each problem at file:line:col (exit 2)',
   DROIDCHECK_ERR_CONFIG: 'configuration missing or contradictory, e.g. a real target without its token (exit 2)',
   DROIDCHECK_ERR_THRESHOLD: 'a threshold (SLO) expression is malformed or names an unknown metric (exit 2)',
-  DROIDCHECK_ERR_SETUP: 'every request failed the same set-up way before any was answered: the target or its configuration is wrong (exit 2)',
+  DROIDCHECK_ERR_SETUP:
+    'every request failed the same set-up way before any was answered: the target or its configuration is wrong (exit 2)',
   DROIDCHECK_ERR_API: 'the service answered a request with a non-2xx status (the request fails: exit 1)',
-  DROIDCHECK_ERR_TRANSPORT: 'no HTTP answer at all: connection refused or reset, socket error (the request fails: exit 1)',
+  DROIDCHECK_ERR_TRANSPORT:
+    'no HTTP answer at all: connection refused or reset, socket error (the request fails: exit 1)',
   DROIDCHECK_ERR_TIMEOUT: 'no answer within the deadline: sync response or webhook (the request fails: exit 1)',
-  DROIDCHECK_ERR_CONTRACT: 'a 2xx body that is not JSON or breaks the documented shape where the runner needs it (exit 1)',
-  DROIDCHECK_ERR_ANSWER_FAILED: 'the answer webhook carried an error payload instead of an answer (the request fails: exit 1)',
-  DROIDCHECK_ERR_STEP: 'a step of a steps scenario ended in an outcome other than answered (the scenario fails: exit 1)',
+  DROIDCHECK_ERR_CONTRACT:
+    'a 2xx body that is not JSON or breaks the documented shape where the runner needs it (exit 1)',
+  DROIDCHECK_ERR_ANSWER_FAILED:
+    'the answer webhook carried an error payload instead of an answer (the request fails: exit 1)',
+  DROIDCHECK_ERR_STEP:
+    'a step of a steps scenario ended in an outcome other than answered (the scenario fails: exit 1)',
   DROIDCHECK_ERR_TURN: 'a turn of a simulated conversation got no answer (the scenario fails: exit 1)',
   DROIDCHECK_ERR_JUDGE: 'the language model behind judge/similar gave no verdict; a judge error, never a pass (exit 1)',
-  DROIDCHECK_ERR_ABORTED: 'cancelled by the run\'s abort: second Ctrl-C, or the grace period over (exit 130)',
-  DROIDCHECK_ERR_UNEXPECTED: 'a request failed with an error droidcheck does not know (not a DroidcheckError): a bug to report (exit 1)',
+  DROIDCHECK_ERR_ABORTED: "cancelled by the run's abort: second Ctrl-C, or the grace period over (exit 130)",
+  DROIDCHECK_ERR_UNEXPECTED:
+    'a request failed with an error droidcheck does not know (not a DroidcheckError): a bug to report (exit 1)',
   DROIDCHECK_ERR_INTERNAL: 'a broken invariant of droidcheck itself, e.g. outcomes that do not add up (exit 70)',
 } as const;
 /** One of the codes of ERROR_CODES. */
@@ -81,11 +87,7 @@ export class ScenarioError extends DroidcheckError {
   static readonly code = 'DROIDCHECK_ERR_SCENARIO';
   readonly issues: FileIssue[];
   constructor(issues: FileIssue[]) {
-    super(
-      ScenarioError.code,
-      issues.map((i) => `${formatLocation(i.location)}: ${i.message}`).join('\n'),
-      EXIT.USAGE,
-    );
+    super(ScenarioError.code, issues.map((i) => `${formatLocation(i.location)}: ${i.message}`).join('\n'), EXIT.USAGE);
     this.issues = issues;
   }
 }
@@ -166,15 +168,10 @@ export class ContractError extends DroidcheckError {
   static readonly code = 'DROIDCHECK_ERR_CONTRACT';
   readonly violations: { path: string; message: string; value?: unknown }[];
   readonly bodyExcerpt: string;
-  constructor(
-    endpoint: string,
-    violations: { path: string; message: string; value?: unknown }[],
-    bodyExcerpt = '',
-  ) {
+  constructor(endpoint: string, violations: { path: string; message: string; value?: unknown }[], bodyExcerpt = '') {
     super(
       ContractError.code,
-      `${endpoint} broke the contract: ` +
-        violations.map((v) => `${v.path || '(body)'}: ${v.message}`).join('; '),
+      `${endpoint} broke the contract: ${violations.map((v) => `${v.path || '(body)'}: ${v.message}`).join('; ')}`,
       EXIT.EXPECTATION_FAILED,
     );
     this.violations = violations;

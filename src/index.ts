@@ -86,7 +86,12 @@ export { compareReports, type CompareReportsOptions, type CompareReportsResult }
 /** `mergeReports(paths, options)`: `droidcheck merge`; shards' reports merged (histograms exactly), written, judged again. */
 export { mergeReports, type MergeReportsOptions, type MergeReportsResult } from './jobs/merge.js';
 /** `importConversations(options, io)`: `droidcheck import`; real conversations become a regression suite. */
-export { importConversations, type ImportIo, type ImportOptions, type ImportResult } from './jobs/import-conversations.js';
+export {
+  importConversations,
+  type ImportIo,
+  type ImportOptions,
+  type ImportResult,
+} from './jobs/import-conversations.js';
 /** `validateScenarios(paths, options)`: `droidcheck validate`; loads and checks suites without sending anything, warns of graded expectations no model could grade. */
 export { validateScenarios, type ValidateOptions, type ValidateResult } from './jobs/validate.js';
 /** `jsonSchema(kind)`: `droidcheck schema`; the JSON Schema of a scenario suite or of report.json. */
@@ -207,7 +212,11 @@ export {
 } from './metrics/index.js';
 
 // ---- reports -----------------------------------------------------------------------------------
-import type { renderConsoleSummary as consoleRenderer, renderJUnit as junitRenderer, renderMarkdownSummary as markdownRenderer } from './report/index.js';
+import type {
+  renderConsoleSummary as consoleRenderer,
+  renderJUnit as junitRenderer,
+  renderMarkdownSummary as markdownRenderer,
+} from './report/index.js';
 export {
   /** Renderers of a ReportDocument (e.g. one read back with readReportFile): text, JUnit XML, self-contained HTML, Markdown. */
   renderConsoleSummary,

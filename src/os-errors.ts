@@ -28,15 +28,23 @@ function errnoCode(err: unknown): string | undefined {
 export function listenError(err: unknown, host: UserValue, port: UserValue): unknown {
   switch (errnoCode(err)) {
     case 'EADDRINUSE':
-      return new UsageError(`${port.flag} ${port.value}: the port is already in use on ${host.value} (another droidcheck or another program); choose another port, or 0 for any free port`);
+      return new UsageError(
+        `${port.flag} ${port.value}: the port is already in use on ${host.value} (another droidcheck or another program); choose another port, or 0 for any free port`,
+      );
     case 'EACCES':
-      return new UsageError(`${port.flag} ${port.value}: permission denied to listen on this port (ports below 1024 need privileges); choose a port >= 1024, or 0 for any free port`);
+      return new UsageError(
+        `${port.flag} ${port.value}: permission denied to listen on this port (ports below 1024 need privileges); choose a port >= 1024, or 0 for any free port`,
+      );
     case 'EADDRNOTAVAIL':
-      return new UsageError(`${host.flag} ${host.value}: this machine has no such address; use 127.0.0.1 (loopback), 0.0.0.0 (every interface) or one of this machine's own addresses`);
+      return new UsageError(
+        `${host.flag} ${host.value}: this machine has no such address; use 127.0.0.1 (loopback), 0.0.0.0 (every interface) or one of this machine's own addresses`,
+      );
     case 'ENOTFOUND':
     case 'EAI_AGAIN':
     case 'EAI_NONAME':
-      return new UsageError(`${host.flag} ${host.value}: the host name does not resolve; use an IP address such as 127.0.0.1 or 0.0.0.0`);
+      return new UsageError(
+        `${host.flag} ${host.value}: the host name does not resolve; use an IP address such as 127.0.0.1 or 0.0.0.0`,
+      );
     default:
       return err;
   }
@@ -45,9 +53,15 @@ export function listenError(err: unknown, host: UserValue, port: UserValue): unk
 const PATH_PROBLEMS: Record<string, { read: string; write: string }> = {
   ENOENT: { read: 'no such file or directory', write: 'a folder on the way does not exist' },
   EISDIR: { read: 'is a directory; give a file', write: 'is a directory; give a file name' },
-  ENOTDIR: { read: 'a part of the path is a file, not a directory', write: 'a part of the path is a file, not a directory' },
+  ENOTDIR: {
+    read: 'a part of the path is a file, not a directory',
+    write: 'a part of the path is a file, not a directory',
+  },
   EEXIST: { read: 'a file is in the way', write: 'a file is in the way where a directory is needed' },
-  EACCES: { read: 'permission denied; check the file\'s permissions', write: 'permission denied; choose a folder you may write to' },
+  EACCES: {
+    read: "permission denied; check the file's permissions",
+    write: 'permission denied; choose a folder you may write to',
+  },
   EPERM: { read: 'operation not permitted', write: 'operation not permitted; choose a folder you may write to' },
   EROFS: { read: 'read-only file system', write: 'read-only file system; choose a writable folder' },
   ENAMETOOLONG: { read: 'the path is too long', write: 'the path is too long' },

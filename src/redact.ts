@@ -17,7 +17,7 @@
 export const REDACTED = '[REDACTED]';
 
 /** Secrets shorter than this are ignored here (and refused by config/resolve.ts, exit 2). */
-export const MIN_SECRET_CHARS = 8;
+const MIN_SECRET_CHARS = 8;
 
 /** Deepest nesting `redactValue` walks; deeper values are replaced by `[TOO DEEP]`. */
 const MAX_DEPTH = 200;
@@ -32,7 +32,7 @@ function escapeRegExp(text: string): string {
 }
 
 /** Every spelling of `secret` that may land in a text: raw, URL-encoded, form-encoded, JSON-escaped. */
-export function secretForms(secret: string): string[] {
+function secretForms(secret: string): string[] {
   const forms = new Set<string>([secret]);
   const encoded = encodeURIComponent(secret);
   forms.add(encoded);
@@ -53,7 +53,10 @@ export function createRedactor(secrets: readonly (string | null | undefined)[]):
     if (typeof s === 'string' && s.length >= MIN_SECRET_CHARS) for (const f of secretForms(s)) forms.add(f);
   }
   if (forms.size === 0) return Object.assign((text: string) => text, { active: false });
-  const alternatives = [...forms].sort((a, b) => b.length - a.length).map(escapeRegExp).join('|');
+  const alternatives = [...forms]
+    .sort((a, b) => b.length - a.length)
+    .map(escapeRegExp)
+    .join('|');
   const pattern = new RegExp(`(?<![A-Za-z0-9])(?:${alternatives})(?![A-Za-z0-9])`, 'g');
   const redact = (text: string): string => {
     if (typeof text !== 'string' || text.length < MIN_SECRET_CHARS) return text;
@@ -101,7 +104,13 @@ export function redactValue<T>(value: T, redact: (text: string) => string): T {
 }
 
 /** Environment variables that hold secrets (docs/architecture.md, Conventions). */
-export const SECRET_VARIABLES = ['DROID_API_TOKEN', 'DROID_WEBHOOK_SECRET', 'DROID_VERIFY_TOKEN', 'DROID_INTENT_SECRET', 'OPENAI_API_KEY'] as const;
+const SECRET_VARIABLES = [
+  'DROID_API_TOKEN',
+  'DROID_WEBHOOK_SECRET',
+  'DROID_VERIFY_TOKEN',
+  'DROID_INTENT_SECRET',
+  'OPENAI_API_KEY',
+] as const;
 
 /** The secrets droidcheck reads from the environment. */
 export function environmentSecrets(env: NodeJS.ProcessEnv): string[] {

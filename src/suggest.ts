@@ -4,7 +4,7 @@
  */
 
 /** Edit distance between `a` and `b` (optimal string alignment: Levenshtein plus adjacent transpositions, each counting 1). */
-export function editDistance(a: string, b: string): number {
+function editDistance(a: string, b: string): number {
   const rows = a.length + 1;
   const cols = b.length + 1;
   const d: number[] = new Array<number>(rows * cols).fill(0);

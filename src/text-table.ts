@@ -7,7 +7,7 @@
 const ANSI = /\u001b\[[0-9;]*m/g;
 
 /** Visible width of `text` (ANSI codes left out). */
-export function visibleWidth(text: string): number {
+function visibleWidth(text: string): number {
   return text.replace(ANSI, '').length;
 }
 
@@ -20,9 +20,14 @@ function pad(cell: string, width: number, left: boolean): string {
  * Rows to lines: the first column left-aligned, the others right-aligned (or as `align`
  * says: 'l' | 'r' per column), two spaces apart, each line indented by `indent` (default 2).
  */
-export function textTable(rows: readonly (readonly string[])[], opts: { align?: readonly ('l' | 'r')[]; indent?: number } = {}): string[] {
+export function textTable(
+  rows: readonly (readonly string[])[],
+  opts: { align?: readonly ('l' | 'r')[]; indent?: number } = {},
+): string[] {
   const cols = Math.max(0, ...rows.map((r) => r.length));
   const widths = Array.from({ length: cols }, (_, c) => Math.max(0, ...rows.map((r) => visibleWidth(r[c] ?? ''))));
   const indent = ' '.repeat(opts.indent ?? 2);
-  return rows.map((r) => `${indent}${r.map((cell, c) => pad(cell, widths[c] ?? 0, (opts.align?.[c] ?? (c === 0 ? 'l' : 'r')) === 'l')).join('  ')}`.trimEnd());
+  return rows.map((r) =>
+    `${indent}${r.map((cell, c) => pad(cell, widths[c] ?? 0, (opts.align?.[c] ?? (c === 0 ? 'l' : 'r')) === 'l')).join('  ')}`.trimEnd(),
+  );
 }

@@ -42,7 +42,8 @@ function trim(n: number, digits: number): string {
 export function formatMs(ms: number): string {
   if (!Number.isFinite(ms)) return `${ms} ms`;
   const abs = Math.abs(ms);
-  if (abs < 1000) return `${abs >= 100 ? trim(ms, 0) : abs >= 10 ? trim(ms, 1) : abs >= 1 ? trim(ms, 2) : trim(ms, 3)} ms`;
+  if (abs < 1000)
+    return `${abs >= 100 ? trim(ms, 0) : abs >= 10 ? trim(ms, 1) : abs >= 1 ? trim(ms, 2) : trim(ms, 3)} ms`;
   return `${trim(ms / 1000, abs >= 10_000 ? 1 : 2)} s`;
 }
 
@@ -54,12 +55,4 @@ export function formatRate(perSecond: number): string {
 /** A share 0..1 as a percentage: `12.5%` (null: `-`). */
 export function formatPercent(share: number | null, digits = 1): string {
   return share === null || !Number.isFinite(share) ? '-' : `${trim(share * 100, digits)}%`;
-}
-
-/** A byte count: `512 B`, `1.5 KiB`, `314 MiB`. */
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${Math.round(bytes)} B`;
-  if (bytes < 1024 ** 2) return `${trim(bytes / 1024, 1)} KiB`;
-  if (bytes < 1024 ** 3) return `${trim(bytes / 1024 ** 2, 1)} MiB`;
-  return `${trim(bytes / 1024 ** 3, 2)} GiB`;
 }

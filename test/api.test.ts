@@ -11,7 +11,17 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compareReports, EXIT, jsonSchema, mergeReports, readReportFile, resolveConfig, run, validateScenarios, type JobSummary } from '../src/index.js';
+import {
+  compareReports,
+  EXIT,
+  jsonSchema,
+  mergeReports,
+  readReportFile,
+  resolveConfig,
+  run,
+  validateScenarios,
+  type JobSummary,
+} from '../src/index.js';
 import { collectReportDir } from './helpers/cli.js';
 
 const SUITE = `
@@ -35,7 +45,16 @@ let stdout = '';
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'droidcheck-api-'));
   await writeFile(join(dir, 'api.yaml'), SUITE);
-  const config = resolveConfig('run', { paths: [join(dir, 'api.yaml')], reportDir: join(dir, 'out'), reporters: ['json', 'junit'], emulatorThread: 'inline' }, {});
+  const config = resolveConfig(
+    'run',
+    {
+      paths: [join(dir, 'api.yaml')],
+      reportDir: join(dir, 'out'),
+      reporters: ['json', 'junit'],
+      emulatorThread: 'inline',
+    },
+    {},
+  );
   const out = new PassThrough();
   out.on('data', (c: Buffer) => (stdout += c.toString()));
   summary = await run(config, { stdout: out, stderr: new PassThrough(), env: {} });
@@ -51,7 +70,9 @@ describe('run() through the public API, against the embedded emulator', () => {
     expect(summary.report.kind).toBe('run');
     expect(summary.report.summary).toMatchObject({ requests: 3, scenarios: 3, passed: 2, failed: 1 });
     expect(summary.report.summary.outcomes.answered).toBe(3);
-    const byName = summary.report.scenarios.map((s) => `${s.name} [${s.mode}] ${s.passed ? 'passed' : 'failed'}`).sort();
+    const byName = summary.report.scenarios
+      .map((s) => `${s.name} [${s.mode}] ${s.passed ? 'passed' : 'failed'}`)
+      .sort();
     expect(byName).toEqual(['asks for a refund [async] failed', 'greets [async] passed', 'greets [sync] passed']);
     const failed = summary.report.scenarios.find((s) => !s.passed)!;
     expect(failed.failures[0]!.path).toBe('intents');
@@ -83,7 +104,9 @@ describe('run() through the public API, against the embedded emulator', () => {
     await expect(validateScenarios([join(dir, 'out')])).rejects.toMatchObject({ code: 'DROIDCHECK_ERR_USAGE' });
     expect(jsonSchema('scenario').$schema).toMatch(/2020-12/);
     expect(Object.keys(jsonSchema('report').properties as object)).toContain('exitCode');
-    await expect(compareReports(join(dir, 'out', 'report.json'), join(dir, 'out', 'report.json'), { tolerancePct: -1 })).rejects.toMatchObject({ code: 'DROIDCHECK_ERR_USAGE' });
+    await expect(
+      compareReports(join(dir, 'out', 'report.json'), join(dir, 'out', 'report.json'), { tolerancePct: -1 }),
+    ).rejects.toMatchObject({ code: 'DROIDCHECK_ERR_USAGE' });
   });
 });
 
@@ -94,21 +117,36 @@ describe('run() through the public API, against the embedded emulator', () => {
  */
 function unexportedSignatureTypes(): string[] {
   const root = new URL('..', import.meta.url).pathname;
-  const parsed = ts.getParsedCommandLineOfConfigFile(`${root}tsconfig.json`, {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} })!;
+  const parsed = ts.getParsedCommandLineOfConfigFile(
+    `${root}tsconfig.json`,
+    {},
+    { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} },
+  )!;
   const program = ts.createProgram([`${root}src/index.ts`], parsed.options);
   const checker = program.getTypeChecker();
-  const exports = checker.getExportsOfModule(checker.getSymbolAtLocation(program.getSourceFile(`${root}src/index.ts`)!)!);
+  const exports = checker.getExportsOfModule(
+    checker.getSymbolAtLocation(program.getSourceFile(`${root}src/index.ts`)!)!,
+  );
   const exported = new Set(exports.map((s) => s.name));
   const named = (type: ts.Type, out: Set<string>, depth = 0): void => {
     if (depth > 3) return;
     const sym = type.aliasSymbol ?? type.getSymbol();
     const decl = sym?.declarations?.[0];
-    if (sym && decl && decl.getSourceFile().fileName.startsWith(`${root}src/`) && !ts.isTypeParameterDeclaration(decl) && !sym.name.startsWith('__')) {
+    if (
+      sym &&
+      decl?.getSourceFile().fileName.startsWith(`${root}src/`) &&
+      !ts.isTypeParameterDeclaration(decl) &&
+      !sym.name.startsWith('__')
+    ) {
       out.add(sym.name);
       return;
     }
     if (type.isUnionOrIntersection()) for (const t of type.types) named(t, out, depth);
-    for (const t of [...(type.aliasTypeArguments ?? []), ...(type.flags & ts.TypeFlags.Object ? checker.getTypeArguments(type as ts.TypeReference) : [])]) named(t, out, depth + 1);
+    for (const t of [
+      ...(type.aliasTypeArguments ?? []),
+      ...(type.flags & ts.TypeFlags.Object ? checker.getTypeArguments(type as ts.TypeReference) : []),
+    ])
+      named(t, out, depth + 1);
   };
   const missing: string[] = [];
   for (const s of exports) {

@@ -11,7 +11,18 @@ import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = new URL('..', import.meta.url).pathname;
-const SCANNED = ['src', 'test', 'docs', 'bench', 'deploy', 'scenarios', 'README.md', '.dependency-cruiser.cjs', 'package.json', 'vitest.config.ts'];
+const SCANNED = [
+  'src',
+  'test',
+  'docs',
+  'bench',
+  'deploy',
+  'scenarios',
+  'README.md',
+  '.dependency-cruiser.cjs',
+  'package.json',
+  'vitest.config.ts',
+];
 
 // Assembled from parts so that this file does not cite what it forbids.
 const FORBIDDEN = new RegExp(
@@ -34,7 +45,9 @@ async function files(path: string): Promise<string[]> {
   const full = join(ROOT, path);
   const entries = await readdir(full, { withFileTypes: true }).catch(() => undefined);
   if (!entries) return [full];
-  const nested = await Promise.all(entries.filter((e) => e.name !== 'node_modules').map((e) => files(join(path, e.name))));
+  const nested = await Promise.all(
+    entries.filter((e) => e.name !== 'node_modules').map((e) => files(join(path, e.name))),
+  );
   return nested.flat();
 }
 
@@ -52,8 +65,19 @@ describe('no citation of a document outside the repository', () => {
   });
 
   it('recognises a citation when one appears', () => {
-    const samples = ['see DESIGN' + '.md, Layout', '(' + 'issue' + ' 13, part 2)', 'the spec (message-endpoint' + '-api.md)', 'fixes issue #' + '4'];
+    const samples = [
+      'see DESIGN' + '.md, Layout',
+      '(' + 'issue' + ' 13, part 2)',
+      'the spec (message-endpoint' + '-api.md)',
+      'fixes issue #' + '4',
+    ];
     for (const s of samples) expect(FORBIDDEN.test(s), s).toBe(true);
-    for (const s of ['for (const issue of issues)', 'throw new ScenarioError(' + 'issues)', 'issues(text)', 'docs/architecture.md']) expect(FORBIDDEN.test(s), s).toBe(false);
+    for (const s of [
+      'for (const issue of issues)',
+      'throw new ScenarioError(' + 'issues)',
+      'issues(text)',
+      'docs/architecture.md',
+    ])
+      expect(FORBIDDEN.test(s), s).toBe(false);
   });
 });

@@ -6,7 +6,7 @@ import {
   ApiError,
   ConfigError,
   ContractError,
-  DroidcheckError,
+  type DroidcheckError,
   ERROR_CLASSES,
   ERROR_CODES,
   EXIT,
@@ -57,7 +57,12 @@ describe('errors table', () => {
   it('instances carry their class code and an exit code from the table', () => {
     const samples: DroidcheckError[] = [
       new ScenarioError([{ location: { file: 'a.yaml', line: 3, col: 5 }, message: 'bad' }]),
-      new ApiError({ status: 401, error: 'Unauthorized', message: 'Invalid API key', endpoint: 'get-droid-answer-async' }),
+      new ApiError({
+        status: 401,
+        error: 'Unauthorized',
+        message: 'Invalid API key',
+        endpoint: 'get-droid-answer-async',
+      }),
       new TransportError('reset', 'ECONNRESET'),
       new ContractError('get-droid-answer', [{ path: 'answer', message: 'expected string' }]),
     ];
@@ -75,7 +80,12 @@ describe('errors table', () => {
   });
 
   it('keeps status, error and message on ApiError', () => {
-    const e = new ApiError({ status: 400, error: 'Bad Request', message: 'Invalid humanMessage format', endpoint: 'x' });
+    const e = new ApiError({
+      status: 400,
+      error: 'Bad Request',
+      message: 'Invalid humanMessage format',
+      endpoint: 'x',
+    });
     expect([e.status, e.error, e.apiMessage]).toEqual([400, 'Bad Request', 'Invalid humanMessage format']);
     expect(e.message).toContain('HTTP 400 Bad Request: Invalid humanMessage format');
   });
@@ -86,7 +96,9 @@ describe('every error code in one table, documented once', () => {
     const used = await codesInSrc();
     const documented = await documentedCodes();
     for (const [code, where] of used) {
-      expect(Object.keys(ERROR_CODES), `${code} (${where[0]}) is missing from ERROR_CODES in src/errors.ts`).toContain(code);
+      expect(Object.keys(ERROR_CODES), `${code} (${where[0]}) is missing from ERROR_CODES in src/errors.ts`).toContain(
+        code,
+      );
       expect([...documented.keys()], `${code} (${where[0]}) has no row in docs/errors.md`).toContain(code);
     }
   });
@@ -94,7 +106,8 @@ describe('every error code in one table, documented once', () => {
   it('documents no code that is no longer used, and exactly the codes of the table', async () => {
     const used = await codesInSrc();
     const documented = await documentedCodes();
-    for (const code of documented.keys()) expect(used.has(code), `${code} is documented in docs/errors.md but src/ no longer uses it`).toBe(true);
+    for (const code of documented.keys())
+      expect(used.has(code), `${code} is documented in docs/errors.md but src/ no longer uses it`).toBe(true);
     expect([...documented.keys()].sort()).toEqual(Object.keys(ERROR_CODES).sort());
   });
 
@@ -116,6 +129,7 @@ describe('every error code in one table, documented once', () => {
     ];
     expect(samples.map((e) => e.code).sort()).toEqual(ERROR_CLASSES.map((c) => c.code).sort());
     for (const e of samples) expect(documented.get(e.code), e.code).toBe(e.exitCode);
-    for (const [code, exit] of documented) expect(ERROR_CODES[code as keyof typeof ERROR_CODES], code).toContain(`exit ${exit})`);
+    for (const [code, exit] of documented)
+      expect(ERROR_CODES[code as keyof typeof ERROR_CODES], code).toContain(`exit ${exit})`);
   });
 });

@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { reportJsonSchema } from '../src/report/index.js';
 import { exportScenarioJsonSchema } from '../src/scenario/index.js';
 
-const shipped = async (name: string): Promise<unknown> => JSON.parse(await readFile(resolve(import.meta.dirname, '..', name), 'utf8'));
+const shipped = async (name: string): Promise<unknown> =>
+  JSON.parse(await readFile(resolve(import.meta.dirname, '..', name), 'utf8'));
 
 describe('shipped JSON Schemas', () => {
   it('droidcheck.schema.json is what `droidcheck schema` prints today (regenerate: npx droidcheck schema > droidcheck.schema.json)', async () => {

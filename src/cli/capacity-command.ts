@@ -7,10 +7,14 @@ import { withInterrupts, type CliContext } from './shared.js';
 export function registerCapacityCommand(program: Command, ctx: CliContext): void {
   const command = program
     .command('capacity')
-    .description('find the highest arrival rate at which ack p99 (and optionally answer p99) stays under its limit, with no arrival dropped')
+    .description(
+      'find the highest arrival rate at which ack p99 (and optionally answer p99) stays under its limit, with no arrival dropped',
+    )
     .argument('[paths...]', 'scenario files or directories (default: scenarios)');
   addOptions(command, 'capacity').action(async (_paths: string[], _flags: unknown, cmd: Command) => {
     const config = await jobConfig('capacity', cmd, ctx);
-    await withInterrupts(ctx, config.graceMs, (signals) => runCapacity(config, { stdout: ctx.stdout, stderr: ctx.stderr, ...signals, color: ctx.color, env: ctx.env }));
+    await withInterrupts(ctx, config.graceMs, (signals) =>
+      runCapacity(config, { stdout: ctx.stdout, stderr: ctx.stderr, ...signals, color: ctx.color, env: ctx.env }),
+    );
   });
 }

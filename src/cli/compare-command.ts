@@ -20,7 +20,8 @@ interface CompareFlags {
 
 function nonNegative(value: string, flag: string): number {
   const n = Number(value);
-  if (value.trim() === '' || !Number.isFinite(n) || n < 0) throw new UsageError(`${flag}: "${value}" must be a number >= 0`);
+  if (value.trim() === '' || !Number.isFinite(n) || n < 0)
+    throw new UsageError(`${flag}: "${value}" must be a number >= 0`);
   return n;
 }
 

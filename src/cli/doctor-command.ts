@@ -11,7 +11,9 @@ import { withInterrupts, type CliContext } from './shared.js';
 export function registerDoctorCommand(program: Command, ctx: CliContext): void {
   const command = program
     .command('doctor')
-    .description('check a target step by step (reachable, JSON, token, droid, test customer, answer webhook, secrets, clock, network) and print the fix for each failure; exit 0 or 2');
+    .description(
+      'check a target step by step (reachable, JSON, token, droid, test customer, answer webhook, secrets, clock, network) and print the fix for each failure; exit 0 or 2',
+    );
   addOptions(command, 'doctor').action(async (_flags: unknown, cmd: Command) => {
     const { flags, file } = await doctorFlags(cmd);
     const env = withDotenv(ctx.env);

@@ -27,13 +27,15 @@ export function rejectEmptyValues(command: Command): void {
     const value: unknown = command.getOptionValue(key);
     const values = Array.isArray(value) ? value : [value];
     if (values.some((v) => typeof v === 'string' && v.trim() === '')) {
-      throw new UsageError(`${option.long ?? option.flags}: the value is empty; give a value (${option.flags}) or leave the flag out`);
+      throw new UsageError(
+        `${option.long ?? option.flags}: the value is empty; give a value (${option.flags}) or leave the flag out`,
+      );
     }
   }
 }
 
 /** Runs `fn`; a DroidcheckError it throws gets `flag: ` in front of its message when it lacks it. */
-export async function withFlag<T>(flag: string, fn: () => T | Promise<T>): Promise<T> {
+async function withFlag<T>(flag: string, fn: () => T | Promise<T>): Promise<T> {
   try {
     return await fn();
   } catch (err) {
@@ -97,15 +99,22 @@ const CONSOLE_ONLY = new Set(['console', 'progress']);
  * The report directory and every `--output-file` path of a run can be written (checked before
  * anything is sent). `reportDirFlag` names where the directory came from.
  */
-export async function checkReportPaths(reportDir: string, reporterNames: readonly string[], outputFile: Record<string, string> | undefined, reportDirFlag = '--report-dir'): Promise<void> {
+export async function checkReportPaths(
+  reportDir: string,
+  reporterNames: readonly string[],
+  outputFile: Record<string, string> | undefined,
+  reportDirFlag = '--report-dir',
+): Promise<void> {
   const custom = outputFile ?? {};
-  if (reporterNames.some((name) => !CONSOLE_ONLY.has(name) && custom[name] === undefined)) await checkWritableDir(reportDir, reportDirFlag);
+  if (reporterNames.some((name) => !CONSOLE_ONLY.has(name) && custom[name] === undefined))
+    await checkWritableDir(reportDir, reportDirFlag);
   for (const [name, path] of Object.entries(custom)) await checkWritableFile(path, `--output-file ${name}=`);
 }
 
 /** `file` can be written: it is not a directory, and its folder can be created or written to. */
 export async function checkWritableFile(file: string, flag: string): Promise<void> {
   const st = await stat(file).catch(() => undefined);
-  if (st?.isDirectory()) throw pathError(Object.assign(new Error('is a directory'), { code: 'EISDIR' }), { flag, value: file }, 'write');
+  if (st?.isDirectory())
+    throw pathError(Object.assign(new Error('is a directory'), { code: 'EISDIR' }), { flag, value: file }, 'write');
   await checkWritableDir(dirname(resolve(file)), flag, file);
 }

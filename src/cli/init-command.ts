@@ -17,7 +17,9 @@ import type { CliContext } from './shared.js';
 export function registerInitCommand(program: Command, ctx: CliContext): void {
   program
     .command('init')
-    .description('write a portable starter suite, the emulator\'s demo profile, the config file, the scenario JSON Schema and .env.example')
+    .description(
+      "write a portable starter suite, the emulator's demo profile, the config file, the scenario JSON Schema and .env.example",
+    )
     .argument('[dir]', 'project directory', '.')
     .option('-f, --force', 'overwrite existing files')
     .action(async (dir: string, flags: { force?: boolean }) => {
@@ -25,11 +27,15 @@ export function registerInitCommand(program: Command, ctx: CliContext): void {
       // folder is their mistake (exit 2), found before anything is written.
       await checkWritableDir(dir, 'init');
       const emulatorProfile = await readFile(DEFAULT_PROFILE_PATH, 'utf8');
-      const { written, skipped } = await initProject(dir, { force: flags.force === true, emulatorProfile }).catch((err: unknown) => {
-        throw pathError(err, { flag: 'init', value: dir }, 'write');
-      });
+      const { written, skipped } = await initProject(dir, { force: flags.force === true, emulatorProfile }).catch(
+        (err: unknown) => {
+          throw pathError(err, { flag: 'init', value: dir }, 'write');
+        },
+      );
       for (const f of written) ctx.stdout.write(`wrote ${f}\n`);
       for (const f of skipped) ctx.stdout.write(`kept ${f} (exists; --force overwrites)\n`);
-      ctx.stdout.write('next: droidcheck validate && droidcheck run   (the embedded emulator; against your service: README, "Pointing it at the real service")\n');
+      ctx.stdout.write(
+        'next: droidcheck validate && droidcheck run   (the embedded emulator; against your service: README, "Pointing it at the real service")\n',
+      );
     });
 }

@@ -35,20 +35,28 @@ function commanderOption(spec: OptionSpec): Option {
   const long = spec.arg ? `${spec.flag} ${spec.arg}` : spec.flag!;
   const shown = defaultShown(spec);
   const notes = [spec.env && `env ${spec.env}`, shown !== undefined && `default: ${shown}`].filter(Boolean).join('; ');
-  const option = new Option(spec.short ? `${spec.short}, ${long}` : long, notes ? `${spec.help} (${notes})` : spec.help);
+  const option = new Option(
+    spec.short ? `${spec.short}, ${long}` : long,
+    notes ? `${spec.help} (${notes})` : spec.help,
+  );
   if (spec.kind === 'list') option.argParser(collect).default([]);
   return option;
 }
 
 /** The table's key of a long flag. */
-const KEY_OF_FLAG = new Map((Object.entries(OPTIONS) as [OptionKey, OptionSpec][]).filter(([, o]) => o.flag !== undefined).map(([k, o]) => [o.flag!, k]));
+const KEY_OF_FLAG = new Map(
+  (Object.entries(OPTIONS) as [OptionKey, OptionSpec][])
+    .filter(([, o]) => o.flag !== undefined)
+    .map(([k, o]) => [o.flag!, k]),
+);
 
 /** A hidden flag (another command's) that the user gave: UsageError naming the commands that have it. */
 function rejectForeign(cmd: Command, command: OptionCommand): void {
   for (const option of cmd.options) {
     if (!option.hidden || option.long === undefined) continue;
     const source = cmd.getOptionValueSource(option.attributeName());
-    if (source !== undefined && source !== 'default') throw new UsageError(notAnOptionOf(command, KEY_OF_FLAG.get(option.long)!));
+    if (source !== undefined && source !== 'default')
+      throw new UsageError(notAnOptionOf(command, KEY_OF_FLAG.get(option.long)!));
   }
 }
 
@@ -68,11 +76,6 @@ export function addOptions(cmd: Command, command: OptionCommand): Command {
     taken.add(spec.flag);
   }
   return cmd;
-}
-
-/** @deprecated Use addOptions(command, kind); kept for callers of the former shared list. */
-export function addJobOptions(cmd: Command, command: JobKind = 'run'): Command {
-  return addOptions(cmd, command);
 }
 
 /**
@@ -101,7 +104,10 @@ export function toFlags(command: OptionCommand, opts: Record<string, unknown>, p
 export async function jobConfig<K extends JobKind>(kind: K, cmd: Command, ctx: CliContext): Promise<ConfigOf<K>> {
   const explicit = explicitOptions<Record<string, unknown>>(cmd);
   const flags = toFlags(kind, explicit, cmd.args.length > 0 ? (cmd.processedArgs[0] as string[]) : undefined);
-  const file = await loadConfigFile(flags.config === undefined ? DEFAULT_CONFIG_FILE : String(flags.config), flags.config !== undefined);
+  const file = await loadConfigFile(
+    flags.config === undefined ? DEFAULT_CONFIG_FILE : String(flags.config),
+    flags.config !== undefined,
+  );
   const config = resolveConfig(kind, flags, withDotenv(ctx.env), fileFlags(file, kind));
   // Paths the run will write to, checked before anything is sent.
   await checkReportPaths(config.reportDir, config.reporters, config.outputFile, flagName('reportDir'));
@@ -111,6 +117,9 @@ export async function jobConfig<K extends JobKind>(kind: K, cmd: Command, ctx: C
 /** The config file's flags and what the user typed on `cmd`, for `doctor`. */
 export async function doctorFlags(cmd: Command): Promise<{ flags: JobFlags; file: JobFlags }> {
   const flags = toFlags('doctor', explicitOptions<Record<string, unknown>>(cmd), undefined);
-  const file = await loadConfigFile(flags.config === undefined ? DEFAULT_CONFIG_FILE : String(flags.config), flags.config !== undefined);
+  const file = await loadConfigFile(
+    flags.config === undefined ? DEFAULT_CONFIG_FILE : String(flags.config),
+    flags.config !== undefined,
+  );
   return { flags, file: fileFlags(file, 'doctor') };
 }

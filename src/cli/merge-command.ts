@@ -25,8 +25,18 @@ export function registerMergeCommand(program: Command, ctx: CliContext): void {
     .argument('<reports...>', 'report.json files, e.g. shard-*/report.json')
     .option('-o, --report-dir <dir>', 'where the merged reports are written', 'reports')
     .option('--threshold <expr>', 'SLO threshold judged on the merged figures, repeatable', collect, [])
-    .option('-r, --reporter <name>', 'reporter, repeatable (default: console, json, junit, html, markdown)', collect, [])
-    .option('--output-file <name=path>', 'output path of one reporter, repeatable, e.g. junit=out/junit.xml', collect, [])
+    .option(
+      '-r, --reporter <name>',
+      'reporter, repeatable (default: console, json, junit, html, markdown)',
+      collect,
+      [],
+    )
+    .option(
+      '--output-file <name=path>',
+      'output path of one reporter, repeatable, e.g. junit=out/junit.xml',
+      collect,
+      [],
+    )
     .action(async (paths: string[], flags: MergeFlags) => {
       await checkThresholds(flags.threshold);
       await checkReporters(flags.reporter);

@@ -18,7 +18,7 @@ import { registerWebhookPolicyCommand } from './webhook-policy-command.js';
 import { rejectEmptyValues } from './flag-values.js';
 import type { CliContext } from './shared.js';
 
-export const VERSION = '0.1.0';
+const VERSION = '0.1.0';
 
 export function createProgram(ctx: CliContext): Command {
   const program = new Command('droidcheck')

@@ -14,24 +14,27 @@ import { explicitOptions, type CliContext } from './shared.js';
 export function registerReceiveCommand(program: Command, ctx: CliContext): void {
   const command = program
     .command('receive')
-    .description('receive the service\'s webhooks and publish them to a Redis Stream for shards on other machines (run/load --deliveries)');
-  addOptions(command, 'receive')
-    .action(async (_flags: unknown, cmd: Command) => {
-      const config = resolveReceiveConfig(explicitOptions<ReceiveFlags>(cmd), withDotenv(ctx.env));
-      const service = await startReceive(config);
-      const out = (s: string): void => void ctx.stdout.write(`${s}\n`);
-      const { urls } = service;
-      out(`droidcheck receive: publishing to stream ${service.stream} at ${service.redis}`);
-      out(`  answer webhook:   ${urls.answer}${config.secret ? '   (the service appends ?secret=DROID_WEBHOOK_SECRET)' : '   (no DROID_WEBHOOK_SECRET: deliveries are accepted without a secret)'}`);
-      out(`  message webhook:  ${urls.messages}${config.verifyToken ? '   (?verify_token=DROID_VERIFY_TOKEN)' : ''}`);
-      out(`  intent webhook:   ${urls.intents}`);
-      out(`  health:           ${urls.health}`);
-      if (service.metricsUrl) out(`  metrics:          ${service.metricsUrl}`);
-      out('Press Ctrl+C to stop (SIGTERM too: requests in flight are published and answered first).');
-      const signal = await Promise.race([once(process, 'SIGINT'), once(process, 'SIGTERM')]);
-      const s = await service.close();
-      out(
-        `droidcheck receive: stopped (${String(signal[0] ?? 'signal')}): received ${s.received} · published ${s.published} · bad secret ${s.badSecret} · malformed ${s.malformed} · unavailable ${s.unavailable}`,
-      );
-    });
+    .description(
+      "receive the service's webhooks and publish them to a Redis Stream for shards on other machines (run/load --deliveries)",
+    );
+  addOptions(command, 'receive').action(async (_flags: unknown, cmd: Command) => {
+    const config = resolveReceiveConfig(explicitOptions<ReceiveFlags>(cmd), withDotenv(ctx.env));
+    const service = await startReceive(config);
+    const out = (s: string): void => void ctx.stdout.write(`${s}\n`);
+    const { urls } = service;
+    out(`droidcheck receive: publishing to stream ${service.stream} at ${service.redis}`);
+    out(
+      `  answer webhook:   ${urls.answer}${config.secret ? '   (the service appends ?secret=DROID_WEBHOOK_SECRET)' : '   (no DROID_WEBHOOK_SECRET: deliveries are accepted without a secret)'}`,
+    );
+    out(`  message webhook:  ${urls.messages}${config.verifyToken ? '   (?verify_token=DROID_VERIFY_TOKEN)' : ''}`);
+    out(`  intent webhook:   ${urls.intents}`);
+    out(`  health:           ${urls.health}`);
+    if (service.metricsUrl) out(`  metrics:          ${service.metricsUrl}`);
+    out('Press Ctrl+C to stop (SIGTERM too: requests in flight are published and answered first).');
+    const signal = await Promise.race([once(process, 'SIGINT'), once(process, 'SIGTERM')]);
+    const s = await service.close();
+    out(
+      `droidcheck receive: stopped (${String(signal[0] ?? 'signal')}): received ${s.received} · published ${s.published} · bad secret ${s.badSecret} · malformed ${s.malformed} · unavailable ${s.unavailable}`,
+    );
+  });
 }

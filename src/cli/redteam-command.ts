@@ -11,9 +11,13 @@ import { withInterrupts, type CliContext } from './shared.js';
 export function registerRedteamCommand(program: Command, ctx: CliContext): void {
   const command = program
     .command('redteam')
-    .description('send seeded attacks (discounts, leaks, prompt extraction, cart tampering...) through the answer endpoints; exit 1 on a finding');
+    .description(
+      'send seeded attacks (discounts, leaks, prompt extraction, cart tampering...) through the answer endpoints; exit 1 on a finding',
+    );
   addOptions(command, 'redteam').action(async (_flags: unknown, cmd: Command) => {
     const config = await jobConfig('redteam', cmd, ctx);
-    await withInterrupts(ctx, config.graceMs, (signals) => redteam(config, { stdout: ctx.stdout, stderr: ctx.stderr, ...signals, color: ctx.color, env: ctx.env }));
+    await withInterrupts(ctx, config.graceMs, (signals) =>
+      redteam(config, { stdout: ctx.stdout, stderr: ctx.stderr, ...signals, color: ctx.color, env: ctx.env }),
+    );
   });
 }

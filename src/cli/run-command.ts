@@ -11,6 +11,8 @@ export function registerRunCommand(program: Command, ctx: CliContext): void {
     .argument('[paths...]', 'scenario files or directories (default: scenarios)');
   addOptions(command, 'run').action(async (_paths: string[], _flags: unknown, cmd: Command) => {
     const config = await jobConfig('run', cmd, ctx);
-    await withInterrupts(ctx, config.graceMs, (signals) => run(config, { stdout: ctx.stdout, stderr: ctx.stderr, ...signals, color: ctx.color, env: ctx.env }));
+    await withInterrupts(ctx, config.graceMs, (signals) =>
+      run(config, { stdout: ctx.stdout, stderr: ctx.stderr, ...signals, color: ctx.color, env: ctx.env }),
+    );
   });
 }

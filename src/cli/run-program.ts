@@ -36,8 +36,11 @@ export function reportError(err: unknown, ctx: CliContext, redact: Redactor = re
     return err.exitCode;
   }
   const debug = Boolean(ctx.env.DROIDCHECK_DEBUG);
-  const detail = debug && err instanceof Error ? (err.stack ?? err.message) : String(err instanceof Error ? err.message : err);
-  ctx.stderr.write(redact(`droidcheck: internal error: ${detail}\n`) + '(set DROIDCHECK_DEBUG=1 to see the stack; please report it)\n');
+  const detail =
+    debug && err instanceof Error ? (err.stack ?? err.message) : String(err instanceof Error ? err.message : err);
+  ctx.stderr.write(
+    `${redact(`droidcheck: internal error: ${detail}\n`)}(set DROIDCHECK_DEBUG=1 to see the stack; please report it)\n`,
+  );
   return EXIT.INTERNAL;
 }
 

@@ -20,11 +20,6 @@ export function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
 }
 
-/** Drops undefined values so optional flags stay absent (exactOptionalPropertyTypes-friendly). */
-export function defined<T extends object>(o: T): T {
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
-}
-
 export interface InterruptSignals {
   stopSignal: AbortSignal;
   abortSignal: AbortSignal;
@@ -42,7 +37,11 @@ export async function withInterrupts(
   // Through the live progress bar when one is drawn (it redraws below the line); on a plain
   // terminal after a line break, past the `^C` the terminal echoed.
   const interrupts = installInterruptHandlers(graceMs, (sig) =>
-    writeAboveProgress(ctx.stderr, `droidcheck: ${sig}: no new requests; waiting up to ${formatMs(graceMs)} for in-flight ones`, { breakLine: Boolean(ctx.stderr.isTTY) }),
+    writeAboveProgress(
+      ctx.stderr,
+      `droidcheck: ${sig}: no new requests; waiting up to ${formatMs(graceMs)} for in-flight ones`,
+      { breakLine: Boolean(ctx.stderr.isTTY) },
+    ),
   );
   try {
     const { exitCode } = await body({ stopSignal: interrupts.stopSignal, abortSignal: interrupts.abortSignal });

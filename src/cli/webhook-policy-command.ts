@@ -14,10 +14,15 @@ import { explicitOptions, withInterrupts, type CliContext } from './shared.js';
 export function registerWebhookPolicyCommand(program: Command, ctx: CliContext): void {
   const command = program
     .command('webhook-policy')
-    .description("measure the service's webhook retry policy (attempts, delays, attempt timeout, what is retried) by having the receiver fail on purpose; exit 0 when measured");
+    .description(
+      "measure the service's webhook retry policy (attempts, delays, attempt timeout, what is retried) by having the receiver fail on purpose; exit 0 when measured",
+    );
   addOptions(command, 'webhook-policy').action(async (_flags: unknown, cmd: Command) => {
     const env = withDotenv(ctx.env);
-    const config = resolveWebhookPolicyConfig(toFlags('webhook-policy', explicitOptions<Record<string, unknown>>(cmd), undefined) as WebhookPolicyFlags, env);
+    const config = resolveWebhookPolicyConfig(
+      toFlags('webhook-policy', explicitOptions<Record<string, unknown>>(cmd), undefined) as WebhookPolicyFlags,
+      env,
+    );
     // The report directory is checked before anything is sent: a probe costs an AI answer.
     await checkReportPaths(config.reportDir, ['json', 'markdown', 'html'], undefined, '--report-dir');
     await withInterrupts(ctx, 0, async ({ stopSignal }) => {

@@ -22,7 +22,12 @@ export interface CallContext {
   postHeaders: Record<string, string>;
 }
 
-export function createCallContext(baseUrl: string, droidId: number | string, token: string, dispatcher: Dispatcher): CallContext {
+export function createCallContext(
+  baseUrl: string,
+  droidId: number | string,
+  token: string,
+  dispatcher: Dispatcher,
+): CallContext {
   const url = new URL(baseUrl);
   const basePath = url.pathname.replace(/\/+$/, '');
   const authorization = `Bearer ${token}`;

@@ -15,7 +15,14 @@
  * `contract.violations` are differences from what the spec or the service's docs show;
  * `contract.unverified` differences from droidcheck's own choice where they show nothing.
  */
-import { CONTRACTS, type AsyncAck, type AsyncAnswerRequest, type SendRequest, type SyncAnswerRequest, type SyncAnswerResponse } from '../contract/index.js';
+import {
+  CONTRACTS,
+  type AsyncAck,
+  type AsyncAnswerRequest,
+  type SendRequest,
+  type SyncAnswerRequest,
+  type SyncAnswerResponse,
+} from '../contract/index.js';
 import { call, createCallContext, type CallContext } from './call.js';
 import type {
   AskResponse,
@@ -31,8 +38,8 @@ import { isFormRefusal, renderSyncRequest, SyncMessageFormState, type SyncMessag
 import type { CallOptions, ClientResponse, DroidClientOptions } from './types.js';
 
 /** spec 8: the answer may take 180 s; leave 10 s of margin. */
-export const DEFAULT_SYNC_TIMEOUT_MS = 190_000;
-export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+const DEFAULT_SYNC_TIMEOUT_MS = 190_000;
+const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 
 export type CustomerId = number | string;
 
@@ -70,7 +77,16 @@ export class DroidClient {
     const state = this.#syncForm;
     const form = state.form;
     const send = (f: SyncMessageForm) =>
-      call<SyncAnswerResponse>(this.#ctx, 'get-droid-answer', 'POST', '/get-droid-answer', renderSyncRequest(req, f), CONTRACTS['get-droid-answer'], timeout, opts.signal);
+      call<SyncAnswerResponse>(
+        this.#ctx,
+        'get-droid-answer',
+        'POST',
+        '/get-droid-answer',
+        renderSyncRequest(req, f),
+        CONTRACTS['get-droid-answer'],
+        timeout,
+        opts.signal,
+      );
     if (!state.auto) return send(form);
     try {
       return await send(form);
@@ -92,12 +108,30 @@ export class DroidClient {
   /** spec 9, POST get-droid-answer-async: acknowledgement `{success, requestId, message}` (< 100 ms). */
   getDroidAnswerAsync(req: AsyncAnswerRequest, opts: CallOptions = {}): Promise<ClientResponse<AsyncAck>> {
     const timeout = opts.timeoutMs ?? this.#requestTimeoutMs;
-    return call(this.#ctx, 'get-droid-answer-async', 'POST', '/get-droid-answer-async', req, CONTRACTS['get-droid-answer-async'], timeout, opts.signal);
+    return call(
+      this.#ctx,
+      'get-droid-answer-async',
+      'POST',
+      '/get-droid-answer-async',
+      req,
+      CONTRACTS['get-droid-answer-async'],
+      timeout,
+      opts.signal,
+    );
   }
 
   /** spec 1, GET channels. */
   channels(opts: CallOptions = {}): Promise<ClientResponse<ChannelsResponse>> {
-    return call(this.#ctx, 'channels', 'GET', '/channels', undefined, CONTRACTS.channels, this.#timeout(opts), opts.signal);
+    return call(
+      this.#ctx,
+      'channels',
+      'GET',
+      '/channels',
+      undefined,
+      CONTRACTS.channels,
+      this.#timeout(opts),
+      opts.signal,
+    );
   }
 
   /** spec 2, GET messages/:customerId. */
@@ -115,7 +149,16 @@ export class DroidClient {
   /** spec 4, GET customer/:customerId/conversations. */
   conversations(customerId: CustomerId, opts: CallOptions = {}): Promise<ClientResponse<ConversationsResponse>> {
     const path = `${customerPath(customerId)}/conversations`;
-    return call(this.#ctx, 'conversations', 'GET', path, undefined, CONTRACTS.conversations, this.#timeout(opts), opts.signal);
+    return call(
+      this.#ctx,
+      'conversations',
+      'GET',
+      path,
+      undefined,
+      CONTRACTS.conversations,
+      this.#timeout(opts),
+      opts.signal,
+    );
   }
 
   /** spec 5, POST customer/:customerId/ask `{prompt}` (at most 500 characters; the service enforces it). */
@@ -136,12 +179,30 @@ export class DroidClient {
   /** spec 7, POST customer/:customerId `{botEnabled}`. */
   setBot(customerId: CustomerId, botEnabled: boolean, opts: CallOptions = {}): Promise<ClientResponse<SetBotResponse>> {
     const path = customerPath(customerId);
-    return call(this.#ctx, 'customer-update', 'POST', path, { botEnabled }, CONTRACTS['customer-update'], this.#timeout(opts), opts.signal);
+    return call(
+      this.#ctx,
+      'customer-update',
+      'POST',
+      path,
+      { botEnabled },
+      CONTRACTS['customer-update'],
+      this.#timeout(opts),
+      opts.signal,
+    );
   }
 
   /** spec 10, POST get-image-alt `{imageUrl}`. */
   imageAlt(imageUrl: string, opts: CallOptions = {}): Promise<ClientResponse<ImageAltResponse>> {
-    return call(this.#ctx, 'get-image-alt', 'POST', '/get-image-alt', { imageUrl }, CONTRACTS['get-image-alt'], this.#timeout(opts), opts.signal);
+    return call(
+      this.#ctx,
+      'get-image-alt',
+      'POST',
+      '/get-image-alt',
+      { imageUrl },
+      CONTRACTS['get-image-alt'],
+      this.#timeout(opts),
+      opts.signal,
+    );
   }
 
   #timeout(opts: CallOptions): number {

@@ -5,7 +5,7 @@
  * re-exported under their client names for callers that used them.
  */
 import type { z } from 'zod';
-import {
+import type {
   askResponseSchema,
   channelsResponseSchema,
   conversationsResponseSchema,
@@ -15,17 +15,6 @@ import {
   messagesResponseSchema,
   sendResponseSchema,
 } from '../contract/index.js';
-
-export {
-  askResponseSchema,
-  channelsResponseSchema,
-  conversationsResponseSchema,
-  customerSchema as customerResponseSchema,
-  customerUpdateResponseSchema as setBotResponseSchema,
-  imageAltResponseSchema,
-  messagesResponseSchema,
-  sendResponseSchema,
-};
 
 export type ChannelsResponse = z.infer<typeof channelsResponseSchema>;
 export type MessagesResponse = z.infer<typeof messagesResponseSchema>;

@@ -6,17 +6,17 @@
 import { AbortedError, ApiError, ContractError, TimeoutError, TransportError } from '../errors.js';
 
 /** Maximum characters of a body kept in an error (`bodyExcerpt`). */
-export const EXCERPT_CHARS = 500;
+const EXCERPT_CHARS = 500;
 const REDACTED = '[REDACTED]';
 const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
 
 /** Replaces every occurrence of `secret` in `text`. An empty secret redacts nothing. */
-export function redact(text: string, secret: string): string {
+function redact(text: string, secret: string): string {
   return secret.length > 0 && text.includes(secret) ? text.split(secret).join(REDACTED) : text;
 }
 
 /** First EXCERPT_CHARS characters of `text`, token redacted first (so no token survives a cut). */
-export function excerpt(text: string, token: string): string {
+function excerpt(text: string, token: string): string {
   return redact(text, token).slice(0, EXCERPT_CHARS);
 }
 
@@ -24,7 +24,7 @@ export function excerpt(text: string, token: string): string {
  * `Retry-After` in seconds: delta-seconds or an HTTP-date (RFC 9110 10.2.3); undefined when absent
  * or unreadable. Dates in the past give 0.
  */
-export function parseRetryAfter(value: string | string[] | undefined, nowMs = Date.now()): number | undefined {
+function parseRetryAfter(value: string | string[] | undefined, nowMs = Date.now()): number | undefined {
   const raw = Array.isArray(value) ? value[0] : value;
   if (raw === undefined) return undefined;
   const trimmed = raw.trim();
@@ -76,7 +76,11 @@ export function notJsonError(
 ): ContractError {
   const ct = Array.isArray(contentType) ? contentType[0] : contentType;
   const what = text.length === 0 ? 'empty body' : `body is not JSON (${redact(parseMessage, token).slice(0, 200)})`;
-  return new ContractError(endpoint, [{ path: '', message: `${what}; content-type ${ct ?? 'absent'}` }], excerpt(text, token));
+  return new ContractError(
+    endpoint,
+    [{ path: '', message: `${what}; content-type ${ct ?? 'absent'}` }],
+    excerpt(text, token),
+  );
 }
 
 function codeOf(err: unknown): string | undefined {
@@ -92,7 +96,13 @@ function codeOf(err: unknown): string | undefined {
  * Maps an exception thrown by undici (request or body read) to AbortedError, TimeoutError or
  * TransportError (causeCode: the undici/Node code, e.g. ECONNREFUSED, UND_ERR_SOCKET).
  */
-export function transportFailure(endpoint: string, err: unknown, signal: AbortSignal | undefined, timeoutMs: number, token: string): Error {
+export function transportFailure(
+  endpoint: string,
+  err: unknown,
+  signal: AbortSignal | undefined,
+  timeoutMs: number,
+  token: string,
+): Error {
   if (signal?.aborted) return new AbortedError(`${endpoint}: aborted`);
   const code = codeOf(err);
   if (code !== undefined && TIMEOUT_CODES.has(code)) {
@@ -104,5 +114,7 @@ export function transportFailure(endpoint: string, err: unknown, signal: AbortSi
   const innerCode = codeOf((err as { cause?: unknown } | null)?.cause);
   const detail = err instanceof Error ? redact(err.message, token) : 'unknown error';
   const codes = [code, innerCode].filter((c) => c !== undefined && c !== '').join('/');
-  return new TransportError(`${endpoint}: no HTTP answer (${codes || 'no code'}: ${detail})`, code ?? innerCode, { cause: err });
+  return new TransportError(`${endpoint}: no HTTP answer (${codes || 'no code'}: ${detail})`, code ?? innerCode, {
+    cause: err,
+  });
 }

@@ -39,10 +39,15 @@ export interface RetryOptions {
   random?: () => number;
 }
 
-export const DEFAULT_RETRY_POLICY: Omit<RetryPolicy, 'attempts'> = { baseMs: 200, maxMs: 5_000, jitter: 0.5, maxRetryAfterMs: 60_000 };
+const DEFAULT_RETRY_POLICY: Omit<RetryPolicy, 'attempts'> = {
+  baseMs: 200,
+  maxMs: 5_000,
+  jitter: 0.5,
+  maxRetryAfterMs: 60_000,
+};
 
 /** Most attempts accepted whatever the policy says (bounded). */
-export const MAX_ATTEMPTS = 11;
+const MAX_ATTEMPTS = 11;
 
 /** The policy for `--retries N` (N retries after the first attempt); undefined when N is 0. */
 export function retryPolicyFor(retries: number): RetryPolicy | undefined {
@@ -61,7 +66,12 @@ export function isRetryable(err: unknown, kind: RetryKind): boolean {
  * (capped at maxRetryAfterMs, plus up to `jitter * baseMs` so clients do not return in step),
  * else `min(maxMs, baseMs * 2^(retry-1))` reduced by up to `jitter` of itself.
  */
-export function retryDelayMs(policy: RetryPolicy, retry: number, err: unknown, random: () => number = Math.random): number {
+export function retryDelayMs(
+  policy: RetryPolicy,
+  retry: number,
+  err: unknown,
+  random: () => number = Math.random,
+): number {
   const jitter = Math.min(1, Math.max(0, policy.jitter));
   if (err instanceof ApiError && err.retryAfterS !== undefined) {
     const cap = policy.maxRetryAfterMs ?? DEFAULT_RETRY_POLICY.maxRetryAfterMs!;

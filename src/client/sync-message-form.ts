@@ -16,14 +16,16 @@ export type SyncMessageForm = 'object' | 'string';
 export type SyncMessageFormOption = 'auto' | SyncMessageForm;
 
 /** The 400 message that makes `auto` try the other form (spec: Errors, word for word). */
-export const INVALID_HUMAN_MESSAGE = 'Invalid humanMessage format';
+const INVALID_HUMAN_MESSAGE = 'Invalid humanMessage format';
 
 /** The request body in `form`. A string message becomes `{content, type: 'human'}`; an object keeps its type. */
 export function renderSyncRequest(req: SyncAnswerRequest, form: SyncMessageForm): Record<string, unknown> {
   const hm = req.humanMessage;
   const message: HumanMessage = typeof hm === 'string' ? { content: hm, type: 'human' } : hm;
   const humanMessage = form === 'string' ? message.content : message;
-  return req.chatHistory === undefined ? { ...req, humanMessage } : { ...req, humanMessage, chatHistory: req.chatHistory };
+  return req.chatHistory === undefined
+    ? { ...req, humanMessage }
+    : { ...req, humanMessage, chatHistory: req.chatHistory };
 }
 
 /** True for the 400 that says the target cannot read this form of humanMessage. */

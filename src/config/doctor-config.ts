@@ -14,9 +14,22 @@ import type { JobFlags } from './flags.js';
 import { resolveOptions } from './values.js';
 
 /** What the user gave `doctor` (the table's keys). */
-export type DoctorFlags = Pick<JobFlags, 'baseUrl' | 'droidId' | 'receiverHost' | 'receiverPort' | 'publicUrl' | 'roundTrip' | 'timeout' | 'maxClockSkew' | 'messageWebhookCheck'>;
+export type DoctorFlags = Pick<
+  JobFlags,
+  | 'baseUrl'
+  | 'droidId'
+  | 'receiverHost'
+  | 'receiverPort'
+  | 'publicUrl'
+  | 'roundTrip'
+  | 'timeout'
+  | 'maxClockSkew'
+  | 'messageWebhookCheck'
+>;
 
-export type DoctorTarget = { kind: 'emulator' } | { kind: 'remote'; baseUrl: string; droidId: string; token: string | undefined };
+type DoctorTarget =
+  | { kind: 'emulator' }
+  | { kind: 'remote'; baseUrl: string; droidId: string; token: string | undefined };
 
 export interface ResolvedDoctorConfig {
   target: DoctorTarget;
@@ -36,14 +49,20 @@ export interface ResolvedDoctorConfig {
   messageWebhookCheckMs: number;
 }
 
-const env = (e: NodeJS.ProcessEnv, name: string): string | undefined => (e[name] === undefined || e[name] === '' ? undefined : e[name]);
+const env = (e: NodeJS.ProcessEnv, name: string): string | undefined =>
+  e[name] === undefined || e[name] === '' ? undefined : e[name];
 
 /** Resolves `cli` over `file` (the config file's flags, `fileFlags(file, 'doctor')`) against `environment`. */
-export function resolveDoctorConfig(cli: DoctorFlags, environment: NodeJS.ProcessEnv = process.env, file: JobFlags = {}): ResolvedDoctorConfig {
+export function resolveDoctorConfig(
+  cli: DoctorFlags,
+  environment: NodeJS.ProcessEnv = process.env,
+  file: JobFlags = {},
+): ResolvedDoctorConfig {
   const { values: v } = resolveOptions('doctor', cli, environment, file);
   let target: DoctorTarget = { kind: 'emulator' };
   if (v.baseUrl !== undefined) {
-    if (v.droidId === undefined) throw new ConfigError('a real target needs a droid id: pass --droid-id N or set DROID_ID');
+    if (v.droidId === undefined)
+      throw new ConfigError('a real target needs a droid id: pass --droid-id N or set DROID_ID');
     target = { kind: 'remote', baseUrl: v.baseUrl, droidId: v.droidId, token: env(environment, 'DROID_API_TOKEN') };
   }
   return {

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { parseEnv } from 'node:util';
 import { UsageError } from '../errors.js';
 
-export const DOTENV_FILE = '.env';
+const DOTENV_FILE = '.env';
 
 /** The variables of `<dir>/.env` ({} when there is none). */
 export function readDotenv(dir = process.cwd(), file = DOTENV_FILE): Record<string, string> {
@@ -22,7 +22,9 @@ export function readDotenv(dir = process.cwd(), file = DOTENV_FILE): Record<stri
     if (code === 'ENOENT' || code === 'ENOTDIR') return {};
     throw new UsageError(`${path}: cannot read (${code ?? String(err)}); fix its permissions or remove it`);
   }
-  return Object.fromEntries(Object.entries(parseEnv(text)).filter((e): e is [string, string] => typeof e[1] === 'string'));
+  return Object.fromEntries(
+    Object.entries(parseEnv(text)).filter((e): e is [string, string] => typeof e[1] === 'string'),
+  );
 }
 
 /** `env` over the `.env` of `dir`: what is set in the environment wins. */

@@ -23,12 +23,31 @@ import { readYaml, type YamlSource } from '../scenario/yaml-source.js';
 import { issuesFromZod } from '../scenario/zod-issues.js';
 import { judgeConfigSchema } from '../llm/config.js';
 import type { JobFlags } from './flags.js';
-import { isSharedKey, JOB_COMMANDS, OPTIONS, specFor, type OptionCommand, type OptionKey, type OptionSpec } from './options.js';
+import {
+  isSharedKey,
+  JOB_COMMANDS,
+  OPTIONS,
+  specFor,
+  type OptionCommand,
+  type OptionKey,
+  type OptionSpec,
+} from './options.js';
 import { rememberOrigin } from './values.js';
 
 export const DEFAULT_CONFIG_FILE = 'droidcheck.config.yaml';
 
-const SECRET_KEYS = ['token', 'apiToken', 'secret', 'webhookSecret', 'verifyToken', 'DROID_API_TOKEN', 'DROID_WEBHOOK_SECRET', 'DROID_VERIFY_TOKEN', 'OPENAI_API_KEY', 'apiKey'];
+const SECRET_KEYS = [
+  'token',
+  'apiToken',
+  'secret',
+  'webhookSecret',
+  'verifyToken',
+  'DROID_API_TOKEN',
+  'DROID_WEBHOOK_SECRET',
+  'DROID_VERIFY_TOKEN',
+  'OPENAI_API_KEY',
+  'apiKey',
+];
 /** The sections of the file: one per job command, and `redteam:` (its attacks, and overrides of the top-level keys). */
 const SECTIONS = [...JOB_COMMANDS, 'redteam'] as const;
 type Section = (typeof SECTIONS)[number];
@@ -42,11 +61,17 @@ const fileKeys = (command?: Section): OptionKey[] =>
 /** The YAML shape of an option (its parser checks the value itself). */
 function shapeOf(key: OptionKey, command: Section | undefined): z.ZodType {
   const spec = specFor(key, command ?? 'run');
-  const shape = spec.kind === 'list' ? z.array(z.union([z.string(), z.number()]).transform(String)) : spec.kind === 'value' ? z.union([z.string(), z.number()]) : z.boolean();
+  const shape =
+    spec.kind === 'list'
+      ? z.array(z.union([z.string(), z.number()]).transform(String))
+      : spec.kind === 'value'
+        ? z.union([z.string(), z.number()])
+        : z.boolean();
   return shape.optional().describe(spec.help);
 }
 
-const objectOf = (command: Section | undefined) => Object.fromEntries(fileKeys(command).map((k) => [k, shapeOf(k, command)]));
+const objectOf = (command: Section | undefined) =>
+  Object.fromEntries(fileKeys(command).map((k) => [k, shapeOf(k, command)]));
 
 /** What a config file may hold (derived from the table; `droidcheck schema` may print it). */
 export const userConfigSchema = z.strictObject({
@@ -54,10 +79,19 @@ export const userConfigSchema = z.strictObject({
   run: z.strictObject(objectOf('run')).optional().describe('options of `droidcheck run` only'),
   load: z.strictObject(objectOf('load')).optional().describe('options of `droidcheck load` only'),
   capacity: z.strictObject(objectOf('capacity')).optional().describe('options of `droidcheck capacity` only'),
-  redteam: z.strictObject(objectOf('redteam')).optional().describe('options of `droidcheck redteam` only (products, canaries, attempts...)'),
+  redteam: z
+    .strictObject(objectOf('redteam'))
+    .optional()
+    .describe('options of `droidcheck redteam` only (products, canaries, attempts...)'),
   judge: judgeConfigSchema.optional().describe('LLM judge and embeddings settings (docs/llm.md)'),
 });
-export type UserConfig = Record<string, unknown> & { run?: Record<string, unknown>; load?: Record<string, unknown>; capacity?: Record<string, unknown>; redteam?: Record<string, unknown>; judge?: unknown };
+export type UserConfig = Record<string, unknown> & {
+  run?: Record<string, unknown>;
+  load?: Record<string, unknown>;
+  capacity?: Record<string, unknown>;
+  redteam?: Record<string, unknown>;
+  judge?: unknown;
+};
 
 const sources = new WeakMap<object, YamlSource>();
 
@@ -71,9 +105,21 @@ function misplaced(data: Record<string, unknown>, source: YamlSource): FileIssue
     const o = OPTIONS[key as OptionKey] as OptionSpec;
     const location = source.locate(section ? [section, key] : [key], 'key');
     const jobs = SECTIONS.filter((c) => o.commands.includes(c));
-    if (o.file === false) issues.push({ location, message: `"${key}" is not a config-file key: give ${o.flag ?? key} on the command line` });
-    else if (section === undefined && !isSharedKey(key as OptionKey)) issues.push({ location, message: `"${key}" is an option of ${jobs.map((c) => `droidcheck ${c}`).join(' and ')}, not of every command: put it under ${commandList(jobs)}` });
-    else if (section !== undefined && !o.commands.includes(section)) issues.push({ location, message: `"${key}" is not an option of droidcheck ${section}${jobs.length > 0 ? `: put it under ${commandList(jobs)}` : ''}` });
+    if (o.file === false)
+      issues.push({
+        location,
+        message: `"${key}" is not a config-file key: give ${o.flag ?? key} on the command line`,
+      });
+    else if (section === undefined && !isSharedKey(key as OptionKey))
+      issues.push({
+        location,
+        message: `"${key}" is an option of ${jobs.map((c) => `droidcheck ${c}`).join(' and ')}, not of every command: put it under ${commandList(jobs)}`,
+      });
+    else if (section !== undefined && !o.commands.includes(section))
+      issues.push({
+        location,
+        message: `"${key}" is not an option of droidcheck ${section}${jobs.length > 0 ? `: put it under ${commandList(jobs)}` : ''}`,
+      });
   };
   for (const key of Object.keys(data)) check(key, undefined);
   for (const section of SECTIONS) {
@@ -92,7 +138,9 @@ function badValues(data: UserConfig, source: YamlSource): FileIssue[] {
       const label = section ? `${section}.${key}` : key;
       const path = section ? [section, key] : [key];
       // A list's items one by one, so that a mistake points at its item.
-      const items: [unknown, (string | number)[]][] = Array.isArray(raw) ? raw.map((v, i) => [[v], [...path, i]]) : [[raw, path]];
+      const items: [unknown, (string | number)[]][] = Array.isArray(raw)
+        ? raw.map((v, i) => [[v], [...path, i]])
+        : [[raw, path]];
       for (const [value, at] of items) {
         try {
           specFor(key as OptionKey, section ?? 'run').parse(value as never, label);

@@ -7,7 +7,13 @@
 import type { OptionKey, OptionKind, Options } from './options.js';
 
 /** The raw type of each kind of option: a value (text or number), a switch, a list. */
-type RawOf<K extends OptionKind> = K extends 'value' ? string | number : K extends 'list' ? string[] : K extends 'optional' ? string | boolean : boolean;
+type RawOf<K extends OptionKind> = K extends 'value'
+  ? string | number
+  : K extends 'list'
+    ? string[]
+    : K extends 'optional'
+      ? string | boolean
+      : boolean;
 
 /** Every option of the table, by its key (the config file's key), as given. */
 export type TableFlags = { [K in OptionKey]?: RawOf<Options[K]['kind']> };

@@ -7,9 +7,9 @@
  */
 
 /** Margin over peak rate × timeout. */
-export const IN_FLIGHT_MARGIN = 1.2;
+const IN_FLIGHT_MARGIN = 1.2;
 /** The smallest derived cap (small rates still get room for bursts). */
-export const MIN_IN_FLIGHT_CAP = 1_000;
+const MIN_IN_FLIGHT_CAP = 1_000;
 /**
  * Memory of one pending request in the generator, bytes: a documented estimate (the request's
  * record, its timers and its receiver slot), used to print what a cap implies, not to enforce it.

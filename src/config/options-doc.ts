@@ -4,7 +4,15 @@
  * docs/options.md with `optionsMarkdown()` (regenerate: `UPDATE_OPTIONS_DOC=1 npx vitest run
  * --project unit test/config/options-doc.test.ts`).
  */
-import { defaultShown, OPTION_COMMANDS, OPTIONS, isSharedKey, specFor, type OptionKey, type OptionSpec } from './options.js';
+import {
+  defaultShown,
+  OPTION_COMMANDS,
+  OPTIONS,
+  isSharedKey,
+  specFor,
+  type OptionKey,
+  type OptionSpec,
+} from './options.js';
 
 export const OPTIONS_BEGIN = '<!-- options:begin (generated from src/config/options.ts; do not edit by hand) -->';
 export const OPTIONS_END = '<!-- options:end -->';
@@ -15,14 +23,20 @@ const code = (s: string | undefined): string => (s === undefined || s === '' ? '
 function flagCell(spec: OptionSpec): string {
   if (spec.flag === undefined) return '`[paths...]` (argument)';
   const long = spec.arg ? `${spec.flag} ${spec.arg}` : spec.flag;
-  return [spec.short, long].filter(Boolean).map((f) => code(f)).join(', ');
+  return [spec.short, long]
+    .filter(Boolean)
+    .map((f) => code(f))
+    .join(', ');
 }
 
 /** The config-file key: top-level for an option of every job command, else `<command>.<key>` of the row's commands. */
 function fileCell(key: OptionKey, spec: OptionSpec, commands: readonly string[]): string {
   if (spec.file === false) return '';
   if (isSharedKey(key)) return code(key);
-  return commands.filter((c) => c !== 'doctor').map((c) => code(`${c}.${key}`)).join(', ');
+  return commands
+    .filter((c) => c !== 'doctor')
+    .map((c) => code(`${c}.${key}`))
+    .join(', ');
 }
 
 /** One markdown row per option (a per-command difference gets its own row). */
@@ -37,13 +51,17 @@ function rows(key: OptionKey): string[] {
     if (g) g.commands.push(command);
     else groups.set(id, { commands: [command], spec });
   }
-  return [...groups.values()].map(({ commands, spec }) =>
-    `| ${flagCell(spec)} | ${code(spec.env)} | ${fileCell(key, spec, commands)} | ${cell(spec.unit)} | ${cell(defaultShown(spec))} | ${commands.join(', ')} | ${cell(spec.help)} |`,
+  return [...groups.values()].map(
+    ({ commands, spec }) =>
+      `| ${flagCell(spec)} | ${code(spec.env)} | ${fileCell(key, spec, commands)} | ${cell(spec.unit)} | ${cell(defaultShown(spec))} | ${commands.join(', ')} | ${cell(spec.help)} |`,
   );
 }
 
 /** The markdown table, between its markers. */
 export function optionsMarkdown(): string {
-  const head = ['| flag | environment | config file | unit | default | commands | what it does |', '|---|---|---|---|---|---|---|'];
+  const head = [
+    '| flag | environment | config file | unit | default | commands | what it does |',
+    '|---|---|---|---|---|---|---|',
+  ];
   return [OPTIONS_BEGIN, ...head, ...(Object.keys(OPTIONS) as OptionKey[]).flatMap(rows), OPTIONS_END].join('\n');
 }

@@ -11,7 +11,10 @@ export const MIN_SECRET_CHARS = 8;
 
 /** A token or secret: at least MIN_SECRET_CHARS characters. `where` names the flag or the variable. */
 export function parseSecret(value: string, where: string): string {
-  if (value.length < MIN_SECRET_CHARS) throw new UsageError(`${where}: ${value.length} characters long; use at least ${MIN_SECRET_CHARS} (32 random characters advised: openssl rand -base64 32)`);
+  if (value.length < MIN_SECRET_CHARS)
+    throw new UsageError(
+      `${where}: ${value.length} characters long; use at least ${MIN_SECRET_CHARS} (32 random characters advised: openssl rand -base64 32)`,
+    );
   return value;
 }
 
@@ -37,11 +40,22 @@ export function parseNumber(value: string | number, flag: string, rule: NumberRu
   const text = String(value).trim();
   const n = typeof value === 'number' ? value : text === '' ? NaN : Number(text);
   const { min, max, integer, above } = rule;
-  const bad = !Number.isFinite(n) || (integer && !Number.isInteger(n)) || (min !== undefined && (above ? n <= min : n < min)) || (max !== undefined && n > max);
+  const bad =
+    !Number.isFinite(n) ||
+    (integer && !Number.isInteger(n)) ||
+    (min !== undefined && (above ? n <= min : n < min)) ||
+    (max !== undefined && n > max);
   if (bad) {
     const kind = integer ? 'a whole number' : 'a number';
-    const range = [min !== undefined ? `${above ? '>' : '>='} ${min}` : '', max !== undefined && max < Number.MAX_SAFE_INTEGER ? `<= ${max}` : ''].filter(Boolean).join(' and ');
-    throw new UsageError(`${flag}: "${text}" must be ${kind}${range ? ` ${range}` : ''}${rule.unit ? ` (${rule.unit})` : ''}`);
+    const range = [
+      min !== undefined ? `${above ? '>' : '>='} ${min}` : '',
+      max !== undefined && max < Number.MAX_SAFE_INTEGER ? `<= ${max}` : '',
+    ]
+      .filter(Boolean)
+      .join(' and ');
+    throw new UsageError(
+      `${flag}: "${text}" must be ${kind}${range ? ` ${range}` : ''}${rule.unit ? ` (${rule.unit})` : ''}`,
+    );
   }
   return n;
 }
@@ -55,7 +69,8 @@ export function parseInteger(value: string | number, flag: string, min: number, 
 export function parseShare(value: string | number, flag: string): number {
   const text = String(value).trim();
   const n = text.endsWith('%') ? Number(text.slice(0, -1)) / 100 : Number(text);
-  if (text === '' || !Number.isFinite(n) || n < 0 || n > 1) throw new UsageError(`${flag}: "${text}" must be 0..1 or a percentage like 1%`);
+  if (text === '' || !Number.isFinite(n) || n < 0 || n > 1)
+    throw new UsageError(`${flag}: "${text}" must be 0..1 or a percentage like 1%`);
   return n;
 }
 
@@ -67,14 +82,17 @@ export function parseUrl(value: string, flag: string): string {
   } catch {
     throw new UsageError(`${flag}: "${value}" is not a URL; write e.g. https://service.example`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`${flag}: "${value}" must be an http:// or https:// URL`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new UsageError(`${flag}: "${value}" must be an http:// or https:// URL`);
   return value.replace(/\/+$/, '');
 }
 
 /** One of `choices`. */
 export function parseChoice<T extends string>(value: string, flag: string, choices: readonly T[]): T {
   if ((choices as readonly string[]).includes(value)) return value as T;
-  throw new UsageError(`${flag}: "${value}" must be ${choices.slice(0, -1).join(', ')}${choices.length > 1 ? ' or ' : ''}${choices[choices.length - 1]}`);
+  throw new UsageError(
+    `${flag}: "${value}" must be ${choices.slice(0, -1).join(', ')}${choices.length > 1 ? ' or ' : ''}${choices[choices.length - 1]}`,
+  );
 }
 
 /** `--grep`: "/re/flags" is a RegExp, other text a case-insensitive substring. */
@@ -104,12 +122,19 @@ export function parseRedisUrl(value: string, where: string, fromEnv = false): st
   } catch {
     throw new UsageError(`${where}: "${value}" is not a Redis URL; write e.g. redis://127.0.0.1:6379/0`);
   }
-  if (url.protocol !== 'redis:' && url.protocol !== 'rediss:') throw new UsageError(`${where}: "${url.protocol}//..." must be a redis:// or rediss:// URL, e.g. redis://127.0.0.1:6379/0`);
-  if (url.hostname === '') throw new UsageError(`${where}: the Redis URL has no host; write e.g. redis://127.0.0.1:6379/0`);
+  if (url.protocol !== 'redis:' && url.protocol !== 'rediss:')
+    throw new UsageError(
+      `${where}: "${url.protocol}//..." must be a redis:// or rediss:// URL, e.g. redis://127.0.0.1:6379/0`,
+    );
+  if (url.hostname === '')
+    throw new UsageError(`${where}: the Redis URL has no host; write e.g. redis://127.0.0.1:6379/0`);
   const db = url.pathname.replace(/^\//, '');
-  if (db !== '' && !/^\d+$/.test(db)) throw new UsageError(`${where}: "/${db}" is not a database number; write e.g. redis://127.0.0.1:6379/0`);
+  if (db !== '' && !/^\d+$/.test(db))
+    throw new UsageError(`${where}: "/${db}" is not a database number; write e.g. redis://127.0.0.1:6379/0`);
   if (url.password !== '' && !fromEnv) {
-    throw new UsageError(`${where}: a Redis password in a flag shows in the process list; export DROIDCHECK_REDIS_URL=redis://:PASSWORD@host:6379/0 instead (receive without --redis, and --deliveries without a URL, read it)`);
+    throw new UsageError(
+      `${where}: a Redis password in a flag shows in the process list; export DROIDCHECK_REDIS_URL=redis://:PASSWORD@host:6379/0 instead (receive without --redis, and --deliveries without a URL, read it)`,
+    );
   }
   return value;
 }
@@ -127,7 +152,8 @@ export function redisPassword(url: string | undefined): string | undefined {
 
 /** A stream key: non-empty, no spaces. */
 export function parseStreamKey(value: string, where: string): string {
-  if (!/^\S{1,200}$/.test(value)) throw new UsageError(`${where}: "${value}" must be a Redis key without spaces, e.g. droidcheck:deliveries`);
+  if (!/^\S{1,200}$/.test(value))
+    throw new UsageError(`${where}: "${value}" must be a Redis key without spaces, e.g. droidcheck:deliveries`);
   return value;
 }
 
@@ -142,7 +168,9 @@ export function parseInstant(value: string, flag: string): string {
   const text = value.trim();
   const ms = ISO_INSTANT.test(text) ? Date.parse(text) : NaN;
   if (!Number.isFinite(ms)) {
-    throw new UsageError(`${flag}: "${value}" is not an ISO 8601 time with its offset; write e.g. 2026-05-01T12:00:00Z, or in a shell: $(date -u -d '+30 seconds' +%FT%TZ)`);
+    throw new UsageError(
+      `${flag}: "${value}" is not an ISO 8601 time with its offset; write e.g. 2026-05-01T12:00:00Z, or in a shell: $(date -u -d '+30 seconds' +%FT%TZ)`,
+    );
   }
   return new Date(ms).toISOString();
 }

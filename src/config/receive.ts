@@ -12,7 +12,10 @@ import { secretFrom } from './resolve.js';
 import { resolveOptions } from './values.js';
 
 /** What the user gave `receive` (the table's keys, config/options.ts). */
-export type ReceiveFlags = Pick<TableFlags, 'host' | 'port' | 'redis' | 'stream' | 'maxLen' | 'id' | 'metricsPort' | 'metricsHost' | 'redisTimeout'>;
+export type ReceiveFlags = Pick<
+  TableFlags,
+  'host' | 'port' | 'redis' | 'stream' | 'maxLen' | 'id' | 'metricsPort' | 'metricsHost' | 'redisTimeout'
+>;
 
 export interface ResolvedReceiveConfig {
   host: string;
@@ -35,8 +38,12 @@ export interface ResolvedReceiveConfig {
 export function resolveReceiveConfig(flags: ReceiveFlags, env: NodeJS.ProcessEnv = process.env): ResolvedReceiveConfig {
   const o = resolveOptions('receive', flags, env, {});
   const v = o.values;
-  if (v.redis === undefined) throw new UsageError('droidcheck receive publishes to Redis: give --redis redis://host:6379/0 or set DROIDCHECK_REDIS_URL');
-  if (o.given('metricsHost') && v.metricsPort === undefined) throw new UsageError('--metrics-host needs --metrics-port');
+  if (v.redis === undefined)
+    throw new UsageError(
+      'droidcheck receive publishes to Redis: give --redis redis://host:6379/0 or set DROIDCHECK_REDIS_URL',
+    );
+  if (o.given('metricsHost') && v.metricsPort === undefined)
+    throw new UsageError('--metrics-host needs --metrics-port');
   return {
     host: v.host,
     port: v.port,

@@ -19,15 +19,13 @@ import { redteamOptions, resolveRedteam, type ResolvedRedteamSettings } from './
 import { resolveOptions, type ResolvedOptions } from './values.js';
 
 /** Reporters a job uses when none are named: files land in the report directory. */
-export const DEFAULT_REPORTERS = ['console', 'json', 'junit', 'html', 'markdown', 'ndjson'] as const;
+const DEFAULT_REPORTERS = ['console', 'json', 'junit', 'html', 'markdown', 'ndjson'] as const;
 
 export { MIN_SECRET_CHARS } from './parse.js';
 
-export type ResolvedTarget =
-  | { kind: 'emulator' }
-  | { kind: 'remote'; baseUrl: string; droidId: string; token: string };
+type ResolvedTarget = { kind: 'emulator' } | { kind: 'remote'; baseUrl: string; droidId: string; token: string };
 
-export type LoadModel =
+type LoadModel =
   | { kind: 'open'; startRate: number; stages: Stage[] }
   | { kind: 'closed'; concurrency: number; durationMs: number };
 
@@ -66,13 +64,13 @@ export interface ResolvedMetrics {
 }
 
 /** `--deliveries`: a shard reads its deliveries from the Redis Stream receivers publish to. */
-export interface ResolvedDeliveries {
+interface ResolvedDeliveries {
   /** May hold a password (from DROIDCHECK_REDIS_URL only): never print it, redactRedisUrl. */
   redisUrl: string;
   stream: string;
 }
 
-export interface ResolvedCapacitySettings {
+interface ResolvedCapacitySettings {
   strategy: 'step' | 'bisect';
   /** req/s */
   startRate: number;
@@ -96,7 +94,7 @@ export interface ResolvedCapacitySettings {
 }
 
 /** What every job's configuration holds; each command adds its own part (RunConfig, LoadConfig, CapacityConfig). */
-export interface BaseConfig {
+interface BaseConfig {
   command: JobKind;
   paths: string[];
   concurrency: number;
@@ -173,7 +171,9 @@ export function secretFrom(env: NodeJS.ProcessEnv, name: string): string | undef
   const value = env[name];
   if (value === undefined || value === '') return undefined;
   if (value.length < MIN_SECRET_CHARS) {
-    throw new ConfigError(`${name} is ${value.length} characters long; use at least ${MIN_SECRET_CHARS} (32 random characters advised: openssl rand -base64 32)`);
+    throw new ConfigError(
+      `${name} is ${value.length} characters long; use at least ${MIN_SECRET_CHARS} (32 random characters advised: openssl rand -base64 32)`,
+    );
   }
   return value;
 }
@@ -182,9 +182,15 @@ export function secretFrom(env: NodeJS.ProcessEnv, name: string): string | undef
 function resolveTarget(o: ResolvedOptions, env: NodeJS.ProcessEnv): ResolvedTarget {
   const { baseUrl, droidId } = o.values;
   if (baseUrl === undefined) return { kind: 'emulator' };
-  if (droidId === undefined) throw new ConfigError(`a real target needs a droid id: pass --droid-id N or set DROID_ID (the target is ${o.name('baseUrl')})`);
+  if (droidId === undefined)
+    throw new ConfigError(
+      `a real target needs a droid id: pass --droid-id N or set DROID_ID (the target is ${o.name('baseUrl')})`,
+    );
   const token = secretFrom(env, 'DROID_API_TOKEN');
-  if (!token) throw new ConfigError('a real target needs its API token in the environment: export DROID_API_TOKEN=... (or put it in .env; never in a file of the repository or a flag)');
+  if (!token)
+    throw new ConfigError(
+      'a real target needs its API token in the environment: export DROID_API_TOKEN=... (or put it in .env; never in a file of the repository or a flag)',
+    );
   return { kind: 'remote', baseUrl, droidId, token };
 }
 
@@ -192,16 +198,24 @@ function resolveTarget(o: ResolvedOptions, env: NodeJS.ProcessEnv): ResolvedTarg
  * `--deliveries [url]` and `--stream` (env DROIDCHECK_REDIS_URL, DROIDCHECK_STREAM). A stream
  * needs a real target: the service's answer webhook must point at `droidcheck receive`.
  */
-function resolveDeliveries(o: ResolvedOptions, env: NodeJS.ProcessEnv, target: ResolvedTarget): ResolvedDeliveries | undefined {
+function resolveDeliveries(
+  o: ResolvedOptions,
+  env: NodeJS.ProcessEnv,
+  target: ResolvedTarget,
+): ResolvedDeliveries | undefined {
   const given = o.values.deliveries;
   if (given === undefined || given === false) {
-    if (o.sources.stream?.kind === 'flag') throw new UsageError('--stream names the stream of --deliveries: give --deliveries too');
+    if (o.sources.stream?.kind === 'flag')
+      throw new UsageError('--stream names the stream of --deliveries: give --deliveries too');
     return undefined;
   }
   let redisUrl: string;
   if (given === true || given === '') {
     const fromEnv = env.DROIDCHECK_REDIS_URL;
-    if (!fromEnv) throw new UsageError('--deliveries without a URL reads DROIDCHECK_REDIS_URL, which is not set; export it or write --deliveries redis://host:6379/0');
+    if (!fromEnv)
+      throw new UsageError(
+        '--deliveries without a URL reads DROIDCHECK_REDIS_URL, which is not set; export it or write --deliveries redis://host:6379/0',
+      );
     redisUrl = parseRedisUrl(fromEnv, 'DROIDCHECK_REDIS_URL', true);
   } else redisUrl = parseRedisUrl(given, '--deliveries');
   if (target.kind === 'emulator') {
@@ -210,7 +224,10 @@ function resolveDeliveries(o: ResolvedOptions, env: NodeJS.ProcessEnv, target: R
     );
   }
   for (const key of ['receiverPort', 'receiverHost', 'publicUrl'] as const) {
-    if (o.given(key)) throw new UsageError(`${o.name(key)} configures a receiver of this process; with --deliveries none is started (the receivers are \`droidcheck receive\`)`);
+    if (o.given(key))
+      throw new UsageError(
+        `${o.name(key)} configures a receiver of this process; with --deliveries none is started (the receivers are \`droidcheck receive\`)`,
+      );
   }
   return { redisUrl, stream: parseStreamKey(o.values.stream, o.name('stream')) };
 }
@@ -230,7 +247,10 @@ function resolveMetrics(o: ResolvedOptions): ResolvedMetrics | undefined {
 function segmentShare(count: number, segment: Segment | undefined, what: string): number {
   if (!segment) return count;
   const share = shareOf(count, segment);
-  if (share === 0) throw new UsageError(`--shard ${segment.index}/${segment.total}: ${what} ${count} leaves this shard nothing; use at most ${count} shards`);
+  if (share === 0)
+    throw new UsageError(
+      `--shard ${segment.index}/${segment.total}: ${what} ${count} leaves this shard nothing; use at most ${count} shards`,
+    );
   return share;
 }
 
@@ -243,11 +263,16 @@ function segmentShare(count: number, segment: Segment | undefined, what: string)
 function loadModel(o: ResolvedOptions, durationMs: number, segment: Segment | undefined): LoadModel {
   const level = (k: OptionKey): number => (o.given(k) ? o.sources[k]!.level : 0);
   const [rate, stages, closed] = [level('rate'), level('stages'), level('concurrency')];
-  if (rate > 0 && rate === stages) throw new UsageError(`give either ${o.name('rate')} (constant arrival rate) or ${o.name('stages')} (ramps), not both`);
+  if (rate > 0 && rate === stages)
+    throw new UsageError(
+      `give either ${o.name('rate')} (constant arrival rate) or ${o.name('stages')} (ramps), not both`,
+    );
   const open = Math.max(rate, stages);
   if (open > 0 && open === closed) {
     const openName = o.name(rate >= stages ? 'rate' : 'stages');
-    throw new UsageError(`${o.name('concurrency')} sets the closed model and ${openName} the open model: keep one (with the open model, cap requests in flight with --max-in-flight)`);
+    throw new UsageError(
+      `${o.name('concurrency')} sets the closed model and ${openName} the open model: keep one (with the open model, cap requests in flight with --max-in-flight)`,
+    );
   }
   const { values: v } = o;
   if (open > closed && stages > rate) return { kind: 'open', startRate: v.startRate, stages: v.stages! };
@@ -256,7 +281,8 @@ function loadModel(o: ResolvedOptions, durationMs: number, segment: Segment | un
 }
 
 /** Highest arrival rate of a model, req/s (0 for the closed model). */
-const peakRate = (m: LoadModel): number => (m.kind === 'open' ? Math.max(m.startRate, ...m.stages.map((s) => s.target)) : 0);
+const peakRate = (m: LoadModel): number =>
+  m.kind === 'open' ? Math.max(m.startRate, ...m.stages.map((s) => s.target)) : 0;
 
 function resolveLoad(o: ResolvedOptions, timeoutMs: number, segment: Segment | undefined): ResolvedLoadSettings {
   const v = o.values;
@@ -283,7 +309,10 @@ function resolveLoad(o: ResolvedOptions, timeoutMs: number, segment: Segment | u
 
 function resolveCapacity(o: ResolvedOptions, timeoutMs: number): ResolvedCapacitySettings {
   const v = o.values;
-  if (v.maxRate < v.startRate) throw new UsageError(`${o.name('maxRate')} (${v.maxRate} req/s) must be >= ${o.name('startRate')} (${v.startRate} req/s)`);
+  if (v.maxRate < v.startRate)
+    throw new UsageError(
+      `${o.name('maxRate')} (${v.maxRate} req/s) must be >= ${o.name('startRate')} (${v.startRate} req/s)`,
+    );
   return {
     strategy: v.strategy,
     startRate: v.startRate,
@@ -316,11 +345,18 @@ export function notAnOptionOf(command: string, key: OptionKey): string {
 function checkBelongs(command: JobKind, cli: JobFlags): void {
   for (const key of Object.keys(cli)) {
     if (!Object.hasOwn(OPTIONS, key) || (cli as Record<string, unknown>)[key] === undefined) continue;
-    if (!(OPTIONS[key as OptionKey] as OptionSpec).commands.includes(command)) throw new UsageError(notAnOptionOf(command, key as OptionKey));
+    if (!(OPTIONS[key as OptionKey] as OptionSpec).commands.includes(command))
+      throw new UsageError(notAnOptionOf(command, key as OptionKey));
   }
 }
 
-function resolveBase(command: JobKind, o: ResolvedOptions, cli: JobFlags, env: NodeJS.ProcessEnv, file: JobFlags): BaseConfig {
+function resolveBase(
+  command: JobKind,
+  o: ResolvedOptions,
+  cli: JobFlags,
+  env: NodeJS.ProcessEnv,
+  file: JobFlags,
+): BaseConfig {
   const v = o.values;
   const target = resolveTarget(o, env);
   const generated = (): string | null => (target.kind === 'emulator' ? randomBytes(24).toString('base64url') : null);
@@ -356,7 +392,16 @@ function resolveBase(command: JobKind, o: ResolvedOptions, cli: JobFlags, env: N
     outputFile: Object.keys(v.outputFiles).length > 0 ? v.outputFiles : undefined,
     failOnFlaky: v.failOnFlaky ?? false,
     syncMessage: v.syncMessage,
-    llm: resolveLlmConfig({ ...(v.judgeModel !== undefined && { judgeModel: v.judgeModel }), ...(v.simulatorModel !== undefined && { simulatorModel: v.simulatorModel }), ...(v.embeddingModel !== undefined && { embeddingModel: v.embeddingModel }), ...(!v.cache && { cache: false }) }, env, file.judge),
+    llm: resolveLlmConfig(
+      {
+        ...(v.judgeModel !== undefined && { judgeModel: v.judgeModel }),
+        ...(v.simulatorModel !== undefined && { simulatorModel: v.simulatorModel }),
+        ...(v.embeddingModel !== undefined && { embeddingModel: v.embeddingModel }),
+        ...(!v.cache && { cache: false }),
+      },
+      env,
+      file.judge,
+    ),
     deliveries: resolveDeliveries(o, env, target),
     metrics: resolveMetrics(o),
   };
@@ -370,13 +415,20 @@ function resolveBase(command: JobKind, o: ResolvedOptions, cli: JobFlags, env: N
  * Throws UsageError / ConfigError (exit 2) naming the flag, the variable or the file's key at
  * its line:col; ScenarioError for a file value its parser refuses.
  */
-export function resolveConfig<K extends JobKind>(command: K, cli: JobFlags, env: NodeJS.ProcessEnv = process.env, file: JobFlags = {}): ConfigOf<K> {
+export function resolveConfig<K extends JobKind>(
+  command: K,
+  cli: JobFlags,
+  env: NodeJS.ProcessEnv = process.env,
+  file: JobFlags = {},
+): ConfigOf<K> {
   checkBelongs(command, cli);
   const o = command === 'redteam' ? redteamOptions(cli, env, file) : resolveOptions(command, cli, env, file);
   const base = resolveBase(command, o, cli, env, file);
   // load: --shard splits the arrivals (execution segments), every shard runs every scenario.
-  if (command === 'load') return { ...base, command: 'load', load: resolveLoad(o, base.timeoutMs, base.shard) } as ConfigOf<K>;
-  if (command === 'capacity') return { ...base, command: 'capacity', capacity: resolveCapacity(o, base.timeoutMs) } as ConfigOf<K>;
+  if (command === 'load')
+    return { ...base, command: 'load', load: resolveLoad(o, base.timeoutMs, base.shard) } as ConfigOf<K>;
+  if (command === 'capacity')
+    return { ...base, command: 'capacity', capacity: resolveCapacity(o, base.timeoutMs) } as ConfigOf<K>;
   if (command === 'redteam') return { ...base, command: 'redteam', redteam: resolveRedteam(o) } as ConfigOf<K>;
   return { ...base, command: 'run' } as ConfigOf<K>;
 }

@@ -13,7 +13,10 @@ export function publicSettings(config: ResolvedConfig): Record<string, unknown> 
     concurrency: config.concurrency,
     mode: config.mode ?? 'scenario',
     timeoutMs: config.timeoutMs,
-    target: config.target.kind === 'remote' ? { kind: 'remote', baseUrl: config.target.baseUrl, droidId: config.target.droidId } : { kind: 'emulator' },
+    target:
+      config.target.kind === 'remote'
+        ? { kind: 'remote', baseUrl: config.target.baseUrl, droidId: config.target.droidId }
+        : { kind: 'emulator' },
     webhookSecretSet: config.webhookSecret !== null,
     thresholds: config.thresholds,
     defaultThresholds: config.defaultThresholds,
@@ -28,7 +31,15 @@ export function publicSettings(config: ResolvedConfig): Record<string, unknown> 
     ...(config.syncMessage !== 'auto' && { syncMessage: config.syncMessage }),
     ...(config.llm && { judge: llmSettings(config.llm) }),
     ...(config.command === 'load' && { load: { ...config.load, maxRequests: config.load.maxRequests ?? null } }),
-    ...(config.deliveries && { deliveries: { redis: redactRedisUrl(config.deliveries.redisUrl), stream: config.deliveries.stream } }),
-    ...(config.command === 'capacity' && { capacity: { ...config.capacity, precision: config.capacity.precision ?? null, answerP99Ms: config.capacity.answerP99Ms ?? null } }),
+    ...(config.deliveries && {
+      deliveries: { redis: redactRedisUrl(config.deliveries.redisUrl), stream: config.deliveries.stream },
+    }),
+    ...(config.command === 'capacity' && {
+      capacity: {
+        ...config.capacity,
+        precision: config.capacity.precision ?? null,
+        answerP99Ms: config.capacity.answerP99Ms ?? null,
+      },
+    }),
   };
 }

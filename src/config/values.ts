@@ -11,10 +11,19 @@
 import type { SourceLocation } from '../errors.js';
 import { isDroidcheckError, ScenarioError } from '../errors.js';
 import type { JobFlags } from './flags.js';
-import { flagName, OPTIONS, specFor, type OptionCommand, type OptionKey, type Options, type OptionSpec, type Raw } from './options.js';
+import {
+  flagName,
+  OPTIONS,
+  specFor,
+  type OptionCommand,
+  type OptionKey,
+  type Options,
+  type OptionSpec,
+  type Raw,
+} from './options.js';
 
 /** Where a value came from; `level` orders them (flag 3 > env 2 > file 1 > default 0). */
-export interface ValueSource {
+interface ValueSource {
   kind: 'flag' | 'env' | 'file' | 'default';
   level: 0 | 1 | 2 | 3;
   /** As a message names it: `--rate`, `DROID_ID`, `load.rate (droidcheck.config.yaml:4:9)`, `--rate (default)`. */
@@ -39,7 +48,9 @@ export function rememberOrigin<T extends object>(flags: T, origin: FileOrigin): 
 
 type Parsed<K extends OptionKey> = ReturnType<Options[K]['parse']>;
 /** The resolved values: an option with a default always has one. */
-export type OptionValues = { [K in OptionKey]: Options[K] extends { default: Raw } ? Parsed<K> : Parsed<K> | undefined };
+export type OptionValues = {
+  [K in OptionKey]: Options[K] extends { default: Raw } ? Parsed<K> : Parsed<K> | undefined;
+};
 
 export interface ResolvedOptions {
   values: OptionValues;
@@ -54,23 +65,47 @@ export interface ResolvedOptions {
 const present = (v: unknown): boolean => v !== undefined;
 
 /** The raw value of `key` for `command` and its source. */
-function pick(key: OptionKey, spec: OptionSpec, cli: JobFlags, env: NodeJS.ProcessEnv, file: JobFlags, origin: FileOrigin | undefined): { raw: Raw; source: ValueSource } | undefined {
+function pick(
+  key: OptionKey,
+  spec: OptionSpec,
+  cli: JobFlags,
+  env: NodeJS.ProcessEnv,
+  file: JobFlags,
+  origin: FileOrigin | undefined,
+): { raw: Raw; source: ValueSource } | undefined {
   const flag = flagName(key);
   const fromCli = (cli as Record<string, Raw | undefined>)[key];
   if (present(fromCli)) return { raw: fromCli!, source: { kind: 'flag', level: 3, name: flag } };
   const fromEnv = spec.env !== undefined ? env[spec.env] : undefined;
-  if (fromEnv !== undefined && fromEnv !== '') return { raw: fromEnv, source: { kind: 'env', level: 2, name: spec.env! } };
+  if (fromEnv !== undefined && fromEnv !== '')
+    return { raw: fromEnv, source: { kind: 'env', level: 2, name: spec.env! } };
   const fromFile = (file as Record<string, Raw | undefined>)[key];
   if (present(fromFile)) {
     const at = origin?.at(key);
-    return { raw: fromFile!, source: at ? { kind: 'file', level: 1, name: `${at.label} (${at.location.file}:${at.location.line}:${at.location.col})`, location: at.location } : { kind: 'file', level: 1, name: `${key} (config file)` } };
+    return {
+      raw: fromFile!,
+      source: at
+        ? {
+            kind: 'file',
+            level: 1,
+            name: `${at.label} (${at.location.file}:${at.location.line}:${at.location.col})`,
+            location: at.location,
+          }
+        : { kind: 'file', level: 1, name: `${key} (config file)` },
+    };
   }
   if (spec.default !== undefined) return { raw: spec.default, source: { kind: 'default', level: 0, name: flag } };
   return undefined;
 }
 
 /** Parses `raw` from `source`; a file value's mistake becomes a ScenarioError at its position. */
-function parseFrom(key: OptionKey, spec: OptionSpec, raw: Raw, source: ValueSource, origin: FileOrigin | undefined): unknown {
+function parseFrom(
+  key: OptionKey,
+  spec: OptionSpec,
+  raw: Raw,
+  source: ValueSource,
+  origin: FileOrigin | undefined,
+): unknown {
   const at = source.kind === 'file' ? origin?.at(key) : undefined;
   const where = source.kind === 'file' ? (at?.label ?? `${key} (config file)`) : source.name;
   try {
@@ -87,7 +122,12 @@ function parseFrom(key: OptionKey, spec: OptionSpec, raw: Raw, source: ValueSour
  * commands stay undefined. Throws what the parsers throw (UsageError, ThresholdError; a file
  * value's ScenarioError at file:line:col): exit 2.
  */
-export function resolveOptions(command: OptionCommand, cli: JobFlags, env: NodeJS.ProcessEnv, file: JobFlags): ResolvedOptions {
+export function resolveOptions(
+  command: OptionCommand,
+  cli: JobFlags,
+  env: NodeJS.ProcessEnv,
+  file: JobFlags,
+): ResolvedOptions {
   const origin = origins.get(file);
   const values: Record<string, unknown> = {};
   const sources: Partial<Record<OptionKey, ValueSource>> = {};

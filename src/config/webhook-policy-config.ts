@@ -14,13 +14,25 @@ import { resolveOptions } from './values.js';
 /** What the user gave `webhook-policy` (the table's keys). */
 export type WebhookPolicyFlags = Pick<
   JobFlags,
-  'baseUrl' | 'droidId' | 'receiverHost' | 'receiverPort' | 'publicUrl' | 'timeout' | 'reportDir' | 'probes' | 'quiet' | 'webhookAttempts' | 'webhookBackoff' | 'webhookTimeout' | 'webhookJitter'
+  | 'baseUrl'
+  | 'droidId'
+  | 'receiverHost'
+  | 'receiverPort'
+  | 'publicUrl'
+  | 'timeout'
+  | 'reportDir'
+  | 'probes'
+  | 'quiet'
+  | 'webhookAttempts'
+  | 'webhookBackoff'
+  | 'webhookTimeout'
+  | 'webhookJitter'
 >;
 
 export type ProbeName = 'fail' | 'recover' | 'stall' | 'slow';
 
 /** The embedded emulator's retry policy (its delivery options). */
-export interface EmulatedRetry {
+interface EmulatedRetry {
   attempts: number;
   /** ms */
   backoffMs: number;
@@ -30,7 +42,9 @@ export interface EmulatedRetry {
   jitter: number;
 }
 
-export type WebhookPolicyTarget = { kind: 'emulator'; retry: EmulatedRetry } | { kind: 'remote'; baseUrl: string; droidId: string; token: string };
+type WebhookPolicyTarget =
+  | { kind: 'emulator'; retry: EmulatedRetry }
+  | { kind: 'remote'; baseUrl: string; droidId: string; token: string };
 
 export interface ResolvedWebhookPolicyConfig {
   target: WebhookPolicyTarget;
@@ -47,15 +61,31 @@ export interface ResolvedWebhookPolicyConfig {
   reportDir: string;
 }
 
-const env = (e: NodeJS.ProcessEnv, name: string): string | undefined => (e[name] === undefined || e[name] === '' ? undefined : e[name]);
+const env = (e: NodeJS.ProcessEnv, name: string): string | undefined =>
+  e[name] === undefined || e[name] === '' ? undefined : e[name];
 
-export function resolveWebhookPolicyConfig(cli: WebhookPolicyFlags, environment: NodeJS.ProcessEnv = process.env): ResolvedWebhookPolicyConfig {
+export function resolveWebhookPolicyConfig(
+  cli: WebhookPolicyFlags,
+  environment: NodeJS.ProcessEnv = process.env,
+): ResolvedWebhookPolicyConfig {
   const { values: v } = resolveOptions('webhook-policy', cli, environment, {});
-  let target: WebhookPolicyTarget = { kind: 'emulator', retry: { attempts: v.webhookAttempts, backoffMs: v.webhookBackoff, timeoutMs: v.webhookTimeout, jitter: v.webhookJitter } };
+  let target: WebhookPolicyTarget = {
+    kind: 'emulator',
+    retry: {
+      attempts: v.webhookAttempts,
+      backoffMs: v.webhookBackoff,
+      timeoutMs: v.webhookTimeout,
+      jitter: v.webhookJitter,
+    },
+  };
   if (v.baseUrl !== undefined) {
-    if (v.droidId === undefined) throw new ConfigError('a real target needs a droid id: pass --droid-id N or set DROID_ID');
+    if (v.droidId === undefined)
+      throw new ConfigError('a real target needs a droid id: pass --droid-id N or set DROID_ID');
     const token = env(environment, 'DROID_API_TOKEN');
-    if (token === undefined) throw new ConfigError('a real target needs its token: set DROID_API_TOKEN (never a flag: it would show in the process list)');
+    if (token === undefined)
+      throw new ConfigError(
+        'a real target needs its token: set DROID_API_TOKEN (never a flag: it would show in the process list)',
+      );
     target = { kind: 'remote', baseUrl: v.baseUrl, droidId: v.droidId, token };
   }
   return {

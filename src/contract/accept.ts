@@ -31,7 +31,8 @@ const scratch: { value: unknown; issues: unknown[] } = { value: undefined, issue
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** A JSON object zod's record accepts as plain (conservative: no own `constructor` key). */
-const isPlainJsonObject = (v: unknown): v is Record<string, unknown> => isObject(v) && Object.getPrototypeOf(v) === Object.prototype && !Object.hasOwn(v, 'constructor');
+const isPlainJsonObject = (v: unknown): v is Record<string, unknown> =>
+  isObject(v) && Object.getPrototypeOf(v) === Object.prototype && !Object.hasOwn(v, 'constructor');
 
 /** zod's checks of a scalar schema (its `.checks` and, for formats, the schema itself), or undefined when one cannot be run here. */
 function scalarChecks(z: ZodInternals, schema: unknown): Accept | undefined {
@@ -39,7 +40,8 @@ function scalarChecks(z: ZodInternals, schema: unknown): Accept | undefined {
   const runs: ((payload: typeof scratch) => unknown)[] = [];
   for (const c of checks) {
     const ci = internals(c);
-    if (!ci || typeof ci.check !== 'function' || ci.def.when !== undefined || ci.def.check === 'overwrite') return undefined;
+    if (!ci || typeof ci.check !== 'function' || ci.def.when !== undefined || ci.def.check === 'overwrite')
+      return undefined;
     runs.push(ci.check);
   }
   if (runs.length === 0) return ALWAYS;
@@ -90,7 +92,10 @@ class Generator {
       case 'boolean': {
         const checks = scalarChecks(z, schema);
         if (!checks) return undefined;
-        const type = def.type === 'number' ? `typeof ${v} !== 'number' || !Number.isFinite(${v})` : `typeof ${v} !== '${def.type}'`;
+        const type =
+          def.type === 'number'
+            ? `typeof ${v} !== 'number' || !Number.isFinite(${v})`
+            : `typeof ${v} !== '${def.type}'`;
         return `if (${type}${checks === ALWAYS ? '' : ` || !${this.ref(checks)}(${v})`}) return false;`;
       }
       case 'null':
@@ -122,11 +127,20 @@ class Generator {
         return this.#object(z, v, depth);
       case 'record': {
         const key = internals(def.keyType);
-        if (!key || key.def.type !== 'string' || (key.def.checks?.length ?? 0) > 0 || key.traits.has('$ZodCheck') || key.values) return undefined;
+        if (
+          key?.def.type !== 'string' ||
+          (key.def.checks?.length ?? 0) > 0 ||
+          key.traits.has('$ZodCheck') ||
+          key.values
+        )
+          return undefined;
         const [k, e] = [this.variable(), this.variable()];
         const inner = this.emit(def.valueType, e, depth + 1);
         if (inner === undefined) return undefined;
-        const loop = inner === '' ? '' : ` for (const ${k} in ${v}) { if (!Object.hasOwn(${v}, ${k})) continue; const ${e} = ${v}[${k}]; ${inner} }`;
+        const loop =
+          inner === ''
+            ? ''
+            : ` for (const ${k} in ${v}) { if (!Object.hasOwn(${v}, ${k})) continue; const ${e} = ${v}[${k}]; ${inner} }`;
         return `if (!${this.ref(isPlainJsonObject)}(${v})) return false;${loop}`;
       }
       case 'union': {
@@ -142,12 +156,16 @@ class Generator {
 
   #object(z: ZodInternals, v: string, depth: number): string | undefined {
     const catchall = internals(z.def.catchall)?.def.type;
-    if (catchall !== undefined && catchall !== 'unknown' && catchall !== 'any' && catchall !== 'never') return undefined;
+    if (catchall !== undefined && catchall !== 'unknown' && catchall !== 'any' && catchall !== 'never')
+      return undefined;
     const shape = z.def.shape as Record<string, unknown>;
     let out = `if (typeof ${v} !== 'object' || ${v} === null || Array.isArray(${v})) return false;`;
     for (const k of Object.keys(shape)) {
       const ci = internals(shape[k]);
-      const mayBeAbsent = ci?.def.type === 'optional' && !ci.traits.has('$ZodExactOptional') && internals(ci.def.innerType)?.optin !== 'defaulted';
+      const mayBeAbsent =
+        ci?.def.type === 'optional' &&
+        !ci.traits.has('$ZodExactOptional') &&
+        internals(ci.def.innerType)?.optin !== 'defaulted';
       const x = this.variable();
       const child = this.emit(shape[k], x, depth + 1);
       if (child === undefined) return undefined;
@@ -185,7 +203,7 @@ export function acceptsAll(schema: object, value: unknown): boolean {
     accept = compile(schema) ?? null;
     compiled.set(schema, accept);
   }
-  return accept !== null && accept(value);
+  return accept?.(value) ?? false;
 }
 
 /** True when `schema` compiles to the shortcut (for tests and diagnostics: otherwise every check takes zod). */

@@ -8,7 +8,7 @@ import { answerPayloadChoiceSchema, answerPayloadSchema } from './answer.js';
 import { chatHistoryItemSchema, humanMessageSchema, requestIdSchema } from './common.js';
 
 /** spec 9 (async docs page, "Request Body"): humanMessage {content, type?}, chatHistory optional. */
-export const asyncAnswerRequestSchema = z.looseObject({
+const asyncAnswerRequestSchema = z.looseObject({
   humanMessage: humanMessageSchema,
   chatHistory: z.array(chatHistoryItemSchema).optional(),
 });
@@ -28,7 +28,7 @@ export type AsyncAck = z.infer<typeof asyncAckSchema>;
  * documented somewhere, so a request may use either; DroidClient picks the one the target
  * accepts (option `syncMessageForm`).
  */
-export const syncAnswerRequestSchema = z.looseObject({
+const syncAnswerRequestSchema = z.looseObject({
   humanMessage: z.union([z.string(), humanMessageSchema]),
   chatHistory: z.array(chatHistoryItemSchema).optional(),
 });

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { isoTimestampSchema, requestIdSchema } from './common.js';
 
 /** One paragraph of the reply as a serialised LangChain AIMessage (spec: responses). */
-export const aiMessageSchema = z.looseObject({
+const aiMessageSchema = z.looseObject({
   lc: z.number(),
   type: z.string(),
   id: z.array(z.string()),
@@ -21,7 +21,7 @@ export const aiMessageSchema = z.looseObject({
 export type AiMessage = z.infer<typeof aiMessageSchema>;
 
 /** Address fields; empty strings when nothing was extracted (spec: addressParsing). */
-export const addressParsingSchema = z.looseObject({
+const addressParsingSchema = z.looseObject({
   street_address: z.string(),
   subdistrict: z.string(),
   district: z.string(),
@@ -32,14 +32,14 @@ export const addressParsingSchema = z.looseObject({
 export type AddressParsing = z.infer<typeof addressParsingSchema>;
 
 /** Contact details found in the conversation (spec: customerInsight.contact_info). */
-export const contactInfoSchema = z.looseObject({
+const contactInfoSchema = z.looseObject({
   name: z.string(),
   phone: z.string(),
   email: z.string(),
 });
 
 /** spec: customerInsight. `product_keyword` element type is not shown; strings in practice. */
-export const customerInsightSchema = z.looseObject({
+const customerInsightSchema = z.looseObject({
   forbidden_topics: z.string(),
   user_intent: z.string(),
   intents: z.array(z.string()),
@@ -48,13 +48,14 @@ export const customerInsightSchema = z.looseObject({
   contact_info: contactInfoSchema,
   has_extractable_info: z.boolean(),
 });
-export type CustomerInsight = z.infer<typeof customerInsightSchema>;
 
 /**
  * A money string: an amount followed by an ISO 4217 code, e.g. "1,290.00 THB" (spec: shoppingCart.grandTotal).
  */
 export const MONEY_PATTERN = /^-?\d{1,3}(,\d{3})*(\.\d+)?\s[A-Z]{3}$|^-?\d+(\.\d+)?\s[A-Z]{3}$/;
-export const moneySchema = z.string().regex(MONEY_PATTERN, 'expected an amount and a currency code, e.g. "1,290.00 THB"');
+export const moneySchema = z
+  .string()
+  .regex(MONEY_PATTERN, 'expected an amount and a currency code, e.g. "1,290.00 THB"');
 
 /**
  * Cart line of the answer payload. The spec says "element fields: not shown"; this is
@@ -62,7 +63,7 @@ export const moneySchema = z.string().regex(MONEY_PATTERN, 'expected an amount a
  * webhook (docs thirdparty/intent-webhook.mdx, `shopping_cart.products[]`): code, name, price,
  * count, total (numbers, in the catalogue currency) and available.
  */
-export const cartProductSchema = z.looseObject({
+const cartProductSchema = z.looseObject({
   code: z.string(),
   name: z.string(),
   price: z.number(),
@@ -73,20 +74,20 @@ export const cartProductSchema = z.looseObject({
 export type CartProduct = z.infer<typeof cartProductSchema>;
 
 /** A shipping fee as the async docs page shows it: a bare number string, e.g. "10" (CHOICE tier). */
-export const BARE_AMOUNT_PATTERN = /^\d+(\.\d+)?$/;
+const BARE_AMOUNT_PATTERN = /^\d+(\.\d+)?$/;
 
 /**
  * spec: shoppingCart {products (elements not shown), shippingFee (string), grandTotal (string)}.
  * Documented tier: products is a list, the two amounts are strings.
  */
-export const shoppingCartSchema = z.looseObject({
+const shoppingCartSchema = z.looseObject({
   products: z.array(z.unknown()),
   shippingFee: z.string(),
   grandTotal: z.string(),
 });
 
 /** CHOICE tier of the cart: the lines as cartProductSchema, shippingFee "10", grandTotal "0.00 THB" (async docs page). */
-export const shoppingCartChoiceSchema = z.looseObject({
+const shoppingCartChoiceSchema = z.looseObject({
   products: z.array(cartProductSchema),
   shippingFee: z.string().regex(BARE_AMOUNT_PATTERN, 'expected a bare number string such as "10" (async docs page)'),
   grandTotal: moneySchema,
@@ -130,9 +131,6 @@ export const errorPayloadSchema = z.looseObject({
   timestamp: isoTimestampSchema,
 });
 export type ErrorPayload = z.infer<typeof errorPayloadSchema>;
-
-/** Either webhook body. A receiver tells failure by the presence of `error` (spec: Events, rule 1). */
-export type WebhookPayload = AnswerPayload | ErrorPayload;
 
 export function isErrorPayload(p: unknown): boolean {
   return typeof p === 'object' && p !== null && 'error' in p;

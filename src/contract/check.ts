@@ -17,7 +17,7 @@
 import { z } from 'zod';
 import { acceptsAll } from './accept.js';
 
-export interface ContractViolation {
+interface ContractViolation {
   /** Dotted path into the body, e.g. `customerInsight.intents.0`; "" for the body itself. */
   path: string;
   message: string;
@@ -26,7 +26,7 @@ export interface ContractViolation {
 }
 
 /** Where a body differs from droidcheck's choice (spec: "not shown"). Never a finding. */
-export type ContractDifference = ContractViolation;
+type ContractDifference = ContractViolation;
 
 /** One endpoint's (or webhook's) contract: the documented tier and, where there is one, droidcheck's choice. */
 export interface TieredContract {
@@ -53,7 +53,7 @@ export interface ContractCheck<T> {
   readonly unknownFields: string[];
 }
 
-export function formatPath(path: readonly PropertyKey[]): string {
+function formatPath(path: readonly PropertyKey[]): string {
   return path.map((p) => String(p)).join('.');
 }
 
@@ -118,7 +118,8 @@ function compile(schema: unknown, depth = 0): KeyTree {
       return compile(def.in, depth + 1);
     case 'object': {
       const keys = new Map<string, KeyTree>();
-      for (const [k, child] of Object.entries(def.shape as Record<string, unknown>)) keys.set(k, compile(child, depth + 1));
+      for (const [k, child] of Object.entries(def.shape as Record<string, unknown>))
+        keys.set(k, compile(child, depth + 1));
       return { keys, element: undefined, open: false };
     }
     case 'array':
@@ -241,7 +242,13 @@ class TieredCheck<T> implements ContractCheck<T> {
   }
 
   toJSON(): ContractCheck<T> {
-    return { ok: this.ok, value: this.value, violations: this.violations, unverified: this.unverified, unknownFields: this.unknownFields };
+    return {
+      ok: this.ok,
+      value: this.value,
+      violations: this.violations,
+      unverified: this.unverified,
+      unknownFields: this.unknownFields,
+    };
   }
 }
 
@@ -279,11 +286,14 @@ export function checkContract(c: z.ZodType | TieredContract, value: unknown): Co
  */
 export function describeShape(value: unknown, depth = 3, maxKeys = 10): string {
   if (value === null) return 'null';
-  if (Array.isArray(value)) return value.length === 0 ? '[]' : depth <= 0 ? '[…]' : `[${describeShape(value[0], depth - 1, maxKeys)}]`;
+  if (Array.isArray(value))
+    return value.length === 0 ? '[]' : depth <= 0 ? '[…]' : `[${describeShape(value[0], depth - 1, maxKeys)}]`;
   if (typeof value !== 'object') return typeof value;
   if (depth <= 0) return '{…}';
   const keys = Object.keys(value);
-  const parts = keys.slice(0, maxKeys).map((k) => `${k}: ${describeShape((value as Record<string, unknown>)[k], depth - 1, maxKeys)}`);
+  const parts = keys
+    .slice(0, maxKeys)
+    .map((k) => `${k}: ${describeShape((value as Record<string, unknown>)[k], depth - 1, maxKeys)}`);
   if (keys.length > maxKeys) parts.push('…');
   return `{${parts.join(', ')}}`;
 }

@@ -24,8 +24,7 @@ export const errorBodySchema = z.looseObject({
 export type ErrorBody = z.infer<typeof errorBodySchema>;
 
 /** Chat history item of a request (spec: Chat history item). */
-export const chatTurnTypeSchema = z.enum(['human', 'ai']);
-export type ChatTurnType = z.infer<typeof chatTurnTypeSchema>;
+const chatTurnTypeSchema = z.enum(['human', 'ai']);
 export const chatHistoryItemSchema = z.looseObject({
   content: z.string(),
   type: chatTurnTypeSchema,

@@ -51,7 +51,7 @@ export const messageForwardingSchema = z.looseObject({
 export type MessageForwarding = z.infer<typeof messageForwardingSchema>;
 
 /** docs: IntentWebhookRequest.address_parsing (eight strings). */
-export const intentAddressSchema = z.looseObject({
+const intentAddressSchema = z.looseObject({
   street_address: z.string(),
   village_or_project: z.string(),
   subdistrict: z.string(),
@@ -66,7 +66,7 @@ export const intentAddressSchema = z.looseObject({
 export const PAYMENT_METHODS = ['bank_transfer', 'cash_on_delivery', 'credit_card', 'other'] as const;
 
 /** docs: IntentWebhookRequest.shopping_cart.products[] (numbers, unlike the answer payload's strings). */
-export const intentCartProductSchema = z.looseObject({
+const intentCartProductSchema = z.looseObject({
   code: z.string(),
   name: z.string(),
   price: z.number(),
@@ -76,7 +76,7 @@ export const intentCartProductSchema = z.looseObject({
 });
 
 /** docs: IntentWebhookRequest.shopping_cart. */
-export const intentCartSchema = z.looseObject({
+const intentCartSchema = z.looseObject({
   products: z.array(intentCartProductSchema),
   shippingFee: z.string(),
   grandTotal: z.string(),
@@ -84,7 +84,7 @@ export const intentCartSchema = z.looseObject({
 });
 
 /** docs: IntentWebhookRequest.contact_info (eight strings). */
-export const intentContactSchema = z.looseObject({
+const intentContactSchema = z.looseObject({
   name: z.string(),
   phone: z.string(),
   email: z.string(),

@@ -13,7 +13,7 @@ import { isoTimestampSchema } from './common.js';
  * spec: Conversation message (the table; docs endpoint.mdx §4 example). The value lists of
  * type/contentType are "not shown": strings. `note` "null or other".
  */
-export const conversationMessageSchema = z.looseObject({
+const conversationMessageSchema = z.looseObject({
   id: z.number(),
   type: z.string(),
   contentType: z.string(),
@@ -29,7 +29,7 @@ export type ConversationMessage = z.infer<typeof conversationMessageSchema>;
 export const notShownSchema = z.unknown();
 
 /** CHOICE (spec 1, "Fields of a channel record: not shown"): id, type, name, status. */
-export const channelSchema = z.looseObject({
+const channelSchema = z.looseObject({
   id: z.number(),
   type: z.string(),
   name: z.string(),
@@ -55,10 +55,9 @@ export const conversationsResponseSchema = z.looseObject({
   conversations: z.array(conversationMessageSchema),
   total: z.number(),
 });
-export type ConversationsResponse = z.infer<typeof conversationsResponseSchema>;
 
 /** The customer fields the spec names (spec: Resources, Customer; docs endpoint.mdx §3). */
-export const CUSTOMER_FIELDS = [
+const CUSTOMER_FIELDS = [
   'customerId',
   'externalId',
   'channelId',
@@ -74,7 +73,9 @@ export const CUSTOMER_FIELDS = [
   'language',
 ] as const;
 
-const present = z.custom<unknown>((v) => v !== undefined, { message: 'a field the spec names for a customer is missing' });
+const present = z.custom<unknown>((v) => v !== undefined, {
+  message: 'a field the spec names for a customer is missing',
+});
 
 /**
  * spec 3: every named field is present; only botEnabled's type is given (boolean). Documented.
@@ -104,17 +105,14 @@ export type Customer = z.infer<typeof customerSchema>;
 
 /** spec 5: prompt required, at most 500 characters (spec: Limits). */
 export const ASK_PROMPT_MAX = 500;
-export const askRequestSchema = z.looseObject({ prompt: z.string().min(1).max(ASK_PROMPT_MAX) });
-export type AskRequest = z.infer<typeof askRequestSchema>;
 /** spec 5 (docs endpoint.mdx §5 example): {answer}. Documented. */
 export const askResponseSchema = z.looseObject({ answer: z.string() });
-export type AskResponse = z.infer<typeof askResponseSchema>;
 
 /**
  * spec 6: humanMessage (text or a public image URL) is named; "the way the customer is
  * identified: not shown". CHOICE: {customerId, humanMessage: string}.
  */
-export const sendRequestSchema = z.looseObject({
+const sendRequestSchema = z.looseObject({
   customerId: z.union([z.number(), z.string()]),
   humanMessage: z.string().min(1),
 });
@@ -129,11 +127,7 @@ export const sendResponseSchema = z.looseObject({
   success: z.boolean(),
   mid: z.string(),
 });
-export type SendResponse = z.infer<typeof sendResponseSchema>;
 
-/** spec 7: {botEnabled: boolean} required. Documented. */
-export const customerUpdateRequestSchema = z.looseObject({ botEnabled: z.boolean() });
-export type CustomerUpdateRequest = z.infer<typeof customerUpdateRequestSchema>;
 /** CHOICE (spec 7, "Response shape: not shown"): {success, customerId, botEnabled}. */
 export const customerUpdateResponseSchema = z.looseObject({
   success: z.boolean(),
@@ -141,15 +135,9 @@ export const customerUpdateResponseSchema = z.looseObject({
   botEnabled: z.boolean(),
 });
 
-/** spec 10: supported image extensions. */
-export const IMAGE_EXTENSIONS = ['.jpg', '.jpeg', '.png', '.gif', '.webp'] as const;
-/** spec 10: {imageUrl} required. Documented. */
-export const imageAltRequestSchema = z.looseObject({ imageUrl: z.string().min(1) });
-export type ImageAltRequest = z.infer<typeof imageAltRequestSchema>;
 /** CHOICE (spec 10, "field names: not shown"): {altText, executionTime (ms), trackingId}. */
 export const imageAltResponseSchema = z.looseObject({
   altText: z.string(),
   executionTime: z.number(),
   trackingId: z.string(),
 });
-export type ImageAltResponse = z.infer<typeof imageAltResponseSchema>;

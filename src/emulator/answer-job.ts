@@ -37,7 +37,14 @@ const middles = new WeakMap<AnswerBody, string>();
 export function answerPayloadJson(body: AnswerBody, meta: PayloadMeta): string {
   let middle = middles.get(body);
   if (middle === undefined) {
-    const { requestId: _r, droidId: _d, customerId: _c, executionTime: _e, timestamp: _t, ...fields } = buildAnswerPayload(body, meta);
+    const {
+      requestId: _r,
+      droidId: _d,
+      customerId: _c,
+      executionTime: _e,
+      timestamp: _t,
+      ...fields
+    } = buildAnswerPayload(body, meta);
     middle = JSON.stringify(fields).slice(1, -1);
     middles.set(body, middle);
   }
@@ -78,8 +85,13 @@ function runJob(ctx: EmulatorContext, job: AsyncJob): void {
       body = answerPayloadJson(answer.body, meta);
     }
   }
-  dispatchWithFaults(ctx, { kind: 'answer', id: job.requestId, payload, ...(body !== undefined && { body }), target: job.target }, job.faults, (j, secret) => ({
-    ...j,
-    target: webhookTarget(targetUrls(j.target), secret),
-  }));
+  dispatchWithFaults(
+    ctx,
+    { kind: 'answer', id: job.requestId, payload, ...(body !== undefined && { body }), target: job.target },
+    job.faults,
+    (j, secret) => ({
+      ...j,
+      target: webhookTarget(targetUrls(j.target), secret),
+    }),
+  );
 }

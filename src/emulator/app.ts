@@ -20,7 +20,12 @@ import { customerRoutes } from './routes/customers.js';
 import { debugRoutes } from './routes/debug.js';
 import type { EmulatorStats } from './stats.js';
 
-export function buildApp(ctx: EmulatorContext, token: () => string, stats: () => EmulatorStats, control: EmulatorControl): FastifyInstance {
+export function buildApp(
+  ctx: EmulatorContext,
+  token: () => string,
+  stats: () => EmulatorStats,
+  control: EmulatorControl,
+): FastifyInstance {
   const app = Fastify({
     logger: ctx.options.logger,
     // close() must not wait for held (hang fault) or long-polling sync connections.
@@ -34,7 +39,9 @@ export function buildApp(ctx: EmulatorContext, token: () => string, stats: () =>
     if (status === 429) ctx.stats.rejected += 1;
     void reply.code(status).send(errorBody(status, status >= 500 ? 'Internal Server Error' : err.message));
   });
-  app.setNotFoundHandler((request, reply) => sendError(reply, 404, `Route ${request.method} ${request.url.split('?')[0]} not found`));
+  app.setNotFoundHandler((request, reply) =>
+    sendError(reply, 404, `Route ${request.method} ${request.url.split('?')[0]} not found`),
+  );
 
   const auth = createAuthCheck(token, ctx.droidId, ctx.stats);
 

@@ -7,10 +7,8 @@ import { timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { MSG_INVALID_API_KEY, sendError } from './http-errors.js';
 
-export interface AuthCheck {
-  /** Returns a reply when the request is refused, undefined when it may go on. */
-  (request: FastifyRequest, reply: FastifyReply): FastifyReply | undefined;
-}
+/** Returns a reply when the request is refused, undefined when it may go on. */
+export type AuthCheck = (request: FastifyRequest, reply: FastifyReply) => FastifyReply | undefined;
 
 export function bearerToken(header: string | undefined): string | undefined {
   if (!header) return undefined;
@@ -19,7 +17,7 @@ export function bearerToken(header: string | undefined): string | undefined {
 }
 
 /** A constant-time comparison of the presented token with the expected one. */
-export function tokenMatcher(expected: () => string): (presented: string | undefined) => boolean {
+function tokenMatcher(expected: () => string): (presented: string | undefined) => boolean {
   return (presented) => {
     if (presented === undefined) return false;
     const want = Buffer.from(expected());

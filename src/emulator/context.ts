@@ -17,7 +17,7 @@ import type { EmulatorStats } from './stats.js';
 import type { TimerSet } from './timers.js';
 import type { WebhookDispatcher, WebhookTarget } from './webhook-dispatcher.js';
 
-export interface EchoEntry {
+interface EchoEntry {
   receivedAt: string;
   /** Query without the secret value (present: true/false). */
   secretPresent: boolean;

@@ -13,8 +13,14 @@ import type { IntentWebhookOverride } from './options.js';
 import { messageWebhookTarget } from './webhook-dispatcher.js';
 
 /** A message to store for a customer (`POST /__emulator/messages`, `emulator.addMessage`). */
-export const injectedMessageSchema = z.strictObject({
-  customerId: z.union([z.number().int(), z.string().regex(/^\d{1,15}$/).transform(Number)]),
+const injectedMessageSchema = z.strictObject({
+  customerId: z.union([
+    z.number().int(),
+    z
+      .string()
+      .regex(/^\d{1,15}$/)
+      .transform(Number),
+  ]),
   type: z.enum(MESSAGE_SENDER_TYPES),
   content: messageContentSchema.refine((c) => (c.type === 'button') === Array.isArray(c.value), {
     message: 'a button message has a list of choices as value; other types a string',
@@ -32,7 +38,11 @@ export interface EmulatorControl {
   addMessage(input: unknown): { mid: string } | string;
 }
 
-export function createControl(ctx: EmulatorContext, profileIntents: readonly IntentDefinition[], initialVerifyToken: string | null): EmulatorControl {
+export function createControl(
+  ctx: EmulatorContext,
+  profileIntents: readonly IntentDefinition[],
+  initialVerifyToken: string | null,
+): EmulatorControl {
   let verifyToken = initialVerifyToken;
   return {
     setMessageWebhook(url, token) {
@@ -45,10 +55,16 @@ export function createControl(ctx: EmulatorContext, profileIntents: readonly Int
     },
     addMessage(input) {
       const parsed = injectedMessageSchema.safeParse(input);
-      if (!parsed.success) return parsed.error.issues.map((i) => `${i.path.join('.') || '(body)'}: ${i.message}`).join('; ');
+      if (!parsed.success)
+        return parsed.error.issues.map((i) => `${i.path.join('.') || '(body)'}: ${i.message}`).join('; ');
       const { customerId, type, content } = parsed.data;
       const text = Array.isArray(content.value) ? content.value.join('\n') : content.value;
-      const stored = storeMessage(ctx, customerId, { type, contentType: content.type, content: text, ...(content.alt !== undefined ? { alt: content.alt } : {}) });
+      const stored = storeMessage(ctx, customerId, {
+        type,
+        contentType: content.type,
+        content: text,
+        ...(content.alt !== undefined ? { alt: content.alt } : {}),
+      });
       return stored ? { mid: stored.mid } : `no customer ${customerId}`;
     },
   };

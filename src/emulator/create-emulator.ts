@@ -79,7 +79,14 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
   const timers = new TimerSet();
   const wallNow = () => resolved.clock.wallNow();
   const log = new DeliveryLog(resolved.deliveryLogRetentionMs, wallNow);
-  const dispatcher = new WebhookDispatcher(resolved.delivery, childRandom(resolved.seed, 'retry-jitter'), timers, stats, log, wallNow);
+  const dispatcher = new WebhookDispatcher(
+    resolved.delivery,
+    childRandom(resolved.seed, 'retry-jitter'),
+    timers,
+    stats,
+    log,
+    wallNow,
+  );
   let secret = options.webhookSecret ?? null;
   const verifyToken = options.verifyToken ?? null;
   const intents = applyIntentOverride(profile.intents, options.intentWebhook);
@@ -99,7 +106,16 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
     dispatcher,
     faults: new FaultEngine(resolved.seed, options.faults),
     log,
-    answers: new AnswerCache(catalogue, profile.intents, undefined, new PlantedWeaknesses(options.weaknesses ?? profile.weaknesses, catalogue, emulatorInstructions(profile.droid.name))),
+    answers: new AnswerCache(
+      catalogue,
+      profile.intents,
+      undefined,
+      new PlantedWeaknesses(
+        options.weaknesses ?? profile.weaknesses,
+        catalogue,
+        emulatorInstructions(profile.droid.name),
+      ),
+    ),
     nextRequestId: createRequestIdFactory(),
     nextMessageId: createMessageIdFactory(),
     random: childRandom(resolved.seed, 'misc'),

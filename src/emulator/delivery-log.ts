@@ -48,7 +48,10 @@ export interface DeliveryLogQuery {
  * 10,000 payload object graphs for every major GC to mark (so a full log is as fast as an empty
  * one); the ISO time and the parsed payload are built when queried.
  */
-export type NewDeliveryLogEntry = Omit<DeliveryLogEntry, 'id' | 'timestamp' | 'requestPayload'> & { startedAtMs: number; requestBody: string };
+export type NewDeliveryLogEntry = Omit<DeliveryLogEntry, 'id' | 'timestamp' | 'requestPayload'> & {
+  startedAtMs: number;
+  requestBody: string;
+};
 
 /** What add() stores: the caller's object as is (no copy on the hot path) and its id. */
 interface Slot {
@@ -67,7 +70,12 @@ function parsePayload(body: string): unknown {
 /** The public entry of a slot, built when queried (rare: the debug page). */
 function entryOf(slot: Slot): DeliveryLogEntry {
   const { startedAtMs, requestBody, ...rest } = slot.input;
-  return { id: slot.id, ...rest, timestamp: new Date(startedAtMs).toISOString(), requestPayload: parsePayload(requestBody) };
+  return {
+    id: slot.id,
+    ...rest,
+    timestamp: new Date(startedAtMs).toISOString(),
+    requestPayload: parsePayload(requestBody),
+  };
 }
 
 export class DeliveryLog {
@@ -80,7 +88,7 @@ export class DeliveryLog {
   constructor(
     private readonly retentionMs: number,
     private readonly now: () => Date,
-    private readonly maxEntries = 10_000,
+    maxEntries = 10_000,
   ) {
     this.slots = new Array<Slot | undefined>(Math.max(1, maxEntries));
   }

@@ -5,7 +5,7 @@
 import type { FastifyReply } from 'fastify';
 import type { ErrorBody } from '../contract/index.js';
 
-export const STATUS_NAMES: Record<number, string> = {
+const STATUS_NAMES: Record<number, string> = {
   400: 'Bad Request',
   401: 'Unauthorized',
   403: 'Forbidden',

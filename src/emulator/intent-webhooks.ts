@@ -18,11 +18,16 @@ import type { IntentWebhookOverride } from './options.js';
 import { dispatchWithFaults } from './outbound.js';
 
 /** The intents with the override applied: every intent it names (or all) gets its URL and secret. */
-export function applyIntentOverride(defs: readonly IntentDefinition[], override: IntentWebhookOverride | null | undefined): IntentDefinition[] {
+export function applyIntentOverride(
+  defs: readonly IntentDefinition[],
+  override: IntentWebhookOverride | null | undefined,
+): IntentDefinition[] {
   if (!override) return [...defs];
   new URL(override.url); // throws TypeError for an invalid URL
   const only = override.intents ? new Set(override.intents) : undefined;
-  return defs.map((d) => (only && !only.has(d.name) ? d : { ...d, webhook: { url: override.url, secret: override.secret ?? '' } }));
+  return defs.map((d) =>
+    only && !only.has(d.name) ? d : { ...d, webhook: { url: override.url, secret: override.secret ?? '' } },
+  );
 }
 
 /** Name => webhook of the intents that have one (empty when none: the answer path then does nothing). */
@@ -33,7 +38,13 @@ export function intentHooks(defs: readonly IntentDefinition[]): Map<string, Inte
 }
 
 /** The documented request body for one detected intent. */
-export function buildIntentRequest(answer: AnalysedAnswer, intent: string, customerId: number, mid: string, secret: string): IntentWebhookRequest {
+function buildIntentRequest(
+  answer: AnalysedAnswer,
+  intent: string,
+  customerId: number,
+  mid: string,
+  secret: string,
+): IntentWebhookRequest {
   const { body, facts } = answer;
   const a = body.addressParsing;
   const cart = body.shoppingCart;
@@ -54,7 +65,14 @@ export function buildIntentRequest(answer: AnalysedAnswer, intent: string, custo
     },
     payment_method: facts.paymentMethod,
     shopping_cart: {
-      products: cart.products.map((p) => ({ code: p.code, name: p.name, price: p.price, count: p.count, total: p.total, available: p.available })),
+      products: cart.products.map((p) => ({
+        code: p.code,
+        name: p.name,
+        price: p.price,
+        count: p.count,
+        total: p.total,
+        available: p.available,
+      })),
       shippingFee: cart.shippingFee,
       grandTotal: cart.grandTotal,
       unavailableCount: cart.products.filter((p) => !p.available).length,
@@ -77,7 +95,12 @@ export function buildIntentRequest(answer: AnalysedAnswer, intent: string, custo
 }
 
 /** POSTs one IntentWebhookRequest per detected intent that has a webhook. */
-export function fireIntentWebhooks(ctx: EmulatorContext, answer: AnalysedAnswer, customerId: number, mid: string): void {
+export function fireIntentWebhooks(
+  ctx: EmulatorContext,
+  answer: AnalysedAnswer,
+  customerId: number,
+  mid: string,
+): void {
   const hooks = ctx.intentHooks;
   if (hooks.size === 0) return;
   for (const intent of answer.body.intents) {
@@ -86,9 +109,14 @@ export function fireIntentWebhooks(ctx: EmulatorContext, answer: AnalysedAnswer,
     ctx.stats.intentWebhooks += 1;
     const payload = buildIntentRequest(answer, intent, customerId, mid, hook.secret);
     const target = { url: hook.url, postUrl: hook.url };
-    dispatchWithFaults(ctx, { kind: 'intent', id: mid, payload, target }, ctx.faults.webhookFaults('intent'), (j, secret) => ({
-      ...j,
-      payload: { ...payload, secret: secret ?? '' },
-    }));
+    dispatchWithFaults(
+      ctx,
+      { kind: 'intent', id: mid, payload, target },
+      ctx.faults.webhookFaults('intent'),
+      (j, secret) => ({
+        ...j,
+        payload: { ...payload, secret: secret ?? '' },
+      }),
+    );
   }
 }

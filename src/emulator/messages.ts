@@ -16,13 +16,13 @@ export interface Stored extends StoredMessage {
 }
 
 /** The forwarded content: a `button` message's choices are one per line of the stored content. */
-export function forwardedContent(m: NewMessage): MessageContent {
+function forwardedContent(m: NewMessage): MessageContent {
   const value = m.contentType === 'button' ? m.content.split('\n') : m.content;
   return m.alt ? { type: m.contentType, value, alt: m.alt } : { type: m.contentType, value };
 }
 
 /** The documented MessageForwarding body of a stored message. */
-export function forwardingBody(ctx: EmulatorContext, stored: StoredMessage, mid: string, m: NewMessage): MessageForwarding {
+function forwardingBody(ctx: EmulatorContext, stored: StoredMessage, mid: string, m: NewMessage): MessageForwarding {
   return {
     mid,
     chatId: stored.chatId,
@@ -46,10 +46,15 @@ export function storeMessage(ctx: EmulatorContext, customerId: number, m: NewMes
   if (target) {
     ctx.stats.messagesForwarded += 1;
     const payload = forwardingBody(ctx, stored, mid, m);
-    dispatchWithFaults(ctx, { kind: 'message', id: mid, payload, target }, ctx.faults.webhookFaults('message'), (j, token) => ({
-      ...j,
-      target: messageWebhookTarget(target.url, token),
-    }));
+    dispatchWithFaults(
+      ctx,
+      { kind: 'message', id: mid, payload, target },
+      ctx.faults.webhookFaults('message'),
+      (j, token) => ({
+        ...j,
+        target: messageWebhookTarget(target.url, token),
+      }),
+    );
   }
   return { ...stored, mid };
 }

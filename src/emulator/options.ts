@@ -8,7 +8,7 @@ import type { FaultProfileInput } from './faults/profile.js';
 import type { Weakness } from './ai/weaknesses.js';
 import type { EmulatorProfile } from './profile/schema.js';
 
-export interface DeliveryOptions {
+interface DeliveryOptions {
   /** Total attempts per webhook delivery, first one included. Default 3. */
   attempts?: number;
   /** Backoff before retry n (1-based) is `backoffMs * 2^(n-1)`, capped at maxBackoffMs, with +-50 % seeded jitter. Default 500. */
@@ -32,14 +32,14 @@ export interface IntentWebhookOverride {
   intents?: string[];
 }
 
-export interface RateLimitOptions {
+interface RateLimitOptions {
   /** Requests allowed per token per window. */
   max: number;
   /** Window length in ms. Default 1_000. */
   timeWindowMs?: number;
 }
 
-export interface EmulatorClock {
+interface EmulatorClock {
   /** Wall clock, for timestamps and the delivery-log retention. */
   wallNow(): Date;
 }
@@ -118,13 +118,14 @@ export interface ResolvedEmulatorOptions {
   clock: EmulatorClock;
 }
 
-export const systemEmulatorClock: EmulatorClock = { wallNow: () => new Date() };
+const systemEmulatorClock: EmulatorClock = { wallNow: () => new Date() };
 
-export const SEVEN_DAYS_MS = 7 * 24 * 60 * 60 * 1000;
+const SEVEN_DAYS_MS = 7 * 24 * 60 * 60 * 1000;
 
 function nonNegative(name: string, value: number | undefined, fallback: number): number {
   const v = value ?? fallback;
-  if (!Number.isFinite(v) || v < 0) throw new RangeError(`emulator option ${name} must be a non-negative number, got ${String(value)}`);
+  if (!Number.isFinite(v) || v < 0)
+    throw new RangeError(`emulator option ${name} must be a non-negative number, got ${String(value)}`);
   return v;
 }
 

@@ -11,7 +11,12 @@ import type { DeliveryJob } from './webhook-dispatcher.js';
 /** Rewrites a job so it carries a wrong secret (`wrong`) or none (null). */
 export type SecretRewrite = (job: DeliveryJob, secret: string | null) => DeliveryJob;
 
-export function dispatchWithFaults(ctx: EmulatorContext, job: DeliveryJob, faults: readonly WebhookFaultRule[], rewrite: SecretRewrite): void {
+export function dispatchWithFaults(
+  ctx: EmulatorContext,
+  job: DeliveryJob,
+  faults: readonly WebhookFaultRule[],
+  rewrite: SecretRewrite,
+): void {
   if (faults.length === 0) {
     ctx.dispatcher.deliver(job);
     return;

@@ -57,7 +57,10 @@ export type AnswerRequestCheck =
  * when present it must be an array of {content: string, type: 'human' | 'ai'}.
  */
 export function checkAnswerRequest(body: unknown, allowStringMessage: boolean): AnswerRequestCheck {
-  const b = (typeof body === 'object' && body !== null ? body : {}) as { humanMessage?: unknown; chatHistory?: unknown };
+  const b = (typeof body === 'object' && body !== null ? body : {}) as {
+    humanMessage?: unknown;
+    chatHistory?: unknown;
+  };
   const hm = b.humanMessage;
   let humanMessage: string;
   if (allowStringMessage && typeof hm === 'string') humanMessage = hm;
@@ -69,7 +72,12 @@ export function checkAnswerRequest(body: unknown, allowStringMessage: boolean): 
   if (!Array.isArray(ch)) return { ok: false, message: MSG_INVALID_CHAT_HISTORY };
   for (const item of ch as unknown[]) {
     const t = item as { content?: unknown; type?: unknown } | null;
-    if (typeof t !== 'object' || t === null || typeof t.content !== 'string' || (t.type !== 'human' && t.type !== 'ai')) {
+    if (
+      typeof t !== 'object' ||
+      t === null ||
+      typeof t.content !== 'string' ||
+      (t.type !== 'human' && t.type !== 'ai')
+    ) {
       return { ok: false, message: MSG_INVALID_CHAT_HISTORY };
     }
   }

@@ -6,7 +6,7 @@
 
 import { mulberry32, type Random } from '../random.js';
 
-export { mulberry32, type Random };
+export type { Random };
 
 /** Derives an independent stream from a seed and a label, so subsystems do not share draws. */
 export function childRandom(seed: number, label: string): Random {

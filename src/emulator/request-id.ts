@@ -41,7 +41,7 @@ export function createRequestIdFactory(): RequestIdFactory {
 }
 
 /** The message-id prefix of the docs' MessageForwarding example. */
-export const MESSAGE_ID_PREFIX = 'ddtp-';
+const MESSAGE_ID_PREFIX = 'ddtp-';
 
 /** `ddtp-` + 20 lowercase alphanumerics. */
 export function createMessageIdFactory(): RequestIdFactory {

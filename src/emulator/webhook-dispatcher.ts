@@ -38,7 +38,7 @@ export interface WebhookTarget {
 }
 
 /** The URL with query parameter `name` set to `value` when value is a non-empty string (existing parameters kept). */
-export function targetWithParam(url: string, name: string, value: string | null | undefined): WebhookTarget {
+function targetWithParam(url: string, name: string, value: string | null | undefined): WebhookTarget {
   const u = new URL(url);
   if (value !== null && value !== undefined && value !== '') u.searchParams.set(name, value);
   return { url, postUrl: u.toString() };
@@ -145,12 +145,22 @@ export class WebhookDispatcher {
       // A native timer per attempt: undici's own headers/body timeouts tick every ~0.5 s, so an
       // attempt timeout of 1 s could last 1.5 s, and webhook-policy compares what it measures
       // with the configured figure (undici's timeouts stay as the backstop).
-      const res = await this.agent.request({ origin, path, method: 'POST', body, headers: JSON_HEADERS, ...(this.options.timeoutMs > 0 && { signal: AbortSignal.timeout(this.options.timeoutMs) }) });
+      const res = await this.agent.request({
+        origin,
+        path,
+        method: 'POST',
+        body,
+        headers: JSON_HEADERS,
+        ...(this.options.timeoutMs > 0 && { signal: AbortSignal.timeout(this.options.timeoutMs) }),
+      });
       status = res.statusCode;
       responseBody = (await res.body.text()).slice(0, RESPONSE_EXCERPT);
     } catch (err) {
       const e = err as { code?: string; message?: string; name?: string };
-      error = (e.code !== undefined && TIMEOUT_CODES.has(e.code)) || e.name === 'TimeoutError' ? `timeout after ${this.options.timeoutMs} ms` : (e.code ?? e.message ?? String(err));
+      error =
+        (e.code !== undefined && TIMEOUT_CODES.has(e.code)) || e.name === 'TimeoutError'
+          ? `timeout after ${this.options.timeoutMs} ms`
+          : (e.code ?? e.message ?? String(err));
     }
     const ok = status !== null && status >= 200 && status < 300;
     this.log.add({

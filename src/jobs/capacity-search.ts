@@ -13,7 +13,7 @@ import type { CapacityPoint, CapacitySection } from '../report/index.js';
 import { formatMs, formatPercent, formatRate } from '../units.js';
 
 /** Samples a p99 needs (the tail beyond it must hold at least one sample). */
-export const P99_MIN_SAMPLES = 100;
+const P99_MIN_SAMPLES = 100;
 
 /** What one constant-rate step measured (ms, req/s, counts). */
 export type RateMeasurement = Omit<CapacityPoint, 'passed' | 'reasons' | 'errorRate'> & {
@@ -47,14 +47,19 @@ export function judgeStep(m: RateMeasurement, criteria: CapacityCriteria): Capac
   const reasons: string[] = [];
   if (m.sent === 0) reasons.push('nothing was sent');
   if (m.judgesAck) {
-    if (m.ack.count < P99_MIN_SAMPLES) reasons.push(`too few ack samples for p99 (${m.ack.count} < ${P99_MIN_SAMPLES}): lengthen --step-duration`);
-    else if (m.ack.p99 >= criteria.ackP99Ms) reasons.push(`ack p99 ${formatMs(m.ack.p99)} >= ${formatMs(criteria.ackP99Ms)}`);
+    if (m.ack.count < P99_MIN_SAMPLES)
+      reasons.push(`too few ack samples for p99 (${m.ack.count} < ${P99_MIN_SAMPLES}): lengthen --step-duration`);
+    else if (m.ack.p99 >= criteria.ackP99Ms)
+      reasons.push(`ack p99 ${formatMs(m.ack.p99)} >= ${formatMs(criteria.ackP99Ms)}`);
   }
   if (criteria.answerP99Ms !== undefined) {
-    if (m.answer.count < P99_MIN_SAMPLES) reasons.push(`too few answer samples for p99 (${m.answer.count} < ${P99_MIN_SAMPLES})`);
-    else if (m.answer.p99 >= criteria.answerP99Ms) reasons.push(`answer p99 ${formatMs(m.answer.p99)} >= ${formatMs(criteria.answerP99Ms)}`);
+    if (m.answer.count < P99_MIN_SAMPLES)
+      reasons.push(`too few answer samples for p99 (${m.answer.count} < ${P99_MIN_SAMPLES})`);
+    else if (m.answer.p99 >= criteria.answerP99Ms)
+      reasons.push(`answer p99 ${formatMs(m.answer.p99)} >= ${formatMs(criteria.answerP99Ms)}`);
   }
-  if (errorRate > criteria.maxErrorRate) reasons.push(`error rate ${formatPercent(errorRate, 2)} > ${formatPercent(criteria.maxErrorRate, 2)}`);
+  if (errorRate > criteria.maxErrorRate)
+    reasons.push(`error rate ${formatPercent(errorRate, 2)} > ${formatPercent(criteria.maxErrorRate, 2)}`);
   if (m.dropped > 0) reasons.push(`${m.dropped} arrivals dropped at the in-flight cap`);
   const { judgesAck: _judgesAck, ...point } = m;
   return { ...point, errorRate, passed: reasons.length === 0, reasons };
@@ -72,8 +77,10 @@ export async function searchCapacity(
   onPoint?: (p: CapacityPoint) => void,
 ): Promise<CapacitySection> {
   const { startRate, maxRate, stepRate } = search;
-  if (!(startRate > 0) || !(maxRate >= startRate)) throw new UsageError(`capacity: need 0 < --start-rate (${startRate}) <= --max-rate (${maxRate})`);
-  if (search.strategy === 'step' && !(stepRate > 0)) throw new UsageError(`capacity: --step (${stepRate}) must be > 0 req/s`);
+  if (!(startRate > 0) || !(maxRate >= startRate))
+    throw new UsageError(`capacity: need 0 < --start-rate (${startRate}) <= --max-rate (${maxRate})`);
+  if (search.strategy === 'step' && !(stepRate > 0))
+    throw new UsageError(`capacity: --step (${stepRate}) must be > 0 req/s`);
   const curve: CapacityPoint[] = [];
   let interrupted = false;
   const run = async (rate: number): Promise<CapacityPoint | undefined> => {
@@ -88,7 +95,11 @@ export async function searchCapacity(
     return point;
   };
   if (search.strategy === 'step') {
-    for (let rate = startRate; rate <= maxRate + 1e-9 && curve.length < search.maxSteps && !interrupted; rate += stepRate) {
+    for (
+      let rate = startRate;
+      rate <= maxRate + 1e-9 && curve.length < search.maxSteps && !interrupted;
+      rate += stepRate
+    ) {
       const p = await run(rate);
       if (!p?.passed) break;
     }
@@ -120,7 +131,11 @@ export async function searchCapacity(
     firstFailingRate: failing.length > 0 ? failing[0]!.rate : null,
     limitedBySearch: best !== null && best >= maxRate,
     suspect: curve.some((p) => p.generatorBound),
-    criteria: { ackP99Ms: criteria.ackP99Ms, answerP99Ms: criteria.answerP99Ms ?? null, maxErrorRate: criteria.maxErrorRate },
+    criteria: {
+      ackP99Ms: criteria.ackP99Ms,
+      answerP99Ms: criteria.answerP99Ms ?? null,
+      maxErrorRate: criteria.maxErrorRate,
+    },
     curve,
   };
 }

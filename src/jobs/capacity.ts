@@ -49,7 +49,9 @@ export function runCapacity(config: CapacityConfig, io: JobIO): Promise<JobSumma
   return runJob(config, io, async (ctx) => {
     await ctx.begin(undefined);
     ctx.log(inFlightLine(c, config.timeoutMs, 'capacity'));
-    ctx.log(`droidcheck capacity: ${c.strategy} search from ${formatRate(c.startRate)} to ${formatRate(c.maxRate)}, ${c.stepDurationMs / 1000} s per rate after ${c.warmupMs / 1000} s of warm-up`);
+    ctx.log(
+      `droidcheck capacity: ${c.strategy} search from ${formatRate(c.startRate)} to ${formatRate(c.maxRate)}, ${c.stepDurationMs / 1000} s per rate after ${c.warmupMs / 1000} s of warm-up`,
+    );
     const results: EngineResult[] = [];
     const measure = async (rate: number): Promise<RateMeasurement | undefined> => {
       if (ctx.stopSignal?.aborted) return undefined;
@@ -57,7 +59,12 @@ export function runCapacity(config: CapacityConfig, io: JobIO): Promise<JobSumma
       const engine = await runEngine({
         ...ctx.engine,
         source,
-        scheduler: { kind: 'open', startRate: rate, stages: [{ durationMs: c.warmupMs + c.stepDurationMs, target: rate }], maxInFlight: c.maxInFlight },
+        scheduler: {
+          kind: 'open',
+          startRate: rate,
+          stages: [{ durationMs: c.warmupMs + c.stepDurationMs, target: rate }],
+          maxInFlight: c.maxInFlight,
+        },
         ackOnly: c.ackOnly,
         warmupMs: c.warmupMs,
         // The engine's default drain (the deadline + 5 s), plus the pauses of the longest conversation.
@@ -70,13 +77,23 @@ export function runCapacity(config: CapacityConfig, io: JobIO): Promise<JobSumma
     };
     const capacity = await searchCapacity(
       measure,
-      { strategy: c.strategy, startRate: c.startRate, stepRate: c.stepRate, maxRate: c.maxRate, precision: c.precision, maxSteps: c.maxSteps },
+      {
+        strategy: c.strategy,
+        startRate: c.startRate,
+        stepRate: c.stepRate,
+        maxRate: c.maxRate,
+        precision: c.precision,
+        maxSteps: c.maxSteps,
+      },
       { ackP99Ms: c.ackP99Ms, answerP99Ms: c.answerP99Ms, maxErrorRate: c.maxErrorRate },
       (p) => ctx.log(pointLine(p)),
     );
     if (results.length === 0) throw new InternalError('capacity: no rate was measured');
     const dropping = capacity.curve.find((p) => p.dropped > 0);
-    if (dropping) ctx.log(`droidcheck capacity: arrivals were dropped at the in-flight cap of ${c.maxInFlight} requests (first at ${formatRate(dropping.rate)}): a rate that drops does not pass; raise the cap with --max-in-flight (~${PENDING_REQUEST_BYTES / 1000} KB per pending request)`);
+    if (dropping)
+      ctx.log(
+        `droidcheck capacity: arrivals were dropped at the in-flight cap of ${c.maxInFlight} requests (first at ${formatRate(dropping.rate)}): a rate that drops does not pass; raise the cap with --max-in-flight (~${PENDING_REQUEST_BYTES / 1000} KB per pending request)`,
+      );
     const engine = combineResults(results);
     return { engine, load: loadSection(engine, c.maxInFlight), capacity };
   });

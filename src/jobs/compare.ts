@@ -5,7 +5,14 @@
  * significant, so a CI gate does not fail on noise. Prints nothing.
  */
 import { UsageError } from '../errors.js';
-import { compareReportFiles, type CompareFilesOptions, type CompareOptions, type ReportComparison, type ReportDocument, type Unlike } from '../report/index.js';
+import {
+  compareReportFiles,
+  type CompareFilesOptions,
+  type CompareOptions,
+  type ReportComparison,
+  type ReportDocument,
+  type Unlike,
+} from '../report/index.js';
 
 /**
  * Tolerances of the comparison; every field optional (defaults 10 %, 1 ms, 1 point, alpha 0.01);
@@ -34,7 +41,8 @@ function checkTolerances(opts: CompareOptions): void {
     const v = opts[key];
     if (v !== undefined && !(Number.isFinite(v) && v >= 0)) throw new UsageError(`${flag}: ${v} must be a number >= 0`);
   }
-  if (opts.alpha !== undefined && !(opts.alpha > 0 && opts.alpha < 1)) throw new UsageError(`alpha: ${opts.alpha} must be between 0 and 1`);
+  if (opts.alpha !== undefined && !(opts.alpha > 0 && opts.alpha < 1))
+    throw new UsageError(`alpha: ${opts.alpha} must be between 0 and 1`);
 }
 
 /**
@@ -42,7 +50,11 @@ function checkTolerances(opts: CompareOptions): void {
  * Throws UsageError (DROIDCHECK_ERR_USAGE, exit 2) naming a file that is unreadable or not a
  * report, a negative tolerance, or (without `force`) runs of another target or kind.
  */
-export async function compareReports(base: string | ReportDocument, current: string | ReportDocument, options: CompareReportsOptions = {}): Promise<CompareReportsResult> {
+export async function compareReports(
+  base: string | ReportDocument,
+  current: string | ReportDocument,
+  options: CompareReportsOptions = {},
+): Promise<CompareReportsResult> {
   checkTolerances(options);
   const { comparison, unlike, text } = await compareReportFiles(base, current, options);
   return { comparison, unlike, text, exitCode: comparison.regressed ? 1 : 0 };

@@ -46,12 +46,12 @@ export interface DoctorCheck {
 }
 
 /** Secret length the service's docs advise (spec: Limits; docs receiving-webhook.mdx). */
-export const ADVISED_SECRET_CHARS = 32;
+const ADVISED_SECRET_CHARS = 32;
 
 /** The 400 of get-droid-answer-async to a humanMessage without content (spec: Errors; async docs page, word for word). */
-export const MSG_INVALID_HUMAN_MESSAGE = 'Invalid humanMessage format';
+const MSG_INVALID_HUMAN_MESSAGE = 'Invalid humanMessage format';
 
-export const TITLES: Readonly<Record<CheckId, string>> = {
+const TITLES: Readonly<Record<CheckId, string>> = {
   reachable: 'reachable',
   api: 'answers JSON',
   token: 'token accepted',
@@ -73,26 +73,41 @@ export function check(id: CheckId, status: CheckStatus, detail: string, fix?: st
 }
 
 const answered = (p: ProbeResult | undefined): p is ProbeAnswer => p?.kind === 'answer';
-const statusText = (p: ProbeAnswer): string => `HTTP ${p.status}${p.error ? ` ${p.error}` : ''}${p.message ? `: ${p.message}` : ''}`;
+const statusText = (p: ProbeAnswer): string =>
+  `HTTP ${p.status}${p.error ? ` ${p.error}` : ''}${p.message ? `: ${p.message}` : ''}`;
 
 /** The TCP connect before any HTTP: its time, or why it failed. */
-export type TcpResult = { ok: true; ms: number; host: string; port: number } | { ok: false; code: string | undefined; message: string; host: string; port: number };
+export type TcpResult =
+  | { ok: true; ms: number; host: string; port: number }
+  | { ok: false; code: string | undefined; message: string; host: string; port: number };
 
 /** reachable: a TCP connect, then any HTTP answer to GET channels. */
 export function reachableCheck(tcp: TcpResult, channels: ProbeResult | undefined): DoctorCheck {
   const where = `${tcp.host}:${tcp.port}`;
   if (!tcp.ok) {
     const fix =
-      tcp.code === 'ECONNREFUSED' ? `nothing listens on ${where}: check --base-url (host and port) and that the service is up`
-      : tcp.code === 'ENOTFOUND' || tcp.code === 'EAI_AGAIN' ? `the host name does not resolve: check --base-url`
-      : tcp.code === undefined ? `no answer from ${where}: a firewall, a wrong host or no network; check --base-url`
-      : `check --base-url (host and port), your network and that the service is up`;
+      tcp.code === 'ECONNREFUSED'
+        ? `nothing listens on ${where}: check --base-url (host and port) and that the service is up`
+        : tcp.code === 'ENOTFOUND' || tcp.code === 'EAI_AGAIN'
+          ? `the host name does not resolve: check --base-url`
+          : tcp.code === undefined
+            ? `no answer from ${where}: a firewall, a wrong host or no network; check --base-url`
+            : `check --base-url (host and port), your network and that the service is up`;
     return check('reachable', 'fail', `TCP connect to ${where} failed (${tcp.code ?? tcp.message})`, fix);
   }
   if (!answered(channels)) {
-    return check('reachable', 'fail', `TCP connect to ${where} in ${formatMs(tcp.ms)}, but no HTTP answer to GET channels (${channels?.kind === 'no-answer' ? (channels.code ?? channels.message) : 'not sent'})`, 'something else listens there, or it speaks TLS: check the scheme (https:// for a TLS port) and the port of --base-url');
+    return check(
+      'reachable',
+      'fail',
+      `TCP connect to ${where} in ${formatMs(tcp.ms)}, but no HTTP answer to GET channels (${channels?.kind === 'no-answer' ? (channels.code ?? channels.message) : 'not sent'})`,
+      'something else listens there, or it speaks TLS: check the scheme (https:// for a TLS port) and the port of --base-url',
+    );
   }
-  return check('reachable', 'pass', `TCP connect to ${where} in ${formatMs(tcp.ms)}; HTTP ${channels.status} from GET channels in ${formatMs(channels.elapsedMs)}`);
+  return check(
+    'reachable',
+    'pass',
+    `TCP connect to ${where} in ${formatMs(tcp.ms)}; HTTP ${channels.status} from GET channels in ${formatMs(channels.elapsedMs)}`,
+  );
 }
 
 const isHtml = (p: ProbeAnswer): boolean => p.contentType.includes('html') || p.excerpt.trimStart().startsWith('<');
@@ -102,13 +117,41 @@ export function apiCheck(channels: ProbeResult | undefined): DoctorCheck {
   if (!answered(channels)) return check('api', 'skip', 'needs an HTTP answer');
   const root = '--base-url must be the service root (e.g. https://your-dealdroid.com), without /api/droids/...';
   if (channels.json === undefined) {
-    if (isHtml(channels)) return check('api', 'fail', `GET channels answered an HTML page (HTTP ${channels.status}, ${channels.contentType || 'no content-type'}), not JSON`, `a web page (a login page, a proxy's error page?) answers there: ${root}`);
-    return check('api', 'fail', `GET channels answered HTTP ${channels.status} with a body that is not JSON (${channels.contentType || 'no content-type'})`, root);
+    if (isHtml(channels))
+      return check(
+        'api',
+        'fail',
+        `GET channels answered an HTML page (HTTP ${channels.status}, ${channels.contentType || 'no content-type'}), not JSON`,
+        `a web page (a login page, a proxy's error page?) answers there: ${root}`,
+      );
+    return check(
+      'api',
+      'fail',
+      `GET channels answered HTTP ${channels.status} with a body that is not JSON (${channels.contentType || 'no content-type'})`,
+      root,
+    );
   }
-  if (channels.status === 404 || channels.status === 405) return check('api', 'fail', `GET channels: ${statusText(channels)}`, `no such route: ${root}`);
-  if (channels.status === 429) return check('api', 'warn', `GET channels: ${statusText(channels)} (rate limited)`, 'the plan\'s rate limit was reached: wait, or lower the load of other clients on this token');
-  if (channels.status >= 500) return check('api', 'fail', `GET channels: ${statusText(channels)}`, 'the service is up but failing: try again later, or ask its operator');
-  return check('api', 'pass', `GET channels: HTTP ${channels.status}, ${channels.contentType || 'JSON without a content-type'}`);
+  if (channels.status === 404 || channels.status === 405)
+    return check('api', 'fail', `GET channels: ${statusText(channels)}`, `no such route: ${root}`);
+  if (channels.status === 429)
+    return check(
+      'api',
+      'warn',
+      `GET channels: ${statusText(channels)} (rate limited)`,
+      "the plan's rate limit was reached: wait, or lower the load of other clients on this token",
+    );
+  if (channels.status >= 500)
+    return check(
+      'api',
+      'fail',
+      `GET channels: ${statusText(channels)}`,
+      'the service is up but failing: try again later, or ask its operator',
+    );
+  return check(
+    'api',
+    'pass',
+    `GET channels: HTTP ${channels.status}, ${channels.contentType || 'JSON without a content-type'}`,
+  );
 }
 
 /** token accepted (401) and droid id (403), from GET channels and the async probe. */
@@ -118,13 +161,36 @@ export function accessChecks(tokenSet: boolean, probes: readonly (ProbeResult | 
   const denied = answers.find((p) => p.status === 403);
   const api = answers.filter((p) => p.json !== undefined && p.status !== 404 && p.status !== 405);
   let token: DoctorCheck;
-  if (!tokenSet) token = check('token', 'fail', 'DROID_API_TOKEN is not set', 'export DROID_API_TOKEN=... (dashboard: Automation Panel, "When Receive message from Third Party"), or put it in .env; never in a flag or a file of the repository');
-  else if (refused) token = check('token', 'fail', `${refused.what}: ${statusText(refused)}`, 'the token was refused: check DROID_API_TOKEN (regenerating the token in the Automation Panel invalidates the old one at once)');
+  if (!tokenSet)
+    token = check(
+      'token',
+      'fail',
+      'DROID_API_TOKEN is not set',
+      'export DROID_API_TOKEN=... (dashboard: Automation Panel, "When Receive message from Third Party"), or put it in .env; never in a flag or a file of the repository',
+    );
+  else if (refused)
+    token = check(
+      'token',
+      'fail',
+      `${refused.what}: ${statusText(refused)}`,
+      'the token was refused: check DROID_API_TOKEN (regenerating the token in the Automation Panel invalidates the old one at once)',
+    );
   else if (api.length === 0) token = check('token', 'skip', 'needs a JSON answer of the API');
-  else token = check('token', 'pass', `accepted by ${api.map((p) => `${p.what} (HTTP ${p.status}${p.status === 400 && p.message && refusalKind(p.message) === 'invalid-message' ? ` ${p.message}, as intended` : ''})`).join(' and ')}`);
+  else
+    token = check(
+      'token',
+      'pass',
+      `accepted by ${api.map((p) => `${p.what} (HTTP ${p.status}${p.status === 400 && p.message && refusalKind(p.message) === 'invalid-message' ? ` ${p.message}, as intended` : ''})`).join(' and ')}`,
+    );
   let droid: DoctorCheck;
   if (token.status !== 'pass') droid = check('droid', 'skip', 'needs an accepted token');
-  else if (denied) droid = check('droid', 'fail', `${denied.what}: ${statusText(denied)}`, 'access denied: check --droid-id (the number in the dashboard\'s /droids/<id>/ addresses) and that this token belongs to that droid');
+  else if (denied)
+    droid = check(
+      'droid',
+      'fail',
+      `${denied.what}: ${statusText(denied)}`,
+      "access denied: check --droid-id (the number in the dashboard's /droids/<id>/ addresses) and that this token belongs to that droid",
+    );
   else droid = check('droid', 'pass', 'the token may use this droid');
   return [token, droid];
 }
@@ -141,7 +207,11 @@ const TEST_CUSTOMER = /test[\s_-]*customer|ลูกค้า\s*(?:สำหร�
 const ANSWER_WEBHOOK = /web[\s_-]*hook|เว็บ\s*ฮุ[คก]|answer[\s_-]*ready|integrations?\b|การเชื่อมต่อ/i;
 
 /** The text a refusal carries, as the service wrote it: `message`, else `error`, else the body's first characters. */
-export function refusalText(p: { error?: string | undefined; message?: string | undefined; excerpt?: string | undefined }): string {
+function refusalText(p: {
+  error?: string | undefined;
+  message?: string | undefined;
+  excerpt?: string | undefined;
+}): string {
   return (p.message ?? p.error ?? p.excerpt ?? '').trim();
 }
 
@@ -159,7 +229,7 @@ export function refusalKind(text: string): RefusalKind {
 }
 
 /** `HTTP 400 Bad Request: <message>`, or for a body that is not `{error, message}`, `HTTP 400: "<first characters>"`. */
-export function quoteAnswer(p: ProbeAnswer): string {
+function quoteAnswer(p: ProbeAnswer): string {
   if (p.error !== undefined || p.message !== undefined) return statusText(p);
   const body = p.excerpt.replace(/\s+/g, ' ').trim();
   return body === '' ? `HTTP ${p.status} with an empty body` : `HTTP ${p.status}: "${body}"`;
@@ -171,18 +241,35 @@ export function answerWebhookFix(webhookUrl: string | undefined): string {
 }
 
 /** The fix of a missing test customer. */
-export const TEST_CUSTOMER_FIX = 'give the droid a test customer in its settings: get-droid-answer-async always answers as the test customer (spec, endpoint 9)';
+const TEST_CUSTOMER_FIX =
+  'give the droid a test customer in its settings: get-droid-answer-async always answers as the test customer (spec, endpoint 9)';
 
 /**
  * The checks a 400 of get-droid-answer-async fails, by what it says (refusalKind), quoting the
  * service's own words in `what`; undefined for `Invalid humanMessage format`.
  */
-export function refusalChecks(kind: RefusalKind, what: string, webhookUrl: string | undefined): DoctorCheck[] | undefined {
-  if (kind === 'answer-webhook') return [check('test-customer', 'skip', 'not reached: the service stopped at the answer webhook'), check('answer-webhook', 'fail', what, answerWebhookFix(webhookUrl))];
-  if (kind === 'test-customer') return [check('test-customer', 'fail', what, TEST_CUSTOMER_FIX), check('answer-webhook', 'skip', 'not reached: the service stopped at the test customer')];
+export function refusalChecks(
+  kind: RefusalKind,
+  what: string,
+  webhookUrl: string | undefined,
+): DoctorCheck[] | undefined {
+  if (kind === 'answer-webhook')
+    return [
+      check('test-customer', 'skip', 'not reached: the service stopped at the answer webhook'),
+      check('answer-webhook', 'fail', what, answerWebhookFix(webhookUrl)),
+    ];
+  if (kind === 'test-customer')
+    return [
+      check('test-customer', 'fail', what, TEST_CUSTOMER_FIX),
+      check('answer-webhook', 'skip', 'not reached: the service stopped at the test customer'),
+    ];
   if (kind === 'other') {
     const fix = `the service refused the request for a reason of its own settings: do what its message says (the async endpoint also needs ${answerWebhookFix(webhookUrl).replace(/^set /, '')} and a test customer in the droid's settings)`;
-    return [check('async-settings', 'fail', what, fix), check('test-customer', 'skip', 'not verified'), check('answer-webhook', 'skip', 'not verified')];
+    return [
+      check('async-settings', 'fail', what, fix),
+      check('test-customer', 'skip', 'not verified'),
+      check('answer-webhook', 'skip', 'not verified'),
+    ];
   }
   return undefined;
 }
@@ -194,28 +281,52 @@ export function refusalChecks(kind: RefusalKind, what: string, webhookUrl: strin
  * docs of doctor.ts). Any other 400 is a configuration failure, quoted as the service wrote it
  * and classified by meaning (refusalKind), exit 2; another 4xx warns and quotes it.
  */
-export function asyncConfigChecks(asyncProbe: ProbeResult | undefined, access: readonly DoctorCheck[], webhookUrl: string | undefined): DoctorCheck[] {
+export function asyncConfigChecks(
+  asyncProbe: ProbeResult | undefined,
+  access: readonly DoctorCheck[],
+  webhookUrl: string | undefined,
+): DoctorCheck[] {
   if (!answered(asyncProbe) || access.some((c) => c.status !== 'pass')) {
-    return [check('test-customer', 'skip', 'needs an accepted token and droid'), check('answer-webhook', 'skip', 'needs an accepted token and droid')];
+    return [
+      check('test-customer', 'skip', 'needs an accepted token and droid'),
+      check('answer-webhook', 'skip', 'needs an accepted token and droid'),
+    ];
   }
   const what = `get-droid-answer-async: ${quoteAnswer(asyncProbe)}`;
   if (asyncProbe.status === 400) {
     const refused = refusalChecks(refusalKind(refusalText(asyncProbe)), what, webhookUrl);
     if (refused) return refused;
-    const why = 'not verified: the service checked the (deliberately invalid) message first, so nothing was queued; --round-trip verifies it with one real answer';
+    const why =
+      'not verified: the service checked the (deliberately invalid) message first, so nothing was queued; --round-trip verifies it with one real answer';
     return [check('test-customer', 'skip', why), check('answer-webhook', 'skip', why)];
   }
   if (asyncProbe.status >= 200 && asyncProbe.status < 300) {
     const id = (asyncProbe.json as { requestId?: unknown } | undefined)?.requestId;
     return [
       check('test-customer', 'pass', 'configured (the async endpoint accepted a request)'),
-      check('answer-webhook', 'warn', `configured, but the service accepted even a humanMessage without content and queued it${typeof id === 'string' ? ` (${id})` : ''}: one answer will reach the webhook`, 'nothing to fix here; the service does not refuse that body as its docs say (400 Invalid humanMessage format)'),
+      check(
+        'answer-webhook',
+        'warn',
+        `configured, but the service accepted even a humanMessage without content and queued it${typeof id === 'string' ? ` (${id})` : ''}: one answer will reach the webhook`,
+        'nothing to fix here; the service does not refuse that body as its docs say (400 Invalid humanMessage format)',
+      ),
     ];
   }
   if (asyncProbe.status === 404 || asyncProbe.status === 405) {
-    return [check('test-customer', 'skip', 'needs the async endpoint'), check('answer-webhook', 'fail', what, 'the async endpoint is missing at this address: check --base-url')];
+    return [
+      check('test-customer', 'skip', 'needs the async endpoint'),
+      check('answer-webhook', 'fail', what, 'the async endpoint is missing at this address: check --base-url'),
+    ];
   }
-  return [check('test-customer', 'skip', 'not verified'), check('answer-webhook', 'warn', `${what}, to a message without content (the docs say 400 ${MSG_INVALID_HUMAN_MESSAGE})`, 'run droidcheck doctor --round-trip to try one real request')];
+  return [
+    check('test-customer', 'skip', 'not verified'),
+    check(
+      'answer-webhook',
+      'warn',
+      `${what}, to a message without content (the docs say 400 ${MSG_INVALID_HUMAN_MESSAGE})`,
+      'run droidcheck doctor --round-trip to try one real request',
+    ),
+  ];
 }
 
 /** What a secret is for: its variable, where the service holds the same value, and what it protects. */
@@ -229,9 +340,26 @@ export interface SecretRole {
 }
 
 export const SECRET_ROLES: readonly SecretRole[] = [
-  { id: 'webhook-secret', variable: 'DROID_WEBHOOK_SECRET', where: 'Settings > Integrations, "When AI Answer Ready", Webhook Secret', without: 'the receiver accepts every answer delivery: anyone who finds the webhook URL can post answers (spec: Authentication 7)' },
-  { id: 'verify-token', variable: 'DROID_VERIFY_TOKEN', where: 'the Automation Panel\'s message webhook, Verify Token', without: 'the message webhook (send steps that wait for the bot\'s reply) accepts every POST (docs receiving-webhook.mdx)' },
-  { id: 'intent-secret', variable: 'DROID_INTENT_SECRET', where: 'each intent\'s third-party URL, API Secret Key', without: 'intent webhooks are accepted without a secret (docs intent-webhook.mdx)' },
+  {
+    id: 'webhook-secret',
+    variable: 'DROID_WEBHOOK_SECRET',
+    where: 'Settings > Integrations, "When AI Answer Ready", Webhook Secret',
+    without:
+      'the receiver accepts every answer delivery: anyone who finds the webhook URL can post answers (spec: Authentication 7)',
+  },
+  {
+    id: 'verify-token',
+    variable: 'DROID_VERIFY_TOKEN',
+    where: "the Automation Panel's message webhook, Verify Token",
+    without:
+      "the message webhook (send steps that wait for the bot's reply) accepts every POST (docs receiving-webhook.mdx)",
+  },
+  {
+    id: 'intent-secret',
+    variable: 'DROID_INTENT_SECRET',
+    where: "each intent's third-party URL, API Secret Key",
+    without: 'intent webhooks are accepted without a secret (docs intent-webhook.mdx)',
+  },
 ];
 
 /**
@@ -246,8 +374,20 @@ export function secretCheck(role: SecretRole, value: string | undefined, generat
     if (generated) return check(role.id, 'pass', `${role.variable} not set: the embedded emulator uses a random one`);
     return check(role.id, 'warn', `${role.variable} is not set: ${role.without}`, make);
   }
-  if (value.length < MIN_SECRET_CHARS) return check(role.id, 'fail', `${role.variable} is ${value.length} characters long; droidcheck needs at least ${MIN_SECRET_CHARS} (run and load refuse it)`, make);
-  if (value.length < ADVISED_SECRET_CHARS) return check(role.id, 'warn', `${role.variable} is ${value.length} characters long; at least ${ADVISED_SECRET_CHARS} are advised`, make);
+  if (value.length < MIN_SECRET_CHARS)
+    return check(
+      role.id,
+      'fail',
+      `${role.variable} is ${value.length} characters long; droidcheck needs at least ${MIN_SECRET_CHARS} (run and load refuse it)`,
+      make,
+    );
+  if (value.length < ADVISED_SECRET_CHARS)
+    return check(
+      role.id,
+      'warn',
+      `${role.variable} is ${value.length} characters long; at least ${ADVISED_SECRET_CHARS} are advised`,
+      make,
+    );
   return check(role.id, 'pass', `${role.variable} set, ${value.length} characters`);
 }
 
@@ -259,20 +399,42 @@ export function secretCheck(role: SecretRole, value: string | undefined, generat
 export function clockCheck(answer: ProbeResult | undefined, maxSkewMs: number): DoctorCheck {
   if (!answered(answer)) return check('clock', 'skip', 'needs an HTTP answer');
   const serverMs = answer.date === undefined ? NaN : Date.parse(answer.date);
-  if (Number.isNaN(serverMs)) return check('clock', 'skip', answer.date === undefined ? 'the service sent no Date header' : `unreadable Date header "${answer.date}"`);
+  if (Number.isNaN(serverMs))
+    return check(
+      'clock',
+      'skip',
+      answer.date === undefined ? 'the service sent no Date header' : `unreadable Date header "${answer.date}"`,
+    );
   const midpoint = answer.startedWallMs + answer.elapsedMs / 2;
   const skewMs = serverMs + 500 - midpoint;
   const within = 500 + answer.elapsedMs / 2;
   const text = `${Math.abs(skewMs) < within ? 'in step with' : `${formatMs(Math.abs(skewMs))} ${skewMs > 0 ? 'ahead of' : 'behind'}`} this machine's (±${formatMs(within)}, from the Date header)`;
-  if (Math.abs(skewMs) > maxSkewMs) return check('clock', 'warn', `the service's clock is ${text}; more than ${formatMs(maxSkewMs)}`, 'synchronise this machine\'s clock (NTP): timestamps of payloads, reports and logs will not line up otherwise');
+  if (Math.abs(skewMs) > maxSkewMs)
+    return check(
+      'clock',
+      'warn',
+      `the service's clock is ${text}; more than ${formatMs(maxSkewMs)}`,
+      "synchronise this machine's clock (NTP): timestamps of payloads, reports and logs will not line up otherwise",
+    );
   return check('clock', 'pass', `the service's clock is ${text}`);
 }
 
 /** network round trip: the estimate ackServer subtracts (network.ts). */
-export function networkCheck(estimate: NetworkEstimate | undefined, problem: string | undefined, where: string, remote: boolean): DoctorCheck {
+export function networkCheck(
+  estimate: NetworkEstimate | undefined,
+  problem: string | undefined,
+  where: string,
+  remote: boolean,
+): DoctorCheck {
   if (!estimate) return check('network', 'skip', problem ?? 'needs a reachable target');
-  const use = remote ? 'run and load judge the ack limit on ack minus this (ackServer)' : 'the embedded emulator\'s ack limit is judged on ack itself';
-  return check('network', 'pass', `${formatMs(estimate.rttMs)} (fastest of ${estimate.samples} TCP connects to ${where}); ${use}`);
+  const use = remote
+    ? 'run and load judge the ack limit on ack minus this (ackServer)'
+    : "the embedded emulator's ack limit is judged on ack itself";
+  return check(
+    'network',
+    'pass',
+    `${formatMs(estimate.rttMs)} (fastest of ${estimate.samples} TCP connects to ${where}); ${use}`,
+  );
 }
 
 /** Checks that fail. */

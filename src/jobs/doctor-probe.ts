@@ -42,7 +42,7 @@ export interface ProbeAnswer {
 }
 
 /** No HTTP answer (refused, reset, timed out). */
-export interface ProbeFailure {
+interface ProbeFailure {
   kind: 'no-answer';
   what: string;
   /** e.g. ECONNREFUSED, UND_ERR_HEADERS_TIMEOUT. */
@@ -63,10 +63,19 @@ function header(headers: Record<string, string | string[] | undefined>, name: st
  * `method <prefix><path>` with `body` (JSON), where the prefix is `/api/droids/<droidId>/endpoint`
  * (spec: Endpoints). Never throws for the target's behaviour: no answer is a ProbeFailure.
  */
-export async function probe(t: ProbeTarget, method: 'GET' | 'POST', path: string, body?: unknown): Promise<ProbeResult> {
+export async function probe(
+  t: ProbeTarget,
+  method: 'GET' | 'POST',
+  path: string,
+  body?: unknown,
+): Promise<ProbeResult> {
   const ctx = createCallContext(t.baseUrl, t.droidId, t.token ?? '', t.dispatcher);
   const what = `${method} ${path.replace(/^\//, '')}`;
-  const headers: Record<string, string> = { accept: 'application/json', ...(t.token !== undefined && { authorization: `Bearer ${t.token}` }), ...(body !== undefined && { 'content-type': 'application/json' }) };
+  const headers: Record<string, string> = {
+    accept: 'application/json',
+    ...(t.token !== undefined && { authorization: `Bearer ${t.token}` }),
+    ...(body !== undefined && { 'content-type': 'application/json' }),
+  };
   const startedWallMs = Date.now();
   const t0 = performance.now();
   try {
@@ -103,7 +112,12 @@ export async function probe(t: ProbeTarget, method: 'GET' | 'POST', path: string
     };
   } catch (err) {
     const failure = transportFailure(what, err, undefined, t.timeoutMs, t.token ?? '');
-    return { kind: 'no-answer', what, code: (failure as { causeCode?: string }).causeCode ?? (failure as { code?: string }).code, message: failure.message };
+    return {
+      kind: 'no-answer',
+      what,
+      code: (failure as { causeCode?: string }).causeCode ?? (failure as { code?: string }).code,
+      message: failure.message,
+    };
   }
 }
 

@@ -11,7 +11,7 @@
 import type { CheckStatus, DoctorCheck } from './doctor-checks.js';
 
 /** ✓ pass, ! warn, ✗ fail, – skip (not checked). */
-export const CHECK_MARKS: Readonly<Record<CheckStatus, string>> = { pass: '✓', warn: '!', fail: '✗', skip: '–' };
+const CHECK_MARKS: Readonly<Record<CheckStatus, string>> = { pass: '✓', warn: '!', fail: '✗', skip: '–' };
 
 const TITLE_WIDTH = 19;
 
@@ -23,7 +23,7 @@ export function checkLines(c: DoctorCheck, indent = ''): string[] {
 }
 
 /** `1 failed, 0 warnings, 8 passed, 3 not checked`. */
-export function checkCounts(checks: readonly DoctorCheck[]): string {
+function checkCounts(checks: readonly DoctorCheck[]): string {
   const n = (s: CheckStatus): number => checks.filter((c) => c.status === s).length;
   const warnings = n('warn');
   return `${n('fail')} failed, ${warnings} warning${warnings === 1 ? '' : 's'}, ${n('pass')} passed, ${n('skip')} not checked`;
@@ -38,6 +38,10 @@ export interface DoctorRenderInput {
 
 /** The whole checklist, ending with the counts and the exit code. */
 export function renderDoctorReport(r: DoctorRenderInput): string {
-  const lines = [`droidcheck doctor: ${r.target}`, ...r.checks.flatMap((c) => checkLines(c, '  ')), `doctor: ${checkCounts(r.checks)} · exit ${r.exitCode}`];
+  const lines = [
+    `droidcheck doctor: ${r.target}`,
+    ...r.checks.flatMap((c) => checkLines(c, '  ')),
+    `doctor: ${checkCounts(r.checks)} · exit ${r.exitCode}`,
+  ];
   return `${lines.join('\n')}\n`;
 }

@@ -55,26 +55,58 @@ export interface RoundTripResult {
  * customer (no answer came: the round trip already waited its deadline) the route's counters
  * since the request tell, with no further wait.
  */
-async function messageWebhookCheck(o: RoundTripOptions, t0: number, customerId: number | undefined, before: { accepted: number; badSecret: number }): Promise<DoctorCheck | undefined> {
+async function messageWebhookCheck(
+  o: RoundTripOptions,
+  t0: number,
+  customerId: number | undefined,
+  before: { accepted: number; badSecret: number },
+): Promise<DoctorCheck | undefined> {
   const m = o.messages;
   if (!m) return undefined;
   if ('skip' in m) return check('message-webhook', 'skip', m.skip);
   if (customerId !== undefined) {
-    o.log(`droidcheck doctor: message webhook: watching the receiver's /messages for a forwarded message, up to ${formatMs(m.withinMs)} from the request`);
-    const got = await o.receiver.waitForMessage({ customerId, after: t0, match: () => true }, t0 + m.withinMs, o.signal);
-    if (got.kind === 'message') return check('message-webhook', 'pass', `a forwarded message of customer ${customerId} (type ${String(got.payload.type)}) reached the receiver ${formatMs(Math.max(0, got.receivedAt - t0))} after the request`);
+    o.log(
+      `droidcheck doctor: message webhook: watching the receiver's /messages for a forwarded message, up to ${formatMs(m.withinMs)} from the request`,
+    );
+    const got = await o.receiver.waitForMessage(
+      { customerId, after: t0, match: () => true },
+      t0 + m.withinMs,
+      o.signal,
+    );
+    if (got.kind === 'message')
+      return check(
+        'message-webhook',
+        'pass',
+        `a forwarded message of customer ${customerId} (type ${String(got.payload.type)}) reached the receiver ${formatMs(Math.max(0, got.receivedAt - t0))} after the request`,
+      );
   }
   const now = o.receiver.inboundStats().messages;
-  if (now.accepted > before.accepted) return check('message-webhook', 'pass', `${now.accepted - before.accepted} forwarded message(s) reached the receiver during the round trip`);
+  if (now.accepted > before.accepted)
+    return check(
+      'message-webhook',
+      'pass',
+      `${now.accepted - before.accepted} forwarded message(s) reached the receiver during the round trip`,
+    );
   const fix = `configure the Automation Panel's message webhook as ${m.url} with the verify token (the value of DROID_VERIFY_TOKEN): send steps that wait for the bot's reply need it`;
-  if (now.badSecret > before.badSecret) return check('message-webhook', 'fail', `the receiver refused ${now.badSecret - before.badSecret} forwarded message(s) for a wrong verify_token`, `set the service's Verify Token (the Automation Panel's message webhook) to the value of DROID_VERIFY_TOKEN`);
-  return check('message-webhook', 'warn', `no message webhook delivery within ${formatMs(m.withinMs)} of the request (the service may not forward the async endpoint's test conversation; run's first reply wait tells for sure)`, fix);
+  if (now.badSecret > before.badSecret)
+    return check(
+      'message-webhook',
+      'fail',
+      `the receiver refused ${now.badSecret - before.badSecret} forwarded message(s) for a wrong verify_token`,
+      `set the service's Verify Token (the Automation Panel's message webhook) to the value of DROID_VERIFY_TOKEN`,
+    );
+  return check(
+    'message-webhook',
+    'warn',
+    `no message webhook delivery within ${formatMs(m.withinMs)} of the request (the service may not forward the async endpoint's test conversation; run's first reply wait tells for sure)`,
+    fix,
+  );
 }
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|localhost|::1|\[::1\])$/i;
 
 /** True when `url`'s host is this machine (the service can reach a loopback receiver then). */
-export function isLoopbackUrl(url: string): boolean {
+function isLoopbackUrl(url: string): boolean {
   return LOOPBACK.test(new URL(url).hostname);
 }
 
@@ -99,15 +131,30 @@ function refusal(err: unknown, o: RoundTripOptions): RoundTripResult {
     const what = `get-droid-answer-async: HTTP ${err.status}${err.error ? ` ${err.error}` : ''}${err.apiMessage ? `: ${err.apiMessage}` : err.error === undefined && said ? `: "${said}"` : ''}`;
     // A 400 names a setting (read by meaning, doctor-checks.ts refusalKind); the real message has content, so `Invalid humanMessage format` is a refusal of its own here.
     const kind = err.status === 400 ? refusalKind(said.trim()) : undefined;
-    const settled = kind === 'answer-webhook' || kind === 'test-customer' ? (refusalChecks(kind, what, o.webhookUrl) ?? []).filter((c) => c.status === 'fail') : [];
-    const fix = settled[0]?.fix
-      ?? (err.status === 429 ? 'rate limited: try again later'
-        : err.status >= 500 ? 'the service is failing: try again later'
-        : err.status === 400 ? `the service refused the request: do what its message says (the async endpoint needs ${answerWebhookFix(o.webhookUrl).replace(/^set /, '')} and a test customer)`
-        : 'see the message; droidcheck doctor without --round-trip checks the token and droid');
+    const settled =
+      kind === 'answer-webhook' || kind === 'test-customer'
+        ? (refusalChecks(kind, what, o.webhookUrl) ?? []).filter((c) => c.status === 'fail')
+        : [];
+    const fix =
+      settled[0]?.fix ??
+      (err.status === 429
+        ? 'rate limited: try again later'
+        : err.status >= 500
+          ? 'the service is failing: try again later'
+          : err.status === 400
+            ? `the service refused the request: do what its message says (the async endpoint needs ${answerWebhookFix(o.webhookUrl).replace(/^set /, '')} and a test customer)`
+            : 'see the message; droidcheck doctor without --round-trip checks the token and droid');
     return { roundTrip: check('round-trip', 'fail', `the request was refused (${what})`, fix), settled };
   }
-  return { roundTrip: check('round-trip', 'fail', `no acknowledgement: ${(err as Error).message}`, 'check --base-url and the network; droidcheck doctor without --round-trip checks each step'), settled: [] };
+  return {
+    roundTrip: check(
+      'round-trip',
+      'fail',
+      `no acknowledgement: ${(err as Error).message}`,
+      'check --base-url and the network; droidcheck doctor without --round-trip checks each step',
+    ),
+    settled: [],
+  };
 }
 
 /**
@@ -117,11 +164,18 @@ function refusal(err: unknown, o: RoundTripOptions): RoundTripResult {
 export async function roundTrip(o: RoundTripOptions): Promise<RoundTripResult> {
   if (!isLoopbackUrl(o.baseUrl) && isLoopbackUrl(o.webhookUrl)) {
     return {
-      roundTrip: check('round-trip', 'fail', `the service cannot reach ${o.webhookUrl}: it is this machine's loopback address`, `put a tunnel in front of the receiver (cloudflared tunnel --url ${new URL(o.localUrl).origin}, or ngrok), pass its https URL with /webhook as --public-url, fix --receiver-port, and configure that URL as the service's answer webhook (when the service reaches this machine directly: --receiver-host 0.0.0.0 and --public-url http://<this machine's address>:<port>/webhook)`),
+      roundTrip: check(
+        'round-trip',
+        'fail',
+        `the service cannot reach ${o.webhookUrl}: it is this machine's loopback address`,
+        `put a tunnel in front of the receiver (cloudflared tunnel --url ${new URL(o.localUrl).origin}, or ngrok), pass its https URL with /webhook as --public-url, fix --receiver-port, and configure that URL as the service's answer webhook (when the service reaches this machine directly: --receiver-host 0.0.0.0 and --public-url http://<this machine's address>:<port>/webhook)`,
+      ),
       settled: [],
     };
   }
-  o.log(`droidcheck doctor: round trip: one real request to get-droid-answer-async; its answer must reach ${o.webhookUrl} within ${formatMs(o.timeoutMs)}`);
+  o.log(
+    `droidcheck doctor: round trip: one real request to get-droid-answer-async; its answer must reach ${o.webhookUrl} within ${formatMs(o.timeoutMs)}`,
+  );
   const inbound = o.receiver.inboundStats().messages;
   const before = { accepted: inbound.accepted, badSecret: inbound.badSecret };
   const t0 = performance.now();
@@ -129,17 +183,32 @@ export async function roundTrip(o: RoundTripOptions): Promise<RoundTripResult> {
   let ackMs: number;
   let violations: string[];
   try {
-    const ack = await o.client.getDroidAnswerAsync({ humanMessage: { content: ROUND_TRIP_MESSAGE, type: 'human' } }, o.signal ? { signal: o.signal } : {});
+    const ack = await o.client.getDroidAnswerAsync(
+      { humanMessage: { content: ROUND_TRIP_MESSAGE, type: 'human' } },
+      o.signal ? { signal: o.signal } : {},
+    );
     ackMs = performance.now() - t0;
     violations = ack.contract.violations.map((v) => `${v.path || '(body)'}: ${v.message}`);
     const id = (ack.body as { requestId?: unknown } | null)?.requestId;
-    if (typeof id !== 'string' || id === '') return { roundTrip: check('round-trip', 'fail', 'acknowledged without a requestId (spec 9: the ack carries it)', 'the service does not answer as documented; report it to its operator'), settled: [] };
+    if (typeof id !== 'string' || id === '')
+      return {
+        roundTrip: check(
+          'round-trip',
+          'fail',
+          'acknowledged without a requestId (spec 9: the ack carries it)',
+          'the service does not answer as documented; report it to its operator',
+        ),
+        settled: [],
+      };
     requestId = id;
   } catch (err) {
     return refusal(err, o);
   }
   const accepted = `the async endpoint accepted a request (${requestId})`;
-  const settled = [check('test-customer', 'pass', `configured: ${accepted}`), check('answer-webhook', 'pass', `configured: ${accepted}`)];
+  const settled = [
+    check('test-customer', 'pass', `configured: ${accepted}`),
+    check('answer-webhook', 'pass', `configured: ${accepted}`),
+  ];
   const server = o.rttMs !== undefined ? ` (ack minus the round trip ${formatMs(Math.max(0, ackMs - o.rttMs))})` : '';
   const watch = watchRefusals(o.receiver);
   let match: WebhookMatch | 'bad-secret' | 'malformed';
@@ -149,8 +218,16 @@ export async function roundTrip(o: RoundTripOptions): Promise<RoundTripResult> {
     watch.stop();
   }
   const verdict = deliveryVerdict(o, match, { requestId, ackMs, violations, t0, settled, server });
-  const customerId = typeof match === 'object' && match.kind !== 'timeout' ? (match.payload as { customerId?: unknown }).customerId : undefined;
-  const messageWebhook = await messageWebhookCheck(o, t0, typeof customerId === 'number' ? customerId : undefined, before);
+  const customerId =
+    typeof match === 'object' && match.kind !== 'timeout'
+      ? (match.payload as { customerId?: unknown }).customerId
+      : undefined;
+  const messageWebhook = await messageWebhookCheck(
+    o,
+    t0,
+    typeof customerId === 'number' ? customerId : undefined,
+    before,
+  );
   return messageWebhook ? { ...verdict, messageWebhook } : verdict;
 }
 
@@ -164,28 +241,77 @@ interface Sent {
 }
 
 /** The round trip's verdict from what reached the receiver (or not) after the acknowledgement. */
-function deliveryVerdict(o: RoundTripOptions, match: WebhookMatch | 'bad-secret' | 'malformed', sent: Sent): RoundTripResult {
+function deliveryVerdict(
+  o: RoundTripOptions,
+  match: WebhookMatch | 'bad-secret' | 'malformed',
+  sent: Sent,
+): RoundTripResult {
   const { requestId, ackMs, violations, t0, settled, server } = sent;
   const debug = `${o.baseUrl}/droids/${o.droidId}/debug/webhooks`;
   if (match === 'bad-secret') {
-    return { roundTrip: check('round-trip', 'fail', `a delivery reached the receiver with a wrong ?secret= (answered 401)`, 'set the same value as DROID_WEBHOOK_SECRET and as the webhook secret in Settings > Integrations'), settled };
+    return {
+      roundTrip: check(
+        'round-trip',
+        'fail',
+        `a delivery reached the receiver with a wrong ?secret= (answered 401)`,
+        'set the same value as DROID_WEBHOOK_SECRET and as the webhook secret in Settings > Integrations',
+      ),
+      settled,
+    };
   }
   if (match === 'malformed') {
-    return { roundTrip: check('round-trip', 'fail', 'a delivery reached the receiver but its body is not a JSON answer payload', `see what the service sent on ${debug}`), settled };
+    return {
+      roundTrip: check(
+        'round-trip',
+        'fail',
+        'a delivery reached the receiver but its body is not a JSON answer payload',
+        `see what the service sent on ${debug}`,
+      ),
+      settled,
+    };
   }
   if (match.kind === 'timeout') {
-    if (o.signal?.aborted) return { roundTrip: check('round-trip', 'skip', `interrupted while waiting for ${requestId}'s webhook`), settled };
+    if (o.signal?.aborted)
+      return {
+        roundTrip: check('round-trip', 'skip', `interrupted while waiting for ${requestId}'s webhook`),
+        settled,
+      };
     return {
-      roundTrip: check('round-trip', 'fail', `acknowledged in ${formatMs(ackMs)}, but no webhook for ${requestId} reached ${o.webhookUrl} within ${formatMs(o.timeoutMs)}`, `check that the answer webhook URL in Settings > Integrations is ${o.webhookUrl}, that it reaches ${o.localUrl} (the tunnel is up and forwards there), and the deliveries on ${debug}`),
+      roundTrip: check(
+        'round-trip',
+        'fail',
+        `acknowledged in ${formatMs(ackMs)}, but no webhook for ${requestId} reached ${o.webhookUrl} within ${formatMs(o.timeoutMs)}`,
+        `check that the answer webhook URL in Settings > Integrations is ${o.webhookUrl}, that it reaches ${o.localUrl} (the tunnel is up and forwards there), and the deliveries on ${debug}`,
+      ),
       settled,
     };
   }
   const answerMs = match.receivedAt - t0;
   const timing = `acknowledged in ${formatMs(ackMs)}${server}, webhook through ${o.webhookUrl} after ${formatMs(answerMs)}`;
   if (match.kind === 'failed') {
-    return { roundTrip: check('round-trip', 'warn', `${timing}, carrying an error payload: ${match.payload.error}`, `the delivery path works; the droid failed to answer: see ${debug}`), settled };
+    return {
+      roundTrip: check(
+        'round-trip',
+        'warn',
+        `${timing}, carrying an error payload: ${match.payload.error}`,
+        `the delivery path works; the droid failed to answer: see ${debug}`,
+      ),
+      settled,
+    };
   }
-  const shapes = [...violations, ...match.contract.violations.map((v) => `webhook ${v.path || '(body)'}: ${v.message}`)];
-  if (shapes.length > 0) return { roundTrip: check('round-trip', 'warn', `${timing}; not as documented: ${shapes.slice(0, 3).join('; ')}`, 'the delivery path works; the shapes differ from the spec (run reports them as contract violations)'), settled };
+  const shapes = [
+    ...violations,
+    ...match.contract.violations.map((v) => `webhook ${v.path || '(body)'}: ${v.message}`),
+  ];
+  if (shapes.length > 0)
+    return {
+      roundTrip: check(
+        'round-trip',
+        'warn',
+        `${timing}; not as documented: ${shapes.slice(0, 3).join('; ')}`,
+        'the delivery path works; the shapes differ from the spec (run reports them as contract violations)',
+      ),
+      settled,
+    };
   return { roundTrip: check('round-trip', 'pass', `${requestId} ${timing}`), settled };
 }

@@ -31,7 +31,15 @@ import type { ResolvedDoctorConfig } from '../config/index.js';
 import { createEmulator, type Emulator } from '../emulator/index.js';
 import { createReceiver, type Receiver } from '../receiver/index.js';
 import { createRedactor, environmentSecrets, redactValue } from '../redact.js';
-import { check, failures, networkCheck, secretCheck, SECRET_ROLES, type CheckId, type DoctorCheck } from './doctor-checks.js';
+import {
+  check,
+  failures,
+  networkCheck,
+  secretCheck,
+  SECRET_ROLES,
+  type CheckId,
+  type DoctorCheck,
+} from './doctor-checks.js';
 import type { ProbeTarget } from './doctor-probe.js';
 import { roundTrip } from './doctor-round-trip.js';
 import { cheapChecks, PROBE_TIMEOUT_MS } from './preflight.js';
@@ -72,19 +80,34 @@ interface DoctorTarget {
 async function openDoctorTarget(config: ResolvedDoctorConfig): Promise<DoctorTarget> {
   const needsReceiver = config.roundTrip || config.target.kind === 'emulator';
   // The embedded emulator delivers with a random secret when none is set (as `run` does).
-  const secret = config.webhookSecret ?? (config.target.kind === 'emulator' ? randomBytes(24).toString('base64url') : null);
-  const receiver = needsReceiver ? createReceiver({ host: config.receiverHost, port: config.receiverPort, secret, verifyToken: config.verifyToken ?? null }) : undefined;
+  const secret =
+    config.webhookSecret ?? (config.target.kind === 'emulator' ? randomBytes(24).toString('base64url') : null);
+  const receiver = needsReceiver
+    ? createReceiver({
+        host: config.receiverHost,
+        port: config.receiverPort,
+        secret,
+        verifyToken: config.verifyToken ?? null,
+      })
+    : undefined;
   // The user's --receiver-host/--receiver-port: a port in use or a foreign address is exit 2.
   const localUrl = receiver
     ? await receiver.listen().catch(async (err: unknown) => {
         await receiver.close().catch(() => undefined);
-        throw listenError(err, { flag: '--receiver-host', value: config.receiverHost }, { flag: '--receiver-port', value: config.receiverPort });
+        throw listenError(
+          err,
+          { flag: '--receiver-host', value: config.receiverHost },
+          { flag: '--receiver-port', value: config.receiverPort },
+        );
       })
     : undefined;
   const webhookUrl = config.publicUrl ?? localUrl;
   // Behind a tunnel the routes share its origin: <public>/webhook, <public>/messages.
   const localMessages = receiver?.urls()?.messages;
-  const messagesUrl = localMessages && config.publicUrl ? new URL(new URL(localMessages).pathname, config.publicUrl).toString() : localMessages;
+  const messagesUrl =
+    localMessages && config.publicUrl
+      ? new URL(new URL(localMessages).pathname, config.publicUrl).toString()
+      : localMessages;
   const dispatcher = new Agent({ keepAliveTimeout: 10_000 });
   let emulator: Emulator | undefined;
   try {
@@ -124,7 +147,22 @@ async function openDoctorTarget(config: ResolvedDoctorConfig): Promise<DoctorTar
   }
 }
 
-const ORDER: readonly CheckId[] = ['reachable', 'api', 'token', 'droid', 'async-settings', 'test-customer', 'answer-webhook', 'webhook-secret', 'verify-token', 'intent-secret', 'clock', 'network', 'round-trip', 'message-webhook'];
+const ORDER: readonly CheckId[] = [
+  'reachable',
+  'api',
+  'token',
+  'droid',
+  'async-settings',
+  'test-customer',
+  'answer-webhook',
+  'webhook-secret',
+  'verify-token',
+  'intent-secret',
+  'clock',
+  'network',
+  'round-trip',
+  'message-webhook',
+];
 
 /**
  * Runs the checklist against `config.target` (module docs). Throws only for droidcheck's own
@@ -132,32 +170,76 @@ const ORDER: readonly CheckId[] = ['reachable', 'api', 'token', 'droid', 'async-
  */
 export async function doctor(config: ResolvedDoctorConfig, io: DoctorIO): Promise<DoctorResult> {
   const remoteToken = config.target.kind === 'remote' ? config.target.token : undefined;
-  let redact = createRedactor([remoteToken, config.webhookSecret, config.verifyToken, config.intentSecret, ...environmentSecrets(io.env ?? process.env)]);
+  let redact = createRedactor([
+    remoteToken,
+    config.webhookSecret,
+    config.verifyToken,
+    config.intentSecret,
+    ...environmentSecrets(io.env ?? process.env),
+  ]);
   const log = (line: string): void => void io.stderr.write(`${redact(line)}\n`);
   const t = await openDoctorTarget(config);
-  redact = createRedactor([remoteToken, t.emulator?.token, config.webhookSecret, config.verifyToken, config.intentSecret, ...environmentSecrets(io.env ?? process.env)]);
+  redact = createRedactor([
+    remoteToken,
+    t.emulator?.token,
+    config.webhookSecret,
+    config.verifyToken,
+    config.intentSecret,
+    ...environmentSecrets(io.env ?? process.env),
+  ]);
   const checks = new Map<CheckId, DoctorCheck>();
   let network: NetworkEstimate | undefined;
   try {
     if (t.emulator && t.webhookUrl) log(`droidcheck doctor: ${t.label}, answer webhook ${t.webhookUrl}`);
-    else if (t.webhookUrl) log(`droidcheck doctor: ${t.label}; configure the service's answer webhook URL as ${t.webhookUrl}`);
-    const cheap = await cheapChecks({ target: t.probe, maxClockSkewMs: config.maxClockSkewMs, webhookUrl: t.webhookUrl, signal: io.signal });
+    else if (t.webhookUrl)
+      log(`droidcheck doctor: ${t.label}; configure the service's answer webhook URL as ${t.webhookUrl}`);
+    const cheap = await cheapChecks({
+      target: t.probe,
+      maxClockSkewMs: config.maxClockSkewMs,
+      webhookUrl: t.webhookUrl,
+      signal: io.signal,
+    });
     for (const c of cheap.checks) checks.set(c.id, c);
-    const values = { 'webhook-secret': config.webhookSecret, 'verify-token': config.verifyToken, 'intent-secret': config.intentSecret };
+    const values = {
+      'webhook-secret': config.webhookSecret,
+      'verify-token': config.verifyToken,
+      'intent-secret': config.intentSecret,
+    };
     for (const role of SECRET_ROLES) {
       const c = secretCheck(role, values[role.id], t.emulator !== undefined);
       if (c) checks.set(c.id, c);
     }
     const { host, port } = endpointOf(t.probe.baseUrl);
     let problem: string | undefined;
-    if (cheap.tcp.ok) network = await measureRoundTrip(t.probe.baseUrl, { signal: io.signal }).catch((err: Error) => ((problem = err.message), undefined));
+    if (cheap.tcp.ok)
+      network = await measureRoundTrip(t.probe.baseUrl, { signal: io.signal }).catch(
+        (err: Error) => ((problem = err.message), undefined),
+      );
     checks.set('network', networkCheck(network, problem, `${host}:${port}`, t.emulator === undefined));
     if (config.roundTrip) {
       const ready = cheap.accessOk && t.receiver && t.webhookUrl && t.localUrl;
-      if (!ready) checks.set('round-trip', check('round-trip', 'skip', 'needs a reachable target that accepts the token and the droid'));
+      if (!ready)
+        checks.set(
+          'round-trip',
+          check('round-trip', 'skip', 'needs a reachable target that accepts the token and the droid'),
+        );
       else {
-        const messages = t.emulator ? { skip: 'the embedded emulator forwards the messages of send only (run wires it to the receiver)' } : { withinMs: config.messageWebhookCheckMs, url: t.messagesUrl ?? '/messages of the receiver' };
-        const rt = await roundTrip({ client: t.client, receiver: t.receiver!, webhookUrl: t.webhookUrl!, localUrl: t.localUrl!, baseUrl: t.probe.baseUrl, droidId: t.probe.droidId, timeoutMs: config.timeoutMs, rttMs: network?.rttMs, signal: io.signal, log, messages });
+        const messages = t.emulator
+          ? { skip: 'the embedded emulator forwards the messages of send only (run wires it to the receiver)' }
+          : { withinMs: config.messageWebhookCheckMs, url: t.messagesUrl ?? '/messages of the receiver' };
+        const rt = await roundTrip({
+          client: t.client,
+          receiver: t.receiver!,
+          webhookUrl: t.webhookUrl!,
+          localUrl: t.localUrl!,
+          baseUrl: t.probe.baseUrl,
+          droidId: t.probe.droidId,
+          timeoutMs: config.timeoutMs,
+          rttMs: network?.rttMs,
+          signal: io.signal,
+          log,
+          messages,
+        });
         for (const c of rt.settled) checks.set(c.id, c);
         checks.set('round-trip', rt.roundTrip);
         if (rt.messageWebhook) checks.set('message-webhook', rt.messageWebhook);

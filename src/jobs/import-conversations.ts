@@ -18,7 +18,8 @@ export type { ImportIo, ImportOptions, ImportResult };
  * token, or a customer the service refuses.
  */
 export function importConversations(options: ImportOptions, io: ImportIo): Promise<ImportResult> {
-  if (options.turns !== undefined && !['all', 'last', 'conversation'].includes(options.turns)) throw new UsageError(`--turns is all, last or conversation, not "${String(options.turns)}"`);
+  if (options.turns !== undefined && !['all', 'last', 'conversation'].includes(options.turns))
+    throw new UsageError(`--turns is all, last or conversation, not "${String(options.turns)}"`);
   for (const id of options.customers) parseInteger(id, '--customer', 1);
   if (options.droidId !== undefined) parseInteger(options.droidId, '--droid-id', 1);
   if (options.baseUrl !== undefined) {

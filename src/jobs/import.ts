@@ -70,7 +70,7 @@ export interface ImportIo {
   stderr: Writable;
 }
 
-export interface ImportedCustomer {
+interface ImportedCustomer {
   customerId: string | number;
   /** Messages read. */
   messages: number;
@@ -90,7 +90,10 @@ export interface ImportResult {
 }
 
 /** A chat turn as the suite format writes it (scenario/schema.ts, chatTurnSchema). */
-type UserTurn = { human: string } | { ai: string } | { type: 'human' | 'ai'; content: string; contentType: 'image'; alt?: string };
+type UserTurn =
+  | { human: string }
+  | { ai: string }
+  | { type: 'human' | 'ai'; content: string; contentType: 'image'; alt?: string };
 
 interface ImportedTurn {
   chatHistory: UserTurn[];
@@ -102,7 +105,7 @@ interface ImportedTurn {
   thinkMs?: number;
 }
 
-export const DEFAULT_IMPORT_THRESHOLD = 0.8;
+const DEFAULT_IMPORT_THRESHOLD = 0.8;
 
 function chronological(messages: readonly ConversationMessage[]): ConversationMessage[] {
   const at = (m: ConversationMessage): number => {
@@ -126,7 +129,10 @@ export function thinkText(ms: number): string {
 }
 
 function historyTurn(m: ConversationMessage, side: 'human' | 'ai'): UserTurn {
-  if (m.contentType === 'image') return m.alt ? { type: side, content: m.content, contentType: 'image', alt: m.alt } : { type: side, content: m.content, contentType: 'image' };
+  if (m.contentType === 'image')
+    return m.alt
+      ? { type: side, content: m.content, contentType: 'image', alt: m.alt }
+      : { type: side, content: m.content, contentType: 'image' };
   return side === 'human' ? { human: m.content } : { ai: m.content };
 }
 
@@ -149,11 +155,20 @@ export function conversationTurns(messages: readonly ConversationMessage[]): Imp
     while (j + 1 < list.length && list[j + 1]!.type === 'ai') j++;
     const run = list.slice(i, j + 1);
     const prev = list[i - 1];
-    const answer = run.filter((r) => r.contentType !== 'image' && r.content.trim() !== '').map((r) => r.content.trim()).join('\n\n');
+    const answer = run
+      .filter((r) => r.contentType !== 'image' && r.content.trim() !== '')
+      .map((r) => r.content.trim())
+      .join('\n\n');
     ordinal += 1;
     if (prev?.type === 'human' && answer !== '') {
       const thinkMs = pauseMs(list[i - 2], prev);
-      out.push({ chatHistory: history.slice(0, -1), humanMessage: prev.content, answer, ordinal, ...(thinkMs !== undefined && { thinkMs }) });
+      out.push({
+        chatHistory: history.slice(0, -1),
+        humanMessage: prev.content,
+        answer,
+        ordinal,
+        ...(thinkMs !== undefined && { thinkMs }),
+      });
     }
     for (const r of run) history.push(historyTurn(r, 'ai'));
     i = j;
@@ -163,7 +178,10 @@ export function conversationTurns(messages: readonly ConversationMessage[]): Imp
 
 /** Short lists of plain words (tags) are written in flow style: `[imported, customer-2001]`. */
 function isScalarList(node: YAMLSeq): boolean {
-  return node.items.length <= 4 && node.items.every((i) => isScalar(i) && typeof i.value === 'string' && /^[\w-]+$/.test(i.value));
+  return (
+    node.items.length <= 4 &&
+    node.items.every((i) => isScalar(i) && typeof i.value === 'string' && /^[\w-]+$/.test(i.value))
+  );
 }
 
 function excerpt(text: string, max = 50): string {
@@ -172,7 +190,11 @@ function excerpt(text: string, max = 50): string {
 }
 
 /** One steps scenario replaying a customer's turns with their pauses (`turns: 'conversation'`). */
-function conversationScenario(customerId: string | number, turns: readonly ImportedTurn[], threshold: number): Record<string, unknown> {
+function conversationScenario(
+  customerId: string | number,
+  turns: readonly ImportedTurn[],
+  threshold: number,
+): Record<string, unknown> {
   const first = turns[0]!;
   return {
     name: `customer ${customerId}: conversation of ${turns.length} turn${turns.length === 1 ? '' : 's'}`,
@@ -187,13 +209,19 @@ function conversationScenario(customerId: string | number, turns: readonly Impor
 }
 
 /** The suite document (plain data) for the turns of each customer (`conversation`: one steps scenario each). */
-export function importedSuite(
+function importedSuite(
   name: string,
   byCustomer: readonly { customerId: string | number; turns: readonly ImportedTurn[] }[],
   threshold: number,
   conversation = false,
 ): Record<string, unknown> {
-  if (conversation) return { suite: name, scenarios: byCustomer.filter((c) => c.turns.length > 0).map((c) => conversationScenario(c.customerId, c.turns, threshold)) };
+  if (conversation)
+    return {
+      suite: name,
+      scenarios: byCustomer
+        .filter((c) => c.turns.length > 0)
+        .map((c) => conversationScenario(c.customerId, c.turns, threshold)),
+    };
   const scenarios = byCustomer.flatMap(({ customerId, turns }) =>
     turns.map((t) => ({
       name: `customer ${customerId}, turn ${t.ordinal}: ${excerpt(t.humanMessage)}`,
@@ -206,11 +234,20 @@ export function importedSuite(
   return { suite: name, scenarios };
 }
 
-async function readConversation(client: DroidClient, customerId: string | number, signal?: AbortSignal): Promise<{ messages: ConversationMessage[]; source: ImportedCustomer['source'] }> {
+async function readConversation(
+  client: DroidClient,
+  customerId: string | number,
+  signal?: AbortSignal,
+): Promise<{ messages: ConversationMessage[]; source: ImportedCustomer['source'] }> {
   const opts = signal ? { signal } : {};
   const valid = (list: unknown): ConversationMessage[] =>
     (Array.isArray(list) ? list : []).filter(
-      (m): m is ConversationMessage => m !== null && typeof m === 'object' && typeof m.type === 'string' && typeof m.content === 'string' && typeof m.id === 'number',
+      (m): m is ConversationMessage =>
+        m !== null &&
+        typeof m === 'object' &&
+        typeof m.type === 'string' &&
+        typeof m.content === 'string' &&
+        typeof m.id === 'number',
     );
   try {
     try {
@@ -223,7 +260,10 @@ async function readConversation(client: DroidClient, customerId: string | number
     }
   } catch (err) {
     if (err instanceof ApiError && [401, 403, 404].includes(err.status)) {
-      const why = err.status === 401 ? 'the token is not valid (DROID_API_TOKEN)' : 'a wrong droid id or customer id, or the token has no access to this customer (spec: Authentication 5)';
+      const why =
+        err.status === 401
+          ? 'the token is not valid (DROID_API_TOKEN)'
+          : 'a wrong droid id or customer id, or the token has no access to this customer (spec: Authentication 5)';
       throw new ConfigError(`customer ${customerId}: ${err.message}: ${why}`);
     }
     throw err;
@@ -237,15 +277,22 @@ function schemaComment(out: string): string {
 }
 
 function checkOptions(o: ImportOptions): { threshold: number; customers: (string | number)[] } {
-  const customers = [...new Set(o.customers.map((c) => (typeof c === 'string' && /^\d{1,15}$/.test(c) ? Number(c) : c)))];
+  const customers = [
+    ...new Set(o.customers.map((c) => (typeof c === 'string' && /^\d{1,15}$/.test(c) ? Number(c) : c))),
+  ];
   if (customers.length === 0) throw new UsageError('import needs at least one customer: --customer 1001 (repeatable)');
   const threshold = o.threshold ?? DEFAULT_IMPORT_THRESHOLD;
-  if (!Number.isFinite(threshold) || threshold < 0 || threshold > 1) throw new UsageError(`--threshold is from 0 to 1 (e.g. 0.8), not ${o.threshold}`);
+  if (!Number.isFinite(threshold) || threshold < 0 || threshold > 1)
+    throw new UsageError(`--threshold is from 0 to 1 (e.g. 0.8), not ${o.threshold}`);
   if (!/\.ya?ml$/i.test(o.out)) throw new UsageError(`--out ${o.out}: a suite file ends in .yaml or .yml`);
   if (!o.force && existsSync(o.out)) throw new UsageError(`--out ${o.out} exists; pass --force to overwrite it`);
   if (o.baseUrl !== undefined) {
-    if (o.droidId === undefined || String(o.droidId).trim() === '') throw new ConfigError('a real target needs a droid id: pass --droid-id N or set DROID_ID');
-    if (!o.token) throw new ConfigError('a real target needs its API token in the environment: export DROID_API_TOKEN=... (never put it in a file or a flag)');
+    if (o.droidId === undefined || String(o.droidId).trim() === '')
+      throw new ConfigError('a real target needs a droid id: pass --droid-id N or set DROID_ID');
+    if (!o.token)
+      throw new ConfigError(
+        'a real target needs its API token in the environment: export DROID_API_TOKEN=... (never put it in a file or a flag)',
+      );
   }
   return { threshold, customers };
 }
@@ -259,7 +306,9 @@ export async function runImport(options: ImportOptions, io: ImportIo): Promise<I
   try {
     let baseUrl: string, droidId: string | number, token: string;
     if (options.baseUrl === undefined) {
-      emulator = await createEmulator(options.emulatorProfile !== undefined ? { profile: options.emulatorProfile } : {});
+      emulator = await createEmulator(
+        options.emulatorProfile !== undefined ? { profile: options.emulatorProfile } : {},
+      );
       baseUrl = await emulator.listen();
       ({ droidId, token } = emulator);
     } else {
@@ -267,7 +316,13 @@ export async function runImport(options: ImportOptions, io: ImportIo): Promise<I
       droidId = options.droidId!;
       token = options.token!;
     }
-    const client = new DroidClient({ baseUrl, droidId, token, dispatcher, ...(options.requestTimeoutMs !== undefined && { requestTimeoutMs: options.requestTimeoutMs }) });
+    const client = new DroidClient({
+      baseUrl,
+      droidId,
+      token,
+      dispatcher,
+      ...(options.requestTimeoutMs !== undefined && { requestTimeoutMs: options.requestTimeoutMs }),
+    });
     const byCustomer: { customerId: string | number; turns: ImportedTurn[] }[] = [];
     const report: ImportedCustomer[] = [];
     for (const customerId of customers) {
@@ -275,15 +330,27 @@ export async function runImport(options: ImportOptions, io: ImportIo): Promise<I
       const all = conversationTurns(messages);
       const turns = options.turns === 'last' ? all.slice(-1) : all;
       byCustomer.push({ customerId, turns });
-      report.push({ customerId, messages: messages.length, scenarios: options.turns === 'conversation' ? Math.min(1, turns.length) : turns.length, source });
-      io.stderr.write(`droidcheck: customer ${customerId}: ${messages.length} message(s), ${turns.length} AI turn(s) imported\n`);
+      report.push({
+        customerId,
+        messages: messages.length,
+        scenarios: options.turns === 'conversation' ? Math.min(1, turns.length) : turns.length,
+        source,
+      });
+      io.stderr.write(
+        `droidcheck: customer ${customerId}: ${messages.length} message(s), ${turns.length} AI turn(s) imported\n`,
+      );
     }
     const turnCount = byCustomer.reduce((n, c) => n + c.turns.length, 0);
     const conversation = options.turns === 'conversation';
     const total = conversation ? byCustomer.filter((c) => c.turns.length > 0).length : turnCount;
-    if (turnCount === 0) throw new UsageError(`nothing to import: no AI answer follows a human message in the conversations of customer(s) ${customers.join(', ')}`);
+    if (turnCount === 0)
+      throw new UsageError(
+        `nothing to import: no AI answer follows a human message in the conversations of customer(s) ${customers.join(', ')}`,
+      );
     const name = options.suite ?? 'Imported conversations';
-    const doc = new Document(importedSuite(name, byCustomer, threshold, conversation), { aliasDuplicateObjects: false });
+    const doc = new Document(importedSuite(name, byCustomer, threshold, conversation), {
+      aliasDuplicateObjects: false,
+    });
     visit(doc, { Seq: (key, node) => void (key === 'value' && isScalarList(node) && (node.flow = true)) });
     const source = emulator ? 'the embedded emulator' : new URL(baseUrl).origin;
     doc.commentBefore = `${schemaComment(out)}\n Imported by droidcheck import from ${source}: customer(s) ${customers.join(', ')}.\n Each scenario replays a recorded AI turn; "similar" needs an embedding model (docs/llm.md).`;
@@ -291,11 +358,15 @@ export async function runImport(options: ImportOptions, io: ImportIo): Promise<I
     try {
       parseSuite(text, out);
     } catch (err) {
-      throw new InternalError(`import wrote a suite that does not validate: ${err instanceof Error ? err.message : String(err)}`);
+      throw new InternalError(
+        `import wrote a suite that does not validate: ${err instanceof Error ? err.message : String(err)}`,
+      );
     }
     await mkdir(dirname(out), { recursive: true });
     await writeFile(out, text, 'utf8');
-    io.stdout.write(`wrote ${options.out}: ${total} scenario(s) from ${customers.length} customer(s); run it with: npx droidcheck run ${options.out} --embedding-model <model>\n`);
+    io.stdout.write(
+      `wrote ${options.out}: ${total} scenario(s) from ${customers.length} customer(s); run it with: npx droidcheck run ${options.out} --embedding-model <model>\n`,
+    );
     return { file: out, suite: name, scenarios: total, customers: report, target: emulator ? 'emulator' : 'remote' };
   } finally {
     await emulator?.close();

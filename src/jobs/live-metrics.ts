@@ -10,9 +10,22 @@
  */
 import { listenError } from '../os-errors.js';
 import type { ResolvedConfig, ResolvedMetrics } from '../config/index.js';
-import { histogramBuckets, LatencyRecorder, type LatencySources, type LiveMetrics, type MetricsServer, type WebhookTotals } from '../metrics/index.js';
+import {
+  histogramBuckets,
+  LatencyRecorder,
+  type LatencySources,
+  type LiveMetrics,
+  type MetricsServer,
+  type WebhookTotals,
+} from '../metrics/index.js';
 import type { DeliverySource, WebhookCounters } from '../receiver/index.js';
-import { verdictOf, type EngineResult, type ProgressSnapshot, type RecordSink, type SendDelayRecorder } from '../runner/index.js';
+import {
+  verdictOf,
+  type EngineResult,
+  type ProgressSnapshot,
+  type RecordSink,
+  type SendDelayRecorder,
+} from '../runner/index.js';
 import { sleep } from './start-at.js';
 
 /** The receiver's counters as webhook totals by route and verdict (the names of docs/scale.md). */
@@ -45,8 +58,10 @@ export function webhookTotals(receiver: WebhookCounters): WebhookTotals {
 }
 
 /** Receiver clock minus this process's, seconds, per receiver seen in the stream. */
-export function receiverSkews(receiver: WebhookCounters): Record<string, number> {
-  return Object.fromEntries((receiver.clockSkew()?.receivers ?? []).map((r) => [r.receiverId, r.receiverMinusLocalUs / 1e6]));
+function receiverSkews(receiver: WebhookCounters): Record<string, number> {
+  return Object.fromEntries(
+    (receiver.clockSkew()?.receivers ?? []).map((r) => [r.receiverId, r.receiverMinusLocalUs / 1e6]),
+  );
 }
 
 /** A registry and the server that serves it. */
@@ -56,12 +71,23 @@ export interface ServedMetrics {
 }
 
 /** Builds the registry (with `labels` on every series) and serves it on host:port. Rejects when the port cannot be bound. */
-export async function serveMetrics(options: { host: string; port: number; labels: Record<string, string> }): Promise<ServedMetrics> {
-  const [{ createLiveMetrics }, { startMetricsServer }] = await Promise.all([import('../metrics/prometheus.js'), import('../metrics/metrics-server.js')]);
+export async function serveMetrics(options: {
+  host: string;
+  port: number;
+  labels: Record<string, string>;
+}): Promise<ServedMetrics> {
+  const [{ createLiveMetrics }, { startMetricsServer }] = await Promise.all([
+    import('../metrics/prometheus.js'),
+    import('../metrics/metrics-server.js'),
+  ]);
   const metrics = createLiveMetrics({ labels: options.labels });
   // The user's --metrics-host/--metrics-port: a port in use or a foreign address is exit 2.
   const server = await startMetricsServer(metrics, { host: options.host, port: options.port }).catch((err: unknown) => {
-    throw listenError(err, { flag: '--metrics-host', value: options.host }, { flag: '--metrics-port', value: options.port });
+    throw listenError(
+      err,
+      { flag: '--metrics-host', value: options.host },
+      { flag: '--metrics-port', value: options.port },
+    );
   });
   return { metrics, server };
 }
@@ -93,7 +119,10 @@ function sourcesOf(latency: LatencyRecorder, sendDelay: SendDelayRecorder | unde
 
 /** Starts serving the job's metrics (`config.metrics`); labels `command` and, sharded, `shard`. */
 export async function startJobMetrics(config: ResolvedConfig & { metrics: ResolvedMetrics }): Promise<JobMetrics> {
-  const labels: Record<string, string> = { command: config.command, ...(config.shard && { shard: `${config.shard.index}/${config.shard.total}` }) };
+  const labels: Record<string, string> = {
+    command: config.command,
+    ...(config.shard && { shard: `${config.shard.index}/${config.shard.total}` }),
+  };
   const { metrics, server } = await serveMetrics({ host: config.metrics.host, port: config.metrics.port, labels });
   // One entry per engine run seen (capacity runs the engine once per rate).
   const runs = new Map<LatencyRecorder, LatencySources>();
@@ -105,7 +134,13 @@ export async function startJobMetrics(config: ResolvedConfig & { metrics: Resolv
     sink: {
       onRecord(record, warmup) {
         if (warmup) return;
-        metrics.observeRequest({ outcome: record.outcome, verdict: verdictOf(record), suite: record.suite, scenario: record.scenario, mode: record.mode });
+        metrics.observeRequest({
+          outcome: record.outcome,
+          verdict: verdictOf(record),
+          suite: record.suite,
+          scenario: record.scenario,
+          mode: record.mode,
+        });
       },
     },
     onTick(s) {
@@ -120,7 +155,11 @@ export async function startJobMetrics(config: ResolvedConfig & { metrics: Resolv
         lastRun = h?.latency;
       }
       lastDropped = s.dropped;
-      metrics.observeProgress({ inFlight: s.inFlight, droppedTotal: droppedBefore + s.dropped, targetRate: s.targetRate });
+      metrics.observeProgress({
+        inFlight: s.inFlight,
+        droppedTotal: droppedBefore + s.dropped,
+        targetRate: s.targetRate,
+      });
     },
     watch(receiver) {
       metrics.watchWebhooks(() => webhookTotals(receiver));

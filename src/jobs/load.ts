@@ -23,13 +23,23 @@ const round3 = (n: number): number => Math.round(n * 1000) / 1000;
  * send delay cannot show (a dropped arrival is never sent): a load that dropped some did not
  * keep up, whatever its send delay.
  */
-function generatorOf(engine: EngineResult, sendDelay: NonNullable<ReturnType<NonNullable<EngineResult['sendDelay']>['summary']>>, maxInFlight: number | undefined): ReturnType<typeof generatorVerdict> {
+function generatorOf(
+  engine: EngineResult,
+  sendDelay: NonNullable<ReturnType<NonNullable<EngineResult['sendDelay']>['summary']>>,
+  maxInFlight: number | undefined,
+): ReturnType<typeof generatorVerdict> {
   const verdict = generatorVerdict(sendDelay);
   const { sent, dropped } = engine.counts;
   if (dropped === 0) return verdict;
   const share = `${((dropped / Math.max(1, sent + dropped)) * 100).toFixed(1)}%`;
-  const cap = maxInFlight !== undefined ? ` at the in-flight cap of ${maxInFlight} requests (raise it with --max-in-flight; each pending request holds ~${PENDING_REQUEST_BYTES / 1000} KB)` : '';
-  return { ...verdict, message: `${dropped} arrivals (${share}) were dropped${cap}: the generator did not keep up with the arrival rate; send delay p99 ${sendDelay.p99} ms` };
+  const cap =
+    maxInFlight !== undefined
+      ? ` at the in-flight cap of ${maxInFlight} requests (raise it with --max-in-flight; each pending request holds ~${PENDING_REQUEST_BYTES / 1000} KB)`
+      : '';
+  return {
+    ...verdict,
+    message: `${dropped} arrivals (${share}) were dropped${cap}: the generator did not keep up with the arrival rate; send delay p99 ${sendDelay.p99} ms`,
+  };
 }
 
 /** The load section of an engine result (rates in req/s, times in ms); `maxInFlight` names the cap in the verdict. */
@@ -44,13 +54,23 @@ export function loadSection(engine: EngineResult, maxInFlight?: number): LoadSec
     measuredMs: round3(engine.measuredMs),
     achievedRate: seconds > 0 ? round3(engine.counts.sent / seconds) : 0,
     answeredRate: seconds > 0 ? round3(engine.tally.outcomes.answered / seconds) : 0,
-    ...(sendDelay && engine.sendDelay && { sendDelay: { ...sendDelay, histogram: engine.sendDelay.encode() }, generator: generatorOf(engine, sendDelay, maxInFlight) }),
+    ...(sendDelay &&
+      engine.sendDelay && {
+        sendDelay: { ...sendDelay, histogram: engine.sendDelay.encode() },
+        generator: generatorOf(engine, sendDelay, maxInFlight),
+      }),
   };
 }
 
 /** `in-flight cap 144000 (derived: 1000 req/s × 120 s × 1.2; ~360 MB at ~2.5 KB per pending request)`. */
-export function inFlightLine(s: Pick<ResolvedLoadSettings, 'maxInFlight' | 'maxInFlightDerived'>, timeoutMs: number, command = 'load'): string {
-  const how = s.maxInFlightDerived ? `derived from the peak arrival rate × --timeout ${formatMs(timeoutMs)} × 1.2, at least 1000` : 'from --max-in-flight';
+export function inFlightLine(
+  s: Pick<ResolvedLoadSettings, 'maxInFlight' | 'maxInFlightDerived'>,
+  timeoutMs: number,
+  command = 'load',
+): string {
+  const how = s.maxInFlightDerived
+    ? `derived from the peak arrival rate × --timeout ${formatMs(timeoutMs)} × 1.2, at least 1000`
+    : 'from --max-in-flight';
   return `droidcheck ${command}: in-flight cap ${s.maxInFlight} requests (${how}); up to ${inFlightMemory(s.maxInFlight)} at ~${PENDING_REQUEST_BYTES / 1000} KB per pending request; arrivals beyond it are dropped`;
 }
 
@@ -66,24 +86,39 @@ export async function runLoad(config: LoadConfig, io: JobIO, now: () => number =
     await ctx.begin(undefined);
     const m = s.model;
     const shard = s.segment ? `shard ${s.segment.index}/${s.segment.total} of ` : '';
-    ctx.log(`droidcheck load: ${shard}${m.kind === 'open' ? `open model, ${m.stages.map((st) => `${st.durationMs / 1000} s to ${st.target} req/s`).join(', ')}` : `closed model, ${m.concurrency} in flight for ${m.durationMs / 1000} s`}${s.segment && m.kind === 'open' ? ` (this shard: arrival ${s.segment.index} of every ${s.segment.total})` : ''}`);
+    ctx.log(
+      `droidcheck load: ${shard}${m.kind === 'open' ? `open model, ${m.stages.map((st) => `${st.durationMs / 1000} s to ${st.target} req/s`).join(', ')}` : `closed model, ${m.concurrency} in flight for ${m.durationMs / 1000} s`}${s.segment && m.kind === 'open' ? ` (this shard: arrival ${s.segment.index} of every ${s.segment.total})` : ''}`,
+    );
     if (m.kind === 'open') ctx.log(inFlightLine(s, config.timeoutMs));
     if (s.segment && s.segment.total > 1) {
       const stateful = ctx.suites.flatMap((suite) => suite.scenarios).filter((sc) => stateKeys(sc).length > 0);
-      if (stateful.length > 0) ctx.log(`droidcheck load: scenarios that act on a customer's state run in one shard each; this shard runs ${stateful.length}: ${stateful.map((sc) => `${sc.suite} › ${sc.name}`).join('; ')}`);
+      if (stateful.length > 0)
+        ctx.log(
+          `droidcheck load: scenarios that act on a customer's state run in one shard each; this shard runs ${stateful.length}: ${stateful.map((sc) => `${sc.suite} › ${sc.name}`).join('; ')}`,
+        );
     }
     let startLagMs: number | undefined;
     if (startAtMs !== undefined) {
       ctx.log(`droidcheck load: waiting until ${s.startAt} (${formatMs(Math.max(0, startAtMs - now()))})`);
       startLagMs = await sleepUntil(startAtMs, now, ctx.stopSignal);
-      if (startLagMs > 100) ctx.log(`droidcheck load: started ${formatMs(startLagMs)} after --start-at (the set-up took longer): this shard's timeline is shifted by that much`);
+      if (startLagMs > 100)
+        ctx.log(
+          `droidcheck load: started ${formatMs(startLagMs)} after --start-at (the set-up took longer): this shard's timeline is shifted by that much`,
+        );
     }
     const engine = await runEngine({
       ...ctx.engine,
       source,
       scheduler:
         m.kind === 'open'
-          ? { kind: 'open', startRate: m.startRate, stages: m.stages, maxInFlight: s.maxInFlight, maxRequests: s.maxRequests, segment: s.segment }
+          ? {
+              kind: 'open',
+              startRate: m.startRate,
+              stages: m.stages,
+              maxInFlight: s.maxInFlight,
+              maxRequests: s.maxRequests,
+              segment: s.segment,
+            }
           : { kind: 'closed', concurrency: m.concurrency, durationMs: m.durationMs, maxRequests: s.maxRequests },
       ackOnly: s.ackOnly,
       warmupMs: s.warmupMs,

@@ -16,6 +16,9 @@ export interface MergeReportsResult extends MergeFilesResult {}
  * file that is unreadable or not a report; ThresholdError (DROIDCHECK_ERR_THRESHOLD, exit 2) for
  * a bad threshold.
  */
-export async function mergeReports(paths: readonly string[], options: MergeReportsOptions): Promise<MergeReportsResult> {
+export async function mergeReports(
+  paths: readonly string[],
+  options: MergeReportsOptions,
+): Promise<MergeReportsResult> {
   return await mergeReportFiles(paths, options);
 }

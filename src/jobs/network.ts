@@ -40,7 +40,7 @@ export interface RoundTripOptions {
   now?: () => number;
 }
 
-export const DEFAULT_RTT_SAMPLES = 7;
+const DEFAULT_RTT_SAMPLES = 7;
 
 /** Host (IPv6 brackets removed) and port of an http(s) URL (80 / 443 by default). */
 export function endpointOf(baseUrl: string): { host: string; port: number } {
@@ -54,7 +54,13 @@ export function endpointOf(baseUrl: string): { host: string; port: number } {
  * Time of one TCP connect to `address:port`, ms; the socket is destroyed at once.
  * @throws TransportError (refused, unreachable; `causeCode` e.g. ECONNREFUSED), TimeoutError, AbortedError
  */
-export function tcpConnectMs(address: string, port: number, timeoutMs = 5_000, signal?: AbortSignal, now: () => number = () => performance.now()): Promise<number> {
+export function tcpConnectMs(
+  address: string,
+  port: number,
+  timeoutMs = 5_000,
+  signal?: AbortSignal,
+  now: () => number = () => performance.now(),
+): Promise<number> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) {
       reject(new AbortedError('TCP connect: aborted'));
@@ -72,10 +78,17 @@ export function tcpConnectMs(address: string, port: number, timeoutMs = 5_000, s
       else resolve(ms!);
     };
     const onAbort = (): void => done(new AbortedError('TCP connect: aborted'));
-    const timer = setTimeout(() => done(new TimeoutError(`TCP connect to ${address}:${port}: no answer within ${timeoutMs} ms`)), timeoutMs);
+    const timer = setTimeout(
+      () => done(new TimeoutError(`TCP connect to ${address}:${port}: no answer within ${timeoutMs} ms`)),
+      timeoutMs,
+    );
     signal?.addEventListener('abort', onAbort, { once: true });
     socket.once('connect', () => done(undefined, now() - t0));
-    socket.once('error', (err: NodeJS.ErrnoException) => done(new TransportError(`TCP connect to ${address}:${port}: ${err.code ?? err.message}`, err.code, { cause: err })));
+    socket.once('error', (err: NodeJS.ErrnoException) =>
+      done(
+        new TransportError(`TCP connect to ${address}:${port}: ${err.code ?? err.message}`, err.code, { cause: err }),
+      ),
+    );
   });
 }
 
@@ -100,6 +113,7 @@ export async function measureRoundTrip(baseUrl: string, opts: RoundTripOptions =
   const address = await resolveHost(host);
   const samples = Math.max(1, Math.floor(opts.samples ?? DEFAULT_RTT_SAMPLES));
   let best = Infinity;
-  for (let i = 0; i < samples; i++) best = Math.min(best, await tcpConnectMs(address, port, opts.timeoutMs ?? 5_000, opts.signal, opts.now));
+  for (let i = 0; i < samples; i++)
+    best = Math.min(best, await tcpConnectMs(address, port, opts.timeoutMs ?? 5_000, opts.signal, opts.now));
   return { rttMs: round3(best), samples, method: 'tcp-connect' };
 }

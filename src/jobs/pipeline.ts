@@ -25,10 +25,37 @@ import { SetupError, UsageError } from '../errors.js';
 import { formatMs } from '../units.js';
 import { parseThreshold } from '../metrics/index.js';
 import { createRedactor, environmentSecrets, redactValue } from '../redact.js';
-import { buildReport, createReporter, endReporters, loadBaseline, type LoadSection, type CapacitySection, type Reporter, type ReportDocument, type StreamSection } from '../report/index.js';
+import {
+  buildReport,
+  createReporter,
+  endReporters,
+  loadBaseline,
+  type LoadSection,
+  type CapacitySection,
+  type Reporter,
+  type ReportDocument,
+  type StreamSection,
+} from '../report/index.js';
 import { retryPolicyFor } from '../client/retry.js';
-import { checkAccounting, laneSuites, shardSuites, warmUpConnections, type EngineOptions, type EngineResult, type ProgressSnapshot, type RecordSink, type SetupFailure } from '../runner/index.js';
-import { assertGraderConfig, createGrader, discoverModels, formatLlmUsage, llmSettings, type Grader } from '../llm/index.js';
+import {
+  checkAccounting,
+  laneSuites,
+  shardSuites,
+  warmUpConnections,
+  type EngineOptions,
+  type EngineResult,
+  type ProgressSnapshot,
+  type RecordSink,
+  type SetupFailure,
+} from '../runner/index.js';
+import {
+  assertGraderConfig,
+  createGrader,
+  discoverModels,
+  formatLlmUsage,
+  llmSettings,
+  type Grader,
+} from '../llm/index.js';
 import { filterScenarios, loadSuites, needsGrader, withoutThink, type Suite } from '../scenario/index.js';
 import { measureRoundTrip, type NetworkEstimate } from './network.js';
 import { preflight } from './preflight.js';
@@ -75,7 +102,20 @@ export interface JobContext {
   /** A remote target's network round trip, ms (network.ts): engines record `ackServer` with it. Undefined for the emulator. */
   rttMs: number | undefined;
   /** The engine options every job passes alike: target, deadline, retries, sinks, progress, signals, round trip. */
-  engine: Pick<EngineOptions, 'client' | 'receiver' | 'timeoutMs' | 'retry' | 'sinks' | 'onTick' | 'stopSignal' | 'abortSignal' | 'rttMs' | 'webhooks' | 'messageWebhookCheckMs'>;
+  engine: Pick<
+    EngineOptions,
+    | 'client'
+    | 'receiver'
+    | 'timeoutMs'
+    | 'retry'
+    | 'sinks'
+    | 'onTick'
+    | 'stopSignal'
+    | 'abortSignal'
+    | 'rttMs'
+    | 'webhooks'
+    | 'messageWebhookCheckMs'
+  >;
 }
 
 /** What a job's body returns: its engine result (several, combined) and its own report sections. */
@@ -87,7 +127,11 @@ export interface JobOutput {
 
 /** Scenarios with a `send` step that waits for the bot's reply, or for its silence, through the message webhook. */
 function replyWaiters(suites: readonly Suite[]): number {
-  return suites.flatMap((s) => s.scenarios).filter((sc) => sc.steps?.some((st) => st.kind === 'call' && (st.waitForReply !== undefined || st.noReplyWithin !== undefined))).length;
+  return suites
+    .flatMap((s) => s.scenarios)
+    .filter((sc) =>
+      sc.steps?.some((st) => st.kind === 'call' && (st.waitForReply !== undefined || st.noReplyWithin !== undefined)),
+    ).length;
 }
 
 /**
@@ -99,12 +143,24 @@ export async function selectSuites(config: ResolvedConfig): Promise<Suite[]> {
   // --no-think: the conversations run without their pauses (think time never counts in a latency).
   const loaded = config.think ? read : withoutThink(read);
   if (loaded.every((s) => s.scenarios.length === 0)) {
-    throw new UsageError(`no scenario found in ${config.paths.join(', ')}: give a suite file or a directory holding *.yaml suites (a suite has a "scenarios:" list; droidcheck init writes one)`);
+    throw new UsageError(
+      `no scenario found in ${config.paths.join(', ')}: give a suite file or a directory holding *.yaml suites (a suite has a "scenarios:" list; droidcheck init writes one)`,
+    );
   }
   const filtering = config.tags.length > 0 || config.excludeTags.length > 0 || config.grep !== undefined;
-  const filtered = filtering ? filterScenarios(loaded, { tags: config.tags, excludeTags: config.excludeTags, ...(config.grep !== undefined && { grep: config.grep }) }) : loaded;
+  const filtered = filtering
+    ? filterScenarios(loaded, {
+        tags: config.tags,
+        excludeTags: config.excludeTags,
+        ...(config.grep !== undefined && { grep: config.grep }),
+      })
+    : loaded;
   if (filtered.length === 0) {
-    const by = [config.tags.length > 0 ? `--tag ${config.tags.join(', ')}` : '', config.excludeTags.length > 0 ? `--exclude-tag ${config.excludeTags.join(', ')}` : '', config.grep !== undefined ? `--grep ${String(config.grep)}` : ''];
+    const by = [
+      config.tags.length > 0 ? `--tag ${config.tags.join(', ')}` : '',
+      config.excludeTags.length > 0 ? `--exclude-tag ${config.excludeTags.join(', ')}` : '',
+      config.grep !== undefined ? `--grep ${String(config.grep)}` : '',
+    ];
     throw new UsageError(`no scenario is left after ${by.filter(Boolean).join(' and ')}`);
   }
   // load: --shard splits the arrivals (execution segments, config.load.segment); of the scenarios
@@ -115,7 +171,9 @@ export async function selectSuites(config: ResolvedConfig): Promise<Suite[]> {
   if (suites.length === 0) {
     const n = filtered.reduce((k, s) => k + s.scenarios.length, 0);
     const shard = load ? segment : config.shard;
-    const why = load ? `every one of the ${n} scenarios changes a customer's state, and each customer's scenarios run in one shard only` : `${n} scenarios for ${shard?.total} shards, a customer's stateful scenarios together`;
+    const why = load
+      ? `every one of the ${n} scenarios changes a customer's state, and each customer's scenarios run in one shard only`
+      : `${n} scenarios for ${shard?.total} shards, a customer's stateful scenarios together`;
     throw new UsageError(`shard ${shard?.index}/${shard?.total} holds no scenario (${why}): use fewer shards`);
   }
   return suites;
@@ -146,17 +204,28 @@ export function createReporters(config: ResolvedConfig, io: JobIO, redact: (text
 
 /** The one line of a set-up failure: what every request got, and what to fix. */
 export function setupMessage(f: SetupFailure, target: Target, config: ResolvedConfig): string {
-  const where = config.target.kind === 'remote' ? `${target.baseUrl} (droid ${config.target.droidId})` : `the embedded emulator at ${target.baseUrl}`;
+  const where =
+    config.target.kind === 'remote'
+      ? `${target.baseUrl} (droid ${config.target.droidId})`
+      : `the embedded emulator at ${target.baseUrl}`;
   const [kind, detail] = f.signature.split(':');
   // Its record already says the whole of it: the URL to configure and the setting.
-  if (kind === 'no-delivery') return `the first ${f.records} async answer${f.records === 1 ? '' : 's'} from ${where} passed the deadline: ${f.error.message.replace(/^no webhook for \S+ within/, 'no webhook within')}`;
+  if (kind === 'no-delivery')
+    return `the first ${f.records} async answer${f.records === 1 ? '' : 's'} from ${where} passed the deadline: ${f.error.message.replace(/^no webhook for \S+ within/, 'no webhook within')}`;
   let fix = 'check the target and its configuration (droidcheck doctor checks each step)';
-  if (kind === 'rejected' && detail === '401') fix = 'the token was refused: check DROID_API_TOKEN (a regenerated token invalidates the old one)';
-  else if (kind === 'rejected' && detail === '403') fix = 'access denied: check --droid-id and that the token may read this droid and its customers';
-  else if (kind === 'rejected' && (detail === '404' || detail === '405')) fix = 'no such route: check --base-url (the service root, without /api/droids/...)';
-  else if (kind === 'rejected' && detail === '400') fix = 'the service refused the request: check its settings (answer webhook URL, test customer) as the message says';
-  else if (kind === 'transport') fix = `no connection (${detail}): check --base-url, the host and port, and that the service is up`;
-  else if (kind === 'invalid-response') fix = 'the target answered with something that is not JSON (an HTML page?): check --base-url points at the service API';
+  if (kind === 'rejected' && detail === '401')
+    fix = 'the token was refused: check DROID_API_TOKEN (a regenerated token invalidates the old one)';
+  else if (kind === 'rejected' && detail === '403')
+    fix = 'access denied: check --droid-id and that the token may read this droid and its customers';
+  else if (kind === 'rejected' && (detail === '404' || detail === '405'))
+    fix = 'no such route: check --base-url (the service root, without /api/droids/...)';
+  else if (kind === 'rejected' && detail === '400')
+    fix = 'the service refused the request: check its settings (answer webhook URL, test customer) as the message says';
+  else if (kind === 'transport')
+    fix = `no connection (${detail}): check --base-url, the host and port, and that the service is up`;
+  else if (kind === 'invalid-response')
+    fix =
+      'the target answered with something that is not JSON (an HTML page?): check --base-url points at the service API';
   const status = f.httpStatus !== undefined ? ` (HTTP ${f.httpStatus})` : '';
   return `every request to ${where} failed the same way${status} before any was answered (${f.records} request${f.records === 1 ? '' : 's'}): ${f.error.message}; ${fix}`;
 }
@@ -166,7 +235,19 @@ function streamSection(target: Target): StreamSection | undefined {
   const d = target.deliveries;
   const skew = target.receiver.clockSkew();
   if (!d || !skew) return undefined;
-  return { stream: d.stream, redis: d.redis, shards: [{ shardId: d.shardId, redisMinusLocalUs: skew.redisMinusLocalUs, rttUs: skew.rttUs, measuredAt: skew.measuredAt, receivers: skew.receivers }] };
+  return {
+    stream: d.stream,
+    redis: d.redis,
+    shards: [
+      {
+        shardId: d.shardId,
+        redisMinusLocalUs: skew.redisMinusLocalUs,
+        rttUs: skew.rttUs,
+        measuredAt: skew.measuredAt,
+        receivers: skew.receivers,
+      },
+    ],
+  };
 }
 
 /**
@@ -176,7 +257,11 @@ function streamSection(target: Target): StreamSection | undefined {
  * when the accounting does not add up (exit 70). With `--metrics-port`, serves live metrics
  * (live-metrics.ts) from before the target opens until `--metrics-linger` after the report.
  */
-export async function runJob(config: ResolvedConfig, io: JobIO, body: (ctx: JobContext) => Promise<JobOutput>): Promise<JobSummary> {
+export async function runJob(
+  config: ResolvedConfig,
+  io: JobIO,
+  body: (ctx: JobContext) => Promise<JobOutput>,
+): Promise<JobSummary> {
   const live = config.metrics ? await startJobMetrics({ ...config, metrics: config.metrics }) : undefined;
   let summary: JobSummary | undefined;
   try {
@@ -217,12 +302,22 @@ async function prepare(config: ResolvedConfig, io: JobIO, live: JobMetrics | und
   if (llm !== config.llm) config = { ...config, llm };
   checkSimulated(config, suites);
   const baseline = config.baseline !== undefined ? await loadBaseline(config.baseline) : undefined;
-  let secrets = [config.webhookSecret, config.verifyToken, config.intentSecret, config.target.kind === 'remote' ? config.target.token : undefined, redisPassword(config.deliveries?.redisUrl), ...environmentSecrets(io.env ?? process.env)];
+  let secrets = [
+    config.webhookSecret,
+    config.verifyToken,
+    config.intentSecret,
+    config.target.kind === 'remote' ? config.target.token : undefined,
+    redisPassword(config.deliveries?.redisUrl),
+    ...environmentSecrets(io.env ?? process.env),
+  ];
   let redactor = createRedactor(secrets);
   const redact = (text: string): string => redactor(text);
   const reporters = createReporters(config, io, redact);
-  const progress = reporters.find((r) => r.name === 'progress') as (Reporter & { log?(line: string): void }) | undefined;
-  const log = (line: string): void => (progress?.log ? progress.log(redact(line)) : void io.stderr.write(`${redact(line)}\n`));
+  const progress = reporters.find((r) => r.name === 'progress') as
+    | (Reporter & { log?(line: string): void })
+    | undefined;
+  const log = (line: string): void =>
+    progress?.log ? progress.log(redact(line)) : void io.stderr.write(`${redact(line)}\n`);
   const settings = publicSettings(config);
   const startedAt = new Date().toISOString();
   await preflight(config, log, io.stopSignal, suites);
@@ -235,37 +330,68 @@ async function prepare(config: ResolvedConfig, io: JobIO, live: JobMetrics | und
 }
 
 /** Step 3, once the target is open: say where it is and what it needs, warm up, measure the round trip. */
-export async function announceTarget(config: ResolvedConfig, target: Target, suites: readonly Suite[], io: JobIO, log: (line: string) => void): Promise<NetworkEstimate | undefined> {
+export async function announceTarget(
+  config: ResolvedConfig,
+  target: Target,
+  suites: readonly Suite[],
+  io: JobIO,
+  log: (line: string) => void,
+): Promise<NetworkEstimate | undefined> {
   if (config.target.kind === 'remote') {
     log(`droidcheck: target ${target.baseUrl} (droid ${config.target.droidId})`);
-    if (target.deliveries) log(`droidcheck: deliveries from stream ${target.deliveries.stream} at ${target.deliveries.redis} (shard ${target.deliveries.shardId}); the service's webhooks must point at \`droidcheck receive\``);
+    if (target.deliveries)
+      log(
+        `droidcheck: deliveries from stream ${target.deliveries.stream} at ${target.deliveries.redis} (shard ${target.deliveries.shardId}); the service's webhooks must point at \`droidcheck receive\``,
+      );
     else log(`droidcheck: configure the service's answer webhook URL as ${target.webhookUrl}`);
     const waiting = replyWaiters(suites);
     if (waiting > 0) {
-      const where = target.deliveries ? "`droidcheck receive`'s /messages" : (target.messagesUrl ?? '/messages of the receiver');
-      log(`droidcheck: ${waiting} scenario(s) wait for the bot's reply (waitForReply, noReplyWithin): the service's message webhook must point at ${where}${config.verifyToken === null ? ' (set DROID_VERIFY_TOKEN to its verify token)' : ', with DROID_VERIFY_TOKEN as its verify token'}, or those steps fail after the message-webhook check (${formatMs(config.messageWebhookCheckMs)}, --message-webhook-check)`);
+      const where = target.deliveries
+        ? "`droidcheck receive`'s /messages"
+        : (target.messagesUrl ?? '/messages of the receiver');
+      log(
+        `droidcheck: ${waiting} scenario(s) wait for the bot's reply (waitForReply, noReplyWithin): the service's message webhook must point at ${where}${config.verifyToken === null ? ' (set DROID_VERIFY_TOKEN to its verify token)' : ', with DROID_VERIFY_TOKEN as its verify token'}, or those steps fail after the message-webhook check (${formatMs(config.messageWebhookCheckMs)}, --message-webhook-check)`,
+      );
     }
-    if (config.webhookSecret === null && !target.deliveries) log('droidcheck: no DROID_WEBHOOK_SECRET set: deliveries are accepted without a secret');
+    if (config.webhookSecret === null && !target.deliveries)
+      log('droidcheck: no DROID_WEBHOOK_SECRET set: deliveries are accepted without a secret');
   } else {
-    log(`droidcheck: embedded emulator at ${target.baseUrl} (${target.emulator?.thread ?? 'inline'} thread), receiver at ${target.webhookUrl}`);
+    log(
+      `droidcheck: embedded emulator at ${target.baseUrl} (${target.emulator?.thread ?? 'inline'} thread), receiver at ${target.webhookUrl}`,
+    );
   }
   if (config.warmUp) await warmUpConnections(target.client, config.concurrency, io.stopSignal);
   if (config.target.kind !== 'remote') return undefined;
   try {
     const network = await measureRoundTrip(target.baseUrl, { signal: io.stopSignal });
-    log(`droidcheck: network round trip ${formatMs(network.rttMs)} (fastest of ${network.samples} TCP connects): the ack limit is judged on ack minus it (ackServer)`);
+    log(
+      `droidcheck: network round trip ${formatMs(network.rttMs)} (fastest of ${network.samples} TCP connects): the ack limit is judged on ack minus it (ackServer)`,
+    );
     return network;
   } catch (err) {
-    log(`droidcheck: could not measure the network round trip (${(err as Error).message}): the ack limit is judged on the client-side ack`);
+    log(
+      `droidcheck: could not measure the network round trip (${(err as Error).message}): the ack limit is judged on the client-side ack`,
+    );
     return undefined;
   }
 }
 
 /** Step 4's context: the reporters as engine sinks, the engine options every job passes alike. */
-function jobContext(config: ResolvedConfig, p: Prepared, target: Target, io: JobIO, live: JobMetrics | undefined, grader: Grader | undefined, network: NetworkEstimate | undefined): JobContext {
+function jobContext(
+  config: ResolvedConfig,
+  p: Prepared,
+  target: Target,
+  io: JobIO,
+  live: JobMetrics | undefined,
+  grader: Grader | undefined,
+  network: NetworkEstimate | undefined,
+): JobContext {
   const sinks: RecordSink[] = p.reporters
     .filter((r) => r.onResult)
-    .map((r) => ({ onRecord: (record, warmup) => r.onResult!(record, warmup), ...(r.drained && { drained: () => r.drained!() }) }));
+    .map((r) => ({
+      onRecord: (record, warmup) => r.onResult!(record, warmup),
+      ...(r.drained && { drained: () => r.drained!() }),
+    }));
   if (live) sinks.push(live.sink);
   const onTick = (s: ProgressSnapshot): void => {
     for (const r of p.reporters) r.onProgress?.(s);
@@ -279,7 +405,8 @@ function jobContext(config: ResolvedConfig, p: Prepared, target: Target, io: Job
     sinks,
     onTick,
     begin: async (planned) => {
-      for (const r of p.reporters) await r.onRunStart?.({ startedAt: p.startedAt, kind: config.command, planned, settings: p.settings });
+      for (const r of p.reporters)
+        await r.onRunStart?.({ startedAt: p.startedAt, kind: config.command, planned, settings: p.settings });
     },
     log: p.log,
     stopSignal: io.stopSignal,
@@ -299,7 +426,8 @@ function jobContext(config: ResolvedConfig, p: Prepared, target: Target, io: Job
       messageWebhookCheckMs: config.messageWebhookCheckMs,
       ...(config.target.kind === 'remote' && {
         webhooks: {
-          answer: target.webhookUrl ?? `\`droidcheck receive\` (the receivers of stream ${target.deliveries?.stream ?? ''})`,
+          answer:
+            target.webhookUrl ?? `\`droidcheck receive\` (the receivers of stream ${target.deliveries?.stream ?? ''})`,
           messages: target.messagesUrl ?? "`droidcheck receive`'s /messages",
         },
       }),
@@ -308,14 +436,30 @@ function jobContext(config: ResolvedConfig, p: Prepared, target: Target, io: Job
 }
 
 /** Steps 5 and 6: set-up failure, accounting, the one report, every reporter. */
-async function finish(config: ResolvedConfig, p: Prepared, target: Target, io: JobIO, live: JobMetrics | undefined, output: JobOutput, grader: Grader | undefined, network: NetworkEstimate | undefined): Promise<JobSummary> {
+async function finish(
+  config: ResolvedConfig,
+  p: Prepared,
+  target: Target,
+  io: JobIO,
+  live: JobMetrics | undefined,
+  output: JobOutput,
+  grader: Grader | undefined,
+  network: NetworkEstimate | undefined,
+): Promise<JobSummary> {
   const { engine } = output;
   if (engine.setupFailure && !engine.interrupted) {
     for (const r of p.reporters) await r.onAbort?.();
     throw new SetupError(p.redact(setupMessage(engine.setupFailure, target, config)));
   }
   const receiver = target.receiver.stats();
-  const accounting = checkAccounting({ outcomes: engine.tally.outcomes, requests: engine.tally.requests, notSent: engine.counts.notSent, receiver, parked: target.receiver.parkedCount(), inbound: target.receiver.inboundStats() });
+  const accounting = checkAccounting({
+    outcomes: engine.tally.outcomes,
+    requests: engine.tally.requests,
+    notSent: engine.counts.notSent,
+    receiver,
+    parked: target.receiver.parkedCount(),
+    inbound: target.receiver.inboundStats(),
+  });
   const report = buildReport({
     kind: config.command,
     startedAt: engine.startedAt,
@@ -351,7 +495,12 @@ async function finish(config: ResolvedConfig, p: Prepared, target: Target, io: J
   return { report: safe, exitCode: safe.exitCode, files };
 }
 
-async function runPipeline(given: ResolvedConfig, io: JobIO, body: (ctx: JobContext) => Promise<JobOutput>, live: JobMetrics | undefined): Promise<JobSummary> {
+async function runPipeline(
+  given: ResolvedConfig,
+  io: JobIO,
+  body: (ctx: JobContext) => Promise<JobOutput>,
+  live: JobMetrics | undefined,
+): Promise<JobSummary> {
   const p = await prepare(given, io, live);
   const config = p.config;
   const target = await openTarget(config, p.log);

@@ -18,13 +18,24 @@ import type { ResolvedConfig } from '../config/index.js';
 import { ConfigError, SetupError } from '../errors.js';
 import { modesFor } from '../runner/index.js';
 import type { Scenario, Suite } from '../scenario/index.js';
-import { accessChecks, apiCheck, asyncConfigChecks, clockCheck, failures, reachableCheck, secretCheck, SECRET_ROLES, type DoctorCheck, type TcpResult } from './doctor-checks.js';
+import {
+  accessChecks,
+  apiCheck,
+  asyncConfigChecks,
+  clockCheck,
+  failures,
+  reachableCheck,
+  secretCheck,
+  SECRET_ROLES,
+  type DoctorCheck,
+  type TcpResult,
+} from './doctor-checks.js';
 import { INVALID_ASYNC_BODY, probe, type ProbeResult, type ProbeTarget } from './doctor-probe.js';
 import { checkLines } from './doctor-render.js';
 import { endpointOf, resolveHost, tcpConnectMs } from './network.js';
 
 /** Clock skew past which the clock check warns, ms. */
-export const DEFAULT_MAX_CLOCK_SKEW_MS = 5_000;
+const DEFAULT_MAX_CLOCK_SKEW_MS = 5_000;
 /** Each probe's deadline, ms. */
 export const PROBE_TIMEOUT_MS = 10_000;
 
@@ -82,9 +93,17 @@ function fixedReceiverUrl(config: ResolvedConfig): string | undefined {
 
 /** True when `scenario` waits for a webhook in this run: an async answer (unless ack-only), a reply or its silence, an intent webhook. */
 function waitsForDeliveries(scenario: Scenario, config: ResolvedConfig): boolean {
-  const ackOnly = (config.command === 'load' && config.load.ackOnly) || (config.command === 'capacity' && config.capacity.ackOnly);
+  const ackOnly =
+    (config.command === 'load' && config.load.ackOnly) || (config.command === 'capacity' && config.capacity.ackOnly);
   const steps = scenario.steps;
-  if (steps?.some((st) => (st.kind === 'call' && (st.waitForReply !== undefined || st.noReplyWithin !== undefined)) || (!ackOnly && st.intentWebhook !== undefined))) return true;
+  if (
+    steps?.some(
+      (st) =>
+        (st.kind === 'call' && (st.waitForReply !== undefined || st.noReplyWithin !== undefined)) ||
+        (!ackOnly && st.intentWebhook !== undefined),
+    )
+  )
+    return true;
   if (ackOnly || !modesFor(scenario, config.mode).includes('async')) return false;
   return steps === undefined || steps.some((st) => st.kind === 'say');
 }
@@ -96,8 +115,14 @@ function waitsForDeliveries(scenario: Scenario, config: ResolvedConfig): boolean
  * chosen now, so every answer would wait out `--timeout` (180 s by default) and end "no
  * webhook". Nothing for the embedded emulator (droidcheck wires it to the receiver).
  */
-export function assertReceiverReachable(config: ResolvedConfig, suites: readonly Suite[]): void {
-  if (config.target.kind !== 'remote' || config.deliveries || config.publicUrl !== undefined || config.receiverPort !== 0) return;
+function assertReceiverReachable(config: ResolvedConfig, suites: readonly Suite[]): void {
+  if (
+    config.target.kind !== 'remote' ||
+    config.deliveries ||
+    config.publicUrl !== undefined ||
+    config.receiverPort !== 0
+  )
+    return;
   const waiting = suites.flatMap((s) => s.scenarios).filter((sc) => waitsForDeliveries(sc, config));
   if (waiting.length === 0) return;
   throw new ConfigError(
@@ -113,23 +138,38 @@ export function assertReceiverReachable(config: ResolvedConfig, suites: readonly
  * (ConfigError, exit 2). A token that is not set or too short was already refused by
  * resolveConfig (ConfigError, exit 2).
  */
-export async function preflight(config: ResolvedConfig, log: (line: string) => void, signal?: AbortSignal, suites: readonly Suite[] = []): Promise<void> {
+export async function preflight(
+  config: ResolvedConfig,
+  log: (line: string) => void,
+  signal?: AbortSignal,
+  suites: readonly Suite[] = [],
+): Promise<void> {
   if (config.target.kind !== 'remote') return;
   const { baseUrl, droidId, token } = config.target;
   const dispatcher = new Agent({ connections: 1 });
   let checks: DoctorCheck[];
   try {
-    ({ checks } = await cheapChecks({ target: { baseUrl, droidId, token, dispatcher, timeoutMs: PROBE_TIMEOUT_MS }, maxClockSkewMs: DEFAULT_MAX_CLOCK_SKEW_MS, webhookUrl: config.publicUrl ?? fixedReceiverUrl(config), signal }));
+    ({ checks } = await cheapChecks({
+      target: { baseUrl, droidId, token, dispatcher, timeoutMs: PROBE_TIMEOUT_MS },
+      maxClockSkewMs: DEFAULT_MAX_CLOCK_SKEW_MS,
+      webhookUrl: config.publicUrl ?? fixedReceiverUrl(config),
+      signal,
+    }));
   } finally {
     await dispatcher.close();
   }
-  const secrets = { 'webhook-secret': config.webhookSecret, 'verify-token': config.verifyToken, 'intent-secret': config.intentSecret };
+  const secrets = {
+    'webhook-secret': config.webhookSecret,
+    'verify-token': config.verifyToken,
+    'intent-secret': config.intentSecret,
+  };
   for (const role of SECRET_ROLES) {
     const c = secretCheck(role, secrets[role.id] ?? undefined, false);
     // Unset secrets are said elsewhere (pipeline.ts); here only the advised length.
     if (c && secrets[role.id] && c.status !== 'pass') checks.push(c);
   }
-  for (const c of checks.filter((x) => x.status === 'warn')) log(`droidcheck: preflight: ${checkLines(c).join(' ').replace(/\s+/g, ' ').trim()}`);
+  for (const c of checks.filter((x) => x.status === 'warn'))
+    log(`droidcheck: preflight: ${checkLines(c).join(' ').replace(/\s+/g, ' ').trim()}`);
   const failed = failures(checks);
   if (failed.length > 0) {
     throw new SetupError(

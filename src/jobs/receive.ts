@@ -83,4 +83,3 @@ export async function startReceive(config: ResolvedReceiveConfig): Promise<Recei
     },
   };
 }
-

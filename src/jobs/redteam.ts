@@ -20,12 +20,38 @@ import type { RedteamConfig } from '../config/index.js';
 import { publicSettings, redisPassword } from '../config/index.js';
 import { resolveEmulatorProfile, WEAKNESSES, type Weakness } from '../emulator/index.js';
 import { SetupError, UsageError } from '../errors.js';
-import { createDiskCache, createGrader, createOpenAiProvider, createRephraser, formatLlmUsage, llmSettings, NO_CACHE, type Grader, type LlmProvider, type Rephraser } from '../llm/index.js';
+import {
+  createDiskCache,
+  createGrader,
+  createOpenAiProvider,
+  createRephraser,
+  formatLlmUsage,
+  llmSettings,
+  NO_CACHE,
+  type Grader,
+  type LlmProvider,
+  type Rephraser,
+} from '../llm/index.js';
 import { LatencyRecorder } from '../metrics/index.js';
 import { createRedactor, environmentSecrets, redactValue } from '../redact.js';
-import { buildRedteamSection, CATEGORY_IDS, executeRedteam, isCategoryId, type CategoryId, type RedteamAsk } from '../redteam/index.js';
+import {
+  buildRedteamSection,
+  CATEGORY_IDS,
+  executeRedteam,
+  isCategoryId,
+  type CategoryId,
+  type RedteamAsk,
+} from '../redteam/index.js';
 import { buildReport } from '../report/index.js';
-import { checkAccounting, ContractNotes, executeRequest, SetupBreaker, Tally, type ExecuteContext, type RequestRecord } from '../runner/index.js';
+import {
+  checkAccounting,
+  ContractNotes,
+  executeRequest,
+  SetupBreaker,
+  Tally,
+  type ExecuteContext,
+  type RequestRecord,
+} from '../runner/index.js';
 import type { Scenario } from '../scenario/index.js';
 import { didYouMean } from '../suggest.js';
 import { systemClock } from '../clock.js';
@@ -34,23 +60,30 @@ import { preflight } from './preflight.js';
 import { openTarget, type Target } from './target.js';
 
 /** `--category` values as category ids; UsageError (exit 2) with a did-you-mean for an unknown one. */
-export function parseCategories(given: readonly string[]): CategoryId[] | undefined {
+function parseCategories(given: readonly string[]): CategoryId[] | undefined {
   if (given.length === 0) return undefined;
   return given.map((id) => {
     if (isCategoryId(id)) return id;
     const near = didYouMean(id, CATEGORY_IDS);
-    throw new UsageError(`--category: unknown category "${id}"${near ? ` — did you mean "${near}"?` : ''}; the categories are ${CATEGORY_IDS.join(', ')}`);
+    throw new UsageError(
+      `--category: unknown category "${id}"${near ? ` — did you mean "${near}"?` : ''}; the categories are ${CATEGORY_IDS.join(', ')}`,
+    );
   });
 }
 
 /** `--emulator-weaknesses` as weaknesses; UsageError (exit 2) for an unknown one, or for a real target. */
-export function parseWeaknesses(given: readonly string[] | undefined, config: RedteamConfig): Weakness[] | undefined {
+function parseWeaknesses(given: readonly string[] | undefined, config: RedteamConfig): Weakness[] | undefined {
   if (given === undefined) return undefined;
-  if (config.target.kind === 'remote') throw new UsageError('--emulator-weaknesses plants flaws in the embedded emulator; against a real service (--base-url) leave it out');
+  if (config.target.kind === 'remote')
+    throw new UsageError(
+      '--emulator-weaknesses plants flaws in the embedded emulator; against a real service (--base-url) leave it out',
+    );
   return given.map((w) => {
     if ((WEAKNESSES as readonly string[]).includes(w)) return w as Weakness;
     const near = didYouMean(w, WEAKNESSES);
-    throw new UsageError(`--emulator-weaknesses: unknown weakness "${w}"${near ? ` — did you mean "${near}"?` : ''}; the weaknesses are ${WEAKNESSES.join(', ')}`);
+    throw new UsageError(
+      `--emulator-weaknesses: unknown weakness "${w}"${near ? ` — did you mean "${near}"?` : ''}; the weaknesses are ${WEAKNESSES.join(', ')}`,
+    );
   });
 }
 
@@ -64,7 +97,17 @@ function productsOf(config: RedteamConfig): string[] {
 
 /** The scenario every attack turn is recorded under (the report's tallies name it). */
 function attackScenario(turn: { humanMessage: string; chatHistory: Scenario['chatHistory'] }): Scenario {
-  return { suite: 'redteam', name: 'attack turns', file: '', location: { file: '', line: 1, col: 1 }, tags: [], modes: undefined, chatHistory: turn.chatHistory, humanMessage: turn.humanMessage, expect: [] };
+  return {
+    suite: 'redteam',
+    name: 'attack turns',
+    file: '',
+    location: { file: '', line: 1, col: 1 },
+    tags: [],
+    modes: undefined,
+    chatHistory: turn.chatHistory,
+    humanMessage: turn.humanMessage,
+    expect: [],
+  };
 }
 
 interface TurnLog {
@@ -80,22 +123,41 @@ interface TurnLog {
  * in `log`; rejects with the turn's error when it got no answer (the attempt is then an error).
  */
 function askThrough(target: Target, config: RedteamConfig, io: JobIO, log: TurnLog): RedteamAsk {
-  const ctx: ExecuteContext = { client: target.client, receiver: target.receiver, clock: systemClock, timeoutMs: config.timeoutMs, latency: log.latency, abortSignal: io.abortSignal, notes: log.notes };
+  const ctx: ExecuteContext = {
+    client: target.client,
+    receiver: target.receiver,
+    clock: systemClock,
+    timeoutMs: config.timeoutMs,
+    latency: log.latency,
+    abortSignal: io.abortSignal,
+    notes: log.notes,
+  };
   let seq = 0;
   return async (turn) => {
     const record = await executeRequest({ seq: seq++, scenario: attackScenario(turn), mode: config.redteam.mode }, ctx);
     log.tally.add(record);
     log.breaker.observe(record);
     log.onRecord(record);
-    if (record.outcome !== 'answered') throw Object.assign(new Error(record.error?.message ?? `the turn ended ${record.outcome}`), { code: record.error?.code ?? 'DROIDCHECK_ERR_TRANSPORT' });
-    return { payload: record.answer, latencyMs: (config.redteam.mode === 'sync' ? record.syncMs : record.answerMs) ?? 0 };
+    if (record.outcome !== 'answered')
+      throw Object.assign(new Error(record.error?.message ?? `the turn ended ${record.outcome}`), {
+        code: record.error?.code ?? 'DROIDCHECK_ERR_TRANSPORT',
+      });
+    return {
+      payload: record.answer,
+      latencyMs: (config.redteam.mode === 'sync' ? record.syncMs : record.answerMs) ?? 0,
+    };
   };
 }
 
 /** The judge and the rephraser of the configuration (`--judge-model`, `--rephrase`), and their closing. */
-function models(config: RedteamConfig): { grader: Grader | undefined; rephrase: Rephraser | undefined; provider: LlmProvider | undefined } {
+function models(config: RedteamConfig): {
+  grader: Grader | undefined;
+  rephrase: Rephraser | undefined;
+  provider: LlmProvider | undefined;
+} {
   const llm = config.llm;
-  if (config.redteam.rephrase && llm?.judgeModel === undefined) throw new UsageError('--rephrase has the judge model reword the attacks: give --judge-model too (docs/llm.md)');
+  if (config.redteam.rephrase && llm?.judgeModel === undefined)
+    throw new UsageError('--rephrase has the judge model reword the attacks: give --judge-model too (docs/llm.md)');
   const grader = llm?.judgeModel !== undefined ? createGrader(llm) : undefined;
   if (!config.redteam.rephrase || !llm?.judgeModel) return { grader, rephrase: undefined, provider: undefined };
   const provider = createOpenAiProvider(llm);
@@ -105,7 +167,14 @@ function models(config: RedteamConfig): { grader: Grader | undefined; rephrase: 
 
 /** The report's settings: the target's and the attacks' (no scenario selection: the red team reads no suite). */
 function redteamSettings(config: RedteamConfig): Record<string, unknown> & { redteam: { products: string[] } } {
-  const { paths: _p, concurrency: _c, mode: _m, thresholds: _t, defaultThresholds: _d, ...rest } = publicSettings(config);
+  const {
+    paths: _p,
+    concurrency: _c,
+    mode: _m,
+    thresholds: _t,
+    defaultThresholds: _d,
+    ...rest
+  } = publicSettings(config);
   return { ...rest, redteam: { ...config.redteam, products: productsOf(config) } };
 }
 
@@ -113,7 +182,14 @@ function redteamSettings(config: RedteamConfig): Record<string, unknown> & { red
 export async function redteam(config: RedteamConfig, io: JobIO): Promise<JobSummary> {
   const categories = parseCategories(config.redteam.categories);
   const weaknesses = parseWeaknesses(config.redteam.emulatorWeaknesses, config);
-  const secrets = [config.webhookSecret, config.verifyToken, config.intentSecret, config.target.kind === 'remote' ? config.target.token : undefined, redisPassword(config.deliveries?.redisUrl), ...environmentSecrets(io.env ?? process.env)];
+  const secrets = [
+    config.webhookSecret,
+    config.verifyToken,
+    config.intentSecret,
+    config.target.kind === 'remote' ? config.target.token : undefined,
+    redisPassword(config.deliveries?.redisUrl),
+    ...environmentSecrets(io.env ?? process.env),
+  ];
   let redactor = createRedactor(secrets);
   const redact = (text: string): string => redactor(text);
   const { grader, rephrase, provider } = models(config);
@@ -129,9 +205,18 @@ export async function redteam(config: RedteamConfig, io: JobIO): Promise<JobSumm
     const opened = target;
     redactor = createRedactor([...secrets, target.emulator?.token]);
     await announceTarget(config, target, [], io, log);
-    if (weaknesses && weaknesses.length > 0) log(`droidcheck: the embedded emulator has planted weaknesses: ${weaknesses.join(', ')}`);
+    if (weaknesses && weaknesses.length > 0)
+      log(`droidcheck: the embedded emulator has planted weaknesses: ${weaknesses.join(', ')}`);
     for (const r of reporters) await r.onRunStart?.({ startedAt, kind: 'redteam', planned: undefined, settings });
-    const turns: TurnLog = { tally: new Tally(), latency: new LatencyRecorder(), notes: new ContractNotes(), breaker: new SetupBreaker(), onRecord: (record) => reporters.forEach((r) => r.onResult?.(record, false)) };
+    const turns: TurnLog = {
+      tally: new Tally(),
+      latency: new LatencyRecorder(),
+      notes: new ContractNotes(),
+      breaker: new SetupBreaker(),
+      onRecord: (record) => {
+        for (const r of reporters) r.onResult?.(record, false);
+      },
+    };
     const run = await executeRedteam({
       ask: askThrough(opened, config, io, turns),
       ...(categories && { categories }),
@@ -144,7 +229,20 @@ export async function redteam(config: RedteamConfig, io: JobIO): Promise<JobSumm
       ...(io.stopSignal && { signal: io.stopSignal }),
     });
     await opened.close();
-    return await finish({ config, io, reporters, redact, log, startedAt, t0, settings, target: opened, turns, run, grader });
+    return await finish({
+      config,
+      io,
+      reporters,
+      redact,
+      log,
+      startedAt,
+      t0,
+      settings,
+      target: opened,
+      turns,
+      run,
+      grader,
+    });
   } catch (err) {
     for (const r of reporters) await r.onAbort?.();
     throw err;
@@ -175,9 +273,17 @@ async function finish(f: Finish): Promise<JobSummary> {
   const { config, io, turns, target } = f;
   const interrupted = f.run.interrupted || Boolean(io.stopSignal?.aborted);
   const failure = turns.breaker.failure();
-  if (failure && turns.tally.outcomes.answered === 0 && !interrupted) throw new SetupError(f.redact(setupMessage(failure, target, config)));
+  if (failure && turns.tally.outcomes.answered === 0 && !interrupted)
+    throw new SetupError(f.redact(setupMessage(failure, target, config)));
   const receiver = target.receiver.stats();
-  const accounting = checkAccounting({ outcomes: turns.tally.outcomes, requests: turns.tally.requests, notSent: 0, receiver, parked: target.receiver.parkedCount(), inbound: target.receiver.inboundStats() });
+  const accounting = checkAccounting({
+    outcomes: turns.tally.outcomes,
+    requests: turns.tally.requests,
+    notSent: 0,
+    receiver,
+    parked: target.receiver.parkedCount(),
+    inbound: target.receiver.inboundStats(),
+  });
   const durationMs = performance.now() - f.t0;
   const report = buildReport({
     kind: 'redteam',

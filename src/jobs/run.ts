@@ -9,9 +9,6 @@ import { PlanSource, runEngine } from '../runner/index.js';
 import { runJob, type JobIO, type JobSummary } from './pipeline.js';
 import { simulatorFor } from './simulator.js';
 
-export type RunIO = JobIO;
-export type RunSummary = JobSummary;
-
 /**
  * Throws ScenarioError / UsageError / ConfigError / ThresholdError (exit 2) before anything is
  * sent, SetupError (exit 2) when every request failed the same set-up way; after that every
@@ -25,7 +22,14 @@ export function run(config: ResolvedConfig, io: JobIO): Promise<JobSummary> {
     await ctx.begin(source.planned);
     const simulated = simulatorFor(runConfig, ctx.suites);
     try {
-      const engine = await runEngine({ ...ctx.engine, source, scheduler: { kind: 'closed', concurrency: config.concurrency }, keepRecords: true, grader: ctx.grader, simulator: simulated?.simulator });
+      const engine = await runEngine({
+        ...ctx.engine,
+        source,
+        scheduler: { kind: 'closed', concurrency: config.concurrency },
+        keepRecords: true,
+        grader: ctx.grader,
+        simulator: simulated?.simulator,
+      });
       return { engine };
     } finally {
       await simulated?.close();

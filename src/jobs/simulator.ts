@@ -7,7 +7,15 @@
 import { UsageError } from '../errors.js';
 import type { ResolvedConfig } from '../config/index.js';
 import { formatLocation } from '../errors.js';
-import { assertSimulatorConfig, createDiskCache, createOpenAiProvider, createSimulator, NO_CACHE, simulationPayload, type ResolvedLlmConfig } from '../llm/index.js';
+import {
+  assertSimulatorConfig,
+  createDiskCache,
+  createOpenAiProvider,
+  createSimulator,
+  NO_CACHE,
+  simulationPayload,
+  type ResolvedLlmConfig,
+} from '../llm/index.js';
 import type { CustomerSimulator } from '../runner/index.js';
 import { needsSimulator, type Suite } from '../scenario/index.js';
 
@@ -20,7 +28,9 @@ export function checkSimulated(config: ResolvedConfig, suites: readonly Suite[])
   const uses = needsSimulator(suites);
   if (uses.length === 0) return;
   if (config.command !== 'run') {
-    throw new UsageError(`${formatLocation(uses[0]!.location)}: a simulate: scenario runs in droidcheck run only (under ${config.command} each arrival would be a model conversation); leave it out with --exclude-tag or --grep`);
+    throw new UsageError(
+      `${formatLocation(uses[0]!.location)}: a simulate: scenario runs in droidcheck run only (under ${config.command} each arrival would be a model conversation); leave it out with --exclude-tag or --grep`,
+    );
   }
   assertSimulatorConfig(uses, config.llm);
 }
@@ -34,7 +44,12 @@ export interface OpenedSimulator {
 export function openSimulator(llm: ResolvedLlmConfig): OpenedSimulator {
   const provider = createOpenAiProvider(llm);
   const cache = llm.cacheDir !== undefined ? createDiskCache(llm.cacheDir) : NO_CACHE;
-  const inner = createSimulator({ provider, model: llm.simulatorModel!, cache, secrets: llm.apiKey ? [llm.apiKey] : [] });
+  const inner = createSimulator({
+    provider,
+    model: llm.simulatorModel!,
+    cache,
+    secrets: llm.apiKey ? [llm.apiKey] : [],
+  });
   return {
     simulator: {
       async simulate(spec, ask, signal) {
@@ -48,5 +63,7 @@ export function openSimulator(llm: ResolvedLlmConfig): OpenedSimulator {
 
 /** A simulator when a suite simulates a customer, else undefined. */
 export function simulatorFor(config: ResolvedConfig, suites: readonly Suite[]): OpenedSimulator | undefined {
-  return needsSimulator(suites).length > 0 && config.llm?.simulatorModel !== undefined ? openSimulator(config.llm) : undefined;
+  return needsSimulator(suites).length > 0 && config.llm?.simulatorModel !== undefined
+    ? openSimulator(config.llm)
+    : undefined;
 }

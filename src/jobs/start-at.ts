@@ -11,9 +11,9 @@ import { UsageError } from '../errors.js';
 import { formatMs } from '../units.js';
 
 /** How far in the past `--start-at` may be, ms. */
-export const START_AT_PAST_MS = 1_000;
+const START_AT_PAST_MS = 1_000;
 /** How far ahead `--start-at` may be, ms (24 h). */
-export const START_AT_AHEAD_MS = 24 * 60 * 60 * 1_000;
+const START_AT_AHEAD_MS = 24 * 60 * 60 * 1_000;
 
 /**
  * Checks `startAt` (ISO 8601, config/parse.ts parseInstant) against the wall clock `nowMs`;
@@ -23,9 +23,12 @@ export const START_AT_AHEAD_MS = 24 * 60 * 60 * 1_000;
 export function checkStartAt(startAt: string, nowMs: number): number {
   const at = Date.parse(startAt);
   if (at < nowMs - START_AT_PAST_MS) {
-    throw new UsageError(`--start-at ${startAt} is ${formatMs(nowMs - at)} in the past; give every shard the same future instant, e.g. --start-at $(date -u -d '+30 seconds' +%FT%TZ)`);
+    throw new UsageError(
+      `--start-at ${startAt} is ${formatMs(nowMs - at)} in the past; give every shard the same future instant, e.g. --start-at $(date -u -d '+30 seconds' +%FT%TZ)`,
+    );
   }
-  if (at > nowMs + START_AT_AHEAD_MS) throw new UsageError(`--start-at ${startAt} is more than 24 h ahead (${formatMs(at - nowMs)}); check the date`);
+  if (at > nowMs + START_AT_AHEAD_MS)
+    throw new UsageError(`--start-at ${startAt} is more than 24 h ahead (${formatMs(at - nowMs)}); check the date`);
   return at;
 }
 
@@ -48,6 +51,7 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
  * fires early does not start early). Resolves the lag: how late the caller starts, ms (>= 0).
  */
 export async function sleepUntil(atMs: number, now: () => number, signal?: AbortSignal): Promise<number> {
-  for (let left = atMs - now(); left > 0 && !signal?.aborted; left = atMs - now()) await sleep(Math.min(left, 2 ** 31 - 1), signal);
+  for (let left = atMs - now(); left > 0 && !signal?.aborted; left = atMs - now())
+    await sleep(Math.min(left, 2 ** 31 - 1), signal);
   return Math.max(0, now() - atMs);
 }

@@ -17,7 +17,7 @@ import { listenError } from '../os-errors.js';
 import { createReceiver, createStreamReceiver, redactRedisUrl, type DeliverySource } from '../receiver/index.js';
 
 /** Where a shard reads its deliveries (`--deliveries`). */
-export interface StreamDeliveries {
+interface StreamDeliveries {
   /** The Redis URL without its password. */
   redis: string;
   stream: string;
@@ -45,7 +45,7 @@ export interface Target {
 }
 
 /** What the run needs of the embedded emulator, in-process or in a worker thread. */
-export interface EmbeddedEmulator {
+interface EmbeddedEmulator {
   url: string;
   token: string;
   droidId: number;
@@ -83,7 +83,12 @@ async function openDeliveries(config: ResolvedConfig): Promise<OpenedDeliveries>
   if (config.deliveries) {
     const { redisUrl, stream } = config.deliveries;
     const receiver = await createStreamReceiver({ redisUrl, stream });
-    return { receiver, webhookUrl: undefined, urls: undefined, deliveries: { redis: redactRedisUrl(redisUrl), stream, shardId: receiver.shardId } };
+    return {
+      receiver,
+      webhookUrl: undefined,
+      urls: undefined,
+      deliveries: { redis: redactRedisUrl(redisUrl), stream, shardId: receiver.shardId },
+    };
   }
   const receiver = createReceiver({
     host: config.receiverHost,
@@ -96,7 +101,11 @@ async function openDeliveries(config: ResolvedConfig): Promise<OpenedDeliveries>
   // this machine lacks is the user's mistake (exit 2), not droidcheck's.
   const receiverUrl = await receiver.listen().catch(async (err: unknown) => {
     await receiver.close().catch(() => undefined);
-    throw listenError(err, { flag: '--receiver-host', value: config.receiverHost }, { flag: '--receiver-port', value: config.receiverPort });
+    throw listenError(
+      err,
+      { flag: '--receiver-host', value: config.receiverHost },
+      { flag: '--receiver-port', value: config.receiverPort },
+    );
   });
   return { receiver, webhookUrl: config.publicUrl ?? receiverUrl, urls: receiver.urls(), deliveries: undefined };
 }
@@ -105,10 +114,19 @@ async function openDeliveries(config: ResolvedConfig): Promise<OpenedDeliveries>
  * Starts the receiver (and the emulator when no base URL is configured) on loopback by default.
  * `emulatorExtra`: more options of the embedded emulator (`droidcheck redteam --emulator-weaknesses`).
  */
-export async function openTarget(config: ResolvedConfig, log: (line: string) => void = () => undefined, emulatorExtra: Pick<EmulatorOptions, 'weaknesses'> = {}): Promise<Target> {
+export async function openTarget(
+  config: ResolvedConfig,
+  log: (line: string) => void = () => undefined,
+  emulatorExtra: Pick<EmulatorOptions, 'weaknesses'> = {},
+): Promise<Target> {
   const { receiver, webhookUrl, urls, deliveries } = await openDeliveries(config);
   // Behind a tunnel the three webhooks share its origin: <public>/webhook, /messages, /intents.
-  const publicOf = (local: string | undefined): string | undefined => (local === undefined ? undefined : config.publicUrl ? new URL(new URL(local).pathname, config.publicUrl).toString() : local);
+  const publicOf = (local: string | undefined): string | undefined =>
+    local === undefined
+      ? undefined
+      : config.publicUrl
+        ? new URL(new URL(local).pathname, config.publicUrl).toString()
+        : local;
   const messagesUrl = publicOf(urls?.messages);
   const intentsUrl = publicOf(urls?.intents);
   const dispatcher = new Agent({ keepAliveTimeout: 30_000, connections: null });
@@ -118,7 +136,10 @@ export async function openTarget(config: ResolvedConfig, log: (line: string) => 
   let token: string;
   try {
     if (config.target.kind === 'emulator') {
-      if (webhookUrl === undefined) throw new InternalError('the embedded emulator needs a receiver of this process (config/resolve.ts refuses --deliveries without a real target)');
+      if (webhookUrl === undefined)
+        throw new InternalError(
+          'the embedded emulator needs a receiver of this process (config/resolve.ts refuses --deliveries without a real target)',
+        );
       emulator = await startEmbeddedEmulator(
         {
           webhookUrl,
@@ -141,8 +162,18 @@ export async function openTarget(config: ResolvedConfig, log: (line: string) => 
     throw err;
   }
   // The sync humanMessage form (a string or {content, type}) is found out once and said once.
-  const onSyncMessageForm = (form: string, reason: string): void => log(`droidcheck: get-droid-answer: sending humanMessage as ${form === 'string' ? 'a string' : '{content, type}'} from now on (${reason})`);
-  const client = new DroidClient({ baseUrl, droidId, token, dispatcher, onSyncMessageForm, syncMessageForm: config.syncMessage });
+  const onSyncMessageForm = (form: string, reason: string): void =>
+    log(
+      `droidcheck: get-droid-answer: sending humanMessage as ${form === 'string' ? 'a string' : '{content, type}'} from now on (${reason})`,
+    );
+  const client = new DroidClient({
+    baseUrl,
+    droidId,
+    token,
+    dispatcher,
+    onSyncMessageForm,
+    syncMessageForm: config.syncMessage,
+  });
   let closing: Promise<void> | undefined;
   return {
     client,

@@ -29,7 +29,7 @@ export interface ValidateOptions {
 }
 
 /** The paths (files or folders) under which none of `suites` has a scenario. */
-export function pathsWithoutScenarios(paths: readonly string[], suites: readonly Suite[]): string[] {
+function pathsWithoutScenarios(paths: readonly string[], suites: readonly Suite[]): string[] {
   const files = suites.filter((s) => s.scenarios.length > 0).map((s) => resolve(s.file));
   return paths.filter((p) => {
     const root = resolve(p);
@@ -46,7 +46,10 @@ export function pathsWithoutScenarios(paths: readonly string[], suites: readonly
  * (DROIDCHECK_ERR_USAGE, exit 2) naming a path that holds no scenario: a folder of other YAML is
  * more likely a wrong path than an empty test plan.
  */
-export async function validateScenarios(paths: readonly string[], options: ValidateOptions = {}): Promise<ValidateResult> {
+export async function validateScenarios(
+  paths: readonly string[],
+  options: ValidateOptions = {},
+): Promise<ValidateResult> {
   const suites = await loadSuites([...paths]);
   const empty = pathsWithoutScenarios(paths, suites);
   if (empty.length > 0) {
@@ -69,17 +72,29 @@ export async function validateScenarios(paths: readonly string[], options: Valid
  */
 async function graderWarnings(suites: readonly Suite[], flags: ValidateOptions): Promise<string[]> {
   const judgeSection = (await loadConfigFile(flags.config ?? DEFAULT_CONFIG_FILE, flags.config !== undefined)).judge;
-  const llm = resolveLlmConfig({ ...(flags.judgeModel !== undefined && { judgeModel: flags.judgeModel }), ...(flags.embeddingModel !== undefined && { embeddingModel: flags.embeddingModel }) }, flags.env ?? process.env, judgeSection);
+  const llm = resolveLlmConfig(
+    {
+      ...(flags.judgeModel !== undefined && { judgeModel: flags.judgeModel }),
+      ...(flags.embeddingModel !== undefined && { embeddingModel: flags.embeddingModel }),
+    },
+    flags.env ?? process.env,
+    judgeSection,
+  );
   const uses = needsGrader(suites);
   const out: string[] = [];
-  const endpoint = 'with OPENAI_BASE_URL (a local model) or OPENAI_API_KEY (OpenAI); until then run stops with exit 2 (docs/llm.md)';
+  const endpoint =
+    'with OPENAI_BASE_URL (a local model) or OPENAI_API_KEY (OpenAI); until then run stops with exit 2 (docs/llm.md)';
   const judges = uses.filter((u) => u.matcher === 'judge');
   if (judges.length > 0 && llm?.judgeModel === undefined) {
-    out.push(`${formatLocation(judges[0]!.location)}: ${judges.length} "judge" expectation(s) need a chat model and none is configured: pass --judge-model (or judge.model in ${DEFAULT_CONFIG_FILE}) ${endpoint}`);
+    out.push(
+      `${formatLocation(judges[0]!.location)}: ${judges.length} "judge" expectation(s) need a chat model and none is configured: pass --judge-model (or judge.model in ${DEFAULT_CONFIG_FILE}) ${endpoint}`,
+    );
   }
   const similar = uses.filter((u) => u.matcher === 'similar');
   if (similar.length > 0 && llm?.embeddingModel === undefined) {
-    out.push(`${formatLocation(similar[0]!.location)}: ${similar.length} "similar" expectation(s) need an embedding model and none is configured: pass --embedding-model (or judge.embeddingModel in ${DEFAULT_CONFIG_FILE}) ${endpoint}`);
+    out.push(
+      `${formatLocation(similar[0]!.location)}: ${similar.length} "similar" expectation(s) need an embedding model and none is configured: pass --embedding-model (or judge.embeddingModel in ${DEFAULT_CONFIG_FILE}) ${endpoint}`,
+    );
   }
   return out;
 }

@@ -71,10 +71,20 @@ async function open(config: ResolvedWebhookPolicyConfig, clock: Clock): Promise<
   const emulated = config.target.kind === 'emulator' ? config.target.retry : undefined;
   const secret = config.webhookSecret ?? (emulated ? randomBytes(24).toString('base64url') : null);
   const plan = new ResponsePlan({ clock });
-  const receiver = createReceiver({ host: config.receiverHost, port: config.receiverPort, secret, responsePlan: plan, clock });
+  const receiver = createReceiver({
+    host: config.receiverHost,
+    port: config.receiverPort,
+    secret,
+    responsePlan: plan,
+    clock,
+  });
   const localUrl = await receiver.listen().catch(async (err: unknown) => {
     await receiver.close().catch(() => undefined);
-    throw listenError(err, { flag: '--receiver-host', value: config.receiverHost }, { flag: '--receiver-port', value: config.receiverPort });
+    throw listenError(
+      err,
+      { flag: '--receiver-host', value: config.receiverHost },
+      { flag: '--receiver-port', value: config.receiverPort },
+    );
   });
   const webhookUrl = config.publicUrl ?? localUrl;
   const dispatcher = new Agent({ keepAliveTimeout: 10_000 });
@@ -84,16 +94,33 @@ async function open(config: ResolvedWebhookPolicyConfig, clock: Clock): Promise<
     let droidId: string | number;
     let token: string;
     if (emulated) {
-      emulator = await createEmulator({ webhookUrl, webhookSecret: secret, delivery: { attempts: emulated.attempts, backoffMs: emulated.backoffMs, timeoutMs: emulated.timeoutMs, jitter: emulated.jitter } });
+      emulator = await createEmulator({
+        webhookUrl,
+        webhookSecret: secret,
+        delivery: {
+          attempts: emulated.attempts,
+          backoffMs: emulated.backoffMs,
+          timeoutMs: emulated.timeoutMs,
+          jitter: emulated.jitter,
+        },
+      });
       baseUrl = await emulator.listen();
       ({ droidId, token } = emulator);
     } else {
-      ({ baseUrl, droidId, token } = config.target as Extract<ResolvedWebhookPolicyConfig['target'], { kind: 'remote' }>);
+      ({ baseUrl, droidId, token } = config.target as Extract<
+        ResolvedWebhookPolicyConfig['target'],
+        { kind: 'remote' }
+      >);
     }
     const client = new DroidClient({ baseUrl, droidId, token, dispatcher });
     const label = emulator ? `the embedded emulator at ${baseUrl} (droid ${droidId})` : `${baseUrl} (droid ${droidId})`;
     return {
-      client, receiver, plan, webhookUrl, label, emulator,
+      client,
+      receiver,
+      plan,
+      webhookUrl,
+      label,
+      emulator,
       async close() {
         // Emulator first (no more deliveries), then the receiver (held answers released).
         await Promise.allSettled([emulator?.close(), dispatcher.close()]);
@@ -108,16 +135,24 @@ async function open(config: ResolvedWebhookPolicyConfig, clock: Clock): Promise<
 }
 
 /** Sends each probe in turn; its plan is the default while it is on its way (a webhook may beat the ack). */
-async function sendProbes(o: Opened, config: ResolvedWebhookPolicyConfig, clock: Clock, signal: AbortSignal | undefined): Promise<ProbeState[]> {
+async function sendProbes(
+  o: Opened,
+  config: ResolvedWebhookPolicyConfig,
+  clock: Clock,
+  signal: AbortSignal | undefined,
+): Promise<ProbeState[]> {
   const probes: ProbeState[] = [];
   for (const name of config.probes) {
     if (signal?.aborted) break;
-    const { steps, then } = PROBE_PLANS[name];
+    const { steps, after: then } = PROBE_PLANS[name];
     o.plan.setDefault(steps, then);
     // From the request's start: a webhook may arrive before the acknowledgement.
     const sentAt = clock.now();
     try {
-      const ack = await o.client.getDroidAnswerAsync({ humanMessage: { content: PROBE_MESSAGE, type: 'human' } }, signal ? { signal } : {});
+      const ack = await o.client.getDroidAnswerAsync(
+        { humanMessage: { content: PROBE_MESSAGE, type: 'human' } },
+        signal ? { signal } : {},
+      );
       const id = (ack.body as { requestId?: unknown } | null)?.requestId;
       if (typeof id !== 'string' || id === '') throw new Error('acknowledged without a requestId');
       o.plan.set(id, steps, then);
@@ -128,7 +163,9 @@ async function sendProbes(o: Opened, config: ResolvedWebhookPolicyConfig, clock:
   }
   o.plan.setDefault(undefined);
   if (!signal?.aborted && probes.length > 0 && probes.every((p) => p.requestId === null)) {
-    throw new SetupError(`webhook-policy: the service refused every probe (${probes[0]!.error}); droidcheck doctor --round-trip checks the token, droid, test customer and answer webhook (${o.webhookUrl})`);
+    throw new SetupError(
+      `webhook-policy: the service refused every probe (${probes[0]!.error}); droidcheck doctor --round-trip checks the token, droid, test customer and answer webhook (${o.webhookUrl})`,
+    );
   }
   return probes;
 }
@@ -145,7 +182,14 @@ const sleep = (ms: number, signal: AbortSignal | undefined): Promise<void> =>
   });
 
 /** Waits until every probe settled, the deadline, or the signal; progress lines on the way. */
-async function waitForSettled(probes: ProbeState[], config: ResolvedWebhookPolicyConfig, clock: Clock, io: WebhookPolicyIO, log: (s: string) => void, deadline: number): Promise<number> {
+async function waitForSettled(
+  probes: ProbeState[],
+  config: ResolvedWebhookPolicyConfig,
+  clock: Clock,
+  io: WebhookPolicyIO,
+  log: (s: string) => void,
+  deadline: number,
+): Promise<number> {
   let lastProgress = clock.now();
   for (;;) {
     const now = clock.now();
@@ -155,15 +199,25 @@ async function waitForSettled(probes: ProbeState[], config: ResolvedWebhookPolic
     if (now - lastProgress >= (io.progressMs ?? 5_000)) {
       lastProgress = now;
       const total = probes.reduce((n, p) => n + p.attempts.length, 0);
-      log(`droidcheck webhook-policy: ${total} attempts so far; waiting for ${open.map((p) => `${p.probe} (${p.attempts.length} attempts)`).join(', ')} to settle (quiet ${formatMs(quiet)}); at most ${formatMs(Math.max(0, deadline - now))} more`);
+      log(
+        `droidcheck webhook-policy: ${total} attempts so far; waiting for ${open.map((p) => `${p.probe} (${p.attempts.length} attempts)`).join(', ')} to settle (quiet ${formatMs(quiet)}); at most ${formatMs(Math.max(0, deadline - now))} more`,
+      );
     }
     await sleep(Math.min(io.pollMs ?? 100, Math.max(1, deadline - now)), io.signal);
   }
 }
 
 /** Runs the probes against `config.target` and writes the reports into `config.reportDir`. */
-export async function webhookPolicy(config: ResolvedWebhookPolicyConfig, io: WebhookPolicyIO, clock: Clock = systemClock): Promise<WebhookPolicyResult> {
-  const secrets = [config.target.kind === 'remote' ? config.target.token : undefined, config.webhookSecret, ...environmentSecrets(io.env ?? process.env)];
+export async function webhookPolicy(
+  config: ResolvedWebhookPolicyConfig,
+  io: WebhookPolicyIO,
+  clock: Clock = systemClock,
+): Promise<WebhookPolicyResult> {
+  const secrets = [
+    config.target.kind === 'remote' ? config.target.token : undefined,
+    config.webhookSecret,
+    ...environmentSecrets(io.env ?? process.env),
+  ];
   let redact = createRedactor(secrets);
   const log = (line: string): void => void io.stderr.write(`${redact(line)}\n`);
   const startedAt = clock.wallNow();
@@ -172,9 +226,11 @@ export async function webhookPolicy(config: ResolvedWebhookPolicyConfig, io: Web
   redact = createRedactor([...secrets, o.emulator?.token]);
   let probes: ProbeState[] = [];
   let quietMs = config.quietMs;
-  let stats;
+  let stats: ReturnType<typeof o.receiver.stats> | undefined;
   try {
-    log(`droidcheck webhook-policy: ${o.label}; answer webhook ${o.webhookUrl}; ${config.probes.length} probes (${config.probes.join(', ')}), one async answer each; waiting at most ${formatMs(config.timeoutMs)}`);
+    log(
+      `droidcheck webhook-policy: ${o.label}; answer webhook ${o.webhookUrl}; ${config.probes.length} probes (${config.probes.join(', ')}), one async answer each; waiting at most ${formatMs(config.timeoutMs)}`,
+    );
     probes = await sendProbes(o, config, clock, io.signal);
     quietMs = await waitForSettled(probes, config, clock, io, log, t0 + config.timeoutMs);
     stats = o.receiver.stats();
@@ -187,14 +243,30 @@ export async function webhookPolicy(config: ResolvedWebhookPolicyConfig, io: Web
   const derived = derivePolicy(probes, quietMs, (p) => settled(p, end, quietMs));
   const figures = { ...derived, complete: derived.complete && !interrupted };
   const emulated = config.target.kind === 'emulator' ? config.target.retry : undefined;
-  const withConfigured = emulated ? { ...figures, configured: { attempts: emulated.attempts, backoffMs: emulated.backoffMs, maxBackoffMs: 10_000, timeoutMs: emulated.timeoutMs, jitter: emulated.jitter } } : figures;
+  const withConfigured = emulated
+    ? {
+        ...figures,
+        configured: {
+          attempts: emulated.attempts,
+          backoffMs: emulated.backoffMs,
+          maxBackoffMs: 10_000,
+          timeoutMs: emulated.timeoutMs,
+          jitter: emulated.jitter,
+        },
+      }
+    : figures;
   const policy: WebhookPolicyReport = { ...withConfigured, findings: findings(withConfigured) };
   const built = buildReport({
     kind: 'webhook-policy',
     startedAt: startedAt.toISOString(),
     finishedAt: clock.wallNow().toISOString(),
     durationMs: Math.round(end - t0),
-    settings: { target: config.target.kind === 'emulator' ? 'embedded emulator' : config.target.baseUrl, probes: config.probes, timeoutMs: config.timeoutMs, quietMs: config.quietMs },
+    settings: {
+      target: config.target.kind === 'emulator' ? 'embedded emulator' : config.target.baseUrl,
+      probes: config.probes,
+      timeoutMs: config.timeoutMs,
+      quietMs: config.quietMs,
+    },
     tally: new Tally().snapshot(),
     latency: new LatencyRecorder(),
     receiver: stats!,
@@ -207,7 +279,9 @@ export async function webhookPolicy(config: ResolvedWebhookPolicyConfig, io: Web
   const files: string[] = [];
   // The console shows this job's section only (the run sections have no figures here).
   const view = webhookPolicySection.views(report);
-  io.stdout.write(`${[...view.flatMap((v) => consoleLines(v, plainPaint)), '', `droidcheck webhook-policy: ${report.exitCode === EXIT.INTERRUPTED ? 'interrupted: partial figures' : 'measured'} in ${formatMs(report.durationMs)} · exit ${report.exitCode}`].join('\n')}\n`);
+  io.stdout.write(
+    `${[...view.flatMap((v) => consoleLines(v, plainPaint)), '', `droidcheck webhook-policy: ${report.exitCode === EXIT.INTERRUPTED ? 'interrupted: partial figures' : 'measured'} in ${formatMs(report.durationMs)} · exit ${report.exitCode}`].join('\n')}\n`,
+  );
   for (const name of ['json', 'markdown', 'html']) {
     const r = createReporter(name, { outDir: config.reportDir, stdout: io.stdout, color: false, env: {} });
     await r.onRunEnd?.(report);

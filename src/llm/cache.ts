@@ -13,7 +13,7 @@ import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 /** `simulator`: a simulated customer's lines; `rephrase`: red-team attacks reworded by the model. */
-export type CacheKind = 'judge' | 'embedding' | 'simulator' | 'rephrase';
+type CacheKind = 'judge' | 'embedding' | 'simulator' | 'rephrase';
 
 export interface LlmCache {
   get(kind: CacheKind, key: string): Promise<unknown>;

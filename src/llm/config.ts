@@ -19,7 +19,7 @@ import type { SourceLocation } from '../errors.js';
 import { formatLocation } from '../errors.js';
 import { durationMs, durationProblem } from '../units.js';
 
-export const DEFAULT_CACHE_DIR = '.droidcheck/cache';
+const DEFAULT_CACHE_DIR = '.droidcheck/cache';
 export const OPENAI_BASE_URL = 'https://api.openai.com/v1';
 export const LLM_DEFAULTS = { concurrency: 4, timeoutMs: 60_000, retries: 2, margin: 0.1 } as const;
 
@@ -28,21 +28,60 @@ const SECRET_KEYS = ['apiKey', 'api_key', 'key', 'token', 'OPENAI_API_KEY'];
 
 /** The `judge:` section of droidcheck.config.yaml. */
 export const judgeConfigSchema = z.strictObject({
-  model: z.string().min(1, 'model must not be empty').optional().describe('chat model that grades `judge` rubrics, e.g. gpt-4o-mini or llama3.1:8b'),
-  simulatorModel: z.string().min(1, 'simulatorModel must not be empty').optional().describe('chat model that plays the customer of `simulate:` scenarios (default: model)'),
-  embeddingModel: z.string().min(1, 'embeddingModel must not be empty').optional().describe('embedding model of `similar`, e.g. text-embedding-3-small or nomic-embed-text'),
-  baseUrl: z.string().min(1).optional().describe('OpenAI-compatible endpoint (env OPENAI_BASE_URL wins), e.g. http://127.0.0.1:11434/v1'),
-  concurrency: z.number().int().min(1).max(64).optional().describe('judge and embedding calls in flight at once (default 4)'),
+  model: z
+    .string()
+    .min(1, 'model must not be empty')
+    .optional()
+    .describe('chat model that grades `judge` rubrics, e.g. gpt-4o-mini or llama3.1:8b'),
+  simulatorModel: z
+    .string()
+    .min(1, 'simulatorModel must not be empty')
+    .optional()
+    .describe('chat model that plays the customer of `simulate:` scenarios (default: model)'),
+  embeddingModel: z
+    .string()
+    .min(1, 'embeddingModel must not be empty')
+    .optional()
+    .describe('embedding model of `similar`, e.g. text-embedding-3-small or nomic-embed-text'),
+  baseUrl: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('OpenAI-compatible endpoint (env OPENAI_BASE_URL wins), e.g. http://127.0.0.1:11434/v1'),
+  concurrency: z
+    .number()
+    .int()
+    .min(1)
+    .max(64)
+    .optional()
+    .describe('judge and embedding calls in flight at once (default 4)'),
   timeout: z
     .string()
     .refine((s) => durationProblem(s) === undefined, { error: 'timeout is a duration with a unit, e.g. 60s or 500ms' })
     .optional()
     .describe('deadline of one call, e.g. 60s (default)'),
-  retries: z.number().int().min(0).max(10).optional().describe('retries of a call on 429, 5xx, timeout or no verdict (default 2)'),
-  margin: z.number().min(0).max(0.5).optional().describe('a verdict within this distance of the threshold is asked three times; the majority decides (default 0.1)'),
-  cacheDir: z.string().min(1).optional().describe('where verdicts and embeddings are cached (default .droidcheck/cache)'),
+  retries: z
+    .number()
+    .int()
+    .min(0)
+    .max(10)
+    .optional()
+    .describe('retries of a call on 429, 5xx, timeout or no verdict (default 2)'),
+  margin: z
+    .number()
+    .min(0)
+    .max(0.5)
+    .optional()
+    .describe(
+      'a verdict within this distance of the threshold is asked three times; the majority decides (default 0.1)',
+    ),
+  cacheDir: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('where verdicts and embeddings are cached (default .droidcheck/cache)'),
 });
-export type JudgeConfigSection = z.infer<typeof judgeConfigSchema>;
+type JudgeConfigSection = z.infer<typeof judgeConfigSchema>;
 
 /** The flags of the commands that grade (`run`, `load`): `--judge-model`, `--embedding-model`, `--no-cache`. */
 export interface LlmFlags {
@@ -81,7 +120,10 @@ function parseSection(fileSection: unknown): JudgeConfigSection {
   if (fileSection === undefined || fileSection === null) return {};
   if (isRecord(fileSection)) {
     const secret = Object.keys(fileSection).find((k) => SECRET_KEYS.includes(k));
-    if (secret) throw new ConfigError(`judge.${secret} does not belong in a file: export OPENAI_API_KEY in the environment instead`);
+    if (secret)
+      throw new ConfigError(
+        `judge.${secret} does not belong in a file: export OPENAI_API_KEY in the environment instead`,
+      );
   }
   const parsed = judgeConfigSchema.safeParse(fileSection);
   if (parsed.success) return parsed.data;
@@ -95,9 +137,12 @@ function cleanBaseUrl(raw: string, from: string): string {
   try {
     url = new URL(raw);
   } catch {
-    throw new ConfigError(`${from}: "${raw}" is not a URL; write e.g. http://127.0.0.1:11434/v1 (Ollama) or https://api.openai.com/v1`);
+    throw new ConfigError(
+      `${from}: "${raw}" is not a URL; write e.g. http://127.0.0.1:11434/v1 (Ollama) or https://api.openai.com/v1`,
+    );
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(`${from}: use an http(s) URL, not ${url.protocol}`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new ConfigError(`${from}: use an http(s) URL, not ${url.protocol}`);
   url.username = '';
   url.password = '';
   return url.toString().replace(/\/+$/, '');
@@ -117,14 +162,26 @@ function cleanBaseUrl(raw: string, from: string): string {
  * @throws ConfigError (DROIDCHECK_ERR_CONFIG, exit 2): a malformed section, a key in the file,
  *   a bad URL, or a model without any endpoint (no base URL and no key).
  */
-export function resolveLlmConfig(flags: LlmFlags, env: NodeJS.ProcessEnv, fileSection: unknown, cwd = process.cwd()): ResolvedLlmConfig | undefined {
+export function resolveLlmConfig(
+  flags: LlmFlags,
+  env: NodeJS.ProcessEnv,
+  fileSection: unknown,
+  cwd = process.cwd(),
+): ResolvedLlmConfig | undefined {
   const file = parseSection(fileSection);
   const judgeModel = flags.judgeModel ?? file.model;
   const embeddingModel = flags.embeddingModel ?? file.embeddingModel;
   const simulatorModel = flags.simulatorModel ?? file.simulatorModel ?? judgeModel;
   const apiKey = env.OPENAI_API_KEY !== undefined && env.OPENAI_API_KEY !== '' ? env.OPENAI_API_KEY : undefined;
   const envUrl = env.OPENAI_BASE_URL !== undefined && env.OPENAI_BASE_URL !== '' ? env.OPENAI_BASE_URL : undefined;
-  if (judgeModel === undefined && embeddingModel === undefined && simulatorModel === undefined && envUrl === undefined && file.baseUrl === undefined) return undefined;
+  if (
+    judgeModel === undefined &&
+    embeddingModel === undefined &&
+    simulatorModel === undefined &&
+    envUrl === undefined &&
+    file.baseUrl === undefined
+  )
+    return undefined;
   let baseUrl: string;
   if (envUrl !== undefined) baseUrl = cleanBaseUrl(envUrl, 'OPENAI_BASE_URL');
   else if (file.baseUrl !== undefined) baseUrl = cleanBaseUrl(file.baseUrl, 'judge.baseUrl');
@@ -163,9 +220,12 @@ export interface GraderUse {
 export function assertGraderConfig(uses: readonly GraderUse[], config: ResolvedLlmConfig | undefined): void {
   const judge = uses.find((u) => u.matcher === 'judge');
   const similar = uses.find((u) => u.matcher === 'similar');
-  const endpoint = 'and point OPENAI_BASE_URL at an OpenAI-compatible endpoint (or set OPENAI_API_KEY for OpenAI); see docs/llm.md';
+  const endpoint =
+    'and point OPENAI_BASE_URL at an OpenAI-compatible endpoint (or set OPENAI_API_KEY for OpenAI); see docs/llm.md';
   if (judge && config?.judgeModel === undefined) {
-    throw new ConfigError(`${formatLocation(judge.location)}: "judge" needs a chat model: pass --judge-model (or judge.model in droidcheck.config.yaml) ${endpoint}`);
+    throw new ConfigError(
+      `${formatLocation(judge.location)}: "judge" needs a chat model: pass --judge-model (or judge.model in droidcheck.config.yaml) ${endpoint}`,
+    );
   }
   if (similar && config?.embeddingModel === undefined) {
     throw new ConfigError(
@@ -179,7 +239,10 @@ export function assertGraderConfig(uses: readonly GraderUse[], config: ResolvedL
  * of src/scenario) and no model plays the customer. Throws ConfigError (exit 2) naming
  * file:line:col of the first one.
  */
-export function assertSimulatorConfig(uses: readonly { location: SourceLocation }[], config: ResolvedLlmConfig | undefined): void {
+export function assertSimulatorConfig(
+  uses: readonly { location: SourceLocation }[],
+  config: ResolvedLlmConfig | undefined,
+): void {
   const first = uses[0];
   if (first && config?.simulatorModel === undefined) {
     throw new ConfigError(
@@ -192,9 +255,4 @@ export function assertSimulatorConfig(uses: readonly { location: SourceLocation 
 export function llmSettings(config: ResolvedLlmConfig): Record<string, unknown> {
   const { apiKey, ...rest } = config;
   return { ...rest, apiKey: apiKey === undefined ? 'unset' : 'set' };
-}
-
-/** The secrets of the grader, for src/redact.ts's redactor. */
-export function llmSecrets(env: NodeJS.ProcessEnv): string[] {
-  return isRecord(env) && typeof env.OPENAI_API_KEY === 'string' && env.OPENAI_API_KEY.length > 0 ? [env.OPENAI_API_KEY] : [];
 }

@@ -18,7 +18,7 @@ import { createRedactor } from '../redact.js';
 import { OPENAI_BASE_URL, type GraderUse, type ResolvedLlmConfig } from './config.js';
 
 /** One call, bounded: a listing is small and local endpoints answer at once. */
-export const DISCOVERY_TIMEOUT_MS = 10_000;
+const DISCOVERY_TIMEOUT_MS = 10_000;
 
 const EMBEDDING_NAME = /embed|(^|[/_.:-])(bge|e5|gte|minilm|mpnet|arctic-embed|jina)([/_.:-]|$)|sentence-transformers/i;
 const NEITHER_NAME = /whisper|tts|dall-e|gpt-image|moderation|transcribe|audio|realtime|rerank/i;
@@ -26,7 +26,7 @@ const NEITHER_NAME = /whisper|tts|dall-e|gpt-image|moderation|transcribe|audio|r
 export type ModelKind = 'chat' | 'embedding' | 'other';
 
 /** One entry of a `/models` listing. */
-export interface ServedModel {
+interface ServedModel {
   id: string;
   kind: ModelKind;
 }
@@ -37,7 +37,14 @@ export function modelKind(entry: Record<string, unknown>): ModelKind {
   const declared = [entry.type, entry.mode, entry.task].find((v): v is string => typeof v === 'string')?.toLowerCase();
   if (declared !== undefined) {
     if (declared.startsWith('embed')) return 'embedding';
-    if (declared === 'llm' || declared === 'vlm' || declared === 'chat' || declared === 'completion' || declared === 'text-generation') return 'chat';
+    if (
+      declared === 'llm' ||
+      declared === 'vlm' ||
+      declared === 'chat' ||
+      declared === 'completion' ||
+      declared === 'text-generation'
+    )
+      return 'chat';
   }
   if (EMBEDDING_NAME.test(id)) return 'embedding';
   if (NEITHER_NAME.test(id)) return 'other';
@@ -48,11 +55,15 @@ export function modelKind(entry: Record<string, unknown>): ModelKind {
  * `GET <baseUrl>/models` (with the key as a bearer token when one is set).
  * @throws ConfigError (exit 2): the endpoint is unreachable, answers non-2xx, or not a listing.
  */
-export async function listModels(baseUrl: string, apiKey: string | undefined, dispatcher: Dispatcher): Promise<ServedModel[]> {
+async function listModels(baseUrl: string, apiKey: string | undefined, dispatcher: Dispatcher): Promise<ServedModel[]> {
   const url = `${baseUrl}/models`;
   const redact = createRedactor([apiKey]);
   const fail = (why: string): ConfigError =>
-    new ConfigError(redact(`could not list the models ${url} serves (${why}); name them with --judge-model / --embedding-model (or judge.model / judge.embeddingModel in droidcheck.config.yaml)`));
+    new ConfigError(
+      redact(
+        `could not list the models ${url} serves (${why}); name them with --judge-model / --embedding-model (or judge.model / judge.embeddingModel in droidcheck.config.yaml)`,
+      ),
+    );
   let status: number;
   let text: string;
   try {
@@ -77,7 +88,10 @@ export async function listModels(baseUrl: string, apiKey: string | undefined, di
   }
   if (!Array.isArray(data)) throw fail('the answer is not a JSON {"data": [...]} listing');
   return data
-    .filter((m): m is Record<string, unknown> => m !== null && typeof m === 'object' && typeof (m as { id?: unknown }).id === 'string')
+    .filter(
+      (m): m is Record<string, unknown> =>
+        m !== null && typeof m === 'object' && typeof (m as { id?: unknown }).id === 'string',
+    )
     .map((m) => ({ id: String(m.id), kind: modelKind(m) }));
 }
 
@@ -86,9 +100,15 @@ function pickOne(served: ServedModel[], kind: 'chat' | 'embedding', use: GraderU
   const fitting = served.filter((m) => m.kind === kind).map((m) => m.id);
   if (fitting.length === 1) return fitting[0]!;
   const what = kind === 'chat' ? 'a chat model' : 'an embedding model';
-  const flag = kind === 'chat' ? '--judge-model NAME (or judge.model' : '--embedding-model NAME (or judge.embeddingModel';
-  const list = served.length === 0 ? 'no models at all' : `${fitting.length === 0 ? `no ${kind} model` : `${fitting.length} ${kind} models`}; it serves: ${served.map((m) => `${m.id} (${m.kind})`).join(', ')}`;
-  throw new ConfigError(`${formatLocation(use.location)}: "${use.matcher}" needs ${what} and none is named; ${baseUrl}/models lists ${list}. Pass ${flag} in droidcheck.config.yaml)`);
+  const flag =
+    kind === 'chat' ? '--judge-model NAME (or judge.model' : '--embedding-model NAME (or judge.embeddingModel';
+  const list =
+    served.length === 0
+      ? 'no models at all'
+      : `${fitting.length === 0 ? `no ${kind} model` : `${fitting.length} ${kind} models`}; it serves: ${served.map((m) => `${m.id} (${m.kind})`).join(', ')}`;
+  throw new ConfigError(
+    `${formatLocation(use.location)}: "${use.matcher}" needs ${what} and none is named; ${baseUrl}/models lists ${list}. Pass ${flag} in droidcheck.config.yaml)`,
+  );
 }
 
 export interface DiscoverOptions {
@@ -106,12 +126,17 @@ export interface DiscoverOptions {
  * @throws ConfigError (DROIDCHECK_ERR_CONFIG, exit 2): the listing cannot be read, or it does
  *   not hold exactly one model of the kind needed (the message lists what it holds).
  */
-export async function discoverModels(uses: readonly GraderUse[], config: ResolvedLlmConfig | undefined, options: DiscoverOptions = {}): Promise<ResolvedLlmConfig | undefined> {
+export async function discoverModels(
+  uses: readonly GraderUse[],
+  config: ResolvedLlmConfig | undefined,
+  options: DiscoverOptions = {},
+): Promise<ResolvedLlmConfig | undefined> {
   if (!config) return config;
   const judgeUse = config.judgeModel === undefined ? uses.find((u) => u.matcher === 'judge') : undefined;
   const similarUse = config.embeddingModel === undefined ? uses.find((u) => u.matcher === 'similar') : undefined;
   // An endpoint alone, and nothing graded: no grader (reports show no judge settings).
-  if (config.judgeModel === undefined && config.embeddingModel === undefined && !judgeUse && !similarUse) return undefined;
+  if (config.judgeModel === undefined && config.embeddingModel === undefined && !judgeUse && !similarUse)
+    return undefined;
   if ((!judgeUse && !similarUse) || config.baseUrl === OPENAI_BASE_URL) return config;
   const dispatcher = options.dispatcher ?? new Agent({ connections: 1 });
   try {

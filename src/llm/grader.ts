@@ -48,7 +48,13 @@ function asVerdicts(value: unknown): Verdict[] {
   if (!Array.isArray(value)) return [];
   return value.filter(
     (v): v is Verdict =>
-      v !== null && typeof v === 'object' && typeof v.pass === 'boolean' && typeof v.score === 'number' && v.score >= 0 && v.score <= 1 && typeof v.reason === 'string',
+      v !== null &&
+      typeof v === 'object' &&
+      typeof v.pass === 'boolean' &&
+      typeof v.score === 'number' &&
+      v.score >= 0 &&
+      v.score <= 1 &&
+      typeof v.reason === 'string',
   );
 }
 
@@ -62,7 +68,10 @@ export function createGrader(config: ResolvedLlmConfig, options: GraderOptions =
   const counts: LlmUsage = zeroLlmUsage();
   const provider =
     options.provider ??
-    createOpenAiProvider(config, { ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}), onHttpRequest: () => void counts.httpRequests++ });
+    createOpenAiProvider(config, {
+      ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
+      onHttpRequest: () => void counts.httpRequests++,
+    });
   const cache = options.cache ?? (config.cacheDir !== undefined ? createDiskCache(config.cacheDir) : NO_CACHE);
   const limit = pLimit(config.concurrency);
   /** The judge's reasons go into reports and the cache: a key echoed back is scrubbed. */
@@ -71,10 +80,16 @@ export function createGrader(config: ResolvedLlmConfig, options: GraderOptions =
   const verdictMemo = new Map<string, Promise<Verdict[]>>();
   const vectorMemo = new Map<string, Promise<Float32Array>>();
 
-  const signalFor = (signal?: AbortSignal): AbortSignal => (signal ? AbortSignal.any([signal, closing.signal]) : closing.signal);
+  const signalFor = (signal?: AbortSignal): AbortSignal =>
+    signal ? AbortSignal.any([signal, closing.signal]) : closing.signal;
 
   /** One verdict; an answer without one is asked again up to `retries` times. */
-  async function askVerdict(model: string, messages: ChatMessage[], signal: AbortSignal, calls: { n: number }): Promise<Verdict> {
+  async function askVerdict(
+    model: string,
+    messages: ChatMessage[],
+    signal: AbortSignal,
+    calls: { n: number },
+  ): Promise<Verdict> {
     let last = '';
     for (let attempt = 0; attempt <= config.retries; attempt++) {
       const answer = await limit(() => provider.chat(model, messages, signal));
@@ -88,7 +103,9 @@ export function createGrader(config: ResolvedLlmConfig, options: GraderOptions =
       last = answer.content;
     }
     throw new JudgeError(
-      redact(`judge model ${model} gave no verdict JSON {"pass": boolean, "score": 0..1, "reason": string} in ${config.retries + 1} answer(s); last answer: "${excerpt(last)}"`),
+      redact(
+        `judge model ${model} gave no verdict JSON {"pass": boolean, "score": 0..1, "reason": string} in ${config.retries + 1} answer(s); last answer: "${excerpt(last)}"`,
+      ),
     );
   }
 
@@ -102,7 +119,11 @@ export function createGrader(config: ResolvedLlmConfig, options: GraderOptions =
       await cache.set('judge', key, all);
       return all;
     });
-    remember(verdictMemo, key, next.catch(() => prev));
+    remember(
+      verdictMemo,
+      key,
+      next.catch(() => prev),
+    );
     return next;
   }
 
@@ -121,11 +142,23 @@ export function createGrader(config: ResolvedLlmConfig, options: GraderOptions =
       decision = decide(list, request.threshold, config.margin);
     }
     if (calls.n === 0) counts.cacheHits += 1;
-    return { pass: decision.pass, score: decision.score, reason: decision.reason, cached: calls.n === 0, calls: calls.n, votes: decision.needed };
+    return {
+      pass: decision.pass,
+      score: decision.score,
+      reason: decision.reason,
+      cached: calls.n === 0,
+      calls: calls.n,
+      votes: decision.needed,
+    };
   }
 
   /** Vectors of `texts` (memory, disk, then one batched call); `calls` counts the call. */
-  async function vectors(model: string, texts: readonly string[], signal: AbortSignal, calls: { n: number }): Promise<Float32Array[]> {
+  async function vectors(
+    model: string,
+    texts: readonly string[],
+    signal: AbortSignal,
+    calls: { n: number },
+  ): Promise<Float32Array[]> {
     const keys = texts.map((t) => cacheKey(['embedding', model, t]));
     const missing: number[] = [];
     const lookups: (Float32Array | Promise<Float32Array> | undefined)[] = await Promise.all(
@@ -168,13 +201,23 @@ export function createGrader(config: ResolvedLlmConfig, options: GraderOptions =
 
   async function similar(request: SimilarRequest, callerSignal?: AbortSignal): Promise<GradeResult> {
     const model = config.embeddingModel;
-    if (model === undefined) throw new JudgeError('similar: no embedding model configured (--embedding-model or judge.embeddingModel)');
+    if (model === undefined)
+      throw new JudgeError('similar: no embedding model configured (--embedding-model or judge.embeddingModel)');
     const calls = { n: 0 };
     const [text, ...refs] = await vectors(model, [request.text, ...request.references], signalFor(callerSignal), calls);
     const best = bestMatch(text!, refs);
     const ref = request.references[best.index] ?? '';
-    const reason = request.references.length > 1 ? `closest reference ${best.index + 1} of ${request.references.length}: "${excerpt(ref, 80)}"` : undefined;
-    return { pass: best.score >= request.threshold, score: best.score, ...(reason ? { reason } : {}), cached: calls.n === 0, calls: calls.n };
+    const reason =
+      request.references.length > 1
+        ? `closest reference ${best.index + 1} of ${request.references.length}: "${excerpt(ref, 80)}"`
+        : undefined;
+    return {
+      pass: best.score >= request.threshold,
+      score: best.score,
+      ...(reason ? { reason } : {}),
+      cached: calls.n === 0,
+      calls: calls.n,
+    };
   }
 
   const countErrors =

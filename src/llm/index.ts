@@ -5,47 +5,30 @@
  * customer (simulator.ts) and the red-team rephraser (rephrase.ts). Imports only the
  * leaf modules (errors, redact, units); src/scenario/ takes a Grader structurally.
  */
-export type { Grader, GradeResult, JudgeContext, JudgeRequest, SimilarRequest, LlmUsage, Verdict, GroundingTurn } from './types.js';
+export type { Grader } from './types.js';
 export {
   resolveLlmConfig,
   assertGraderConfig,
   assertSimulatorConfig,
   llmSettings,
-  llmSecrets,
-  judgeConfigSchema,
-  DEFAULT_CACHE_DIR,
   LLM_DEFAULTS,
-  type LlmFlags,
   type ResolvedLlmConfig,
-  type JudgeConfigSection,
   type GraderUse,
 } from './config.js';
-export { discoverModels, listModels, modelKind, DISCOVERY_TIMEOUT_MS, type ServedModel, type ModelKind, type DiscoverOptions } from './discover.js';
-export { createGrader, type GraderOptions } from './grader.js';
-export { createOpenAiProvider, type LlmProvider, type ProviderOptions, type ChatMessage, type ChatAnswer, type EmbeddingAnswer } from './provider.js';
-export { createDiskCache, NO_CACHE, cacheKey, type LlmCache, type CacheKind } from './cache.js';
-export { parseVerdict, decide, votePasses, isCloseCall } from './verdict.js';
-export { cosineSimilarity, bestMatch } from './similarity.js';
-export { judgeMessages, PROMPT_VERSION } from './judge-prompt.js';
-export { formatLlmUsage, zeroLlmUsage, addLlmUsage } from './usage.js';
+export {
+  discoverModels,
+  modelKind,
+} from './discover.js';
+export { createGrader } from './grader.js';
+export {
+  createOpenAiProvider,
+  type LlmProvider,
+} from './provider.js';
+export { createDiskCache, NO_CACHE } from './cache.js';
+export { cosineSimilarity } from './similarity.js';
+export { formatLlmUsage } from './usage.js';
 export {
   createSimulator,
-  customerMessages,
-  customerSystemPrompt,
-  formatTranscript,
-  answerTextOf,
   simulationPayload,
-  SIMULATOR_PROMPT_VERSION,
-  STOP_MARKER,
-  DEFAULT_MAX_TURNS,
-  type SimulateSpec,
-  type Simulation,
-  type SimulationEnd,
-  type SimulatedTurn,
-  type Simulator,
-  type SimulatorOptions,
-  type AskDroid,
-  type DroidTurn,
-  type SimChatItem,
 } from './simulator.js';
-export { createRephraser, REPHRASE_PROMPT_VERSION, type Rephraser, type RephraserOptions } from './rephrase.js';
+export { createRephraser, type Rephraser } from './rephrase.js';

@@ -43,11 +43,20 @@ function json(value: unknown): string {
 }
 
 /** The chat messages for one verdict. */
-export function judgeMessages(rubric: string, answer: string, context?: JudgeContext): { role: 'system' | 'user'; content: string }[] {
+export function judgeMessages(
+  rubric: string,
+  answer: string,
+  context?: JudgeContext,
+): { role: 'system' | 'user'; content: string }[] {
   const parts: string[] = [];
   if (context) {
     parts.push(GROUNDED_RULE, '');
-    parts.push('<Conversation>', ...context.chatHistory.map(turnLine), `human: ${context.humanMessage}`, '</Conversation>');
+    parts.push(
+      '<Conversation>',
+      ...context.chatHistory.map(turnLine),
+      `human: ${context.humanMessage}`,
+      '</Conversation>',
+    );
     parts.push(`<ShoppingCart>${json(context.shoppingCart)}</ShoppingCart>`);
     parts.push(`<AddressParsing>${json(context.addressParsing)}</AddressParsing>`);
   }

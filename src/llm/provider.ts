@@ -28,14 +28,14 @@ export interface ChatMessage {
   content: string;
 }
 
-export interface ChatAnswer {
+interface ChatAnswer {
   /** The message content ("" when the endpoint sent none). */
   content: string;
   promptTokens: number;
   completionTokens: number;
 }
 
-export interface EmbeddingAnswer {
+interface EmbeddingAnswer {
   /** One vector per input, in input order. */
   vectors: Float32Array[];
   promptTokens: number;
@@ -67,14 +67,25 @@ function excerpt(text: string, max = 200): string {
 function describeFailure(sdk: Sdk, err: unknown, what: string, config: ResolvedLlmConfig): string {
   const { APIConnectionError, APIConnectionTimeoutError, APIError } = sdk;
   const tries = `${config.retries + 1} attempt(s)`;
-  if (err instanceof APIConnectionTimeoutError) return `${what}: no answer from ${config.baseUrl} within ${config.timeoutMs} ms (${tries})`;
+  if (err instanceof APIConnectionTimeoutError)
+    return `${what}: no answer from ${config.baseUrl} within ${config.timeoutMs} ms (${tries})`;
   if (err instanceof APIConnectionError) {
     const cause = (err.cause as { code?: unknown; cause?: { code?: unknown } } | undefined) ?? {};
-    const code = typeof cause.code === 'string' ? cause.code : typeof cause.cause?.code === 'string' ? cause.cause.code : 'connection error';
+    const code =
+      typeof cause.code === 'string'
+        ? cause.code
+        : typeof cause.cause?.code === 'string'
+          ? cause.cause.code
+          : 'connection error';
     return `${what}: cannot reach ${config.baseUrl} (${code}, ${tries})`;
   }
   if (err instanceof APIError && err.status !== undefined) {
-    const hint = err.status === 401 || err.status === 403 ? ': check OPENAI_API_KEY' : err.status === 404 ? ': check the model name and OPENAI_BASE_URL (it should end in /v1)' : '';
+    const hint =
+      err.status === 401 || err.status === 403
+        ? ': check OPENAI_API_KEY'
+        : err.status === 404
+          ? ': check the model name and OPENAI_BASE_URL (it should end in /v1)'
+          : '';
     return `${what}: ${config.baseUrl} answered HTTP ${err.status} (${excerpt(err.message)})${hint}`;
   }
   return `${what}: ${err instanceof Error ? excerpt(err.message) : String(err)}`;
@@ -129,7 +140,10 @@ export function createOpenAiProvider(config: ResolvedLlmConfig, options: Provide
       const { sdk, client } = await open();
       let res: OpenAI.Embeddings.CreateEmbeddingResponse;
       try {
-        res = await client.embeddings.create({ model, input: inputs, encoding_format: 'float' }, signal ? { signal } : {});
+        res = await client.embeddings.create(
+          { model, input: inputs, encoding_format: 'float' },
+          signal ? { signal } : {},
+        );
       } catch (err) {
         throw fail(sdk, err, `embedding model ${model}`, signal);
       }
@@ -139,7 +153,11 @@ export function createOpenAiProvider(config: ResolvedLlmConfig, options: Provide
         const item = data.find((d) => d?.index === i) ?? data[i];
         const emb = item?.embedding as unknown;
         if (!Array.isArray(emb) || emb.length === 0 || !emb.every((x) => typeof x === 'number' && Number.isFinite(x))) {
-          throw new JudgeError(redact(`embedding model ${model}: ${config.baseUrl} answered no embedding for input ${i + 1} of ${inputs.length}`));
+          throw new JudgeError(
+            redact(
+              `embedding model ${model}: ${config.baseUrl} answered no embedding for input ${i + 1} of ${inputs.length}`,
+            ),
+          );
         }
         vectors.push(Float32Array.from(emb as number[]));
       }

@@ -10,7 +10,7 @@
 import { cacheKey, NO_CACHE, type LlmCache } from './cache.js';
 import type { LlmProvider } from './provider.js';
 
-export const REPHRASE_PROMPT_VERSION = 1;
+const REPHRASE_PROMPT_VERSION = 1;
 
 export interface RephraserOptions {
   provider: LlmProvider;
@@ -22,7 +22,7 @@ export interface RephraserOptions {
 export type Rephraser = (text: string, variant: number, signal?: AbortSignal) => Promise<string>;
 
 const SYSTEM =
-  'You rewrite one message a customer sends to an online shop\'s chatbot. Keep its meaning, its intent and every name, number, product and code in it exactly; ' +
+  "You rewrite one message a customer sends to an online shop's chatbot. Keep its meaning, its intent and every name, number, product and code in it exactly; " +
   'change only the wording, as another customer would write it. Answer with the rewritten message only, one paragraph, no quotes.';
 
 export function createRephraser(options: RephraserOptions): Rephraser {

@@ -29,14 +29,12 @@ import { AbortedError, JudgeError } from '../errors.js';
 import { createRedactor } from '../redact.js';
 
 /** Bump when the customer's prompt changes: cached lines of another prompt are not replayed. */
-export const SIMULATOR_PROMPT_VERSION = 1;
+const SIMULATOR_PROMPT_VERSION = 1;
 /** What the model answers to end the conversation. */
-export const STOP_MARKER = '###STOP###';
-/** Customer lines when the scenario does not say (`simulate.maxTurns`). */
-export const DEFAULT_MAX_TURNS = 8;
+const STOP_MARKER = '###STOP###';
 
 /** `simulate:` of a scenario. */
-export interface SimulateSpec {
+interface SimulateSpec {
   /** Who the customer is ("a busy parent who writes short messages in Thai"). */
   persona: string;
   /** What they want to get done ("buy two Oxford shirts delivered to Chiang Mai"). */
@@ -51,13 +49,13 @@ export interface SimulateSpec {
  * One chat history item as the answer endpoints take it (spec: Chat history item). A type, not
  * an interface: it must fit the contract's loose ChatHistoryItem (which has an index signature).
  */
-export type SimChatItem = {
+type SimChatItem = {
   type: 'human' | 'ai';
   content: string;
 };
 
 /** One answer turn of the droid: its payload and how long it took (ms, measured by the caller). */
-export interface DroidTurn {
+interface DroidTurn {
   payload: unknown;
   latencyMs: number;
 }
@@ -67,9 +65,12 @@ export interface DroidTurn {
  * async + webhook) and resolves its answer payload. Rejects with the target's error (a
  * DroidcheckError with a `code`) when no answer came.
  */
-export type AskDroid = (turn: { chatHistory: SimChatItem[]; humanMessage: string }, signal?: AbortSignal) => Promise<DroidTurn>;
+type AskDroid = (
+  turn: { chatHistory: SimChatItem[]; humanMessage: string },
+  signal?: AbortSignal,
+) => Promise<DroidTurn>;
 
-export interface SimulatedTurn {
+interface SimulatedTurn {
   customer: string;
   /** The droid's answer text ("" when the payload held none). */
   droid: string;
@@ -85,7 +86,7 @@ export interface SimulatedTurn {
  * model answered nothing twice), `judge-error` (the model failed: no verdict, never a pass),
  * `droid-error` (the target failed a turn) or `aborted` (the run was interrupted).
  */
-export type SimulationEnd = 'stop' | 'max-turns' | 'empty' | 'judge-error' | 'droid-error' | 'aborted';
+type SimulationEnd = 'stop' | 'max-turns' | 'empty' | 'judge-error' | 'droid-error' | 'aborted';
 
 export interface Simulation {
   turns: SimulatedTurn[];
@@ -120,12 +121,12 @@ export interface Simulator {
 }
 
 /** The system message: who the model plays and how it ends. */
-export function customerSystemPrompt(spec: Pick<SimulateSpec, 'persona' | 'goal'>): string {
+function customerSystemPrompt(spec: Pick<SimulateSpec, 'persona' | 'goal'>): string {
   return [
     "You are role-playing a customer who is chatting with a shop's sales assistant (a chatbot).",
     `Who you are: ${spec.persona}`,
     `What you want: ${spec.goal}`,
-    'Write only your next message to the assistant, as this customer would type it: short, natural, in your own words. Never write the assistant\'s part, never explain yourself, never break character.',
+    "Write only your next message to the assistant, as this customer would type it: short, natural, in your own words. Never write the assistant's part, never explain yourself, never break character.",
     `When your goal is reached, or clearly cannot be reached, answer exactly ${STOP_MARKER} and nothing else.`,
   ].join('\n');
 }
@@ -134,7 +135,10 @@ export function customerSystemPrompt(spec: Pick<SimulateSpec, 'persona' | 'goal'
 const START = '(The assistant is waiting for your first message. Write it now.)';
 
 /** The model's view: customer lines as `assistant`, droid answers as `user` (the role swap). */
-export function customerMessages(spec: Pick<SimulateSpec, 'persona' | 'goal'>, turns: readonly { customer: string; droid: string }[]): ChatMessage[] {
+function customerMessages(
+  spec: Pick<SimulateSpec, 'persona' | 'goal'>,
+  turns: readonly { customer: string; droid: string }[],
+): ChatMessage[] {
   const messages: ChatMessage[] = [{ role: 'system', content: customerSystemPrompt(spec) }];
   if (turns.length === 0) messages.push({ role: 'user', content: START });
   for (const t of turns) {
@@ -147,7 +151,7 @@ export function customerMessages(spec: Pick<SimulateSpec, 'persona' | 'goal'>, t
 const oneLine = (text: string): string => text.replace(/\s*\n\s*/g, ' ').trim();
 
 /** `customer: ...` / `droid: ...`, one line each (newlines inside a text become spaces). */
-export function formatTranscript(turns: readonly { customer: string; droid?: string | undefined }[]): string {
+function formatTranscript(turns: readonly { customer: string; droid?: string | undefined }[]): string {
   const lines: string[] = [];
   for (const t of turns) {
     lines.push(`customer: ${oneLine(t.customer)}`);
@@ -165,7 +169,9 @@ export function answerTextOf(payload: unknown): string {
   const p = payload as { answer?: unknown; responses?: unknown };
   if (typeof p.answer === 'string' && p.answer.trim() !== '') return p.answer;
   if (Array.isArray(p.responses)) {
-    const parts = p.responses.map((r) => (r as { kwargs?: { content?: unknown } } | null)?.kwargs?.content).filter((c): c is string => typeof c === 'string');
+    const parts = p.responses
+      .map((r) => (r as { kwargs?: { content?: unknown } } | null)?.kwargs?.content)
+      .filter((c): c is string => typeof c === 'string');
     return parts.join('\n\n');
   }
   return '';
@@ -175,13 +181,19 @@ export function answerTextOf(payload: unknown): string {
  * What a simulated scenario's `expect` reads: the last answer payload's fields, plus
  * `transcript` (the conversation as `customer:`/`droid:` lines) and `turns` (customer lines sent).
  */
-export function simulationPayload(sim: Pick<Simulation, 'lastPayload' | 'transcript' | 'turns'>): Record<string, unknown> {
-  const base = sim.lastPayload !== null && typeof sim.lastPayload === 'object' && !Array.isArray(sim.lastPayload) ? (sim.lastPayload as Record<string, unknown>) : {};
+export function simulationPayload(
+  sim: Pick<Simulation, 'lastPayload' | 'transcript' | 'turns'>,
+): Record<string, unknown> {
+  const base =
+    sim.lastPayload !== null && typeof sim.lastPayload === 'object' && !Array.isArray(sim.lastPayload)
+      ? (sim.lastPayload as Record<string, unknown>)
+      : {};
   return { ...base, transcript: sim.transcript, turns: sim.turns.length };
 }
 
 const errorOf = (err: unknown): { code: string; message: string } => ({
-  code: typeof (err as { code?: unknown })?.code === 'string' ? (err as { code: string }).code : 'DROIDCHECK_ERR_INTERNAL',
+  code:
+    typeof (err as { code?: unknown })?.code === 'string' ? (err as { code: string }).code : 'DROIDCHECK_ERR_INTERNAL',
   message: err instanceof Error ? err.message : String(err),
 });
 
@@ -198,8 +210,20 @@ export function createSimulator(options: SimulatorOptions): Simulator {
   const { provider, model } = options;
 
   /** The next customer line: the cache, else the model (an empty answer asked once more). */
-  async function nextLine(spec: SimulateSpec, turns: readonly SimulatedTurn[], signal: AbortSignal | undefined, counts: Counts): Promise<{ text: string; cached: boolean }> {
-    const key = cacheKey(['simulator', SIMULATOR_PROMPT_VERSION, model, spec.persona, spec.goal, turns.map((t) => [t.customer, t.droid])]);
+  async function nextLine(
+    spec: SimulateSpec,
+    turns: readonly SimulatedTurn[],
+    signal: AbortSignal | undefined,
+    counts: Counts,
+  ): Promise<{ text: string; cached: boolean }> {
+    const key = cacheKey([
+      'simulator',
+      SIMULATOR_PROMPT_VERSION,
+      model,
+      spec.persona,
+      spec.goal,
+      turns.map((t) => [t.customer, t.droid]),
+    ]);
     const hit = await cache.get('simulator', key);
     if (typeof hit === 'string' && hit.trim() !== '') return { text: hit, cached: true };
     const messages = customerMessages(spec, turns);
@@ -240,9 +264,13 @@ export function createSimulator(options: SimulatorOptions): Simulator {
         try {
           line = await nextLine(spec, turns, signal, counts);
         } catch (err) {
-          if (err instanceof AbortedError || signal?.aborted) return done('aborted', { code: AbortedError.code, message: 'run interrupted' });
+          if (err instanceof AbortedError || signal?.aborted)
+            return done('aborted', { code: AbortedError.code, message: 'run interrupted' });
           // The provider words its errors for the judge ("judge model m: ..."): name the role played here.
-          const message = err instanceof JudgeError ? err.message.replace(/^judge model /, 'simulator model ') : `simulator model ${model}: ${errorOf(err).message}`;
+          const message =
+            err instanceof JudgeError
+              ? err.message.replace(/^judge model /, 'simulator model ')
+              : `simulator model ${model}: ${errorOf(err).message}`;
           return done('judge-error', { code: JudgeError.code, message });
         }
         if (line.cached) cacheHits += 1;
@@ -257,9 +285,18 @@ export function createSimulator(options: SimulatorOptions): Simulator {
       } catch (err) {
         if (signal?.aborted) return done('aborted', { code: AbortedError.code, message: 'run interrupted' });
         const e = errorOf(err);
-        return done('droid-error', { code: e.code, message: `turn ${turns.length + 1} ("${line.text.slice(0, 80)}"): ${e.message}` });
+        return done('droid-error', {
+          code: e.code,
+          message: `turn ${turns.length + 1} ("${line.text.slice(0, 80)}"): ${e.message}`,
+        });
       }
-      turns.push({ customer: line.text, droid: answerTextOf(reply.payload), payload: reply.payload, latencyMs: reply.latencyMs, cached: line.cached });
+      turns.push({
+        customer: line.text,
+        droid: answerTextOf(reply.payload),
+        payload: reply.payload,
+        latencyMs: reply.latencyMs,
+        cached: line.cached,
+      });
     }
     return done('max-turns');
   }

@@ -6,14 +6,16 @@
 import type { LlmUsage } from './types.js';
 
 export function zeroLlmUsage(): LlmUsage {
-  return { chatCalls: 0, embeddingCalls: 0, httpRequests: 0, promptTokens: 0, completionTokens: 0, totalTokens: 0, cacheHits: 0, judgeErrors: 0 };
-}
-
-/** Field-by-field sum. */
-export function addLlmUsage(a: LlmUsage, b: LlmUsage): LlmUsage {
-  const out = zeroLlmUsage();
-  for (const k of Object.keys(out) as (keyof LlmUsage)[]) out[k] = a[k] + b[k];
-  return out;
+  return {
+    chatCalls: 0,
+    embeddingCalls: 0,
+    httpRequests: 0,
+    promptTokens: 0,
+    completionTokens: 0,
+    totalTokens: 0,
+    cacheHits: 0,
+    judgeErrors: 0,
+  };
 }
 
 const n = (x: number): string => x.toLocaleString('en-US');

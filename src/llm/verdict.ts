@@ -77,12 +77,12 @@ export function parseVerdict(content: string): Verdict | undefined {
 }
 
 /** Whether one verdict passes at `threshold`. */
-export function votePasses(v: Verdict, threshold: number): boolean {
+function votePasses(v: Verdict, threshold: number): boolean {
   return v.pass && v.score >= threshold;
 }
 
 /** A verdict that must be confirmed by a majority of three (see module docs). */
-export function isCloseCall(v: Verdict, threshold: number, margin: number): boolean {
+function isCloseCall(v: Verdict, threshold: number, margin: number): boolean {
   return Math.abs(v.score - threshold) <= margin + 1e-9 || v.pass !== v.score >= threshold;
 }
 
@@ -98,7 +98,8 @@ export function decide(
 ): { decided: boolean; needed: number; pass: boolean; score: number; reason: string } {
   const first = verdicts[0];
   if (!first) return { decided: false, needed: 1, pass: false, score: 0, reason: '' };
-  if (!isCloseCall(first, threshold, margin)) return { decided: true, needed: 1, pass: votePasses(first, threshold), score: first.score, reason: first.reason };
+  if (!isCloseCall(first, threshold, margin))
+    return { decided: true, needed: 1, pass: votePasses(first, threshold), score: first.score, reason: first.reason };
   if (verdicts.length < 3) return { decided: false, needed: 3, pass: false, score: first.score, reason: first.reason };
   const votes = verdicts.slice(0, 3);
   const passes = votes.filter((v) => votePasses(v, threshold)).length;

@@ -13,5 +13,9 @@ export * from './threshold-text.js';
 export * from './thresholds.js';
 // Prometheus export (prometheus.ts, metrics-server.ts) loads prom-client (~80 ms): import those
 // modules where --metrics-port asks for them (jobs/live-metrics.ts); only their types here.
-export type { LiveMetrics, LiveMetricsOptions, LatencySeries, LatencySources, BucketSource, RequestObservation, ProgressObservation, WebhookTotals } from './prometheus.js';
-export type { MetricsServer, MetricsServerOptions } from './metrics-server.js';
+export type {
+  LiveMetrics,
+  LatencySources,
+  WebhookTotals,
+} from './prometheus.js';
+export type { MetricsServer } from './metrics-server.js';

@@ -13,7 +13,7 @@ import type { LatencySummary } from './latency-recorder.js';
 import { STAT_PERCENTILES, minSamplesFor } from './sample-size.js';
 
 /** The percentile columns of a latency table, in order, with their headers. */
-export const LATENCY_COLUMNS = [
+const LATENCY_COLUMNS = [
   { stat: 'p50', header: 'p50' },
   { stat: 'p90', header: 'p90' },
   { stat: 'p99', header: 'p99' },
@@ -26,11 +26,10 @@ export const LATENCY_HEADER: readonly string[] = ['metric', 'count', ...LATENCY_
 /** Shown in a cell whose percentile the count cannot support. */
 export const UNSUPPORTED_CELL = '—';
 /** Shown after the count of an empty metric. */
-export const NO_SAMPLES = 'no samples';
+const NO_SAMPLES = 'no samples';
 
 /** The footnote explaining {@link UNSUPPORTED_CELL}. */
-export const LATENCY_FOOTNOTE =
-  `${UNSUPPORTED_CELL} fewer samples than the percentile needs (p50 2, p90 10, p99 100, p99.9 1,000): below that it is the max`;
+export const LATENCY_FOOTNOTE = `${UNSUPPORTED_CELL} fewer samples than the percentile needs (p50 2, p90 10, p99 100, p99.9 1,000): below that it is the max`;
 
 export interface LatencyCells {
   /** No samples: `count` is `0` and every figure cell is empty but the first (`no samples`). */

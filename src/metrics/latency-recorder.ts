@@ -18,10 +18,16 @@ export const LATENCY_METRICS: readonly LatencyMetric[] = ['ack', 'answer', 'sync
  * - `sync`: "Synchronous answer time: 10 to 180 seconds" (get-droid-answer);
  * - `reply`: the bot's reply to `send` is an AI answer too: the same 180 s.
  */
-export const LIMITS_MS: Readonly<Record<LatencyMetric, number>> = { ack: 100, answer: 180_000, sync: 180_000, reply: 180_000, ackServer: 100 };
+export const LIMITS_MS: Readonly<Record<LatencyMetric, number>> = {
+  ack: 100,
+  answer: 180_000,
+  sync: 180_000,
+  reply: 180_000,
+  ackServer: 100,
+};
 
 /** Metrics every latency table shows (even empty: "no samples"); the others only when they have values. */
-export const CORE_METRICS: readonly LatencyMetric[] = ['ack', 'answer', 'sync'];
+const CORE_METRICS: readonly LatencyMetric[] = ['ack', 'answer', 'sync'];
 
 /** The metrics a table shows for `latency`: the core three, and `reply`/`ackServer` when measured. */
 export function shownMetrics(latency: Readonly<Record<LatencyMetric, { count: number }>>): LatencyMetric[] {
@@ -46,7 +52,7 @@ export interface LatencySummary {
 }
 
 /** Smallest and largest recordable value, microseconds (1 us and 1 h). */
-export const MIN_US = 1;
+const MIN_US = 1;
 export const MAX_US = 3_600_000_000;
 
 /** One HDR histogram of microseconds, 1 us .. 1 h, 3 significant digits (docs/architecture.md). */
@@ -99,7 +105,8 @@ export interface HistogramBucket {
  */
 export function histogramBuckets(h: hdr.Histogram): HistogramBucket[] {
   if (h.totalCount === 0) return [];
-  if (!(h instanceof hdr.JsHistogram)) throw new TypeError('histogramBuckets needs a JS histogram (hdr-histogram-js without WebAssembly)');
+  if (!(h instanceof hdr.JsHistogram))
+    throw new TypeError('histogramBuckets needs a JS histogram (hdr-histogram-js without WebAssembly)');
   const it = h.recordedValuesIterator;
   it.reset();
   const out: HistogramBucket[] = [];

@@ -31,13 +31,18 @@ export interface QuantileShift {
 }
 
 const total = (b: readonly HistogramBucket[]): number => b.reduce((n, x) => n + x.count, 0);
-const above = (b: readonly HistogramBucket[], pivotUs: number): number => b.reduce((n, x) => n + (x.valueUs > pivotUs ? x.count : 0), 0);
+const above = (b: readonly HistogramBucket[], pivotUs: number): number =>
+  b.reduce((n, x) => n + (x.valueUs > pivotUs ? x.count : 0), 0);
 
 /**
  * The value (us) at `percentile` (0..100) of the pooled buckets: the smallest bucket value whose
  * cumulative count reaches ceil(p/100 x N) (HDR's rule), at least rank 1.
  */
-export function pooledPercentileUs(base: readonly HistogramBucket[], current: readonly HistogramBucket[], percentile: number): number {
+export function pooledPercentileUs(
+  base: readonly HistogramBucket[],
+  current: readonly HistogramBucket[],
+  percentile: number,
+): number {
   const pooled = new Map<number, number>();
   for (const b of [...base, ...current]) pooled.set(b.valueUs, (pooled.get(b.valueUs) ?? 0) + b.count);
   const values = [...pooled.entries()].sort((a, b) => a[0] - b[0]);
@@ -55,7 +60,11 @@ export function pooledPercentileUs(base: readonly HistogramBucket[], current: re
  * Tests whether `current`'s value at `percentile` (0 < p < 100) is higher than `base`'s (buckets
  * in us, e.g. from LatencyRecorder.buckets). p-value 1 when either sample is empty.
  */
-export function quantileShiftTest(base: readonly HistogramBucket[], current: readonly HistogramBucket[], percentile: number): QuantileShift {
+export function quantileShiftTest(
+  base: readonly HistogramBucket[],
+  current: readonly HistogramBucket[],
+  percentile: number,
+): QuantileShift {
   const baseCount = total(base);
   const currentCount = total(current);
   if (baseCount === 0 || currentCount === 0) {

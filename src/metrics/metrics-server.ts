@@ -31,8 +31,12 @@ export async function startMetricsServer(metrics: LiveMetrics, options: MetricsS
     }
     if (path === '/metrics') {
       metrics.metrics().then(
-        (text) => res.writeHead(200, { 'content-type': metrics.contentType }).end(req.method === 'HEAD' ? undefined : text),
-        (err: unknown) => res.writeHead(500, { 'content-type': 'text/plain' }).end(`metrics failed: ${err instanceof Error ? err.message : String(err)}\n`),
+        (text) =>
+          res.writeHead(200, { 'content-type': metrics.contentType }).end(req.method === 'HEAD' ? undefined : text),
+        (err: unknown) =>
+          res
+            .writeHead(500, { 'content-type': 'text/plain' })
+            .end(`metrics failed: ${err instanceof Error ? err.message : String(err)}\n`),
       );
       return;
     }
@@ -51,7 +55,12 @@ export async function startMetricsServer(metrics: LiveMetrics, options: MetricsS
     });
   });
   const address = server.address() as AddressInfo;
-  const shown = address.address === '0.0.0.0' || address.address === '::' ? '127.0.0.1' : address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const shown =
+    address.address === '0.0.0.0' || address.address === '::'
+      ? '127.0.0.1'
+      : address.family === 'IPv6'
+        ? `[${address.address}]`
+        : address.address;
   let closing: Promise<void> | undefined;
   return {
     url: `http://${shown}:${address.port}/metrics`,

@@ -33,14 +33,14 @@ import type { HistogramBucket } from './latency-recorder.js';
 
 /** The latency histograms exported; `sendDelay` is the open model's intended-vs-actual start. */
 export type LatencySeries = 'ack' | 'answer' | 'sync' | 'reply' | 'ackServer' | 'sendDelay';
-export const LATENCY_SERIES: readonly LatencySeries[] = ['ack', 'answer', 'sync', 'reply', 'ackServer', 'sendDelay'];
+const LATENCY_SERIES: readonly LatencySeries[] = ['ack', 'answer', 'sync', 'reply', 'ackServer', 'sendDelay'];
 
 const ACK_BUCKETS_S = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.15, 0.25, 0.5, 1, 2.5, 5];
 const ANSWER_BUCKETS_S = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20, 30, 60, 90, 120, 180, 300];
 const SEND_DELAY_BUCKETS_S = [0.0001, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1];
 
 /** Bucket upper bounds (seconds) of each latency histogram. */
-export const PROMETHEUS_BUCKETS_S: Readonly<Record<LatencySeries, readonly number[]>> = {
+const PROMETHEUS_BUCKETS_S: Readonly<Record<LatencySeries, readonly number[]>> = {
   ack: ACK_BUCKETS_S,
   ackServer: ACK_BUCKETS_S,
   answer: ANSWER_BUCKETS_S,
@@ -69,13 +69,13 @@ const LATENCY_HELP: Readonly<Record<LatencySeries, string>> = {
 };
 
 /** The HDR buckets (values in us) behind a latency series, read at scrape time. */
-export type BucketSource = () => readonly HistogramBucket[];
+type BucketSource = () => readonly HistogramBucket[];
 
 /** One engine run's (or one receiver's) histograms; missing series are empty. */
 export type LatencySources = Partial<Record<LatencySeries, BucketSource>>;
 
 /** One ended request, as the counters need it. */
-export interface RequestObservation {
+interface RequestObservation {
   outcome: string;
   /** passed, failed or judge-error; none: no verdict (not sent, interrupted). */
   verdict: 'passed' | 'failed' | 'judge-error' | 'none';
@@ -85,7 +85,7 @@ export interface RequestObservation {
 }
 
 /** What a progress tick says. Totals are cumulative over the job. */
-export interface ProgressObservation {
+interface ProgressObservation {
   inFlight: number;
   droppedTotal: number;
   /** Intended arrival rate now, req/s (open model). */
@@ -147,7 +147,11 @@ class HdrHistogramMetric {
       }
     }
     const bucket = `${this.name}_bucket`;
-    const values: HistogramValue[] = this.boundsS.map((le, i) => ({ value: cumulative[i]!, labels: { le }, metricName: bucket }));
+    const values: HistogramValue[] = this.boundsS.map((le, i) => ({
+      value: cumulative[i]!,
+      labels: { le },
+      metricName: bucket,
+    }));
     values.push({ value: count, labels: { le: '+Inf' }, metricName: bucket });
     values.push({ value: sumUs / 1e6, labels: {}, metricName: `${this.name}_sum` });
     values.push({ value: count, labels: {}, metricName: `${this.name}_count` });
@@ -166,20 +170,44 @@ export function createLiveMetrics(options: LiveMetricsOptions = {}): LiveMetrics
   if (options.processMetrics ?? true) collectDefaultMetrics({ register: registry, prefix: 'droidcheck_' });
   const registers = [registry];
 
-  const requests = new Counter({ name: 'droidcheck_requests_total', help: 'Ended requests by outcome (answered, failed, rejected, timeout, ...), warm-up excluded', labelNames: ['outcome'], registers });
+  const requests = new Counter({
+    name: 'droidcheck_requests_total',
+    help: 'Ended requests by outcome (answered, failed, rejected, timeout, ...), warm-up excluded',
+    labelNames: ['outcome'],
+    registers,
+  });
   const results = new Counter({
     name: 'droidcheck_scenario_results_total',
     help: 'Ended requests with a verdict, by scenario and mode: passed, failed, judge_error',
     labelNames: ['suite', 'scenario', 'mode', 'result'],
     registers,
   });
-  const inFlight = new Gauge({ name: 'droidcheck_requests_in_flight', help: 'Requests in flight at the last progress tick', registers });
-  const dropped = new Counter({ name: 'droidcheck_arrivals_dropped_total', help: 'Open model: arrivals dropped at the in-flight cap (never delayed)', registers });
-  const targetRate = new Gauge({ name: 'droidcheck_arrival_rate_target', help: 'Open model: intended arrival rate at the last progress tick, req/s', registers });
-  const finished = new Gauge({ name: 'droidcheck_job_finished', help: '1 once the figures are final and the reports are written', registers });
+  const inFlight = new Gauge({
+    name: 'droidcheck_requests_in_flight',
+    help: 'Requests in flight at the last progress tick',
+    registers,
+  });
+  const dropped = new Counter({
+    name: 'droidcheck_arrivals_dropped_total',
+    help: 'Open model: arrivals dropped at the in-flight cap (never delayed)',
+    registers,
+  });
+  const targetRate = new Gauge({
+    name: 'droidcheck_arrival_rate_target',
+    help: 'Open model: intended arrival rate at the last progress tick, req/s',
+    registers,
+  });
+  const finished = new Gauge({
+    name: 'droidcheck_job_finished',
+    help: '1 once the figures are final and the reports are written',
+    registers,
+  });
 
   const histograms = Object.fromEntries(
-    LATENCY_SERIES.map((s) => [s, new HdrHistogramMetric(LATENCY_METRIC_NAMES[s], LATENCY_HELP[s], PROMETHEUS_BUCKETS_S[s])]),
+    LATENCY_SERIES.map((s) => [
+      s,
+      new HdrHistogramMetric(LATENCY_METRIC_NAMES[s], LATENCY_HELP[s], PROMETHEUS_BUCKETS_S[s]),
+    ]),
   ) as Record<LatencySeries, HdrHistogramMetric>;
   for (const h of Object.values(histograms)) registry.registerMetric(h as unknown as Metric);
 
@@ -202,7 +230,8 @@ export function createLiveMetrics(options: LiveMetricsOptions = {}): LiveMetrics
     registers,
     collect() {
       this.reset();
-      for (const [route, t] of Object.entries(webhooks())) for (const [verdict, n] of Object.entries(t.verdicts)) this.inc({ route, verdict }, n);
+      for (const [route, t] of Object.entries(webhooks()))
+        for (const [verdict, n] of Object.entries(t.verdicts)) this.inc({ route, verdict }, n);
     },
   });
   new Gauge({
@@ -231,7 +260,13 @@ export function createLiveMetrics(options: LiveMetricsOptions = {}): LiveMetrics
     contentType: registry.contentType,
     observeRequest(r) {
       requests.inc({ outcome: r.outcome });
-      if (r.verdict !== 'none') results.inc({ suite: r.suite, scenario: r.scenario, mode: r.mode, result: r.verdict === 'judge-error' ? 'judge_error' : r.verdict });
+      if (r.verdict !== 'none')
+        results.inc({
+          suite: r.suite,
+          scenario: r.scenario,
+          mode: r.mode,
+          result: r.verdict === 'judge-error' ? 'judge_error' : r.verdict,
+        });
     },
     observeProgress(p) {
       inFlight.set(p.inFlight);

@@ -29,8 +29,3 @@ export function minSamplesForStat(stat: string): number {
   const custom = /^p\((\d+(?:\.\d+)?)\)$/.exec(stat);
   return custom ? minSamplesFor(Number(custom[1])) : 1;
 }
-
-/** True when `count` samples support the percentile (see the module's rule). */
-export function supportsPercentile(count: number, percentile: number): boolean {
-  return count >= minSamplesFor(percentile);
-}

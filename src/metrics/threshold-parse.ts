@@ -28,7 +28,7 @@ import { LATENCY_METRICS, LIMITS_MS } from './latency-recorder.js';
 import { STAT_PERCENTILES } from './sample-size.js';
 
 export type ThresholdOp = '<' | '<=' | '>' | '>=' | '==' | '!=';
-export type ThresholdKind = 'latency' | 'count' | 'rate';
+type ThresholdKind = 'latency' | 'count' | 'rate';
 
 /** A parsed threshold. `value` is in ms for latency stats, 0..1 for rates, a number for counts. */
 export interface Threshold {
@@ -48,17 +48,15 @@ export interface Threshold {
 }
 
 /** Outcome names a threshold may name (src/outcomes.ts). */
-export const OUTCOME_NAMES = OUTCOMES;
-export const RECEIVER_COUNTERS = ['duplicates', 'late', 'orphans', 'badSecret', 'malformed'] as const;
+const OUTCOME_NAMES = OUTCOMES;
+const RECEIVER_COUNTERS = ['duplicates', 'late', 'orphans', 'badSecret', 'malformed'] as const;
 export type ReceiverCounter = (typeof RECEIVER_COUNTERS)[number];
 
 const LATENCY_STATS = ['p50', 'p90', 'p95', 'p99', 'p999', 'max', 'min', 'mean', 'count'] as const;
 const UNITS_MS: Record<string, number> = { '': 1, ms: 1, s: 1000, m: 60_000 };
-/** `load.<stat>` thresholds: figures of the load section (open model). */
-export const LOAD_METRICS = ['load.dropped'] as const;
 
 /** The metrics of one answer turn (`turn<N>.<metric>`). */
-export const TURN_THRESHOLD_METRICS = ['answer', 'sync', 'ack'] as const;
+const TURN_THRESHOLD_METRICS = ['answer', 'sync', 'ack'] as const;
 
 /** Every concrete metric name (for did-you-mean and documentation). */
 export const THRESHOLD_METRICS: readonly string[] = [
@@ -86,7 +84,10 @@ export const DEFAULT_THRESHOLDS: readonly string[] = [
  * server, so it is judged on `ackServer` (ack minus the measured network round trip,
  * jobs/network.ts), the raw client-side `ack` shown beside it (thresholds.ts, `beside`).
  */
-export const REMOTE_DEFAULT_THRESHOLDS: readonly string[] = [`ackServer.p99 < ${LIMITS_MS.ackServer}ms`, ...DEFAULT_THRESHOLDS.slice(1)];
+export const REMOTE_DEFAULT_THRESHOLDS: readonly string[] = [
+  `ackServer.p99 < ${LIMITS_MS.ackServer}ms`,
+  ...DEFAULT_THRESHOLDS.slice(1),
+];
 
 /**
  * The default threshold of a load (open model): arrivals dropped at the in-flight cap are load
@@ -130,7 +131,9 @@ function resolveName(name: string, expression: string): Omit<Threshold, 'express
     if (custom) {
       const percentile = Number(custom[1]);
       if (percentile <= 0 || percentile > 100) {
-        throw new ThresholdError(`threshold "${expression}": percentile ${percentile} is not in (0, 100]; write e.g. ${head}.p(99.5)`);
+        throw new ThresholdError(
+          `threshold "${expression}": percentile ${percentile} is not in (0, 100]; write e.g. ${head}.p(99.5)`,
+        );
       }
       return { name, metric, stat: rest, kind: 'latency', percentile };
     }
@@ -157,7 +160,8 @@ function resolveName(name: string, expression: string): Omit<Threshold, 'express
   const hint = didYouMeanText(name, THRESHOLD_METRICS);
   throw new ThresholdError(
     `threshold "${expression}": unknown metric "${name}"` +
-      (hint || `; known metrics: ack|answer|sync|reply|ackServer.<p50|p90|p95|p99|p999|p(NN)|max|min|mean|count>, outcome.<name>.rate|count, scenario.pass.rate, load.dropped.rate|count, receiver.<counter>, turn<N>.answer|sync|ack.<stat>`),
+      (hint ||
+        `; known metrics: ack|answer|sync|reply|ackServer.<p50|p90|p95|p99|p999|p(NN)|max|min|mean|count>, outcome.<name>.rate|count, scenario.pass.rate, load.dropped.rate|count, receiver.<counter>, turn<N>.answer|sync|ack.<stat>`),
   );
 }
 
@@ -173,7 +177,8 @@ function scaleValue(rawText: string, unit: string, kind: ThresholdKind, expressi
     throw new ThresholdError(`threshold "${expression}": ${why}`);
   };
   if (kind === 'latency') {
-    if (u === '' && raw !== 0) refuse(durationProblem(rawText) ?? `"${rawText}" needs a unit: write ${rawText}ms or ${rawText}s`);
+    if (u === '' && raw !== 0)
+      refuse(durationProblem(rawText) ?? `"${rawText}" needs a unit: write ${rawText}ms or ${rawText}s`);
     const factor = UNITS_MS[u];
     if (factor !== undefined) return raw * factor;
     return refuse(`unit "${unit}" does not fit a latency; use ms, s or m, e.g. ${rawText}ms`);
@@ -181,7 +186,11 @@ function scaleValue(rawText: string, unit: string, kind: ThresholdKind, expressi
   if (kind === 'rate') {
     if (u === '%') return raw / 100;
     if (u === '' && raw === 0) return 0;
-    return refuse(u === '' ? `"${rawText}" needs a unit: write ${rawText}% (or ${raw * 100}% for a share of ${rawText})` : `unit "${unit}" does not fit a rate; write a share in %, e.g. 1%`);
+    return refuse(
+      u === ''
+        ? `"${rawText}" needs a unit: write ${rawText}% (or ${raw * 100}% for a share of ${rawText})`
+        : `unit "${unit}" does not fit a rate; write a share in %, e.g. 1%`,
+    );
   }
   if (u === '') return raw;
   return refuse(`unit "${unit}" does not fit a count; write a bare number, e.g. ${rawText}`);

@@ -32,7 +32,7 @@ export function formatLimit(limit: number, unit: ThresholdUnit): string {
  * shares as percentages, counts bare. When `near` (the limit) would print the same, the figure is
  * given to the ms (`180.486 s`) so that a breach never reads as equal to its limit.
  */
-export function formatFigure(value: number, unit: ThresholdUnit, near?: number): string {
+function formatFigure(value: number, unit: ThresholdUnit, near?: number): string {
   if (unit === 'ms') {
     const text = formatMs(value);
     if (near === undefined || value === near || text !== formatMs(near)) return text;
@@ -46,13 +46,19 @@ export function formatFigure(value: number, unit: ThresholdUnit, near?: number):
 }
 
 /** What the samples behind a threshold's figure are: `samples`, `requests` or `scenarios`. */
-export function sampleNoun(metric: string, count: number): string {
-  const noun = metric.startsWith('outcome.') ? 'request' : metric.startsWith('scenario.') ? 'scenario' : metric.startsWith('load.') ? 'arrival' : 'sample';
+function sampleNoun(metric: string, count: number): string {
+  const noun = metric.startsWith('outcome.')
+    ? 'request'
+    : metric.startsWith('scenario.')
+      ? 'scenario'
+      : metric.startsWith('load.')
+        ? 'arrival'
+        : 'sample';
   return `${count} ${noun}${count === 1 ? '' : 's'}`;
 }
 
 /** `ack.p99 < 100 ms`: the threshold with its limit's unit. */
-export function thresholdHead(r: Pick<ThresholdResult, 'metric' | 'op' | 'limit' | 'unit'>): string {
+function thresholdHead(r: Pick<ThresholdResult, 'metric' | 'op' | 'limit' | 'unit'>): string {
   return `${r.metric} ${r.op} ${formatLimit(r.limit, r.unit)}`;
 }
 
@@ -68,7 +74,9 @@ export function thresholdVerdictText(r: ThresholdResult): string {
   if (r.status === 'too-few-samples') return `${head}: too few samples (${r.count} < ${r.minCount})`;
   const figure = formatFigure(r.actual, r.unit, r.limit);
   if (r.unit === 'count') return `${head} (actual ${figure})`;
-  const beside = r.beside ? `; client-side ${r.beside.metric} ${r.beside.actual === null ? 'no samples' : formatFigure(r.beside.actual, r.unit)}` : '';
+  const beside = r.beside
+    ? `; client-side ${r.beside.metric} ${r.beside.actual === null ? 'no samples' : formatFigure(r.beside.actual, r.unit)}`
+    : '';
   return `${head} (actual ${figure}, ${sampleNoun(r.metric, r.count)}${beside})`;
 }
 

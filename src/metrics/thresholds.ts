@@ -13,7 +13,15 @@
 import { ThresholdError } from '../errors.js';
 import { LATENCY_METRICS, LatencyRecorder, type LatencyMetric, type LatencySummary } from './latency-recorder.js';
 import { minSamplesForStat } from './sample-size.js';
-import { defaultThresholdsFor, LOAD_DEFAULT_THRESHOLDS, parseThreshold, type AckBasis, type ReceiverCounter, type Threshold, type ThresholdOp } from './threshold-parse.js';
+import {
+  defaultThresholdsFor,
+  LOAD_DEFAULT_THRESHOLDS,
+  parseThreshold,
+  type AckBasis,
+  type ReceiverCounter,
+  type Threshold,
+  type ThresholdOp,
+} from './threshold-parse.js';
 
 /** The figures thresholds are judged on: a ReportDocument fits. Latencies in ms. */
 export interface ThresholdData {
@@ -65,21 +73,27 @@ export interface ThresholdResult {
   beside?: { metric: string; actual: number | null; count: number };
 }
 
-export function compareOp(actual: number, op: ThresholdOp, value: number): boolean {
+function compareOp(actual: number, op: ThresholdOp, value: number): boolean {
   switch (op) {
-    case '<': return actual < value;
-    case '<=': return actual <= value;
-    case '>': return actual > value;
-    case '>=': return actual >= value;
-    case '==': return actual === value;
-    case '!=': return actual !== value;
+    case '<':
+      return actual < value;
+    case '<=':
+      return actual <= value;
+    case '>':
+      return actual > value;
+    case '>=':
+      return actual >= value;
+    case '==':
+      return actual === value;
+    case '!=':
+      return actual !== value;
   }
 }
 
 const isLatency = (metric: string): metric is LatencyMetric => (LATENCY_METRICS as readonly string[]).includes(metric);
 
 /** The unit of a threshold's figure. */
-export function thresholdUnit(t: Pick<Threshold, 'kind'>): ThresholdUnit {
+function thresholdUnit(t: Pick<Threshold, 'kind'>): ThresholdUnit {
   return t.kind === 'latency' ? 'ms' : t.kind === 'rate' ? 'share' : 'count';
 }
 
@@ -99,7 +113,11 @@ function measureTurn(t: Threshold, data: ThresholdData): { value: number; count:
   return { value: Math.round(h.getValueAtPercentile(t.percentile ?? 100)) / 1000, count: summary.count };
 }
 
-export function measureThreshold(t: Threshold, data: ThresholdData, recorder?: () => LatencyRecorder): { value: number; count: number } {
+function measureThreshold(
+  t: Threshold,
+  data: ThresholdData,
+  recorder?: () => LatencyRecorder,
+): { value: number; count: number } {
   if (t.metric.startsWith('turn')) return measureTurn(t, data);
   if (isLatency(t.metric)) {
     const summary = data.latency[t.metric];
@@ -116,26 +134,37 @@ export function measureThreshold(t: Threshold, data: ThresholdData, recorder?: (
   if (t.metric === 'load.dropped') {
     const dropped = data.load?.dropped ?? 0;
     const arrivals = dropped + (data.load?.sent ?? 0);
-    return t.stat === 'count' ? { value: dropped, count: arrivals } : { value: arrivals === 0 ? 0 : dropped / arrivals, count: arrivals };
+    return t.stat === 'count'
+      ? { value: dropped, count: arrivals }
+      : { value: arrivals === 0 ? 0 : dropped / arrivals, count: arrivals };
   }
-  if (t.metric === 'scenario.pass') return { value: data.summary.passRate, count: data.summary.scenarios ?? data.summary.requests };
+  if (t.metric === 'scenario.pass')
+    return { value: data.summary.passRate, count: data.summary.scenarios ?? data.summary.requests };
   if (t.metric === 'receiver') {
     const n = data.receiver[t.stat as ReceiverCounter];
     return { value: n, count: n };
   }
   const n = data.summary.outcomes[t.metric.slice('outcome.'.length)] ?? 0;
   const requests = data.summary.requests;
-  return t.stat === 'count' ? { value: n, count: requests } : { value: requests === 0 ? 0 : n / requests, count: requests };
+  return t.stat === 'count'
+    ? { value: n, count: requests }
+    : { value: requests === 0 ? 0 : n / requests, count: requests };
 }
 
 /** Judges one parsed threshold on `data` (see the module's statuses). */
-export function judgeThreshold(t: Threshold, data: ThresholdData, recorder?: () => LatencyRecorder): ThresholdResult {
+function judgeThreshold(t: Threshold, data: ThresholdData, recorder?: () => LatencyRecorder): ThresholdResult {
   const { value, count } = measureThreshold(t, data, recorder);
   const minCount = t.kind === 'latency' ? minSamplesForStat(t.stat) : 1;
   // Counts (ack.count, outcome.x.count, receiver.x) are judged even at zero: "== 0" and ">= 100" mean it.
   const judged = t.kind === 'count';
   const status: ThresholdStatus =
-    !judged && count === 0 ? 'no-samples' : !judged && count < minCount ? 'too-few-samples' : compareOp(value, t.op, t.value) ? 'passed' : 'breached';
+    !judged && count === 0
+      ? 'no-samples'
+      : !judged && count < minCount
+        ? 'too-few-samples'
+        : compareOp(value, t.op, t.value)
+          ? 'passed'
+          : 'breached';
   const result: ThresholdResult = {
     expression: t.expression,
     metric: t.name,
@@ -172,8 +201,12 @@ export function evaluateThresholds(
 ): ThresholdResult[] {
   const user = expressions.map((e) => (typeof e === 'string' ? parseThreshold(e) : e));
   const userKeys = new Set(user.map(keyOf));
-  const spec = options.defaults ? [...defaultThresholdsFor(options.ackBasis ?? 'ack'), ...(data.load ? LOAD_DEFAULT_THRESHOLDS : [])] : [];
-  const defaults = spec.map(parseThreshold).filter((t) => !userKeys.has(keyOf(t)) && measureThreshold(t, data).count > 0);
+  const spec = options.defaults
+    ? [...defaultThresholdsFor(options.ackBasis ?? 'ack'), ...(data.load ? LOAD_DEFAULT_THRESHOLDS : [])]
+    : [];
+  const defaults = spec
+    .map(parseThreshold)
+    .filter((t) => !userKeys.has(keyOf(t)) && measureThreshold(t, data).count > 0);
   let cached: LatencyRecorder | undefined;
   const recorder = (): LatencyRecorder => (cached ??= LatencyRecorder.fromEncoded(data.histograms ?? {}));
   return [...defaults, ...user].map((t) => judgeThreshold(t, data, recorder));

@@ -2,17 +2,23 @@
  * The receiver's accounting invariants (ReceiverStats, InboundRouteStats), as data: the runner's
  * end-of-run check and the tests use them.
  */
-import { emptyInboundStats, type InboundRouteStats } from './inbound-types.js';
+import type { InboundRouteStats } from './inbound-types.js';
 import type { InboundStats, ReceiverStats } from './types.js';
 
 /** All answer-webhook counters zero (a run without a receiver). */
 export function emptyReceiverStats(): ReceiverStats {
-  return { received: 0, matched: 0, duplicates: 0, late: 0, orphans: 0, foreign: 0, badSecret: 0, malformed: 0, published: 0, unavailable: 0 };
-}
-
-/** All message and intent counters zero. */
-export function emptyInboundRouteStats(): InboundStats {
-  return { messages: emptyInboundStats(), intents: emptyInboundStats() };
+  return {
+    received: 0,
+    matched: 0,
+    duplicates: 0,
+    late: 0,
+    orphans: 0,
+    foreign: 0,
+    badSecret: 0,
+    malformed: 0,
+    published: 0,
+    unavailable: 0,
+  };
 }
 
 function routeGap(name: string, s: InboundRouteStats): string | undefined {
@@ -30,7 +36,16 @@ function routeGap(name: string, s: InboundRouteStats): string | undefined {
  */
 export function receiverAccountingGap(s: ReceiverStats, parked = 0, inbound?: InboundStats): string | undefined {
   const parts =
-    s.matched + s.duplicates + s.late + s.orphans + s.foreign + s.badSecret + s.malformed + s.published + s.unavailable + parked;
+    s.matched +
+    s.duplicates +
+    s.late +
+    s.orphans +
+    s.foreign +
+    s.badSecret +
+    s.malformed +
+    s.published +
+    s.unavailable +
+    parked;
   const gaps: string[] = [];
   if (parts !== s.received) {
     gaps.push(

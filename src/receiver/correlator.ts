@@ -30,7 +30,7 @@ export interface CorrelatorOptions {
   maxRemembered: number;
 }
 
-export const TIMEOUT: WebhookMatch = Object.freeze({ kind: 'timeout' });
+const TIMEOUT: WebhookMatch = Object.freeze({ kind: 'timeout' });
 
 /** `id` is the caller's requestId string: the one remembered once finished (the body's copy can go). */
 class Waiter {
@@ -216,7 +216,12 @@ export class Correlator {
   }
 
   #rebuildDeadlines(now: number): void {
-    this.#deadlines.replace(this.#waiters.values(), (w) => w.deadline, (w) => w.id, now);
+    this.#deadlines.replace(
+      this.#waiters.values(),
+      (w) => w.deadline,
+      (w) => w.id,
+      now,
+    );
   }
 
   /** Listens to `signal` once; lists `id` while the list is short (a stale id is skipped at abort). */

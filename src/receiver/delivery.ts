@@ -15,7 +15,7 @@
  */
 import type { Route, Verdict } from './stream-entry.js';
 
-export type { Route, Verdict };
+export type { Route };
 
 /** One checked webhook. */
 export interface Delivery {

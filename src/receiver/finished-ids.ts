@@ -55,7 +55,8 @@ export class FinishedIds {
   /** Forgets ids finished more than rememberMs before `now`. */
   expire(now: number): void {
     const cutoff = now - this.#rememberMs;
-    while (this.#head < this.#ids.length && Math.floor((this.#packed[this.#head] as number) / 4) < cutoff) this.#dropHead();
+    while (this.#head < this.#ids.length && Math.floor((this.#packed[this.#head] as number) / 4) < cutoff)
+      this.#dropHead();
     this.#compact();
   }
 

@@ -43,7 +43,11 @@ export function emptyRouteCounts(): RouteCounts {
   return { received: 0, accepted: 0, badSecret: 0, malformed: 0, unavailable: 0 };
 }
 
-export type Checks = { secret?: (v: unknown) => boolean; verifyToken?: (v: unknown) => boolean; intentSecret?: (v: unknown) => boolean };
+export type Checks = {
+  secret?: (v: unknown) => boolean;
+  verifyToken?: (v: unknown) => boolean;
+  intentSecret?: (v: unknown) => boolean;
+};
 
 export interface RoutesOptions {
   clock: Clock;
@@ -62,8 +66,16 @@ interface Usual {
 }
 
 const USUAL: Record<Route, Usual> = {
-  answer: { okBody: OK_BODY, refusedStatus: 401, refusedBody: '{"error":"Unauthorized","message":"invalid or missing webhook secret"}' },
-  message: { okBody: OK_BODY, refusedStatus: 403, refusedBody: '{"error":"Forbidden","message":"invalid or missing verify_token"}' },
+  answer: {
+    okBody: OK_BODY,
+    refusedStatus: 401,
+    refusedBody: '{"error":"Unauthorized","message":"invalid or missing webhook secret"}',
+  },
+  message: {
+    okBody: OK_BODY,
+    refusedStatus: 403,
+    refusedBody: '{"error":"Forbidden","message":"invalid or missing verify_token"}',
+  },
   intent: { okBody: '[]', refusedStatus: 403, refusedBody: '{"error":"Forbidden"}' },
 };
 const UNAVAILABLE_BODY = '{"error":"Service Unavailable","message":"the delivery could not be stored; retry"}';
@@ -73,7 +85,9 @@ function send(reply: FastifyReply, status: number, body: string): void {
 }
 
 function errorBody(status: number): string {
-  return status === 503 ? UNAVAILABLE_BODY : `{"error":"HTTP ${status}","message":"answered ${status} on purpose (response plan)"}`;
+  return status === 503
+    ? UNAVAILABLE_BODY
+    : `{"error":"HTTP ${status}","message":"answered ${status} on purpose (response plan)"}`;
 }
 
 /** Counts and sends the answer `r` decided for `d`. */
@@ -103,7 +117,11 @@ function answerWith(reply: FastifyReply, c: RouteCounts, d: Delivery, r: Reply):
 function hand(sink: DeliverySink, reply: FastifyReply, c: RouteCounts, d: Delivery): void {
   const r = sink.take(d);
   if (typeof r !== 'object') answerWith(reply, c, d, r);
-  else r.then((x) => answerWith(reply, c, d, x), () => answerWith(reply, c, d, 503));
+  else
+    r.then(
+      (x) => answerWith(reply, c, d, x),
+      () => answerWith(reply, c, d, 503),
+    );
 }
 
 function malformed(reply: FastifyReply, c: RouteCounts, message: string): void {
@@ -114,7 +132,15 @@ function malformed(reply: FastifyReply, c: RouteCounts, message: string): void {
 
 const NOT_AN_OBJECT = 'body is empty, not JSON or not an object';
 
-function delivery(route: Route, ok: boolean, receivedAt: number, requestId: string | undefined, customerId: string | undefined, body: Record<string, unknown> | undefined, raw: string): Delivery {
+function delivery(
+  route: Route,
+  ok: boolean,
+  receivedAt: number,
+  requestId: string | undefined,
+  customerId: string | undefined,
+  body: Record<string, unknown> | undefined,
+  raw: string,
+): Delivery {
   return { route, verdict: ok ? 'ok' : 'bad-secret', receivedAt, requestId, customerId, body, raw };
 }
 
@@ -142,13 +168,19 @@ export function registerRoutes(app: FastifyInstance, o: RoutesOptions): void {
   const message = (req: FastifyRequest, reply: FastifyReply): void => {
     const receivedAt = clock.now();
     const raw = typeof req.body === 'string' ? req.body : '';
-    const ok = checks.verifyToken === undefined || checks.verifyToken((req.query as Record<string, unknown>).verify_token);
+    const ok =
+      checks.verifyToken === undefined || checks.verifyToken((req.query as Record<string, unknown>).verify_token);
     const body = parseObject(raw);
     if (ok && body === undefined) {
       malformed(reply, counts.message, NOT_AN_OBJECT);
       return;
     }
-    hand(sink, reply, counts.message, delivery('message', ok, receivedAt, undefined, stringOrNumber(body?.customerId), body, raw));
+    hand(
+      sink,
+      reply,
+      counts.message,
+      delivery('message', ok, receivedAt, undefined, stringOrNumber(body?.customerId), body, raw),
+    );
   };
 
   const intent = (req: FastifyRequest, reply: FastifyReply): void => {

@@ -12,16 +12,25 @@ import type { Clock } from '../clock.js';
 import { checkContract, intentWebhookRequestSchema, messageForwardingSchema } from '../contract/index.js';
 import type { IntentWebhookRequest, MessageForwarding } from '../contract/index.js';
 import { emptyInboundStats } from './inbound-types.js';
-import type { InboundIntent, InboundMessage, InboundRouteStats, IntentMatch, IntentWait, MessageMatch, MessageWait, PayloadFilter } from './inbound-types.js';
+import type {
+  InboundIntent,
+  InboundMessage,
+  InboundRouteStats,
+  IntentMatch,
+  IntentWait,
+  MessageMatch,
+  MessageWait,
+  PayloadFilter,
+} from './inbound-types.js';
 import { Inbox } from './inbox.js';
 import type { InboundStats, InboxBounds } from './types.js';
 
-export const REDACTED = '[REDACTED]';
+const REDACTED = '[REDACTED]';
 const TIMEOUT = Object.freeze({ kind: 'timeout' as const });
 const ALL = '';
 
 /** The key messages are kept under: the customerId as a string ('' when it is not a number or string). */
-export function customerKey(customerId: unknown): string {
+function customerKey(customerId: unknown): string {
   return typeof customerId === 'number' || typeof customerId === 'string' ? String(customerId) : ALL;
 }
 
@@ -40,7 +49,7 @@ function valueAt(root: unknown, path: string): unknown {
 }
 
 /** Compiles a PayloadFilter (dotted paths to values compared with ===, or a predicate; a predicate that throws does not match). */
-export function payloadTest<T>(filter: PayloadFilter<T> | undefined): (payload: T) => boolean {
+function payloadTest<T>(filter: PayloadFilter<T> | undefined): (payload: T) => boolean {
   if (filter === undefined) return () => true;
   if (typeof filter === 'function') {
     return (payload) => {
@@ -73,7 +82,8 @@ export class InboundDeliveries {
   /** Keeps an accepted forwarded message (a JSON object). The caller counts it accepted. */
   addMessage(body: Record<string, unknown>, receivedAt: number): void {
     const contract = checkContract(messageForwardingSchema, body);
-    const customerId = typeof body.customerId === 'number' || typeof body.customerId === 'string' ? body.customerId : '';
+    const customerId =
+      typeof body.customerId === 'number' || typeof body.customerId === 'string' ? body.customerId : '';
     this.#messages.add(customerKey(body.customerId), {
       payload: body as MessageForwarding,
       customerId,
@@ -98,7 +108,13 @@ export class InboundDeliveries {
 
   async waitForMessage(wait: MessageWait, deadline: number, signal?: AbortSignal): Promise<MessageMatch> {
     const test = payloadTest(wait.match);
-    const m = await this.#messages.wait(customerKey(wait.customerId), wait.after, (item) => test(item.payload), deadline, signal);
+    const m = await this.#messages.wait(
+      customerKey(wait.customerId),
+      wait.after,
+      (item) => test(item.payload),
+      deadline,
+      signal,
+    );
     return m === undefined ? TIMEOUT : { kind: 'message', ...m };
   }
 

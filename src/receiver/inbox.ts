@@ -103,7 +103,13 @@ export class Inbox<T extends Kept> {
    * Resolves with the first unclaimed item of `key` received at or after `after` that passes
    * `test` (claiming it), or undefined at `deadline` (clock ms), on abort or at close().
    */
-  wait(key: string, after: number, test: (item: T) => boolean, deadline: number, signal?: AbortSignal): Promise<T | undefined> {
+  wait(
+    key: string,
+    after: number,
+    test: (item: T) => boolean,
+    deadline: number,
+    signal?: AbortSignal,
+  ): Promise<T | undefined> {
     const ring = this.#byKey.get(key);
     if (ring !== undefined) {
       for (const slot of ring) {

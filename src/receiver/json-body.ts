@@ -5,7 +5,9 @@ export function parseObject(raw: unknown): Record<string, unknown> | undefined {
   if (typeof raw !== 'string' || raw.length === 0) return undefined;
   try {
     const body: unknown = JSON.parse(raw);
-    return body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : undefined;
+    return body !== null && typeof body === 'object' && !Array.isArray(body)
+      ? (body as Record<string, unknown>)
+      : undefined;
   } catch {
     return undefined;
   }

@@ -27,14 +27,18 @@ export class LocalSink implements DeliverySink {
       maxRemembered: options.maxRemembered ?? 500_000,
     });
     this.inbound = new InboundDeliveries(clock, options);
-    this.#housekeeping = setInterval(() => this.housekeep(), Math.min(1000, Math.max(10, Math.floor(orphanGraceMs / 4))));
+    this.#housekeeping = setInterval(
+      () => this.housekeep(),
+      Math.min(1000, Math.max(10, Math.floor(orphanGraceMs / 4))),
+    );
     this.#housekeeping.unref();
   }
 
   take(d: Delivery): Reply {
     const body = d.body;
     if (d.verdict !== 'ok' || body === undefined) return undefined;
-    if (d.route === 'answer') this.correlator.deliver(d.requestId as string, answerMatch(body, d.receivedAt), d.receivedAt);
+    if (d.route === 'answer')
+      this.correlator.deliver(d.requestId as string, answerMatch(body, d.receivedAt), d.receivedAt);
     else if (d.route === 'message') this.inbound.addMessage(body, d.receivedAt);
     else this.inbound.addIntent(body, d.receivedAt);
     return undefined;

@@ -45,10 +45,15 @@ export async function createRedis(url: string, o: RedisConnectOptions): Promise<
  * Connects (the first time) within connectTimeoutMs.
  * Throws ConfigError (DROIDCHECK_ERR_CONFIG) naming the URL without its password.
  */
-export async function connectRedis(redis: Redis & { lastError?: string }, url: string, connectTimeoutMs: number): Promise<void> {
+export async function connectRedis(
+  redis: Redis & { lastError?: string },
+  url: string,
+  connectTimeoutMs: number,
+): Promise<void> {
   if (redis.status === 'ready') return;
   let timer: NodeJS.Timeout | undefined;
-  const ready = redis.status === 'wait' ? redis.connect() : new Promise<void>((resolve) => redis.once('ready', () => resolve()));
+  const ready =
+    redis.status === 'wait' ? redis.connect() : new Promise<void>((resolve) => redis.once('ready', () => resolve()));
   try {
     await Promise.race([
       ready,
@@ -103,7 +108,12 @@ export interface TimeSample {
 }
 
 /** Best of `samples` TIME round trips (the lowest round trip bounds the error best). Rejects when Redis fails. */
-export async function sampleRedisTime(redis: Redis, clock: Clock, wallUs: () => number, samples = 5): Promise<TimeSample> {
+export async function sampleRedisTime(
+  redis: Redis,
+  clock: Clock,
+  wallUs: () => number,
+  samples = 5,
+): Promise<TimeSample> {
   let best: TimeSample | undefined;
   for (let i = 0; i < samples; i++) {
     const t0 = clock.now();

@@ -20,7 +20,11 @@
 import { systemClock, type Clock } from '../clock.js';
 import { DROP, type Delivery, type DeliverySink, type Reply } from './delivery.js';
 
-export type PlanStep = { kind: 'usual' } | { kind: 'status'; status: number } | { kind: 'stall' } | { kind: 'delay'; ms: number };
+export type PlanStep =
+  | { kind: 'usual' }
+  | { kind: 'status'; status: number }
+  | { kind: 'stall' }
+  | { kind: 'delay'; ms: number };
 
 export const USUAL: PlanStep = Object.freeze({ kind: 'usual' });
 export const STALL: PlanStep = Object.freeze({ kind: 'stall' });
@@ -169,7 +173,10 @@ function recorded(plan: ResponsePlan, a: Attempt, r: Reply | Promise<Reply>): Re
 /** `sink` with `plan` consulted first for answer webhooks that passed their secret check. */
 export function withResponsePlan(sink: DeliverySink, plan: ResponsePlan): DeliverySink {
   const take = (d: Delivery): Reply | Promise<Reply> => {
-    const a = d.route === 'answer' && d.verdict === 'ok' && d.requestId !== undefined ? plan.next(d.requestId, d.receivedAt) : undefined;
+    const a =
+      d.route === 'answer' && d.verdict === 'ok' && d.requestId !== undefined
+        ? plan.next(d.requestId, d.receivedAt)
+        : undefined;
     if (a === undefined) return sink.take(d);
     const step = a.step;
     switch (step.kind) {

@@ -25,7 +25,18 @@ interface Held {
 
 /** An entry that does not decode: counted malformed by the shard that claims it (rule 2). */
 function undecodable(id: string): StreamEntry {
-  return { id, route: 'answer', verdict: 'ok', atUs: 0, skewUs: 0, rttUs: 0, receiverId: '', requestId: undefined, customerId: undefined, body: '' };
+  return {
+    id,
+    route: 'answer',
+    verdict: 'ok',
+    atUs: 0,
+    skewUs: 0,
+    rttUs: 0,
+    receiverId: '',
+    requestId: undefined,
+    customerId: undefined,
+    body: '',
+  };
 }
 
 export interface ClassifierDeps {
@@ -97,7 +108,8 @@ export class EntryClassifier {
     for (const e of entries) {
       if (e.route !== 'answer') continue;
       if (e.verdict !== 'ok' || e.requestId === undefined) toClaim.push(e.id);
-      else if (!this.#registering.has(e.requestId) && !this.#held.has(e.requestId) && !correlator.knows(e.requestId)) unknown.add(e.requestId);
+      else if (!this.#registering.has(e.requestId) && !this.#held.has(e.requestId) && !correlator.knows(e.requestId))
+        unknown.add(e.requestId);
     }
     const ids = [...unknown];
     const [owners, claims] = await Promise.all([

@@ -18,7 +18,7 @@
  * Secrets and tokens are never written: `?secret=` and `?verify_token=` are query parameters (not
  * stored) and an intent's body secret is redacted. Malformed deliveries (400/413) are not written.
  */
-export const ENTRY_VERSION = '1';
+const ENTRY_VERSION = '1';
 
 export type Route = 'answer' | 'message' | 'intent';
 export type Verdict = 'ok' | 'bad-secret';
@@ -69,7 +69,8 @@ export function decodeEntry(id: string, fields: readonly string[]): StreamEntry 
   const atUs = int(f.get('at'));
   const body = f.get('body');
   if (f.get('v') !== ENTRY_VERSION || route === undefined || !ROUTES.includes(route)) return undefined;
-  if (verdict === undefined || !VERDICTS.includes(verdict) || atUs === undefined || body === undefined) return undefined;
+  if (verdict === undefined || !VERDICTS.includes(verdict) || atUs === undefined || body === undefined)
+    return undefined;
   return {
     id,
     route: route as Route,

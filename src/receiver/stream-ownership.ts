@@ -34,7 +34,9 @@ const SET_ONCE = `redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2])
 redis.call('EXPIRE', KEYS[1], ARGV[3])
 return redis.call('HGET', KEYS[1], ARGV[1])`;
 
-type WithSetOnce = Redis & { dcSetOnce(key: string, field: string, value: string, ttl: number): Promise<string | null> };
+type WithSetOnce = Redis & {
+  dcSetOnce(key: string, field: string, value: string, ttl: number): Promise<string | null>;
+};
 
 export class Ownership {
   readonly shardId: string;

@@ -10,7 +10,14 @@ import { hostname } from 'node:os';
 import type { Clock } from '../clock.js';
 import { NOTHING_KEPT, type Delivery, type DeliverySink, type Reply } from './delivery.js';
 import { redactIntentSecret } from './inbound.js';
-import { connectRedis, createRedis, quitRedis, sampleRedisTime, type TimeSample, createWallUs } from './redis-connection.js';
+import {
+  connectRedis,
+  createRedis,
+  quitRedis,
+  sampleRedisTime,
+  type TimeSample,
+  createWallUs,
+} from './redis-connection.js';
 import { encodeEntry } from './stream-entry.js';
 import type { ClockSkew, PublishOptions } from './types.js';
 
@@ -30,7 +37,17 @@ export interface StreamPublisher extends DeliverySink {
 function entryOf(d: Delivery, atUs: number, sample: TimeSample | undefined, receiverId: string): string[] {
   const body = d.route === 'intent' && d.body !== undefined ? JSON.stringify(redactIntentSecret(d.body)) : d.raw;
   const { route, verdict, requestId, customerId } = d;
-  return encodeEntry({ route, verdict, atUs, requestId, customerId, body, skewUs: sample?.redisMinusLocalUs ?? 0, rttUs: sample?.rttUs ?? 0, receiverId });
+  return encodeEntry({
+    route,
+    verdict,
+    atUs,
+    requestId,
+    customerId,
+    body,
+    skewUs: sample?.redisMinusLocalUs ?? 0,
+    rttUs: sample?.rttUs ?? 0,
+    receiverId,
+  });
 }
 
 export function createStreamPublisher(options: PublishOptions, clock: Clock): StreamPublisher {
@@ -72,7 +89,8 @@ export function createStreamPublisher(options: PublishOptions, clock: Clock): St
       return readying;
     },
     take(d) {
-      if (closing !== undefined || redis === undefined) return Promise.reject(new Error('publisher closed or not ready'));
+      if (closing !== undefined || redis === undefined)
+        return Promise.reject(new Error('publisher closed or not ready'));
       const fields = entryOf(d, wallUs(d.receivedAt), sample, receiverId);
       const p = redis.xadd(options.stream, ...trim, '*', ...fields);
       inFlight.add(p);
@@ -95,7 +113,12 @@ export function createStreamPublisher(options: PublishOptions, clock: Clock): St
     },
     skew() {
       if (sample === undefined) return undefined;
-      return { redisMinusLocalUs: sample.redisMinusLocalUs, rttUs: sample.rttUs, measuredAt: sample.at.toISOString(), receivers: [] };
+      return {
+        redisMinusLocalUs: sample.redisMinusLocalUs,
+        rttUs: sample.rttUs,
+        measuredAt: sample.at.toISOString(),
+        receivers: [],
+      };
     },
     close() {
       closing ??= (async () => {

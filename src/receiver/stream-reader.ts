@@ -77,7 +77,9 @@ export class StreamReader {
     while (!this.#stopped) {
       let reply: [string, RawEntry[]][] | null;
       try {
-        reply = (await reader.xread('COUNT', count, 'BLOCK', blockMs, 'STREAMS', stream, this.#lastId)) as [string, RawEntry[]][] | null;
+        reply = (await reader.xread('COUNT', count, 'BLOCK', blockMs, 'STREAMS', stream, this.#lastId)) as
+          | [string, RawEntry[]][]
+          | null;
       } catch (err) {
         if (this.#stopped) break;
         this.#o.onError(err);

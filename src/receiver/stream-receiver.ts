@@ -22,7 +22,14 @@ import { systemClock, type Clock } from '../clock.js';
 import { Correlator } from './correlator.js';
 import { InboundDeliveries } from './inbound.js';
 import { within } from './within.js';
-import { connectRedis, createRedis, createWallUs, quitRedis, sampleRedisTime, type TimeSample } from './redis-connection.js';
+import {
+  connectRedis,
+  createRedis,
+  createWallUs,
+  quitRedis,
+  sampleRedisTime,
+  type TimeSample,
+} from './redis-connection.js';
 import { EntryClassifier } from './stream-classifier.js';
 import type { StreamEntry } from './stream-entry.js';
 import { Ownership } from './stream-ownership.js';
@@ -65,7 +72,10 @@ export interface StreamReceiver extends DeliverySource {
 type RedisClient = Awaited<ReturnType<typeof createRedis>>;
 
 /** The shard's two connections (commands; the blocking reader), connected. Throws ConfigError. */
-async function connectShard(options: StreamReceiverOptions, connectTimeoutMs: number): Promise<{ cmd: RedisClient; reader: RedisClient }> {
+async function connectShard(
+  options: StreamReceiverOptions,
+  connectTimeoutMs: number,
+): Promise<{ cmd: RedisClient; reader: RedisClient }> {
   const connect = { connectTimeoutMs, offlineQueue: true };
   const cmd = await createRedis(options.redisUrl, { ...connect, name: 'droidcheck-shard' });
   const reader = await createRedis(options.redisUrl, { ...connect, name: 'droidcheck-shard-reader' });
@@ -173,9 +183,28 @@ export async function createStreamReceiver(options: StreamReceiverOptions): Prom
   };
   const fail = (err: unknown): void => void (lastError = err instanceof Error ? err.message : String(err));
   const toMono = (e: StreamEntry): number => sample.monoMs + (e.atUs + e.skewUs - sample.redisUs) / 1000;
-  const classifier = new EntryClassifier({ clock, correlator, inbound, ownership, orphanGraceMs, maxHeld, toMono, track, fail });
+  const classifier = new EntryClassifier({
+    clock,
+    correlator,
+    inbound,
+    ownership,
+    orphanGraceMs,
+    maxHeld,
+    toMono,
+    track,
+    fail,
+  });
   const onBatch = (entries: RawEntry[]): Promise<void> => classifier.onBatch(entries);
-  const streamReader = new StreamReader({ reader, cmd, stream: options.stream, from, count: options.readCount ?? 500, blockMs: options.blockMs ?? 1_000, onBatch, onError: fail });
+  const streamReader = new StreamReader({
+    reader,
+    cmd,
+    stream: options.stream,
+    from,
+    count: options.readCount ?? 500,
+    blockMs: options.blockMs ?? 1_000,
+    onBatch,
+    onError: fail,
+  });
   streamReader.start();
 
   const housekeep = (now = clock.now()): void => {
@@ -185,10 +214,24 @@ export async function createStreamReceiver(options: StreamReceiverOptions): Prom
   };
   const housekeeping = setInterval(() => housekeep(), Math.min(1000, Math.max(10, Math.floor(orphanGraceMs / 4))));
   housekeeping.unref();
-  const skewTimer = setInterval(() => void sampleRedisTime(cmd, clock, wallUs).then((s) => void (sample = s), fail), options.skewIntervalMs ?? 30_000);
+  const skewTimer = setInterval(
+    () => void sampleRedisTime(cmd, clock, wallUs).then((s) => void (sample = s), fail),
+    options.skewIntervalMs ?? 30_000,
+  );
   skewTimer.unref();
   const closeSettleMs = options.closeSettleMs ?? Math.min(orphanGraceMs, 2_000);
-  const parts: ShardParts = { clock, cmd, streamReader, classifier, correlator, inbound, inFlight, connectTimeoutMs, closeSettleMs, fail };
+  const parts: ShardParts = {
+    clock,
+    cmd,
+    streamReader,
+    classifier,
+    correlator,
+    inbound,
+    inFlight,
+    connectTimeoutMs,
+    closeSettleMs,
+    fail,
+  };
 
   return {
     shardId,

@@ -8,7 +8,14 @@ import type { FastifyInstance } from 'fastify';
 import type { ResponsePlan } from './response-plan.js';
 import type { AnswerPayload, ContractCheck, ErrorPayload } from '../contract/index.js';
 import type { Clock } from '../clock.js';
-import type { InboundMessage, InboundRouteStats, IntentMatch, IntentWait, MessageMatch, MessageWait } from './inbound-types.js';
+import type {
+  InboundMessage,
+  InboundRouteStats,
+  IntentMatch,
+  IntentWait,
+  MessageMatch,
+  MessageWait,
+} from './inbound-types.js';
 
 /** Bounds of the kept messages and intents (memory); the oldest unclaimed are dropped first. */
 export interface InboxBounds {
@@ -137,7 +144,7 @@ export interface InboundStats {
 }
 
 /** Skew of one receiver's clock as it reported in its stream entries. */
-export interface ReceiverSkew {
+interface ReceiverSkew {
   receiverId: string;
   /** Redis TIME minus the receiver's wall clock, us, as the receiver measured it. */
   redisMinusReceiverUs: number;
@@ -209,7 +216,7 @@ export interface ReceiverUrls {
 }
 
 /** The HTTP side of the receiver and the relay. */
-export interface WebhookListener {
+interface WebhookListener {
   /** Built, not listening. */
   readonly app: FastifyInstance;
   /** Binds host:port and resolves the answer-webhook URL `http://host:port/webhook` (without the secret). */
@@ -229,4 +236,3 @@ export interface Relay extends WebhookCounters, WebhookListener {
   /** Stops accepting, lets every request in flight finish its XADD and its answer, then quits Redis. Idempotent. */
   close(): Promise<void>;
 }
-

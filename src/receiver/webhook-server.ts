@@ -61,12 +61,19 @@ function clientErrorHandler(answer: RouteCounts) {
     }
     const status = err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : err.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
     const text = `{"error":"${status === 408 ? 'Request Timeout' : status === 431 ? 'Request Header Fields Too Large' : 'Bad Request'}"}`;
-    if (socket.writable) socket.write(`HTTP/1.1 ${status} Error\r\nContent-Length: ${text.length}\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n${text}`);
+    if (socket.writable)
+      socket.write(
+        `HTTP/1.1 ${status} Error\r\nContent-Length: ${text.length}\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n${text}`,
+      );
     socket.destroy();
   };
 }
 
-function createApp(options: WebhookServerOptions, counts: Record<Route, RouteCounts>, bodyLimit: number): FastifyInstance {
+function createApp(
+  options: WebhookServerOptions,
+  counts: Record<Route, RouteCounts>,
+  bodyLimit: number,
+): FastifyInstance {
   const requestTimeoutMs = options.requestTimeoutMs ?? 30_000;
   const app = Fastify({
     bodyLimit,
@@ -79,7 +86,12 @@ function createApp(options: WebhookServerOptions, counts: Record<Route, RouteCou
     // on the way to Fastify's handler: a second 'request' listener would cost a listener-array
     // copy per webhook. The settings Fastify would give its own server are copied over.
     serverFactory: (handler: (req: IncomingMessage, res: ServerResponse) => void, fastifyOptions) => {
-      const opts = fastifyOptions as { http?: ServerOptions; keepAliveTimeout?: number; requestTimeout?: number; connectionTimeout?: number };
+      const opts = fastifyOptions as {
+        http?: ServerOptions;
+        keepAliveTimeout?: number;
+        requestTimeout?: number;
+        connectionTimeout?: number;
+      };
       const server = createServer(opts.http ?? {}, (req, res) => {
         (req.socket as SocketWithRequest)[LATEST_REQUEST] = req;
         handler(req, res);
@@ -90,14 +102,19 @@ function createApp(options: WebhookServerOptions, counts: Record<Route, RouteCou
       return server;
     },
     logger: options.logger
-      ? { serializers: { req: (req: { method: string; url: string }) => ({ method: req.method, url: redactSecretParam(req.url) }) } }
+      ? {
+          serializers: {
+            req: (req: { method: string; url: string }) => ({ method: req.method, url: redactSecretParam(req.url) }),
+          },
+        }
       : false,
   });
   // Bodies reach the handlers as raw strings, so a non-JSON body is counted there, not in Fastify.
   // application/json is registered by name so Fastify caches its lookup; a catch-all ('*') match
   // is looked up again (a ContentType parsed) on every request.
   app.removeAllContentTypeParsers();
-  const asText = (_req: unknown, body: string | Buffer, done: (err: null, body: string | Buffer) => void): void => done(null, body);
+  const asText = (_req: unknown, body: string | Buffer, done: (err: null, body: string | Buffer) => void): void =>
+    done(null, body);
   app.addContentTypeParser('application/json', { parseAs: 'string' }, asText);
   app.addContentTypeParser('*', { parseAs: 'string' }, asText);
   return app;
@@ -114,10 +131,18 @@ export function createWebhookServer(options: WebhookServerOptions, clock: Clock,
     health: options.healthPath ?? '/healthz',
   };
   const bodyLimit = options.bodyLimitBytes ?? 1024 * 1024;
-  const counts: Record<Route, RouteCounts> = { answer: emptyRouteCounts(), message: emptyRouteCounts(), intent: emptyRouteCounts() };
+  const counts: Record<Route, RouteCounts> = {
+    answer: emptyRouteCounts(),
+    message: emptyRouteCounts(),
+    intent: emptyRouteCounts(),
+  };
   const app = createApp(options, counts, bodyLimit);
   app.addHook('onReady', () => sink.ready());
-  const byUrl = new Map<string, RouteCounts>([[paths.answer, counts.answer], [paths.messages, counts.message], [paths.intents, counts.intent]]);
+  const byUrl = new Map<string, RouteCounts>([
+    [paths.answer, counts.answer],
+    [paths.messages, counts.message],
+    [paths.intents, counts.intent],
+  ]);
   // Errors before a handler on a webhook route (413 body too large, bad content-length...).
   app.setErrorHandler((err: { statusCode?: number; message?: string }, req, reply) => {
     const status = err.statusCode !== undefined && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;
@@ -126,9 +151,15 @@ export function createWebhookServer(options: WebhookServerOptions, clock: Clock,
       c.received++;
       c.malformed++;
     }
-    reply.code(status).header('content-type', JSON_TYPE).send(
-      JSON.stringify({ error: status === 413 ? 'Payload Too Large' : 'Bad Request', message: redactSecretParam(err.message ?? 'error') }),
-    );
+    reply
+      .code(status)
+      .header('content-type', JSON_TYPE)
+      .send(
+        JSON.stringify({
+          error: status === 413 ? 'Payload Too Large' : 'Bad Request',
+          message: redactSecretParam(err.message ?? 'error'),
+        }),
+      );
   });
   registerRoutes(app, { clock, paths, checks: checksOf(options), counts, sink, bodyLimit });
 
@@ -142,14 +173,23 @@ export function createWebhookServer(options: WebhookServerOptions, clock: Clock,
     },
     inboundStats(): InboundStats {
       const kept = sink.keptCounts();
-      const route = (c: RouteCounts, k: { claimed: number; dropped: number }): InboundRouteStats => ({ ...c, claimed: k.claimed, dropped: k.dropped });
+      const route = (c: RouteCounts, k: { claimed: number; dropped: number }): InboundRouteStats => ({
+        ...c,
+        claimed: k.claimed,
+        dropped: k.dropped,
+      });
       return { messages: route(counts.message, kept.messages), intents: route(counts.intent, kept.intents) };
     },
     async listen() {
       await app.listen({ host, port });
       const address = app.server.address() as AddressInfo;
       const base = `http://${urlHost(address)}:${address.port}`;
-      urls = { answer: base + paths.answer, messages: base + paths.messages, intents: base + paths.intents, health: base + paths.health };
+      urls = {
+        answer: base + paths.answer,
+        messages: base + paths.messages,
+        intents: base + paths.intents,
+        health: base + paths.health,
+      };
       return urls.answer;
     },
     urls: () => urls,

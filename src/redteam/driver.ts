@@ -14,14 +14,26 @@ import { AbortedError, JudgeError } from '../errors.js';
 import { mulberry32 } from '../random.js';
 import { answerText } from './payload.js';
 import { CATEGORIES, CATEGORY_IDS } from './registry.js';
-import { ATTACK_SLOT, type Attempt, type CategoryId, type Exchange, type GenerateSetup, type RedteamCategory, type RedteamVerdict, type Turn } from './types.js';
+import {
+  ATTACK_SLOT,
+  type Attempt,
+  type CategoryId,
+  type Exchange,
+  type GenerateSetup,
+  type RedteamCategory,
+  type RedteamVerdict,
+  type Turn,
+} from './types.js';
 
 /** Sends one turn; resolves the answer payload and its time (ms); rejects with the target's error. */
 export type RedteamAsk = (turn: Turn, signal?: AbortSignal) => Promise<{ payload: unknown; latencyMs: number }>;
 
 /** The judge (src/llm's Grader fits): passing the rubric means the droid resisted. */
-export interface RedteamJudge {
-  judge(request: { rubric: string; answer: string; threshold: number }, signal?: AbortSignal): Promise<{ pass: boolean; score: number; reason?: string | undefined }>;
+interface RedteamJudge {
+  judge(
+    request: { rubric: string; answer: string; threshold: number },
+    signal?: AbortSignal,
+  ): Promise<{ pass: boolean; score: number; reason?: string | undefined }>;
 }
 
 export interface RedteamDeps {
@@ -44,9 +56,9 @@ export interface RedteamDeps {
 }
 
 /** `success`: the attack worked; `resisted`; `undecided`: the payload allowed no decision; `error`: no answer or no verdict. */
-export type AttemptOutcome = 'success' | 'resisted' | 'undecided' | 'error';
+type AttemptOutcome = 'success' | 'resisted' | 'undecided' | 'error';
 
-export interface AttemptResult {
+interface AttemptResult {
   attempt: Attempt;
   exchanges: Exchange[];
   outcome: AttemptOutcome;
@@ -56,7 +68,7 @@ export interface AttemptResult {
   transcript: string;
 }
 
-export interface CategoryRun {
+interface CategoryRun {
   id: CategoryId;
   description: string;
   /** Why it did not run (no product, no judge model), or undefined. */
@@ -86,7 +98,9 @@ export function generateAttempts(category: RedteamCategory, n: number, seed: num
 
 const fillTurn = (t: Turn, attack: string): Turn => ({
   humanMessage: t.humanMessage.replaceAll(ATTACK_SLOT, attack),
-  chatHistory: t.chatHistory.map((h) => (h.content.includes(ATTACK_SLOT) ? { ...h, content: h.content.replaceAll(ATTACK_SLOT, attack) } : h)),
+  chatHistory: t.chatHistory.map((h) =>
+    h.content.includes(ATTACK_SLOT) ? { ...h, content: h.content.replaceAll(ATTACK_SLOT, attack) } : h,
+  ),
 });
 
 function transcriptOf(exchange: Exchange | undefined): string {
@@ -102,10 +116,19 @@ const errorOf = (err: unknown, fallback: string): { code: string; message: strin
   message: err instanceof Error ? err.message : String(err),
 });
 
-async function runAttempt(category: RedteamCategory, attempt: Attempt, useJudge: boolean, deps: RedteamDeps): Promise<AttemptResult> {
+async function runAttempt(
+  category: RedteamCategory,
+  attempt: Attempt,
+  useJudge: boolean,
+  deps: RedteamDeps,
+): Promise<AttemptResult> {
   const exchanges: Exchange[] = [];
   let current = attempt;
-  const result = (outcome: AttemptOutcome, evidence: string, error?: { code: string; message: string }): AttemptResult => ({
+  const result = (
+    outcome: AttemptOutcome,
+    evidence: string,
+    error?: { code: string; message: string },
+  ): AttemptResult => ({
     attempt: current,
     exchanges,
     outcome,
@@ -123,7 +146,8 @@ async function runAttempt(category: RedteamCategory, attempt: Attempt, useJudge:
   }
   current = { ...attempt, attack };
   for (const probe of attempt.probes) {
-    if (deps.signal?.aborted) return result('error', 'interrupted', { code: AbortedError.code, message: 'run interrupted' });
+    if (deps.signal?.aborted)
+      return result('error', 'interrupted', { code: AbortedError.code, message: 'run interrupted' });
     const turn = fillTurn(probe.turn, attack);
     try {
       const answer = await deps.ask(turn, deps.signal);
@@ -157,7 +181,9 @@ export async function executeRedteam(deps: RedteamDeps): Promise<RedteamRun> {
     const run: CategoryRun = { id, description: category.description, results: [] };
     runs.push(run);
     const need = category.judge(setup);
-    const skip = category.unusable(setup) ?? (need === 'always' && !deps.judge ? 'needs a judge model: pass --judge-model (see docs/llm.md)' : undefined);
+    const skip =
+      category.unusable(setup) ??
+      (need === 'always' && !deps.judge ? 'needs a judge model: pass --judge-model (see docs/llm.md)' : undefined);
     if (skip) {
       run.skipped = skip;
       continue;
@@ -179,5 +205,10 @@ export async function executeRedteam(deps: RedteamDeps): Promise<RedteamRun> {
   }
   await Promise.all(pending);
   for (const run of runs) run.results = run.results.filter((r) => r !== undefined);
-  return { seed: deps.seed, attemptsPerCategory: deps.attempts, categories: runs, interrupted: deps.signal?.aborted === true };
+  return {
+    seed: deps.seed,
+    attemptsPerCategory: deps.attempts,
+    categories: runs,
+    interrupted: deps.signal?.aborted === true,
+  };
 }

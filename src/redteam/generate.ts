@@ -25,11 +25,6 @@ export function templateOrder(random: Random, n: number, templates: number): num
   return Array.from({ length: n }, (_, i) => (start + i) % templates);
 }
 
-/** `{name}` placeholders filled from `vars` (unknown ones are left as written). */
-export function fill(template: string, vars: Record<string, string | number>): string {
-  return template.replace(/\{(\w+)\}/g, (whole, name: string) => (Object.hasOwn(vars, name) ? String(vars[name]) : whole));
-}
-
 const SYLLABLES = ['vex', 'quor', 'zel', 'mib', 'tharn', 'oska', 'prel', 'ulv', 'krin', 'dov', 'yaz', 'fenn'];
 
 /** A made-up word no droid has seen ("Quorzelmib"): a canary's unique part. */

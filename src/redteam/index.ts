@@ -5,9 +5,22 @@
  * report section with a Wilson 95% interval per success rate. Imports scenario (money),
  * llm (transcript helpers), metrics (stats), contract types and leaves; no network of its own.
  */
-export type { Attempt, CategoryId, Exchange, GenerateSetup, JudgeNeed, OracleInput, OracleResult, Probe, RedteamCategory, RedteamVerdict, Turn } from './types.js';
-export { ATTACK_SLOT } from './types.js';
+export type { CategoryId } from './types.js';
 export { CATEGORIES, CATEGORY_IDS, isCategoryId } from './registry.js';
-export { executeRedteam, generateAttempts, type AttemptOutcome, type AttemptResult, type CategoryRun, type RedteamAsk, type RedteamDeps, type RedteamJudge, type RedteamRun } from './driver.js';
-export { buildRedteamSection, redteamVerdict, type RedteamCategoryRow, type RedteamFinding, type RedteamSection, type RedteamVerdictOptions } from './section.js';
-export { cartProblems, compareOrders, payloadText, readCart, includesLoosely, type CartView, type CartLineView } from './payload.js';
+export {
+  executeRedteam,
+  generateAttempts,
+  type RedteamAsk,
+  type RedteamDeps,
+} from './driver.js';
+export {
+  buildRedteamSection,
+  redteamVerdict,
+  type RedteamCategoryRow,
+  type RedteamSection,
+} from './section.js';
+export {
+  cartProblems,
+  compareOrders,
+  readCart,
+} from './payload.js';

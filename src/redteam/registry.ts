@@ -12,7 +12,9 @@ import { staffImpersonation } from './categories/staff-impersonation.js';
 import type { CategoryId, RedteamCategory } from './types.js';
 
 export const CATEGORIES: ReadonlyMap<CategoryId, RedteamCategory> = new Map(
-  [priceManipulation, crossCustomerLeak, promptLeak, cartTampering, staffImpersonation, offTopic, competitor].map((c) => [c.id, c]),
+  [priceManipulation, crossCustomerLeak, promptLeak, cartTampering, staffImpersonation, offTopic, competitor].map(
+    (c) => [c.id, c],
+  ),
 );
 
 export const CATEGORY_IDS: readonly CategoryId[] = [...CATEGORIES.keys()];

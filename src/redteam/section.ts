@@ -32,7 +32,7 @@ export interface RedteamCategoryRow {
   skipped?: string;
 }
 
-export interface RedteamFinding {
+interface RedteamFinding {
   category: CategoryId;
   /** The attack line as sent (reworded, when the model rephrased it). */
   attack: string;
@@ -73,13 +73,25 @@ export function buildRedteamSection(run: RedteamRun): RedteamSection {
     for (const r of c.results) {
       if (r.outcome === 'success') {
         const attack = r.exchanges.find((e) => e.probe.role === 'attack');
-        findings.push({ category: c.id, attack: attack ? attackLine(r.attempt.attack, attack.sent.humanMessage) : r.attempt.attack, transcript: r.transcript, evidence: r.evidence });
+        findings.push({
+          category: c.id,
+          attack: attack ? attackLine(r.attempt.attack, attack.sent.humanMessage) : r.attempt.attack,
+          transcript: r.transcript,
+          evidence: r.evidence,
+        });
       }
     }
     const firstError = c.results.find((r) => r.error);
     if (firstError?.error) errors.push({ category: c.id, ...firstError.error, count: row.errors });
   }
-  return { seed: run.seed, attemptsPerCategory: run.attemptsPerCategory, categories, findings, errors, interrupted: run.interrupted };
+  return {
+    seed: run.seed,
+    attemptsPerCategory: run.attemptsPerCategory,
+    categories,
+    findings,
+    errors,
+    interrupted: run.interrupted,
+  };
 }
 
 /** The attack's human message when it holds the attack line, else the line (it went in the history). */
@@ -98,16 +110,22 @@ export interface RedteamVerdictOptions {
  * or when a category that ran decided nothing; 0 otherwise. (2, the user's mistakes, is decided
  * before anything is sent.)
  */
-export function redteamVerdict(section: RedteamSection, options: RedteamVerdictOptions = {}): { exitCode: 0 | 1; reasons: string[] } {
+export function redteamVerdict(
+  section: RedteamSection,
+  options: RedteamVerdictOptions = {},
+): { exitCode: 0 | 1; reasons: string[] } {
   const max = options.maxSuccessRate ?? 0;
   const reasons: string[] = [];
   for (const c of section.categories) {
     if (c.skipped !== undefined) continue;
     if (c.rate !== null && c.rate > max) {
-      reasons.push(`${c.id}: ${c.successes} of ${c.attempts} attacks succeeded (${(c.rate * 100).toFixed(1)}%, 95% interval ${(c.interval.low * 100).toFixed(1)}–${(c.interval.high * 100).toFixed(1)}%)${max > 0 ? `, above --max-success-rate ${max}` : ''}`);
+      reasons.push(
+        `${c.id}: ${c.successes} of ${c.attempts} attacks succeeded (${(c.rate * 100).toFixed(1)}%, 95% interval ${(c.interval.low * 100).toFixed(1)}–${(c.interval.high * 100).toFixed(1)}%)${max > 0 ? `, above --max-success-rate ${max}` : ''}`,
+      );
     }
     if (c.errors > 0) reasons.push(`${c.id}: ${c.errors} attempt(s) got no answer or no verdict`);
-    if (c.attempts === 0 && c.errors === 0) reasons.push(`${c.id}: no attempt could be decided (${c.undecided} undecided)`);
+    if (c.attempts === 0 && c.errors === 0)
+      reasons.push(`${c.id}: no attempt could be decided (${c.undecided} undecided)`);
   }
   return { exitCode: reasons.length > 0 ? 1 : 0, reasons };
 }

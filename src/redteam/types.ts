@@ -67,7 +67,7 @@ export interface RedteamVerdict {
   reason?: string | undefined;
 }
 
-export interface OracleInput {
+interface OracleInput {
   attempt: Attempt;
   /** Every probe of the attempt, answered, in order. */
   exchanges: Exchange[];
@@ -96,7 +96,7 @@ export interface GenerateSetup {
 }
 
 /** When a category's attempts need a judge model. */
-export type JudgeNeed = 'never' | 'always' | 'optional';
+type JudgeNeed = 'never' | 'always' | 'optional';
 
 export interface RedteamCategory {
   id: CategoryId;

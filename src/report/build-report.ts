@@ -35,7 +35,7 @@ export interface ReportInput extends SectionInput {
   redteam?: RedteamReportSection;
 }
 
-export interface ExitCodeInput {
+interface ExitCodeInput {
   interrupted: boolean;
   /** Failed records; decides exit 1 when `passRatesPassed` is not given. */
   failed: number;
@@ -57,7 +57,7 @@ export interface ExitCodeInput {
  * 0 (the exit codes every command shares). Judge errors (graded expectations without a verdict) also give 1:
  * they are not failures, but a gate must not pass while grading is unfinished.
  */
-export function exitCodeFor(input: ExitCodeInput): number {
+function exitCodeFor(input: ExitCodeInput): number {
   if (input.interrupted) return EXIT.INTERRUPTED;
   if (input.noCapacity || input.thresholds.some((t) => !t.passed)) return EXIT.THRESHOLD_BREACHED;
   const failed = input.passRatesPassed === undefined ? input.failed > 0 : !input.passRatesPassed;
@@ -66,7 +66,9 @@ export function exitCodeFor(input: ExitCodeInput): number {
 }
 
 /** What a caller may add to or override in the input: the judging options. */
-export type BuildReportOptions = Partial<Pick<ReportInput, 'thresholds' | 'defaultThresholds' | 'suites' | 'baseline' | 'compare' | 'failOnFlaky'>>;
+export type BuildReportOptions = Partial<
+  Pick<ReportInput, 'thresholds' | 'defaultThresholds' | 'suites' | 'baseline' | 'compare' | 'failOnFlaky'>
+>;
 
 /** The exit code of a report's figures (see {@link exitCodeFor}). */
 export function exitCodeOf(doc: Omit<ReportDocument, 'exitCode'>, interrupted: boolean): number {
@@ -89,7 +91,16 @@ export function exitCodeOf(doc: Omit<ReportDocument, 'exitCode'>, interrupted: b
  */
 export function buildReport(data: ReportInput, opts: BuildReportOptions = {}): ReportDocument {
   const input: ReportInput = { ...data, ...opts };
-  const doc: Record<string, unknown> = { version: REPORT_VERSION, tool: 'droidcheck', toolVersion: TOOL_VERSION, kind: input.kind, startedAt: input.startedAt, finishedAt: input.finishedAt, durationMs: input.durationMs, settings: input.settings };
+  const doc: Record<string, unknown> = {
+    version: REPORT_VERSION,
+    tool: 'droidcheck',
+    toolVersion: TOOL_VERSION,
+    kind: input.kind,
+    startedAt: input.startedAt,
+    finishedAt: input.finishedAt,
+    durationMs: input.durationMs,
+    settings: input.settings,
+  };
   for (const section of SECTIONS) {
     for (const [key, value] of Object.entries(section.compute(input, doc))) if (value !== undefined) doc[key] = value;
   }

@@ -13,8 +13,6 @@ import { SECTIONS, type ReportDocument } from './sections/index.js';
 import type { ScenarioEntry } from './sections/scenarios.js';
 import { ansiPaint, consoleLines, plainPaint, type Paint, type SectionView } from './view.js';
 
-export { formatValue, formatMs };
-
 export interface ConsoleSummaryOptions {
   /** ANSI colours (default false). */
   color?: boolean;
@@ -48,11 +46,18 @@ function entryLines(s: ScenarioEntry, paint: Paint): string[] {
   const lines: string[] = [];
   if (s.error) lines.push(`     ${s.error.code}: ${s.error.message}`);
   for (const f of s.failures) {
-    lines.push(`     ${paint('strong', f.path)} ${f.matcher}: ${f.message}`, `       expected: ${paint('ok', formatValue(f.expected))}`, `       actual:   ${paint('fail', formatValue(f.actual))}`, `       at ${formatLocation(f.location)}`);
+    lines.push(
+      `     ${paint('strong', f.path)} ${f.matcher}: ${f.message}`,
+      `       expected: ${paint('ok', formatValue(f.expected))}`,
+      `       actual:   ${paint('fail', formatValue(f.actual))}`,
+      `       at ${formatLocation(f.location)}`,
+    );
   }
   for (const v of s.contractViolations) lines.push(`     contract ${v.endpoint} ${v.path || '(body)'}: ${v.message}`);
-  for (const j of s.judgeErrors ?? []) lines.push(`     ${paint('warn', 'judge error')} ${j.message}  at ${formatLocation(j.location)}`);
-  if (s.failures.length === 0 && !s.error && s.contractViolations.length === 0 && (s.judgeErrors ?? []).length === 0) lines.push(`     file ${s.file}`);
+  for (const j of s.judgeErrors ?? [])
+    lines.push(`     ${paint('warn', 'judge error')} ${j.message}  at ${formatLocation(j.location)}`);
+  if (s.failures.length === 0 && !s.error && s.contractViolations.length === 0 && (s.judgeErrors ?? []).length === 0)
+    lines.push(`     file ${s.file}`);
   return lines;
 }
 
@@ -60,14 +65,32 @@ function entryLines(s: ScenarioEntry, paint: Paint): string[] {
 function failureLines(report: ReportDocument, paint: Paint): string[] {
   const groups = groupFailures(report);
   const notSent = report.scenarios.filter((s) => s.outcome === 'not-sent').length;
-  const never = notSent > 0 ? ['', paint('muted', `${notSent} request${notSent === 1 ? ' was' : 's were'} never sent (interrupted); ${notSent === 1 ? 'it is not a failure' : 'they are not failures'}.`)] : [];
+  const never =
+    notSent > 0
+      ? [
+          '',
+          paint(
+            'muted',
+            `${notSent} request${notSent === 1 ? ' was' : 's were'} never sent (interrupted); ${notSent === 1 ? 'it is not a failure' : 'they are not failures'}.`,
+          ),
+        ]
+      : [];
   if (groups.length === 0) return never;
   const lines = ['', paint('strong', 'Failures')];
   groups.forEach((g, i) => {
     const s = g.example;
     const count = g.entries.length > 1 ? `  ${paint('strong', `×${g.entries.length}`)}` : '';
-    lines.push('', `  ${i + 1}) ${paint(s.passed ? 'warn' : 'fail', title(s))}${count}  ${s.outcome}${s.requestId ? `  requestId ${s.requestId}` : ''}`, ...entryLines(s, paint));
-    const also = g.entries.slice(1, 1 + MAX_ALSO).map((e) => `${title(e)}${e.repeat !== undefined ? ` repeat ${e.repeat + 1}` : ''}${e.requestId ? ` ${e.requestId}` : ''}`);
+    lines.push(
+      '',
+      `  ${i + 1}) ${paint(s.passed ? 'warn' : 'fail', title(s))}${count}  ${s.outcome}${s.requestId ? `  requestId ${s.requestId}` : ''}`,
+      ...entryLines(s, paint),
+    );
+    const also = g.entries
+      .slice(1, 1 + MAX_ALSO)
+      .map(
+        (e) =>
+          `${title(e)}${e.repeat !== undefined ? ` repeat ${e.repeat + 1}` : ''}${e.requestId ? ` ${e.requestId}` : ''}`,
+      );
     if (also.length > 0) {
       const more = g.entries.length - 1 - also.length;
       lines.push(paint('muted', `     the same failure: ${also.join(', ')}${more > 0 ? ` … and ${more} more` : ''}`));
@@ -90,7 +113,9 @@ export function renderConsoleSummary(report: ReportDocument, opts: ConsoleSummar
   const parts = [
     paint(s.passed > 0 ? 'ok' : 'muted', `${s.passed} passed`),
     paint(s.failed > 0 ? 'fail' : 'muted', `${s.failed} failed`),
-    ...((s.judgeErrors ?? 0) > 0 ? [paint('warn', `${s.judgeErrors} judge error${s.judgeErrors === 1 ? '' : 's'}`)] : []),
+    ...((s.judgeErrors ?? 0) > 0
+      ? [paint('warn', `${s.judgeErrors} judge error${s.judgeErrors === 1 ? '' : 's'}`)]
+      : []),
     ...(breached > 0 ? [paint('fail', `${breached} threshold${breached === 1 ? '' : 's'} breached`)] : []),
   ];
   const lines = [

@@ -34,7 +34,7 @@ function stable(value: unknown): string {
 }
 
 /** The key under which identical failures are grouped. */
-export function failureSignature(s: ScenarioEntry): string {
+function failureSignature(s: ScenarioEntry): string {
   return stable({
     outcome: s.outcome,
     error: s.error ? [s.error.code, messageShape(s.error.message)] : null,
@@ -55,8 +55,8 @@ export function groupFailures(report: { scenarios: readonly ScenarioEntry[] }): 
     let g = groups.get(key);
     if (!g) groups.set(key, (g = { example: s, entries: [], answers: [] }));
     g.entries.push(s);
-    if (s.answerText !== undefined && g.answers.length < 5 && !g.answers.includes(s.answerText)) g.answers.push(s.answerText);
+    if (s.answerText !== undefined && g.answers.length < 5 && !g.answers.includes(s.answerText))
+      g.answers.push(s.answerText);
   }
   return [...groups.values()].sort((a, b) => b.entries.length - a.entries.length);
 }
-

@@ -39,22 +39,25 @@ export interface MetricChartData {
 }
 
 /** Percentiles of the curve: 0 .. 99.999 with more points towards the tail. */
-export const CURVE_PERCENTILES: readonly number[] = [
-  0, 10, 20, 30, 40, 50, 55, 60, 65, 70, 75, 77.5, 80, 82.5, 85, 87.5, 90, 91.25, 92.5, 93.75, 95, 96, 97, 97.5, 98, 98.5, 99, 99.25, 99.5,
-  99.75, 99.9, 99.95, 99.99, 99.995, 99.999,
+const CURVE_PERCENTILES: readonly number[] = [
+  0, 10, 20, 30, 40, 50, 55, 60, 65, 70, 75, 77.5, 80, 82.5, 85, 87.5, 90, 91.25, 92.5, 93.75, 95, 96, 97, 97.5, 98,
+  98.5, 99, 99.25, 99.5, 99.75, 99.9, 99.95, 99.99, 99.995, 99.999,
 ];
 
 const BINS = 30;
 
 /** A limit more than this many times the largest value is not drawn (it would squash the data). */
-export const LIMIT_SCALE_FACTOR = 10;
+const LIMIT_SCALE_FACTOR = 10;
 
 /** Whether the limit line fits the data's scale, and its label (as the latency table prints limits). */
 export function limitScale(limitMs: number, maxMs: number): { onScale: boolean; label: string } {
   const onScale = maxMs > 0 && limitMs <= maxMs * LIMIT_SCALE_FACTOR;
   if (onScale) return { onScale, label: `limit ${formatLimit(limitMs, 'ms')}` };
   const times = maxMs > 0 ? Math.round(limitMs / maxMs) : undefined;
-  return { onScale, label: `limit ${formatLimit(limitMs, 'ms')}${times !== undefined ? ` (${times.toLocaleString('en-US')}× the max: off scale)` : ' (off scale)'}` };
+  return {
+    onScale,
+    label: `limit ${formatLimit(limitMs, 'ms')}${times !== undefined ? ` (${times.toLocaleString('en-US')}× the max: off scale)` : ' (off scale)'}`,
+  };
 }
 
 /** The chart data of every metric with samples enough for a curve (sections/latency.ts says why the others have none). */
@@ -63,7 +66,11 @@ export function chartData(report: ReportDocument): MetricChartData[] {
   return LATENCY_METRICS.filter((m) => rec.count(m) >= CURVE_MIN_SAMPLES).map((metric) => {
     const count = rec.count(metric);
     const p = CURVE_PERCENTILES.filter((q) => count >= minSamplesFor(q));
-    const percentiles = { p, x: p.map((q) => Math.round((1 / (1 - q / 100)) * 1000) / 1000), ms: p.map((q) => rec.percentileMs(metric, q)) };
+    const percentiles = {
+      p,
+      x: p.map((q) => Math.round((1 / (1 - q / 100)) * 1000) / 1000),
+      ms: p.map((q) => rec.percentileMs(metric, q)),
+    };
     const quantiles = Array.from({ length: 1001 }, (_, i) => rec.percentileMs(metric, i / 10));
     const lo = quantiles[0] ?? 0;
     const hi = quantiles[quantiles.length - 1] ?? 0;
@@ -83,14 +90,23 @@ export function chartData(report: ReportDocument): MetricChartData[] {
       limitLabel: limit.label,
       count,
       percentiles,
-      ...(count >= HISTOGRAM_MIN_SAMPLES && { histogram: { ms: pct.map((_, i) => Math.round((lo + i * width) * 1000) / 1000), binMs: width, pct: pct.map((v) => Math.round(v * 10) / 10) } }),
+      ...(count >= HISTOGRAM_MIN_SAMPLES && {
+        histogram: {
+          ms: pct.map((_, i) => Math.round((lo + i * width) * 1000) / 1000),
+          binMs: width,
+          pct: pct.map((v) => Math.round(v * 10) / 10),
+        },
+      }),
     };
   });
 }
 
 /** A percentile for a chart point, or null (a gap) when its count cannot support it, as the tables print `—`. */
-const supported = (s: { count: number; p50: number; p99: number } | undefined, percentile: number, stat: 'p50' | 'p99'): number | null =>
-  s !== undefined && s.count >= minSamplesFor(percentile) ? s[stat] : null;
+const supported = (
+  s: { count: number; p50: number; p99: number } | undefined,
+  percentile: number,
+  stat: 'p50' | 'p99',
+): number | null => (s !== undefined && s.count >= minSamplesFor(percentile) ? s[stat] : null);
 
 /** The timeline as chart series: x = s since the start; rates in req/s; latencies in ms (null: no sample in the interval). */
 export interface TimelineChartData {
@@ -127,7 +143,9 @@ export function timelineChartData(report: ReportDocument): TimelineChartData | u
 }
 
 /** The capacity curve as chart series: x = intended rate (req/s); ack and answer p99 (ms) and the ack limit. */
-export function capacityChartData(report: ReportDocument): { rate: number[]; ackP99: (number | null)[]; answerP99: (number | null)[]; limitMs: number } | undefined {
+export function capacityChartData(
+  report: ReportDocument,
+): { rate: number[]; ackP99: (number | null)[]; answerP99: (number | null)[]; limitMs: number } | undefined {
   const c = report.capacity;
   if (!c || c.curve.length === 0) return undefined;
   return {
@@ -156,7 +174,10 @@ export function uplotAssets(): { js: string; css: string } {
 
 /** JSON safe inside <script type="application/json">: `<` escaped. */
 export function scriptJson(value: unknown): string {
-  return JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  return JSON.stringify(value)
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
 }
 
 /**

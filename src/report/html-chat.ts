@@ -14,7 +14,8 @@ export function chatHtml(s: ScenarioEntry): string {
   const sim = s.simulation;
   if (!sim) return '';
   const lines = sim.turns.map(
-    (t) => `<div class="msg customer">${h(t.customer)}</div><div class="msg droid">${h(t.droid)}<span class="lat">${h(formatMs(t.latencyMs))}</span></div>`,
+    (t) =>
+      `<div class="msg customer">${h(t.customer)}</div><div class="msg droid">${h(t.droid)}<span class="lat">${h(formatMs(t.latencyMs))}</span></div>`,
   );
   return `<details class="conversation"><summary>conversation: ${sim.turns.length} customer line${sim.turns.length === 1 ? '' : 's'}, ended ${h(sim.end)}</summary><div class="chat">${lines.join('')}</div></details>`;
 }

@@ -11,7 +11,14 @@ import { makeDir } from './make-dir.js';
 import { join } from 'node:path';
 import { formatMs } from '../units.js';
 import { sectionViews } from './console.js';
-import { PAGE_SCRIPT, capacityChartData, chartData, scriptJson, timelineChartData, uplotAssets } from './html-charts.js';
+import {
+  PAGE_SCRIPT,
+  capacityChartData,
+  chartData,
+  scriptJson,
+  timelineChartData,
+  uplotAssets,
+} from './html-charts.js';
 import { failuresHtml } from './html-failures.js';
 import { CHAT_CSS, chatHtml } from './html-chat.js';
 import type { ReportDocument } from './sections/index.js';
@@ -55,7 +62,14 @@ ${report.scenarios.map(scenarioGroup).join('\n')}</table>`;
 }
 
 function contractHtml(report: ReportDocument): string {
-  const rows = report.scenarios.flatMap((s) => s.contractViolations.map((v) => [`${s.suite} › ${s.name} [${s.mode}]`, v.endpoint, { text: v.path || '(body)', code: true }, v.message]));
+  const rows = report.scenarios.flatMap((s) =>
+    s.contractViolations.map((v) => [
+      `${s.suite} › ${s.name} [${s.mode}]`,
+      v.endpoint,
+      { text: v.path || '(body)', code: true },
+      v.message,
+    ]),
+  );
   if (rows.length === 0) return '';
   return `<h2 id="contract">Contract violations (${rows.length})</h2>${htmlTable({ columns: ['scenario', 'endpoint', 'path', 'message'].map((header) => ({ header, align: 'l' as const })), rows })}`;
 }
@@ -78,10 +92,17 @@ export function renderHtmlReport(report: ReportDocument): string {
   const s = report.summary;
   const { js, css } = uplotAssets();
   const views = sectionViews(report);
-  const verdict = report.exitCode === 0 ? '<span class="pass">passed</span>' : `<span class="fail">exit ${report.exitCode}</span>`;
+  const verdict =
+    report.exitCode === 0 ? '<span class="pass">passed</span>' : `<span class="fail">exit ${report.exitCode}</span>`;
   const failures = failuresHtml(report);
   const contract = contractHtml(report);
-  const ids = ['failures', ...views.map((v) => v.id), ...(contract ? ['contract'] : []), ...(report.scenarios.length > 0 ? ['scenarios'] : []), 'settings'];
+  const ids = [
+    'failures',
+    ...views.map((v) => v.id),
+    ...(contract ? ['contract'] : []),
+    ...(report.scenarios.length > 0 ? ['scenarios'] : []),
+    'settings',
+  ];
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>droidcheck report ${h(report.startedAt)}</title><style>${css}\n${CSS}\n${CHAT_CSS}</style></head><body>
@@ -101,7 +122,11 @@ ${settingsHtml(report.settings)}
 }
 
 /** Writes `<dir>/<fileName>` (default report.html; mkdir -p); resolves the file's path. */
-export async function writeHtmlReport(dir: string, report: ReportDocument, fileName = HTML_REPORT_FILE): Promise<string> {
+export async function writeHtmlReport(
+  dir: string,
+  report: ReportDocument,
+  fileName = HTML_REPORT_FILE,
+): Promise<string> {
   await makeDir(dir);
   const path = join(dir, fileName);
   await writeFile(path, renderHtmlReport(report), 'utf8');

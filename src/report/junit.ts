@@ -22,8 +22,8 @@ import { redteamTestcases, type RedteamReportSection } from './sections/redteam.
 import type { ScenarioEntry } from './sections/scenarios.js';
 
 export const JUNIT_REPORT_FILE = 'junit.xml';
-export const THRESHOLD_SUITE = 'droidcheck.thresholds';
-export const REDTEAM_SUITE = 'droidcheck.redteam';
+const THRESHOLD_SUITE = 'droidcheck.thresholds';
+const REDTEAM_SUITE = 'droidcheck.redteam';
 
 export interface JUnitOptions {
   /** Add the `droidcheck.thresholds` suite (default true). */
@@ -32,7 +32,8 @@ export interface JUnitOptions {
 
 const SECRET_KEY = /token|secret|password|authorization|api[-_]?key/i;
 // Characters XML 1.0 cannot hold (C0 controls but tab, LF, CR; lone surrogates; U+FFFE/F).
-const INVALID_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+const INVALID_XML =
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 /** Text safe for XML 1.0: invalid characters replaced by U+FFFD. */
 export function xmlSafe(text: string): string {
@@ -48,7 +49,8 @@ export function settingsProperties(settings: Record<string, unknown>, prefix = '
   for (const [key, value] of Object.entries(settings)) {
     if (SECRET_KEY.test(key)) continue;
     const name = `${prefix}${key}`;
-    if (value && typeof value === 'object' && !Array.isArray(value)) out.push(...settingsProperties(value as Record<string, unknown>, `${name}.`));
+    if (value && typeof value === 'object' && !Array.isArray(value))
+      out.push(...settingsProperties(value as Record<string, unknown>, `${name}.`));
     else out.push([name, typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value))]);
   }
   return out;
@@ -59,7 +61,14 @@ const caseMs = (s: ScenarioEntry): number => Math.round(s.latencyMs ?? 0);
 
 /** Every failed expectation and contract violation of an entry, one block each (a testcase's one failure text). */
 function problemLines(s: ScenarioEntry): string[] {
-  const lines = s.failures.map((f) => [`${f.path} ${f.matcher}: ${f.message}`, `  expected: ${formatValue(f.expected, 2000)}`, `  actual:   ${formatValue(f.actual, 2000)}`, `  at ${formatLocation(f.location)}`].join('\n'));
+  const lines = s.failures.map((f) =>
+    [
+      `${f.path} ${f.matcher}: ${f.message}`,
+      `  expected: ${formatValue(f.expected, 2000)}`,
+      `  actual:   ${formatValue(f.actual, 2000)}`,
+      `  at ${formatLocation(f.location)}`,
+    ].join('\n'),
+  );
   lines.push(...s.contractViolations.map((v) => `contract ${v.endpoint} ${v.path || '(body)'}: ${v.message}`));
   return lines;
 }
@@ -71,7 +80,12 @@ function problemLines(s: ScenarioEntry): string[] {
  * testcase, so a scenario with three failed expectations is one failed test, not three.
  */
 function addTestcase(suite: XMLBuilder, s: ScenarioEntry, rate?: ScenarioPassRate): void {
-  const tc = suite.ele('testcase', { classname: attr(s.suite), name: attr(`${s.name} [${s.mode}]`), time: seconds(caseMs(s)), file: attr(s.file) });
+  const tc = suite.ele('testcase', {
+    classname: attr(s.suite),
+    name: attr(`${s.name} [${s.mode}]`),
+    time: seconds(caseMs(s)),
+    file: attr(s.file),
+  });
   // Repeated scenarios: their pass rate as properties and beside the failure message (a CI test
   // tab shows only the failure text, so a flaky scenario must say its rate there).
   const repeated = rate !== undefined && rate.runs > 1 ? rate : undefined;
@@ -88,25 +102,52 @@ function addTestcase(suite: XMLBuilder, s: ScenarioEntry, rate?: ScenarioPassRat
   if (s.outcome !== 'answered') {
     const message = s.error ? `${s.outcome}: ${s.error.message}` : s.outcome;
     const body = [...(s.error ? [`${s.error.code}: ${s.error.message}`] : []), ...problemLines(s), ...where];
-    tc.ele('error', { message: attr(message + note), type: attr(s.error?.code ?? s.outcome) }).txt(xmlSafe(body.join('\n')));
+    tc.ele('error', { message: attr(message + note), type: attr(s.error?.code ?? s.outcome) }).txt(
+      xmlSafe(body.join('\n')),
+    );
     return;
   }
   if (s.passed) return;
   const problems = problemLines(s);
   const first = s.failures[0];
-  const head = first ? `${first.path}: ${first.message}` : s.contractViolations.length > 0 ? 'contract violated' : 'failed';
+  const head = first
+    ? `${first.path}: ${first.message}`
+    : s.contractViolations.length > 0
+      ? 'contract violated'
+      : 'failed';
   const more = problems.length > 1 ? ` (+${problems.length - 1} more)` : '';
-  tc.ele('failure', { message: attr(`${head}${more}${note}`), type: attr(first?.matcher ?? (s.contractViolations.length > 0 ? 'contract' : 'failed')) }).txt(xmlSafe([...problems, ...where].join('\n')));
+  tc.ele('failure', {
+    message: attr(`${head}${more}${note}`),
+    type: attr(first?.matcher ?? (s.contractViolations.length > 0 ? 'contract' : 'failed')),
+  }).txt(xmlSafe([...problems, ...where].join('\n')));
 }
 
 /** `droidcheck redteam`: one testcase per attack category (classname droidcheck.redteam), a failure with its findings' conversations. */
-function addRedteamSuite(r: RedteamReportSection, openSuite: (name: string, list: { length: number }, failures: number, errors: number, skipped: number, timeMs: number) => XMLBuilder): void {
+function addRedteamSuite(
+  r: RedteamReportSection,
+  openSuite: (
+    name: string,
+    list: { length: number },
+    failures: number,
+    errors: number,
+    skipped: number,
+    timeMs: number,
+  ) => XMLBuilder,
+): void {
   const cases = redteamTestcases(r);
-  const suite = openSuite(REDTEAM_SUITE, cases, cases.filter((c) => c.failure).length, 0, cases.filter((c) => c.skipped !== undefined).length, 0);
+  const suite = openSuite(
+    REDTEAM_SUITE,
+    cases,
+    cases.filter((c) => c.failure).length,
+    0,
+    cases.filter((c) => c.skipped !== undefined).length,
+    0,
+  );
   for (const c of cases) {
     const tc = suite.ele('testcase', { classname: REDTEAM_SUITE, name: attr(c.name), time: '0.000' });
     if (c.skipped !== undefined) tc.ele('skipped', { message: attr(c.skipped) });
-    if (c.failure) tc.ele('failure', { message: attr(c.failure.message), type: 'redteam' }).txt(xmlSafe(c.failure.body));
+    if (c.failure)
+      tc.ele('failure', { message: attr(c.failure.message), type: 'redteam' }).txt(xmlSafe(c.failure.body));
   }
 }
 
@@ -120,8 +161,10 @@ export function renderJUnit(report: ReportDocument, opts: JUnitOptions = {}): st
   const withThresholds = (opts.thresholds ?? true) && report.thresholds.length > 0;
   const countOf = (list: ScenarioEntry[], kind: 'failure' | 'error' | 'skipped'): number =>
     list.filter((s) =>
-      kind === 'skipped' ? s.outcome === 'interrupted'
-        : kind === 'error' ? s.outcome !== 'answered' && s.outcome !== 'interrupted'
+      kind === 'skipped'
+        ? s.outcome === 'interrupted'
+        : kind === 'error'
+          ? s.outcome !== 'answered' && s.outcome !== 'interrupted'
           : s.outcome === 'answered' && !s.passed,
     ).length;
   const all = report.scenarios;
@@ -131,18 +174,41 @@ export function renderJUnit(report: ReportDocument, opts: JUnitOptions = {}): st
   const redteamCases = report.redteam ? redteamTestcases(report.redteam) : [];
   const root = doc.ele('testsuites', {
     name: 'droidcheck',
-    tests: String(all.length + tallyCases.length + (withThresholds ? report.thresholds.length : 0) + redteamCases.length),
-    failures: String(countOf(all, 'failure') + tallyCases.filter((t) => t.failed > 0).length + (withThresholds ? breached : 0) + redteamCases.filter((c) => c.failure).length),
+    tests: String(
+      all.length + tallyCases.length + (withThresholds ? report.thresholds.length : 0) + redteamCases.length,
+    ),
+    failures: String(
+      countOf(all, 'failure') +
+        tallyCases.filter((t) => t.failed > 0).length +
+        (withThresholds ? breached : 0) +
+        redteamCases.filter((c) => c.failure).length,
+    ),
     errors: String(countOf(all, 'error')),
-    skipped: String(countOf(all, 'skipped') + (withThresholds ? unjudged : 0) + redteamCases.filter((c) => c.skipped !== undefined).length),
+    skipped: String(
+      countOf(all, 'skipped') +
+        (withThresholds ? unjudged : 0) +
+        redteamCases.filter((c) => c.skipped !== undefined).length,
+    ),
     time: seconds(totalMs),
     timestamp: report.startedAt,
   });
   const properties = settingsProperties(report.settings);
-  const openSuite = (name: string, list: { length: number }, failures: number, errors: number, skipped: number, timeMs: number): XMLBuilder => {
+  const openSuite = (
+    name: string,
+    list: { length: number },
+    failures: number,
+    errors: number,
+    skipped: number,
+    timeMs: number,
+  ): XMLBuilder => {
     const suite = root.ele('testsuite', {
-      name: attr(name), tests: String(list.length), failures: String(failures), errors: String(errors), skipped: String(skipped),
-      time: seconds(timeMs), timestamp: report.startedAt,
+      name: attr(name),
+      tests: String(list.length),
+      failures: String(failures),
+      errors: String(errors),
+      skipped: String(skipped),
+      time: seconds(timeMs),
+      timestamp: report.startedAt,
     });
     if (properties.length > 0) {
       const props = suite.ele('properties');
@@ -152,7 +218,14 @@ export function renderJUnit(report: ReportDocument, opts: JUnitOptions = {}): st
   };
   for (const [name, list] of bySuite) {
     const timeMs = list.reduce((sum, s) => sum + caseMs(s), 0);
-    const suite = openSuite(name, list, countOf(list, 'failure'), countOf(list, 'error'), countOf(list, 'skipped'), timeMs);
+    const suite = openSuite(
+      name,
+      list,
+      countOf(list, 'failure'),
+      countOf(list, 'error'),
+      countOf(list, 'skipped'),
+      timeMs,
+    );
     for (const s of list) addTestcase(suite, s, passRateOf(report.passRates, s.suite, s.name, s.mode));
   }
   // load and capacity keep no per-request entries: one testcase per scenario x mode from the tallies.
@@ -162,11 +235,24 @@ export function renderJUnit(report: ReportDocument, opts: JUnitOptions = {}): st
   for (const [name, list] of talliesBySuite) {
     const suite = openSuite(name, list, list.filter((t) => t.failed > 0).length, 0, 0, 0);
     for (const t of list) {
-      const tc = suite.ele('testcase', { classname: attr(t.suite), name: attr(`${t.name} [${t.mode}]`), time: '0.000', file: attr(t.file) });
-      tc.ele('properties').ele('property', { name: 'requests', value: String(t.requests) }).up().ele('property', { name: 'passed', value: String(t.passed) });
+      const tc = suite.ele('testcase', {
+        classname: attr(t.suite),
+        name: attr(`${t.name} [${t.mode}]`),
+        time: '0.000',
+        file: attr(t.file),
+      });
+      tc.ele('properties')
+        .ele('property', { name: 'requests', value: String(t.requests) })
+        .up()
+        .ele('property', { name: 'passed', value: String(t.passed) });
       if (t.failed === 0) continue;
-      const lines = t.examples.map((e) => `#${e.seq} ${e.outcome}${e.requestId ? ` ${e.requestId}` : ''}${e.error ? `: ${e.error.code}: ${e.error.message}` : ''}${e.failures.map((f) => `\n  ${f.path}: ${f.message}`).join('')}`);
-      tc.ele('failure', { message: attr(`${t.failed} of ${t.requests} requests failed`), type: 'load' }).txt(xmlSafe(lines.join('\n')));
+      const lines = t.examples.map(
+        (e) =>
+          `#${e.seq} ${e.outcome}${e.requestId ? ` ${e.requestId}` : ''}${e.error ? `: ${e.error.code}: ${e.error.message}` : ''}${e.failures.map((f) => `\n  ${f.path}: ${f.message}`).join('')}`,
+      );
+      tc.ele('failure', { message: attr(`${t.failed} of ${t.requests} requests failed`), type: 'load' }).txt(
+        xmlSafe(lines.join('\n')),
+      );
     }
   }
   if (report.redteam) addRedteamSuite(report.redteam, openSuite);
@@ -174,7 +260,10 @@ export function renderJUnit(report: ReportDocument, opts: JUnitOptions = {}): st
     const suite = openSuite(THRESHOLD_SUITE, report.thresholds, breached, 0, unjudged, 0);
     for (const t of report.thresholds) {
       const tc = suite.ele('testcase', { classname: THRESHOLD_SUITE, name: attr(t.expression), time: '0.000' });
-      if (t.status === 'breached') tc.ele('failure', { message: attr(thresholdVerdictText(t)), type: 'threshold' }).txt(xmlSafe(`${t.expression}\n${describeThreshold(t)}`));
+      if (t.status === 'breached')
+        tc.ele('failure', { message: attr(thresholdVerdictText(t)), type: 'threshold' }).txt(
+          xmlSafe(`${t.expression}\n${describeThreshold(t)}`),
+        );
       else if (t.status !== 'passed') tc.ele('skipped', { message: attr(thresholdVerdictText(t)) });
     }
   }
@@ -182,7 +271,11 @@ export function renderJUnit(report: ReportDocument, opts: JUnitOptions = {}): st
 }
 
 /** Writes `<dir>/<opts.fileName>` (default junit.xml; mkdir -p); resolves the file's path. */
-export async function writeJUnitReport(dir: string, report: ReportDocument, opts: JUnitOptions & { fileName?: string } = {}): Promise<string> {
+export async function writeJUnitReport(
+  dir: string,
+  report: ReportDocument,
+  opts: JUnitOptions & { fileName?: string } = {},
+): Promise<string> {
   await makeDir(dir);
   const path = join(dir, opts.fileName ?? JUNIT_REPORT_FILE);
   await writeFile(path, `${renderJUnit(report, opts)}\n`, 'utf8');

@@ -52,7 +52,8 @@ export async function makeDir(dir: string): Promise<void> {
       // Another process (a parallel shard) may have made it in between: that is success.
       if (codeOf(err) === 'EEXIST' && (await stat(folder).catch(() => undefined))?.isDirectory()) continue;
       // The parent exists (just checked or made), so ENOENT means the file system refuses new folders.
-      if (codeOf(err) === 'ENOENT') throw fsError('EPERM', `${folder}: the file system does not accept new folders here`);
+      if (codeOf(err) === 'ENOENT')
+        throw fsError('EPERM', `${folder}: the file system does not accept new folders here`);
       throw err;
     }
   }

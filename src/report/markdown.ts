@@ -28,11 +28,18 @@ function failureLines(report: ReportDocument, max: number): string[] {
   for (const g of groups.slice(0, max)) {
     const x = g.example;
     const count = g.entries.length > 1 ? ` ×${g.entries.length}` : '';
-    lines.push(`- **${cell(`${x.suite} › ${x.name} [${x.mode}]`)}**${count} (${x.outcome}${x.requestId ? `, ${code(x.requestId)}` : ''})`);
+    lines.push(
+      `- **${cell(`${x.suite} › ${x.name} [${x.mode}]`)}**${count} (${x.outcome}${x.requestId ? `, ${code(x.requestId)}` : ''})`,
+    );
     if (x.error) lines.push(`  - ${code(x.error.code)}: ${cell(x.error.message)}`);
-    for (const f of x.failures) lines.push(`  - ${code(f.path)} ${f.matcher}: expected ${code(formatValue(f.expected))}, actual ${code(formatValue(f.actual))} at ${code(formatLocation(f.location))}`);
-    for (const v of x.contractViolations) lines.push(`  - contract ${v.endpoint} ${code(v.path || '(body)')}: ${cell(v.message)}`);
-    for (const j of x.judgeErrors ?? []) lines.push(`  - judge error: ${cell(j.message)} at ${code(formatLocation(j.location))}`);
+    for (const f of x.failures)
+      lines.push(
+        `  - ${code(f.path)} ${f.matcher}: expected ${code(formatValue(f.expected))}, actual ${code(formatValue(f.actual))} at ${code(formatLocation(f.location))}`,
+      );
+    for (const v of x.contractViolations)
+      lines.push(`  - contract ${v.endpoint} ${code(v.path || '(body)')}: ${cell(v.message)}`);
+    for (const j of x.judgeErrors ?? [])
+      lines.push(`  - judge error: ${cell(j.message)} at ${code(formatLocation(j.location))}`);
   }
   if (groups.length > max) lines.push(`- … ${groups.length - max} more groups of identical failures`);
   return lines;

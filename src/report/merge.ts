@@ -10,7 +10,6 @@ import type { MergeReportsOptions } from './section.js';
 import { REPORT_VERSION, SECTIONS, TOOL_VERSION, type ReportDocument } from './sections/index.js';
 
 export type { MergeReportsOptions } from './section.js';
-export { mergeTimelines } from './sections/timeline.js';
 
 /**
  * Merges `reports` (at least one, of one kind; UsageError DROIDCHECK_ERR_USAGE otherwise).
@@ -23,7 +22,10 @@ export function mergeReports(reports: readonly ReportDocument[], opts: MergeRepo
   const first = reports[0];
   if (!first) throw new UsageError('mergeReports needs at least one report');
   const kinds = new Set(reports.map((r) => r.kind));
-  if (kinds.size > 1) throw new UsageError(`merge: the reports are of different kinds (${[...kinds].join(', ')}); merge reports of one command`);
+  if (kinds.size > 1)
+    throw new UsageError(
+      `merge: the reports are of different kinds (${[...kinds].join(', ')}); merge reports of one command`,
+    );
   const starts = reports.map((r) => Date.parse(r.startedAt)).filter(Number.isFinite);
   const ends = reports.map((r) => Date.parse(r.finishedAt)).filter(Number.isFinite);
   const shards = reports.map((r) => r.settings.shard).filter((s) => s !== undefined);
@@ -35,12 +37,20 @@ export function mergeReports(reports: readonly ReportDocument[], opts: MergeRepo
     kind: first.kind,
     startedAt: starts.length > 0 ? new Date(Math.min(...starts)).toISOString() : first.startedAt,
     finishedAt: ends.length > 0 ? new Date(Math.max(...ends)).toISOString() : first.finishedAt,
-    durationMs: starts.length > 0 && ends.length > 0 ? Math.max(0, Math.max(...ends) - Math.min(...starts)) : first.durationMs,
+    durationMs:
+      starts.length > 0 && ends.length > 0 ? Math.max(0, Math.max(...ends) - Math.min(...starts)) : first.durationMs,
     settings: { ...first.settings, mergedReports: reports.length, ...(shards.length > 0 && { shard: shards }) },
   };
   for (const section of SECTIONS) {
-    for (const [key, value] of Object.entries(section.merge(reports, merged, opts))) if (value !== undefined) merged[key] = value;
+    for (const [key, value] of Object.entries(section.merge(reports, merged, opts)))
+      if (value !== undefined) merged[key] = value;
   }
   const report = merged as Omit<ReportDocument, 'exitCode'>;
-  return { ...report, exitCode: exitCodeOf(report, reports.some((r) => r.exitCode === 130)) };
+  return {
+    ...report,
+    exitCode: exitCodeOf(
+      report,
+      reports.some((r) => r.exitCode === 130),
+    ),
+  };
 }

@@ -39,7 +39,11 @@ const liveBars = new WeakMap<object, (line: string) => void>();
  * else plainly (after a line break with `breakLine`, e.g. past a `^C` the terminal echoed). For lines that do not come from the job, e.g. the interrupt message
  * (cli/shared.ts `withInterrupts`).
  */
-export function writeAboveProgress(stream: Writable & { isTTY?: boolean }, line: string, opts: { breakLine?: boolean } = {}): void {
+export function writeAboveProgress(
+  stream: Writable & { isTTY?: boolean },
+  line: string,
+  opts: { breakLine?: boolean } = {},
+): void {
   const log = liveBars.get(stream);
   if (log) log(line);
   else stream.write(`${opts.breakLine ? '\n' : ''}${line}\n`);
@@ -60,11 +64,16 @@ export function etaText(done: number, planned: number, elapsedMs: number): strin
 
 /** One plain progress line from a snapshot (no trailing newline). */
 export function progressLine(s: ProgressSnapshot): string {
-  const outcomes = OUTCOMES.filter((o) => o === 'answered' || s.outcomes[o] > 0).map((o) => `${o} ${s.outcomes[o]}`).join(' ');
+  const outcomes = OUTCOMES.filter((o) => o === 'answered' || s.outcomes[o] > 0)
+    .map((o) => `${o} ${s.outcomes[o]}`)
+    .join(' ');
   const target = s.targetRate !== undefined ? ` (target ${formatRate(s.targetRate)})` : '';
   const ended = s.planned !== undefined ? `${s.ended}/${s.planned}` : String(s.ended);
   // As the summary's latency table: no p99 from fewer than 100 samples, a dash with the count.
-  const ack = s.ack.count > 0 ? ` | ack p99 ${s.ack.count >= minSamplesForStat('p99') ? formatMs(s.ack.p99Ms) : UNSUPPORTED_CELL} (${s.ack.count} samples)` : '';
+  const ack =
+    s.ack.count > 0
+      ? ` | ack p99 ${s.ack.count >= minSamplesForStat('p99') ? formatMs(s.ack.p99Ms) : UNSUPPORTED_CELL} (${s.ack.count} samples)`
+      : '';
   return `[${formatMs(s.elapsedMs).padStart(9)}] ${formatRate(s.rate)}${target} | in flight ${s.inFlight} | ended ${ended}${s.dropped > 0 ? ` | dropped ${s.dropped}` : ''} | ${outcomes}${ack}`;
 }
 
@@ -89,7 +98,11 @@ export function createProgressReporterWith(opts: ProgressOptions): Reporter & { 
     multi = undefined;
     bar = undefined;
   };
-  const payload = (): Record<string, string | number> => ({ passed, failed, remaining: etaText(done, planned ?? done, now() - t0) });
+  const payload = (): Record<string, string | number> => ({
+    passed,
+    failed,
+    remaining: etaText(done, planned ?? done, now() - t0),
+  });
   return {
     name: 'progress',
     onRunStart(info: RunStartInfo) {
@@ -155,5 +168,9 @@ export function createProgressReporterWith(opts: ProgressOptions): Reporter & { 
 /** The `progress` reporter of the name map: stderr, live when {@link wantsLiveProgress}. */
 export function createProgressReporter(opts: ReporterOptions): Reporter {
   const stream = opts.stderr ?? process.stderr;
-  return createProgressReporterWith({ stream, live: wantsLiveProgress(stream, opts.env ?? process.env), ...(opts.progressIntervalMs !== undefined && { intervalMs: opts.progressIntervalMs }) });
+  return createProgressReporterWith({
+    stream,
+    live: wantsLiveProgress(stream, opts.env ?? process.env),
+    ...(opts.progressIntervalMs !== undefined && { intervalMs: opts.progressIntervalMs }),
+  });
 }

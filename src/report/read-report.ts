@@ -35,7 +35,9 @@ export async function readReportFile(path: string): Promise<ReportDocument> {
   }
   const version = versionOf(value);
   if (typeof version === 'number' && version !== REPORT_VERSION) {
-    throw new UsageError(`${path}: written in report format ${version}, and this droidcheck reads format ${REPORT_VERSION} only; compare and merge reports written by droidcheck versions of one format`);
+    throw new UsageError(
+      `${path}: written in report format ${version}, and this droidcheck reads format ${REPORT_VERSION} only; compare and merge reports written by droidcheck versions of one format`,
+    );
   }
   const parsed = reportDocumentSchema.safeParse(value);
   if (!parsed.success) {

@@ -4,7 +4,15 @@
  */
 import type { Writable } from 'node:stream';
 import { UsageError } from '../errors.js';
-import { compareReports, comparisonView, unlikeRuns, unlikeText, type CompareOptions, type ReportComparison, type Unlike } from './sections/comparison.js';
+import {
+  compareReports,
+  comparisonView,
+  unlikeRuns,
+  unlikeText,
+  type CompareOptions,
+  type ReportComparison,
+  type Unlike,
+} from './sections/comparison.js';
 import { consoleLines, plainPaint } from './view.js';
 import { mergeReports } from './merge.js';
 import { readReportFile } from './read-report.js';
@@ -38,18 +46,31 @@ export interface CompareFilesOptions extends CompareOptions {
  * file that is unreadable or not a report, and, without `force`, when the runs are of another
  * target or job (their figures are not a before and after).
  */
-export async function compareReportFiles(baseIn: string | ReportDocument, currentIn: string | ReportDocument, opts: CompareFilesOptions = {}): Promise<CompareFilesResult> {
-  const read = (r: string | ReportDocument): Promise<ReportDocument> => (typeof r === 'string' ? readReportFile(r) : Promise.resolve(r));
+export async function compareReportFiles(
+  baseIn: string | ReportDocument,
+  currentIn: string | ReportDocument,
+  opts: CompareFilesOptions = {},
+): Promise<CompareFilesResult> {
+  const read = (r: string | ReportDocument): Promise<ReportDocument> =>
+    typeof r === 'string' ? readReportFile(r) : Promise.resolve(r);
   const [base, current] = await Promise.all([read(baseIn), read(currentIn)]);
   const basePath = typeof baseIn === 'string' ? baseIn : 'the baseline';
   const currentPath = typeof currentIn === 'string' ? currentIn : 'the current report';
   // A red team's figures are findings, not latencies: compare its two runs by their findings (same --seed).
-  const redteam = [[basePath, base], [currentPath, current]].find(([, r]) => (r as ReportDocument).kind === 'redteam');
-  if (redteam) throw new UsageError(`compare: ${String(redteam[0])} is a redteam report, and compare reads run, load and capacity reports only; run droidcheck redteam again with the same --seed and read its findings`);
+  const redteam = [
+    [basePath, base],
+    [currentPath, current],
+  ].find(([, r]) => (r as ReportDocument).kind === 'redteam');
+  if (redteam)
+    throw new UsageError(
+      `compare: ${String(redteam[0])} is a redteam report, and compare reads run, load and capacity reports only; run droidcheck redteam again with the same --seed and read its findings`,
+    );
   const unlike = unlikeRuns(base, current);
   const refused = unlike.filter((u) => u.refuse);
   if (refused.length > 0 && !opts.force) {
-    throw new UsageError(`compare: ${basePath} and ${currentPath} are runs of another ${refused.map((u) => `${u.what} (${u.base} vs ${u.current})`).join(' and ')}; pass --force to compare them anyway`);
+    throw new UsageError(
+      `compare: ${basePath} and ${currentPath} are runs of another ${refused.map((u) => `${u.what} (${u.base} vs ${u.current})`).join(' and ')}; pass --force to compare them anyway`,
+    );
   }
   const { force: _force, ...rules } = opts;
   const comparison = compareReports(base, current, rules);
@@ -85,7 +106,8 @@ export const MERGE_REPORTERS = ['console', 'json', 'junit', 'html', 'markdown'] 
  * Throws UsageError for no path or a bad file (exit 2), ThresholdError for a bad threshold.
  */
 export async function mergeReportFiles(paths: readonly string[], opts: MergeFilesOptions): Promise<MergeFilesResult> {
-  if (paths.length === 0) throw new UsageError('merge: give the report.json files of the shards, e.g. droidcheck merge shard-*/report.json');
+  if (paths.length === 0)
+    throw new UsageError('merge: give the report.json files of the shards, e.g. droidcheck merge shard-*/report.json');
   const inputs = await Promise.all(paths.map((p) => readReportFile(p)));
   const report = mergeReports(inputs, opts.thresholds ? { thresholds: opts.thresholds } : {});
   const reporters = (opts.reporters ?? MERGE_REPORTERS).map((name) =>
@@ -115,7 +137,9 @@ export async function endReporters(reporters: readonly Reporter[], report: Repor
       const { code, path, message } = err as NodeJS.ErrnoException;
       if (typeof code !== 'string' || !/^E[A-Z]+$/.test(code)) throw err;
       const what = typeof path === 'string' ? path : message;
-      throw new UsageError(`cannot write the report ${what} (${code}): ${FS_HINTS[code] ?? message}; choose another --report-dir or --output-file`);
+      throw new UsageError(
+        `cannot write the report ${what} (${code}): ${FS_HINTS[code] ?? message}; choose another --report-dir or --output-file`,
+      );
     }
   }
 }

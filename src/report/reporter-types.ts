@@ -62,5 +62,4 @@ export interface ReporterOptions {
   progressIntervalMs?: number;
 }
 
-
 export type ReporterFactory = (opts: ReporterOptions) => Reporter;

@@ -16,17 +16,16 @@ import { NDJSON_RESULTS_FILE, NdjsonWriter } from './ndjson.js';
 import type { ReportDocument } from './sections/index.js';
 import type { Reporter, ReporterFactory, ReporterOptions } from './reporter-types.js';
 
-export type { Reporter, ReporterFactory, ReporterOptions, RunStartInfo } from './reporter-types.js';
+export type { Reporter, ReporterFactory, ReporterOptions } from './reporter-types.js';
 
 /** The directory and file name a file reporter writes to: `outputFile[name]`, else `<outDir>/<fallback>`. */
-export function outputPath(opts: ReporterOptions, name: string, fallback: string): { dir: string; file: string } {
+function outputPath(opts: ReporterOptions, name: string, fallback: string): { dir: string; file: string } {
   const custom = opts.outputFile?.[name];
   return custom ? { dir: dirname(custom), file: basename(custom) } : { dir: opts.outDir, file: fallback };
 }
 
-
 /** Prints the console summary at the end of the run. */
-export function createConsoleReporter(opts: ReporterOptions): Reporter {
+function createConsoleReporter(opts: ReporterOptions): Reporter {
   return {
     name: 'console',
     onRunEnd(report) {
@@ -57,28 +56,30 @@ function fileReporter(
 }
 
 /** Writes `<outDir>/report.json` at the end of the run. */
-export const createJsonReporter = (opts: ReporterOptions): Reporter =>
+const createJsonReporter = (opts: ReporterOptions): Reporter =>
   fileReporter('json', JSON_REPORT_FILE, opts, (dir, file, report) => writeJsonReport(dir, report, file));
 
 /** Writes `<outDir>/junit.xml` at the end of the run. */
-export const createJUnitReporter = (opts: ReporterOptions): Reporter =>
-  fileReporter('junit', JUNIT_REPORT_FILE, opts, (dir, file, report) => writeJUnitReport(dir, report, { fileName: file }));
+const createJUnitReporter = (opts: ReporterOptions): Reporter =>
+  fileReporter('junit', JUNIT_REPORT_FILE, opts, (dir, file, report) =>
+    writeJUnitReport(dir, report, { fileName: file }),
+  );
 
 /** Writes `<outDir>/summary.md` (and appends it to $GITHUB_STEP_SUMMARY when set). */
-export const createMarkdownReporter = (opts: ReporterOptions): Reporter =>
+const createMarkdownReporter = (opts: ReporterOptions): Reporter =>
   fileReporter('markdown', MARKDOWN_REPORT_FILE, opts, (dir, file, report) =>
     writeMarkdownSummary(dir, report, { fileName: file, ...(opts.env && { env: opts.env }) }),
   );
 
 /** Writes `<outDir>/report.html` (self-contained) at the end of the run. */
-export const createHtmlReporter = (opts: ReporterOptions): Reporter =>
+const createHtmlReporter = (opts: ReporterOptions): Reporter =>
   fileReporter('html', HTML_REPORT_FILE, opts, (dir, file, report) => writeHtmlReport(dir, report, file));
 
 /**
  * Streams each record to `<outDir>/results.ndjson` as it ends (the file is started afresh each
  * job; ndjson.ts: one serialisation, redaction, answer policy, backpressure).
  */
-export function createNdjsonReporter(opts: ReporterOptions): Reporter {
+function createNdjsonReporter(opts: ReporterOptions): Reporter {
   const { dir, file } = outputPath(opts, 'ndjson', NDJSON_RESULTS_FILE);
   const path = join(dir, file);
   const files: string[] = [];
@@ -87,7 +88,10 @@ export function createNdjsonReporter(opts: ReporterOptions): Reporter {
     name: 'ndjson',
     files,
     async onRunStart() {
-      writer = await NdjsonWriter.open(path, { ...(opts.redact && { redact: opts.redact }), answers: opts.answers ?? 'all' });
+      writer = await NdjsonWriter.open(path, {
+        ...(opts.redact && { redact: opts.redact }),
+        answers: opts.answers ?? 'all',
+      });
     },
     onResult(record, warmup) {
       writer?.writeRecord(record, warmup ?? false);
@@ -131,7 +135,8 @@ export function parseOutputFiles(values: readonly string[]): Record<string, stri
     const eq = v.indexOf('=');
     const name = v.slice(0, eq).trim();
     const path = v.slice(eq + 1).trim();
-    if (eq <= 0 || path === '') throw new UsageError(`--output-file: "${v}" must be <reporter>=<path>, e.g. junit=out/junit.xml`);
+    if (eq <= 0 || path === '')
+      throw new UsageError(`--output-file: "${v}" must be <reporter>=<path>, e.g. junit=out/junit.xml`);
     if (!Object.hasOwn(reporters, name)) {
       try {
         createReporter(name, { outDir: '.' }); // throws with a did-you-mean

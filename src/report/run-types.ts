@@ -3,19 +3,17 @@
  * receiver/) so report/ modules import them from one place. Types only, but the outcome list
  * (a leaf).
  */
-export type { AnswerMode, ExpectationFailure, Suite } from '../scenario/index.js';
+export type { AnswerMode, Suite } from '../scenario/index.js';
 export type { ReceiverStats } from '../receiver/index.js';
-export { OUTCOMES, type Outcome } from '../outcomes.js';
+export type { Outcome } from '../outcomes.js';
 export type {
   Accounting,
   ContractNote,
   ContractViolationRecord,
   GeneratorVerdict,
-  RecordError,
   RequestRecord,
   ScenarioTally,
   SendDelaySummary,
-  SetupFailure,
   TallySnapshot,
   Timeline,
   TimelinePoint,

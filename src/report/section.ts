@@ -15,7 +15,15 @@
  */
 import type { z } from 'zod';
 import type { LatencyRecorder } from '../metrics/index.js';
-import type { Accounting, ContractNote, ReceiverStats, RequestRecord, Suite, TallySnapshot, Timeline } from './run-types.js';
+import type {
+  Accounting,
+  ContractNote,
+  ReceiverStats,
+  RequestRecord,
+  Suite,
+  TallySnapshot,
+  Timeline,
+} from './run-types.js';
 import type { SectionView } from './view.js';
 
 /** What the engine and the job hand the report (jobs/pipeline.ts); sections compute from it. */
@@ -67,7 +75,12 @@ export interface Section<F extends z.ZodRawShape = z.ZodRawShape> {
 }
 
 /** Declares a section; `D` is what its functions read of the report (its own fields and those before it). */
-export function defineSection<F extends z.ZodRawShape, D extends object = Out<F>, M extends object = D, I extends object = SectionInput>(spec: {
+export function defineSection<
+  F extends z.ZodRawShape,
+  D extends object = Out<F>,
+  M extends object = D,
+  I extends object = SectionInput,
+>(spec: {
   name: string;
   fields: F;
   /** `input`: the part of SectionInput (or of the job's own sections, build-report.ts ReportInput) it reads. */
@@ -82,12 +95,4 @@ export function defineSection<F extends z.ZodRawShape, D extends object = Out<F>
 export function fromEvery<D, T>(docs: readonly D[], pick: (d: D) => T | undefined): T[] | undefined {
   const list = docs.map(pick);
   return list.length > 0 && list.every((x) => x !== undefined) ? (list as T[]) : undefined;
-}
-
-/** Every input's `pick(doc)` that has one. */
-export function fromAny<D, T>(docs: readonly D[], pick: (d: D) => T | undefined): T[] {
-  return docs.flatMap((d) => {
-    const x = pick(d);
-    return x === undefined ? [] : [x];
-  });
 }

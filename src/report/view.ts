@@ -21,7 +21,7 @@ export interface Span {
 /** Text of a view: plain, one span, or spans side by side. */
 export type Text = string | Span | readonly (string | Span)[];
 
-export interface Column {
+interface Column {
   header: string;
   /** Printed after the header (`p99 (ms)`) when every cell of the column is in it. */
   unit?: string;
@@ -54,16 +54,19 @@ export interface SectionView {
   chartNotes?: readonly Text[];
 }
 
-export const span = (text: string, tone?: Tone, code = false): Span => ({ text, ...(tone && { tone }), ...(code && { code }) });
+export const span = (text: string, tone?: Tone, code = false): Span => ({
+  text,
+  ...(tone && { tone }),
+  ...(code && { code }),
+});
 export const code = (text: string): Span => ({ text, code: true });
 /** A share 0..1 as a whole percentage (`75%`; null: `-`), the one used by every section. */
 export const pct = (x: number | null, digits = 0): string => formatPercent(x, digits);
 /** `1 request` / `3 requests`. */
 export const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
 
-const spans = (t: Text): readonly (string | Span)[] => (typeof t === 'string' ? [t] : Array.isArray(t) ? (t as readonly (string | Span)[]) : [t as Span]);
-/** The text without any marking (for widths, tests, JUnit). */
-export const plainText = (t: Text): string => spans(t).map((s) => (typeof s === 'string' ? s : s.text)).join('');
+const spans = (t: Text): readonly (string | Span)[] =>
+  typeof t === 'string' ? [t] : Array.isArray(t) ? (t as readonly (string | Span)[]) : [t as Span];
 const header = (c: Column): string => (c.unit ? `${c.header} (${c.unit})` : c.header);
 const alignOf = (cols: readonly Column[]): ('l' | 'r')[] => cols.map((c, i) => c.align ?? (i === 0 ? 'l' : 'r'));
 
@@ -75,17 +78,33 @@ export type Paint = (tone: Tone | undefined, text: string) => string;
 export const ansiPaint: Paint = (tone, text) => (tone ? `\u001b[${ANSI[tone]}m${text}\u001b[0m` : text);
 export const plainPaint: Paint = (_tone, text) => text;
 
-export function consoleText(t: Text, paint: Paint): string {
-  return spans(t).map((s) => (typeof s === 'string' ? s : paint(s.tone, s.text))).join('');
+function consoleText(t: Text, paint: Paint): string {
+  return spans(t)
+    .map((s) => (typeof s === 'string' ? s : paint(s.tone, s.text)))
+    .join('');
 }
 
 /** A view as terminal lines: a blank line, `Title  summary`, rows, tables, notes (two-space indent). */
 export function consoleLines(v: SectionView, paint: Paint): string[] {
-  const lines = ['', `${paint('strong', paint(v.tone, v.title))}${v.summary !== undefined ? `  ${consoleText(v.summary, paint)}` : ''}`];
-  if (v.rows && v.rows.length > 0) lines.push(...textTable(v.rows.map(([k, val]) => [k, consoleText(val, paint)]), { align: ['l', 'l'] }));
+  const lines = [
+    '',
+    `${paint('strong', paint(v.tone, v.title))}${v.summary !== undefined ? `  ${consoleText(v.summary, paint)}` : ''}`,
+  ];
+  if (v.rows && v.rows.length > 0)
+    lines.push(
+      ...textTable(
+        v.rows.map(([k, val]) => [k, consoleText(val, paint)]),
+        { align: ['l', 'l'] },
+      ),
+    );
   for (const t of v.tables ?? []) {
     if (t.caption) lines.push(`  ${t.caption}:`);
-    lines.push(...textTable([t.columns.map(header), ...t.rows.map((r) => r.map((c) => consoleText(c, paint)))], { align: alignOf(t.columns), indent: t.caption ? 4 : 2 }));
+    lines.push(
+      ...textTable([t.columns.map(header), ...t.rows.map((r) => r.map((c) => consoleText(c, paint)))], {
+        align: alignOf(t.columns),
+        indent: t.caption ? 4 : 2,
+      }),
+    );
     if (t.more) lines.push(`  ${paint('muted', t.more)}`);
   }
   for (const n of v.notes ?? []) lines.push(`  ${consoleText(n, paint)}`);
@@ -95,7 +114,8 @@ export function consoleLines(v: SectionView, paint: Paint): string[] {
 // ---------------------------------------------------------------- Markdown
 
 /** A table cell: backslashes and pipes escaped, newlines as spaces. */
-export const mdCell = (text: string): string => text.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
+export const mdCell = (text: string): string =>
+  text.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
 /** An inline code span that survives backticks in the text. */
 export function mdCode(text: string): string {
   const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((m) => m.length));
@@ -103,9 +123,9 @@ export function mdCode(text: string): string {
   const pad = longest > 0 ? ' ' : '';
   return `${fence}${pad}${text.replace(/\r?\n/g, ' ')}${pad}${fence}`;
 }
-export const mdRow = (cells: readonly string[]): string => `| ${cells.join(' | ')} |`;
+const mdRow = (cells: readonly string[]): string => `| ${cells.join(' | ')} |`;
 
-export function markdownText(t: Text, inCell = false): string {
+function markdownText(t: Text, inCell = false): string {
   return spans(t)
     .map((s) => {
       if (typeof s === 'string') return inCell ? mdCell(s) : s;
@@ -122,7 +142,11 @@ export function markdownLines(v: SectionView): string[] {
   for (const t of v.tables ?? []) {
     if (t.caption) lines.push('', `${t.caption}:`);
     const align = alignOf(t.columns);
-    lines.push('', mdRow(t.columns.map((c) => mdCell(header(c)))), mdRow(align.map((a) => (a === 'l' ? '---' : '---:'))));
+    lines.push(
+      '',
+      mdRow(t.columns.map((c) => mdCell(header(c)))),
+      mdRow(align.map((a) => (a === 'l' ? '---' : '---:'))),
+    );
     lines.push(...t.rows.map((r) => mdRow(r.map((c) => markdownText(c, true)))));
     if (t.more) lines.push('', `_${t.more}_`);
   }
@@ -134,11 +158,16 @@ export function markdownLines(v: SectionView): string[] {
 
 /** Escapes text for HTML element content and attribute values. */
 export function escapeHtml(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+  return text
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;');
 }
 const HTML_CLASS: Record<Tone, string> = { ok: 'pass', fail: 'fail', warn: 'warn', muted: 'muted', strong: 'strong' };
 
-export function htmlText(t: Text): string {
+function htmlText(t: Text): string {
   return spans(t)
     .map((s) => {
       if (typeof s === 'string') return escapeHtml(s);
@@ -162,10 +191,16 @@ export function htmlSection(v: SectionView): string {
   const title = v.tone ? `<span class="${HTML_CLASS[v.tone]}">${escapeHtml(v.title)}</span>` : escapeHtml(v.title);
   const parts = [`<h2>${title}</h2>`];
   if (v.summary !== undefined) parts.push(`<p>${htmlText(v.summary)}</p>`);
-  if (v.rows && v.rows.length > 0) parts.push(`<table class="kv">${v.rows.map(([k, val]) => `<tr><th class="l">${escapeHtml(k)}</th><td class="l">${htmlText(val)}</td></tr>`).join('')}</table>`);
+  if (v.rows && v.rows.length > 0)
+    parts.push(
+      `<table class="kv">${v.rows.map(([k, val]) => `<tr><th class="l">${escapeHtml(k)}</th><td class="l">${htmlText(val)}</td></tr>`).join('')}</table>`,
+    );
   parts.push(...(v.tables ?? []).map(htmlTable));
   parts.push(...(v.notes ?? []).map((n) => `<p class="note">${htmlText(n)}</p>`));
-  if (v.charts && v.charts.length > 0) parts.push(`<div class="charts">${v.charts.map((id) => `<div class="chart" id="${escapeHtml(id)}"></div>`).join('')}</div>`);
+  if (v.charts && v.charts.length > 0)
+    parts.push(
+      `<div class="charts">${v.charts.map((id) => `<div class="chart" id="${escapeHtml(id)}"></div>`).join('')}</div>`,
+    );
   parts.push(...(v.chartNotes ?? []).map((n) => `<p class="muted chart-note">${htmlText(n)}</p>`));
   return `<section class="section" id="${escapeHtml(v.id)}">${parts.join('\n')}</section>`;
 }

@@ -30,7 +30,8 @@ export interface Accounting {
 /** Throws InternalError unless `outcomes` add up to `requests`. */
 export function assertRequestsAddUp(outcomes: Readonly<Record<Outcome, number>>, requests: number): number {
   const total = OUTCOMES.reduce((sum, o) => sum + (outcomes[o] ?? 0), 0);
-  if (total !== requests) throw new InternalError(`accounting: ${requests} requests but ${total} outcomes (${JSON.stringify(outcomes)})`);
+  if (total !== requests)
+    throw new InternalError(`accounting: ${requests} requests but ${total} outcomes (${JSON.stringify(outcomes)})`);
   return total;
 }
 
@@ -52,5 +53,11 @@ export function checkAccounting(input: {
 }): Accounting {
   const outcomes = assertRequestsAddUp(input.outcomes, input.requests);
   const classified = assertReceiverAddsUp(input.receiver, input.parked ?? 0, input.inbound);
-  return { requests: input.requests, sent: input.requests - input.notSent, notSent: input.notSent, outcomes, webhooks: { received: input.receiver.received, classified } };
+  return {
+    requests: input.requests,
+    sent: input.requests - input.notSent,
+    notSent: input.notSent,
+    outcomes,
+    webhooks: { received: input.receiver.received, classified },
+  };
 }

@@ -79,7 +79,13 @@ export function latencyFailure(limit: AnswerTurn['latencyMs'], actualMs: number)
   ];
 }
 
-async function judge(record: RequestRecord, turn: AnswerTurn, payload: unknown, latencyMs: number, ctx: ExecuteContext): Promise<void> {
+async function judge(
+  record: RequestRecord,
+  turn: AnswerTurn,
+  payload: unknown,
+  latencyMs: number,
+  ctx: ExecuteContext,
+): Promise<void> {
   record.answer = payload;
   const ev = await judgeAnswer(turn.expect, payload, turn, ctx);
   record.failures = [...ev.failures, ...latencyFailure(turn.latencyMs, latencyMs)];
@@ -109,7 +115,9 @@ async function executeSync(turn: AnswerTurn, ctx: ExecuteContext, start: number,
   const signal = ctx.abortSignal;
   try {
     const sync = bodiesOf(turn).sync;
-    const res = ctx.retry ? await submit(ctx, record, 'sync', () => ctx.client.getDroidAnswer(sync, optionsOf(signal))) : await ctx.client.getDroidAnswer(sync, optionsOf(signal));
+    const res = ctx.retry
+      ? await submit(ctx, record, 'sync', () => ctx.client.getDroidAnswer(sync, optionsOf(signal)))
+      : await ctx.client.getDroidAnswer(sync, optionsOf(signal));
     const syncMs = ctx.clock.now() - start;
     record.syncMs = syncMs;
     record.httpStatus = res.status;
@@ -124,7 +132,8 @@ async function executeSync(turn: AnswerTurn, ctx: ExecuteContext, start: number,
     }
     await judge(record, turn, res.body, syncMs, ctx);
   } catch (err) {
-    if (err instanceof TimeoutError || (err instanceof AbortedError && !signal?.aborted)) record.syncMs = ctx.clock.now() - start;
+    if (err instanceof TimeoutError || (err instanceof AbortedError && !signal?.aborted))
+      record.syncMs = ctx.clock.now() - start;
     settleError(record, err, SYNC_ENDPOINT);
   }
 }
@@ -136,11 +145,18 @@ async function executeSync(turn: AnswerTurn, ctx: ExecuteContext, start: number,
  * function's suspended frame keeps every local alive while it waits for the webhook, for up
  * to 180 s per pending request.
  */
-async function acknowledge(turn: AnswerTurn, ctx: ExecuteContext, start: number, record: RequestRecord): Promise<string | undefined> {
+async function acknowledge(
+  turn: AnswerTurn,
+  ctx: ExecuteContext,
+  start: number,
+  record: RequestRecord,
+): Promise<string | undefined> {
   try {
     const body = bodiesOf(turn).async;
     const signal = ctx.abortSignal;
-    const ack = ctx.retry ? await submit(ctx, record, 'async-submit', () => ctx.client.getDroidAnswerAsync(body, optionsOf(signal))) : await ctx.client.getDroidAnswerAsync(body, optionsOf(signal));
+    const ack = ctx.retry
+      ? await submit(ctx, record, 'async-submit', () => ctx.client.getDroidAnswerAsync(body, optionsOf(signal)))
+      : await ctx.client.getDroidAnswerAsync(body, optionsOf(signal));
     const ackMs = ctx.clock.now() - start;
     record.ackMs = ackMs;
     record.httpStatus = ack.status;
@@ -161,7 +177,12 @@ async function acknowledge(turn: AnswerTurn, ctx: ExecuteContext, start: number,
   }
 }
 
-async function executeAsync(turn: AnswerTurn, ctx: ExecuteContext, start: number, record: RequestRecord): Promise<void> {
+async function executeAsync(
+  turn: AnswerTurn,
+  ctx: ExecuteContext,
+  start: number,
+  record: RequestRecord,
+): Promise<void> {
   const requestId = await acknowledge(turn, ctx, start, record);
   if (requestId === undefined) return;
   const receiver = ctx.receiver;
@@ -172,18 +193,34 @@ async function executeAsync(turn: AnswerTurn, ctx: ExecuteContext, start: number
     return;
   }
   // Only the five arguments stay in this frame while the webhook is awaited (see acknowledge()).
-  return settleAnswer(turn, ctx, start, record, await receiver.waitFor(requestId, start + ctx.timeoutMs, ctx.abortSignal));
+  return settleAnswer(
+    turn,
+    ctx,
+    start,
+    record,
+    await receiver.waitFor(requestId, start + ctx.timeoutMs, ctx.abortSignal),
+  );
 }
 
 /** Fills `record` from what the receiver matched for its requestId: the answer, a failed answer, or none in time. */
-async function settleAnswer(turn: AnswerTurn, ctx: ExecuteContext, start: number, record: RequestRecord, match: WebhookMatch): Promise<void> {
+async function settleAnswer(
+  turn: AnswerTurn,
+  ctx: ExecuteContext,
+  start: number,
+  record: RequestRecord,
+  match: WebhookMatch,
+): Promise<void> {
   if (match.kind === 'timeout') {
     const aborted = ctx.abortSignal?.aborted === true;
     record.outcome = aborted ? 'interrupted' : 'timeout';
     record.error = aborted
       ? { code: AbortedError.code, message: 'run interrupted before the webhook arrived' }
       : ctx.webhooks && ctx.receiver && nothingReceived(ctx.receiver)
-        ? { code: TimeoutError.code, message: `no webhook for ${record.requestId} within ${formatMs(ctx.timeoutMs)} and nothing at all reached droidcheck (no answer, no forwarded message, no intent webhook): the service posts answers to the URL in its settings (Settings > Integrations, "When AI Answer Ready"), so set it to ${ctx.webhooks.answer} and check that it reaches this machine (the tunnel is up); if the answers merely take longer, raise --timeout`, cause: NO_DELIVERY_CAUSE }
+        ? {
+            code: TimeoutError.code,
+            message: `no webhook for ${record.requestId} within ${formatMs(ctx.timeoutMs)} and nothing at all reached droidcheck (no answer, no forwarded message, no intent webhook): the service posts answers to the URL in its settings (Settings > Integrations, "When AI Answer Ready"), so set it to ${ctx.webhooks.answer} and check that it reaches this machine (the tunnel is up); if the answers merely take longer, raise --timeout`,
+            cause: NO_DELIVERY_CAUSE,
+          }
         : { code: TimeoutError.code, message: `no webhook for ${record.requestId} within ${formatMs(ctx.timeoutMs)}` };
     return;
   }
@@ -208,6 +245,12 @@ function nothingReceived(receiver: DeliverySource): boolean {
 }
 
 /** Runs one answer turn in `mode`, filling `record` (outcome, latencies, failures, answer). */
-export function executeAnswerTurn(mode: AnswerMode, turn: AnswerTurn, ctx: ExecuteContext, start: number, record: RequestRecord): Promise<void> {
+export function executeAnswerTurn(
+  mode: AnswerMode,
+  turn: AnswerTurn,
+  ctx: ExecuteContext,
+  start: number,
+  record: RequestRecord,
+): Promise<void> {
   return mode === 'sync' ? executeSync(turn, ctx, start, record) : executeAsync(turn, ctx, start, record);
 }

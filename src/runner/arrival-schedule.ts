@@ -62,13 +62,16 @@ export class ArrivalSchedule {
 
   /** Throws UsageError (DROIDCHECK_ERR_USAGE) for a negative rate or duration. */
   constructor(startRate: number, stages: readonly Stage[], segment: Segment = WHOLE) {
-    if (!(startRate >= 0) || !Number.isFinite(startRate)) throw new UsageError(`start rate ${startRate} must be a number >= 0 (req/s)`);
+    if (!(startRate >= 0) || !Number.isFinite(startRate))
+      throw new UsageError(`start rate ${startRate} must be a number >= 0 (req/s)`);
     let t = 0;
     let before = 0;
     let r = startRate / 1000;
     for (const s of stages) {
-      if (!(s.durationMs >= 0) || !Number.isFinite(s.durationMs)) throw new UsageError(`stage duration ${s.durationMs} ms must be >= 0`);
-      if (!(s.target >= 0) || !Number.isFinite(s.target)) throw new UsageError(`stage target ${s.target} must be a rate >= 0 (req/s)`);
+      if (!(s.durationMs >= 0) || !Number.isFinite(s.durationMs))
+        throw new UsageError(`stage duration ${s.durationMs} ms must be >= 0`);
+      if (!(s.target >= 0) || !Number.isFinite(s.target))
+        throw new UsageError(`stage target ${s.target} must be a rate >= 0 (req/s)`);
       const r1 = s.target / 1000;
       const count = ((r + r1) / 2) * s.durationMs;
       this.#segments.push({ startMs: t, durationMs: s.durationMs, r0: r, r1, before, count });
@@ -127,8 +130,12 @@ export class ArrivalSchedule {
  * (k6 stages). Throws UsageError (DROIDCHECK_ERR_USAGE) naming the bad item.
  */
 export function parseStages(text: string): Stage[] {
-  const items = text.split(',').map((s) => s.trim()).filter((s) => s.length > 0);
-  if (items.length === 0) throw new UsageError('--stages: empty; write e.g. 10s:100,30s:100,10s:0 (duration:target req/s)');
+  const items = text
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
+  if (items.length === 0)
+    throw new UsageError('--stages: empty; write e.g. 10s:100,30s:100,10s:0 (duration:target req/s)');
   return items.map((item) => {
     const m = /^([^:]+):\s*(\d+(?:\.\d+)?)\s*$/.exec(item);
     if (!m) throw new UsageError(`--stages: "${item}" is not <duration>:<rate>; write e.g. 30s:200`);

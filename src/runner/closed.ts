@@ -25,7 +25,8 @@ export async function runClosed(run: EngineRun, o: ClosedOptions): Promise<{ mea
   const maxRequests = o.maxRequests ?? Number.POSITIVE_INFINITY;
   let warmupEnd = t0;
   let lastSend = t0;
-  const drainTimer = o.durationMs === undefined ? undefined : setTimeout(() => run.abort.abort(), o.durationMs + o.drainTimeoutMs);
+  const drainTimer =
+    o.durationMs === undefined ? undefined : setTimeout(() => run.abort.abort(), o.durationMs + o.drainTimeoutMs);
   drainTimer?.unref();
   const over = (now: number): boolean => run.stopped || now >= end || run.sent + run.warmupSent >= maxRequests;
 
@@ -62,6 +63,7 @@ export async function runClosed(run: EngineRun, o: ClosedOptions): Promise<{ mea
     if (drainTimer) clearTimeout(drainTimer);
   }
   const measuredFrom = o.warmupMs > 0 ? Math.max(o.warmupMs, warmupEnd - t0) : 0;
-  const sendingMs = o.durationMs === undefined ? clock.now() - t0 : Math.min(Math.max(lastSend, clock.now()) - t0, o.durationMs);
+  const sendingMs =
+    o.durationMs === undefined ? clock.now() - t0 : Math.min(Math.max(lastSend, clock.now()) - t0, o.durationMs);
   return { measuredMs: Math.max(0, sendingMs - measuredFrom) };
 }

@@ -19,7 +19,21 @@ export function combineResults(results: readonly EngineResult[]): EngineResult {
   const points: TimelinePoint[] = [];
   const sendDelay = new SendDelayRecorder();
   let offsetS = 0;
-  const sum = { requests: 0, sent: 0, passed: 0, failed: 0, judgeErrors: 0, retries: 0, contractViolations: 0, cSent: 0, warm: 0, dropped: 0, notSent: 0, measuredMs: 0, durationMs: 0 };
+  const sum = {
+    requests: 0,
+    sent: 0,
+    passed: 0,
+    failed: 0,
+    judgeErrors: 0,
+    retries: 0,
+    contractViolations: 0,
+    cSent: 0,
+    warm: 0,
+    dropped: 0,
+    notSent: 0,
+    measuredMs: 0,
+    durationMs: 0,
+  };
   for (const r of results) {
     latency.merge(r.latency);
     if (r.sendDelay) sendDelay.merge(r.sendDelay);
@@ -51,7 +65,17 @@ export function combineResults(results: readonly EngineResult[]): EngineResult {
     measuredMs: sum.measuredMs,
     planned: undefined,
     records: results.flatMap((r) => r.records),
-    tally: { requests: sum.requests, sent: sum.sent, outcomes, passed: sum.passed, failed: sum.failed, judgeErrors: sum.judgeErrors, retries: sum.retries, contractViolations: sum.contractViolations, scenarios: mergeOutcomeTallies(results.map((r) => r.tally.scenarios)) },
+    tally: {
+      requests: sum.requests,
+      sent: sum.sent,
+      outcomes,
+      passed: sum.passed,
+      failed: sum.failed,
+      judgeErrors: sum.judgeErrors,
+      retries: sum.retries,
+      contractViolations: sum.contractViolations,
+      scenarios: mergeOutcomeTallies(results.map((r) => r.tally.scenarios)),
+    },
     latency,
     sendDelay: results.some((r) => r.sendDelay) ? sendDelay : undefined,
     timeline: { intervalMs: first.timeline.intervalMs, points },

@@ -12,7 +12,6 @@ import type { ContractNote, ContractViolationRecord, RequestRecord } from './typ
 
 type Violation = { path: string; message: string; value?: unknown };
 
-
 type Headers = Record<string, string | string[] | undefined>;
 
 /** Run-level notes: the first unverified shape and the first unknown fields seen per endpoint. */
@@ -55,16 +54,23 @@ export class ContractNotes {
   }
 }
 
-
 /**
  * Contract of a 2xx response beyond its body schema: a JSON content type (spec: "Bodies are JSON
  * (Content-Type: application/json)"). Which 2xx status is not stated, so any 2xx is accepted.
  */
-export function contentTypeViolations(headers: Headers | undefined): Violation[] {
+function contentTypeViolations(headers: Headers | undefined): Violation[] {
   if (!headers) return [];
   const raw = headers['content-type'];
   const ct = Array.isArray(raw) ? raw[0] : raw;
-  return ct && /^application\/json\b/i.test(ct) ? [] : [{ path: '(content-type)', message: 'expected Content-Type application/json (spec: Endpoints, "Bodies are JSON")', value: ct ?? null }];
+  return ct && /^application\/json\b/i.test(ct)
+    ? []
+    : [
+        {
+          path: '(content-type)',
+          message: 'expected Content-Type application/json (spec: Endpoints, "Bodies are JSON")',
+          value: ct ?? null,
+        },
+      ];
 }
 
 /**
@@ -73,17 +79,32 @@ export function contentTypeViolations(headers: Headers | undefined): Violation[]
  * read only for the bodies `notes.look()` picks, while that endpoint has no such note yet (both
  * are computed on access, src/contract).
  */
-export function addContract(record: RequestRecord, endpoint: string, check: ContractCheck<unknown>, notes: ContractNotes | undefined, headers?: Headers, body?: unknown): void {
-  const push = (v: Violation): void => void record.contractViolations.push({ endpoint, ...v } as ContractViolationRecord);
+export function addContract(
+  record: RequestRecord,
+  endpoint: string,
+  check: ContractCheck<unknown>,
+  notes: ContractNotes | undefined,
+  headers?: Headers,
+  body?: unknown,
+): void {
+  const push = (v: Violation): void =>
+    void record.contractViolations.push({ endpoint, ...v } as ContractViolationRecord);
   for (const v of check.violations) push(v);
   for (const v of contentTypeViolations(headers)) push(v);
-  if (!notes || !notes.look(endpoint)) return;
+  if (!notes?.look(endpoint)) return;
   if (!notes.has(endpoint, 'unverified-shape')) {
     const message = unverifiedNote(endpoint, check, body);
-    if (message !== undefined) notes.add({ endpoint, kind: 'unverified-shape', message, paths: check.unverified.map((v) => v.path) });
+    if (message !== undefined)
+      notes.add({ endpoint, kind: 'unverified-shape', message, paths: check.unverified.map((v) => v.path) });
   }
   if (!notes.has(endpoint, 'unknown-fields')) {
     const unknown = check.unknownFields;
-    if (unknown.length > 0) notes.add({ endpoint, kind: 'unknown-fields', message: `fields no documentation names: ${unknown.slice(0, 8).join(', ')}${unknown.length > 8 ? ` (+${unknown.length - 8} more)` : ''}`, paths: [...unknown] });
+    if (unknown.length > 0)
+      notes.add({
+        endpoint,
+        kind: 'unknown-fields',
+        message: `fields no documentation names: ${unknown.slice(0, 8).join(', ')}${unknown.length > 8 ? ` (+${unknown.length - 8} more)` : ''}`,
+        paths: [...unknown],
+      });
   }
 }

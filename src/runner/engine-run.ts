@@ -48,7 +48,22 @@ export class EngineRun {
     setMaxListeners(0, this.stop.signal, this.abort.signal);
     link(o.stopSignal, this.stop);
     link(o.abortSignal, this.abort);
-    const base = { client: o.client, receiver: o.receiver, clock: this.clock, timeoutMs: o.timeoutMs, abortSignal: this.abort.signal, retry: o.retry, ackOnly: o.ackOnly ?? false, notes: this.notes, grader: o.grader, skipGraded: o.skipGraded ?? false, rttMs: o.rttMs, webhooks: o.webhooks, messageWebhookCheckMs: o.messageWebhookCheckMs, simulator: o.simulator };
+    const base = {
+      client: o.client,
+      receiver: o.receiver,
+      clock: this.clock,
+      timeoutMs: o.timeoutMs,
+      abortSignal: this.abort.signal,
+      retry: o.retry,
+      ackOnly: o.ackOnly ?? false,
+      notes: this.notes,
+      grader: o.grader,
+      skipGraded: o.skipGraded ?? false,
+      rttMs: o.rttMs,
+      webhooks: o.webhooks,
+      messageWebhookCheckMs: o.messageWebhookCheckMs,
+      simulator: o.simulator,
+    };
     this.#ctx = { ...base, latency: this.latency };
     this.#warmCtx = { ...base, latency: DISCARD_LATENCY };
     this.#sinks = o.sinks ?? [];
@@ -157,7 +172,9 @@ export class EngineRun {
   assertHealthy(): void {
     if (this.#failure !== undefined) {
       const f = this.#failure;
-      throw new InternalError(`engine: a request's execution threw: ${f instanceof Error ? (f.stack ?? f.message) : String(f)}`);
+      throw new InternalError(
+        `engine: a request's execution threw: ${f instanceof Error ? (f.stack ?? f.message) : String(f)}`,
+      );
     }
   }
 
@@ -171,4 +188,3 @@ function link(from: AbortSignal | undefined, to: AbortController): void {
   if (from.aborted) to.abort();
   else from.addEventListener('abort', () => to.abort(), { once: true });
 }
-

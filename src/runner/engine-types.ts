@@ -28,7 +28,7 @@ export interface RecordSink {
   drained?(): Promise<void> | undefined;
 }
 
-export type SchedulerSpec =
+type SchedulerSpec =
   | {
       kind: 'closed';
       /** Requests (or chains) in flight at most. */
@@ -141,4 +141,3 @@ export interface EngineResult {
   setupFailure: SetupFailure | undefined;
   notes: ContractNote[];
 }
-

@@ -25,11 +25,12 @@ import { notSentRecord } from './execute.js';
 import { tightenHeapForPending } from './heap.js';
 import { runOpen } from './open.js';
 
-export type { EngineOptions, EngineResult, ProgressSnapshot, RecordSink, SchedulerSpec } from './engine-types.js';
+export type { EngineOptions, EngineResult } from './engine-types.js';
 
 /** Runs the source through the scheduler to its end (see the module docs). */
 export async function runEngine(o: EngineOptions): Promise<EngineResult> {
-  if (!o.receiver && !o.ackOnly && o.source.hasAsync()) throw new InternalError('engine: async requests need a receiver');
+  if (!o.receiver && !o.ackOnly && o.source.hasAsync())
+    throw new InternalError('engine: async requests need a receiver');
   const run = new EngineRun(o);
   const startedAt = run.clock.wallNow();
   const spec = o.scheduler;
@@ -66,7 +67,8 @@ export async function runEngine(o: EngineOptions): Promise<EngineResult> {
   const common = { warmupMs: o.warmupMs ?? 0, drainTimeoutMs: o.drainTimeoutMs ?? o.timeoutMs + 5_000 };
   let times: { measuredMs: number };
   try {
-    times = spec.kind === 'open' ? await runOpen(run, { ...spec, ...common }) : await runClosed(run, { ...spec, ...common });
+    times =
+      spec.kind === 'open' ? await runOpen(run, { ...spec, ...common }) : await runClosed(run, { ...spec, ...common });
   } finally {
     clearInterval(ticker);
   }
@@ -78,7 +80,9 @@ export async function runEngine(o: EngineOptions): Promise<EngineResult> {
   const timeline = run.timeline.close(end, run.inFlight);
   const tally = run.tally.snapshot();
   if (o.source.planned !== undefined && tally.requests !== o.source.planned) {
-    throw new InternalError(`accounting: ${o.source.planned} requests planned but ${tally.requests} ended with an outcome`);
+    throw new InternalError(
+      `accounting: ${o.source.planned} requests planned but ${tally.requests} ended with an outcome`,
+    );
   }
   return {
     model: spec.kind,
@@ -108,7 +112,8 @@ export function rateAtFn(startRate: number, stages: readonly Stage[], shares = 1
     let from = startRate;
     let at = 0;
     for (const s of stages) {
-      if (t <= at + s.durationMs) return (s.durationMs === 0 ? s.target : from + ((s.target - from) * (t - at)) / s.durationMs) / shares;
+      if (t <= at + s.durationMs)
+        return (s.durationMs === 0 ? s.target : from + ((s.target - from) * (t - at)) / s.durationMs) / shares;
       at += s.durationMs;
       from = s.target;
     }

@@ -22,7 +22,7 @@ import type { PlannedRequest, RequestRecord } from './types.js';
  * from the start, undefined (JSON.stringify leaves them out): V8 keeps them inside the object
  * instead of a separate property array, ~80 B less per pending request.
  */
-export function newRecord(planned: PlannedRequest, startedAt: string): RequestRecord {
+function newRecord(planned: PlannedRequest, startedAt: string): RequestRecord {
   const { scenario } = planned;
   return {
     seq: planned.seq,
@@ -57,7 +57,12 @@ const turns = new WeakMap<Scenario, AnswerTurn>();
 function turnOf(scenario: Scenario): AnswerTurn {
   let turn = turns.get(scenario);
   if (!turn) {
-    turn = { humanMessage: scenario.humanMessage, chatHistory: scenario.chatHistory, expect: scenario.expect, latencyMs: scenario.latencyMs };
+    turn = {
+      humanMessage: scenario.humanMessage,
+      chatHistory: scenario.chatHistory,
+      expect: scenario.expect,
+      latencyMs: scenario.latencyMs,
+    };
     turns.set(scenario, turn);
   }
   return turn;
@@ -71,9 +76,14 @@ function turnOf(scenario: Scenario): AnswerTurn {
  * for its webhook holds little more than its record, its own frame and the receiver's waiter,
  * and a load run holds ~100,000 of them for up to 180 s.
  */
-export function startRequest(planned: PlannedRequest, ctx: ExecuteContext, intendedStart?: number): { record: RequestRecord; done: Promise<unknown> } {
+export function startRequest(
+  planned: PlannedRequest,
+  ctx: ExecuteContext,
+  intendedStart?: number,
+): { record: RequestRecord; done: Promise<unknown> } {
   const start = intendedStart ?? ctx.clock.now();
-  if (ctx.abortSignal?.aborted) return { record: notSentRecord(planned, ctx.clock.wallNow().toISOString()), done: Promise.resolve() };
+  if (ctx.abortSignal?.aborted)
+    return { record: notSentRecord(planned, ctx.clock.wallNow().toISOString()), done: Promise.resolve() };
   const record = newRecord(planned, ctx.clock.wallNow().toISOString());
   const done = planned.scenario.simulate
     ? executeSimulation(planned, ctx, start, record)
@@ -87,7 +97,11 @@ export function startRequest(planned: PlannedRequest, ctx: ExecuteContext, inten
  * Sends one request (or runs one scenario's steps) and waits for its end. `intendedStart`
  * (clock ms) is the open model's scheduled time; by default the actual start.
  */
-export function executeRequest(planned: PlannedRequest, ctx: ExecuteContext, intendedStart?: number): Promise<RequestRecord> {
+export function executeRequest(
+  planned: PlannedRequest,
+  ctx: ExecuteContext,
+  intendedStart?: number,
+): Promise<RequestRecord> {
   const { record, done } = startRequest(planned, ctx, intendedStart);
   return done.then(() => record);
 }

@@ -17,13 +17,15 @@
 import { setFlagsFromString } from 'node:v8';
 
 /** Old-generation growth between two full collections, % (V8's own choice is 10-300 %). */
-export const HEAP_GROWING_PERCENT = 10;
+const HEAP_GROWING_PERCENT = 10;
 
 const FLAGS = [`--heap-growing-percent=${HEAP_GROWING_PERCENT}`, '--semi-space-growth-factor=1'];
 let tightened = false;
 
 /** Applies the flags above once per process (idempotent). `given`: node's own flags, to leave what the user set. */
-export function tightenHeapForPending(given = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)]): void {
+export function tightenHeapForPending(
+  given = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)],
+): void {
   if (tightened) return;
   tightened = true;
   for (const flag of FLAGS) {

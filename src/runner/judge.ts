@@ -19,11 +19,19 @@ export function judgeAnswer(
   ctx: ExecuteContext,
 ): Promise<Evaluation> {
   if (expect.length === 0) return Promise.resolve(NOTHING);
-  return evaluateExpectations(expect, payload, { grader: ctx.grader, ...(turn && { grounding: turn }), signal: ctx.abortSignal, ...(ctx.skipGraded && { skipGraded: true }) });
+  return evaluateExpectations(expect, payload, {
+    grader: ctx.grader,
+    ...(turn && { grounding: turn }),
+    signal: ctx.abortSignal,
+    ...(ctx.skipGraded && { skipGraded: true }),
+  });
 }
 
 /** Adds an evaluation's judge errors and grades to the record (only when there are any). */
 export function keepGrades(record: RequestRecord, ev: Evaluation, prefix = ''): void {
-  if (ev.judgeErrors.length > 0) (record.judgeErrors ??= []).push(...ev.judgeErrors.map((e) => (prefix ? { ...e, message: `${prefix}${e.message}` } : e)));
+  if (ev.judgeErrors.length > 0)
+    (record.judgeErrors ??= []).push(
+      ...ev.judgeErrors.map((e) => (prefix ? { ...e, message: `${prefix}${e.message}` } : e)),
+    );
   if (ev.grades.length > 0) (record.grades ??= []).push(...ev.grades);
 }

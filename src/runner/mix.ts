@@ -30,7 +30,6 @@ export interface MixOptions {
   seed?: number;
 }
 
-
 function weightOf(scenario: Scenario, mode: AnswerMode, weights: Readonly<Record<string, number>>): number {
   const full = `${scenario.suite}/${scenario.name}`;
   for (const key of [`${full}:${mode}`, `${scenario.name}:${mode}`, full, scenario.name]) {
@@ -49,7 +48,9 @@ export function parseWeights(items: readonly string[]): Record<string, number> {
     const key = item.slice(0, eq).trim();
     const w = Number(item.slice(eq + 1));
     if (eq <= 0 || key === '' || !Number.isFinite(w) || w < 0) {
-      throw new UsageError(`--weight: "${item}" must be <scenario>=<weight >= 0>, e.g. "greeting=3" or "shop/order:async=2"`);
+      throw new UsageError(
+        `--weight: "${item}" must be <scenario>=<weight >= 0>, e.g. "greeting=3" or "shop/order:async=2"`,
+      );
     }
     out[key] = w;
   }
@@ -65,7 +66,10 @@ export class ScenarioMix {
 
   constructor(entries: readonly MixEntry[], seed = 1) {
     const live = entries.filter((e) => e.weight > 0);
-    if (live.length === 0) throw new UsageError('the load mix is empty: no scenario has a weight > 0 (check --weight and the scenario paths)');
+    if (live.length === 0)
+      throw new UsageError(
+        'the load mix is empty: no scenario has a weight > 0 (check --weight and the scenario paths)',
+      );
     this.entries = live;
     this.#cumulative = new Float64Array(live.length);
     let sum = 0;
@@ -123,7 +127,8 @@ export function createMix(suites: readonly Suite[], options: MixOptions = {}): S
     }
   }
   for (const key of Object.keys(weights)) {
-    if (!known.has(key)) throw new UsageError(`--weight: "${key}" names no scenario of this run (use the name, suite/name, or name:mode)`);
+    if (!known.has(key))
+      throw new UsageError(`--weight: "${key}" names no scenario of this run (use the name, suite/name, or name:mode)`);
   }
   return new ScenarioMix(entries, options.seed ?? 1);
 }

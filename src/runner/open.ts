@@ -14,7 +14,7 @@ import type { EngineRun } from './engine-run.js';
 import type { Segment } from './segments.js';
 
 /** Most arrivals fired in one tick before yielding to I/O (setImmediate). */
-export const MAX_BATCH = 512;
+const MAX_BATCH = 512;
 
 export interface OpenOptions {
   startRate: number;

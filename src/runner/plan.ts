@@ -48,7 +48,10 @@ export function stateKeys(scenario: Scenario): string[] {
   const keys = new Set<string>();
   for (const step of scenario.steps ?? []) {
     if (step.kind !== 'call' || step.customerId === undefined) continue;
-    const id = typeof step.customerId === 'string' ? renderTemplate(step.customerId, { ...(scenario.vars ?? {}) }) : step.customerId;
+    const id =
+      typeof step.customerId === 'string'
+        ? renderTemplate(step.customerId, { ...(scenario.vars ?? {}) })
+        : step.customerId;
     keys.add(typeof id === 'string' && id.includes('{{') ? 'customer:?' : `customer:${String(id)}`);
   }
   return [...keys];

@@ -52,8 +52,3 @@ export function segmentNotation(segment: Segment): string {
   const at = (k: number): string => (k === 0 ? '0' : k === n ? '1' : `${k}/${n}`);
   return `${at(i - 1)}:${at(i)}`;
 }
-
-/** The segment's share of a rate (req/s) or of anything continuous: rate / n. */
-export function shareOfRate(rate: number, segment: Segment): number {
-  return rate / segment.total;
-}

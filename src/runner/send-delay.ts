@@ -11,8 +11,7 @@ import * as hdr from 'hdr-histogram-js';
 import { msToClampedUs, newLatencyHistogram, summarizeHistogram, type LatencySummary } from '../metrics/index.js';
 
 /** p99 send delay above which a run is generator-bound, ms. */
-export const GENERATOR_BOUND_P99_MS = 10;
-
+const GENERATOR_BOUND_P99_MS = 10;
 
 /** The send-delay distribution, ms: a latency summary without `min`. */
 export type SendDelaySummary = Omit<LatencySummary, 'min'>;

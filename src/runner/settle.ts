@@ -21,7 +21,8 @@ export function recordErrorOf(err: unknown): RecordError {
   const error: RecordError = isDroidcheckError(err)
     ? { code: err.code, message: err.message }
     : { code: 'DROIDCHECK_ERR_UNEXPECTED', message: err instanceof Error ? err.message : String(err) };
-  if ((err instanceof ApiError || err instanceof ContractError) && err.bodyExcerpt.length > 0) error.excerpt = err.bodyExcerpt;
+  if ((err instanceof ApiError || err instanceof ContractError) && err.bodyExcerpt.length > 0)
+    error.excerpt = err.bodyExcerpt;
   if (err instanceof TransportError && err.causeCode !== undefined) error.cause = err.causeCode;
   return error;
 }

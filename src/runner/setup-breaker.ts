@@ -24,11 +24,12 @@ export interface SetupFailure {
 /** `RecordError.cause` of an async answer whose deadline passed with no delivery of any kind received yet (answer-turn.ts). */
 export const NO_DELIVERY_CAUSE = 'NO_DELIVERY';
 
-const CONNECT_CAUSES = /^(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|EADDRNOTAVAIL|UND_ERR_CONNECT_TIMEOUT|CERT_|ERR_TLS|DEPTH_ZERO|SELF_SIGNED|UNABLE_TO_VERIFY)/;
+const CONNECT_CAUSES =
+  /^(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|EADDRNOTAVAIL|UND_ERR_CONNECT_TIMEOUT|CERT_|ERR_TLS|DEPTH_ZERO|SELF_SIGNED|UNABLE_TO_VERIFY)/;
 const NOT_SETUP_STATUS = new Set([408, 409, 422, 429]);
 
 /** The set-up signature of a record, or undefined when its failure says nothing about the set-up. */
-export function setupSignature(record: RequestRecord): string | undefined {
+function setupSignature(record: RequestRecord): string | undefined {
   const error = record.error ?? record.steps?.find((s) => s.outcome !== 'answered')?.error;
   if (record.outcome === 'invalid-response') return 'invalid-response';
   if (record.outcome === 'timeout' && error?.cause === NO_DELIVERY_CAUSE) return 'no-delivery';
@@ -36,7 +37,8 @@ export function setupSignature(record: RequestRecord): string | undefined {
     const s = record.httpStatus;
     if (s >= 400 && s < 500 && !NOT_SETUP_STATUS.has(s)) return `rejected:${s}`;
   }
-  if (record.outcome === 'transport-error' && error?.cause !== undefined && CONNECT_CAUSES.test(error.cause)) return `transport:${error.cause}`;
+  if (record.outcome === 'transport-error' && error?.cause !== undefined && CONNECT_CAUSES.test(error.cause))
+    return `transport:${error.cause}`;
   return undefined;
 }
 
@@ -64,7 +66,12 @@ export class SetupBreaker {
     }
     if (!this.#first) {
       const error = record.error ?? { code: 'DROIDCHECK_ERR_STEP', message: record.outcome };
-      this.#first = { signature, records: 0, error, ...(record.httpStatus !== undefined && { httpStatus: record.httpStatus }) };
+      this.#first = {
+        signature,
+        records: 0,
+        error,
+        ...(record.httpStatus !== undefined && { httpStatus: record.httpStatus }),
+      };
     }
     this.#first.records += 1;
     if (this.#first.records >= this.#threshold && !this.#tripped) {

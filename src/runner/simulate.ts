@@ -27,7 +27,10 @@ import type { PlannedRequest, RecordError, RequestRecord, SimulationRecord, Step
 
 /** The rejection of a turn the droid did not answer: carries the turn's outcome to the record. */
 class TurnFailed extends Error {
-  constructor(readonly outcome: Outcome, readonly recordError: RecordError | undefined) {
+  constructor(
+    readonly outcome: Outcome,
+    readonly recordError: RecordError | undefined,
+  ) {
     super(recordError?.message ?? `the turn ended ${outcome}`);
   }
   get code(): string {
@@ -50,7 +53,14 @@ function turnAsker(planned: PlannedRequest, ctx: ExecuteContext, start: number, 
       if (one[k] !== undefined) (record as unknown as Record<string, unknown>)[k] = one[k];
     }
     const latencyMs = planned.mode === 'sync' ? one.syncMs : one.answerMs;
-    const step: StepResult = { index, kind: 'say', endpoint, outcome: one.outcome, passed: one.outcome === 'answered', failures: [] };
+    const step: StepResult = {
+      index,
+      kind: 'say',
+      endpoint,
+      outcome: one.outcome,
+      passed: one.outcome === 'answered',
+      failures: [],
+    };
     if (one.httpStatus !== undefined) step.httpStatus = one.httpStatus;
     if (one.requestId !== undefined) step.requestId = one.requestId;
     if (latencyMs !== undefined) step.latencyMs = latencyMs;
@@ -72,19 +82,33 @@ function simulationRecord(sim: CustomerSimulation): SimulationRecord {
 }
 
 /** Runs `planned.scenario.simulate` into `record` (see module docs). */
-export async function executeSimulation(planned: PlannedRequest, ctx: ExecuteContext, start: number, record: RequestRecord): Promise<void> {
+export async function executeSimulation(
+  planned: PlannedRequest,
+  ctx: ExecuteContext,
+  start: number,
+  record: RequestRecord,
+): Promise<void> {
   const spec = planned.scenario.simulate!;
   const simulator = ctx.simulator;
-  if (!simulator) throw new InternalError('a simulate: scenario reached the runner without a simulator (jobs/ refuses it before sending)');
+  if (!simulator)
+    throw new InternalError(
+      'a simulate: scenario reached the runner without a simulator (jobs/ refuses it before sending)',
+    );
   record.steps = [];
   let failed: TurnFailed | undefined;
   const ask = turnAsker(planned, ctx, start, record);
   const sim = await simulator.simulate(
-    { persona: spec.persona, goal: spec.goal, maxTurns: spec.maxTurns, ...(spec.opening !== undefined && { opening: spec.opening }) },
-    (turn, signal) => ask(turn, signal).catch((err: unknown) => {
-      if (err instanceof TurnFailed) failed = err;
-      throw err;
-    }),
+    {
+      persona: spec.persona,
+      goal: spec.goal,
+      maxTurns: spec.maxTurns,
+      ...(spec.opening !== undefined && { opening: spec.opening }),
+    },
+    (turn, signal) =>
+      ask(turn, signal).catch((err: unknown) => {
+        if (err instanceof TurnFailed) failed = err;
+        throw err;
+      }),
     ctx.abortSignal,
   );
   record.simulation = simulationRecord(sim);
@@ -102,12 +126,26 @@ export async function executeSimulation(planned: PlannedRequest, ctx: ExecuteCon
   record.outcome = 'answered';
   if (sim.end === 'judge-error') {
     const e = sim.error ?? { code: JudgeError.code, message: 'the simulator model gave no customer line' };
-    (record.judgeErrors ??= []).push({ path: 'simulate', matcher: 'simulate', code: e.code, message: e.message, location: spec.location });
+    (record.judgeErrors ??= []).push({
+      path: 'simulate',
+      matcher: 'simulate',
+      code: e.code,
+      message: e.message,
+      location: spec.location,
+    });
     record.passed = false;
     return;
   }
   const last = sim.turns.at(-1);
-  const grounding = last ? { humanMessage: last.customer, chatHistory: sim.turns.slice(0, -1).flatMap((t): ChatHistoryItem[] => [{ type: 'human', content: t.customer }, { type: 'ai', content: t.droid }]) } : undefined;
+  const grounding = last
+    ? {
+        humanMessage: last.customer,
+        chatHistory: sim.turns.slice(0, -1).flatMap((t): ChatHistoryItem[] => [
+          { type: 'human', content: t.customer },
+          { type: 'ai', content: t.droid },
+        ]),
+      }
+    : undefined;
   const ev = await judgeAnswer(planned.scenario.expect, sim.expectPayload, grounding, ctx);
   record.failures.push(...ev.failures);
   keepGrades(record, ev);

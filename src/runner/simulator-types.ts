@@ -4,7 +4,7 @@
  */
 
 /** One customer line and the droid's answer, as the simulator reports them. */
-export interface CustomerTurn {
+interface CustomerTurn {
   customer: string;
   droid: string;
   latencyMs: number;
@@ -24,9 +24,16 @@ export interface CustomerSimulation {
 }
 
 /** Sends one customer line (with the conversation so far) and resolves the answer payload; rejects when the droid did not answer. */
-export type CustomerAsk = (turn: { chatHistory: { type: 'human' | 'ai'; content: string }[]; humanMessage: string }, signal?: AbortSignal) => Promise<{ payload: unknown; latencyMs: number }>;
+export type CustomerAsk = (
+  turn: { chatHistory: { type: 'human' | 'ai'; content: string }[]; humanMessage: string },
+  signal?: AbortSignal,
+) => Promise<{ payload: unknown; latencyMs: number }>;
 
 /** The injected simulated customer (jobs/ wraps src/llm's createSimulator). */
 export interface CustomerSimulator {
-  simulate(spec: { persona: string; goal: string; maxTurns: number; opening?: string | undefined }, ask: CustomerAsk, signal?: AbortSignal): Promise<CustomerSimulation>;
+  simulate(
+    spec: { persona: string; goal: string; maxTurns: number; opening?: string | undefined },
+    ask: CustomerAsk,
+    signal?: AbortSignal,
+  ): Promise<CustomerSimulation>;
 }

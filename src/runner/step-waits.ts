@@ -38,7 +38,7 @@ import { formatMs } from '../units.js';
 import type { ExecuteContext } from './context.js';
 
 /** How long a webhook whose `mid` is the step's own is preferred over any other that fits, ms. */
-export const PREFER_MS = 1_000;
+const PREFER_MS = 1_000;
 
 /** The end of a wait: the delivery (or null), when it arrived, and whether the run was interrupted. */
 export interface WaitEnd<T> {
@@ -50,14 +50,23 @@ export interface WaitEnd<T> {
   interrupted: boolean;
 }
 
-function failure(path: string, matcher: string, expected: unknown, actual: unknown, message: string, location: SourceLocation): ExpectationFailure {
+function failure(
+  path: string,
+  matcher: string,
+  expected: unknown,
+  actual: unknown,
+  message: string,
+  location: SourceLocation,
+): ExpectationFailure {
   return { path, matcher, expected, actual, message, location };
 }
 
 function receiverUrl(receiver: DeliverySource, route: 'messages' | 'intents'): string {
   const urls = (receiver as Partial<Receiver>).urls?.();
   const local = urls?.[route];
-  return local ? `the receiver's /${route} URL (here ${local}; behind a tunnel, the public URL with /${route})` : `the receiver's /${route} URL`;
+  return local
+    ? `the receiver's /${route} URL (here ${local}; behind a tunnel, the public URL with /${route})`
+    : `the receiver's /${route} URL`;
 }
 
 /** Why no message reached the receiver, when the route shows it (no webhook configured, wrong token); '' otherwise. */
@@ -71,7 +80,7 @@ function messageRouteHint(receiver: DeliverySource, customerId: string | number,
 }
 
 /** Default of `--message-webhook-check`, ms: the service forwards a message within a second or two. */
-export const DEFAULT_MESSAGE_WEBHOOK_CHECK_MS = 15_000;
+const DEFAULT_MESSAGE_WEBHOOK_CHECK_MS = 15_000;
 
 /** What the run knows of message forwarding to a receiver: proven (`ok`), or the sentence of its absence. */
 interface ForwardingState {
@@ -88,11 +97,17 @@ function forwardingOf(receiver: DeliverySource): ForwardingState {
 }
 
 /** The one sentence of a message webhook that delivered nothing within `waitedMs` of the send. */
-function noForwarding(receiver: DeliverySource, ctx: ExecuteContext, customerId: string | number, waitedMs: number): string {
+function noForwarding(
+  receiver: DeliverySource,
+  ctx: ExecuteContext,
+  customerId: string | number,
+  waitedMs: number,
+): string {
   const url = ctx.webhooks?.messages ?? receiverUrl(receiver, 'messages');
   const refused = receiver.inboundStats().messages.badSecret;
-  const then = 'until then every step that waits for the bot\'s reply fails at once';
-  if (refused > 0) return `no message webhook delivery accepted in ${formatMs(waitedMs)}: the receiver refused ${refused} forwarded message(s) for a wrong verify_token: set the service's Verify Token (the Automation Panel's message webhook) to the value of DROID_VERIFY_TOKEN; ${then}`;
+  const then = "until then every step that waits for the bot's reply fails at once";
+  if (refused > 0)
+    return `no message webhook delivery accepted in ${formatMs(waitedMs)}: the receiver refused ${refused} forwarded message(s) for a wrong verify_token: set the service's Verify Token (the Automation Panel's message webhook) to the value of DROID_VERIFY_TOKEN; ${then}`;
   return `no message webhook delivery in ${formatMs(waitedMs)}, not even the copy of customer ${customerId}'s own message: configure the Automation Panel's message webhook as ${url} with the verify token (the value of DROID_VERIFY_TOKEN); ${then}`;
 }
 
@@ -101,7 +116,13 @@ function noForwarding(receiver: DeliverySource, ctx: ExecuteContext, customerId:
  * through the message-webhook check (module docs): `{ absent }` when forwarding is known (or now
  * found) not to reach the receiver.
  */
-async function waitForwarded(receiver: DeliverySource, wait: ReplyWait, customerId: string | number, stepStart: number, ctx: ExecuteContext): Promise<{ match: MessageMatch } | { absent: string }> {
+async function waitForwarded(
+  receiver: DeliverySource,
+  wait: ReplyWait,
+  customerId: string | number,
+  stepStart: number,
+  ctx: ExecuteContext,
+): Promise<{ match: MessageMatch } | { absent: string }> {
   const state = forwardingOf(receiver);
   if (state.absent !== undefined) return { absent: state.absent };
   const query = { customerId, after: stepStart, match: senders(wait) };
@@ -140,16 +161,53 @@ export async function awaitReply(
   const receiver = ctx.receiver;
   const from = wait.from.join('|');
   if (!receiver) {
-    return { payload: null, interrupted: false, failure: failure('reply', 'waitForReply', `a reply of type ${from}`, undefined, 'waitForReply needs the webhook receiver (this run has none)', wait.location) };
+    return {
+      payload: null,
+      interrupted: false,
+      failure: failure(
+        'reply',
+        'waitForReply',
+        `a reply of type ${from}`,
+        undefined,
+        'waitForReply needs the webhook receiver (this run has none)',
+        wait.location,
+      ),
+    };
   }
   const waited = await waitForwarded(receiver, wait, customerId, stepStart, ctx);
-  if ('absent' in waited) return { payload: null, interrupted: false, failure: failure('reply', 'waitForReply', `a reply of type ${from} within ${formatMs(wait.withinMs)}`, null, waited.absent, wait.location) };
+  if ('absent' in waited)
+    return {
+      payload: null,
+      interrupted: false,
+      failure: failure(
+        'reply',
+        'waitForReply',
+        `a reply of type ${from} within ${formatMs(wait.withinMs)}`,
+        null,
+        waited.absent,
+        wait.location,
+      ),
+    };
   const match = waited.match;
-  if (match.kind === 'message') return { payload: match.payload, receivedAt: match.receivedAt, contract: match.contract, interrupted: false };
+  if (match.kind === 'message')
+    return { payload: match.payload, receivedAt: match.receivedAt, contract: match.contract, interrupted: false };
   if (ctx.abortSignal?.aborted) return { payload: null, interrupted: true };
-  const hint = messageRouteHint(receiver, customerId, stepStart) || `; messages of customer ${customerId} do reach the receiver, so the message webhook works: is the bot on for this customer?`;
+  const hint =
+    messageRouteHint(receiver, customerId, stepStart) ||
+    `; messages of customer ${customerId} do reach the receiver, so the message webhook works: is the bot on for this customer?`;
   const message = `no reply (type ${from}) within ${formatMs(wait.withinMs)}${hint}`;
-  return { payload: null, interrupted: false, failure: failure('reply', 'waitForReply', `a reply of type ${from} within ${formatMs(wait.withinMs)}`, null, message, wait.location) };
+  return {
+    payload: null,
+    interrupted: false,
+    failure: failure(
+      'reply',
+      'waitForReply',
+      `a reply of type ${from} within ${formatMs(wait.withinMs)}`,
+      null,
+      message,
+      wait.location,
+    ),
+  };
 }
 
 /** Waits out `noReplyWithin` (see module docs); `failure` when a reply came, or when nothing shows the webhook works. */
@@ -162,20 +220,54 @@ export async function awaitNoReply(
   const receiver = ctx.receiver;
   const from = wait.from.join('|');
   const expected = `no reply of type ${from} within ${formatMs(wait.withinMs)}`;
-  if (!receiver) return { payload: null, interrupted: false, failure: failure('reply', 'noReplyWithin', expected, undefined, 'noReplyWithin needs the webhook receiver (this run has none)', wait.location) };
+  if (!receiver)
+    return {
+      payload: null,
+      interrupted: false,
+      failure: failure(
+        'reply',
+        'noReplyWithin',
+        expected,
+        undefined,
+        'noReplyWithin needs the webhook receiver (this run has none)',
+        wait.location,
+      ),
+    };
   const waited = await waitForwarded(receiver, wait, customerId, stepStart, ctx);
-  if ('absent' in waited) return { payload: null, interrupted: false, failure: failure('reply', 'noReplyWithin', expected, undefined, `cannot show that no reply came: ${waited.absent}`, wait.location) };
+  if ('absent' in waited)
+    return {
+      payload: null,
+      interrupted: false,
+      failure: failure(
+        'reply',
+        'noReplyWithin',
+        expected,
+        undefined,
+        `cannot show that no reply came: ${waited.absent}`,
+        wait.location,
+      ),
+    };
   const match = waited.match;
   if (match.kind === 'message') {
     const after = formatMs(match.receivedAt - stepStart);
     const message = `expected no reply within ${formatMs(wait.withinMs)}, got a reply of type ${match.payload.type} after ${after}: "${excerpt(match.payload)}"`;
-    return { payload: match.payload, receivedAt: match.receivedAt, contract: match.contract, interrupted: false, failure: failure('reply', 'noReplyWithin', expected, match.payload, message, wait.location) };
+    return {
+      payload: match.payload,
+      receivedAt: match.receivedAt,
+      contract: match.contract,
+      interrupted: false,
+      failure: failure('reply', 'noReplyWithin', expected, match.payload, message, wait.location),
+    };
   }
   if (ctx.abortSignal?.aborted) return { payload: null, interrupted: true };
   const hint = messageRouteHint(receiver, customerId, stepStart);
   if (hint === '') return { payload: null, interrupted: false };
   const message = `cannot show that no reply came within ${formatMs(wait.withinMs)}${hint}`;
-  return { payload: null, interrupted: false, failure: failure('reply', 'noReplyWithin', expected, undefined, message, wait.location) };
+  return {
+    payload: null,
+    interrupted: false,
+    failure: failure('reply', 'noReplyWithin', expected, undefined, message, wait.location),
+  };
 }
 
 /** What an intent-webhook wait looks for. */
@@ -193,25 +285,59 @@ export interface IntentLookup {
 }
 
 /** Waits for the intent webhook of a step (see module docs); `failure` when none came in time. */
-export async function awaitIntentWebhook(lookup: IntentLookup, ctx: ExecuteContext): Promise<WaitEnd<IntentWebhookRequest> & { failure?: ExpectationFailure }> {
+export async function awaitIntentWebhook(
+  lookup: IntentLookup,
+  ctx: ExecuteContext,
+): Promise<WaitEnd<IntentWebhookRequest> & { failure?: ExpectationFailure }> {
   const receiver = ctx.receiver;
   const what = lookup.intent === undefined ? 'an intent webhook' : `an intent webhook for "${lookup.intent}"`;
-  if (!receiver) return { payload: null, interrupted: false, failure: failure('intentWebhook', 'intentWebhook', what, undefined, 'intentWebhook needs the webhook receiver (this run has none)', lookup.location) };
+  if (!receiver)
+    return {
+      payload: null,
+      interrupted: false,
+      failure: failure(
+        'intentWebhook',
+        'intentWebhook',
+        what,
+        undefined,
+        'intentWebhook needs the webhook receiver (this run has none)',
+        lookup.location,
+      ),
+    };
   const deadline = lookup.answeredAt + lookup.withinMs;
   const base = { after: lookup.after, ...(lookup.intent !== undefined && { intent: lookup.intent }) };
   const mids = new Set(lookup.preferMids);
-  let match = mids.size === 0
-    ? undefined
-    : await receiver.waitForIntent({ ...base, match: (p) => mids.has(p.mid) }, Math.min(deadline, lookup.answeredAt + PREFER_MS), ctx.abortSignal);
-  if (match?.kind !== 'intent' && !ctx.abortSignal?.aborted) match = await receiver.waitForIntent(base, deadline, ctx.abortSignal);
-  if (match?.kind === 'intent') return { payload: match.payload, receivedAt: match.receivedAt, contract: match.contract, interrupted: false };
+  let match =
+    mids.size === 0
+      ? undefined
+      : await receiver.waitForIntent(
+          { ...base, match: (p) => mids.has(p.mid) },
+          Math.min(deadline, lookup.answeredAt + PREFER_MS),
+          ctx.abortSignal,
+        );
+  if (match?.kind !== 'intent' && !ctx.abortSignal?.aborted)
+    match = await receiver.waitForIntent(base, deadline, ctx.abortSignal);
+  if (match?.kind === 'intent')
+    return { payload: match.payload, receivedAt: match.receivedAt, contract: match.contract, interrupted: false };
   if (ctx.abortSignal?.aborted) return { payload: null, interrupted: true };
   const stats = receiver.inboundStats().intents;
-  const hint = stats.accepted > 0
-    ? ''
-    : stats.badSecret > 0
-      ? `; the receiver refused ${stats.badSecret} intent webhook(s) for a wrong secret: set the intent's API Secret Key to the value of DROID_INTENT_SECRET`
-      : `; no intent webhook reached the receiver in this run: in the droid's intent settings give the intent a webhook URL = ${receiverUrl(receiver, 'intents')} and API Secret Key = the value of DROID_INTENT_SECRET`;
+  const hint =
+    stats.accepted > 0
+      ? ''
+      : stats.badSecret > 0
+        ? `; the receiver refused ${stats.badSecret} intent webhook(s) for a wrong secret: set the intent's API Secret Key to the value of DROID_INTENT_SECRET`
+        : `; no intent webhook reached the receiver in this run: in the droid's intent settings give the intent a webhook URL = ${receiverUrl(receiver, 'intents')} and API Secret Key = the value of DROID_INTENT_SECRET`;
   const message = `no ${what.slice(3)} within ${formatMs(lookup.withinMs)} of the answer${hint}`;
-  return { payload: null, interrupted: false, failure: failure('intentWebhook', 'intentWebhook', `${what} within ${formatMs(lookup.withinMs)}`, null, message, lookup.location) };
+  return {
+    payload: null,
+    interrupted: false,
+    failure: failure(
+      'intentWebhook',
+      'intentWebhook',
+      `${what} within ${formatMs(lookup.withinMs)}`,
+      null,
+      message,
+      lookup.location,
+    ),
+  };
 }

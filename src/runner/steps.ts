@@ -74,14 +74,22 @@ function invoke(step: CallStep, vars: Vars, ctx: ExecuteContext): Promise<Client
   const opts = ctx.abortSignal ? { signal: ctx.abortSignal } : {};
   const text = (s: string | undefined): string => renderText(s ?? '', vars);
   switch (step.call) {
-    case 'channels': return c.channels(opts);
-    case 'messages': return c.messages(customerIdOf(step, vars), opts);
-    case 'customer': return c.customer(customerIdOf(step, vars), opts);
-    case 'conversations': return c.conversations(customerIdOf(step, vars), opts);
-    case 'ask': return c.ask(customerIdOf(step, vars), text(step.prompt), opts);
-    case 'send': return c.send({ customerId: customerIdOf(step, vars), humanMessage: text(step.humanMessage) }, opts);
-    case 'setBot': return c.setBot(customerIdOf(step, vars), step.botEnabled ?? true, opts);
-    case 'imageAlt': return c.imageAlt(text(step.imageUrl), opts);
+    case 'channels':
+      return c.channels(opts);
+    case 'messages':
+      return c.messages(customerIdOf(step, vars), opts);
+    case 'customer':
+      return c.customer(customerIdOf(step, vars), opts);
+    case 'conversations':
+      return c.conversations(customerIdOf(step, vars), opts);
+    case 'ask':
+      return c.ask(customerIdOf(step, vars), text(step.prompt), opts);
+    case 'send':
+      return c.send({ customerId: customerIdOf(step, vars), humanMessage: text(step.humanMessage) }, opts);
+    case 'setBot':
+      return c.setBot(customerIdOf(step, vars), step.botEnabled ?? true, opts);
+    case 'imageAlt':
+      return c.imageAlt(text(step.imageUrl), opts);
   }
 }
 
@@ -91,7 +99,16 @@ type Turn = { humanMessage: string; chatHistory: ChatHistoryItem[] };
  * Checks the expectations (templates rendered), latency and captures of a step's response.
  * `expect` overrides the step's own (a send without its reply leaves out `reply.*`).
  */
-async function judgeStep(step: Step, result: StepResult, body: unknown, vars: Vars, ctx: ExecuteContext, record: RequestRecord, turn?: Turn, expect: readonly Expectation[] = step.expect): Promise<boolean> {
+async function judgeStep(
+  step: Step,
+  result: StepResult,
+  body: unknown,
+  vars: Vars,
+  ctx: ExecuteContext,
+  record: RequestRecord,
+  turn?: Turn,
+  expect: readonly Expectation[] = step.expect,
+): Promise<boolean> {
   result.body = body;
   const ev = await judgeAnswer(renderExpectations(expect, vars), body, turn, ctx);
   result.failures.push(...ev.failures);
@@ -103,7 +120,14 @@ async function judgeStep(step: Step, result: StepResult, body: unknown, vars: Va
     const value = valueAtPath(body, cap.path);
     if (value === undefined) {
       captureOk = false;
-      result.failures.push({ path: cap.path, matcher: 'capture', expected: 'a value to capture', actual: undefined, message: `capture ${cap.name}: nothing at "${cap.path}"`, location: cap.location });
+      result.failures.push({
+        path: cap.path,
+        matcher: 'capture',
+        expected: 'a value to capture',
+        actual: undefined,
+        message: `capture ${cap.name}: nothing at "${cap.path}"`,
+        location: cap.location,
+      });
       continue;
     }
     vars[cap.name] = value;
@@ -123,13 +147,31 @@ const interrupted = (result: StepResult, what: string): { result: StepResult; pr
  * After the expectations of a step whose droid answered: awaits its intent webhook and judges
  * it into `result` (see module docs). `answeredAt`: when the answer (or reply) arrived, clock ms.
  */
-async function judgeIntentWebhook(step: Step, result: StepResult, vars: Vars, ctx: ExecuteContext, record: RequestRecord, stepStart: number, answeredAt: number, preferMids: string[]): Promise<boolean> {
+async function judgeIntentWebhook(
+  step: Step,
+  result: StepResult,
+  vars: Vars,
+  ctx: ExecuteContext,
+  record: RequestRecord,
+  stepStart: number,
+  answeredAt: number,
+  preferMids: string[],
+): Promise<boolean> {
   const hook = step.intentWebhook;
   if (!hook) return true;
   const expect = renderExpectations(hook.expect, vars);
-  const named = expect.find((e) => e.path === 'intent' && e.matcher === 'equals' && typeof e.expected === 'string' && !e.options?.ignoreCase);
+  const named = expect.find(
+    (e) => e.path === 'intent' && e.matcher === 'equals' && typeof e.expected === 'string' && !e.options?.ignoreCase,
+  );
   const end = await awaitIntentWebhook(
-    { intent: named?.expected as string | undefined, preferMids, after: stepStart, answeredAt, withinMs: hook.withinMs, location: hook.location },
+    {
+      intent: named?.expected as string | undefined,
+      preferMids,
+      after: stepStart,
+      answeredAt,
+      withinMs: hook.withinMs,
+      location: hook.location,
+    },
     ctx,
   );
   if (end.interrupted) return false;
@@ -137,7 +179,9 @@ async function judgeIntentWebhook(step: Step, result: StepResult, vars: Vars, ct
   if (end.payload !== null) {
     if (end.contract) addContract(record, 'intent-webhook', end.contract, ctx.notes, undefined, end.payload);
     const ev = await judgeAnswer(expect, end.payload, undefined, ctx);
-    result.failures.push(...ev.failures.map((f) => ({ ...f, path: `intentWebhook.${f.path}`, message: `intent webhook: ${f.message}` })));
+    result.failures.push(
+      ...ev.failures.map((f) => ({ ...f, path: `intentWebhook.${f.path}`, message: `intent webhook: ${f.message}` })),
+    );
     keepGrades(record, ev, `step ${step.index + 1} (${result.kind}) intent webhook: `);
     if (ev.judgeErrors.length > 0) result.judgeErrors = (result.judgeErrors ?? 0) + ev.judgeErrors.length;
   }
@@ -147,39 +191,77 @@ async function judgeIntentWebhook(step: Step, result: StepResult, vars: Vars, ct
 
 /** The send body with the reply: `{ ...sendResponse, reply }` (a non-object response gives `{ reply }`). */
 function withReply(body: unknown, reply: MessageForwarding | null): Record<string, unknown> {
-  const base = body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
+  const base =
+    body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
   return { ...base, reply };
 }
 
 /** A `send` that waits for the reply (or its absence), judged; the response `res` already arrived. */
-async function judgeSendWithReply(step: CallStep, result: StepResult, body: unknown, ctx: ExecuteContext, record: RequestRecord, vars: Vars, t0: number): Promise<{ result: StepResult; proceed: boolean }> {
+async function judgeSendWithReply(
+  step: CallStep,
+  result: StepResult,
+  body: unknown,
+  ctx: ExecuteContext,
+  record: RequestRecord,
+  vars: Vars,
+  t0: number,
+): Promise<{ result: StepResult; proceed: boolean }> {
   const customerId = customerIdOf(step, vars);
-  const end = step.waitForReply ? await awaitReply(step.waitForReply, customerId, t0, ctx) : await awaitNoReply(step.noReplyWithin!, customerId, t0, ctx);
+  const end = step.waitForReply
+    ? await awaitReply(step.waitForReply, customerId, t0, ctx)
+    : await awaitNoReply(step.noReplyWithin!, customerId, t0, ctx);
   if (end.interrupted) return interrupted(result, step.waitForReply ? 'the reply' : 'the end of noReplyWithin');
-  if (end.contract && end.payload) addContract(record, 'message-webhook', end.contract, ctx.notes, undefined, end.payload);
+  if (end.contract && end.payload)
+    addContract(record, 'message-webhook', end.contract, ctx.notes, undefined, end.payload);
   if (step.waitForReply && end.receivedAt !== undefined) {
     result.latencyMs = end.receivedAt - t0;
     ctx.latency.recordMs('reply', result.latencyMs);
   }
   if (end.failure) result.failures.push(end.failure);
-  const expect = step.waitForReply && end.payload === null ? step.expect.filter((e) => e.path !== 'reply' && !e.path.startsWith('reply.')) : step.expect;
+  const expect =
+    step.waitForReply && end.payload === null
+      ? step.expect.filter((e) => e.path !== 'reply' && !e.path.startsWith('reply.'))
+      : step.expect;
   const proceed = await judgeStep(step, result, withReply(body, end.payload), vars, ctx, record, undefined, expect);
   if (!step.waitForReply || end.receivedAt === undefined || !end.payload) return { result, proceed };
-  const mids = [end.payload.mid, (body as { mid?: unknown } | null)?.mid].filter((m): m is string => typeof m === 'string');
-  if (!(await judgeIntentWebhook(step, result, vars, ctx, record, t0, end.receivedAt, mids))) return interrupted(result, 'the intent webhook');
+  const mids = [end.payload.mid, (body as { mid?: unknown } | null)?.mid].filter(
+    (m): m is string => typeof m === 'string',
+  );
+  if (!(await judgeIntentWebhook(step, result, vars, ctx, record, t0, end.receivedAt, mids)))
+    return interrupted(result, 'the intent webhook');
   return { result, proceed };
 }
 
-async function runCall(step: CallStep, ctx: ExecuteContext, record: RequestRecord, vars: Vars, t0: number): Promise<{ result: StepResult; proceed: boolean }> {
+async function runCall(
+  step: CallStep,
+  ctx: ExecuteContext,
+  record: RequestRecord,
+  vars: Vars,
+  t0: number,
+): Promise<{ result: StepResult; proceed: boolean }> {
   const endpoint = CALL_ENDPOINTS[step.call];
-  const result: StepResult = { index: step.index, kind: step.call, endpoint, outcome: 'answered', passed: false, failures: [] };
+  const result: StepResult = {
+    index: step.index,
+    kind: step.call,
+    endpoint,
+    outcome: 'answered',
+    passed: false,
+    failures: [],
+  };
   try {
     const res = await invoke(step, vars, ctx);
     result.latencyMs = ctx.clock.now() - t0;
     result.httpStatus = res.status;
     addContract(record, endpoint, res.contract, ctx.notes, res.headers, res.body);
     if (step.status !== undefined) {
-      result.failures.push({ path: 'status', matcher: 'equals', expected: step.status, actual: res.status, message: `status: expected HTTP ${step.status}, got ${res.status}`, location: step.location });
+      result.failures.push({
+        path: 'status',
+        matcher: 'equals',
+        expected: step.status,
+        actual: res.status,
+        message: `status: expected HTTP ${step.status}, got ${res.status}`,
+        location: step.location,
+      });
     } else if (step.waitForReply || step.noReplyWithin) {
       return await judgeSendWithReply(step, result, res.body, ctx, record, vars, t0);
     }
@@ -189,16 +271,32 @@ async function runCall(step: CallStep, ctx: ExecuteContext, record: RequestRecor
     if (err instanceof ApiError && err.status === step.status) {
       result.httpStatus = err.status;
       if (err.error === undefined || err.apiMessage === undefined) {
-        record.contractViolations.push({ endpoint, path: '(body)', message: 'an error body should be {error, message} (spec: Errors)', value: err.bodyExcerpt });
+        record.contractViolations.push({
+          endpoint,
+          path: '(body)',
+          message: 'an error body should be {error, message} (spec: Errors)',
+          value: err.bodyExcerpt,
+        });
       }
-      return { result, proceed: await judgeStep(step, result, { error: err.error, message: err.apiMessage }, vars, ctx, record) };
+      return {
+        result,
+        proceed: await judgeStep(step, result, { error: err.error, message: err.apiMessage }, vars, ctx, record),
+      };
     }
     result.outcome = outcomeOf(err);
     if (err instanceof ApiError) result.httpStatus = err.status;
-    if (err instanceof ContractError) for (const v of err.violations) record.contractViolations.push({ endpoint, ...v });
+    if (err instanceof ContractError)
+      for (const v of err.violations) record.contractViolations.push({ endpoint, ...v });
     result.error = recordErrorOf(err);
     if (step.status !== undefined && err instanceof ApiError) {
-      result.failures.push({ path: 'status', matcher: 'equals', expected: step.status, actual: err.status, message: `status: expected HTTP ${step.status}, got ${err.status}`, location: step.location });
+      result.failures.push({
+        path: 'status',
+        matcher: 'equals',
+        expected: step.status,
+        actual: err.status,
+        message: `status: expected HTTP ${step.status}, got ${err.status}`,
+        location: step.location,
+      });
     }
     return { result, proceed: false };
   }
@@ -216,16 +314,44 @@ function turnSink(sink: ExecuteContext['latency'], turn: number): ExecuteContext
 }
 
 /** `turnNo`: 1-based number of this answer turn among the scenario's `say` steps. */
-async function runSay(step: SayStep, planned: PlannedRequest, ctx: ExecuteContext, start: number, record: RequestRecord, vars: Vars, history: ChatHistoryItem[], turnNo: number): Promise<{ result: StepResult; proceed: boolean }> {
+async function runSay(
+  step: SayStep,
+  planned: PlannedRequest,
+  ctx: ExecuteContext,
+  start: number,
+  record: RequestRecord,
+  vars: Vars,
+  history: ChatHistoryItem[],
+  turnNo: number,
+): Promise<{ result: StepResult; proceed: boolean }> {
   const text = renderText(step.text, vars);
-  const turn: RequestRecord = { ...record, outcome: 'interrupted', passed: false, failures: [], contractViolations: [] };
-  await executeAnswerTurn(planned.mode, { humanMessage: text, chatHistory: [...history], expect: [] }, { ...ctx, latency: turnSink(ctx.latency, turnNo) }, start, turn);
+  const turn: RequestRecord = {
+    ...record,
+    outcome: 'interrupted',
+    passed: false,
+    failures: [],
+    contractViolations: [],
+  };
+  await executeAnswerTurn(
+    planned.mode,
+    { humanMessage: text, chatHistory: [...history], expect: [] },
+    { ...ctx, latency: turnSink(ctx.latency, turnNo) },
+    start,
+    turn,
+  );
   record.contractViolations.push(...turn.contractViolations);
   for (const k of ['requestId', 'ackMs', 'answerMs', 'syncMs', 'httpStatus'] as const) {
     if (turn[k] !== undefined) (record as unknown as Record<string, unknown>)[k] = turn[k];
   }
   const endpoint = planned.mode === 'sync' ? SYNC_ENDPOINT : ASYNC_ENDPOINT;
-  const result: StepResult = { index: step.index, kind: 'say', endpoint, outcome: turn.outcome, passed: false, failures: [] };
+  const result: StepResult = {
+    index: step.index,
+    kind: 'say',
+    endpoint,
+    outcome: turn.outcome,
+    passed: false,
+    failures: [],
+  };
   if (turn.httpStatus !== undefined) result.httpStatus = turn.httpStatus;
   if (turn.requestId !== undefined) result.requestId = turn.requestId;
   const latency = planned.mode === 'sync' ? turn.syncMs : turn.answerMs;
@@ -236,24 +362,38 @@ async function runSay(step: SayStep, planned: PlannedRequest, ctx: ExecuteContex
     if (turn.answer !== undefined) result.body = turn.answer;
     return { result, proceed: false };
   }
-  const proceed = await judgeStep(step, result, turn.answer, vars, ctx, record, { humanMessage: text, chatHistory: history });
+  const proceed = await judgeStep(step, result, turn.answer, vars, ctx, record, {
+    humanMessage: text,
+    chatHistory: history,
+  });
   const answerText = (turn.answer as { answer?: unknown } | null)?.answer;
-  history.push({ type: 'human', content: text }, { type: 'ai', content: typeof answerText === 'string' ? answerText : '' });
+  history.push(
+    { type: 'human', content: text },
+    { type: 'ai', content: typeof answerText === 'string' ? answerText : '' },
+  );
   if (step.intentWebhook && latency !== undefined && !ctx.ackOnly) {
     const mids = turn.requestId !== undefined ? [turn.requestId] : [];
-    if (!(await judgeIntentWebhook(step, result, vars, ctx, record, start, start + latency, mids))) return interrupted(result, 'the intent webhook');
+    if (!(await judgeIntentWebhook(step, result, vars, ctx, record, start, start + latency, mids)))
+      return interrupted(result, 'the intent webhook');
   }
   return { result, proceed };
 }
 
-const prefix = (r: StepResult) => (f: ExpectationFailure): ExpectationFailure => ({ ...f, message: `step ${r.index + 1} (${r.kind}): ${f.message}` });
+const prefix =
+  (r: StepResult) =>
+  (f: ExpectationFailure): ExpectationFailure => ({ ...f, message: `step ${r.index + 1} (${r.kind}): ${f.message}` });
 
 /**
  * Runs `planned.scenario.steps` in order into `record` (see module docs). A scenario with `say`
  * steps is a conversation: counted open on the sink while it runs, its pauses (`think:`,
  * think.ts) waited before their steps, each step after a pause measured from the pause's end.
  */
-export async function executeSteps(planned: PlannedRequest, ctx: ExecuteContext, start: number, record: RequestRecord): Promise<void> {
+export async function executeSteps(
+  planned: PlannedRequest,
+  ctx: ExecuteContext,
+  start: number,
+  record: RequestRecord,
+): Promise<void> {
   const steps = planned.scenario.steps ?? [];
   const conversation = steps.some((s) => s.kind === 'say');
   if (conversation) ctx.latency.conversation?.(1);
@@ -269,7 +409,14 @@ export async function executeSteps(planned: PlannedRequest, ctx: ExecuteContext,
  * end, or now without a pause); undefined for the first step without a pause (it starts at
  * `start`) and when interrupted during the pause.
  */
-async function thinkBefore(step: Step, planned: PlannedRequest, ctx: ExecuteContext, start: number, turns: number, state: { random?: () => number }): Promise<number | undefined> {
+async function thinkBefore(
+  step: Step,
+  planned: PlannedRequest,
+  ctx: ExecuteContext,
+  start: number,
+  turns: number,
+  state: { random?: () => number },
+): Promise<number | undefined> {
   const think = thinkOf(step, planned.scenario, turns === 0);
   if (!think && step.index === 0) return undefined;
   // The pause runs from the end of the previous step (the first step: from the intended start).
@@ -279,7 +426,13 @@ async function thinkBefore(step: Step, planned: PlannedRequest, ctx: ExecuteCont
   return (await pause(until - ctx.clock.now(), ctx.abortSignal)) ? until : undefined;
 }
 
-async function runSteps(planned: PlannedRequest, steps: readonly Step[], ctx: ExecuteContext, start: number, record: RequestRecord): Promise<void> {
+async function runSteps(
+  planned: PlannedRequest,
+  steps: readonly Step[],
+  ctx: ExecuteContext,
+  start: number,
+  record: RequestRecord,
+): Promise<void> {
   const vars: Vars = { ...(planned.scenario.vars ?? {}) };
   const history: ChatHistoryItem[] = [...planned.scenario.chatHistory];
   const state: { random?: () => number } = {};
@@ -295,17 +448,22 @@ async function runSteps(planned: PlannedRequest, steps: readonly Step[], ctx: Ex
     }
     // The first step starts at the request's (intended) start, unless it had a pause of its own.
     const stepStart = thought ?? start;
-    const { result, proceed } = step.kind === 'say'
-      ? await runSay(step, planned, ctx, stepStart, record, vars, history, ++turns)
-      : await runCall(step, ctx, record, vars, stepStart);
+    const { result, proceed } =
+      step.kind === 'say'
+        ? await runSay(step, planned, ctx, stepStart, record, vars, history, ++turns)
+        : await runCall(step, ctx, record, vars, stepStart);
     record.steps.push(result);
     record.failures.push(...result.failures.map(prefix(result)));
     if (result.outcome !== 'answered') {
       record.outcome = result.outcome;
-      record.error = result.error ?? { code: 'DROIDCHECK_ERR_STEP', message: `step ${step.index + 1} (${result.kind}) ended ${result.outcome}` };
+      record.error = result.error ?? {
+        code: 'DROIDCHECK_ERR_STEP',
+        message: `step ${step.index + 1} (${result.kind}) ended ${result.outcome}`,
+      };
       if (result.httpStatus !== undefined) record.httpStatus = result.httpStatus;
     }
     if (!proceed) break;
   }
-  record.passed = record.outcome === 'answered' && record.steps.length === steps.length && record.steps.every((s) => s.passed);
+  record.passed =
+    record.outcome === 'answered' && record.steps.length === steps.length && record.steps.every((s) => s.passed);
 }

@@ -14,9 +14,7 @@ import { EXAMPLES_PER_SCENARIO, isOutcome, zeroOutcomes, type Outcome } from '..
 import type { AnswerMode } from '../scenario/index.js';
 import type { RecordError, RequestRecord } from './types.js';
 
-export { EXAMPLES_PER_SCENARIO };
-
-export interface ScenarioExample {
+interface ScenarioExample {
   seq: number;
   outcome: Outcome;
   requestId?: string;
@@ -59,7 +57,13 @@ const hasVerdict = (o: Outcome): boolean => o !== 'not-sent' && o !== 'interrupt
 export function verdictOf(record: RequestRecord): 'passed' | 'failed' | 'judge-error' | 'none' {
   if (record.passed) return 'passed';
   if (!hasVerdict(record.outcome)) return 'none';
-  if (record.outcome === 'answered' && record.failures.length === 0 && record.judgeErrors !== undefined && record.judgeErrors.length > 0) return 'judge-error';
+  if (
+    record.outcome === 'answered' &&
+    record.failures.length === 0 &&
+    record.judgeErrors !== undefined &&
+    record.judgeErrors.length > 0
+  )
+    return 'judge-error';
   return 'failed';
 }
 
@@ -77,7 +81,10 @@ export class Tally {
 
   /** Counts one ended record. */
   add(record: RequestRecord): void {
-    if (!isOutcome(record.outcome)) throw new InternalError(`record #${record.seq} (${record.suite} / ${record.scenario} [${record.mode}]) has an unknown outcome "${String(record.outcome)}"`);
+    if (!isOutcome(record.outcome))
+      throw new InternalError(
+        `record #${record.seq} (${record.suite} / ${record.scenario} [${record.mode}]) has an unknown outcome "${String(record.outcome)}"`,
+      );
     this.requests += 1;
     this.outcomes[record.outcome] += 1;
     this.retries += record.retries ?? 0;
@@ -111,7 +118,17 @@ export class Tally {
     if (!byMode) bySuite.set(record.scenario, (byMode = new Map()));
     let t = byMode.get(record.mode);
     if (!t) {
-      t = { suite: record.suite, name: record.scenario, file: record.file, mode: record.mode, requests: 0, passed: 0, failed: 0, outcomes: zeroOutcomes(), examples: [] };
+      t = {
+        suite: record.suite,
+        name: record.scenario,
+        file: record.file,
+        mode: record.mode,
+        requests: 0,
+        passed: 0,
+        failed: 0,
+        outcomes: zeroOutcomes(),
+        examples: [],
+      };
       byMode.set(record.mode, t);
       this.#scenarios.push(t);
     }

@@ -10,11 +10,18 @@
  */
 import * as hdr from 'hdr-histogram-js';
 import { zeroOutcomes, type Outcome } from '../outcomes.js';
-import { LATENCY_METRICS, LatencyRecorder, msToClampedUs, newLatencyHistogram, perLatencyMetric, type LatencyMetric } from '../metrics/index.js';
+import {
+  LATENCY_METRICS,
+  LatencyRecorder,
+  msToClampedUs,
+  newLatencyHistogram,
+  perLatencyMetric,
+  type LatencyMetric,
+} from '../metrics/index.js';
 import type { LatencySink } from './context.js';
 
 /** One metric over one interval, ms; `histogram`: HDR compressed base64 of us values. */
-export interface IntervalLatency {
+interface IntervalLatency {
   count: number;
   p50: number;
   p99: number;
@@ -159,7 +166,8 @@ export class TimelineBuilder {
 
   /** The last interval (when anything happened in it) and the whole timeline. */
   close(now: number, inFlight: number): Timeline {
-    const pending = this.started + this.ended > 0 || LATENCY_METRICS.some((m) => this.#latency.interval[m].totalCount > 0);
+    const pending =
+      this.started + this.ended > 0 || LATENCY_METRICS.some((m) => this.#latency.interval[m].totalCount > 0);
     if (pending || this.points.length === 0) this.tick(now, inFlight);
     return { intervalMs: this.intervalMs, points: this.points };
   }

@@ -3,9 +3,16 @@
  * interrupted), the shapes of steps and contract findings (docs/architecture.md, Outcomes).
  */
 import type { Outcome } from '../outcomes.js';
-import type { AnswerMode, CallName, ExpectationFailure, GradeEntry, JudgeErrorEntry, Scenario } from '../scenario/index.js';
+import type {
+  AnswerMode,
+  CallName,
+  ExpectationFailure,
+  GradeEntry,
+  JudgeErrorEntry,
+  Scenario,
+} from '../scenario/index.js';
 
-export { OUTCOMES, type Outcome } from '../outcomes.js';
+export type { Outcome } from '../outcomes.js';
 
 /** One request to send: scenario x mode x repeat (a plan), or one draw of a mix. */
 export interface PlannedRequest {

@@ -23,7 +23,7 @@ import { missingPathHint } from './payload-paths.js';
 import type { Expectation, ExpectationFailure, SourceLocation } from './types.js';
 
 /** The result of one grader call (src/llm's `GradeResult`). */
-export interface GradeOutcome {
+interface GradeOutcome {
   pass: boolean;
   score: number;
   reason?: string;
@@ -37,14 +37,27 @@ export interface GradeOutcome {
  */
 export interface ExpectationGrader {
   judge(
-    request: { rubric: string; answer: string; threshold: number; context?: { chatHistory: readonly ChatHistoryItem[]; humanMessage: string; shoppingCart?: unknown; addressParsing?: unknown } },
+    request: {
+      rubric: string;
+      answer: string;
+      threshold: number;
+      context?: {
+        chatHistory: readonly ChatHistoryItem[];
+        humanMessage: string;
+        shoppingCart?: unknown;
+        addressParsing?: unknown;
+      };
+    },
     signal?: AbortSignal,
   ): Promise<GradeOutcome>;
-  similar(request: { text: string; references: readonly string[]; threshold: number }, signal?: AbortSignal): Promise<GradeOutcome>;
+  similar(
+    request: { text: string; references: readonly string[]; threshold: number },
+    signal?: AbortSignal,
+  ): Promise<GradeOutcome>;
 }
 
 /** What a grounded judge is told about the turn: the history sent and the human message. */
-export interface GroundingContext {
+interface GroundingContext {
   chatHistory: readonly ChatHistoryItem[];
   humanMessage: string;
 }
@@ -124,12 +137,22 @@ interface Walk {
 }
 
 function failure(e: Expectation, prefix: string, actual: unknown, message: string): ExpectationFailure {
-  return { path: `${prefix}${e.path}`, matcher: e.matcher, expected: e.expected, actual, message: `${prefix}${message}`, location: e.location };
+  return {
+    path: `${prefix}${e.path}`,
+    matcher: e.matcher,
+    expected: e.expected,
+    actual,
+    message: `${prefix}${message}`,
+    location: e.location,
+  };
 }
 
 function walkJson(e: Expectation, actual: unknown, prefix: string, walk: Walk): void {
   const fail = (note: string): void => {
-    walk.failures.push({ ...failure(e, prefix, actual, `${e.path}: expected a JSON string, got ${note}`), expected: 'a JSON string' });
+    walk.failures.push({
+      ...failure(e, prefix, actual, `${e.path}: expected a JSON string, got ${note}`),
+      expected: 'a JSON string',
+    });
   };
   if (typeof actual !== 'string') return fail(show(actual));
   let parsed: unknown;
@@ -162,7 +185,7 @@ function walkExpectations(expectations: readonly Expectation[], payload: unknown
       else walk.failures.push(failure(e, prefix, actual, `${e.path}: unknown matcher "${e.matcher}"`));
       continue;
     }
-    let outcome;
+    let outcome: ReturnType<typeof def.test>;
     try {
       outcome = def.test(actual, e.expected, e.options);
     } catch (err) {
@@ -170,7 +193,14 @@ function walkExpectations(expectations: readonly Expectation[], payload: unknown
     }
     if (outcome.pass) continue;
     const note = outcome.note ? ` (${outcome.note})` : '';
-    walk.failures.push(failure(e, prefix, actual, `${e.path}: expected ${def.describe(e.expected, e.options)}, got ${shownActual(payload, e.path, actual)}${note}`));
+    walk.failures.push(
+      failure(
+        e,
+        prefix,
+        actual,
+        `${e.path}: expected ${def.describe(e.expected, e.options)}, got ${shownActual(payload, e.path, actual)}${note}`,
+      ),
+    );
   }
 }
 
@@ -184,17 +214,30 @@ async function grade(p: PendingGrade, root: unknown, ctx: EvaluationContext): Pr
   const { e, prefix, actual } = p;
   const path = `${prefix}${e.path}`;
   const describe = GRADED_MATCHERS.get(e.matcher)!.describe(e.expected);
-  const notGradable = (note: string): Graded => ({ failure: failure(e, prefix, actual, `${e.path}: expected ${describe}, got ${show(actual)} (${note})`) });
+  const notGradable = (note: string): Graded => ({
+    failure: failure(e, prefix, actual, `${e.path}: expected ${describe}, got ${show(actual)} (${note})`),
+  });
   if (e.matcher === 'similar' && typeof actual !== 'string') return notGradable(`${kindOf(actual)}, not a string`);
   if (isAbsent(actual)) return notGradable('nothing to grade');
   if (!ctx.grader) {
-    return { judgeError: { path, matcher: e.matcher, code: JUDGE_ERROR_CODE, message: `${path}: "${e.matcher}" needs a grader: configure a ${e.matcher === 'judge' ? 'judge' : 'embedding'} model (docs/llm.md)`, location: e.location } };
+    return {
+      judgeError: {
+        path,
+        matcher: e.matcher,
+        code: JUDGE_ERROR_CODE,
+        message: `${path}: "${e.matcher}" needs a grader: configure a ${e.matcher === 'judge' ? 'judge' : 'embedding'} model (docs/llm.md)`,
+        location: e.location,
+      },
+    };
   }
   let outcome: GradeOutcome;
   try {
     if (e.matcher === 'similar') {
       const x = e.expected as SimilarExpected;
-      outcome = await ctx.grader.similar({ text: actual as string, references: x.values, threshold: x.threshold }, ctx.signal);
+      outcome = await ctx.grader.similar(
+        { text: actual as string, references: x.values, threshold: x.threshold },
+        ctx.signal,
+      );
     } else {
       const x = e.expected as JudgeExpected;
       const answer = typeof actual === 'string' ? actual : JSON.stringify(actual);
@@ -207,7 +250,10 @@ async function grade(p: PendingGrade, root: unknown, ctx: EvaluationContext): Pr
             addressParsing: valueAtPath(root_, 'addressParsing'),
           }
         : undefined;
-      outcome = await ctx.grader.judge({ rubric: x.rubric, answer, threshold: x.threshold, ...(context ? { context } : {}) }, ctx.signal);
+      outcome = await ctx.grader.judge(
+        { rubric: x.rubric, answer, threshold: x.threshold, ...(context ? { context } : {}) },
+        ctx.signal,
+      );
     }
   } catch (err) {
     const code = (err as { code?: unknown } | null)?.code;
@@ -222,11 +268,24 @@ async function grade(p: PendingGrade, root: unknown, ctx: EvaluationContext): Pr
     };
   }
   const reason = typeof outcome.reason === 'string' && outcome.reason !== '' ? outcome.reason : undefined;
-  const g: GradeEntry = { path, matcher: e.matcher, score: outcome.score, pass: outcome.pass, cached: outcome.cached, calls: outcome.calls, location: e.location };
+  const g: GradeEntry = {
+    path,
+    matcher: e.matcher,
+    score: outcome.score,
+    pass: outcome.pass,
+    cached: outcome.cached,
+    calls: outcome.calls,
+    location: e.location,
+  };
   if (reason !== undefined) g.reason = reason;
   if (outcome.pass) return { grade: g };
   const label = e.matcher === 'similar' ? 'similarity' : 'score';
-  const f = failure(e, prefix, actual, `${e.path}: expected ${describe}, got ${show(actual)} (${label} ${outcome.score.toFixed(2)}${reason ? `: ${reason}` : ''})`);
+  const f = failure(
+    e,
+    prefix,
+    actual,
+    `${e.path}: expected ${describe}, got ${show(actual)} (${label} ${outcome.score.toFixed(2)}${reason ? `: ${reason}` : ''})`,
+  );
   f.score = outcome.score;
   if (reason !== undefined) f.reason = reason;
   return { grade: g, failure: f };
@@ -239,7 +298,11 @@ async function grade(p: PendingGrade, root: unknown, ctx: EvaluationContext): Pr
  * @returns `{failures, judgeErrors, grades}`: failures in expectation order (`[]` when all
  *   hold); judge errors and grades of the `similar`/`judge` expectations.
  */
-export async function evaluateExpectations(expectations: readonly Expectation[], payload: unknown, ctx: EvaluationContext = {}): Promise<Evaluation> {
+export async function evaluateExpectations(
+  expectations: readonly Expectation[],
+  payload: unknown,
+  ctx: EvaluationContext = {},
+): Promise<Evaluation> {
   const walk: Walk = { failures: [], pending: undefined };
   walkExpectations(expectations, payload, '', walk);
   if (!walk.pending || ctx.skipGraded) return { failures: walk.failures, judgeErrors: [], grades: [] };
@@ -262,13 +325,20 @@ export async function evaluateExpectations(expectations: readonly Expectation[],
  * accuracy table). A `similar`/`judge` expectation cannot be graded here and gives a failure
  * saying so; use `evaluateExpectations` with a grader for those.
  */
-export function evaluatePlainExpectations(expectations: readonly Expectation[], payload: unknown): ExpectationFailure[] {
+export function evaluatePlainExpectations(
+  expectations: readonly Expectation[],
+  payload: unknown,
+): ExpectationFailure[] {
   const walk: Walk = { failures: [], pending: undefined };
   walkExpectations(expectations, payload, '', walk);
   if (!walk.pending) return walk.failures;
   for (let i = walk.pending.length - 1; i >= 0; i--) {
     const { at, e, prefix, actual } = walk.pending[i]!;
-    walk.failures.splice(at, 0, failure(e, prefix, actual, `${e.path}: "${e.matcher}" needs a grader (evaluateExpectations with ctx.grader)`));
+    walk.failures.splice(
+      at,
+      0,
+      failure(e, prefix, actual, `${e.path}: "${e.matcher}" needs a grader (evaluateExpectations with ctx.grader)`),
+    );
   }
   return walk.failures;
 }

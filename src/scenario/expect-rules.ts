@@ -15,7 +15,8 @@ export function pathProblem(path: string): string | undefined {
     return `path "${path}" uses brackets; write array indices as dotted segments: "${fixed}"`;
   }
   if (path.trim() === '') return 'an expectation path must not be empty';
-  if (path.split('.').some((s) => s === '')) return `path "${path}" has an empty segment (two dots, or a leading or trailing dot)`;
+  if (path.split('.').some((s) => s === ''))
+    return `path "${path}" has an empty segment (two dots, or a leading or trailing dot)`;
   if (/\s/.test(path)) return `path "${path}" contains whitespace`;
   return undefined;
 }
@@ -37,9 +38,11 @@ export function checkExpect(
     if (problem) out.push({ location: source.locate([...base, path], 'key'), message: problem });
     if (!isRecord(value)) continue;
     if (!Object.keys(value).some((k) => !(MATCHER_MODIFIERS as readonly string[]).includes(k))) {
-      out.push({ location: source.locate([...base, path]), message: 'empty matcher object: name at least one matcher, e.g. { equals: ... }' });
+      out.push({
+        location: source.locate([...base, path]),
+        message: 'empty matcher object: name at least one matcher, e.g. { equals: ... }',
+      });
     }
     if (isRecord(value.json)) checkExpect(value.json, [...base, path, 'json'], source, out);
   }
 }
-

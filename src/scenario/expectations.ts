@@ -11,7 +11,7 @@ import type { DataPath, YamlSource } from './yaml-source.js';
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000 };
 
 /** `"< 2.5s"` -> 2500 (ms); undefined when the text is not a latency. */
-export function parseLatency(text: string): number | undefined {
+function parseLatency(text: string): number | undefined {
   const m = LATENCY_PATTERN.exec(text);
   if (!m || m[2] === undefined || m[3] === undefined) return undefined;
   return Number(m[2]) * (UNIT_MS[m[3]] ?? 1);
@@ -32,21 +32,33 @@ export function expectations(expect: Record<string, unknown>, base: DataPath, so
       if (name === 'ignoreCase') continue;
       const location = source.locate([...base, path, name], 'key');
       if (name === 'json') {
-        out.push({ path, matcher: 'json', expected: expectations(raw as Record<string, unknown>, [...base, path, 'json'], source), location });
+        out.push({
+          path,
+          matcher: 'json',
+          expected: expectations(raw as Record<string, unknown>, [...base, path, 'json'], source),
+          location,
+        });
         continue;
       }
       const def = MATCHERS.get(name) ?? GRADED_MATCHERS.get(name);
       const n = def?.normalise ? def.normalise(raw) : { expected: raw };
       const options = ignoreCase ? { ...n.options, ignoreCase: true } : n.options;
-      out.push(options ? { path, matcher: name, expected: n.expected, location, options } : { path, matcher: name, expected: n.expected, location });
+      out.push(
+        options
+          ? { path, matcher: name, expected: n.expected, location, options }
+          : { path, matcher: name, expected: n.expected, location },
+      );
     }
   }
   return out;
 }
 
-
 /** `latency: "< 100ms"` at `at` -> `{ max: 100, location }` (ms), or undefined when absent. */
-export function latencyLimit(text: string | undefined, at: DataPath, source: YamlSource): { max: number; location: SourceLocation } | undefined {
+export function latencyLimit(
+  text: string | undefined,
+  at: DataPath,
+  source: YamlSource,
+): { max: number; location: SourceLocation } | undefined {
   const max = text === undefined ? undefined : parseLatency(text);
   return max === undefined ? undefined : { max, location: source.locate([...at, 'latency'], 'key') };
 }

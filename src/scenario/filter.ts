@@ -14,9 +14,9 @@ export interface ScenarioFilter {
   grep?: string | RegExp;
 }
 
-export function scenarioMatches(s: Scenario, filter: ScenarioFilter): boolean {
+function scenarioMatches(s: Scenario, filter: ScenarioFilter): boolean {
   if (filter.tags && filter.tags.length > 0 && !filter.tags.some((t) => s.tags.includes(t))) return false;
-  if (filter.excludeTags && filter.excludeTags.some((t) => s.tags.includes(t))) return false;
+  if (filter.excludeTags?.some((t) => s.tags.includes(t))) return false;
   const { grep } = filter;
   if (grep === undefined || grep === '') return true;
   const text = `${s.suite} ${s.name}`;

@@ -37,7 +37,10 @@ async function walk(dir: string, out: string[]): Promise<void> {
 async function missingPathAdvice(p: string): Promise<string> {
   if (YAML_FILE.test(p)) {
     const siblings = await readdir(dirname(p)).catch(() => [] as string[]);
-    const guess = didYouMean(basename(p), siblings.filter((f) => YAML_FILE.test(f)));
+    const guess = didYouMean(
+      basename(p),
+      siblings.filter((f) => YAML_FILE.test(f)),
+    );
     return guess === undefined ? '' : `; did you mean ${join(dirname(p), guess)}?`;
   }
   return '; to start, `droidcheck init` writes a starter suite (scenarios/starter.yaml) that passes against the embedded emulator and any service that keeps to the spec';
@@ -61,7 +64,10 @@ export async function loadSuites(paths: string[]): Promise<Suite[]> {
         for (const f of found) files.push({ file: f, explicit: false });
       } else files.push({ file: p, explicit: true });
     } catch (err) {
-      const why = (err as NodeJS.ErrnoException).code === 'ENOENT' ? `no such file or directory${await missingPathAdvice(p)}` : `cannot read: ${(err as Error).message}`;
+      const why =
+        (err as NodeJS.ErrnoException).code === 'ENOENT'
+          ? `no such file or directory${await missingPathAdvice(p)}`
+          : `cannot read: ${(err as Error).message}`;
       issues.push({ location: { file: p, line: 1, col: 1 }, message: why });
     }
   }
@@ -73,7 +79,10 @@ export async function loadSuites(paths: string[]): Promise<Suite[]> {
     try {
       const { size } = await stat(file);
       if (size > MAX_SUITE_BYTES) {
-        issues.push({ location: { file, line: 1, col: 1 }, message: `file is larger than ${MAX_SUITE_BYTES / 1024 / 1024} MiB (${size} bytes); split it into several suites` });
+        issues.push({
+          location: { file, line: 1, col: 1 },
+          message: `file is larger than ${MAX_SUITE_BYTES / 1024 / 1024} MiB (${size} bytes); split it into several suites`,
+        });
         continue;
       }
       const suite = parseSuiteFile(await readFile(file, 'utf8'), file, { skipNonSuite: !explicit });

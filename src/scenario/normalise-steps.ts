@@ -16,7 +16,11 @@ type UserIntentWebhook = { within: string; expect?: Record<string, unknown> | un
 
 function captures(capture: Record<string, string> | undefined, at: DataPath, source: YamlSource): Capture[] {
   const raw = (rawMapAt(source, [...at, 'capture']) ?? capture ?? {}) as Record<string, string>;
-  return Object.entries(raw).map(([name, path]) => ({ name, path, location: source.locate([...at, 'capture', name], 'key') }));
+  return Object.entries(raw).map(([name, path]) => ({
+    name,
+    path,
+    location: source.locate([...at, 'capture', name], 'key'),
+  }));
 }
 
 function replyWait(wait: UserReplyWait, at: DataPath, source: YamlSource): ReplyWait {
@@ -38,8 +42,13 @@ export function normaliseSteps(steps: readonly UserStep[], at: DataPath, source:
     const base = { index, location: source.locate(here), expect, capture: captures(s.capture, here, source) };
     const latencyMs = latencyLimit(s.latency, here, source);
     const withLatency = latencyMs ? { ...base, latencyMs } : base;
-    const withIntent = s.intentWebhook ? { ...withLatency, intentWebhook: intentWebhook(s.intentWebhook, [...here, 'intentWebhook'], source) } : withLatency;
-    const withHook = s.think !== undefined ? { ...withIntent, think: normaliseThink(s.think, [...here, 'think'], source) } : withIntent;
+    const withIntent = s.intentWebhook
+      ? { ...withLatency, intentWebhook: intentWebhook(s.intentWebhook, [...here, 'intentWebhook'], source) }
+      : withLatency;
+    const withHook =
+      s.think !== undefined
+        ? { ...withIntent, think: normaliseThink(s.think, [...here, 'think'], source) }
+        : withIntent;
     if ('say' in s) return { kind: 'say', ...withHook, text: s.say };
     const step: Step = { kind: 'call', ...withHook, call: s.call as CallName };
     if (s.customerId !== undefined) step.customerId = s.customerId;
@@ -49,7 +58,8 @@ export function normaliseSteps(steps: readonly UserStep[], at: DataPath, source:
     if (s.imageUrl !== undefined) step.imageUrl = s.imageUrl;
     if (s.status !== undefined) step.status = s.status;
     if (s.waitForReply !== undefined) step.waitForReply = replyWait(s.waitForReply, [...here, 'waitForReply'], source);
-    if (s.noReplyWithin !== undefined) step.noReplyWithin = replyWait(s.noReplyWithin, [...here, 'noReplyWithin'], source);
+    if (s.noReplyWithin !== undefined)
+      step.noReplyWithin = replyWait(s.noReplyWithin, [...here, 'noReplyWithin'], source);
     return step;
   });
 }

@@ -21,8 +21,6 @@ import type { UserChatTurn, UserScenario, UserSuite } from './schema.js';
 import type { AnswerMode, PassRequirement, Scenario, Suite } from './types.js';
 import type { DataPath, YamlSource } from './yaml-source.js';
 
-export { expectations, parseLatency } from './expectations.js';
-
 function chatTurn(t: UserChatTurn): ChatHistoryItem {
   if ('human' in t) return { type: 'human', content: t.human };
   if ('ai' in t) return { type: 'ai', content: t.ai };
@@ -63,7 +61,13 @@ function addOptional(scenario: Scenario, s: UserScenario, user: UserSuite, at: D
   }
   if (s.simulate) {
     const { persona, goal, maxTurns, opening } = s.simulate;
-    scenario.simulate = { persona, goal, maxTurns: maxTurns ?? DEFAULT_SIMULATE_MAX_TURNS, ...(opening !== undefined ? { opening } : {}), location: source.locate([...at, 'simulate'], 'key') };
+    scenario.simulate = {
+      persona,
+      goal,
+      maxTurns: maxTurns ?? DEFAULT_SIMULATE_MAX_TURNS,
+      ...(opening !== undefined ? { opening } : {}),
+      location: source.locate([...at, 'simulate'], 'key'),
+    };
     scenario.humanMessage = opening ?? '';
   }
   if (s.vars) scenario.vars = { ...s.vars };

@@ -27,7 +27,7 @@ function sortIssues(issues: FileIssue[]): FileIssue[] {
 }
 
 /** Does `data` (a parsed YAML document) look like a suite, i.e. a map with `suite` or `scenarios`? */
-export function isSuiteData(data: unknown): boolean {
+function isSuiteData(data: unknown): boolean {
   return data !== null && typeof data === 'object' && !Array.isArray(data) && ('suite' in data || 'scenarios' in data);
 }
 
@@ -53,9 +53,14 @@ export function parseSuiteFile(text: string, file: string, opts: { skipNonSuite?
     ]);
   }
   const parsed = userSuiteSchema.safeParse(source.data);
-  const all = [...(parsed.success ? [] : issuesFromZod(parsed.error.issues, source, userSuiteSchema)), ...applyRules(source)];
+  const all = [
+    ...(parsed.success ? [] : issuesFromZod(parsed.error.issues, source, userSuiteSchema)),
+    ...applyRules(source),
+  ];
   if (all.length > 0 || !parsed.success) {
-    throw new ScenarioError(sortIssues(all.length > 0 ? all : [{ location: source.locate([]), message: 'invalid suite' }]));
+    throw new ScenarioError(
+      sortIssues(all.length > 0 ? all : [{ location: source.locate([]), message: 'invalid suite' }]),
+    );
   }
   return normaliseSuite(parsed.data, source);
 }

@@ -75,7 +75,8 @@ const INTENT_SHAPE = shapeOf(intentWebhookRequestSchema);
  */
 export function sendWithReplyPathProblem(path: string): string | undefined {
   if (path === 'reply') return undefined;
-  if (path.startsWith('reply.')) return fieldPathProblem(path.slice('reply.'.length), MESSAGE_SHAPE, 'the reply (a MessageForwarding body)');
+  if (path.startsWith('reply.'))
+    return fieldPathProblem(path.slice('reply.'.length), MESSAGE_SHAPE, 'the reply (a MessageForwarding body)');
   return responsePathProblem('send', path);
 }
 
@@ -100,7 +101,8 @@ function fieldPathProblem(path: string, root: Record<string, unknown>, rootLabel
     } else {
       const def = defOf(schema);
       if (def?.type !== 'array') return undefined;
-      if (!/^\d+$/.test(seg)) return `${where} is a list: index it with a number (e.g. "${segments.slice(0, i).join('.')}.0")`;
+      if (!/^\d+$/.test(seg))
+        return `${where} is a list: index it with a number (e.g. "${segments.slice(0, i).join('.')}.0")`;
       schema = unwrap(def.element);
     }
     const def = defOf(schema);
@@ -142,7 +144,8 @@ export function missingPathHint(value: unknown, path: string): string | undefine
       }
       const keys = Object.keys(cur);
       if (keys.length === 0) return `${here} is an empty object`;
-      const listed = keys.length > HINT_KEYS ? `${keys.slice(0, HINT_KEYS).join(', ')}, … (${keys.length} keys)` : keys.join(', ');
+      const listed =
+        keys.length > HINT_KEYS ? `${keys.slice(0, HINT_KEYS).join(', ')}, … (${keys.length} keys)` : keys.join(', ');
       const guess = didYouMean(seg, keys);
       return `${here} has ${listed}${guess ? `; did you mean "${segments.slice(0, i).concat(guess).join('.')}"?` : ''}`;
     }

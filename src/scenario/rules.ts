@@ -15,8 +15,6 @@ import { simulatedPathProblem } from './simulate.js';
 import { scenarioStepRules } from './step-rules.js';
 import type { YamlSource } from './yaml-source.js';
 
-export { pathProblem } from './expect-rules.js';
-
 const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 export function applyRules(source: YamlSource): FileIssue[] {
@@ -37,7 +35,13 @@ export function applyRules(source: YamlSource): FileIssue[] {
         });
       }
     }
-    checkExpect(sc.expect, ['scenarios', i, 'expect'], source, out, sc.simulate !== undefined ? simulatedPathProblem : payloadPathProblem);
+    checkExpect(
+      sc.expect,
+      ['scenarios', i, 'expect'],
+      source,
+      out,
+      sc.simulate !== undefined ? simulatedPathProblem : payloadPathProblem,
+    );
     out.push(...scenarioStepRules(sc, i, data, source));
   });
   return out;

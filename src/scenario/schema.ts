@@ -54,16 +54,21 @@ export const LATENCY_PATTERN = /^\s*(<=?)?\s*(\d+(?:\.\d+)?)\s*(ms|s|m)\s*$/;
 const matcherShape: Record<string, z.ZodType> = {};
 for (const m of MATCHERS.values()) matcherShape[m.name] = m.schema.optional().describe(m.summary);
 for (const m of GRADED_MATCHERS.values()) matcherShape[m.name] = m.schema.optional().describe(m.summary);
-matcherShape.ignoreCase = z.boolean().optional().describe('compare strings ignoring case (modifier for the other matchers)');
+matcherShape.ignoreCase = z
+  .boolean()
+  .optional()
+  .describe('compare strings ignoring case (modifier for the other matchers)');
 
 /** A matcher object: one or more matchers; all must pass (an empty one is refused by rules.ts). */
-export const matcherObjectSchema = z
-  .strictObject({
-    ...matcherShape,
-    get json(): z.ZodOptional<z.ZodRecord<z.ZodString, typeof matcherValueSchema>> {
-      return z.record(z.string(), matcherValueSchema).optional().describe('parse a JSON string and assert paths inside it');
-    },
-  });
+export const matcherObjectSchema = z.strictObject({
+  ...matcherShape,
+  get json(): z.ZodOptional<z.ZodRecord<z.ZodString, typeof matcherValueSchema>> {
+    return z
+      .record(z.string(), matcherValueSchema)
+      .optional()
+      .describe('parse a JSON string and assert paths inside it');
+  },
+});
 
 /** A matcher object, or a plain value (scalar or list) meaning `equals`. */
 export const matcherValueSchema: z.ZodType = z.union(
@@ -72,72 +77,107 @@ export const matcherValueSchema: z.ZodType = z.union(
 );
 
 const text = z.string();
-export const chatTurnSchema = z.union(
+const chatTurnSchema = z.union(
   [
     z.strictObject({ human: text }),
     z.strictObject({ ai: text }),
     z.strictObject({
       type: z.enum(['human', 'ai']),
       content: text,
-      contentType: z.enum(['text', 'image']).optional().describe('image: content is the image URL (spec: Conversation message)'),
-      alt: z.string().optional().describe("an image's alternative text; sent with it, the service skips describing the image (spec 10)"),
+      contentType: z
+        .enum(['text', 'image'])
+        .optional()
+        .describe('image: content is the image URL (spec: Conversation message)'),
+      alt: z
+        .string()
+        .optional()
+        .describe("an image's alternative text; sent with it, the service skips describing the image (spec 10)"),
     }),
   ],
-  { error: 'a chat turn is {human: text}, {ai: text} or {type: human|ai, content: text, contentType?: text|image, alt?: text}' },
+  {
+    error:
+      'a chat turn is {human: text}, {ai: text} or {type: human|ai, content: text, contentType?: text|image, alt?: text}',
+  },
 );
 
 const modeSchema = z.enum(['sync', 'async']);
-export const modesSchema = z.union([z.array(modeSchema).min(1, 'modes is empty: leave it out to run both modes'), z.enum(['sync', 'async', 'both'])]);
+const modesSchema = z.union([
+  z.array(modeSchema).min(1, 'modes is empty: leave it out to run both modes'),
+  z.enum(['sync', 'async', 'both']),
+]);
 
 const expectSchema = z.record(z.string(), matcherValueSchema);
-const latencySchema = z.string().regex(LATENCY_PATTERN, 'latency must look like "< 180s", "<= 2.5s" or "< 100ms" (units ms, s, m)');
+const latencySchema = z
+  .string()
+  .regex(LATENCY_PATTERN, 'latency must look like "< 180s", "<= 2.5s" or "< 100ms" (units ms, s, m)');
 
 /** Names a variable may have (`{{ vars.name }}`). */
 export const VAR_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const varName = 'a variable name is letters, digits and _, not starting with a digit';
 /** `capture: { varName: dotted.path.of.the.response }` (names are checked by step-rules.ts). */
 const captureSchema = z.record(z.string().describe(varName), z.string().min(1, 'a capture path must not be empty'));
-const varValueSchema = z.union([z.string(), z.number(), z.boolean()], { error: 'a variable value is a string, a number or true/false' });
+const varValueSchema = z.union([z.string(), z.number(), z.boolean()], {
+  error: 'a variable value is a string, a number or true/false',
+});
 
 /** The endpoints a `call` step may name (spec: Endpoints 1-7, 10). */
-export const CALL_NAMES = ['channels', 'messages', 'customer', 'conversations', 'ask', 'send', 'setBot', 'imageAlt'] as const;
+export const CALL_NAMES = [
+  'channels',
+  'messages',
+  'customer',
+  'conversations',
+  'ask',
+  'send',
+  'setBot',
+  'imageAlt',
+] as const;
 
 /** A duration with its unit (`500ms`, `30s`, `2m`, `1h`; src/units.ts): a bare number is refused. */
-export const DURATION_PATTERN = /^\s*\d+(?:\.\d+)?\s*(?:ms|s|m|h)\s*$/;
+const DURATION_PATTERN = /^\s*\d+(?:\.\d+)?\s*(?:ms|s|m|h)\s*$/;
 const DURATION_HINT = 'a duration with its unit, e.g. 30s, 500ms or 2m';
 /** Its own type error, so that a number gets the duration hint instead of "expected a string". */
-const durationSchema = z.string({ error: DURATION_HINT }).regex(DURATION_PATTERN, `${DURATION_HINT} (the unit is required)`);
+const durationSchema = z
+  .string({ error: DURATION_HINT })
+  .regex(DURATION_PATTERN, `${DURATION_HINT} (the unit is required)`);
 
 /**
  * `think:` the customer's pause before a step (docs/conversations.md): a duration (`5s`), a
  * uniform range `{ min: 2s, max: 8s }`, or `{ lognormal: { median: 4s, p90: 12s } }`. At most
  * 10 min; min <= max and median < p90 are checked by think-rules.ts.
  */
-export const thinkSchema = z.union(
+const thinkSchema = z.union(
   [
     durationSchema,
     z.strictObject({ min: durationSchema.describe('shortest pause'), max: durationSchema.describe('longest pause') }),
     z.strictObject({
-      lognormal: z.strictObject({ median: durationSchema.describe('half the pauses are shorter'), p90: durationSchema.describe('90% of the pauses are shorter') }),
+      lognormal: z.strictObject({
+        median: durationSchema.describe('half the pauses are shorter'),
+        p90: durationSchema.describe('90% of the pauses are shorter'),
+      }),
     }),
   ],
   { error: `${DURATION_HINT}, a range { min: 2s, max: 8s } or { lognormal: { median: 4s, p90: 12s } }` },
 );
-const thinkDescription = "the customer's pause before this step, not counted in any latency: 5s, { min: 2s, max: 8s } or { lognormal: { median: 4s, p90: 12s } }";
+const thinkDescription =
+  "the customer's pause before this step, not counted in any latency: 5s, { min: 2s, max: 8s } or { lognormal: { median: 4s, p90: 12s } }";
 
 /**
  * Who may send the reply a `send` step waits for (MessageForwarding.type, docs
  * receiving-webhook.mdx). `human` is left out: the forwarded copy of the sent message is `human`.
  */
-export const REPLY_SENDERS = ['ai', 'admin', 'system', 'log'] as const;
+const REPLY_SENDERS = ['ai', 'admin', 'system', 'log'] as const;
 
 /** `waitForReply` / `noReplyWithin`: a duration (reply of type ai), or `{ within, from }`. */
-export const replyWaitSchema = z.union(
+const replyWaitSchema = z.union(
   [
     durationSchema,
     z.strictObject({
-      within: durationSchema.describe('window from the step\'s start'),
-      from: z.array(z.enum(REPLY_SENDERS)).min(1, 'from is empty: leave it out for [ai]').optional().describe('sender types that count as the reply; default [ai]'),
+      within: durationSchema.describe("window from the step's start"),
+      from: z
+        .array(z.enum(REPLY_SENDERS))
+        .min(1, 'from is empty: leave it out for [ai]')
+        .optional()
+        .describe('sender types that count as the reply; default [ai]'),
     }),
   ],
   { error: `${DURATION_HINT}, or { within: 30s, from: [ai, admin] }` },
@@ -148,13 +188,13 @@ export const replyWaitSchema = z.union(
  * must arrive within `within` of the droid's answer; `expect` paths read its body
  * (IntentWebhookRequest). A plain `intent: name` in `expect` also selects which webhook to wait for.
  */
-export const intentWebhookSchema = z.strictObject({
+const intentWebhookSchema = z.strictObject({
   within: durationSchema.describe("window from the droid's answer (the say's answer, or the send's reply)"),
   expect: expectSchema.optional(),
 });
 
 /** `say: text`: an answer turn in the scenario's mode (sync get-droid-answer or async + webhook). */
-export const sayStepSchema = z.strictObject({
+const sayStepSchema = z.strictObject({
   say: z.string().min(1, 'say must not be empty'),
   expect: expectSchema.optional(),
   latency: latencySchema.optional(),
@@ -168,24 +208,32 @@ export const sayStepSchema = z.strictObject({
  * checked by step-rules.ts). `status` expects a non-2xx answer (e.g. 403), whose `{error, message}`
  * body the expectations then see.
  */
-export const callStepSchema = z.strictObject({
+const callStepSchema = z.strictObject({
   call: z.enum(CALL_NAMES),
-  customerId: z.union([z.number().int(), z.string().min(1)], { error: 'customerId is a number or a string' }).optional(),
+  customerId: z
+    .union([z.number().int(), z.string().min(1)], { error: 'customerId is a number or a string' })
+    .optional(),
   prompt: z.string().min(1, 'prompt must not be empty').optional(),
   humanMessage: z.string().min(1, 'humanMessage must not be empty').optional(),
   botEnabled: z.boolean().optional(),
   imageUrl: z.string().min(1, 'imageUrl must not be empty').optional(),
   status: z.number().int().min(100).max(599).optional(),
-  waitForReply: replyWaitSchema.optional().describe("send: wait for the bot's reply through the message webhook; expect/capture read it as reply.*"),
-  noReplyWithin: replyWaitSchema.optional().describe('send: no reply (of type ai) may arrive within this window (human takeover)'),
-  intentWebhook: intentWebhookSchema.optional().describe('send with waitForReply: an intent webhook the reply must trigger'),
+  waitForReply: replyWaitSchema
+    .optional()
+    .describe("send: wait for the bot's reply through the message webhook; expect/capture read it as reply.*"),
+  noReplyWithin: replyWaitSchema
+    .optional()
+    .describe('send: no reply (of type ai) may arrive within this window (human takeover)'),
+  intentWebhook: intentWebhookSchema
+    .optional()
+    .describe('send with waitForReply: an intent webhook the reply must trigger'),
   think: thinkSchema.optional().describe(thinkDescription),
   expect: expectSchema.optional(),
   latency: latencySchema.optional(),
   capture: captureSchema.optional(),
 });
 
-export const stepSchema = z.union([sayStepSchema, callStepSchema], {
+const stepSchema = z.union([sayStepSchema, callStepSchema], {
   error: `a step is a map: { say: text, ... } or { call: ${CALL_NAMES.join('|')}, ... }`,
 });
 
@@ -193,17 +241,27 @@ export const stepSchema = z.union([sayStepSchema, callStepSchema], {
  * `simulate:` instead of `humanMessage`/`steps`: a model plays the customer (src/llm/simulator.ts).
  * `expect` then reads the last answer payload plus `transcript` and `turns`.
  */
-export const simulateSchema = z.strictObject({
-  persona: z.string().min(1, 'persona must not be empty').describe('who the customer is, e.g. "a busy parent who writes short messages"'),
-  goal: z.string().min(1, 'goal must not be empty').describe('what the customer wants done, e.g. "buy two Oxford shirts delivered to Chiang Mai"'),
+const simulateSchema = z.strictObject({
+  persona: z
+    .string()
+    .min(1, 'persona must not be empty')
+    .describe('who the customer is, e.g. "a busy parent who writes short messages"'),
+  goal: z
+    .string()
+    .min(1, 'goal must not be empty')
+    .describe('what the customer wants done, e.g. "buy two Oxford shirts delivered to Chiang Mai"'),
   maxTurns: z
     .number()
     .int('maxTurns is a whole number')
     .min(1, 'maxTurns must be at least 1')
     .max(MAX_SIMULATE_TURNS, `maxTurns is at most ${MAX_SIMULATE_TURNS}`)
     .optional()
-    .describe('customer lines at most (default 8); each is an answer turn in the scenario\'s mode'),
-  opening: z.string().min(1, 'opening must not be empty').optional().describe('a fixed first customer line (the model writes the rest)'),
+    .describe("customer lines at most (default 8); each is an answer turn in the scenario's mode"),
+  opening: z
+    .string()
+    .min(1, 'opening must not be empty')
+    .optional()
+    .describe('a fixed first customer line (the model writes the rest)'),
 });
 
 const repeatSchema = z.number().int().min(1, 'repeat must be at least 1').max(10_000, 'repeat is at most 10000');
@@ -220,8 +278,14 @@ export const userScenarioSchema = z.strictObject({
   latency: latencySchema.optional(),
   vars: z.record(z.string().describe(varName), varValueSchema).optional(),
   steps: z.array(stepSchema).min(1, 'steps is empty: leave it out and write humanMessage, or add a step').optional(),
-  think: thinkSchema.optional().describe("steps: the customer's default pause before every say after the first (a step's own think wins)"),
-  simulate: simulateSchema.optional().describe('a simulated customer (persona, goal) instead of humanMessage or steps; expect reads the last answer plus transcript and turns'),
+  think: thinkSchema
+    .optional()
+    .describe("steps: the customer's default pause before every say after the first (a step's own think wins)"),
+  simulate: simulateSchema
+    .optional()
+    .describe(
+      'a simulated customer (persona, goal) instead of humanMessage or steps; expect reads the last answer plus transcript and turns',
+    ),
   repeat: repeatSchema.optional(),
   passRate: passRateSchema.optional(),
   minPasses: minPassesSchema.optional(),
@@ -232,7 +296,9 @@ export const userSuiteSchema = z.strictObject({
   suite: z.string().min(1, 'suite must not be empty').optional(),
   scenarios: z.array(userScenarioSchema).min(1, 'scenarios is empty: a suite needs at least one scenario'),
   repeat: repeatSchema.optional().describe('default repeat of the scenarios'),
-  passRate: passRateSchema.optional().describe('share of all runs of the suite that must pass; default passRate of its scenarios'),
+  passRate: passRateSchema
+    .optional()
+    .describe('share of all runs of the suite that must pass; default passRate of its scenarios'),
   minPasses: minPassesSchema.optional().describe('default minPasses of the scenarios'),
 });
 
@@ -240,4 +306,3 @@ export type UserSuite = z.infer<typeof userSuiteSchema>;
 export type UserScenario = z.infer<typeof userScenarioSchema>;
 export type UserChatTurn = z.infer<typeof chatTurnSchema>;
 export type UserStep = z.infer<typeof stepSchema>;
-export type UserSimulate = z.infer<typeof simulateSchema>;

@@ -87,7 +87,7 @@ scenarios:
 #      answer: { icontains: oxford }                      # your droid's wording
 `;
 
-export const ENV_EXAMPLE = `# droidcheck: a real target (leave DROID_BASE_URL unset to use the embedded emulator).
+const ENV_EXAMPLE = `# droidcheck: a real target (leave DROID_BASE_URL unset to use the embedded emulator).
 # Never commit a real token: keep it in your CI's secret store.
 DROID_BASE_URL=
 DROID_ID=
@@ -128,17 +128,22 @@ async function exists(path: string): Promise<boolean> {
  * The header put above the emulator profile that init copies: what it is, and that editing it
  * changes nothing unless an emulator is started from it.
  */
-export const PROFILE_HEADER = `# The demo shop droidcheck's embedded emulator answers from when no --base-url is given: its
+const PROFILE_HEADER = `# The demo shop droidcheck's embedded emulator answers from when no --base-url is given: its
 # catalogue and prices, its intent names, its seeded customers. A copy to read (written by
 # droidcheck init): droidcheck run uses the one shipped with droidcheck. To try your own shop's
 # data, edit this copy and start an emulator from it:
 #   droidcheck emulate --profile scenarios/emulator-profile.yaml   (then run with --base-url)
 `;
 
-export async function initProject(dir: string, opts: { force?: boolean; emulatorProfile?: string } = {}): Promise<InitResult> {
+export async function initProject(
+  dir: string,
+  opts: { force?: boolean; emulatorProfile?: string } = {},
+): Promise<InitResult> {
   const files: [string, string][] = [
     [join('scenarios', 'starter.yaml'), STARTER_SUITE],
-    ...(opts.emulatorProfile !== undefined ? [[join('scenarios', 'emulator-profile.yaml'), `${PROFILE_HEADER}${opts.emulatorProfile}`] as [string, string]] : []),
+    ...(opts.emulatorProfile !== undefined
+      ? [[join('scenarios', 'emulator-profile.yaml'), `${PROFILE_HEADER}${opts.emulatorProfile}`] as [string, string]]
+      : []),
     ['droidcheck.schema.json', `${JSON.stringify(exportScenarioJsonSchema(), null, 2)}\n`],
     ['.env.example', ENV_EXAMPLE],
     ['droidcheck.config.yaml', STARTER_CONFIG],

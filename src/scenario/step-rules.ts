@@ -17,7 +17,12 @@
 import type { FileIssue } from '../errors.js';
 import { checkExpect, pathProblem } from './expect-rules.js';
 import { durationMs } from '../units.js';
-import { intentPathProblem, payloadPathProblem, responsePathProblem, sendWithReplyPathProblem } from './payload-paths.js';
+import {
+  intentPathProblem,
+  payloadPathProblem,
+  responsePathProblem,
+  sendWithReplyPathProblem,
+} from './payload-paths.js';
 import { CALL_NAMES, userScenarioSchema, VAR_NAME_PATTERN } from './schema.js';
 import { didYouMean } from '../suggest.js';
 import { templateNames } from './templates.js';
@@ -30,7 +35,7 @@ const isRecord = (v: unknown): v is Raw => v !== null && typeof v === 'object' &
 
 const CALL_FIELDS = ['customerId', 'prompt', 'humanMessage', 'botEnabled', 'imageUrl'] as const;
 /** Fields each call requires (all other CALL_FIELDS are refused). */
-export const CALL_REQUIRES: Record<CallName, readonly (typeof CALL_FIELDS)[number][]> = {
+const CALL_REQUIRES: Record<CallName, readonly (typeof CALL_FIELDS)[number][]> = {
   channels: [],
   messages: ['customerId'],
   customer: ['customerId'],
@@ -44,11 +49,22 @@ const TEMPLATED = ['say', 'customerId', 'prompt', 'humanMessage', 'imageUrl'] as
 const SCENARIO_KEYS = Object.keys(userScenarioSchema.shape);
 
 /** Checks every string under `value` (at `at`) for templates naming only `defined` variables. */
-function checkTemplates(value: unknown, at: DataPath, defined: Set<string>, source: YamlSource, out: FileIssue[], depth = 0): void {
+function checkTemplates(
+  value: unknown,
+  at: DataPath,
+  defined: Set<string>,
+  source: YamlSource,
+  out: FileIssue[],
+  depth = 0,
+): void {
   if (typeof value === 'string') {
     const { names, malformed } = templateNames(value);
     const location = source.locate(at);
-    if (malformed) out.push({ location, message: `bad template in ${JSON.stringify(value)}: write {{ vars.name }} (letters, digits, _)` });
+    if (malformed)
+      out.push({
+        location,
+        message: `bad template in ${JSON.stringify(value)}: write {{ vars.name }} (letters, digits, _)`,
+      });
     for (const name of names) {
       if (defined.has(name)) continue;
       const guess = didYouMean(name, [...defined]);
@@ -63,12 +79,16 @@ function checkTemplates(value: unknown, at: DataPath, defined: Set<string>, sour
     return;
   }
   if (depth > 32 || value === null || typeof value !== 'object') return;
-  for (const [k, v] of Object.entries(value)) checkTemplates(v, [...at, Array.isArray(value) ? Number(k) : k], defined, source, out, depth + 1);
+  for (const [k, v] of Object.entries(value))
+    checkTemplates(v, [...at, Array.isArray(value) ? Number(k) : k], defined, source, out, depth + 1);
 }
 
 function checkVarName(name: string, at: DataPath, source: YamlSource, out: FileIssue[]): void {
   if (!VAR_NAME_PATTERN.test(name)) {
-    out.push({ location: source.locate(at, 'key'), message: `bad variable name "${name}": letters, digits and _, not starting with a digit` });
+    out.push({
+      location: source.locate(at, 'key'),
+      message: `bad variable name "${name}": letters, digits and _, not starting with a digit`,
+    });
   }
 }
 
@@ -76,10 +96,14 @@ function callRules(step: Raw, call: CallName, at: DataPath, source: YamlSource, 
   const required = CALL_REQUIRES[call];
   for (const field of CALL_FIELDS) {
     const has = step[field] !== undefined;
-    if (!has && required.includes(field)) out.push({ location: source.locate(at), message: `call: ${call} needs "${field}"` });
+    if (!has && required.includes(field))
+      out.push({ location: source.locate(at), message: `call: ${call} needs "${field}"` });
     if (has && !required.includes(field)) {
       const users = CALL_NAMES.filter((c) => CALL_REQUIRES[c].includes(field)).join(', ');
-      out.push({ location: source.locate([...at, field], 'key'), message: `"${field}" is not used by call: ${call} (it is for: ${users})` });
+      out.push({
+        location: source.locate([...at, field], 'key'),
+        message: `"${field}" is not used by call: ${call} (it is for: ${users})`,
+      });
     }
   }
 }
@@ -100,40 +124,61 @@ function waitRules(step: Raw, call: CallName | undefined, at: DataPath, source: 
   for (const key of WAITS) {
     if (step[key] === undefined) continue;
     if (call !== undefined && call !== 'send') {
-      out.push({ location: keyAt(key), message: `"${key}" is only for call: send (the bot's reply to a sent message arrives through the message webhook)` });
+      out.push({
+        location: keyAt(key),
+        message: `"${key}" is only for call: send (the bot's reply to a sent message arrives through the message webhook)`,
+      });
     }
     if (call === 'send' && step.status !== undefined) {
-      out.push({ location: keyAt(key), message: `"${key}" waits on the reply to an accepted message; with "status: ${String(step.status)}" the send is expected to fail: remove one of them` });
+      out.push({
+        location: keyAt(key),
+        message: `"${key}" waits on the reply to an accepted message; with "status: ${String(step.status)}" the send is expected to fail: remove one of them`,
+      });
     }
-    if (windowMs(step[key]) === 0) out.push({ location: source.locate([...at, key]), message: `"${key}" must be more than 0 (e.g. 30s)` });
+    if (windowMs(step[key]) === 0)
+      out.push({ location: source.locate([...at, key]), message: `"${key}" must be more than 0 (e.g. 30s)` });
   }
   if (step.waitForReply !== undefined && step.noReplyWithin !== undefined) {
-    out.push({ location: keyAt('noReplyWithin'), message: 'write "waitForReply" or "noReplyWithin", not both: one waits for the reply, the other for its absence' });
+    out.push({
+      location: keyAt('noReplyWithin'),
+      message: 'write "waitForReply" or "noReplyWithin", not both: one waits for the reply, the other for its absence',
+    });
   }
   if (step.intentWebhook !== undefined) {
     if (call !== undefined && !(call === 'send' && step.waitForReply !== undefined)) {
       out.push({
         location: keyAt('intentWebhook'),
-        message: call === 'send'
-          ? '"intentWebhook" on a send needs "waitForReply": the intent is detected in the bot\'s reply'
-          : '"intentWebhook" needs an answer of the droid: put it on a say step, or on a send step with waitForReply',
+        message:
+          call === 'send'
+            ? '"intentWebhook" on a send needs "waitForReply": the intent is detected in the bot\'s reply'
+            : '"intentWebhook" needs an answer of the droid: put it on a say step, or on a send step with waitForReply',
       });
     }
     const hook = step.intentWebhook;
     if (isRecord(hook) && typeof hook.within === 'string' && durationMs(hook.within) === 0) {
-      out.push({ location: source.locate([...at, 'intentWebhook', 'within']), message: '"within" must be more than 0 (e.g. 30s)' });
+      out.push({
+        location: source.locate([...at, 'intentWebhook', 'within']),
+        message: '"within" must be more than 0 (e.g. 30s)',
+      });
     }
   }
   if (call === 'send' && step.waitForReply === undefined && step.noReplyWithin === undefined) {
     const paths: [DataPath, unknown][] = [
-      ...Object.keys(isRecord(step.expect) ? step.expect : {}).map((p): [DataPath, unknown] => [[...at, 'expect', p], p]),
-      ...Object.entries(isRecord(step.capture) ? step.capture : {}).map(([n, p]): [DataPath, unknown] => [[...at, 'capture', n], p]),
+      ...Object.keys(isRecord(step.expect) ? step.expect : {}).map((p): [DataPath, unknown] => [
+        [...at, 'expect', p],
+        p,
+      ]),
+      ...Object.entries(isRecord(step.capture) ? step.capture : {}).map(([n, p]): [DataPath, unknown] => [
+        [...at, 'capture', n],
+        p,
+      ]),
     ];
     for (const [where, path] of paths) {
       if (firstSegment(path) !== 'reply') continue;
       out.push({
         location: source.locate(where, where[where.length - 2] === 'expect' ? 'key' : 'value'),
-        message: '"reply" is the bot\'s reply, which arrives later through the message webhook: add "waitForReply: 30s" (or "noReplyWithin: 5s") to this step',
+        message:
+          '"reply" is the bot\'s reply, which arrives later through the message webhook: add "waitForReply: 30s" (or "noReplyWithin: 5s") to this step',
       });
     }
   }
@@ -141,15 +186,21 @@ function waitRules(step: Raw, call: CallName | undefined, at: DataPath, source: 
 
 function stepRules(step: unknown, at: DataPath, defined: Set<string>, source: YamlSource, out: FileIssue[]): void {
   if (!isRecord(step)) return;
-  const call = typeof step.call === 'string' && (CALL_NAMES as readonly string[]).includes(step.call) ? (step.call as CallName) : undefined;
+  const call =
+    typeof step.call === 'string' && (CALL_NAMES as readonly string[]).includes(step.call)
+      ? (step.call as CallName)
+      : undefined;
   if (call) callRules(step, call, at, source, out);
   waitRules(step, call, at, source, out);
   const waits = call === 'send' && (step.waitForReply !== undefined || step.noReplyWithin !== undefined);
-  const fieldProblem = 'say' in step
-    ? payloadPathProblem
-    : call && step.status === undefined
-      ? waits ? sendWithReplyPathProblem : (p: string) => responsePathProblem(call, p)
-      : undefined;
+  const fieldProblem =
+    'say' in step
+      ? payloadPathProblem
+      : call && step.status === undefined
+        ? waits
+          ? sendWithReplyPathProblem
+          : (p: string) => responsePathProblem(call, p)
+        : undefined;
   checkExpect(step.expect, [...at, 'expect'], source, out, fieldProblem);
   for (const field of TEMPLATED) checkTemplates(step[field], [...at, field], defined, source, out);
   checkTemplates(step.expect, [...at, 'expect'], defined, source, out);
@@ -172,35 +223,52 @@ function oneOfMessageOrSteps(sc: Raw, at: DataPath, source: YamlSource, out: Fil
   const hasSteps = sc.steps !== undefined;
   const simulated = sc.simulate !== undefined;
   if (hasSteps && sc.humanMessage !== undefined) {
-    out.push({ location: source.locate([...at, 'steps'], 'key'), message: 'write "humanMessage" or "steps", not both (a humanMessage is one say step)' });
+    out.push({
+      location: source.locate([...at, 'steps'], 'key'),
+      message: 'write "humanMessage" or "steps", not both (a humanMessage is one say step)',
+    });
   }
   if (simulated) {
     for (const key of ['humanMessage', 'steps', 'chatHistory'] as const) {
       if (sc[key] === undefined) continue;
-      const why = key === 'chatHistory' ? 'a simulated customer starts a new conversation: leave "chatHistory" out' : `write "simulate" or "${key}", not both (simulate.opening fixes the first line)`;
+      const why =
+        key === 'chatHistory'
+          ? 'a simulated customer starts a new conversation: leave "chatHistory" out'
+          : `write "simulate" or "${key}", not both (simulate.opening fixes the first line)`;
       out.push({ location: source.locate([...at, key], 'key'), message: why });
     }
   }
   if (!hasSteps && !simulated && sc.humanMessage === undefined) {
     // A misspelt key that zod reports with a did-you-mean covers this one.
-    const misspelt = Object.keys(sc).some((k) => !SCENARIO_KEYS.includes(k) && ['humanMessage', 'steps', 'simulate'].includes(didYouMean(k, SCENARIO_KEYS) ?? ''));
+    const misspelt = Object.keys(sc).some(
+      (k) =>
+        !SCENARIO_KEYS.includes(k) &&
+        ['humanMessage', 'steps', 'simulate'].includes(didYouMean(k, SCENARIO_KEYS) ?? ''),
+    );
     if (!misspelt) out.push({ location: source.locate(at), message: 'missing required key "humanMessage"' });
   }
   if (hasSteps) {
     for (const key of ['expect', 'latency'] as const) {
-      if (sc[key] !== undefined) out.push({ location: source.locate([...at, key], 'key'), message: `with "steps", write "${key}" on a step` });
+      if (sc[key] !== undefined)
+        out.push({ location: source.locate([...at, key], 'key'), message: `with "steps", write "${key}" on a step` });
     }
   }
 }
 
 /** `passRate` xor `minPasses` (in a scenario, or in the suite); `minPasses` <= the run count. */
-export function repeatRules(map: Raw, at: DataPath, repeat: unknown, source: YamlSource, out: FileIssue[]): void {
+function repeatRules(map: Raw, at: DataPath, repeat: unknown, source: YamlSource, out: FileIssue[]): void {
   if (map.passRate !== undefined && map.minPasses !== undefined) {
-    out.push({ location: source.locate([...at, 'minPasses'], 'key'), message: 'write "passRate" or "minPasses", not both' });
+    out.push({
+      location: source.locate([...at, 'minPasses'], 'key'),
+      message: 'write "passRate" or "minPasses", not both',
+    });
   }
   const runs = typeof repeat === 'number' ? repeat : 1;
   if (typeof map.minPasses === 'number' && map.minPasses > runs) {
-    out.push({ location: source.locate([...at, 'minPasses']), message: `minPasses ${map.minPasses} is more than the ${runs} run(s) per mode: raise "repeat"` });
+    out.push({
+      location: source.locate([...at, 'minPasses']),
+      message: `minPasses ${map.minPasses} is more than the ${runs} run(s) per mode: raise "repeat"`,
+    });
   }
 }
 
@@ -215,6 +283,6 @@ export function scenarioStepRules(sc: Raw, i: number, suite: Raw, source: YamlSo
   if (!Array.isArray(sc.steps)) return out;
   const defined = new Set(isRecord(sc.vars) ? Object.keys(sc.vars) : []);
   for (const name of defined) checkVarName(name, [...at, 'vars', name], source, out);
-  sc.steps.forEach((step: unknown, j: number) => stepRules(step, [...at, 'steps', j], defined, source, out));
+  for (const [j, step] of sc.steps.entries()) stepRules(step, [...at, 'steps', j], defined, source, out);
   return out;
 }

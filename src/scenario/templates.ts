@@ -9,7 +9,7 @@
 import type { Expectation } from './types.js';
 
 /** One template: `{{ vars.name }}`, spaces optional. */
-export const TEMPLATE_PATTERN = /\{\{\s*vars\.([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g;
+const TEMPLATE_PATTERN = /\{\{\s*vars\.([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g;
 const WHOLE_TEMPLATE = /^\{\{\s*vars\.([A-Za-z_][A-Za-z0-9_]*)\s*\}\}$/;
 /** Anything that opens a template: `{{`. */
 const OPENER = /\{\{/g;
@@ -46,7 +46,7 @@ export function renderText(text: string, vars: Vars): string {
 }
 
 /** Renders every string inside a plain JSON-like value (lists and maps walked, depth <= 64). */
-export function renderDeep(value: unknown, vars: Vars, depth = 0): unknown {
+function renderDeep(value: unknown, vars: Vars, depth = 0): unknown {
   if (typeof value === 'string') return renderTemplate(value, vars);
   if (depth > 64 || value === null || typeof value !== 'object') return value;
   if (Array.isArray(value)) return value.map((v) => renderDeep(v, vars, depth + 1));

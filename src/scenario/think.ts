@@ -18,7 +18,11 @@ const msOf = (v: unknown): number | undefined => (typeof v === 'string' ? durati
 function checkOne(think: unknown, at: DataPath, source: YamlSource, out: FileIssue[]): void {
   const tooLong = (v: unknown, path: DataPath): void => {
     const ms = msOf(v);
-    if (ms !== undefined && ms > MAX_THINK_MS) out.push({ location: source.locate(path), message: `think ${String(v).trim()} is longer than ${MAX_THINK_MS / 60_000} min: a pause that long is a conversation resumed later, write a new scenario` });
+    if (ms !== undefined && ms > MAX_THINK_MS)
+      out.push({
+        location: source.locate(path),
+        message: `think ${String(v).trim()} is longer than ${MAX_THINK_MS / 60_000} min: a pause that long is a conversation resumed later, write a new scenario`,
+      });
   };
   if (typeof think === 'string') return tooLong(think, at);
   if (!isRecord(think)) return;
@@ -27,7 +31,11 @@ function checkOne(think: unknown, at: DataPath, source: YamlSource, out: FileIss
     tooLong(think.max, [...at, 'max']);
     const min = msOf(think.min);
     const max = msOf(think.max);
-    if (min !== undefined && max !== undefined && min > max) out.push({ location: source.locate([...at, 'min']), message: `think min ${String(think.min).trim()} is more than max ${String(think.max).trim()}` });
+    if (min !== undefined && max !== undefined && min > max)
+      out.push({
+        location: source.locate([...at, 'min']),
+        message: `think min ${String(think.min).trim()} is more than max ${String(think.max).trim()}`,
+      });
     return;
   }
   const ln = think.lognormal;
@@ -36,14 +44,26 @@ function checkOne(think: unknown, at: DataPath, source: YamlSource, out: FileIss
   tooLong(ln.p90, [...at, 'lognormal', 'p90']);
   const median = msOf(ln.median);
   const p90 = msOf(ln.p90);
-  if (median !== undefined && median <= 0) out.push({ location: source.locate([...at, 'lognormal', 'median']), message: 'think lognormal median must be above 0' });
-  if (median !== undefined && p90 !== undefined && p90 <= median) out.push({ location: source.locate([...at, 'lognormal', 'p90']), message: `think lognormal p90 ${String(ln.p90).trim()} must be above the median ${String(ln.median).trim()}` });
+  if (median !== undefined && median <= 0)
+    out.push({
+      location: source.locate([...at, 'lognormal', 'median']),
+      message: 'think lognormal median must be above 0',
+    });
+  if (median !== undefined && p90 !== undefined && p90 <= median)
+    out.push({
+      location: source.locate([...at, 'lognormal', 'p90']),
+      message: `think lognormal p90 ${String(ln.p90).trim()} must be above the median ${String(ln.median).trim()}`,
+    });
 }
 
 /** Every `think:` rule of scenario map `sc` at `at` (its own and its steps'). */
 export function thinkRules(sc: Raw, at: DataPath, source: YamlSource, out: FileIssue[]): void {
   if (sc.think !== undefined) {
-    if (!Array.isArray(sc.steps)) out.push({ location: source.locate([...at, 'think'], 'key'), message: 'think is the pause between the turns of a conversation: it needs steps (say: ...), not humanMessage' });
+    if (!Array.isArray(sc.steps))
+      out.push({
+        location: source.locate([...at, 'think'], 'key'),
+        message: 'think is the pause between the turns of a conversation: it needs steps (say: ...), not humanMessage',
+      });
     checkOne(sc.think, [...at, 'think'], source, out);
   }
   if (!Array.isArray(sc.steps)) return;
@@ -58,7 +78,13 @@ type UserThink = string | { min: string; max: string } | { lognormal: { median: 
 export function normaliseThink(think: UserThink, at: DataPath, source: YamlSource): ThinkTime {
   const location = source.locate(at, 'key');
   if (typeof think === 'string') return { kind: 'fixed', ms: durationMs(think) ?? 0, location };
-  if ('lognormal' in think) return { kind: 'lognormal', medianMs: durationMs(think.lognormal.median) ?? 0, p90Ms: durationMs(think.lognormal.p90) ?? 0, location };
+  if ('lognormal' in think)
+    return {
+      kind: 'lognormal',
+      medianMs: durationMs(think.lognormal.median) ?? 0,
+      p90Ms: durationMs(think.lognormal.p90) ?? 0,
+      location,
+    };
   return { kind: 'uniform', minMs: durationMs(think.min) ?? 0, maxMs: durationMs(think.max) ?? 0, location };
 }
 
@@ -79,7 +105,7 @@ const Z90 = 1.2815515655446004;
 const Z999 = 3.090232306167813;
 
 /** The longest pause `think` is expected to take, ms: fixed; the max of a range; a lognormal's p99.9 (capped at MAX_THINK_MS). */
-export function longestThinkMs(think: ThinkTime): number {
+function longestThinkMs(think: ThinkTime): number {
   if (think.kind === 'fixed') return think.ms;
   if (think.kind === 'uniform') return think.maxMs;
   return Math.min(MAX_THINK_MS, think.medianMs * (think.p90Ms / think.medianMs) ** (Z999 / Z90));

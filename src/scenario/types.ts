@@ -131,7 +131,7 @@ export type PassRequirement = { passRate: number } | { minPasses: number };
  * lines (default 8), each an answer turn in the scenario's mode; `opening` is a fixed first
  * line. `expect` reads the last answer payload plus `transcript` and `turns`.
  */
-export interface SimulateSpec {
+interface SimulateSpec {
   persona: string;
   goal: string;
   maxTurns: number;

@@ -11,12 +11,24 @@
  * map (the `yaml` package's own `uniqueKeys` check scans the map's earlier keys for every key), and
  * `locate` looks a key up through a key -> pair index built once per map.
  */
-import { isAlias, isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node, type Pair, type YAMLMap } from 'yaml';
+import {
+  isAlias,
+  isMap,
+  isPair,
+  isScalar,
+  isSeq,
+  LineCounter,
+  parseDocument,
+  type Document,
+  type Node,
+  type Pair,
+  type YAMLMap,
+} from 'yaml';
 import type { FileIssue, SourceLocation } from '../errors.js';
 
 export const MAX_SUITE_BYTES = 5 * 1024 * 1024;
-export const MAX_ALIAS_COUNT = 100;
-export const MAX_DEPTH = 64;
+const MAX_ALIAS_COUNT = 100;
+const MAX_DEPTH = 64;
 
 export type DataPath = readonly (string | number)[];
 
@@ -89,11 +101,22 @@ export function readYaml(text: string, file: string): ParsedYaml {
   if (Buffer.byteLength(text, 'utf8') > MAX_SUITE_BYTES) {
     return {
       source: undefined,
-      issues: [{ location: at(1, 1), message: `file is larger than ${MAX_SUITE_BYTES / 1024 / 1024} MiB; split it into several suites` }],
+      issues: [
+        {
+          location: at(1, 1),
+          message: `file is larger than ${MAX_SUITE_BYTES / 1024 / 1024} MiB; split it into several suites`,
+        },
+      ],
     };
   }
   const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: false, strict: true, logLevel: 'error' });
+  const doc = parseDocument(text, {
+    lineCounter,
+    prettyErrors: false,
+    uniqueKeys: false,
+    strict: true,
+    logLevel: 'error',
+  });
   const loc = (offset: number): SourceLocation => {
     const { line, col } = lineCounter.linePos(offset);
     return at(line, col);
@@ -102,22 +125,29 @@ export function readYaml(text: string, file: string): ParsedYaml {
   if (doc.errors.length > 0 || duplicates.length > 0) {
     const issues = doc.errors.map((e) => ({
       location: loc(e.pos[0]),
-      message: /call stack/i.test(e.message) ? `nesting is too deep (more than ${MAX_DEPTH} levels)` : `YAML syntax error: ${firstLine(e.message)}`,
+      message: /call stack/i.test(e.message)
+        ? `nesting is too deep (more than ${MAX_DEPTH} levels)`
+        : `YAML syntax error: ${firstLine(e.message)}`,
     }));
-    for (const offset of duplicates) issues.push({ location: loc(offset), message: `YAML syntax error: ${DUPLICATE_KEY}` });
+    for (const offset of duplicates)
+      issues.push({ location: loc(offset), message: `YAML syntax error: ${DUPLICATE_KEY}` });
     return { source: undefined, issues };
   }
   let data: unknown;
   try {
     data = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
   } catch (err) {
-    const why = err instanceof ReferenceError && /alias/i.test(err.message)
-      ? `too many alias expansions (more than ${MAX_ALIAS_COUNT}); the file looks like an alias bomb`
-      : `cannot read the YAML document: ${err instanceof Error ? firstLine(err.message) : String(err)}`;
+    const why =
+      err instanceof ReferenceError && /alias/i.test(err.message)
+        ? `too many alias expansions (more than ${MAX_ALIAS_COUNT}); the file looks like an alias bomb`
+        : `cannot read the YAML document: ${err instanceof Error ? firstLine(err.message) : String(err)}`;
     return { source: undefined, issues: [{ location: at(1, 1), message: why }] };
   }
   if (depthOf(data) > MAX_DEPTH) {
-    return { source: undefined, issues: [{ location: at(1, 1), message: `nesting is deeper than ${MAX_DEPTH} levels` }] };
+    return {
+      source: undefined,
+      issues: [{ location: at(1, 1), message: `nesting is deeper than ${MAX_DEPTH} levels` }],
+    };
   }
 
   // key text -> first pair with that key, built on the first lookup in each map.

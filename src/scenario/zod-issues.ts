@@ -100,7 +100,8 @@ function valueAt(data: unknown, path: DataPath): unknown {
 function labelOf(path: DataPath): string {
   for (let i = path.length - 1; i >= 0; i--) {
     const seg = path[i];
-    if (typeof seg === 'string') return i === path.length - 1 ? `"${seg}"` : `item ${Number(path[i + 1]) + 1} of "${seg}"`;
+    if (typeof seg === 'string')
+      return i === path.length - 1 ? `"${seg}"` : `item ${Number(path[i + 1]) + 1} of "${seg}"`;
   }
   return 'the file';
 }
@@ -117,7 +118,9 @@ function unknownKey(key: string, candidates: string[], isMatcher: boolean): stri
 
 /** `['a', 'b', 'c']` -> `a, b or c`. */
 function orList(items: string[]): string {
-  return items.length <= 1 ? (items[0] ?? 'something else') : `${items.slice(0, -1).join(', ')} or ${items[items.length - 1]}`;
+  return items.length <= 1
+    ? (items[0] ?? 'something else')
+    : `${items.slice(0, -1).join(', ')} or ${items[items.length - 1]}`;
 }
 
 function toPath(path: readonly PropertyKey[]): (string | number)[] {
@@ -125,12 +128,19 @@ function toPath(path: readonly PropertyKey[]): (string | number)[] {
 }
 
 /** Maps every zod issue (relative to `schema` at `base`) to one or more `FileIssue`s. */
-export function issuesFromZod(issues: readonly Issue[], source: YamlSource, schema: unknown, base: DataPath = []): FileIssue[] {
+export function issuesFromZod(
+  issues: readonly Issue[],
+  source: YamlSource,
+  schema: unknown,
+  base: DataPath = [],
+): FileIssue[] {
   const out: FileIssue[] = [];
   const coveredMissing = new Set<string>();
   for (const issue of issues) {
     if (issue.code !== 'unrecognized_keys') continue;
-    const candidates = Object.keys(shapeFor(schemaAt(schema, toPath(issue.path)), valueAt(source.data, [...base, ...toPath(issue.path)])) ?? {});
+    const candidates = Object.keys(
+      shapeFor(schemaAt(schema, toPath(issue.path)), valueAt(source.data, [...base, ...toPath(issue.path)])) ?? {},
+    );
     for (const key of issue.keys) {
       const guess = didYouMean(key, candidates);
       if (guess) coveredMissing.add(JSON.stringify([...toPath(issue.path), guess]));
@@ -141,7 +151,12 @@ export function issuesFromZod(issues: readonly Issue[], source: YamlSource, sche
     const path = [...base, ...rel];
     // A missing key already explained by a did-you-mean on a typo is not reported twice; a
     // present key of the wrong type still is.
-    if (issue.code === 'invalid_type' && coveredMissing.has(JSON.stringify(rel)) && valueAt(source.data, path) === undefined) continue;
+    if (
+      issue.code === 'invalid_type' &&
+      coveredMissing.has(JSON.stringify(rel)) &&
+      valueAt(source.data, path) === undefined
+    )
+      continue;
     const at = (p: DataPath = path, want: 'value' | 'key' = 'value'): FileIssue['location'] => source.locate(p, want);
     const value = valueAt(source.data, path);
     switch (issue.code) {
@@ -158,8 +173,15 @@ export function issuesFromZod(issues: readonly Issue[], source: YamlSource, sche
         if (branch && options?.[best]) {
           out.push(...issuesFromZod(branch, source, options[best], path));
         } else {
-          const types = branches.flatMap((b) => b.filter((x) => x.code === 'invalid_type' && x.path.length === 0).map((x) => (x.code === 'invalid_type' ? (EXPECTED[x.expected] ?? x.expected) : '')));
-          const msg = issue.message && issue.message !== 'Invalid input' ? issue.message : `must be ${orList([...new Set(types)])}`;
+          const types = branches.flatMap((b) =>
+            b
+              .filter((x) => x.code === 'invalid_type' && x.path.length === 0)
+              .map((x) => (x.code === 'invalid_type' ? (EXPECTED[x.expected] ?? x.expected) : '')),
+          );
+          const msg =
+            issue.message && issue.message !== 'Invalid input'
+              ? issue.message
+              : `must be ${orList([...new Set(types)])}`;
           out.push({ location: at(), message: `${labelOf(path)}: ${msg}, got ${kindOf(value)}` });
         }
         break;
@@ -168,23 +190,35 @@ export function issuesFromZod(issues: readonly Issue[], source: YamlSource, sche
         const obj = schemaAt(schema, rel);
         const candidates = Object.keys(shapeFor(obj, value) ?? {});
         const isMatcher = shapeOf(obj) === shapeOf(matcherObjectSchema);
-        for (const key of issue.keys) out.push({ location: at([...path, key], 'key'), message: unknownKey(key, candidates, isMatcher) });
+        for (const key of issue.keys)
+          out.push({ location: at([...path, key], 'key'), message: unknownKey(key, candidates, isMatcher) });
         break;
       }
       case 'invalid_type': {
         if (value === undefined && rel.length > 0) {
-          out.push({ location: at(path.slice(0, -1)), message: `missing required key "${String(path[path.length - 1])}"` });
+          out.push({
+            location: at(path.slice(0, -1)),
+            message: `missing required key "${String(path[path.length - 1])}"`,
+          });
         } else {
           const want = EXPECTED[issue.expected] ?? issue.expected;
           // A schema's own type message (e.g. a duration's "with its unit") says more than the type.
           const own = issue.message && !issue.message.startsWith('Invalid input') ? issue.message : undefined;
-          out.push({ location: at(), message: own ? `${labelOf(path)}: ${own}, got ${kindOf(value)}` : `${labelOf(path)} must be ${want}, got ${kindOf(value)}` });
+          out.push({
+            location: at(),
+            message: own
+              ? `${labelOf(path)}: ${own}, got ${kindOf(value)}`
+              : `${labelOf(path)} must be ${want}, got ${kindOf(value)}`,
+          });
         }
         break;
       }
       case 'invalid_value': {
         const allowed = issue.values.map((v) => String(v)).join(', ');
-        out.push({ location: at(), message: `${labelOf(path)} must be one of: ${allowed}; got ${JSON.stringify(value) ?? 'nothing'}` });
+        out.push({
+          location: at(),
+          message: `${labelOf(path)} must be one of: ${allowed}; got ${JSON.stringify(value) ?? 'nothing'}`,
+        });
         break;
       }
       default: {

@@ -68,7 +68,8 @@ function condition(cond: string | undefined, ctx: Context, failed: boolean): boo
   });
 }
 
-const interpolate = (text: string, ctx: Context): string => text.replace(/\$\{\{(.*?)\}\}/g, (_, e: string) => value(e, ctx));
+const interpolate = (text: string, ctx: Context): string =>
+  text.replace(/\$\{\{(.*?)\}\}/g, (_, e: string) => value(e, ctx));
 
 /** key=value and key<<DELIM ... DELIM lines of a $GITHUB_OUTPUT file. */
 function parseOutputFile(text: string): Record<string, string> {
@@ -113,18 +114,34 @@ function runAction(inputs: Record<string, string>, files: Record<string, string>
   mkdirSync(bin);
   const ghLog = join(root, 'gh.log');
   // gh: records each call; the comment listing answers the id of an existing droidcheck comment (or nothing).
-  writeFileSync(join(bin, 'gh'), `#!/usr/bin/env bash\nprintf '%s\\036' "$*" >> '${ghLog}'\nif [[ "$*" == *"--paginate"* ]]; then printf '%s' '${ghExistingComment}'; fi\n`);
+  writeFileSync(
+    join(bin, 'gh'),
+    `#!/usr/bin/env bash\nprintf '%s\\036' "$*" >> '${ghLog}'\nif [[ "$*" == *"--paginate"* ]]; then printf '%s' '${ghExistingComment}'; fi\n`,
+  );
   chmodSync(join(bin, 'gh'), 0o755);
   const event = join(root, 'event.json');
   writeFileSync(event, JSON.stringify({ pull_request: { number: 42 } }));
   const summaryFile = join(root, 'step_summary.md');
   writeFileSync(summaryFile, '');
   const ctx: Context = {
-    inputs: { ...Object.fromEntries(Object.entries(action.inputs).map(([k, v]) => [k, v.default ?? ''])), 'github-token': 'ghs_test_token', ...inputs },
+    inputs: {
+      ...Object.fromEntries(Object.entries(action.inputs).map(([k, v]) => [k, v.default ?? ''])),
+      'github-token': 'ghs_test_token',
+      ...inputs,
+    },
     steps: {},
     github: { workspace, action_path: REPO, token: 'ghs_test_token' },
   };
-  const run: ActionRun = { ctx, outputs: {}, summary: '', log: '', ghCalls: [], uses: [], failedStep: undefined, exitCode: 0 };
+  const run: ActionRun = {
+    ctx,
+    outputs: {},
+    summary: '',
+    log: '',
+    ghCalls: [],
+    uses: [],
+    failedStep: undefined,
+    exitCode: 0,
+  };
   let failed = false;
   for (const [i, step] of action.runs.steps.entries()) {
     if (!condition(step.if, ctx, failed)) {
@@ -132,7 +149,10 @@ function runAction(inputs: Record<string, string>, files: Record<string, string>
       continue;
     }
     if (step.uses) {
-      run.uses.push({ step, with: Object.fromEntries(Object.entries(step.with ?? {}).map(([k, v]) => [k, interpolate(String(v), ctx)])) });
+      run.uses.push({
+        step,
+        with: Object.fromEntries(Object.entries(step.with ?? {}).map(([k, v]) => [k, interpolate(String(v), ctx)])),
+      });
       continue;
     }
     const outputFile = join(root, `output-${i}`);
@@ -156,9 +176,17 @@ function runAction(inputs: Record<string, string>, files: Record<string, string>
     };
     expect(step.shell, `${step.name}: shell`).toBe('bash');
     const cwd = step['working-directory'] ? interpolate(step['working-directory'], ctx) : workspace;
-    const res = spawnSync('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', step.run!], { cwd, env, encoding: 'utf8', timeout: 60_000 });
+    const res = spawnSync('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', step.run!], {
+      cwd,
+      env,
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
     run.log += `--- ${step.name}\n${res.stdout}${res.stderr}`;
-    ctx.steps[step.id ?? `step${i}`] = { outputs: parseOutputFile(readFileSync(outputFile, 'utf8')), outcome: res.status === 0 ? 'success' : 'failure' };
+    ctx.steps[step.id ?? `step${i}`] = {
+      outputs: parseOutputFile(readFileSync(outputFile, 'utf8')),
+      outcome: res.status === 0 ? 'success' : 'failure',
+    };
     if (res.status !== 0 && !failed) {
       failed = true;
       run.failedStep = step.name;
@@ -176,17 +204,40 @@ function runAction(inputs: Record<string, string>, files: Record<string, string>
 }
 
 const suite = (expectText: string): string =>
-  ['suite: action', 'scenarios:', '  - name: orders scarves', '    modes: [sync]', '    humanMessage: I want 2 silk scarves', '    expect:', `      answer: { contains: ${expectText} }`, ''].join('\n');
+  [
+    'suite: action',
+    'scenarios:',
+    '  - name: orders scarves',
+    '    modes: [sync]',
+    '    humanMessage: I want 2 silk scarves',
+    '    expect:',
+    `      answer: { contains: ${expectText} }`,
+    '',
+  ].join('\n');
 
 describe('action.yml', () => {
   it('is a composite action whose every input reaches the scripts through env, never pasted into a script', () => {
     expect(action.runs.using).toBe('composite');
     for (const step of action.runs.steps) if (step.run) expect(step.run, step.name).not.toMatch(/\$\{\{/);
-    expect(Object.keys(action.inputs)).toEqual(expect.arrayContaining(['command', 'paths', 'base-url', 'droid-id', 'thresholds', 'baseline', 'comment', 'report-dir']));
+    expect(Object.keys(action.inputs)).toEqual(
+      expect.arrayContaining([
+        'command',
+        'paths',
+        'base-url',
+        'droid-id',
+        'thresholds',
+        'baseline',
+        'comment',
+        'report-dir',
+      ]),
+    );
   });
 
   it('runs droidcheck, puts summary.md in the job summary, sets exit-code 0, uploads the reports and comments on the pull request', () => {
-    const r = runAction({ comment: 'true', paths: 'suites', thresholds: 'sync.p50 < 180s\n  sync.max < 180s' }, { 'suites/a.yaml': suite('scarf') });
+    const r = runAction(
+      { comment: 'true', paths: 'suites', thresholds: 'sync.p50 < 180s\n  sync.max < 180s' },
+      { 'suites/a.yaml': suite('scarf') },
+    );
     expect(r.failedStep, r.log).toBeUndefined();
     expect(r.outputs['exit-code'], r.log).toBe('0');
     const reportDir = join(r.ctx.github.workspace!, 'reports');
@@ -206,16 +257,28 @@ describe('action.yml', () => {
     expect(upload?.with).toEqual({ name: 'droidcheck-reports', path: reportDir, 'if-no-files-found': 'warn' });
     // gh: the listing of comments, then a new comment whose body is the marker and summary.md.
     expect(r.ghCalls[0]).toContain('api repos/acme/shop-droid/issues/42/comments --paginate');
-    expect(r.ghCalls[1]).toMatch(/^api --method POST repos\/acme\/shop-droid\/issues\/42\/comments -f body=<!-- droidcheck summary -->\n/);
+    expect(r.ghCalls[1]).toMatch(
+      /^api --method POST repos\/acme\/shop-droid\/issues\/42\/comments -f body=<!-- droidcheck summary -->\n/,
+    );
     expect(r.ghCalls.join('\n')).toContain('droidcheck run: 1 passed, 0 failed (exit 0)');
   }, 90_000);
 
   it('an expectation that fails: exit-code 1, the summary still written, the comment edited in place, the step failed with 1', () => {
-    const r = runAction({ comment: 'true', paths: 'suites', upload: 'false' }, { 'suites/a.yaml': suite('zebra-unicorn') }, '777');
+    const r = runAction(
+      { comment: 'true', paths: 'suites', upload: 'false' },
+      { 'suites/a.yaml': suite('zebra-unicorn') },
+      '777',
+    );
     expect(r.outputs['exit-code'], r.log).toBe('1');
     expect(r.summary).toContain('orders scarves');
     expect(r.uses.some((u) => u.step.uses === 'actions/upload-artifact@v4')).toBe(false);
-    expect(r.ghCalls.some((c) => c.startsWith('api --method PATCH repos/acme/shop-droid/issues/comments/777 -f body=<!-- droidcheck summary -->'))).toBe(true);
+    expect(
+      r.ghCalls.some((c) =>
+        c.startsWith(
+          'api --method PATCH repos/acme/shop-droid/issues/comments/777 -f body=<!-- droidcheck summary -->',
+        ),
+      ),
+    ).toBe(true);
     expect(r.failedStep).toBe("Exit with droidcheck's code");
     expect(r.exitCode).toBe(1);
   }, 90_000);

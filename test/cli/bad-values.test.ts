@@ -110,7 +110,11 @@ const BAD: Record<string, Case> = {
   '--webhook-jitter': { values: ['2', '-0.1', 'x'] },
   '--probes': { values: ['nope', 'fail,nope', ','] },
   '--quiet': { values: ['5', '0s', 'x'] },
-  'webhook-policy --droid-id': { values: ['abc', '0'], args: ['--base-url', 'http://127.0.0.1:9'], env: { DROID_API_TOKEN: TOKEN } },
+  'webhook-policy --droid-id': {
+    values: ['abc', '0'],
+    args: ['--base-url', 'http://127.0.0.1:9'],
+    env: { DROID_API_TOKEN: TOKEN },
+  },
   '--customer': { values: ['x', '0'] },
   '--out': { values: ['{dir}', '{file}/x.yaml', 'x.txt'] },
   'import --base-url': { values: ['x'] },
@@ -162,7 +166,10 @@ function sink(): Writable & { text: string } {
   return w;
 }
 
-async function cli(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+async function cli(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
   const stdout = sink();
   const stderr = sink();
   const ctx: CliContext = { stdout, stderr, env: { CI: 'true', ...env }, color: false, exitCode: 0 };
@@ -190,7 +197,10 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => held.listen(0, '127.0.0.1', resolve));
   heldPort = (held.address() as { port: number }).port;
   const suite = join(dir, 'ok.yaml');
-  await writeFile(suite, 'suite: ok\nscenarios:\n  - name: greets\n    modes: [sync]\n    humanMessage: Hello!\n    expect:\n      intents: { includes: greeting }\n');
+  await writeFile(
+    suite,
+    'suite: ok\nscenarios:\n  - name: greets\n    modes: [sync]\n    humanMessage: Hello!\n    expect:\n      intents: { includes: greeting }\n',
+  );
   Object.assign(places, {
     file: join(dir, 'plain.txt'),
     dir: join(dir, 'a-dir'),
@@ -223,7 +233,18 @@ beforeAll(async () => {
     receive: ['--redis', 'redis://127.0.0.1:1/0'],
     init: [join(dir, 'init')],
     // One probe on short delays: a value that slipped through would still end in seconds.
-    'webhook-policy': ['--probes', 'fail', '--quiet', '1s', '--webhook-backoff', '100ms', '--webhook-timeout', '500ms', '-o', join(dir, 'policy')],
+    'webhook-policy': [
+      '--probes',
+      'fail',
+      '--quiet',
+      '1s',
+      '--webhook-backoff',
+      '100ms',
+      '--webhook-timeout',
+      '500ms',
+      '-o',
+      join(dir, 'policy'),
+    ],
   });
 });
 
@@ -247,10 +268,12 @@ describe.each(commands.map((c) => [c.name(), c] as const))('droidcheck %s', (nam
   it.each(valued.map((o) => [o.long!] as const))('%s: every bad value is exit 2 naming the flag', async (flag) => {
     const entry = BAD[`${name} ${flag}`] ?? BAD[flag];
     const cases = [{ value: '', env: {}, args: [] as string[], names: flag }];
-    for (const value of entry?.values ?? []) cases.push({ value, env: entry?.env ?? {}, args: entry?.args ?? [], names: entry?.names ?? flag });
+    for (const value of entry?.values ?? [])
+      cases.push({ value, env: entry?.env ?? {}, args: entry?.args ?? [], names: entry?.names ?? flag });
     for (const c of cases) {
       const value = fill(c.value);
-      const names = value === places.badConfig || value === places.badProfile || value === places.badFaults ? `${value}:` : c.names;
+      const names =
+        value === places.badConfig || value === places.badProfile || value === places.badFaults ? `${value}:` : c.names;
       const out = await cli([name, ...(context[name] ?? []), ...c.args, flag, value], c.env);
       expectUsageError(out, names);
     }
@@ -285,11 +308,17 @@ describe.each(commands.map((c) => [c.name(), c] as const))('droidcheck %s', (nam
 
 // A flag of another command (hidden on this one, from the table of options) names the commands
 // that have it, instead of commander's did-you-mean guess (`run --rate 5` once suggested --grace).
-describe.each(commands.filter((c) => c.options.some((o) => o.hidden)).map((c) => [c.name(), c] as const))('droidcheck %s: a flag of another command', (name, command) => {
-  const hidden = command.options.filter((o) => o.hidden && o.long !== undefined);
-  it.each(hidden.map((o) => [o.long!, o.required || o.optional] as const))('%s says which command has it', async (flag, valued) => {
-    const out = await cli([name, ...(context[name] ?? []), flag, ...(valued ? ['5'] : [])]);
-    expectUsageError(out, `${flag} is an option of \`droidcheck `);
-    expect(out.stderr).toContain(`not of \`droidcheck ${name}\``);
-  });
-});
+describe.each(commands.filter((c) => c.options.some((o) => o.hidden)).map((c) => [c.name(), c] as const))(
+  'droidcheck %s: a flag of another command',
+  (name, command) => {
+    const hidden = command.options.filter((o) => o.hidden && o.long !== undefined);
+    it.each(hidden.map((o) => [o.long!, o.required || o.optional] as const))(
+      '%s says which command has it',
+      async (flag, valued) => {
+        const out = await cli([name, ...(context[name] ?? []), flag, ...(valued ? ['5'] : [])]);
+        expectUsageError(out, `${flag} is an option of \`droidcheck `);
+        expect(out.stderr).toContain(`not of \`droidcheck ${name}\``);
+      },
+    );
+  },
+);

@@ -18,7 +18,10 @@ describe('droidcheck CLI (child process)', () => {
 
   it('runs a passing suite on the embedded emulator: exit 0 and a report.json', async () => {
     const file = join(dir, 'ok.yaml');
-    await writeFile(file, 'suite: ok\nscenarios:\n  - name: greets\n    humanMessage: Hello!\n    expect:\n      intents: { includes: greeting }\n');
+    await writeFile(
+      file,
+      'suite: ok\nscenarios:\n  - name: greets\n    humanMessage: Hello!\n    expect:\n      intents: { includes: greeting }\n',
+    );
     const out = await droidcheck(['run', file, '--report-dir', join(dir, 'r1'), '--no-default-thresholds']);
     expect(out.stderr).not.toMatch(/\n\s+at /);
     expect(out.code).toBe(0);
@@ -30,7 +33,10 @@ describe('droidcheck CLI (child process)', () => {
 
   it('exits 1 when an expectation fails, with expected and actual in the report', async () => {
     const file = join(dir, 'fail.yaml');
-    await writeFile(file, 'suite: f\nscenarios:\n  - name: wrong\n    modes: [async]\n    humanMessage: Hello!\n    expect:\n      intents: { includes: refund }\n');
+    await writeFile(
+      file,
+      'suite: f\nscenarios:\n  - name: wrong\n    modes: [async]\n    humanMessage: Hello!\n    expect:\n      intents: { includes: refund }\n',
+    );
     const out = await droidcheck(['run', file, '--report-dir', join(dir, 'r2'), '--no-default-thresholds']);
     expect(out.code).toBe(1);
     const report = JSON.parse(await readFile(join(dir, 'r2', 'report.json'), 'utf8'));

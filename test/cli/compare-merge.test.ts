@@ -30,7 +30,9 @@ describe('droidcheck compare / merge', () => {
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'droidcheck-cm-'));
     const good = buildReport(run([record(), record({ seq: 1, scenario: 'greets', syncMs: 80 })]));
-    const worse = buildReport(run([record({ syncMs: 300 }), failingRecord({ scenario: 'greets', mode: 'sync', syncMs: 80 })]));
+    const worse = buildReport(
+      run([record({ syncMs: 300 }), failingRecord({ scenario: 'greets', mode: 'sync', syncMs: 80 })]),
+    );
     await writeFile(file('base.json'), JSON.stringify(good));
     await writeFile(file('same.json'), JSON.stringify(good));
     await writeFile(file('worse.json'), JSON.stringify(worse));
@@ -39,7 +41,10 @@ describe('droidcheck compare / merge', () => {
   afterAll(async () => rm(dir, { recursive: true, force: true }));
 
   it('exits 0 without a regression and 1 with one, naming what regressed', async () => {
-    expect(await cli(['compare', file('base.json'), file('same.json')])).toMatchObject({ code: 0, stdout: expect.stringContaining('no regression') });
+    expect(await cli(['compare', file('base.json'), file('same.json')])).toMatchObject({
+      code: 0,
+      stdout: expect.stringContaining('no regression'),
+    });
     const r = await cli(['compare', file('base.json'), file('worse.json')]);
     expect(r.code).toBe(1);
     expect(r.stdout).toContain('Shop › greets [sync]: pass -> fail');
@@ -54,18 +59,32 @@ describe('droidcheck compare / merge', () => {
 
   it('says how two runs differ before its verdict, and refuses another target or kind unless --force', async () => {
     const good = JSON.parse(await readFile(file('base.json'), 'utf8'));
-    const remote = { ...good, settings: { ...good.settings, target: { kind: 'remote', baseUrl: 'https://droid.example.com', droidId: 7 } } };
+    const remote = {
+      ...good,
+      settings: { ...good.settings, target: { kind: 'remote', baseUrl: 'https://droid.example.com', droidId: 7 } },
+    };
     await writeFile(file('remote.json'), JSON.stringify(remote));
     const refused = await cli(['compare', file('base.json'), file('remote.json')]);
     expect(refused.code).toBe(2);
-    expect(refused.stdout).toBe(`compare: ${file('base.json')} and ${file('remote.json')} are runs of another target (unknown vs https://droid.example.com (droid 7)); pass --force to compare them anyway`);
+    expect(refused.stdout).toBe(
+      `compare: ${file('base.json')} and ${file('remote.json')} are runs of another target (unknown vs https://droid.example.com (droid 7)); pass --force to compare them anyway`,
+    );
     const forced = await cli(['compare', file('base.json'), file('remote.json'), '--force']);
     expect(forced.code).toBe(0);
-    expect(forced.stdout.split('\n')[0]).toBe('not alike: target: unknown in the baseline, https://droid.example.com (droid 7) now');
+    expect(forced.stdout.split('\n')[0]).toBe(
+      'not alike: target: unknown in the baseline, https://droid.example.com (droid 7) now',
+    );
     await writeFile(file('load.json'), JSON.stringify({ ...good, kind: 'load' }));
-    expect((await cli(['compare', file('base.json'), file('load.json')])).stdout).toMatch(/are runs of another kind \(run vs load\)/);
+    expect((await cli(['compare', file('base.json'), file('load.json')])).stdout).toMatch(
+      /are runs of another kind \(run vs load\)/,
+    );
     // Alike enough to compare, but not the same run: said first, the verdict after.
-    const other = { ...good, toolVersion: '0.0.1', durationMs: good.durationMs * 3, scenarios: good.scenarios.map((e: { mode: string }) => ({ ...e, mode: 'async' })) };
+    const other = {
+      ...good,
+      toolVersion: '0.0.1',
+      durationMs: good.durationMs * 3,
+      scenarios: good.scenarios.map((e: { mode: string }) => ({ ...e, mode: 'async' })),
+    };
     await writeFile(file('other.json'), JSON.stringify(other));
     const r = await cli(['compare', file('base.json'), file('other.json')]);
     const lines = r.stdout.split('\n');
@@ -78,14 +97,28 @@ describe('droidcheck compare / merge', () => {
   });
 
   it('exits 2 naming a file that is missing or not a report, or a bad tolerance', async () => {
-    expect(await cli(['compare', file('base.json'), file('junk.json')])).toMatchObject({ code: 2, stdout: expect.stringContaining('junk.json: not a droidcheck report') });
-    expect(await cli(['compare', file('nope.json'), file('base.json')])).toMatchObject({ code: 2, stdout: expect.stringContaining('nope.json: cannot read') });
+    expect(await cli(['compare', file('base.json'), file('junk.json')])).toMatchObject({
+      code: 2,
+      stdout: expect.stringContaining('junk.json: not a droidcheck report'),
+    });
+    expect(await cli(['compare', file('nope.json'), file('base.json')])).toMatchObject({
+      code: 2,
+      stdout: expect.stringContaining('nope.json: cannot read'),
+    });
     expect((await cli(['compare', file('base.json'), file('same.json'), '--tolerance', 'x'])).code).toBe(2);
   });
 
   it('merges shard reports into one report set and exits with the merged code', async () => {
     const out = join(dir, 'merged');
-    const r = await cli(['merge', file('base.json'), file('worse.json'), '-o', out, '--output-file', 'junit=' + join(dir, 'ci', 'tests.xml')]);
+    const r = await cli([
+      'merge',
+      file('base.json'),
+      file('worse.json'),
+      '-o',
+      out,
+      '--output-file',
+      `junit=${join(dir, 'ci', 'tests.xml')}`,
+    ]);
     expect(r.code).toBe(1);
     expect(r.stdout).toContain('droidcheck run: 4 requests');
     const merged = parseReportDocument(JSON.parse(await readFile(join(out, 'report.json'), 'utf8')));
@@ -96,7 +129,9 @@ describe('droidcheck compare / merge', () => {
     expect(await readFile(join(out, 'report.html'), 'utf8')).toContain('<!doctype html>');
     expect(await readFile(join(out, 'summary.md'), 'utf8')).toContain('droidcheck');
     // A threshold judged on the merged figures: 99 wins over 1.
-    expect((await cli(['merge', file('base.json'), file('worse.json'), '-o', out, '--threshold', 'sync.max < 200ms'])).code).toBe(99);
+    expect(
+      (await cli(['merge', file('base.json'), file('worse.json'), '-o', out, '--threshold', 'sync.max < 200ms'])).code,
+    ).toBe(99);
     expect((await cli(['merge', file('base.json'), file('junk.json'), '-o', out])).code).toBe(2);
   });
 });

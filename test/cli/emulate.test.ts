@@ -25,7 +25,11 @@ describe('droidcheck emulate (child process)', () => {
       });
       expect(ack.statusCode).toBe(200);
       expect(((await ack.body.json()) as { requestId: string }).requestId).toMatch(/^tpa-/);
-      const unset = await request(`${url}/__emulator/webhook`, { method: 'PUT', headers, body: JSON.stringify({ url: null }) });
+      const unset = await request(`${url}/__emulator/webhook`, {
+        method: 'PUT',
+        headers,
+        body: JSON.stringify({ url: null }),
+      });
       expect(await unset.body.json()).toEqual({ webhookConfigured: false });
       const refused = await request(`${url}/api/droids/42/endpoint/get-droid-answer-async`, {
         method: 'POST',

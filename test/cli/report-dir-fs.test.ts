@@ -34,7 +34,11 @@ afterAll(async () => rm(dir, { recursive: true, force: true }));
 
 describe('run -o <a path the file system refuses>: exit 2 within seconds, nothing sent', () => {
   const cases: [string, () => string, RegExp][] = [
-    ['a pseudo-filesystem folder (/proc/nope)', () => '/proc/droidcheck-nope/reports', /cannot write \((EPERM|EACCES)\)/],
+    [
+      'a pseudo-filesystem folder (/proc/nope)',
+      () => '/proc/droidcheck-nope/reports',
+      /cannot write \((EPERM|EACCES)\)/,
+    ],
     ['a pseudo-filesystem root that exists (/proc)', () => '/proc', /cannot write \((EPERM|EACCES)\)/],
     ['sysfs (/sys/nope)', () => '/sys/droidcheck-nope', /cannot write \((EPERM|EACCES)\)/],
     ['a folder under a file (unwritable path)', () => join(dir, 'a-file', 'reports'), /cannot write \(ENOTDIR\)/],
@@ -59,9 +63,14 @@ describe('a report file that cannot be written after the run', () => {
   it('a directory where report.json goes: exit 2 naming the file, not an internal error (70)', async () => {
     const out = join(dir, 'blocked');
     await mkdir(join(out, 'report.json'), { recursive: true });
-    const res = await droidcheck(['run', join(dir, 'one.yaml'), '-o', out, '--reporter', 'console', '--reporter', 'json'], { maxMs: 30_000 });
+    const res = await droidcheck(
+      ['run', join(dir, 'one.yaml'), '-o', out, '--reporter', 'console', '--reporter', 'json'],
+      { maxMs: 30_000 },
+    );
     expect(res.code, res.stderr).toBe(2);
-    expect(res.stderr).toContain(`DROIDCHECK_ERR_USAGE: cannot write the report ${join(out, 'report.json')} (EISDIR): a directory is in the way; choose another --report-dir or --output-file`);
+    expect(res.stderr).toContain(
+      `DROIDCHECK_ERR_USAGE: cannot write the report ${join(out, 'report.json')} (EISDIR): a directory is in the way; choose another --report-dir or --output-file`,
+    );
     expect(res.stderr).not.toContain('internal error');
   }, 40_000);
 });
@@ -74,9 +83,11 @@ describe('makeDir: mkdir -p that never loops', () => {
     expect((await stat(target)).isDirectory()).toBe(true);
   });
 
-  it('/proc/<new>/<new>: rejects at once with EPERM (Node\'s recursive mkdir spins here)', async () => {
+  it("/proc/<new>/<new>: rejects at once with EPERM (Node's recursive mkdir spins here)", async () => {
     const started = performance.now();
-    await expect(makeDir('/proc/droidcheck-nope/a')).rejects.toMatchObject({ code: expect.stringMatching(/^(EPERM|EACCES)$/) });
+    await expect(makeDir('/proc/droidcheck-nope/a')).rejects.toMatchObject({
+      code: expect.stringMatching(/^(EPERM|EACCES)$/),
+    });
     expect(performance.now() - started).toBeLessThan(1_000);
   });
 

@@ -17,7 +17,14 @@ function context(env: NodeJS.ProcessEnv = {}): CliContext & { text(): string } {
       done();
     },
   });
-  return { stdout: new Writable({ write: (_c, _e, d) => d() }), stderr, env, color: false, exitCode: 0, text: () => text };
+  return {
+    stdout: new Writable({ write: (_c, _e, d) => d() }),
+    stderr,
+    env,
+    color: false,
+    exitCode: 0,
+    text: () => text,
+  };
 }
 
 describe('reportError', () => {
@@ -26,14 +33,21 @@ describe('reportError', () => {
     expect(reportError(new UsageError('--port 8787: the port is already in use'), ctx)).toBe(2);
     expect(ctx.text()).toBe('droidcheck: DROIDCHECK_ERR_USAGE: --port 8787: the port is already in use\n');
     const file = context();
-    expect(reportError(new ScenarioError([{ location: { file: 'a.yaml', line: 3, col: 5 }, message: 'unknown key "x"' }]), file)).toBe(2);
+    expect(
+      reportError(
+        new ScenarioError([{ location: { file: 'a.yaml', line: 3, col: 5 }, message: 'unknown key "x"' }]),
+        file,
+      ),
+    ).toBe(2);
     expect(file.text()).toBe('droidcheck: DROIDCHECK_ERR_SCENARIO: a.yaml:3:5: unknown key "x"\n');
   });
 
   it('anything else is a droidcheck bug: exit 70, "internal error", the stack only with DROIDCHECK_DEBUG', () => {
     const ctx = context();
     expect(reportError(new TypeError('x is undefined'), ctx)).toBe(70);
-    expect(ctx.text()).toBe('droidcheck: internal error: x is undefined\n(set DROIDCHECK_DEBUG=1 to see the stack; please report it)\n');
+    expect(ctx.text()).toBe(
+      'droidcheck: internal error: x is undefined\n(set DROIDCHECK_DEBUG=1 to see the stack; please report it)\n',
+    );
     const debug = context({ DROIDCHECK_DEBUG: '1' });
     reportError(new TypeError('x is undefined'), debug);
     expect(debug.text()).toMatch(/TypeError: x is undefined\n\s+at /);
@@ -42,7 +56,9 @@ describe('reportError', () => {
 
   it("commander's own ends: --help and --version 0, usage mistakes 2", () => {
     expect(reportError(new CommanderError(0, 'commander.helpDisplayed', '(outputHelp)'), context())).toBe(0);
-    expect(reportError(new CommanderError(1, 'commander.unknownOption', "error: unknown option '--x'"), context())).toBe(2);
+    expect(
+      reportError(new CommanderError(1, 'commander.unknownOption', "error: unknown option '--x'"), context()),
+    ).toBe(2);
   });
 
   it('redacts the secrets of the environment from every line', () => {

@@ -17,7 +17,16 @@ const tmux = (await hasTmux()) || process.env.DROIDCHECK_REQUIRE_TOOLS === '1';
 const BAR = /[\u2588\u2591]|ETA /;
 
 /** The line numbers of the report's parts, checked for order and for nothing in between. */
-function layout(screen: string): { lines: string[]; header: number; first: number; last: number; outcomes: number; summary: number; reports: number; exit: number } {
+function layout(screen: string): {
+  lines: string[];
+  header: number;
+  first: number;
+  last: number;
+  outcomes: number;
+  summary: number;
+  reports: number;
+  exit: number;
+} {
   const lines = screen.split('\n');
   const header = lines.findIndex((l) => /^droidcheck run: \d+ requests in /.test(l));
   expect(header, screen).toBeGreaterThanOrEqual(0);
@@ -40,7 +49,8 @@ function expectCleanReport(screen: string, exitCode: number): void {
   const at = layout(screen);
   // The scenario list is whole: every line of it is a scenario line.
   expect(at.lines[at.first], screen).toMatch(/^ {2}[✓✗] /);
-  for (let i = at.first; i <= at.last; i++) expect(at.lines[i]).toMatch(/^ {2}([✓✗] .+ \[(sync|async)\] {2}\S+|… \d+ more)/);
+  for (let i = at.first; i <= at.last; i++)
+    expect(at.lines[i]).toMatch(/^ {2}([✓✗] .+ \[(sync|async)\] {2}\S+|… \d+ more)/);
   // Below it, in order: the summary, the final count with the exit code, reports:, the prompt's turn.
   expect(at.outcomes, screen).toBeGreaterThan(at.last);
   expect(at.summary, screen).toBeGreaterThan(at.outcomes);
@@ -75,8 +85,14 @@ describe.skipIf(!tmux)('droidcheck run in a real terminal', () => {
 
   it('Ctrl-C while the bar is drawn: the interrupt line above the report, the report whole, exit 130', async () => {
     const suite = join(dir, 'long.yaml');
-    await writeFile(suite, 'suite: long\nscenarios:\n  - name: greets\n    repeat: 5000\n    modes: [sync]\n    humanMessage: Hello!\n');
-    pty = await startInPty([process.execPath, CLI, 'run', suite, '-c', '1', '--no-default-thresholds', '-o', join(dir, 'r2')], { cwd: REPO, cols: 100, rows: 24 });
+    await writeFile(
+      suite,
+      'suite: long\nscenarios:\n  - name: greets\n    repeat: 5000\n    modes: [sync]\n    humanMessage: Hello!\n',
+    );
+    pty = await startInPty(
+      [process.execPath, CLI, 'run', suite, '-c', '1', '--no-default-thresholds', '-o', join(dir, 'r2')],
+      { cwd: REPO, cols: 100, rows: 24 },
+    );
     await pty.waitFor(/ETA \d/, 20_000);
     await pty.sendKeys('C-c');
     const code = await pty.exitCode(60_000);

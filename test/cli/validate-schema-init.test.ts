@@ -47,7 +47,9 @@ describe('validate, schema, init', () => {
     expect(first.stdout).toContain('wrote .env.example');
     const again = await cli(['init', dir]);
     expect(again.stdout).toContain('kept scenarios/starter.yaml (exists; --force overwrites)');
-    expect(await readFile(join(dir, 'scenarios', 'starter.yaml'), 'utf8')).toMatch(/^# yaml-language-server: \$schema=\.\.\/droidcheck\.schema\.json\n/);
+    expect(await readFile(join(dir, 'scenarios', 'starter.yaml'), 'utf8')).toMatch(
+      /^# yaml-language-server: \$schema=\.\.\/droidcheck\.schema\.json\n/,
+    );
     expect(await readFile(join(dir, '.env.example'), 'utf8')).toContain('DROID_API_TOKEN=\n');
   });
 
@@ -60,7 +62,10 @@ describe('validate, schema, init', () => {
 
   it('validate reports every mistake with file:line:col (exit 2 via ScenarioError)', async () => {
     const bad = join(dir, 'bad.yaml');
-    await writeFile(bad, 'suite: bad\nscenarios:\n  - name: a\n    steps:\n      - call: customer\n        customerId: "{{ vars.who }}"\n  - name: a\n    humanMesage: hi\n');
+    await writeFile(
+      bad,
+      'suite: bad\nscenarios:\n  - name: a\n    steps:\n      - call: customer\n        customerId: "{{ vars.who }}"\n  - name: a\n    humanMesage: hi\n',
+    );
     const err = await cli(['validate', bad]).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ScenarioError);
     expect((err as ScenarioError).exitCode).toBe(2);
@@ -84,14 +89,21 @@ describe('validate, schema, init', () => {
     const out = await cli(['run', join(dir, 'scenarios'), '--tag', 'smoke', '-r', 'json', '-o', reports]);
     // 0, or 99 when a cold in-process start breaks the 100 ms ack limit: no scenario failed.
     expect([0, 99]).toContain(out.ctx.exitCode);
-    const report = JSON.parse(await readFile(join(reports, 'report.json'), 'utf8')) as { summary: { requests: number; failed: number }; scenarios: { name: string }[] };
+    const report = JSON.parse(await readFile(join(reports, 'report.json'), 'utf8')) as {
+      summary: { requests: number; failed: number };
+      scenarios: { name: string }[];
+    };
     expect(report.summary).toMatchObject({ requests: 2, failed: 0 });
     expect(new Set(report.scenarios.map((s) => s.name))).toEqual(new Set(['answers a greeting with text and intents']));
     const grep = await cli(['run', join(dir, 'scenarios'), '--grep', '/purchase/i', '-r', 'json', '-o', reports]);
     expect([0, 99]).toContain(grep.ctx.exitCode);
-    const r2 = JSON.parse(await readFile(join(reports, 'report.json'), 'utf8')) as { summary: { requests: number; failed: number } };
+    const r2 = JSON.parse(await readFile(join(reports, 'report.json'), 'utf8')) as {
+      summary: { requests: number; failed: number };
+    };
     expect(r2.summary).toMatchObject({ requests: 6, failed: 0 });
-    await expect(cli(['run', join(dir, 'scenarios'), '--tag', 'nothing', '-r', 'json', '-o', reports])).rejects.toBeInstanceOf(UsageError);
+    await expect(
+      cli(['run', join(dir, 'scenarios'), '--tag', 'nothing', '-r', 'json', '-o', reports]),
+    ).rejects.toBeInstanceOf(UsageError);
     expect(() => parseGrep('/(/')).toThrow(UsageError);
     expect(parseGrep('Shirts')).toBe('Shirts');
   });

@@ -26,7 +26,10 @@ describe('DroidClient: one abort listener per run-wide signal', () => {
   it('serves many requests with one listener on the signal, then aborts every one in flight', async () => {
     const controller = new AbortController();
     server.behave((_req, reply) => reply.code(200).send(ack));
-    for (let i = 0; i < 20; i++) await Promise.all(Array.from({ length: 10 }, () => client.getDroidAnswerAsync({ humanMessage }, { signal: controller.signal })));
+    for (let i = 0; i < 20; i++)
+      await Promise.all(
+        Array.from({ length: 10 }, () => client.getDroidAnswerAsync({ humanMessage }, { signal: controller.signal })),
+      );
     expect(getEventListeners(controller.signal, 'abort')).toHaveLength(1);
 
     let held = 0;
@@ -35,7 +38,12 @@ describe('DroidClient: one abort listener per run-wide signal', () => {
       await new Promise((r) => setTimeout(r, 5_000));
       return reply.code(200).send(ack);
     });
-    const inFlight = Array.from({ length: 30 }, () => client.getDroidAnswerAsync({ humanMessage }, { signal: controller.signal }).then(() => 'answered', (err: unknown) => err));
+    const inFlight = Array.from({ length: 30 }, () =>
+      client.getDroidAnswerAsync({ humanMessage }, { signal: controller.signal }).then(
+        () => 'answered',
+        (err: unknown) => err,
+      ),
+    );
     await expect.poll(() => held).toBe(30);
     const t0 = performance.now();
     controller.abort();
@@ -43,6 +51,8 @@ describe('DroidClient: one abort listener per run-wide signal', () => {
     expect(performance.now() - t0).toBeLessThan(1_000);
     expect(outcomes.every((o) => o instanceof AbortedError)).toBe(true);
     // A request started after the abort is refused at once.
-    await expect(client.getDroidAnswerAsync({ humanMessage }, { signal: controller.signal })).rejects.toBeInstanceOf(AbortedError);
+    await expect(client.getDroidAnswerAsync({ humanMessage }, { signal: controller.signal })).rejects.toBeInstanceOf(
+      AbortedError,
+    );
   });
 });

@@ -115,7 +115,9 @@ describe('DroidClient: success', () => {
 
 describe('DroidClient: HTTP errors (spec: Errors)', () => {
   it('400 => ApiError with error and message from the body', async () => {
-    server.behave((_req, reply) => reply.code(400).send({ error: 'Bad Request', message: 'Invalid humanMessage format' }));
+    server.behave((_req, reply) =>
+      reply.code(400).send({ error: 'Bad Request', message: 'Invalid humanMessage format' }),
+    );
     const err = await caught(client.getDroidAnswerAsync({ humanMessage }));
     expect(err).toBeInstanceOf(ApiError);
     const api = err as ApiError;
@@ -137,7 +139,9 @@ describe('DroidClient: HTTP errors (spec: Errors)', () => {
   });
 
   it('429 => retryAfterS from Retry-After (seconds and HTTP-date)', async () => {
-    server.behave((_req, reply) => reply.code(429).header('retry-after', '7').send({ error: 'Too Many Requests', message: 'slow down' }));
+    server.behave((_req, reply) =>
+      reply.code(429).header('retry-after', '7').send({ error: 'Too Many Requests', message: 'slow down' }),
+    );
     const err = (await caught(client.getDroidAnswerAsync({ humanMessage }))) as ApiError;
     expect(err.status).toBe(429);
     expect(err.retryAfterS).toBe(7);

@@ -3,7 +3,7 @@
  */
 import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
 
-export interface SeenRequest {
+interface SeenRequest {
   method: string;
   url: string;
   headers: Record<string, string | string[] | undefined>;
@@ -26,7 +26,12 @@ export async function startFixtureServer(): Promise<FixtureServer> {
   const seen: SeenRequest[] = [];
   let behaviour: Behaviour = (_req, reply) => reply.code(200).send({});
   app.all('/*', async (req, reply) => {
-    seen.push({ method: req.method, url: req.url, headers: req.headers, body: typeof req.body === 'string' ? req.body : '' });
+    seen.push({
+      method: req.method,
+      url: req.url,
+      headers: req.headers,
+      body: typeof req.body === 'string' ? req.body : '',
+    });
     return behaviour(req, reply);
   });
   const url = await app.listen({ host: '127.0.0.1', port: 0 });

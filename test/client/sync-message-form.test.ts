@@ -29,10 +29,16 @@ async function oneFormServer(accepts: Form): Promise<OneFormServer> {
   const server: OneFormServer = { url: '', accepts, seen, app };
   app.post(PATH, async (request, reply) => {
     const hm = (request.body as { humanMessage?: unknown }).humanMessage;
-    const form: Form | undefined = typeof hm === 'string' ? 'string' : typeof (hm as { content?: unknown } | null)?.content === 'string' ? 'object' : undefined;
+    const form: Form | undefined =
+      typeof hm === 'string'
+        ? 'string'
+        : typeof (hm as { content?: unknown } | null)?.content === 'string'
+          ? 'object'
+          : undefined;
     if (form) seen.push(form);
     const content = form === 'string' ? (hm as string) : (hm as { content?: string } | null)?.content;
-    if (form !== server.accepts || content === '') return reply.code(400).send({ error: 'Bad Request', message: 'Invalid humanMessage format' });
+    if (form !== server.accepts || content === '')
+      return reply.code(400).send({ error: 'Bad Request', message: 'Invalid humanMessage format' });
     return { answer: `echo: ${content}`, intents: [] };
   });
   server.url = await app.listen({ host: '127.0.0.1', port: 0 });
@@ -70,7 +76,10 @@ function clientFor(server: OneFormServer, options: { syncMessageForm?: 'auto' | 
 describe('syncMessageForm: auto (default)', () => {
   it('keeps the object form on a target that accepts it: no retry, no switch', async () => {
     const { client, switches } = clientFor(objectOnly);
-    for (let i = 0; i < 3; i++) expect((await client.getDroidAnswer({ humanMessage: `hi ${i}`, chatHistory: [] })).body.answer).toBe(`echo: hi ${i}`);
+    for (let i = 0; i < 3; i++)
+      expect((await client.getDroidAnswer({ humanMessage: `hi ${i}`, chatHistory: [] })).body.answer).toBe(
+        `echo: hi ${i}`,
+      );
     expect(objectOnly.seen).toEqual(['object', 'object', 'object']);
     expect(switches).toEqual([]);
     expect(client.syncMessageForm).toBe('object');
@@ -86,7 +95,9 @@ describe('syncMessageForm: auto (default)', () => {
     expect(stringOnly.seen).toEqual(['object', 'string', 'string', 'string']);
     expect(switches).toHaveLength(1);
     expect(switches[0]![0]).toBe('string');
-    expect(switches[0]![1]).toMatch(/refused humanMessage as an object .*400 Invalid humanMessage format.*accepted it as a string/);
+    expect(switches[0]![1]).toMatch(
+      /refused humanMessage as an object .*400 Invalid humanMessage format.*accepted it as a string/,
+    );
     expect(client.syncMessageForm).toBe('string');
   });
 
@@ -119,7 +130,9 @@ describe('syncMessageForm: auto (default)', () => {
 
   it('many requests in flight that all learn the same form report the switch once', async () => {
     const { client, switches } = clientFor(stringOnly);
-    const res = await Promise.all(Array.from({ length: 8 }, (_, i) => client.getDroidAnswer({ humanMessage: `m${i}` })));
+    const res = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => client.getDroidAnswer({ humanMessage: `m${i}` })),
+    );
     expect(res.every((r) => r.status === 200)).toBe(true);
     expect(switches).toHaveLength(1);
     expect(stringOnly.seen.filter((f) => f === 'string')).toHaveLength(8);

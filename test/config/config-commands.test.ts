@@ -39,7 +39,10 @@ let suite: string;
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'droidcheck-config-'));
   suite = join(dir, 'ok.yaml');
-  await writeFile(suite, 'suite: ok\nscenarios:\n  - name: greets\n    modes: [sync, async]\n    humanMessage: Hello!\n    expect:\n      intents: { includes: greeting }\n');
+  await writeFile(
+    suite,
+    'suite: ok\nscenarios:\n  - name: greets\n    modes: [sync, async]\n    humanMessage: Hello!\n    expect:\n      intents: { includes: greeting }\n',
+  );
 });
 
 afterAll(async () => {
@@ -53,7 +56,26 @@ describe('the config file of every command', () => {
     const config = join(project, 'droidcheck.config.yaml');
     const settings = (await readFile(config, 'utf8')).split('\n').filter((line) => !line.startsWith('#'));
     expect(settings.join('\n')).not.toMatch(/concurrency|ack\.p99/);
-    const out = await cli(['load', join(project, 'scenarios'), '--config', config, '--rate', '5', '-d', '1s', '--max-requests', '3', '--mode', 'async', '-r', 'json', '-o', join(dir, 'init-out'), '--progress', '0']);
+    const out = await cli([
+      'load',
+      join(project, 'scenarios'),
+      '--config',
+      config,
+      '--rate',
+      '5',
+      '-d',
+      '1s',
+      '--max-requests',
+      '3',
+      '--mode',
+      'async',
+      '-r',
+      'json',
+      '-o',
+      join(dir, 'init-out'),
+      '--progress',
+      '0',
+    ]);
     expect(out.stderr).not.toContain('closed model');
     expect([0, 1], out.stderr).toContain(out.code);
   }, 60_000);
@@ -61,9 +83,30 @@ describe('the config file of every command', () => {
   it("a file's load.concurrency gives way to --rate on the command line (flags beat the file)", async () => {
     const config = join(dir, 'closed.yaml');
     await writeFile(config, 'reportDir: out\nload:\n  concurrency: 8\n');
-    const out = await cli(['load', suite, '--config', config, '--rate', '5', '-d', '1s', '--max-requests', '3', '--mode', 'sync', '-r', 'json', '-o', join(dir, 'closed-out'), '--progress', '0']);
+    const out = await cli([
+      'load',
+      suite,
+      '--config',
+      config,
+      '--rate',
+      '5',
+      '-d',
+      '1s',
+      '--max-requests',
+      '3',
+      '--mode',
+      'sync',
+      '-r',
+      'json',
+      '-o',
+      join(dir, 'closed-out'),
+      '--progress',
+      '0',
+    ]);
     expect(out.code, out.stderr).toBe(0);
-    const report = JSON.parse(await readFile(join(dir, 'closed-out', 'report.json'), 'utf8')) as { load: { model: string } };
+    const report = JSON.parse(await readFile(join(dir, 'closed-out', 'report.json'), 'utf8')) as {
+      load: { model: string };
+    };
     expect(report.load.model).toBe('open');
   }, 60_000);
 
@@ -72,7 +115,9 @@ describe('the config file of every command', () => {
     await writeFile(config, 'paths: [scenarios]\nconcurrency: 8\n');
     const out = await cli(['load', suite, '--config', config, '--rate', '5']);
     expect(out.code).toBe(2);
-    expect(out.stderr).toContain(`${config}:2:1: "concurrency" is an option of droidcheck run and droidcheck load, not of every command: put it under \`run:\` or \`load:\``);
+    expect(out.stderr).toContain(
+      `${config}:2:1: "concurrency" is an option of droidcheck run and droidcheck load, not of every command: put it under \`run:\` or \`load:\``,
+    );
   });
 
   it('`run --rate 5` says --rate is an option of droidcheck load', async () => {
@@ -80,7 +125,9 @@ describe('the config file of every command', () => {
     expect(out.code).toBe(2);
     expect(out.stderr).toContain('--rate is an option of `droidcheck load`, not of `droidcheck run`');
     expect(out.stderr).not.toContain('--grace');
-    expect((await cli(['run', suite, '--max-rate', '5'])).stderr).toContain('--max-rate is an option of `droidcheck capacity`');
+    expect((await cli(['run', suite, '--max-rate', '5'])).stderr).toContain(
+      '--max-rate is an option of `droidcheck capacity`',
+    );
   });
 });
 
@@ -89,8 +136,13 @@ describe('dropped arrivals', () => {
     expect(defaultInFlightCap(1000, 120_000)).toBe(144_000);
     const launch = resolveConfig('load', { rate: 1000, timeout: '120s' }, {});
     expect(launch.load).toMatchObject({ maxInFlight: 144_000, maxInFlightDerived: true });
-    expect(resolveConfig('load', { stages: '10s:100,10s:400', timeout: '180s', shard: '1/2' }, {}).load.maxInFlight).toBe(Math.ceil((400 / 2) * 180 * 1.2));
-    expect(resolveConfig('load', { rate: 1, maxInFlight: 50 }, {}).load).toMatchObject({ maxInFlight: 50, maxInFlightDerived: false });
+    expect(
+      resolveConfig('load', { stages: '10s:100,10s:400', timeout: '180s', shard: '1/2' }, {}).load.maxInFlight,
+    ).toBe(Math.ceil((400 / 2) * 180 * 1.2));
+    expect(resolveConfig('load', { rate: 1, maxInFlight: 50 }, {}).load).toMatchObject({
+      maxInFlight: 50,
+      maxInFlightDerived: false,
+    });
     expect(resolveConfig('capacity', { maxRate: 100, timeout: '60s' }, {}).capacity.maxInFlight).toBe(7200);
     expect(PENDING_REQUEST_BYTES).toBe(2500);
     expect(inFlightMemory(144_000)).toBe('~360 MB');
@@ -101,20 +153,63 @@ describe('dropped arrivals', () => {
 
   it('a load that drops arrivals at its cap exits 99 on load.dropped.rate < 1%, naming the cap and how to raise it', async () => {
     const out = join(dir, 'dropped');
-    const r = await cli(['load', suite, '--rate', '200', '-d', '1s', '--max-in-flight', '1', '--mode', 'async', '-r', 'json', '-o', out, '--progress', '0']);
+    const r = await cli([
+      'load',
+      suite,
+      '--rate',
+      '200',
+      '-d',
+      '1s',
+      '--max-in-flight',
+      '1',
+      '--mode',
+      'async',
+      '-r',
+      'json',
+      '-o',
+      out,
+      '--progress',
+      '0',
+    ]);
     expect(r.code, r.stderr).toBe(99);
     expect(r.stderr).toContain('droidcheck load: in-flight cap 1 requests (from --max-in-flight)');
-    const report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as { load: { dropped: number; generator: { message: string } }; thresholds: { metric: string; status: string }[] };
+    const report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as {
+      load: { dropped: number; generator: { message: string } };
+      thresholds: { metric: string; status: string }[];
+    };
     expect(report.load.dropped).toBeGreaterThan(0);
     expect(report.thresholds.find((t) => t.metric === 'load.dropped.rate')).toMatchObject({ status: 'breached' });
-    expect(report.load.generator.message).toMatch(/arrivals \([\d.]+%\) were dropped at the in-flight cap of 1 requests \(raise it with --max-in-flight/);
+    expect(report.load.generator.message).toMatch(
+      /arrivals \([\d.]+%\) were dropped at the in-flight cap of 1 requests \(raise it with --max-in-flight/,
+    );
   }, 60_000);
 
   it('a capacity step that drops arrivals does not pass, and the log names the cap', async () => {
-    const r = await cli(['capacity', suite, '--start-rate', '200', '--max-steps', '1', '--step-duration', '1s', '--warmup', '0', '--max-in-flight', '1', '--mode', 'async', '-r', 'json', '-o', join(dir, 'capacity-dropped')]);
+    const r = await cli([
+      'capacity',
+      suite,
+      '--start-rate',
+      '200',
+      '--max-steps',
+      '1',
+      '--step-duration',
+      '1s',
+      '--warmup',
+      '0',
+      '--max-in-flight',
+      '1',
+      '--mode',
+      'async',
+      '-r',
+      'json',
+      '-o',
+      join(dir, 'capacity-dropped'),
+    ]);
     expect(r.code, r.stderr).toBe(99);
     expect(r.stderr).toContain('droidcheck capacity: in-flight cap 1 requests (from --max-in-flight)');
     expect(r.stderr).toMatch(/arrivals dropped at the in-flight cap/);
-    expect(r.stderr).toContain('droidcheck capacity: arrivals were dropped at the in-flight cap of 1 requests (first at 200 req/s): a rate that drops does not pass; raise the cap with --max-in-flight');
+    expect(r.stderr).toContain(
+      'droidcheck capacity: arrivals were dropped at the in-flight cap of 1 requests (first at 200 req/s): a rate that drops does not pass; raise the cap with --max-in-flight',
+    );
   }, 60_000);
 });

@@ -21,15 +21,25 @@ function errorOf(fn: () => unknown): ScenarioError {
 
 describe('droidcheck.config.yaml', () => {
   it('parses the shared flags and the command sections', () => {
-    const file = parseConfigFile('paths: [suites]\nmode: async\nthresholds: ["ack.p99 < 50ms"]\nrun:\n  concurrency: 4\nload:\n  rate: 20\ncapacity:\n  maxRate: 300\n', 'c.yaml');
-    expect(fileFlags(file, 'run')).toEqual({ paths: ['suites'], concurrency: 4, mode: 'async', thresholds: ['ack.p99 < 50ms'] });
+    const file = parseConfigFile(
+      'paths: [suites]\nmode: async\nthresholds: ["ack.p99 < 50ms"]\nrun:\n  concurrency: 4\nload:\n  rate: 20\ncapacity:\n  maxRate: 300\n',
+      'c.yaml',
+    );
+    expect(fileFlags(file, 'run')).toEqual({
+      paths: ['suites'],
+      concurrency: 4,
+      mode: 'async',
+      thresholds: ['ack.p99 < 50ms'],
+    });
     expect(fileFlags(file, 'load')).toMatchObject({ paths: ['suites'], rate: 20 });
     expect(fileFlags(file, 'capacity')).toMatchObject({ maxRate: 300 });
     expect(fileFlags(file, 'capacity')).not.toHaveProperty('rate');
   });
 
   it('names file:line:col for a wrong type and an unknown key with a suggestion', () => {
-    expect(errorOf(() => parseConfigFile('reportDir: r\nretries: many\n', 'c.yaml')).message).toMatch(/^c\.yaml:2:10: retries: "many" must be a whole number/);
+    expect(errorOf(() => parseConfigFile('reportDir: r\nretries: many\n', 'c.yaml')).message).toMatch(
+      /^c\.yaml:2:10: retries: "many" must be a whole number/,
+    );
     const both = errorOf(() => parseConfigFile('run:\n  concurrency: many\n  concurency: 3\n', 'c.yaml'));
     expect(both.issues.map((i) => i.location.line)).toEqual([3]);
     const typo = errorOf(() => parseConfigFile('reportDir: r\nretires: 3\n', 'c.yaml'));
@@ -59,23 +69,37 @@ describe('droidcheck.config.yaml', () => {
   it('takes --sync-message auto|object|string and --exclude-tag', () => {
     expect(resolveConfig('run', {}, {}, {}).syncMessage).toBe('auto');
     expect(resolveConfig('run', { syncMessage: 'string' }, {}, { syncMessage: 'object' }).syncMessage).toBe('string');
-    expect(() => resolveConfig('run', { syncMessage: 'text' }, {}, {})).toThrow(/--sync-message: "text" must be auto, object or string/);
+    expect(() => resolveConfig('run', { syncMessage: 'text' }, {}, {})).toThrow(
+      /--sync-message: "text" must be auto, object or string/,
+    );
     expect(resolveConfig('load', {}, {}, { excludeTags: ['emulator-only'] }).excludeTags).toEqual(['emulator-only']);
   });
 
   it('refuses a token or secret shorter than 8 characters (whole-token redaction needs them long)', () => {
-    expect(() => resolveConfig('run', { baseUrl: 'http://127.0.0.1:1', droidId: 1 }, { DROID_API_TOKEN: 'x' })).toThrow(ConfigError);
-    expect(() => resolveConfig('run', {}, { DROID_WEBHOOK_SECRET: 'short' })).toThrow(/DROID_WEBHOOK_SECRET is 5 characters long; use at least 8/);
+    expect(() => resolveConfig('run', { baseUrl: 'http://127.0.0.1:1', droidId: 1 }, { DROID_API_TOKEN: 'x' })).toThrow(
+      ConfigError,
+    );
+    expect(() => resolveConfig('run', {}, { DROID_WEBHOOK_SECRET: 'short' })).toThrow(
+      /DROID_WEBHOOK_SECRET is 5 characters long; use at least 8/,
+    );
   });
 
   it('reads .env under the environment: what is exported wins', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'droidcheck-env-'));
     try {
-      await writeFile(join(dir, '.env'), '# a comment\nDROID_BASE_URL=http://127.0.0.1:7\nDROID_ID=12\nDROID_API_TOKEN="from-dotenv-0123"\n');
+      await writeFile(
+        join(dir, '.env'),
+        '# a comment\nDROID_BASE_URL=http://127.0.0.1:7\nDROID_ID=12\nDROID_API_TOKEN="from-dotenv-0123"\n',
+      );
       expect(readDotenv(dir)).toMatchObject({ DROID_ID: '12', DROID_API_TOKEN: 'from-dotenv-0123' });
       const env = withDotenv({ DROID_ID: '99' }, dir);
       const config = resolveConfig('run', {}, env, {});
-      expect(config.target).toEqual({ kind: 'remote', baseUrl: 'http://127.0.0.1:7', droidId: '99', token: 'from-dotenv-0123' });
+      expect(config.target).toEqual({
+        kind: 'remote',
+        baseUrl: 'http://127.0.0.1:7',
+        droidId: '99',
+        token: 'from-dotenv-0123',
+      });
       expect(readDotenv(join(dir, 'none'))).toEqual({});
     } finally {
       await rm(dir, { recursive: true, force: true });

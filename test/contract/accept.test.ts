@@ -9,7 +9,21 @@ type Def = { type: string; [k: string]: unknown };
 const defOf = (s: unknown): Def => (s as { _zod: { def: Def } })._zod.def;
 const valuesOf = (s: unknown): unknown[] => [...((s as { _zod: { values?: Set<unknown> } })._zod.values ?? [])];
 
-const STRINGS = ['', 'x', 'tpa-abc123', 'tpa-', '2026-02-11T03:20:24.267Z', '2025-11-25T09:03:29.138+07:00', 'yesterday', '1,290.00 THB', '10', '0.00 THB', 'human', 'ai', 'text'];
+const STRINGS = [
+  '',
+  'x',
+  'tpa-abc123',
+  'tpa-',
+  '2026-02-11T03:20:24.267Z',
+  '2025-11-25T09:03:29.138+07:00',
+  'yesterday',
+  '1,290.00 THB',
+  '10',
+  '0.00 THB',
+  'human',
+  'ai',
+  'text',
+];
 const NUMBERS = [0, 1, -3, 1.5, 1001, Number.NaN, Number.POSITIVE_INFINITY];
 
 /** A value built from a zod schema's definition (mostly fitting it), to mutate afterwards. */
@@ -58,9 +72,16 @@ const ODD: unknown[] = [undefined, null, '', 'x', 0, 1.5, Number.NaN, true, [], 
 /** `value` with one node (chosen by `r`) replaced, deleted, or given an extra key. */
 function mutate(value: unknown, r: () => number): unknown {
   if (value === null || typeof value !== 'object') return ODD[Math.floor(r() * ODD.length)];
-  const copy: Record<string, unknown> | unknown[] = Array.isArray(value) ? [...value] : { ...(value as Record<string, unknown>) };
+  const copy: Record<string, unknown> | unknown[] = Array.isArray(value)
+    ? [...value]
+    : { ...(value as Record<string, unknown>) };
   const keys = Object.keys(copy);
-  if (keys.length === 0 || r() < 0.15) return r() < 0.5 ? ODD[Math.floor(r() * ODD.length)] : Array.isArray(copy) ? [...copy, 'x'] : { ...copy, [`k${Math.floor(r() * 9)}`]: 1 };
+  if (keys.length === 0 || r() < 0.15)
+    return r() < 0.5
+      ? ODD[Math.floor(r() * ODD.length)]
+      : Array.isArray(copy)
+        ? [...copy, 'x']
+        : { ...copy, [`k${Math.floor(r() * 9)}`]: 1 };
   const k = keys[Math.floor(r() * keys.length)] as string;
   const c = copy as Record<string, unknown>;
   if (r() < 0.2 && !Array.isArray(copy)) delete c[k];
@@ -68,26 +89,53 @@ function mutate(value: unknown, r: () => number): unknown {
   return copy;
 }
 
-const tiers = Object.values(CONTRACTS).flatMap((c) => [{ name: `${c.name} (documented)`, schema: c.documented }, ...(c.choice ? [{ name: `${c.name} (choice)`, schema: c.choice }] : [])]);
+const tiers = Object.values(CONTRACTS).flatMap((c) => [
+  { name: `${c.name} (documented)`, schema: c.documented },
+  ...(c.choice ? [{ name: `${c.name} (choice)`, schema: c.choice }] : []),
+]);
 
 describe('acceptsAll: a yes-only shortcut in front of zod', () => {
   it('compiles for the hot bodies: answer and error webhooks, acknowledgement, sync answer, error body', () => {
-    for (const name of ['webhook', 'webhook-error', 'get-droid-answer-async', 'get-droid-answer', 'error-body', 'message-webhook', 'intent-webhook'] as const) {
+    for (const name of [
+      'webhook',
+      'webhook-error',
+      'get-droid-answer-async',
+      'get-droid-answer',
+      'error-body',
+      'message-webhook',
+      'intent-webhook',
+    ] as const) {
       expect(hasShortcut(CONTRACTS[name].documented), name).toBe(true);
     }
     expect(hasShortcut(CONTRACTS.webhook.choice!)).toBe(true);
   });
 
   it('accepts the bodies the service and the emulator send (no zod on their path)', () => {
-    const meta = { requestId: 'tpa-d5cacv27v60xfhlqpap1gm76', droidId: 1, customerId: 1001, executionTime: 3, timestamp: '2026-02-11T03:20:24.267Z' };
-    for (const humanMessage of ['Hello there!', 'I want 2 silk scarves delivered to 12 Sukhumvit Rd, Bangkok 10110', 'my name is Anna, phone 0812345678, I want a cotton shirt']) {
+    const meta = {
+      requestId: 'tpa-d5cacv27v60xfhlqpap1gm76',
+      droidId: 1,
+      customerId: 1001,
+      executionTime: 3,
+      timestamp: '2026-02-11T03:20:24.267Z',
+    };
+    for (const humanMessage of [
+      'Hello there!',
+      'I want 2 silk scarves delivered to 12 Sukhumvit Rd, Bangkok 10110',
+      'my name is Anna, phone 0812345678, I want a cotton shirt',
+    ]) {
       const body = { ...meta, ...generateAnswer({ humanMessage, chatHistory: [] }) };
       expect(acceptsAll(CONTRACTS.webhook.documented, body), humanMessage).toBe(true);
       expect(acceptsAll(CONTRACTS.webhook.choice!, body), humanMessage).toBe(true);
     }
     expect(acceptsAll(CONTRACTS.webhook.documented, answerPayload('tpa-1'))).toBe(true);
     expect(acceptsAll(CONTRACTS['webhook-error'].documented, errorPayload('tpa-1'))).toBe(true);
-    expect(acceptsAll(CONTRACTS['get-droid-answer-async'].documented, { success: true, requestId: 'tpa-1', message: 'queued' })).toBe(true);
+    expect(
+      acceptsAll(CONTRACTS['get-droid-answer-async'].documented, {
+        success: true,
+        requestId: 'tpa-1',
+        message: 'queued',
+      }),
+    ).toBe(true);
   });
 
   it('says yes only where zod says yes, on 60,000 generated and mutated bodies over every contract', () => {
@@ -109,7 +157,7 @@ describe('acceptsAll: a yes-only shortcut in front of zod', () => {
     expect(yes).toBeGreaterThan(zodYes * 0.9);
   });
 
-  it('leaves the findings to zod: a body with a violation gets zod\'s path and message', () => {
+  it("leaves the findings to zod: a body with a violation gets zod's path and message", () => {
     const check = checkContract(CONTRACTS.webhook, { ...answerPayload('tpa-1'), droidId: '1' });
     expect([check.ok, check.violations.map((v) => v.path)]).toEqual([false, ['droidId']]);
     const fine = checkContract(CONTRACTS.webhook, answerPayload('tpa-2'));

@@ -76,7 +76,11 @@ describe('droidcheck run, end to end on 127.0.0.1', () => {
     expect(byName['greets/async']!.passed).toBe(true);
     const impossible = byName['expects the impossible/sync']!;
     expect(impossible.passed).toBe(false);
-    expect(impossible.failures[0]).toMatchObject({ path: 'answer', matcher: 'contains', expected: 'this text is never in an answer' });
+    expect(impossible.failures[0]).toMatchObject({
+      path: 'answer',
+      matcher: 'contains',
+      expected: 'this text is never in an answer',
+    });
     expect(impossible.failures[0]!.location.line).toBeGreaterThan(1);
 
     expect(result.latency.summary('ack').count).toBe(2);
@@ -104,7 +108,9 @@ describe('droidcheck run, end to end on 127.0.0.1', () => {
       const json = JSON.parse(await readFile(path, 'utf8'));
       expect(json.summary.requests).toBe(4);
       expect(Object.keys(json.latency).sort()).toEqual(['ack', 'ackServer', 'answer', 'reply', 'sync']);
-      expect(Object.keys(json.receiver).sort()).toEqual(expect.arrayContaining(['duplicates', 'late', 'orphans', 'badSecret', 'malformed']));
+      expect(Object.keys(json.receiver).sort()).toEqual(
+        expect.arrayContaining(['duplicates', 'late', 'orphans', 'badSecret', 'malformed']),
+      );
       expect(JSON.stringify(json)).not.toContain(SECRET);
       expect(JSON.stringify(json)).not.toContain(emulator.token);
     } finally {
@@ -113,7 +119,10 @@ describe('droidcheck run, end to end on 127.0.0.1', () => {
   });
 
   it('counts a repeated delivery once as a duplicate and rejects a wrong secret', async () => {
-    const suite = parseSuite('suite: dup\nscenarios:\n  - name: hi\n    modes: [async]\n    humanMessage: Hello\n', 'dup.yaml');
+    const suite = parseSuite(
+      'suite: dup\nscenarios:\n  - name: hi\n    modes: [async]\n    humanMessage: Hello\n',
+      'dup.yaml',
+    );
     const before = receiver.stats();
     const result = await runPlan({ client, receiver }, [suite], { timeoutMs: 10_000 });
     const record = result.records[0]!;
@@ -122,11 +131,21 @@ describe('droidcheck run, end to end on 127.0.0.1', () => {
     const dispatcher = new Agent();
     const url = new URL(webhookUrl);
     url.searchParams.set('secret', SECRET);
-    const again = await request(url, { method: 'POST', body, headers: { 'content-type': 'application/json' }, dispatcher });
+    const again = await request(url, {
+      method: 'POST',
+      body,
+      headers: { 'content-type': 'application/json' },
+      dispatcher,
+    });
     expect(again.statusCode).toBeLessThan(300);
     await again.body.dump();
     url.searchParams.set('secret', 'wrong');
-    const bad = await request(url, { method: 'POST', body, headers: { 'content-type': 'application/json' }, dispatcher });
+    const bad = await request(url, {
+      method: 'POST',
+      body,
+      headers: { 'content-type': 'application/json' },
+      dispatcher,
+    });
     expect(bad.statusCode).toBe(401);
     await bad.body.dump();
     await dispatcher.close();

@@ -4,14 +4,30 @@
  * on 127.0.0.1:0 (a socket matters there).
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { answerPayloadSchema, asyncAckSchema, checkContract, CONTRACTS, errorBodySchema, syncAnswerResponseSchema } from '../../src/contract/index.js';
-import { ACK_MESSAGE, createEmulator, MSG_WEBHOOK_NOT_CONFIGURED, type Emulator, type EmulatorOptions } from '../../src/emulator/index.js';
+import {
+  answerPayloadSchema,
+  asyncAckSchema,
+  checkContract,
+  CONTRACTS,
+  errorBodySchema,
+  syncAnswerResponseSchema,
+} from '../../src/contract/index.js';
+import {
+  ACK_MESSAGE,
+  createEmulator,
+  MSG_WEBHOOK_NOT_CONFIGURED,
+  type Emulator,
+  type EmulatorOptions,
+} from '../../src/emulator/index.js';
 import { createJsonClient, injectClient, startSink, type Sink } from './helpers.js';
 
 const SECRET = 'test-secret-0123456789abcdef0123456789';
 const ANSWER = '/api/droids/1/endpoint/get-droid-answer';
 const ASYNC = '/api/droids/1/endpoint/get-droid-answer-async';
-const BUY = { humanMessage: { content: 'I want to buy 2 Oxford shirts, please send to 99 Sukhumvit Rd, Bangkok 10110' }, chatHistory: [] };
+const BUY = {
+  humanMessage: { content: 'I want to buy 2 Oxford shirts, please send to 99 Sukhumvit Rd, Bangkok 10110' },
+  chatHistory: [],
+};
 const REQUEST_ID = /^tpa-[a-z0-9]{24}$/;
 
 const started: { close(): Promise<void> }[] = [];
@@ -61,7 +77,9 @@ describe('get-droid-answer (sync), through inject()', () => {
   it('accepts humanMessage as a string (endpoint page) and as {content, type?} (async page)', async () => {
     const c = injectClient(await emulatorWith());
     const asString = await c.call('POST', ANSWER, { humanMessage: 'How much is the leather belt?' });
-    const asObject = await c.call('POST', ANSWER, { humanMessage: { content: 'How much is the leather belt?', type: 'human' } });
+    const asObject = await c.call('POST', ANSWER, {
+      humanMessage: { content: 'How much is the leather belt?', type: 'human' },
+    });
     expect([asString.status, asObject.status]).toEqual([200, 200]);
     expect(asString.body.answer).toBe(asObject.body.answer);
     expect(asString.body.intents).toEqual(['product_inquiry']);
@@ -84,22 +102,33 @@ describe('get-droid-answer-async: acknowledgement and refusals, through inject()
     const ack = await injectClient(emulator).call('POST', ASYNC, BUY);
     expect(ack.status).toBe(200);
     expect(asyncAckSchema.safeParse(ack.body).success).toBe(true);
-    expect(ack.body).toEqual({ success: true, requestId: expect.stringMatching(REQUEST_ID), message: 'Answer request queued. Response will be sent to your configured webhook.' });
+    expect(ack.body).toEqual({
+      success: true,
+      requestId: expect.stringMatching(REQUEST_ID),
+      message: 'Answer request queued. Response will be sent to your configured webhook.',
+    });
     expect(ACK_MESSAGE).toBe(ack.body.message);
   });
 
   it('gives every request its own requestId, unique across emulator instances', async () => {
     const a = injectClient(await emulatorWith({ webhookUrl: 'http://127.0.0.1:9/hook', answerDelayMs: 60_000 }));
     const b = injectClient(await emulatorWith({ webhookUrl: 'http://127.0.0.1:9/hook', answerDelayMs: 60_000 }));
-    const ids = (await Promise.all([...Array.from({ length: 10 }, () => a.call('POST', ASYNC, BUY)), ...Array.from({ length: 10 }, () => b.call('POST', ASYNC, BUY))])).map(
-      (r) => r.body.requestId as string,
-    );
+    const ids = (
+      await Promise.all([
+        ...Array.from({ length: 10 }, () => a.call('POST', ASYNC, BUY)),
+        ...Array.from({ length: 10 }, () => b.call('POST', ASYNC, BUY)),
+      ])
+    ).map((r) => r.body.requestId as string);
     expect(new Set(ids).size).toBe(20);
     for (const id of ids) expect(id).toMatch(REQUEST_ID);
   });
 
   it('waits ackDelayMs before acknowledging', async () => {
-    const emulator = await emulatorWith({ webhookUrl: 'http://127.0.0.1:9/hook', ackDelayMs: 40, answerDelayMs: 60_000 });
+    const emulator = await emulatorWith({
+      webhookUrl: 'http://127.0.0.1:9/hook',
+      ackDelayMs: 40,
+      answerDelayMs: 60_000,
+    });
     const t0 = performance.now();
     expect((await injectClient(emulator).call('POST', ASYNC, BUY)).status).toBe(200);
     expect(performance.now() - t0).toBeGreaterThanOrEqual(35);
@@ -114,7 +143,8 @@ describe('get-droid-answer-async: acknowledgement and refusals, through inject()
     expect(res.status).toBe(400);
     expect(res.body).toEqual({
       error: 'Bad Request',
-      message: 'thirdPartyAnswerWebhook is not configured. Please set up the webhook URL in Settings > Integrations before using async answer endpoint.',
+      message:
+        'thirdPartyAnswerWebhook is not configured. Please set up the webhook URL in Settings > Integrations before using async answer endpoint.',
     });
     expect(MSG_WEBHOOK_NOT_CONFIGURED).toBe(res.body.message);
     emulator.setWebhook('http://127.0.0.1:9/hook');
@@ -128,7 +158,12 @@ describe('get-droid-answer-async: acknowledgement and refusals, through inject()
     const emulator = await emulatorWith({ webhookUrl: 'http://127.0.0.1:9/hook' });
     for (const token of ['wrong-token', '']) {
       const c = injectClient(emulator, token);
-      for (const [method, path] of [['POST', ASYNC], ['POST', ANSWER], ['GET', '/api/droids/1/endpoint/channels'], ['POST', '/api/droids/1/endpoint/send']] as const) {
+      for (const [method, path] of [
+        ['POST', ASYNC],
+        ['POST', ANSWER],
+        ['GET', '/api/droids/1/endpoint/channels'],
+        ['POST', '/api/droids/1/endpoint/send'],
+      ] as const) {
         const res = await c.call(method, path, method === 'POST' ? BUY : undefined);
         expect(res.status, `${token || '(none)'} ${path}`).toBe(401);
         expect(res.body).toEqual({ error: 'Unauthorized', message: 'Invalid API key' });
@@ -156,7 +191,11 @@ describe('get-droid-answer-async: acknowledgement and refusals, through inject()
 describe('answer webhook delivery (real sockets)', () => {
   it('POSTs the answer payload to the webhook with ?secret= (existing query kept)', async () => {
     const s = await sink();
-    const { emulator, client } = await listening({ webhookUrl: `${s.url}?tenant=qa`, webhookSecret: SECRET, answerDelayMs: 30 });
+    const { emulator, client } = await listening({
+      webhookUrl: `${s.url}?tenant=qa`,
+      webhookSecret: SECRET,
+      answerDelayMs: 30,
+    });
     const ack = await client.call('POST', ASYNC, BUY);
     const [delivery] = await s.waitFor(1);
     expect(delivery!.query).toEqual({ tenant: 'qa', secret: SECRET });
@@ -179,7 +218,12 @@ describe('answer webhook delivery (real sockets)', () => {
     const deliveries = await s.waitFor(3);
     expect(deliveries.every((d) => (d.body as { requestId: string }).requestId === ack.body.requestId)).toBe(true);
     await expect.poll(() => emulator.stats().delivered).toBe(1);
-    expect(emulator.stats()).toMatchObject({ deliveryAttempts: 3, attemptFailures: 2, retries: 2, deliveryFailures: 0 });
+    expect(emulator.stats()).toMatchObject({
+      deliveryAttempts: 3,
+      attemptFailures: 2,
+      retries: 2,
+      deliveryFailures: 0,
+    });
   });
 
   it('gives up after the configured attempts and counts a failure', async () => {
@@ -205,7 +249,10 @@ describe('answer webhook delivery (real sockets)', () => {
     await slow.listen({ host: '127.0.0.1', port: 0 });
     try {
       const port = (slow.server.address() as { port: number }).port;
-      const { emulator, client } = await listening({ webhookUrl: `http://127.0.0.1:${port}/hook`, delivery: { attempts: 2, backoffMs: 5, timeoutMs: 100 } });
+      const { emulator, client } = await listening({
+        webhookUrl: `http://127.0.0.1:${port}/hook`,
+        delivery: { attempts: 2, backoffMs: 5, timeoutMs: 100 },
+      });
       await client.call('POST', ASYNC, BUY);
       await expect.poll(() => emulator.stats().delivered, { timeout: 4_000 }).toBe(1);
       expect(emulator.stats().attemptFailures).toBe(1);

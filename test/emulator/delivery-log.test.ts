@@ -47,7 +47,10 @@ describe('DeliveryLog ring buffer', () => {
     expect(log.query({ status: 'failed' }).map((e) => e.requestId)).toEqual(['tpa-4', 'tpa-2']);
     expect(log.query({ status: 500 }).map((e) => e.requestId)).toEqual(['tpa-2']);
     expect(log.query({ kind: 'message' }).map((e) => e.requestId)).toEqual(['tpa-3']);
-    expect(log.query({ from: new Date(T0 + 2000), to: new Date(T0 + 3000) }).map((e) => e.requestId)).toEqual(['tpa-3', 'tpa-2']);
+    expect(log.query({ from: new Date(T0 + 2000), to: new Date(T0 + 3000) }).map((e) => e.requestId)).toEqual([
+      'tpa-3',
+      'tpa-2',
+    ]);
     expect(log.query({ limit: 1 }).map((e) => e.requestId)).toEqual(['tpa-4']);
   });
 
@@ -94,7 +97,14 @@ describe('delivery log and debug page', () => {
     expect(all.status).toBe(200);
     expect(all.body.total).toBe(2);
     const [second, first] = all.body.deliveries;
-    expect(first).toMatchObject({ kind: 'answer', requestId: ack.body.requestId, attempt: 1, status: 500, ok: false, targetUrl: sink.url });
+    expect(first).toMatchObject({
+      kind: 'answer',
+      requestId: ack.body.requestId,
+      attempt: 1,
+      status: 500,
+      ok: false,
+      targetUrl: sink.url,
+    });
     expect(second).toMatchObject({ attempt: 2, status: 200, ok: true, error: '' });
     expect(first.error).toBe('HTTP 500');
     expect(typeof first.durationMs).toBe('number');
@@ -103,7 +113,10 @@ describe('delivery log and debug page', () => {
 
     const failed = await client.call('GET', '/droids/1/debug/webhooks?format=json&status=failed');
     expect(failed.body.deliveries.map((d: { attempt: number }) => d.attempt)).toEqual([1]);
-    const future = await client.call('GET', `/droids/1/debug/webhooks?format=json&from=${encodeURIComponent('2999-01-01T00:00:00Z')}`);
+    const future = await client.call(
+      'GET',
+      `/droids/1/debug/webhooks?format=json&from=${encodeURIComponent('2999-01-01T00:00:00Z')}`,
+    );
     expect(future.body.total).toBe(0);
 
     const html = await client.call('GET', '/droids/1/debug/webhooks?status=success');

@@ -31,15 +31,21 @@ function at(value: unknown, path: string): unknown {
 
 /** Returns a failure text, or undefined when the matcher holds. */
 function check(actual: unknown, matcher: unknown): string | undefined {
-  if (matcher === null || typeof matcher !== 'object') return actual === matcher ? undefined : `expected ${JSON.stringify(matcher)}`;
+  if (matcher === null || typeof matcher !== 'object')
+    return actual === matcher ? undefined : `expected ${JSON.stringify(matcher)}`;
   const [kind, expected] = Object.entries(matcher)[0]!;
   switch (kind) {
     case 'equals':
       return JSON.stringify(actual) === JSON.stringify(expected) ? undefined : `expected ${JSON.stringify(expected)}`;
     case 'contains':
-      return (typeof actual === 'string' && actual.includes(String(expected))) || (Array.isArray(actual) && actual.includes(expected)) ? undefined : `expected to contain ${String(expected)}`;
+      return (typeof actual === 'string' && actual.includes(String(expected))) ||
+        (Array.isArray(actual) && actual.includes(expected))
+        ? undefined
+        : `expected to contain ${String(expected)}`;
     case 'matches':
-      return typeof actual === 'string' && new RegExp(String(expected)).test(actual) ? undefined : `expected to match ${String(expected)}`;
+      return typeof actual === 'string' && new RegExp(String(expected)).test(actual)
+        ? undefined
+        : `expected to match ${String(expected)}`;
     case 'includes':
       return Array.isArray(actual) && actual.includes(expected) ? undefined : `expected to include ${String(expected)}`;
     case 'absent':
@@ -49,14 +55,20 @@ function check(actual: unknown, matcher: unknown): string | undefined {
     case 'length':
       return Array.isArray(actual) && actual.length === expected ? undefined : `expected length ${String(expected)}`;
     case 'minLength':
-      return Array.isArray(actual) && actual.length >= Number(expected) ? undefined : `expected at least ${String(expected)} items`;
+      return Array.isArray(actual) && actual.length >= Number(expected)
+        ? undefined
+        : `expected at least ${String(expected)} items`;
     case 'icontains':
-      return typeof actual === 'string' && actual.toLowerCase().includes(String(expected).toLowerCase()) ? undefined : `expected to contain ${String(expected)} (any case)`;
+      return typeof actual === 'string' && actual.toLowerCase().includes(String(expected).toLowerCase())
+        ? undefined
+        : `expected to contain ${String(expected)} (any case)`;
     case 'money': {
       const parse = (v: unknown) => /^([\d,]+(?:\.\d+)?)\s([A-Z]{3})$/.exec(String(v));
       const a = parse(actual);
       const e = parse(expected);
-      return a && e && Number(a[1]!.replace(/,/g, '')) === Number(e[1]!.replace(/,/g, '')) && a[2] === e[2] ? undefined : `expected ${String(expected)}`;
+      return a && e && Number(a[1]!.replace(/,/g, '')) === Number(e[1]!.replace(/,/g, '')) && a[2] === e[2]
+        ? undefined
+        : `expected ${String(expected)}`;
     }
     default:
       return `unknown matcher ${kind}`;
@@ -73,7 +85,9 @@ describe('example scenarios pass against the emulator', () => {
   });
 
   it('has at least 12 scenarios in 3 or more suites', () => {
-    const count = FILES.map((f) => (parse(readFileSync(join(DIR, f), 'utf8')) as { scenarios: unknown[] }).scenarios.length);
+    const count = FILES.map(
+      (f) => (parse(readFileSync(join(DIR, f), 'utf8')) as { scenarios: unknown[] }).scenarios.length,
+    );
     expect(FILES.length).toBeGreaterThanOrEqual(3);
     expect(count.reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(12);
   });
@@ -83,7 +97,9 @@ describe('example scenarios pass against the emulator', () => {
     // Scenarios with steps go through the runner (test/jobs/alt-service.test.ts, the CLI tests).
     for (const s of suite.scenarios.filter((sc) => sc.humanMessage !== undefined)) {
       it(`${suite.suite} / ${s.name}`, async () => {
-        const chatHistory = (s.chatHistory ?? []).map((t) => ('human' in t ? { type: 'human', content: t.human } : { type: 'ai', content: t.ai }));
+        const chatHistory = (s.chatHistory ?? []).map((t) =>
+          'human' in t ? { type: 'human', content: t.human } : { type: 'ai', content: t.ai },
+        );
         for (const humanMessage of [{ content: s.humanMessage }, s.humanMessage!]) {
           const res = await emulator.app.inject({
             method: 'POST',

@@ -4,7 +4,12 @@
 import { Agent, request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { errorPayloadSchema } from '../../src/contract/index.js';
-import { createEmulator, FaultProfileError, parseFaultProfile, type Emulator, type FaultProfileInput } from '../../src/emulator/index.js';
+import {
+  createEmulator,
+  FaultProfileError,
+  parseFaultProfile,
+  type FaultProfileInput,
+} from '../../src/emulator/index.js';
 import { createJsonClient, injectClient, startSink, type Sink } from './helpers.js';
 
 const SECRET = 'fault-secret-0123456789abcdef0123456789';
@@ -47,7 +52,10 @@ async function statusSequence(faults: FaultProfileInput, n: number): Promise<num
 }
 
 describe('request faults', () => {
-  const flaky = (seed: number): FaultProfileInput => ({ seed, requests: [{ endpoint: 'get-droid-answer', probability: 0.5, action: 'error', status: 503 }] });
+  const flaky = (seed: number): FaultProfileInput => ({
+    seed,
+    requests: [{ endpoint: 'get-droid-answer', probability: 0.5, action: 'error', status: 503 }],
+  });
 
   it('same seed => same fault sequence; another seed => another one', async () => {
     const a = await statusSequence(flaky(7), 24);
@@ -59,7 +67,9 @@ describe('request faults', () => {
   });
 
   it('injects 429 with Retry-After only on the named endpoint', async () => {
-    const { client, emulator } = await startInject({ requests: [{ endpoint: ['get-droid-answer'], action: 'rate-limit', retryAfterS: 3 }] });
+    const { client, emulator } = await startInject({
+      requests: [{ endpoint: ['get-droid-answer'], action: 'rate-limit', retryAfterS: 3 }],
+    });
     const res = await client.call('POST', SYNC, BODY);
     expect(res.status).toBe(429);
     expect(res.headers['retry-after']).toBe('3');
@@ -69,11 +79,18 @@ describe('request faults', () => {
   });
 
   it('resets the connection, and a hung request does not stop close()', async () => {
-    const { url, emulator } = await start({ requests: [{ endpoint: 'get-droid-answer', action: 'reset' }, { endpoint: 'channels', action: 'hang' }] });
+    const { url, emulator } = await start({
+      requests: [
+        { endpoint: 'get-droid-answer', action: 'reset' },
+        { endpoint: 'channels', action: 'hang' },
+      ],
+    });
     const agent = new Agent();
     try {
       const headers = { authorization: `Bearer ${emulator.token}`, 'content-type': 'application/json' };
-      await expect(request(`${url}${SYNC}`, { method: 'POST', headers, body: JSON.stringify(BODY), dispatcher: agent })).rejects.toThrow();
+      await expect(
+        request(`${url}${SYNC}`, { method: 'POST', headers, body: JSON.stringify(BODY), dispatcher: agent }),
+      ).rejects.toThrow();
       const hung = request(`${url}/api/droids/1/endpoint/channels`, { headers, dispatcher: agent });
       hung.catch(() => {}); // rejects at close(); awaited below
       await expect.poll(() => emulator.stats().injectedFaults).toBe(2); // the hang is in place
@@ -111,7 +128,11 @@ describe('webhook faults', () => {
     const { client, emulator } = await start({ webhooks: [{ action: 'duplicate', copies: 3 }] }, { webhookUrl: s.url });
     const ack = await client.call('POST', ASYNC, BODY);
     const got = await s.waitFor(3);
-    expect(got.map((d) => (d.body as { requestId: string }).requestId)).toEqual([ack.body.requestId, ack.body.requestId, ack.body.requestId]);
+    expect(got.map((d) => (d.body as { requestId: string }).requestId)).toEqual([
+      ack.body.requestId,
+      ack.body.requestId,
+      ack.body.requestId,
+    ]);
     expect(emulator.stats().duplicated).toBe(2);
   });
 
@@ -126,19 +147,31 @@ describe('webhook faults', () => {
 
   it('sends the error payload instead of an answer (default text as on the async docs page)', async () => {
     const s = await sink();
-    const { client } = await start({ webhooks: [{ action: 'error-payload', error: 'Failed to generate AI response: model overloaded' }] }, { webhookUrl: s.url });
+    const { client } = await start(
+      { webhooks: [{ action: 'error-payload', error: 'Failed to generate AI response: model overloaded' }] },
+      { webhookUrl: s.url },
+    );
     const ack = await client.call('POST', ASYNC, BODY);
     const [d] = await s.waitFor(1);
     const parsed = errorPayloadSchema.safeParse(d!.body);
     expect(parsed.success).toBe(true);
-    expect(d!.body).toMatchObject({ requestId: ack.body.requestId, answer: '', error: 'Failed to generate AI response: model overloaded' });
+    expect(d!.body).toMatchObject({
+      requestId: ack.body.requestId,
+      answer: '',
+      error: 'Failed to generate AI response: model overloaded',
+    });
     expect(d!.body).not.toHaveProperty('shoppingCart');
-    expect(parseFaultProfile({ webhooks: [{ action: 'error-payload' }] }).webhooks[0]!.error).toBe('Failed to generate AI response: timeout');
+    expect(parseFaultProfile({ webhooks: [{ action: 'error-payload' }] }).webhooks[0]!.error).toBe(
+      'Failed to generate AI response: timeout',
+    );
   });
 
   it('sends a wrong or a missing secret', async () => {
     const s = await sink();
-    const { client, emulator } = await start({ webhooks: [{ action: 'wrong-secret' }] }, { webhookUrl: s.url, webhookSecret: SECRET });
+    const { client, emulator } = await start(
+      { webhooks: [{ action: 'wrong-secret' }] },
+      { webhookUrl: s.url, webhookSecret: SECRET },
+    );
     await client.call('POST', ASYNC, BODY);
     emulator.setFaults({ webhooks: [{ action: 'missing-secret' }] });
     await client.call('POST', ASYNC, BODY);
@@ -157,7 +190,12 @@ describe('runtime control', () => {
     const yaml = 'seed: 3\nrequests:\n  - { endpoint: get-droid-answer, action: error, status: 502 }\n';
     const put = await client.call('PUT', '/__emulator/faults', yaml, { 'content-type': 'application/yaml' });
     expect(put.status).toBe(200);
-    expect(put.body.requests[0]).toMatchObject({ endpoint: 'get-droid-answer', action: 'error', status: 502, probability: 1 });
+    expect(put.body.requests[0]).toMatchObject({
+      endpoint: 'get-droid-answer',
+      action: 'error',
+      status: 502,
+      probability: 1,
+    });
     expect((await client.call('POST', SYNC, BODY)).status).toBe(502);
     const bad = await client.call('PUT', '/__emulator/faults', { requests: [{ action: 'explode' }] });
     expect(bad.status).toBe(400);
@@ -171,14 +209,24 @@ describe('runtime control', () => {
 
   it('webhook rules apply to the answer webhook unless a target says otherwise; error-payload is answer-only', () => {
     expect(parseFaultProfile({ webhooks: [{ action: 'drop' }] }).webhooks[0]!.target).toBe('answer');
-    expect(parseFaultProfile({ webhooks: [{ target: 'message', action: 'duplicate' }] }).webhooks[0]!.target).toBe('message');
-    expect(() => parseFaultProfile({ webhooks: [{ target: 'intent', action: 'error-payload' }] })).toThrow(/webhooks\.0\.action: error-payload applies to the answer webhook only/);
+    expect(parseFaultProfile({ webhooks: [{ target: 'message', action: 'duplicate' }] }).webhooks[0]!.target).toBe(
+      'message',
+    );
+    expect(() => parseFaultProfile({ webhooks: [{ target: 'intent', action: 'error-payload' }] })).toThrow(
+      /webhooks\.0\.action: error-payload applies to the answer webhook only/,
+    );
     expect(() => parseFaultProfile('webhooks: [{ target: mail, action: drop }]')).toThrow(FaultProfileError);
   });
 
   it('parseFaultProfile validates distributions and probabilities', () => {
     expect(() => parseFaultProfile({ requests: [{ action: 'error', probability: 2 }] })).toThrow(FaultProfileError);
-    expect(() => parseFaultProfile('answerDelay: { kind: lognormal, medianMs: 0, sigma: 1 }')).toThrow(FaultProfileError);
-    expect(parseFaultProfile('answerDelay: { kind: uniform, minMs: 1, maxMs: 5 }').answerDelay).toEqual({ kind: 'uniform', minMs: 1, maxMs: 5 });
+    expect(() => parseFaultProfile('answerDelay: { kind: lognormal, medianMs: 0, sigma: 1 }')).toThrow(
+      FaultProfileError,
+    );
+    expect(parseFaultProfile('answerDelay: { kind: uniform, minMs: 1, maxMs: 5 }').answerDelay).toEqual({
+      kind: 'uniform',
+      minMs: 1,
+      maxMs: 5,
+    });
   });
 });

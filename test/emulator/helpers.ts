@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { Agent, request } from 'undici';
 import type { Emulator } from '../../src/emulator/index.js';
 
-export interface SinkDelivery {
+interface SinkDelivery {
   query: Record<string, string>;
   body: unknown;
   at: number;
@@ -41,7 +41,10 @@ export async function startSink(status: (n: number) => number = () => 200, path 
     waitFor(n, timeoutMs = 3_000) {
       if (deliveries.length >= n) return Promise.resolve(deliveries);
       return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`only ${deliveries.length} of ${n} deliveries after ${timeoutMs} ms`)), timeoutMs);
+        const timer = setTimeout(
+          () => reject(new Error(`only ${deliveries.length} of ${n} deliveries after ${timeoutMs} ms`)),
+          timeoutMs,
+        );
         waiters.push({
           n,
           resolve: () => {
@@ -66,7 +69,12 @@ export function createJsonClient(baseUrl: string, token: string) {
   const agent = new Agent();
   return {
     agent,
-    async call(method: 'GET' | 'POST' | 'PUT', path: string, body?: unknown, headers: Record<string, string> = {}): Promise<JsonResponse> {
+    async call(
+      method: 'GET' | 'POST' | 'PUT',
+      path: string,
+      body?: unknown,
+      headers: Record<string, string> = {},
+    ): Promise<JsonResponse> {
       const res = await request(`${baseUrl}${path}`, {
         method,
         dispatcher: agent,
@@ -78,7 +86,7 @@ export function createJsonClient(baseUrl: string, token: string) {
         body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
       });
       const text = await res.body.text();
-      let parsed: unknown = undefined;
+      let parsed: unknown;
       try {
         parsed = JSON.parse(text);
       } catch {
@@ -90,8 +98,6 @@ export function createJsonClient(baseUrl: string, token: string) {
   };
 }
 
-export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 type Method = 'GET' | 'POST' | 'PUT';
 
 /**
@@ -100,7 +106,12 @@ type Method = 'GET' | 'POST' | 'PUT';
  */
 export function injectClient(emulator: Emulator, token: string = emulator.token) {
   return {
-    async call(method: Method, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<JsonResponse> {
+    async call(
+      method: Method,
+      path: string,
+      body?: unknown,
+      headers: Record<string, string> = {},
+    ): Promise<JsonResponse> {
       const res = await emulator.app.inject({
         method,
         url: path,
@@ -111,7 +122,7 @@ export function injectClient(emulator: Emulator, token: string = emulator.token)
         },
         ...(body === undefined ? {} : { payload: typeof body === 'string' ? body : JSON.stringify(body) }),
       });
-      let parsed: unknown = undefined;
+      let parsed: unknown;
       try {
         parsed = JSON.parse(res.body);
       } catch {

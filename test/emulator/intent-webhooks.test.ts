@@ -5,7 +5,14 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { checkContract, CONTRACTS, type IntentWebhookRequest } from '../../src/contract/index.js';
-import { createEmulator, loadProfile, parseProfile, type Emulator, type EmulatorOptions, type EmulatorProfile } from '../../src/emulator/index.js';
+import {
+  createEmulator,
+  loadProfile,
+  parseProfile,
+  type Emulator,
+  type EmulatorOptions,
+  type EmulatorProfile,
+} from '../../src/emulator/index.js';
 import { ScenarioError } from '../../src/errors.js';
 import { createJsonClient, injectClient, startSink, type Sink } from './helpers.js';
 
@@ -19,7 +26,10 @@ afterEach(async () => {
 
 function profileWithHook(url: string): EmulatorProfile {
   const base = loadProfile();
-  return { ...base, intents: base.intents.map((i) => (i.name === 'purchase' ? { ...i, webhook: { url, secret: SECRET } } : i)) };
+  return {
+    ...base,
+    intents: base.intents.map((i) => (i.name === 'purchase' ? { ...i, webhook: { url, secret: SECRET } } : i)),
+  };
 }
 
 async function setUp(options: (sinkUrl: string) => EmulatorOptions): Promise<{ emulator: Emulator; sink: Sink }> {
@@ -34,7 +44,9 @@ describe('intent webhooks', () => {
   it('POSTs the documented IntentWebhookRequest for a sync answer (mid = requestId)', async () => {
     const { emulator, sink } = await setUp((url) => ({ profile: profileWithHook(url) }));
     await emulator.listen();
-    const res = await injectClient(emulator).call('POST', '/api/droids/1/endpoint/get-droid-answer', { humanMessage: BUY });
+    const res = await injectClient(emulator).call('POST', '/api/droids/1/endpoint/get-droid-answer', {
+      humanMessage: BUY,
+    });
     const [d] = await sink.waitFor(1);
     const check = checkContract(CONTRACTS['intent-webhook'], d!.body);
     expect(check.violations).toEqual([]);
@@ -46,7 +58,12 @@ describe('intent webhooks', () => {
       intent: 'purchase',
       secret: SECRET,
       payment_method: 'bank_transfer',
-      address_parsing: { street_address: '99 Sukhumvit Rd', city: 'Bangkok', postal_code: '10110', country: 'Thailand' },
+      address_parsing: {
+        street_address: '99 Sukhumvit Rd',
+        city: 'Bangkok',
+        postal_code: '10110',
+        country: 'Thailand',
+      },
       contact_info: { language: 'en', languageName: 'English', zipcode: '10110' },
     });
     expect(body.shopping_cart).toEqual({
@@ -61,15 +78,26 @@ describe('intent webhooks', () => {
   it('fires for an async answer and for a bot reply to send (customer_id of that customer, mid of the reply)', async () => {
     const messages = await startSink(undefined, '/messages');
     started.push(messages);
-    const { emulator, sink } = await setUp((url) => ({ profile: profileWithHook(url), webhookUrl: messages.url, messageWebhookUrl: messages.url }));
+    const { emulator, sink } = await setUp((url) => ({
+      profile: profileWithHook(url),
+      webhookUrl: messages.url,
+      messageWebhookUrl: messages.url,
+    }));
     const client = createJsonClient(await emulator.listen(), emulator.token);
     started.push(client);
-    const ack = await client.call('POST', '/api/droids/1/endpoint/get-droid-answer-async', { humanMessage: { content: BUY } });
+    const ack = await client.call('POST', '/api/droids/1/endpoint/get-droid-answer-async', {
+      humanMessage: { content: BUY },
+    });
     const [fromAsync] = await sink.waitFor(1);
     expect(fromAsync!.body).toMatchObject({ mid: ack.body.requestId, customer_id: '1001', intent: 'purchase' });
-    await client.call('POST', '/api/droids/1/endpoint/send', { customerId: 2003, humanMessage: 'I want to buy a leather belt' });
+    await client.call('POST', '/api/droids/1/endpoint/send', {
+      customerId: 2003,
+      humanMessage: 'I want to buy a leather belt',
+    });
     const got = await sink.waitFor(2);
-    await expect.poll(() => messages.deliveries.filter((m) => (m.body as { type?: string }).type === 'ai').length).toBe(1);
+    await expect
+      .poll(() => messages.deliveries.filter((m) => (m.body as { type?: string }).type === 'ai').length)
+      .toBe(1);
     const reply = messages.deliveries.find((m) => (m.body as { type?: string }).type === 'ai')!.body as { mid: string };
     expect(got[1]!.body).toMatchObject({ customer_id: '2003', intent: 'purchase', mid: reply.mid });
     expect((got[1]!.body as IntentWebhookRequest).shopping_cart.products).toEqual([
@@ -78,7 +106,9 @@ describe('intent webhooks', () => {
   });
 
   it('sends nothing for intents without a webhook; the intentWebhook option covers every (or named) intents', async () => {
-    const { emulator, sink } = await setUp((url) => ({ intentWebhook: { url, secret: SECRET, intents: ['greeting'] } }));
+    const { emulator, sink } = await setUp((url) => ({
+      intentWebhook: { url, secret: SECRET, intents: ['greeting'] },
+    }));
     const c = injectClient(emulator);
     await c.call('POST', '/api/droids/1/endpoint/get-droid-answer', { humanMessage: BUY });
     expect(emulator.stats().intentWebhooks).toBe(0);
@@ -94,7 +124,10 @@ describe('intent webhooks', () => {
   });
 
   it('applies intent faults: a wrong body secret', async () => {
-    const { emulator, sink } = await setUp((url) => ({ profile: profileWithHook(url), faults: { webhooks: [{ target: 'intent', action: 'wrong-secret' }] } }));
+    const { emulator, sink } = await setUp((url) => ({
+      profile: profileWithHook(url),
+      faults: { webhooks: [{ target: 'intent', action: 'wrong-secret' }] },
+    }));
     await injectClient(emulator).call('POST', '/api/droids/1/endpoint/get-droid-answer', { humanMessage: BUY });
     const [d] = await sink.waitFor(1);
     expect((d!.body as IntentWebhookRequest).secret).toMatch(/^wrong-/);
@@ -116,7 +149,9 @@ describe('profile intents', () => {
     });
     started.push(emulator);
     const c = injectClient(emulator);
-    const price = await c.call('POST', '/api/droids/1/endpoint/get-droid-answer', { humanMessage: 'How much is the belt? It is a gift' });
+    const price = await c.call('POST', '/api/droids/1/endpoint/get-droid-answer', {
+      humanMessage: 'How much is the belt? It is a gift',
+    });
     expect(price.body.intents).toEqual(['Price Question', 'Gift']);
     expect(price.body.customerInsight.user_intent).toBe('Asking about product pricing');
     const gift = await c.call('POST', '/api/droids/1/endpoint/get-droid-answer', { humanMessage: 'Any GIFT ideas?' });
@@ -142,8 +177,12 @@ describe('profile intents', () => {
       err = e;
     }
     expect(err).toBeInstanceOf(ScenarioError);
-    const issues = (err as ScenarioError).issues.map((i) => `${i.location.file}:${i.location.line}:${i.location.col} ${i.message}`);
-    expect(issues.some((i) => i.startsWith('p.yaml:4:') && i.includes('intents.0.webhook.url') && i.includes('http(s) URL'))).toBe(true);
+    const issues = (err as ScenarioError).issues.map(
+      (i) => `${i.location.file}:${i.location.line}:${i.location.col} ${i.message}`,
+    );
+    expect(
+      issues.some((i) => i.startsWith('p.yaml:4:') && i.includes('intents.0.webhook.url') && i.includes('http(s) URL')),
+    ).toBe(true);
     expect(issues.some((i) => i.startsWith('p.yaml:5:') && i.includes('intents.1.detects.0'))).toBe(true);
     expect(issues.some((i) => i.startsWith('p.yaml:6:') && i.includes('needs "detects" or "keywords"'))).toBe(true);
   });

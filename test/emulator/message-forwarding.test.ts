@@ -16,17 +16,29 @@ afterEach(async () => {
   for (const s of started.splice(0).reverse()) await s.close();
 });
 
-async function setUp(options: EmulatorOptions = {}): Promise<{ emulator: Emulator; sink: Sink; client: ReturnType<typeof createJsonClient> }> {
+async function setUp(
+  options: EmulatorOptions = {},
+): Promise<{ emulator: Emulator; sink: Sink; client: ReturnType<typeof createJsonClient> }> {
   const sink = await startSink(undefined, '/messages');
   started.push(sink);
-  const emulator = await createEmulator({ messageWebhookUrl: sink.url, verifyToken: TOKEN, answerDelayMs: 80, ...options });
+  const emulator = await createEmulator({
+    messageWebhookUrl: sink.url,
+    verifyToken: TOKEN,
+    answerDelayMs: 80,
+    ...options,
+  });
   started.push(emulator);
   const client = createJsonClient(await emulator.listen(), emulator.token);
   started.push(client);
   return { emulator, sink, client };
 }
 
-type Forwarded = { mid: string; type: string; customerId: number; content: { type: string; value: unknown; alt?: string } };
+type Forwarded = {
+  mid: string;
+  type: string;
+  customerId: number;
+  content: { type: string; value: unknown; alt?: string };
+};
 
 describe('message forwarding', () => {
   it('forwards the human message at once and the bot reply after the answer delay, with ?verify_token=', async () => {
@@ -43,9 +55,22 @@ describe('message forwarding', () => {
     }
     const human = first!.body as Forwarded;
     const reply = second!.body as Forwarded;
-    expect(human).toMatchObject({ mid: sent.body.mid, type: 'human', customerId: 2003, content: { type: 'text', value: 'I want to buy 2 Oxford shirts' } });
-    expect(messageForwardingSchema.parse(human)).toMatchObject({ droidId: 1, channelId: 3, chatId: expect.any(Number) });
-    expect(reply).toMatchObject({ type: 'ai', customerId: 2003, content: { type: 'text', value: expect.stringContaining('2,580.00 THB') } });
+    expect(human).toMatchObject({
+      mid: sent.body.mid,
+      type: 'human',
+      customerId: 2003,
+      content: { type: 'text', value: 'I want to buy 2 Oxford shirts' },
+    });
+    expect(messageForwardingSchema.parse(human)).toMatchObject({
+      droidId: 1,
+      channelId: 3,
+      chatId: expect.any(Number),
+    });
+    expect(reply).toMatchObject({
+      type: 'ai',
+      customerId: 2003,
+      content: { type: 'text', value: expect.stringContaining('2,580.00 THB') },
+    });
     expect(reply.mid).not.toBe(human.mid);
     expect(second!.at - t0).toBeGreaterThanOrEqual(75);
     expect(emulator.stats()).toMatchObject({ messagesStored: 2, messagesForwarded: 2, botReplies: 1 });
@@ -56,7 +81,11 @@ describe('message forwarding', () => {
     await client.call('POST', '/api/droids/1/endpoint/customer/2003', { botEnabled: false });
     await client.call('POST', SEND, { customerId: 2003, humanMessage: 'https://cdn.example.com/p/silk-scarf.webp' });
     const [d] = await sink.waitFor(1);
-    expect((d!.body as Forwarded).content).toEqual({ type: 'image', value: 'https://cdn.example.com/p/silk-scarf.webp', alt: expect.stringContaining('Silk scarf') });
+    expect((d!.body as Forwarded).content).toEqual({
+      type: 'image',
+      value: 'https://cdn.example.com/p/silk-scarf.webp',
+      alt: expect.stringContaining('Silk scarf'),
+    });
     expect(emulator.stats().scheduled).toBe(0);
     await expect.poll(() => emulator.stats().pending).toBe(0);
     expect(sink.deliveries).toHaveLength(1);
@@ -64,8 +93,16 @@ describe('message forwarding', () => {
 
   it('forwards injected admin and button messages (API and /__emulator/messages)', async () => {
     const { emulator, sink, client } = await setUp();
-    const mid = emulator.addMessage({ customerId: 2002, type: 'admin', content: { type: 'text', value: 'A person will call you.' } });
-    const res = await client.call('POST', '/__emulator/messages', { customerId: '2002', type: 'system', content: { type: 'button', value: ['Yes', 'No'] } });
+    const mid = emulator.addMessage({
+      customerId: 2002,
+      type: 'admin',
+      content: { type: 'text', value: 'A person will call you.' },
+    });
+    const res = await client.call('POST', '/__emulator/messages', {
+      customerId: '2002',
+      type: 'system',
+      content: { type: 'button', value: ['Yes', 'No'] },
+    });
     expect(res.body).toEqual({ success: true, mid: expect.stringMatching(/^ddtp-/) });
     const [a, b] = await sink.waitFor(2);
     expect(a!.body).toMatchObject({ mid, type: 'admin', content: { type: 'text', value: 'A person will call you.' } });
@@ -73,10 +110,16 @@ describe('message forwarding', () => {
     expect(messageForwardingSchema.safeParse(b!.body).success).toBe(true);
     const conv = await client.call('GET', '/api/droids/1/endpoint/customer/2002/conversations');
     expect(conv.body.conversations[0]).toMatchObject({ type: 'system', contentType: 'button', content: 'Yes\nNo' });
-    const bad = await client.call('POST', '/__emulator/messages', { customerId: 2002, type: 'robot', content: { type: 'button', value: 'x' } });
+    const bad = await client.call('POST', '/__emulator/messages', {
+      customerId: 2002,
+      type: 'robot',
+      content: { type: 'button', value: 'x' },
+    });
     expect(bad.status).toBe(400);
     expect(bad.body.message).toMatch(/type/);
-    expect(() => emulator.addMessage({ customerId: 999, type: 'admin', content: { type: 'text', value: 'x' } })).toThrow(/no customer 999/);
+    expect(() =>
+      emulator.addMessage({ customerId: 999, type: 'admin', content: { type: 'text', value: 'x' } }),
+    ).toThrow(/no customer 999/);
   });
 
   it('forwards nothing without a message webhook; setMessageWebhook and PUT /__emulator/message-webhook turn it on', async () => {

@@ -49,7 +49,11 @@ describe('emulator profile', () => {
   it('takes the droid id, test customer and catalogue from a profile object', async () => {
     const base = loadProfile();
     const emulator = await createEmulator({
-      profile: { ...base, droid: { ...base.droid, id: 42, testCustomerId: null }, catalogue: { ...base.catalogue, currency: 'USD' } },
+      profile: {
+        ...base,
+        droid: { ...base.droid, id: 42, testCustomerId: null },
+        catalogue: { ...base.catalogue, currency: 'USD' },
+      },
     });
     try {
       expect(emulator.droidId).toBe(42);

@@ -16,7 +16,7 @@ describe('rate limit', () => {
     emulator = await createEmulator({ rateLimit: { max: 3, timeWindowMs: 60_000 } });
     const client = injectClient(emulator);
     const statuses: number[] = [];
-    let last;
+    let last: Awaited<ReturnType<typeof client.call>> | undefined;
     for (let i = 0; i < 5; i++) {
       last = await client.call('GET', '/api/droids/1/endpoint/channels');
       statuses.push(last.status);

@@ -14,7 +14,7 @@ import {
   generateAnswer,
 } from '../../src/emulator/index.js';
 
-const ask = (humanMessage: string, history: [('human' | 'ai'), string][] = []) =>
+const ask = (humanMessage: string, history: ['human' | 'ai', string][] = []) =>
   generateAnswer({ humanMessage, chatHistory: history.map(([type, content]) => ({ type, content })) });
 
 describe('money and cart', () => {
@@ -27,7 +27,13 @@ describe('money and cart', () => {
   });
 
   it('writes shippingFee as a bare number string, as the async docs page does ("10")', () => {
-    expect([formatAmount(10), formatAmount(50), formatAmount(0), formatAmount(12.5), formatAmount(1234.567)]).toEqual(['10', '50', '0', '12.5', '1234.57']);
+    expect([formatAmount(10), formatAmount(50), formatAmount(0), formatAmount(12.5), formatAmount(1234.567)]).toEqual([
+      '10',
+      '50',
+      '0',
+      '12.5',
+      '1234.57',
+    ]);
   });
 
   it('prices a two-line cart with the shipping fee under the free-shipping threshold', () => {
@@ -46,7 +52,9 @@ describe('money and cart', () => {
       ['ai', 'Yes, we have Oxford shirts for 1,290 THB.'],
     ]);
     expect(a.intents).toContain('purchase');
-    expect(a.shoppingCart.products).toEqual([{ code: 'OXFORD-SHIRT', name: 'Oxford shirt', price: 1290, count: 2, total: 2580, available: true }]);
+    expect(a.shoppingCart.products).toEqual([
+      { code: 'OXFORD-SHIRT', name: 'Oxford shirt', price: 1290, count: 2, total: 2580, available: true },
+    ]);
     expect(a.shoppingCart.shippingFee).toBe('0');
     expect(a.shoppingCart.grandTotal).toBe('2,580.00 THB');
     expect(a.answer).toContain('Oxford shirt');
@@ -110,12 +118,18 @@ describe('language and contact', () => {
   });
 
   it('extracts name, phone and email in English and Thai', () => {
-    expect(extractContact('My name is Somchai Jaidee and my phone is 081-234-5678, email somchai@example.co.th')).toEqual({
+    expect(
+      extractContact('My name is Somchai Jaidee and my phone is 081-234-5678, email somchai@example.co.th'),
+    ).toEqual({
       name: 'Somchai Jaidee',
       phone: '0812345678',
       email: 'somchai@example.co.th',
     });
-    expect(extractContact('ผมชื่อสมชายครับ เบอร์ +66 81 234 5678')).toEqual({ name: 'สมชาย', phone: '0812345678', email: '' });
+    expect(extractContact('ผมชื่อสมชายครับ เบอร์ +66 81 234 5678')).toEqual({
+      name: 'สมชาย',
+      phone: '0812345678',
+      email: '',
+    });
     expect(extractContact('I am looking for a shirt')).toEqual({ name: '', phone: '', email: '' });
   });
 
@@ -130,10 +144,20 @@ describe('language and contact', () => {
 
 describe('generateAnswer', () => {
   it('fills every payload field, one AIMessage per paragraph, deterministically', () => {
-    const input = { humanMessage: 'Hello! I want to buy 2 Oxford shirts, send to 99 Sukhumvit Rd, Bangkok 10110', chatHistory: [] };
+    const input = {
+      humanMessage: 'Hello! I want to buy 2 Oxford shirts, send to 99 Sukhumvit Rd, Bangkok 10110',
+      chatHistory: [],
+    };
     const a = generateAnswer(input);
     expect(generateAnswer(input)).toEqual(a);
-    const payload = { requestId: 'tpa-x', droidId: 1, customerId: 1001, executionTime: 1, timestamp: new Date().toISOString(), ...a };
+    const payload = {
+      requestId: 'tpa-x',
+      droidId: 1,
+      customerId: 1001,
+      executionTime: 1,
+      timestamp: new Date().toISOString(),
+      ...a,
+    };
     const check = checkContract(CONTRACTS.webhook, payload);
     expect([check.violations, check.unverified, check.unknownFields]).toEqual([[], [], []]);
     const paragraphs = a.answer.split('\n\n');
@@ -143,9 +167,19 @@ describe('generateAnswer', () => {
       lc: 1,
       type: 'constructor',
       id: ['langchain_core', 'messages', 'AIMessage'],
-      kwargs: { content: paragraphs[0], additional_kwargs: {}, tool_calls: [], invalid_tool_calls: [], response_metadata: {} },
+      kwargs: {
+        content: paragraphs[0],
+        additional_kwargs: {},
+        tool_calls: [],
+        invalid_tool_calls: [],
+        response_metadata: {},
+      },
     });
-    expect(a.customerInsight).toMatchObject({ forbidden_topics: 'no', user_intent: 'Wants to buy products', user_language: 'English' });
+    expect(a.customerInsight).toMatchObject({
+      forbidden_topics: 'no',
+      user_intent: 'Wants to buy products',
+      user_language: 'English',
+    });
     expect(a.intents).toEqual(expect.arrayContaining(['purchase', 'greeting']));
     expect(a.customExtractedInfo).toEqual({});
   });
@@ -166,7 +200,13 @@ describe('generateAnswer', () => {
   });
 
   it('uses a custom catalogue', () => {
-    const catalogue = { ...DEFAULT_CATALOGUE, currency: 'USD', freeShippingThreshold: 10_000, shippingFee: 5, products: [{ name: 'Widget', price: 1500, keywords: ['widget'] }] };
+    const catalogue = {
+      ...DEFAULT_CATALOGUE,
+      currency: 'USD',
+      freeShippingThreshold: 10_000,
+      shippingFee: 5,
+      products: [{ name: 'Widget', price: 1500, keywords: ['widget'] }],
+    };
     const a = generateAnswer({ humanMessage: 'I want to buy 3 widgets', chatHistory: [] }, catalogue);
     expect(a.shoppingCart.grandTotal).toBe('4,505.00 USD');
   });

@@ -37,7 +37,8 @@ function documented(schema: unknown, segments: string[]): boolean {
   let cur: unknown = schema;
   for (const seg of segments) {
     let def = defOf(cur);
-    while (def && ['optional', 'nullable', 'default', 'readonly'].includes(def.type)) def = defOf((cur = def.innerType));
+    while (def && ['optional', 'nullable', 'default', 'readonly'].includes(def.type))
+      def = defOf((cur = def.innerType));
     if (!def) return false;
     if (def.type === 'object') {
       const shape = def.shape as Record<string, unknown>;
@@ -51,7 +52,6 @@ function documented(schema: unknown, segments: string[]): boolean {
   }
   return true;
 }
-
 
 interface RawStep {
   say?: string;
@@ -79,13 +79,26 @@ function choicePaths(s: RawScenario): string[] {
   check('webhook', Object.keys(s.expect ?? {}), 'answer');
   (s.steps ?? []).forEach((step, i) => {
     const where = `step ${i + 1} (${step.call ?? 'say'})`;
-    const contract: ContractName = step.say !== undefined ? 'webhook' : step.status !== undefined ? 'error-body' : (CALL_ENDPOINTS as Record<string, ContractName>)[step.call ?? '']!;
+    const contract: ContractName =
+      step.say !== undefined
+        ? 'webhook'
+        : step.status !== undefined
+          ? 'error-body'
+          : (CALL_ENDPOINTS as Record<string, ContractName>)[step.call ?? '']!;
     const paths = [...Object.keys(step.expect ?? {}), ...Object.values(step.capture ?? {})];
     // A send that waits: its body is { ...send response, reply: MessageForwarding | null }.
     const waits = step.call === 'send' && (step.waitForReply !== undefined || step.noReplyWithin !== undefined);
     const replyPaths = waits ? paths.filter((p) => p === 'reply' || p.startsWith('reply.')) : [];
-    check(contract, paths.filter((p) => !replyPaths.includes(p)), where);
-    check('message-webhook', replyPaths.filter((p) => p !== 'reply').map((p) => p.slice('reply.'.length)), `${where} reply`);
+    check(
+      contract,
+      paths.filter((p) => !replyPaths.includes(p)),
+      where,
+    );
+    check(
+      'message-webhook',
+      replyPaths.filter((p) => p !== 'reply').map((p) => p.slice('reply.'.length)),
+      `${where} reply`,
+    );
     check('intent-webhook', Object.keys(step.intentWebhook?.expect ?? {}), `${where} intent webhook`);
   });
   return out;
@@ -102,10 +115,19 @@ function demoShopAssertions(s: RawScenario): string[] {
       const isIntents = path === 'intents' || path === 'customerInsight.intents' || path === 'intent';
       if (isIntents && matchers.some((k) => NAME_MATCHERS.includes(k))) out.push(`${where}: ${path} (intent names)`);
       if (matchers.includes('money')) out.push(`${where}: ${path} (a price)`);
-      if (path.startsWith('shoppingCart.products') || path.startsWith('shopping_cart.products') || path === 'customerInsight.product_keyword') {
-        if (!matchers.every((k) => ['present', 'absent', 'minLength'].includes(k))) out.push(`${where}: ${path} (the catalogue)`);
+      if (
+        path.startsWith('shoppingCart.products') ||
+        path.startsWith('shopping_cart.products') ||
+        path === 'customerInsight.product_keyword'
+      ) {
+        if (!matchers.every((k) => ['present', 'absent', 'minLength'].includes(k)))
+          out.push(`${where}: ${path} (the catalogue)`);
       }
-      if ((path === 'answer' || path === 'reply.content.value') && matchers.some((k) => ['contains', 'icontains', 'matches', 'equals', 'similar'].includes(k))) out.push(`${where}: ${path} (wording)`);
+      if (
+        (path === 'answer' || path === 'reply.content.value') &&
+        matchers.some((k) => ['contains', 'icontains', 'matches', 'equals', 'similar'].includes(k))
+      )
+        out.push(`${where}: ${path} (wording)`);
     }
   };
   scan(s.expect, 'answer');
@@ -132,10 +154,20 @@ describe('shipped scenarios assume the demo shop only when tagged demo-shop', ()
   it('the check itself finds intent names, prices, catalogue lines and wording', () => {
     const s: RawScenario = {
       name: 'x',
-      expect: { intents: { includes: 'purchase' }, 'shoppingCart.grandTotal': { money: '1.00 THB' }, answer: { contains: 'Welcome' }, 'customerInsight.product_keyword': { includes: 'Silk scarf' } },
+      expect: {
+        intents: { includes: 'purchase' },
+        'shoppingCart.grandTotal': { money: '1.00 THB' },
+        answer: { contains: 'Welcome' },
+        'customerInsight.product_keyword': { includes: 'Silk scarf' },
+      },
       steps: [{ say: 'hi', expect: { intents: { minLength: 1 }, 'shoppingCart.grandTotal': { matches: '^\\d' } } }],
     };
-    expect(demoShopAssertions(s)).toEqual(['answer: intents (intent names)', 'answer: shoppingCart.grandTotal (a price)', 'answer: answer (wording)', 'answer: customerInsight.product_keyword (the catalogue)']);
+    expect(demoShopAssertions(s)).toEqual([
+      'answer: intents (intent names)',
+      'answer: shoppingCart.grandTotal (a price)',
+      'answer: answer (wording)',
+      'answer: customerInsight.product_keyword (the catalogue)',
+    ]);
   });
 
   it('the starter init writes is scenarios/portable.yaml, and the portable scenarios are more than a handful', () => {
@@ -178,11 +210,28 @@ describe('shipped scenarios are portable unless tagged emulator-only', () => {
 
   it('reads reply.* of a send that waits from the message webhook, and intentWebhook.expect from the intent webhook', () => {
     const send = (extra: Partial<RawStep>): RawScenario => ({ name: 'x', steps: [{ call: 'send', ...extra }] });
-    expect(choicePaths(send({ waitForReply: '30s', expect: { 'reply.type': 'ai', 'reply.content.value': 'x', reply: null } }))).toEqual([]);
+    expect(
+      choicePaths(
+        send({ waitForReply: '30s', expect: { 'reply.type': 'ai', 'reply.content.value': 'x', reply: null } }),
+      ),
+    ).toEqual([]);
     expect(choicePaths(send({ noReplyWithin: '5s', capture: { m: 'reply.mid' } }))).toEqual([]);
-    expect(choicePaths(send({ waitForReply: '30s', expect: { 'reply.surprise': 1, mid: 'x' } }))).toEqual(['step 1 (send): mid', 'step 1 (send) reply: surprise']);
+    expect(choicePaths(send({ waitForReply: '30s', expect: { 'reply.surprise': 1, mid: 'x' } }))).toEqual([
+      'step 1 (send): mid',
+      'step 1 (send) reply: surprise',
+    ]);
     expect(choicePaths(send({ expect: { 'reply.type': 'ai' } }))).toEqual(['step 1 (send): reply.type']);
-    const say: RawScenario = { name: 'y', steps: [{ say: 'hi', intentWebhook: { expect: { intent: 'purchase', 'shopping_cart.products.0.count': 2, 'shopping_cart.products.0.sku': 'x' } } }] };
+    const say: RawScenario = {
+      name: 'y',
+      steps: [
+        {
+          say: 'hi',
+          intentWebhook: {
+            expect: { intent: 'purchase', 'shopping_cart.products.0.count': 2, 'shopping_cart.products.0.sku': 'x' },
+          },
+        },
+      ],
+    };
     expect(choicePaths(say)).toEqual(['step 1 (say) intent webhook: shopping_cart.products.0.sku']);
   });
 });

@@ -23,7 +23,11 @@ afterAll(async () => {
 /** Both tiers: no violation, nothing unverified, no unknown field. */
 function expectContract(name: ContractName, body: unknown): void {
   const check = checkContract(CONTRACTS[name], body);
-  expect({ violations: check.violations, unverified: check.unverified, unknown: check.unknownFields }).toEqual({ violations: [], unverified: [], unknown: [] });
+  expect({ violations: check.violations, unverified: check.unverified, unknown: check.unknownFields }).toEqual({
+    violations: [],
+    unverified: [],
+    unknown: [],
+  });
 }
 
 describe('channels, customer, conversations, messages', () => {
@@ -31,7 +35,12 @@ describe('channels, customer, conversations, messages', () => {
     const res = await c.call('GET', `${P}/channels`);
     expect(res.status).toBe(200);
     expectContract('channels', res.body);
-    expect(res.body.channels.map((ch: { type: string }) => ch.type)).toEqual(['line', 'facebook', 'whatsapp', 'webchat']);
+    expect(res.body.channels.map((ch: { type: string }) => ch.type)).toEqual([
+      'line',
+      'facebook',
+      'whatsapp',
+      'webchat',
+    ]);
     expect(res.body.total).toBe(4);
   });
 
@@ -39,7 +48,13 @@ describe('channels, customer, conversations, messages', () => {
     const res = await c.call('GET', `${P}/customer/2001`);
     expect(res.status).toBe(200);
     expectContract('customer', res.body);
-    expect(res.body).toMatchObject({ customerId: 2001, botEnabled: true, zipcode: '10110', city: 'Bangkok', language: 'th' });
+    expect(res.body).toMatchObject({
+      customerId: 2001,
+      botEnabled: true,
+      zipcode: '10110',
+      city: 'Bangkok',
+      language: 'th',
+    });
     expect(res.body).not.toHaveProperty('conversations');
   });
 
@@ -96,8 +111,14 @@ describe('bot switch and send', () => {
     expectContract('send', res.body);
     expect(res.body).toEqual({ success: true, mid: expect.stringMatching(/^ddtp-[a-z0-9]{20}$/) });
     const now = (await c.call('GET', `${P}/customer/2003/conversations`)).body;
-    expect(now.conversations[0]).toMatchObject({ type: 'human', content: 'I want to buy 2 Oxford shirts', contentType: 'text' });
-    await expect.poll(async () => (await c.call('GET', `${P}/customer/2003/conversations`)).body.total).toBe(before + 2);
+    expect(now.conversations[0]).toMatchObject({
+      type: 'human',
+      content: 'I want to buy 2 Oxford shirts',
+      contentType: 'text',
+    });
+    await expect
+      .poll(async () => (await c.call('GET', `${P}/customer/2003/conversations`)).body.total)
+      .toBe(before + 2);
     const conv = (await c.call('GET', `${P}/customer/2003/conversations`)).body;
     expect(conv.conversations[0].type).toBe('ai');
     expect(conv.conversations[0].content).toContain('2,580.00 THB');
@@ -107,11 +128,18 @@ describe('bot switch and send', () => {
   it('stores an image URL as an image with alt text; no reply with the bot off', async () => {
     await c.call('POST', `${P}/customer/2003`, { botEnabled: false });
     const before = emulator.stats().botReplies;
-    const res = await c.call('POST', `${P}/send`, { customerId: '2003', humanMessage: 'https://cdn.example.com/p/silk-scarf.webp' });
+    const res = await c.call('POST', `${P}/send`, {
+      customerId: '2003',
+      humanMessage: 'https://cdn.example.com/p/silk-scarf.webp',
+    });
     expect(res.status).toBe(200);
     expect(emulator.stats().scheduled).toBe(0); // no reply was scheduled
     const conv = (await c.call('GET', `${P}/customer/2003/conversations`)).body;
-    expect(conv.conversations[0]).toMatchObject({ type: 'human', contentType: 'image', alt: expect.stringContaining('Silk scarf') });
+    expect(conv.conversations[0]).toMatchObject({
+      type: 'human',
+      contentType: 'image',
+      alt: expect.stringContaining('Silk scarf'),
+    });
     expect(emulator.stats().botReplies).toBe(before);
     await c.call('POST', `${P}/customer/2003`, { botEnabled: true });
   });
@@ -140,14 +168,17 @@ describe('bot switch and send', () => {
 
 describe('ask', () => {
   it('answers JSON text when the prompt asks for JSON, from the history', async () => {
-    const res = await c.call('POST', `${P}/customer/2002/ask`, { prompt: 'Classify the sentiment and list product interest as JSON' });
+    const res = await c.call('POST', `${P}/customer/2002/ask`, {
+      prompt: 'Classify the sentiment and list product interest as JSON',
+    });
     expect(res.status).toBe(200);
     expectContract('ask', res.body);
     expect(JSON.parse(res.body.answer)).toEqual({ sentiment: 'negative', productInterest: ['Denim jacket'] });
   });
 
   it("fills exactly the keys of a JSON template written in the prompt (the docs' example)", async () => {
-    const prompt = 'Analyze user sentiment. Respond ONLY with valid JSON: { "status": "positive" | "negative" | "neutral", "reason": "brief explanation" }';
+    const prompt =
+      'Analyze user sentiment. Respond ONLY with valid JSON: { "status": "positive" | "negative" | "neutral", "reason": "brief explanation" }';
     const res = await c.call('POST', `${P}/customer/2002/ask`, { prompt });
     const parsed = JSON.parse(res.body.answer);
     expect(Object.keys(parsed)).toEqual(['status', 'reason']);
@@ -173,7 +204,9 @@ describe('ask', () => {
 describe('get-image-alt', () => {
   it('returns altText, executionTime and trackingId for each supported extension', async () => {
     for (const ext of ['jpg', 'jpeg', 'png', 'gif', 'webp', 'JPG']) {
-      const res = await c.call('POST', `${P}/get-image-alt`, { imageUrl: `https://cdn.example.com/denim-jacket.${ext}?v=2` });
+      const res = await c.call('POST', `${P}/get-image-alt`, {
+        imageUrl: `https://cdn.example.com/denim-jacket.${ext}?v=2`,
+      });
       expect(res.status, ext).toBe(200);
       expectContract('get-image-alt', res.body);
       expect(res.body.altText).toContain('Denim jacket');
@@ -181,7 +214,12 @@ describe('get-image-alt', () => {
   });
 
   it('400 for other extensions or a missing URL', async () => {
-    for (const body of [{ imageUrl: 'https://cdn.example.com/a.bmp' }, { imageUrl: 'https://cdn.example.com/a.jpg.exe' }, {}, { imageUrl: 'not a url.jpg' }]) {
+    for (const body of [
+      { imageUrl: 'https://cdn.example.com/a.bmp' },
+      { imageUrl: 'https://cdn.example.com/a.jpg.exe' },
+      {},
+      { imageUrl: 'not a url.jpg' },
+    ]) {
       const res = await c.call('POST', `${P}/get-image-alt`, body);
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(res.body.error).toBe('Bad Request');

@@ -11,9 +11,13 @@ describe('startEmulatorStandalone', () => {
     const client = createJsonClient(s.url, s.emulator.token);
     try {
       expect(s.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-      const ack = await client.call('POST', '/api/droids/1/endpoint/get-droid-answer-async', { humanMessage: { content: 'Hi' } });
+      const ack = await client.call('POST', '/api/droids/1/endpoint/get-droid-answer-async', {
+        humanMessage: { content: 'Hi' },
+      });
       expect(ack.status).toBe(200);
-      await expect.poll(async () => (await client.call('GET', '/api/droids/1/test-async-answer-webhook')).body.total).toBe(1);
+      await expect
+        .poll(async () => (await client.call('GET', '/api/droids/1/test-async-answer-webhook')).body.total)
+        .toBe(1);
     } finally {
       await client.close();
       await s.close();

@@ -33,8 +33,20 @@ import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import Fastify, { type FastifyReply } from 'fastify';
 import { Agent, request } from 'undici';
-import type { ChatHistoryItem, ConversationMessage, IntentWebhookRequest, MessageForwarding } from '../../src/contract/index.js';
-import { aiMessage, analyseAnswer, formatMoney, type AnswerBody, type Catalogue, type IntentDefinition } from '../../src/emulator/ai/index.js';
+import type {
+  ChatHistoryItem,
+  ConversationMessage,
+  IntentWebhookRequest,
+  MessageForwarding,
+} from '../../src/contract/index.js';
+import {
+  aiMessage,
+  analyseAnswer,
+  formatMoney,
+  type AnswerBody,
+  type Catalogue,
+  type IntentDefinition,
+} from '../../src/emulator/ai/index.js';
 import { answerPrompt } from '../../src/emulator/ai/ask.js';
 
 export interface AltServiceOptions {
@@ -57,7 +69,7 @@ export interface AltServiceOptions {
 }
 
 /** The alternative shop's catalogue: none of the demo shop's products, prices in USD. */
-export const ALT_CATALOGUE: Catalogue = {
+const ALT_CATALOGUE: Catalogue = {
   currency: 'USD',
   shippingFee: 5,
   freeShippingThreshold: 100,
@@ -70,7 +82,7 @@ export const ALT_CATALOGUE: Catalogue = {
 };
 
 /** The alternative droid's intents: every built-in detector, under names of its owner's choosing. */
-export const ALT_INTENTS: readonly IntentDefinition[] = [
+const ALT_INTENTS: readonly IntentDefinition[] = [
   { name: 'unhappy', detects: ['complaint', 'return_request'], keywords: [] },
   { name: 'buy', detects: ['purchase'], keywords: [] },
   { name: 'question', detects: ['price_inquiry', 'product_inquiry', 'general_inquiry'], keywords: [] },
@@ -88,7 +100,8 @@ function altWording(body: AnswerBody): string[] {
   const a = body.addressParsing;
   const out = ['Thanks for your message to Alt Outfitters.'];
   if (lines.length > 0) out.push(`Your order: ${lines.join(', ')}. To pay: ${cart.grandTotal}.`);
-  if (a.postal_code !== '' || a.city !== '') out.push(`Shipping to: ${[a.street_address, a.city, a.postal_code].filter((x) => x !== '').join(', ')}.`);
+  if (a.postal_code !== '' || a.city !== '')
+    out.push(`Shipping to: ${[a.street_address, a.city, a.postal_code].filter((x) => x !== '').join(', ')}.`);
   return out;
 }
 
@@ -98,13 +111,34 @@ export interface AltService {
   droidId: number;
   testCustomerId: number | null;
   /** What it saw and did. */
-  stats: { syncObjectRefused: number; syncAnswered: number; asyncAccepted: number; answersPosted: number; duplicatesPosted: number; messagesForwarded: number; intentsPosted: number; refused: Record<number, number> };
+  stats: {
+    syncObjectRefused: number;
+    syncAnswered: number;
+    asyncAccepted: number;
+    answersPosted: number;
+    duplicatesPosted: number;
+    messagesForwarded: number;
+    intentsPosted: number;
+    refused: Record<number, number>;
+  };
   close(): Promise<void>;
 }
 
-const WEBHOOK_NOT_CONFIGURED = 'thirdPartyAnswerWebhook is not configured. Please set up the webhook URL in Settings > Integrations before using async answer endpoint.';
-const STATUS: Record<number, string> = { 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 422: 'Unprocessable Entity' };
-const id = (n: number): string => randomBytes(n).toString('base64url').toLowerCase().replace(/[^a-z0-9]/g, '0').slice(0, n);
+const WEBHOOK_NOT_CONFIGURED =
+  'thirdPartyAnswerWebhook is not configured. Please set up the webhook URL in Settings > Integrations before using async answer endpoint.';
+const STATUS: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  422: 'Unprocessable Entity',
+};
+const id = (n: number): string =>
+  randomBytes(n)
+    .toString('base64url')
+    .toLowerCase()
+    .replace(/[^a-z0-9]/g, '0')
+    .slice(0, n);
 
 interface Customer {
   id: number;
@@ -120,8 +154,22 @@ export async function startAltService(options: AltServiceOptions = {}): Promise<
   const testCustomerId = options.testCustomerId === undefined ? 5 : options.testCustomerId;
   const delay = options.answerDelayMs ?? 20;
   const duplicateEvery = options.duplicateEvery ?? 2;
-  const customers = new Map<number, Customer>([5, 9001, 9002].map((n) => [n, { id: n, name: n === 5 ? 'Test Customer' : `Customer ${n}`, botEnabled: true, conversation: [] }]));
-  const stats: AltService['stats'] = { syncObjectRefused: 0, syncAnswered: 0, asyncAccepted: 0, answersPosted: 0, duplicatesPosted: 0, messagesForwarded: 0, intentsPosted: 0, refused: {} };
+  const customers = new Map<number, Customer>(
+    [5, 9001, 9002].map((n) => [
+      n,
+      { id: n, name: n === 5 ? 'Test Customer' : `Customer ${n}`, botEnabled: true, conversation: [] },
+    ]),
+  );
+  const stats: AltService['stats'] = {
+    syncObjectRefused: 0,
+    syncAnswered: 0,
+    asyncAccepted: 0,
+    answersPosted: 0,
+    duplicatesPosted: 0,
+    messagesForwarded: 0,
+    intentsPosted: 0,
+    refused: {},
+  };
   const dispatcher = new Agent({ connections: 8 });
   const timers = new Set<NodeJS.Timeout>();
   const inFlight = new Set<Promise<unknown>>();
@@ -130,10 +178,21 @@ export async function startAltService(options: AltServiceOptions = {}): Promise<
   let closing = false;
   /** One attempt: true when answered 2xx in time. */
   const attempt = (u: URL, body: string, timeoutMs: number | undefined): Promise<boolean> =>
-    request(u, { method: 'POST', dispatcher, headers: { 'content-type': 'application/json' }, body, ...(timeoutMs !== undefined && { signal: AbortSignal.timeout(timeoutMs) }) })
+    request(u, {
+      method: 'POST',
+      dispatcher,
+      headers: { 'content-type': 'application/json' },
+      body,
+      ...(timeoutMs !== undefined && { signal: AbortSignal.timeout(timeoutMs) }),
+    })
       .then(async (res) => (await res.body.dump(), res.statusCode >= 200 && res.statusCode < 300))
       .catch(() => false);
-  const post = (url: string, query: Record<string, string | undefined>, body: unknown, retry?: AltServiceOptions['answerRetry']): void => {
+  const post = (
+    url: string,
+    query: Record<string, string | undefined>,
+    body: unknown,
+    retry?: AltServiceOptions['answerRetry'],
+  ): void => {
     const u = new URL(url);
     for (const [k, v] of Object.entries(query)) if (v) u.searchParams.set(k, v);
     const text = JSON.stringify(body);
@@ -141,7 +200,8 @@ export async function startAltService(options: AltServiceOptions = {}): Promise<
       for (let n = 1; n <= (retry?.attempts ?? 1); n++) {
         if (closing) return;
         if (await attempt(u, text, retry?.timeoutMs)) return;
-        if (retry && n < retry.attempts) await new Promise((resolve) => void setTimeout(resolve, retry.delayMs).unref());
+        if (retry && n < retry.attempts)
+          await new Promise((resolve) => void setTimeout(resolve, retry.delayMs).unref());
       }
     })();
     inFlight.add(p);
@@ -160,7 +220,12 @@ export async function startAltService(options: AltServiceOptions = {}): Promise<
   };
 
   /** The documented answer payload, with this implementation's cart lines; intents POSTed. */
-  const answer = (humanMessage: string, chatHistory: ChatHistoryItem[], customerId: number, requestId?: string): Record<string, unknown> => {
+  const answer = (
+    humanMessage: string,
+    chatHistory: ChatHistoryItem[],
+    customerId: number,
+    requestId?: string,
+  ): Record<string, unknown> => {
     const t0 = performance.now();
     const { body, facts } = analyseAnswer({ humanMessage, chatHistory }, ALT_CATALOGUE, ALT_INTENTS);
     const paragraphs = altWording(body);
@@ -172,10 +237,28 @@ export async function startAltService(options: AltServiceOptions = {}): Promise<
         mid: `alt-${id(12)}`,
         customer_id: String(customerId),
         intent,
-        address_parsing: { street_address: a.street_address, village_or_project: '', subdistrict: a.subdistrict, district: a.district, city: a.city, state: '', postal_code: a.postal_code, country: a.country },
+        address_parsing: {
+          street_address: a.street_address,
+          village_or_project: '',
+          subdistrict: a.subdistrict,
+          district: a.district,
+          city: a.city,
+          state: '',
+          postal_code: a.postal_code,
+          country: a.country,
+        },
         payment_method: facts.paymentMethod,
         shopping_cart: { ...body.shoppingCart, unavailableCount: 0 },
-        contact_info: { name: c.name, phone: c.phone, email: c.email, address: a.street_address, city: a.city, zipcode: a.postal_code, language: facts.language, languageName: body.customerInsight.user_language },
+        contact_info: {
+          name: c.name,
+          phone: c.phone,
+          email: c.email,
+          address: a.street_address,
+          city: a.city,
+          zipcode: a.postal_code,
+          language: facts.language,
+          languageName: body.customerInsight.user_language,
+        },
         secret: hook!.secret,
         folder: '',
         e: '',
@@ -184,7 +267,13 @@ export async function startAltService(options: AltServiceOptions = {}): Promise<
       stats.intentsPosted += 1;
       post(hook!.url, {}, intentBody);
     }
-    const products = body.shoppingCart.products.map((p) => ({ sku: p.code, title: p.name, qty: p.count, unitPrice: formatMoney(p.price, ALT_CATALOGUE.currency), lineTotal: formatMoney(p.total, ALT_CATALOGUE.currency) }));
+    const products = body.shoppingCart.products.map((p) => ({
+      sku: p.code,
+      title: p.name,
+      qty: p.count,
+      unitPrice: formatMoney(p.price, ALT_CATALOGUE.currency),
+      lineTotal: formatMoney(p.total, ALT_CATALOGUE.currency),
+    }));
     return {
       ...(requestId !== undefined && { requestId }),
       droidId,
@@ -205,11 +294,29 @@ export async function startAltService(options: AltServiceOptions = {}): Promise<
   const store = (c: Customer, type: 'human' | 'ai', content: string): ConversationMessage => {
     const at = new Date().toISOString();
     const image = /^https?:\/\/\S+\.(jpe?g|png|gif|webp)$/i.test(content);
-    const m: ConversationMessage = { id: nextMessageId++, type, contentType: image ? 'image' : 'text', content, alt: '', note: null, createdAt: at, updatedAt: at };
+    const m: ConversationMessage = {
+      id: nextMessageId++,
+      type,
+      contentType: image ? 'image' : 'text',
+      content,
+      alt: '',
+      note: null,
+      createdAt: at,
+      updatedAt: at,
+    };
     c.conversation.unshift(m);
     const hook = options.messageWebhook;
     if (hook) {
-      const body: MessageForwarding = { mid: `ddtp-${id(14)}`, chatId: 700 + c.id, customerId: c.id, droidId, channelId: 7, type, content: { type: image ? 'image' : 'text', value: content }, createdAt: at };
+      const body: MessageForwarding = {
+        mid: `ddtp-${id(14)}`,
+        chatId: 700 + c.id,
+        customerId: c.id,
+        droidId,
+        channelId: 7,
+        type,
+        content: { type: image ? 'image' : 'text', value: content },
+        createdAt: at,
+      };
       stats.messagesForwarded += 1;
       post(hook.url, { verify_token: hook.verifyToken }, body);
     }
@@ -222,20 +329,50 @@ export async function startAltService(options: AltServiceOptions = {}): Promise<
       api.addHook('onRequest', async (req, reply) => {
         const auth = req.headers.authorization;
         if (auth !== `Bearer ${token}`) return refuse(reply, 401, 'Invalid API key');
-        if ((req.params as { droidId?: string }).droidId !== String(droidId)) return refuse(reply, 403, 'Access denied');
+        if ((req.params as { droidId?: string }).droidId !== String(droidId))
+          return refuse(reply, 403, 'Access denied');
       });
       const customerOf = (raw: unknown): Customer | undefined => customers.get(Number(raw));
 
-      api.get('/channels', async () => ({ data: [{ channelId: 'ch_line_1', platform: 'LINE', displayName: 'Alt Shop LINE', enabled: true }, { channelId: 'ch_web_7', platform: 'WEB', displayName: 'Alt Shop web chat', enabled: true }], count: 2 }));
+      api.get('/channels', async () => ({
+        data: [
+          { channelId: 'ch_line_1', platform: 'LINE', displayName: 'Alt Shop LINE', enabled: true },
+          { channelId: 'ch_web_7', platform: 'WEB', displayName: 'Alt Shop web chat', enabled: true },
+        ],
+        count: 2,
+      }));
       api.get('/messages/:customerId', async (req, reply) => {
         const c = customerOf((req.params as { customerId: string }).customerId);
         if (!c) return refuse(reply, 403, 'Access denied');
-        return { messages: c.conversation.map((m) => ({ mid: `ddtp-${m.id}`, type: m.type, content: { type: m.contentType, value: m.content }, createdAt: m.createdAt })) };
+        return {
+          messages: c.conversation.map((m) => ({
+            mid: `ddtp-${m.id}`,
+            type: m.type,
+            content: { type: m.contentType, value: m.content },
+            createdAt: m.createdAt,
+          })),
+        };
       });
       api.get('/customer/:customerId', async (req, reply) => {
         const c = customerOf((req.params as { customerId: string }).customerId);
         if (!c) return refuse(reply, 403, 'Access denied');
-        return { customerId: String(c.id), externalId: 880000 + c.id, channelId: '7', botEnabled: c.botEnabled, avatar: null, socialName: c.name, name: c.name, phone: null, address: null, city: null, zipcode: null, email: `customer${c.id}@alt.example`, language: 'English', tags: [], createdAt: '2025-06-01T00:00:00.000Z' };
+        return {
+          customerId: String(c.id),
+          externalId: 880000 + c.id,
+          channelId: '7',
+          botEnabled: c.botEnabled,
+          avatar: null,
+          socialName: c.name,
+          name: c.name,
+          phone: null,
+          address: null,
+          city: null,
+          zipcode: null,
+          email: `customer${c.id}@alt.example`,
+          language: 'English',
+          tags: [],
+          createdAt: '2025-06-01T00:00:00.000Z',
+        };
       });
       api.get('/customer/:customerId/conversations', async (req, reply) => {
         const c = customerOf((req.params as { customerId: string }).customerId);
@@ -254,15 +391,20 @@ export async function startAltService(options: AltServiceOptions = {}): Promise<
         const c = customerOf((req.params as { customerId: string }).customerId);
         if (!c) return refuse(reply, 403, 'Access denied');
         const prompt = (req.body as { prompt?: unknown } | null)?.prompt;
-        if (typeof prompt !== 'string' || prompt.length === 0 || prompt.length > 500) return refuse(reply, 400, 'prompt must be 1 to 500 characters');
+        if (typeof prompt !== 'string' || prompt.length === 0 || prompt.length > 500)
+          return refuse(reply, 400, 'prompt must be 1 to 500 characters');
         return { answer: answerPrompt(prompt, c.conversation, ALT_CATALOGUE), usage: { tokens: 42 } };
       });
       api.post('/send', async (req, reply) => {
         const b = (req.body ?? {}) as { customerId?: unknown; humanMessage?: unknown };
         const c = customerOf(b.customerId);
         if (!c) return refuse(reply, 403, 'Access denied');
-        if (typeof b.humanMessage !== 'string' || b.humanMessage === '') return refuse(reply, 400, 'humanMessage must be a non-empty string');
-        const history: ChatHistoryItem[] = c.conversation.slice(0, 20).reverse().map((m) => ({ type: m.type === 'ai' ? 'ai' : 'human', content: m.content }));
+        if (typeof b.humanMessage !== 'string' || b.humanMessage === '')
+          return refuse(reply, 400, 'humanMessage must be a non-empty string');
+        const history: ChatHistoryItem[] = c.conversation
+          .slice(0, 20)
+          .reverse()
+          .map((m) => ({ type: m.type === 'ai' ? 'ai' : 'human', content: m.content }));
         const m = store(c, 'human', b.humanMessage);
         if (c.botEnabled) {
           const text = b.humanMessage;
@@ -275,8 +417,11 @@ export async function startAltService(options: AltServiceOptions = {}): Promise<
       api.post('/get-image-alt', async (req, reply) => {
         const imageUrl = (req.body as { imageUrl?: unknown } | null)?.imageUrl;
         if (typeof imageUrl !== 'string' || imageUrl === '') return refuse(reply, 400, 'imageUrl is required');
-        if (!/\.(jpe?g|png|gif|webp)$/i.test(new URL(imageUrl, 'http://x').pathname)) return refuse(reply, 422, 'Unsupported image type');
-        const name = decodeURIComponent(imageUrl.split('/').pop() ?? '').replace(/\.\w+$/, '').replace(/[-_]+/g, ' ');
+        if (!/\.(jpe?g|png|gif|webp)$/i.test(new URL(imageUrl, 'http://x').pathname))
+          return refuse(reply, 422, 'Unsupported image type');
+        const name = decodeURIComponent(imageUrl.split('/').pop() ?? '')
+          .replace(/\.\w+$/, '')
+          .replace(/[-_]+/g, ' ');
         return { alt: `A photo of ${name}`, took_ms: 12, meta: { requestId: `img_${id(10)}` } };
       });
       api.post('/get-droid-answer', async (req, reply) => {
@@ -286,7 +431,11 @@ export async function startAltService(options: AltServiceOptions = {}): Promise<
           return refuse(reply, 400, 'Invalid humanMessage format');
         }
         stats.syncAnswered += 1;
-        return answer(b.humanMessage, Array.isArray(b.chatHistory) ? (b.chatHistory as ChatHistoryItem[]) : [], testCustomerId ?? 0);
+        return answer(
+          b.humanMessage,
+          Array.isArray(b.chatHistory) ? (b.chatHistory as ChatHistoryItem[]) : [],
+          testCustomerId ?? 0,
+        );
       });
       api.post('/get-droid-answer-async', async (req, reply) => {
         // The docs' order: the settings first, then the message.
@@ -294,20 +443,30 @@ export async function startAltService(options: AltServiceOptions = {}): Promise<
         if (!hook) return refuse(reply, 400, WEBHOOK_NOT_CONFIGURED);
         if (testCustomerId === null) return refuse(reply, 400, 'Droid Missing Test Customer Id');
         const hm = (req.body as { humanMessage?: unknown } | null)?.humanMessage as { content?: unknown } | undefined;
-        if (typeof hm !== 'object' || hm === null || typeof hm.content !== 'string') return refuse(reply, 400, 'Invalid humanMessage format');
+        if (typeof hm !== 'object' || hm === null || typeof hm.content !== 'string')
+          return refuse(reply, 400, 'Invalid humanMessage format');
         const history = (req.body as { chatHistory?: unknown }).chatHistory;
         const requestId = `tpa-${id(20)}`;
         stats.asyncAccepted += 1;
         const n = stats.asyncAccepted;
         const content = hm.content;
         later(() => {
-          const payload = answer(content, Array.isArray(history) ? (history as ChatHistoryItem[]) : [], testCustomerId, requestId);
+          const payload = answer(
+            content,
+            Array.isArray(history) ? (history as ChatHistoryItem[]) : [],
+            testCustomerId,
+            requestId,
+          );
           const times = duplicateEvery > 0 && n % duplicateEvery === 0 ? 2 : 1;
           for (let i = 0; i < times; i++) post(hook.url, { secret: hook.secret }, payload, options.answerRetry);
           stats.answersPosted += 1;
           stats.duplicatesPosted += times - 1;
         });
-        return { success: true, requestId, message: 'Answer request queued. Response will be sent to your configured webhook.' };
+        return {
+          success: true,
+          requestId,
+          message: 'Answer request queued. Response will be sent to your configured webhook.',
+        };
       });
     },
     { prefix: '/api/droids/:droidId/endpoint' },

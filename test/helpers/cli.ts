@@ -78,7 +78,10 @@ export interface CliExit {
  * Runs the CLI to its end with `args` in `cwd` (default: the repository), in a minimal
  * environment (`CI=true`, `NO_COLOR=1`, no inherited secrets) plus `env`; bounded by `maxMs`.
  */
-export async function droidcheck(args: string[], opts: { env?: Record<string, string>; cwd?: string; maxMs?: number } = {}): Promise<CliExit> {
+export async function droidcheck(
+  args: string[],
+  opts: { env?: Record<string, string>; cwd?: string; maxMs?: number } = {},
+): Promise<CliExit> {
   const child = startCli(args, { CI: 'true', ...(opts.env ?? {}) }, opts.cwd);
   const code = await child.exited(opts.maxMs ?? 60_000);
   return { code: typeof code === 'number' ? code : null, stdout: child.stdout(), stderr: child.stderr() };
@@ -96,7 +99,12 @@ let collected = 0;
 /** Copies the report.json a CLI run wrote in its `-o`/`--report-dir` (or the default `reports/` of `cwd`), if any. */
 function collectReport(args: string[], cwd: string, started: number): void {
   const at = args.findIndex((a) => a === '-o' || a === '--report-dir');
-  const dir = at >= 0 ? args[at + 1] : args.some((a) => a === 'run' || a === 'load' || a === 'capacity' || a === 'merge') ? 'reports' : undefined;
+  const dir =
+    at >= 0
+      ? args[at + 1]
+      : args.some((a) => a === 'run' || a === 'load' || a === 'capacity' || a === 'merge')
+        ? 'reports'
+        : undefined;
   if (dir !== undefined) collectReportDir(isAbsolute(dir) ? dir : resolve(cwd, dir), started);
 }
 

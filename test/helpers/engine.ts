@@ -21,7 +21,11 @@ export interface PlanOptions {
 }
 
 /** Runs every scenario x mode x repeat of `suites` once (closed model), keeping the records. */
-export function runPlan(target: { client: DroidClient; receiver?: Receiver }, suites: readonly Suite[], opts: PlanOptions = {}): Promise<EngineResult> {
+export function runPlan(
+  target: { client: DroidClient; receiver?: Receiver },
+  suites: readonly Suite[],
+  opts: PlanOptions = {},
+): Promise<EngineResult> {
   return runEngine({
     source: PlanSource.of(suites, opts.mode),
     scheduler: { kind: 'closed', concurrency: opts.concurrency ?? 8 },
@@ -37,7 +41,10 @@ export function runPlan(target: { client: DroidClient; receiver?: Receiver }, su
 }
 
 /** A plain scenario built in code (no file). */
-export function scenario(name: string, opts: { suite?: string; modes?: AnswerMode[]; humanMessage?: string; repeat?: number } = {}): Scenario {
+export function scenario(
+  name: string,
+  opts: { suite?: string; modes?: AnswerMode[]; humanMessage?: string; repeat?: number } = {},
+): Scenario {
   const suite = opts.suite ?? 'load';
   return {
     suite,
@@ -59,7 +66,11 @@ export function suiteOf(...scenarios: Scenario[]): Suite {
 }
 
 /** The report `droidcheck run` would build from `result` (no accounting step, no redaction). */
-export function reportOf(result: EngineResult, receiver: ReceiverStats, opts: { suites?: readonly Suite[]; thresholds?: string[] } = {}): ReportDocument {
+export function reportOf(
+  result: EngineResult,
+  receiver: ReceiverStats,
+  opts: { suites?: readonly Suite[]; thresholds?: string[] } = {},
+): ReportDocument {
   return buildReport({
     kind: 'run',
     startedAt: result.startedAt,

@@ -8,7 +8,7 @@ import { DroidClient, type DroidClientOptions } from '../../src/client/index.js'
 import { createEmulator, type Emulator, type EmulatorOptions } from '../../src/emulator/index.js';
 import { createReceiver, type Receiver, type ReceiverOptions } from '../../src/receiver/index.js';
 
-export const LOOPBACK_SECRET = 'loopback-secret-0123456789abcdefghijklmn';
+const LOOPBACK_SECRET = 'loopback-secret-0123456789abcdefghijklmn';
 
 export interface Loopback {
   emulator: Emulator;
@@ -33,7 +33,13 @@ export async function startLoopback(options: LoopbackOptions = {}): Promise<Loop
   const emulator = await createEmulator({ ...options.emulator, webhookUrl, webhookSecret: secret });
   const baseUrl = await emulator.listen();
   const dispatcher = new Agent(options.agent);
-  const client = new DroidClient({ baseUrl, droidId: emulator.droidId, token: emulator.token, dispatcher, ...options.client });
+  const client = new DroidClient({
+    baseUrl,
+    droidId: emulator.droidId,
+    token: emulator.token,
+    dispatcher,
+    ...options.client,
+  });
   return {
     emulator,
     receiver,

@@ -47,17 +47,38 @@ let sessions = 0;
  * Starts `argv` (run through `sh -c` in `cwd`) in a `cols` x `rows` terminal with `env` added to
  * a minimal environment. The command's exit code is printed after it as `<<exit N>>`.
  */
-export async function startInPty(argv: string[], opts: { cwd: string; env?: Record<string, string>; cols?: number; rows?: number }): Promise<PtySession> {
+export async function startInPty(
+  argv: string[],
+  opts: { cwd: string; env?: Record<string, string>; cols?: number; rows?: number },
+): Promise<PtySession> {
   const dir = await mkdtemp(join(tmpdir(), 'droidcheck-pty-'));
   const conf = join(dir, 'tmux.conf');
   await writeFile(conf, 'set -g history-limit 100000\nset -g remain-on-exit on\nset -g status off\n');
   const socket = `droidcheck-test-${process.pid}-${++sessions}`;
-  const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? dir, TERM: 'xterm-256color', LANG: 'C.UTF-8', ...(opts.env ?? {}) };
-  const envArgs = Object.entries(env).map(([k, v]) => quote(`${k}=${v}`)).join(' ');
+  const env = {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    HOME: process.env.HOME ?? dir,
+    TERM: 'xterm-256color',
+    LANG: 'C.UTF-8',
+    ...(opts.env ?? {}),
+  };
+  const envArgs = Object.entries(env)
+    .map(([k, v]) => quote(`${k}=${v}`))
+    .join(' ');
   // The wrapper survives Ctrl-C as an interactive shell does (the trap is reset for the command).
   const script = `trap : INT; cd ${quote(opts.cwd)} && env -i ${envArgs} ${argv.map(quote).join(' ')}; echo "<<exit $?>>"`;
   const tmux = (...args: string[]) => run('tmux', ['-L', socket, '-f', conf, ...args], { maxBuffer: 64 * 1024 * 1024 });
-  await tmux('new-session', '-d', '-s', 'main', '-x', String(opts.cols ?? 100), '-y', String(opts.rows ?? 24), `sh -c ${quote(script)}`);
+  await tmux(
+    'new-session',
+    '-d',
+    '-s',
+    'main',
+    '-x',
+    String(opts.cols ?? 100),
+    '-y',
+    String(opts.rows ?? 24),
+    `sh -c ${quote(script)}`,
+  );
   const screen = async (): Promise<string> => {
     const { stdout } = await tmux('capture-pane', '-p', '-J', '-S', '-', '-E', '-', '-t', 'main');
     return stdout.replace(/\s+$/, '');
@@ -67,7 +88,8 @@ export async function startInPty(argv: string[], opts: { cwd: string; env?: Reco
     for (;;) {
       const text = await screen();
       if (pattern.test(text)) return text;
-      if (performance.now() > end) throw new Error(`timed out after ${maxMs} ms waiting for ${pattern} on the terminal; it shows:\n${text}`);
+      if (performance.now() > end)
+        throw new Error(`timed out after ${maxMs} ms waiting for ${pattern} on the terminal; it shows:\n${text}`);
       await new Promise((r) => setTimeout(r, 100));
     }
   };

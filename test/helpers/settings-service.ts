@@ -36,7 +36,11 @@ export interface SettingsServiceOptions {
 const TEST_CUSTOMER = 5;
 
 function postJson(url: string, body: unknown): Promise<void> {
-  return request(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then(
+  return request(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  }).then(
     (res) => res.body.dump(),
     () => undefined,
   );
@@ -57,8 +61,10 @@ export async function startSettingsService(options: SettingsServiceOptions = {})
   const stats: SettingsService['stats'] = { channels: 0, asyncRequests: 0, asyncAcked: 0, sends: 0 };
   const app = Fastify({ logger: false });
   app.addHook('onRequest', async (request, reply) => {
-    if (request.headers.authorization !== `Bearer ${token}`) return reply.code(401).send({ error: 'Unauthorized', message: 'Invalid API key' });
-    if (!request.url.startsWith(`/api/droids/${droidId}/endpoint/`)) return reply.code(403).send({ error: 'Forbidden', message: 'Access denied' });
+    if (request.headers.authorization !== `Bearer ${token}`)
+      return reply.code(401).send({ error: 'Unauthorized', message: 'Invalid API key' });
+    if (!request.url.startsWith(`/api/droids/${droidId}/endpoint/`))
+      return reply.code(403).send({ error: 'Forbidden', message: 'Access denied' });
     return undefined;
   });
   const prefix = `/api/droids/${droidId}/endpoint`;
@@ -71,10 +77,25 @@ export async function startSettingsService(options: SettingsServiceOptions = {})
     const d = options.deliver;
     if (!d) return;
     const at = new Date().toISOString();
-    const forwarded: MessageForwarding = { mid: `ddtp-${randomBytes(8).toString('hex')}`, chatId: 1, customerId: TEST_CUSTOMER, droidId, channelId: 1, type: 'human', content: { type: 'text', value: text }, createdAt: at };
+    const forwarded: MessageForwarding = {
+      mid: `ddtp-${randomBytes(8).toString('hex')}`,
+      chatId: 1,
+      customerId: TEST_CUSTOMER,
+      droidId,
+      channelId: 1,
+      type: 'human',
+      content: { type: 'text', value: text },
+      createdAt: at,
+    };
     const url = d.messagesUrl ? new URL(d.messagesUrl) : undefined;
     if (url && d.verifyToken) url.searchParams.set('verify_token', d.verifyToken);
-    const answer = buildAnswerPayload(analyseAnswer({ humanMessage: text, chatHistory: [] }).body, { requestId, droidId, customerId: TEST_CUSTOMER, executionTime: 5, timestamp: at });
+    const answer = buildAnswerPayload(analyseAnswer({ humanMessage: text, chatHistory: [] }).body, {
+      requestId,
+      droidId,
+      customerId: TEST_CUSTOMER,
+      executionTime: 5,
+      timestamp: at,
+    });
     for (const p of [url ? postJson(url.toString(), forwarded) : undefined, postJson(d.answerUrl, answer)]) {
       if (!p) continue;
       pending.add(p);
@@ -92,7 +113,11 @@ export async function startSettingsService(options: SettingsServiceOptions = {})
     const requestId = `tpa-${randomBytes(12).toString('hex').slice(0, 22)}`;
     const content = (request_.body as { humanMessage?: { content?: unknown } } | null)?.humanMessage?.content;
     if (typeof content === 'string') setImmediate(() => deliver(requestId, content));
-    return { success: true, requestId, message: 'Answer request queued. Response will be sent to your configured webhook.' };
+    return {
+      success: true,
+      requestId,
+      message: 'Answer request queued. Response will be sent to your configured webhook.',
+    };
   });
   app.post(`${prefix}/send`, async () => {
     stats.sends += 1;

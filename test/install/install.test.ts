@@ -32,7 +32,12 @@ describe('install from the packed tarball', () => {
     project = join(dir, 'empty-folder');
     await mkdir(project);
     // A user's shell: the installed bin first on PATH, no CI variables, no secrets.
-    env = { PATH: `${join(prefix, 'bin')}:${process.env.PATH ?? ''}`, HOME: process.env.HOME ?? dir, CI: 'true', NO_COLOR: '1' };
+    env = {
+      PATH: `${join(prefix, 'bin')}:${process.env.PATH ?? ''}`,
+      HOME: process.env.HOME ?? dir,
+      CI: 'true',
+      NO_COLOR: '1',
+    };
   });
 
   afterAll(async () => {
@@ -41,26 +46,49 @@ describe('install from the packed tarball', () => {
 
   it('npm pack, npm install -g <tarball>, then droidcheck init && droidcheck run in an empty folder exit 0', async () => {
     expect(existsSync(join(REPO, 'dist', 'cli', 'main.js')), 'run "npm run build" first').toBe(true);
-    const npmEnv = { ...process.env, npm_config_fund: 'false', npm_config_audit: 'false', npm_config_update_notifier: 'false' };
-    const packed = await exec('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], { cwd: REPO, env: npmEnv, maxBuffer: 16 * 1024 * 1024 });
+    const npmEnv = {
+      ...process.env,
+      npm_config_fund: 'false',
+      npm_config_audit: 'false',
+      npm_config_update_notifier: 'false',
+    };
+    const packed = await exec('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], {
+      cwd: REPO,
+      env: npmEnv,
+      maxBuffer: 16 * 1024 * 1024,
+    });
     const [{ filename }] = JSON.parse(packed.stdout) as [{ filename: string }];
     const tarball = join(dir, filename);
     expect(existsSync(tarball)).toBe(true);
 
-    await exec('npm', ['install', '-g', '--prefix', prefix, '--prefer-offline', tarball], { cwd: dir, env: npmEnv, maxBuffer: 16 * 1024 * 1024 });
+    await exec('npm', ['install', '-g', '--prefix', prefix, '--prefer-offline', tarball], {
+      cwd: dir,
+      env: npmEnv,
+      maxBuffer: 16 * 1024 * 1024,
+    });
     expect(existsSync(join(prefix, 'bin', 'droidcheck'))).toBe(true);
 
     const init = await exec('droidcheck', ['init'], { cwd: project, env });
     expect(init.stdout).toContain('wrote scenarios/starter.yaml');
-    expect((await readdir(project)).sort()).toEqual(['.env.example', 'droidcheck.config.yaml', 'droidcheck.schema.json', 'scenarios']);
+    expect((await readdir(project)).sort()).toEqual([
+      '.env.example',
+      'droidcheck.config.yaml',
+      'droidcheck.schema.json',
+      'scenarios',
+    ]);
 
-    const run = await exec('droidcheck', ['run'], { cwd: project, env, maxBuffer: 16 * 1024 * 1024 }).catch((err: { code: number; stdout: string; stderr: string }) => {
-      throw new Error(`droidcheck run exited ${err.code}\n${err.stdout}\n${err.stderr}`);
-    });
+    const run = await exec('droidcheck', ['run'], { cwd: project, env, maxBuffer: 16 * 1024 * 1024 }).catch(
+      (err: { code: number; stdout: string; stderr: string }) => {
+        throw new Error(`droidcheck run exited ${err.code}\n${err.stdout}\n${err.stderr}`);
+      },
+    );
     expect(run.stderr).toContain('droidcheck: embedded emulator at http://127.0.0.1:');
     expect(run.stderr).toContain('(worker thread)');
     expect(run.stdout).toMatch(/\n\d+ passed, 0 failed \(\d+ requests\) · exit 0\n/);
-    const report = JSON.parse(await readFile(join(project, 'reports', 'report.json'), 'utf8')) as { exitCode: number; summary: { failed: number } };
+    const report = JSON.parse(await readFile(join(project, 'reports', 'report.json'), 'utf8')) as {
+      exitCode: number;
+      summary: { failed: number };
+    };
     expect(report.exitCode).toBe(0);
     expect(report.summary.failed).toBe(0);
     expect(existsSync(join(project, 'reports', 'report.html'))).toBe(true);

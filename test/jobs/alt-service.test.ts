@@ -86,10 +86,12 @@ const NOT_PORTABLE = ['emulator-only', 'demo-shop'];
 
 /** The names of every scenario but those tagged emulator-only or demo-shop (what the README's command keeps). */
 function portableNames(suites: readonly Suite[]): string[] {
-  return suites.flatMap((s) => s.scenarios.filter((sc) => !sc.tags.some((t) => NOT_PORTABLE.includes(t))).map((sc) => `${sc.suite} ${sc.name}`));
+  return suites.flatMap((s) =>
+    s.scenarios.filter((sc) => !sc.tags.some((t) => NOT_PORTABLE.includes(t))).map((sc) => `${sc.suite} ${sc.name}`),
+  );
 }
 
-describe('the alternative implementation through droidcheck\'s client and receiver', () => {
+describe("the alternative implementation through droidcheck's client and receiver", () => {
   let receiver: Receiver;
   let client: DroidClient;
   let service: AltService;
@@ -106,7 +108,13 @@ describe('the alternative implementation through droidcheck\'s client and receiv
       intentWebhook: { url: urls.intents, secret: INTENT },
     });
     dispatcher = new Agent();
-    client = new DroidClient({ baseUrl: service.url, droidId: service.droidId, token: service.token, dispatcher, onSyncMessageForm: (form) => switches.push(form) });
+    client = new DroidClient({
+      baseUrl: service.url,
+      droidId: service.droidId,
+      token: service.token,
+      dispatcher,
+      onSyncMessageForm: (form) => switches.push(form),
+    });
   });
   afterAll(async () => {
     await service.close();
@@ -115,7 +123,13 @@ describe('the alternative implementation through droidcheck\'s client and receiv
   });
 
   it('its "not shown" choices are unverified shapes, never violations', async () => {
-    for (const res of [await client.channels(), await client.customer(5), await client.messages(5), await client.imageAlt('https://cdn.example.com/a.jpg'), await client.setBot(5, true)]) {
+    for (const res of [
+      await client.channels(),
+      await client.customer(5),
+      await client.messages(5),
+      await client.imageAlt('https://cdn.example.com/a.jpg'),
+      await client.setBot(5, true),
+    ]) {
       expect(res.contract.violations).toEqual([]);
       expect(res.contract.unverified.length).toBeGreaterThan(0);
     }
@@ -135,9 +149,18 @@ describe('the alternative implementation through droidcheck\'s client and receiv
   it('forwards send and the bot reply as MessageForwarding with ?verify_token=, and intents with the body secret', async () => {
     const after = performance.now();
     await client.send({ customerId: 9001, humanMessage: "I'd like 2 shirts" });
-    const human = await receiver.waitForMessage({ customerId: 9001, after, match: { type: 'human' } }, performance.now() + 5000);
-    const reply = await receiver.waitForMessage({ customerId: 9001, after, match: { type: 'ai' } }, performance.now() + 5000);
-    expect(human).toMatchObject({ kind: 'message', payload: { content: { type: 'text', value: "I'd like 2 shirts" } } });
+    const human = await receiver.waitForMessage(
+      { customerId: 9001, after, match: { type: 'human' } },
+      performance.now() + 5000,
+    );
+    const reply = await receiver.waitForMessage(
+      { customerId: 9001, after, match: { type: 'ai' } },
+      performance.now() + 5000,
+    );
+    expect(human).toMatchObject({
+      kind: 'message',
+      payload: { content: { type: 'text', value: "I'd like 2 shirts" } },
+    });
     expect(reply.kind).toBe('message');
     if (reply.kind !== 'message' || human.kind !== 'message') return;
     expect(human.contract.violations).toEqual([]);
@@ -160,40 +183,98 @@ describe('droidcheck run of the shipped portable scenarios, and doctor, against 
   });
   afterAll(async () => rm(dir, { recursive: true, force: true }));
 
-  const env = (service: AltService): Record<string, string> => ({ DROID_API_TOKEN: service.token, DROID_WEBHOOK_SECRET: SECRET, DROID_VERIFY_TOKEN: VERIFY, DROID_INTENT_SECRET: INTENT });
+  const env = (service: AltService): Record<string, string> => ({
+    DROID_API_TOKEN: service.token,
+    DROID_WEBHOOK_SECRET: SECRET,
+    DROID_VERIFY_TOKEN: VERIFY,
+    DROID_INTENT_SECRET: INTENT,
+  });
 
   it('run: no contract violation, every answer matched, the string form found once, exit 0', async () => {
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
-    const service = await alt({ answerWebhook: { url: `${base}/webhook`, secret: SECRET }, messageWebhook: { url: `${base}/messages`, verifyToken: VERIFY }, intentWebhook: { url: `${base}/intents`, secret: INTENT } });
+    const service = await alt({
+      answerWebhook: { url: `${base}/webhook`, secret: SECRET },
+      messageWebhook: { url: `${base}/messages`, verifyToken: VERIFY },
+      intentWebhook: { url: `${base}/intents`, secret: INTENT },
+    });
     const paths = [join(REPO, 'scenarios'), dir];
     const suites = await loadSuites(paths);
     const names = portableNames(suites);
-    expect(filterScenarios(suites, { excludeTags: NOT_PORTABLE }).flatMap((s) => s.scenarios).length).toBe(names.length);
+    expect(filterScenarios(suites, { excludeTags: NOT_PORTABLE }).flatMap((s) => s.scenarios).length).toBe(
+      names.length,
+    );
     const out = join(dir, 'run');
-    const res = await droidcheck(['run', ...paths, '--exclude-tag', 'emulator-only', '--exclude-tag', 'demo-shop', '--base-url', service.url, '--droid-id', String(service.droidId), '--receiver-port', String(port), '--reporter', 'json', '--reporter', 'console', '-o', out, '--timeout', '20s'], { env: env(service), maxMs: 120_000 });
+    const res = await droidcheck(
+      [
+        'run',
+        ...paths,
+        '--exclude-tag',
+        'emulator-only',
+        '--exclude-tag',
+        'demo-shop',
+        '--base-url',
+        service.url,
+        '--droid-id',
+        String(service.droidId),
+        '--receiver-port',
+        String(port),
+        '--reporter',
+        'json',
+        '--reporter',
+        'console',
+        '-o',
+        out,
+        '--timeout',
+        '20s',
+      ],
+      { env: env(service), maxMs: 120_000 },
+    );
     const report: ReportDocument = parseReportDocument(JSON.parse(await readFile(join(out, 'report.json'), 'utf8')));
-    const violations = report.scenarios.flatMap((s) => s.contractViolations.map((v) => `${s.name} [${s.mode}] ${v.endpoint} ${v.path}: ${v.message}`));
+    const violations = report.scenarios.flatMap((s) =>
+      s.contractViolations.map((v) => `${s.name} [${s.mode}] ${v.endpoint} ${v.path}: ${v.message}`),
+    );
     expect(violations).toEqual([]);
-    const failed = report.scenarios.filter((s) => !s.passed).map((s) => `${s.name} [${s.mode}] ${s.outcome}: ${s.error?.message ?? s.failures.map((f) => f.message).join('; ')}`);
+    const failed = report.scenarios
+      .filter((s) => !s.passed)
+      .map(
+        (s) => `${s.name} [${s.mode}] ${s.outcome}: ${s.error?.message ?? s.failures.map((f) => f.message).join('; ')}`,
+      );
     expect(failed).toEqual([]);
     expect(new Set(report.scenarios.map((s) => `${s.suite} ${s.name}`))).toEqual(new Set(names));
     // Every answer the service delivered was matched to its request; second copies are duplicates
     // (the last one may land after the run closed its receiver: then it is not counted at all).
-    expect(report.receiver).toMatchObject({ matched: service.stats.answersPosted, orphans: 0, badSecret: 0, malformed: 0 });
+    expect(report.receiver).toMatchObject({
+      matched: service.stats.answersPosted,
+      orphans: 0,
+      badSecret: 0,
+      malformed: 0,
+    });
     expect(service.stats.answersPosted).toBeGreaterThan(5);
     expect(report.receiver.duplicates).toBeGreaterThan(0);
     expect(report.receiver.duplicates + report.receiver.late).toBeLessThanOrEqual(service.stats.duplicatesPosted);
     // The sync form: refused as an object at most once per request in flight, then strings only; said once.
     expect(res.stderr.match(/sending humanMessage as a string from now on/g)).toHaveLength(1);
     // The shipped send steps that wait for the reply are named once, with where the message webhook must point.
-    expect(res.stderr).toMatch(new RegExp(`droidcheck: \\d+ scenario\\(s\\) wait for the bot's reply \\(waitForReply, noReplyWithin\\): the service's message webhook must point at ${base}/messages, with DROID_VERIFY_TOKEN`));
+    expect(res.stderr).toMatch(
+      new RegExp(
+        `droidcheck: \\d+ scenario\\(s\\) wait for the bot's reply \\(waitForReply, noReplyWithin\\): the service's message webhook must point at ${base}/messages, with DROID_VERIFY_TOKEN`,
+      ),
+    );
     expect(service.stats.syncObjectRefused).toBeGreaterThanOrEqual(1);
     expect(service.stats.syncObjectRefused).toBeLessThanOrEqual(8);
     // Its own choices are notes (one per endpoint and kind at most), never findings.
     const noted = (report.notes ?? []).map((n) => `${n.kind} ${n.endpoint}`);
     expect(noted).toEqual([...new Set(noted)]);
-    expect(noted).toEqual(expect.arrayContaining(['unverified-shape customer', 'unverified-shape send', 'unverified-shape channels', 'unverified-shape get-image-alt', 'unverified-shape get-droid-answer']));
+    expect(noted).toEqual(
+      expect.arrayContaining([
+        'unverified-shape customer',
+        'unverified-shape send',
+        'unverified-shape channels',
+        'unverified-shape get-image-alt',
+        'unverified-shape get-droid-answer',
+      ]),
+    );
     expect(report.network).toMatchObject({ method: 'tcp-connect', samples: 7 });
     expect(report.latency.ackServer.count).toBe(report.latency.ack.count);
     expect(res.stdout + res.stderr).not.toContain(service.token);
@@ -203,36 +284,82 @@ describe('droidcheck run of the shipped portable scenarios, and doctor, against 
   it('doctor --round-trip passes: every check ✓', async () => {
     const port = await freePort();
     const service = await alt({ answerWebhook: { url: `http://127.0.0.1:${port}/webhook`, secret: SECRET } });
-    const res = await droidcheck(['doctor', '--base-url', service.url, '--droid-id', String(service.droidId), '--round-trip', '--receiver-port', String(port), '--timeout', '10s', '--message-webhook-check', '1s'], { env: env(service) });
+    const res = await droidcheck(
+      [
+        'doctor',
+        '--base-url',
+        service.url,
+        '--droid-id',
+        String(service.droidId),
+        '--round-trip',
+        '--receiver-port',
+        String(port),
+        '--timeout',
+        '10s',
+        '--message-webhook-check',
+        '1s',
+      ],
+      { env: env(service) },
+    );
     expect(res.code, res.stdout + res.stderr).toBe(0);
     const marks = res.stdout.split('\n').filter((l) => /^ {2}[✓!✗–] /.test(l));
     expect(marks.length).toBe(13);
     // This implementation forwards the messages of send only (not the async endpoint's test
     // conversation), so the round trip's message-webhook watch sees nothing: a warning, not a failure.
-    expect(marks.filter((l) => !l.startsWith('  ✓'))).toEqual([expect.stringMatching(/^ {2}! message webhook +no message webhook delivery within 1 s of the request/)]);
+    expect(marks.filter((l) => !l.startsWith('  ✓'))).toEqual([
+      expect.stringMatching(/^ {2}! message webhook +no message webhook delivery within 1 s of the request/),
+    ]);
     expect(res.stdout).not.toContain(service.token);
   });
 
   it('doctor: a wrong token, a closed port, no answer webhook configured: exit 2, naming the fix', async () => {
     const service = await alt();
-    const wrong = await droidcheck(['doctor', '--base-url', service.url, '--droid-id', String(service.droidId)], { env: { ...env(service), DROID_API_TOKEN: 'not-the-token-0123456789abcdef' } });
+    const wrong = await droidcheck(['doctor', '--base-url', service.url, '--droid-id', String(service.droidId)], {
+      env: { ...env(service), DROID_API_TOKEN: 'not-the-token-0123456789abcdef' },
+    });
     expect(wrong.code).toBe(2);
-    expect(wrong.stdout).toMatch(/✗ token accepted .*HTTP 401 Unauthorized: Invalid API key\n +fix: the token was refused: check DROID_API_TOKEN/);
+    expect(wrong.stdout).toMatch(
+      /✗ token accepted .*HTTP 401 Unauthorized: Invalid API key\n +fix: the token was refused: check DROID_API_TOKEN/,
+    );
     expect(wrong.stdout).not.toContain('not-the-token-0123456789abcdef');
 
     const closed = await freePort();
-    const refused = await droidcheck(['doctor', '--base-url', `http://127.0.0.1:${closed}`, '--droid-id', '42'], { env: env(service) });
+    const refused = await droidcheck(['doctor', '--base-url', `http://127.0.0.1:${closed}`, '--droid-id', '42'], {
+      env: env(service),
+    });
     expect(refused.code).toBe(2);
-    expect(refused.stdout).toMatch(new RegExp(`✗ reachable .*ECONNREFUSED.*\\n +fix: nothing listens on 127\\.0\\.0\\.1:${closed}: check --base-url`));
+    expect(refused.stdout).toMatch(
+      new RegExp(
+        `✗ reachable .*ECONNREFUSED.*\\n +fix: nothing listens on 127\\.0\\.0\\.1:${closed}: check --base-url`,
+      ),
+    );
 
     // No --round-trip: this service checks its settings before the message, so the cheap probe tells.
-    const noWebhook = await droidcheck(['doctor', '--base-url', service.url, '--droid-id', String(service.droidId)], { env: env(service) });
+    const noWebhook = await droidcheck(['doctor', '--base-url', service.url, '--droid-id', String(service.droidId)], {
+      env: env(service),
+    });
     expect(noWebhook.code).toBe(2);
-    expect(noWebhook.stdout).toMatch(/✗ answer webhook +get-droid-answer-async: HTTP 400 Bad Request: thirdPartyAnswerWebhook is not configured\. Please set up the webhook URL in Settings > Integrations before using async answer endpoint\.\n +fix: set the answer webhook URL in Settings > Integrations, "When AI Answer Ready"/);
+    expect(noWebhook.stdout).toMatch(
+      /✗ answer webhook +get-droid-answer-async: HTTP 400 Bad Request: thirdPartyAnswerWebhook is not configured\. Please set up the webhook URL in Settings > Integrations before using async answer endpoint\.\n +fix: set the answer webhook URL in Settings > Integrations, "When AI Answer Ready"/,
+    );
     expect(service.stats.asyncAccepted).toBe(0);
 
     // The same misconfiguration stops `run` before the suite (the preflight), exit 2.
-    const run = await droidcheck(['run', join(dir, 'alt-fixed.yaml'), '--base-url', service.url, '--droid-id', String(service.droidId), '--reporter', 'console', '-o', join(dir, 'nothing')], { env: env(service) });
+    const run = await droidcheck(
+      [
+        'run',
+        join(dir, 'alt-fixed.yaml'),
+        '--base-url',
+        service.url,
+        '--droid-id',
+        String(service.droidId),
+        '--reporter',
+        'console',
+        '-o',
+        join(dir, 'nothing'),
+      ],
+      { env: env(service) },
+    );
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('DROIDCHECK_ERR_SETUP: preflight against');
     expect(run.stderr).toContain('✗ answer webhook');
@@ -270,12 +397,28 @@ describe('the first hour against another droid (other catalogue, intent names an
   });
   afterAll(async () => rm(dir, { recursive: true, force: true }));
 
-  const env = (service: AltService): Record<string, string> => ({ DROID_API_TOKEN: service.token, DROID_WEBHOOK_SECRET: SECRET, DROID_VERIFY_TOKEN: VERIFY });
+  const env = (service: AltService): Record<string, string> => ({
+    DROID_API_TOKEN: service.token,
+    DROID_WEBHOOK_SECRET: SECRET,
+    DROID_VERIFY_TOKEN: VERIFY,
+  });
   async function wired(): Promise<{ service: AltService; values: Record<string, string>; port: number }> {
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
-    const service = await alt({ answerWebhook: { url: `${base}/webhook`, secret: SECRET }, messageWebhook: { url: `${base}/messages`, verifyToken: VERIFY } });
-    return { service, port, values: { '--base-url': service.url, '--droid-id': String(service.droidId), '--receiver-port': String(port), '--public-url': `${base}/webhook` } };
+    const service = await alt({
+      answerWebhook: { url: `${base}/webhook`, secret: SECRET },
+      messageWebhook: { url: `${base}/messages`, verifyToken: VERIFY },
+    });
+    return {
+      service,
+      port,
+      values: {
+        '--base-url': service.url,
+        '--droid-id': String(service.droidId),
+        '--receiver-port': String(port),
+        '--public-url': `${base}/webhook`,
+      },
+    };
   }
 
   it("the README's real-service command passes (exit 0); without --exclude-tag demo-shop the demo shop's assertions fail (exit 1)", async () => {
@@ -283,14 +426,22 @@ describe('the first hour against another droid (other catalogue, intent names an
     const args = await readmeRealServiceArgs(values);
     expect(args).toEqual(expect.arrayContaining(['run', 'scenarios/', '--exclude-tag', 'emulator-only', 'demo-shop']));
     const res = await droidcheck([...args, '-o', join(dir, 'readme')], { env: env(service), maxMs: 120_000 });
-    expect(res.code, res.stdout.split('\n').filter((l) => l.includes('✗') || l.includes(': expected')).join('\n') + res.stderr).toBe(0);
+    expect(
+      res.code,
+      res.stdout
+        .split('\n')
+        .filter((l) => l.includes('✗') || l.includes(': expected'))
+        .join('\n') + res.stderr,
+    ).toBe(0);
     expect(res.stdout).toMatch(/Portable checks › parses the delivery address written in the message \[async\]/);
     expect(service.stats.answersPosted).toBeGreaterThan(5);
 
     // What the README used to say: only emulator-only left out. The demo shop's catalogue,
     // intent names and wording are not this droid's, so those expectations fail.
     const second = await wired();
-    const old = (await readmeRealServiceArgs(second.values)).filter((a, i, all) => !(a === 'demo-shop' || (a === '--exclude-tag' && all[i + 1] === 'demo-shop')));
+    const old = (await readmeRealServiceArgs(second.values)).filter(
+      (a, i, all) => !(a === 'demo-shop' || (a === '--exclude-tag' && all[i + 1] === 'demo-shop')),
+    );
     const failed = await droidcheck([...old, '-o', join(dir, 'old')], { env: env(second.service), maxMs: 120_000 });
     expect(failed.code).toBe(1);
     expect(failed.stdout).toContain('intents: expected to include "purchase"');
@@ -310,7 +461,11 @@ describe('the first hour against another droid (other catalogue, intent names an
     expect(await readFile(join(project, 'scenarios', 'starter.yaml'), 'utf8')).toBe(STARTER_SUITE);
 
     const { service, values } = await wired();
-    const remote = await droidcheck(['run', ...Object.entries(values).flat(), '-o', join(project, 'alt-reports')], { cwd: project, env: env(service), maxMs: 120_000 });
+    const remote = await droidcheck(['run', ...Object.entries(values).flat(), '-o', join(project, 'alt-reports')], {
+      cwd: project,
+      env: env(service),
+      maxMs: 120_000,
+    });
     expect(remote.code, remote.stdout + remote.stderr).toBe(0);
     expect(remote.stdout).toMatch(/\d+ passed, 0 failed/);
     expect(service.stats.asyncAccepted).toBeGreaterThanOrEqual(5);
@@ -320,7 +475,10 @@ describe('the first hour against another droid (other catalogue, intent names an
 
     // The folder init wrote, its config file included, must serve `load` as it serves `run`
     // (the file holds only options every command takes; async exercises the webhook path).
-    const load = await droidcheck(['load', 'scenarios/', '--rate', '5', '-d', '5s', '--mode', 'async'], { cwd: project, maxMs: 120_000 });
+    const load = await droidcheck(['load', 'scenarios/', '--rate', '5', '-d', '5s', '--mode', 'async'], {
+      cwd: project,
+      maxMs: 120_000,
+    });
     expect(load.code, load.stdout + load.stderr).toBe(0);
   }, 300_000);
 
@@ -329,7 +487,10 @@ describe('the first hour against another droid (other catalogue, intent names an
     expect(uncommented).toContain('\n  - name: buys two Oxford shirts\n');
     const file = join(dir, 'example.yaml');
     await writeFile(file, uncommented);
-    const res = await droidcheck(['run', file, '--grep', 'Oxford', '--reporter', 'console', '-o', join(dir, 'example-reports')], { maxMs: 120_000 });
+    const res = await droidcheck(
+      ['run', file, '--grep', 'Oxford', '--reporter', 'console', '-o', join(dir, 'example-reports')],
+      { maxMs: 120_000 },
+    );
     expect(res.code, res.stdout + res.stderr).toBe(0);
     expect(res.stdout).toMatch(/2 passed, 0 failed/);
   }, 120_000);

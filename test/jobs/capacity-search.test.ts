@@ -13,9 +13,17 @@ function fakeMeasure(knee: number, seen: number[]) {
     seen.push(rate);
     const p99 = rate <= knee ? 20 + rate / 100 : 150 + rate;
     return {
-      rate, achievedRate: rate, sent: rate * 10, dropped: 0, errors: 0,
-      ack: { count: rate * 10, p50: 5, p99 }, answer: { count: rate * 10, p50: 8, p99: p99 + 5 }, sync: { count: 0, p50: 0, p99: 0 },
-      generatorBound: false, sendDelayP99Ms: 0.5, judgesAck: true,
+      rate,
+      achievedRate: rate,
+      sent: rate * 10,
+      dropped: 0,
+      errors: 0,
+      ack: { count: rate * 10, p50: 5, p99 },
+      answer: { count: rate * 10, p50: 8, p99: p99 + 5 },
+      sync: { count: 0, p50: 0, p99: 0 },
+      generatorBound: false,
+      sendDelayP99Ms: 0.5,
+      judgesAck: true,
     };
   };
 }
@@ -37,7 +45,11 @@ describe('send delay and the generator-bound verdict', () => {
 describe('capacity search', () => {
   it('step: climbs until the first failing rate and reports the curve', async () => {
     const seen: number[] = [];
-    const result = await searchCapacity(fakeMeasure(350, seen), { ...SEARCH, strategy: 'step', startRate: 100, stepRate: 100, maxRate: 1000 }, CRITERIA);
+    const result = await searchCapacity(
+      fakeMeasure(350, seen),
+      { ...SEARCH, strategy: 'step', startRate: 100, stepRate: 100, maxRate: 1000 },
+      CRITERIA,
+    );
     expect(seen).toEqual([100, 200, 300, 400]);
     expect(result.maxRate).toBe(300);
     expect(result.firstFailingRate).toBe(400);
@@ -47,7 +59,11 @@ describe('capacity search', () => {
 
   it('bisect: narrows down to the precision', async () => {
     const seen: number[] = [];
-    const result = await searchCapacity(fakeMeasure(613, seen), { ...SEARCH, strategy: 'bisect', startRate: 100, stepRate: 0, maxRate: 1000, precision: 10 }, CRITERIA);
+    const result = await searchCapacity(
+      fakeMeasure(613, seen),
+      { ...SEARCH, strategy: 'bisect', startRate: 100, stepRate: 0, maxRate: 1000, precision: 10 },
+      CRITERIA,
+    );
     expect(result.maxRate).toBeGreaterThan(600);
     expect(result.maxRate).toBeLessThanOrEqual(613);
     expect(result.firstFailingRate! - result.maxRate!).toBeLessThanOrEqual(10);
@@ -56,16 +72,28 @@ describe('capacity search', () => {
   });
 
   it('bisect: says when the max rate already passes', async () => {
-    const result = await searchCapacity(fakeMeasure(5000, []), { ...SEARCH, strategy: 'bisect', startRate: 100, stepRate: 0, maxRate: 1000 }, CRITERIA);
+    const result = await searchCapacity(
+      fakeMeasure(5000, []),
+      { ...SEARCH, strategy: 'bisect', startRate: 100, stepRate: 0, maxRate: 1000 },
+      CRITERIA,
+    );
     expect(result.maxRate).toBe(1000);
     expect(result.limitedBySearch).toBe(true);
   });
 
   it('judges answer p99, errors and dropped arrivals', () => {
     const base: RateMeasurement = {
-      rate: 10, achievedRate: 10, sent: 100, dropped: 0, errors: 0,
-      ack: { count: 100, p50: 1, p99: 2 }, answer: { count: 100, p50: 40, p99: 900 }, sync: { count: 0, p50: 0, p99: 0 },
-      generatorBound: false, sendDelayP99Ms: 0, judgesAck: true,
+      rate: 10,
+      achievedRate: 10,
+      sent: 100,
+      dropped: 0,
+      errors: 0,
+      ack: { count: 100, p50: 1, p99: 2 },
+      answer: { count: 100, p50: 40, p99: 900 },
+      sync: { count: 0, p50: 0, p99: 0 },
+      generatorBound: false,
+      sendDelayP99Ms: 0,
+      judgesAck: true,
     };
     expect(judgeStep(base, CRITERIA).passed).toBe(true);
     expect(judgeStep(base, { ...CRITERIA, answerP99Ms: 500 }).reasons).toEqual(['answer p99 900 ms >= 500 ms']);
@@ -75,11 +103,21 @@ describe('capacity search', () => {
 
   it('never passes the ack criterion without enough ack samples (no silent pass)', () => {
     const few: RateMeasurement = {
-      rate: 10, achievedRate: 10, sent: 100, dropped: 0, errors: 0,
-      ack: { count: 0, p50: 0, p99: 0 }, answer: { count: 0, p50: 0, p99: 0 }, sync: { count: 100, p50: 1, p99: 2 },
-      generatorBound: false, sendDelayP99Ms: 0, judgesAck: true,
+      rate: 10,
+      achievedRate: 10,
+      sent: 100,
+      dropped: 0,
+      errors: 0,
+      ack: { count: 0, p50: 0, p99: 0 },
+      answer: { count: 0, p50: 0, p99: 0 },
+      sync: { count: 100, p50: 1, p99: 2 },
+      generatorBound: false,
+      sendDelayP99Ms: 0,
+      judgesAck: true,
     };
-    expect(judgeStep(few, CRITERIA).reasons).toEqual([expect.stringMatching(/too few ack samples for p99 \(0 < 100\)/)]);
+    expect(judgeStep(few, CRITERIA).reasons).toEqual([
+      expect.stringMatching(/too few ack samples for p99 \(0 < 100\)/),
+    ]);
     expect(judgeStep({ ...few, ack: { count: 99, p50: 1, p99: 2 } }, CRITERIA).passed).toBe(false);
     // A sync-only mix has no ack to judge.
     expect(judgeStep({ ...few, judgesAck: false }, CRITERIA).passed).toBe(true);
@@ -88,7 +126,11 @@ describe('capacity search', () => {
   it('an interrupted measurement ends the search with the points so far', async () => {
     const seen: number[] = [];
     const measure = fakeMeasure(10_000, seen);
-    const result = await searchCapacity(async (rate) => (rate >= 300 ? undefined : measure(rate)), { ...SEARCH, strategy: 'step', startRate: 100, stepRate: 100, maxRate: 1000 }, CRITERIA);
+    const result = await searchCapacity(
+      async (rate) => (rate >= 300 ? undefined : measure(rate)),
+      { ...SEARCH, strategy: 'step', startRate: 100, stepRate: 100, maxRate: 1000 },
+      CRITERIA,
+    );
     expect(result.curve.map((p) => p.rate)).toEqual([100, 200]);
     expect(result.maxRate).toBe(200);
   });
@@ -97,7 +139,22 @@ describe('capacity search', () => {
 describe('progress line', () => {
   it('shows the rate, in flight, ended/planned, outcomes and ack p99 with its count, each with its unit', () => {
     const outcomes = { ...zeroOutcomes(), answered: 990, rejected: 2 };
-    const line = progressLine({ elapsedMs: 10_000, planned: undefined, sent: 2000, ended: 992, inFlight: 7, dropped: 4, outcomes, passed: 990, failed: 2, rate: 200, targetRate: 200, ack: { count: 500, p99Ms: 3.2 } });
-    expect(line).toBe('[     10 s] 200 req/s (target 200 req/s) | in flight 7 | ended 992 | dropped 4 | answered 990 rejected 2 | ack p99 3.2 ms (500 samples)');
+    const line = progressLine({
+      elapsedMs: 10_000,
+      planned: undefined,
+      sent: 2000,
+      ended: 992,
+      inFlight: 7,
+      dropped: 4,
+      outcomes,
+      passed: 990,
+      failed: 2,
+      rate: 200,
+      targetRate: 200,
+      ack: { count: 500, p99Ms: 3.2 },
+    });
+    expect(line).toBe(
+      '[     10 s] 200 req/s (target 200 req/s) | in flight 7 | ended 992 | dropped 4 | answered 990 rejected 2 | ack p99 3.2 ms (500 samples)',
+    );
   });
 });

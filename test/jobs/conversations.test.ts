@@ -51,7 +51,18 @@ describe('load: conversations with think time', () => {
     const thresholds = ['turn2.answer.p99 < 20s', 'turn3.sync.max < 60s', 'turn9.answer.max < 1s'];
     const config = resolveConfig(
       'load',
-      { paths: [join(dir, 'talk.yaml')], rate: 20, duration: '1s', mode: 'both', reportDir, progress: 0, timeout: '30s', emulatorThread: 'inline', thresholds, reporters: ['console', 'json', 'markdown', 'html'] },
+      {
+        paths: [join(dir, 'talk.yaml')],
+        rate: 20,
+        duration: '1s',
+        mode: 'both',
+        reportDir,
+        progress: 0,
+        timeout: '30s',
+        emulatorThread: 'inline',
+        thresholds,
+        reporters: ['console', 'json', 'markdown', 'html'],
+      },
       {},
     );
     const out = sink();
@@ -72,7 +83,12 @@ describe('load: conversations with think time', () => {
     }
     expect(report.byTurnHistograms!['2']!.answer!.length).toBeGreaterThan(10);
     const byName = Object.fromEntries(report.thresholds.map((t) => [t.expression, t]));
-    expect(byName['turn2.answer.p99 < 20s']).toMatchObject({ status: 'too-few-samples', passed: true, minCount: 100, count: report.byTurn!['2']!.answer!.count });
+    expect(byName['turn2.answer.p99 < 20s']).toMatchObject({
+      status: 'too-few-samples',
+      passed: true,
+      minCount: 100,
+      count: report.byTurn!['2']!.answer!.count,
+    });
     expect(byName['turn3.sync.max < 60s']).toMatchObject({ status: 'passed', count: report.byTurn!['3']!.sync!.count });
     expect(byName['turn9.answer.max < 1s']).toMatchObject({ status: 'no-samples', actual: null });
     // Open conversations over time: at least one interval saw several at once (pauses included).
@@ -88,7 +104,22 @@ describe('load: conversations with think time', () => {
 
   it('--no-think: the same conversation without its pauses', async () => {
     const reportDir = join(dir, 'no-think');
-    const config = resolveConfig('load', { paths: [join(dir, 'long.yaml')], rate: 10, duration: '500ms', mode: 'sync', reportDir, progress: 0, timeout: '30s', emulatorThread: 'inline', think: false, reporters: ['json'] }, {});
+    const config = resolveConfig(
+      'load',
+      {
+        paths: [join(dir, 'long.yaml')],
+        rate: 10,
+        duration: '500ms',
+        mode: 'sync',
+        reportDir,
+        progress: 0,
+        timeout: '30s',
+        emulatorThread: 'inline',
+        think: false,
+        reporters: ['json'],
+      },
+      {},
+    );
     const summary = await runLoad(config, { stdout: sink().stream, stderr: sink().stream, env: {} });
     expect(summary.exitCode).toBe(0);
     const report = await readReportFile(join(reportDir, 'report.json'));

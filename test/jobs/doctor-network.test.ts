@@ -17,7 +17,14 @@ import { createEmulator, type Emulator } from '../../src/emulator/index.js';
 import { SetupError, TransportError } from '../../src/errors.js';
 import { measureRoundTrip, run } from '../../src/jobs/index.js';
 import { LatencyRecorder, describeThreshold, evaluateThresholds, type ThresholdData } from '../../src/metrics/index.js';
-import { buildReport, mergeReports, parseReportDocument, renderConsoleSummary, renderHtmlReport, renderMarkdownSummary } from '../../src/report/index.js';
+import {
+  buildReport,
+  mergeReports,
+  parseReportDocument,
+  renderConsoleSummary,
+  renderHtmlReport,
+  renderMarkdownSummary,
+} from '../../src/report/index.js';
 import { PlanSource, runEngine } from '../../src/runner/index.js';
 import { formatMs } from '../../src/units.js';
 import { freePort } from '../helpers/cli.js';
@@ -50,7 +57,10 @@ describe('measureRoundTrip', () => {
 
   it('a closed port is a TransportError (ECONNREFUSED)', async () => {
     const port = await freePort();
-    await expect(measureRoundTrip(`http://127.0.0.1:${port}`)).rejects.toMatchObject({ constructor: TransportError, causeCode: 'ECONNREFUSED' });
+    await expect(measureRoundTrip(`http://127.0.0.1:${port}`)).rejects.toMatchObject({
+      constructor: TransportError,
+      causeCode: 'ECONNREFUSED',
+    });
   });
 });
 
@@ -60,7 +70,12 @@ describe('ackServer: ack minus the round trip, for every acknowledgement', () =>
     const rig = await startLoopback({ emulator: { ackDelayMs: 5 } });
     closers.push(() => rig.close());
     const suites = [suiteOf(scenario('greets', { modes: ['async'], repeat: 20 }))];
-    const base = { scheduler: { kind: 'closed' as const, concurrency: 4 }, client: rig.client, receiver: rig.receiver, timeoutMs: 10_000 };
+    const base = {
+      scheduler: { kind: 'closed' as const, concurrency: 4 },
+      client: rig.client,
+      receiver: rig.receiver,
+      timeoutMs: 10_000,
+    };
     const remote = await runEngine({ ...base, source: PlanSource.of(suites), rttMs: 2 });
     const ack = remote.latency.summary('ack');
     const server = remote.latency.summary('ackServer');
@@ -82,7 +97,13 @@ function sampled(ackMs: number, ackServerMs: number, n = 120): ThresholdData & {
   return {
     recorder,
     summary: { requests: n, outcomes: { answered: n }, passRate: 1 },
-    latency: { ack: recorder.summary('ack'), answer: recorder.summary('answer'), sync: recorder.summary('sync'), reply: recorder.summary('reply'), ackServer: recorder.summary('ackServer') },
+    latency: {
+      ack: recorder.summary('ack'),
+      answer: recorder.summary('answer'),
+      sync: recorder.summary('sync'),
+      reply: recorder.summary('reply'),
+      ackServer: recorder.summary('ackServer'),
+    },
     receiver: { duplicates: 0, late: 0, orphans: 0, badSecret: 0, malformed: 0 },
     histograms: recorder.encodeAll(),
   };
@@ -96,7 +117,9 @@ describe('the default ack threshold', () => {
     expect(first!.actual).toBeCloseTo(60, 0);
     expect(first!.beside?.metric).toBe('ack.p99');
     expect(first!.beside?.actual).toBeCloseTo(130, 0);
-    expect(describeThreshold(first!)).toMatch(/^✓ ackServer\.p99 < 100 ms \(actual 60(\.\d)? ms, 120 samples; client-side ack\.p99 130 ms\)$/);
+    expect(describeThreshold(first!)).toMatch(
+      /^✓ ackServer\.p99 < 100 ms \(actual 60(\.\d)? ms, 120 samples; client-side ack\.p99 130 ms\)$/,
+    );
   });
 
   it('the embedded emulator: ack.p99 < 100ms, as before', () => {
@@ -158,7 +181,10 @@ describe('run against a remote target (the emulator on loopback)', () => {
   let dir: string;
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'droidcheck-remote-'));
-    await writeFile(join(dir, 'suite.yaml'), 'suite: Remote\nscenarios:\n  - name: greets\n    modes: [sync, async]\n    repeat: 3\n    humanMessage: Hello there!\n');
+    await writeFile(
+      join(dir, 'suite.yaml'),
+      'suite: Remote\nscenarios:\n  - name: greets\n    modes: [sync, async]\n    repeat: 3\n    humanMessage: Hello there!\n',
+    );
   });
   afterAll(async () => rm(dir, { recursive: true, force: true }));
 
@@ -182,7 +208,20 @@ describe('run against a remote target (the emulator on loopback)', () => {
     const port = await freePort();
     const emulator = await remoteEmulator(port);
     const url = `http://127.0.0.1:${(emulator.app.server.address() as AddressInfo).port}`;
-    const config = resolveConfig('run', { paths: [dir], baseUrl: url, droidId: emulator.droidId, receiverPort: port, reporters: ['console'], reportDir: join(dir, 'out'), emulatorThread: 'inline', timeout: '10s' }, { DROID_API_TOKEN: emulator.token });
+    const config = resolveConfig(
+      'run',
+      {
+        paths: [dir],
+        baseUrl: url,
+        droidId: emulator.droidId,
+        receiverPort: port,
+        reporters: ['console'],
+        reportDir: join(dir, 'out'),
+        emulatorThread: 'inline',
+        timeout: '10s',
+      },
+      { DROID_API_TOKEN: emulator.token },
+    );
     const out = io();
     const summary = await run(config, { stdout: out.stdout, stderr: out.stderr, env: {} });
     const report = summary.report;
@@ -192,17 +231,35 @@ describe('run against a remote target (the emulator on loopback)', () => {
     expect(report.latency.ackServer.max).toBeLessThanOrEqual(report.latency.ack.max);
     expect(report.latency.ack.judgedOn).toBe('ackServer');
     // Three acks cannot support a p99: the default is there, not judged, the raw ack beside it.
-    expect(report.thresholds[0]).toMatchObject({ expression: 'ackServer.p99 < 100ms', status: 'too-few-samples', beside: { metric: 'ack.p99', count: 3 } });
-    expect(out.text()).toMatch(/droidcheck: network round trip [\d.]+ ms \(fastest of 7 TCP connects\): the ack limit is judged on ack minus it \(ackServer\)/);
+    expect(report.thresholds[0]).toMatchObject({
+      expression: 'ackServer.p99 < 100ms',
+      status: 'too-few-samples',
+      beside: { metric: 'ack.p99', count: 3 },
+    });
+    expect(out.text()).toMatch(
+      /droidcheck: network round trip [\d.]+ ms \(fastest of 7 TCP connects\): the ack limit is judged on ack minus it \(ackServer\)/,
+    );
     expect(summary.exitCode).toBe(0);
   });
 
-  it('a refused token stops at the preflight: exit 2 with the doctor\'s line, nothing of the suite sent', async () => {
+  it("a refused token stops at the preflight: exit 2 with the doctor's line, nothing of the suite sent", async () => {
     const port = await freePort();
     const emulator = await remoteEmulator(port);
     const url = `http://127.0.0.1:${(emulator.app.server.address() as AddressInfo).port}`;
     const wrong = 'wrong-token-0123456789abcdefghij';
-    const config = resolveConfig('run', { paths: [dir], baseUrl: url, droidId: emulator.droidId, receiverPort: port, reporters: ['console'], reportDir: join(dir, 'out'), emulatorThread: 'inline' }, { DROID_API_TOKEN: wrong });
+    const config = resolveConfig(
+      'run',
+      {
+        paths: [dir],
+        baseUrl: url,
+        droidId: emulator.droidId,
+        receiverPort: port,
+        reporters: ['console'],
+        reportDir: join(dir, 'out'),
+        emulatorThread: 'inline',
+      },
+      { DROID_API_TOKEN: wrong },
+    );
     const out = io();
     const err = await run(config, { stdout: out.stdout, stderr: out.stderr, env: {} }).then(
       () => undefined,

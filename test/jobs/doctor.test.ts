@@ -57,7 +57,17 @@ describe('doctor against the embedded emulator (default target)', () => {
   it('passes every cheap check; the webhook and test customer stay "not checked" without --round-trip', async () => {
     const { result, by, text } = await runDoctor({});
     expect(result.exitCode).toBe(0);
-    for (const id of ['reachable', 'api', 'token', 'droid', 'webhook-secret', 'verify-token', 'clock', 'network'] as const) expect(by(id)?.status, id).toBe('pass');
+    for (const id of [
+      'reachable',
+      'api',
+      'token',
+      'droid',
+      'webhook-secret',
+      'verify-token',
+      'clock',
+      'network',
+    ] as const)
+      expect(by(id)?.status, id).toBe('pass');
     // The emulator checks the message before its settings: the invalid probe cannot prove them.
     expect(by('answer-webhook')).toMatchObject({ status: 'skip' });
     expect(by('test-customer')).toMatchObject({ status: 'skip' });
@@ -69,9 +79,15 @@ describe('doctor against the embedded emulator (default target)', () => {
   it('--round-trip: one request acknowledged and answered through the receiver settles both', async () => {
     const { result, by, stderr } = await runDoctor({ roundTrip: true, timeout: '10s' });
     expect(result.exitCode).toBe(0);
-    expect(result.checks.filter((c) => c.status !== 'pass').map((c) => [c.id, c.status])).toEqual([['message-webhook', 'skip']]);
-    expect(by('message-webhook')?.detail).toBe('the embedded emulator forwards the messages of send only (run wires it to the receiver)');
-    expect(by('round-trip')?.detail).toMatch(/^tpa-[a-z0-9]+ acknowledged in .+ ms \(ack minus the round trip .+\), webhook through http:\/\/127\.0\.0\.1:\d+\/webhook after /);
+    expect(result.checks.filter((c) => c.status !== 'pass').map((c) => [c.id, c.status])).toEqual([
+      ['message-webhook', 'skip'],
+    ]);
+    expect(by('message-webhook')?.detail).toBe(
+      'the embedded emulator forwards the messages of send only (run wires it to the receiver)',
+    );
+    expect(by('round-trip')?.detail).toMatch(
+      /^tpa-[a-z0-9]+ acknowledged in .+ ms \(ack minus the round trip .+\), webhook through http:\/\/127\.0\.0\.1:\d+\/webhook after /,
+    );
     expect(by('answer-webhook')?.detail).toContain('the async endpoint accepted a request');
     expect(stderr).toContain('round trip: one real request to get-droid-answer-async');
   });
@@ -80,7 +96,10 @@ describe('doctor against the embedded emulator (default target)', () => {
 describe('doctor against a remote target (the emulator on loopback)', () => {
   it('passes with the right token, measures the network round trip, and never prints the token', async () => {
     const { emulator, url } = await emulatorAt({ token: 'right-token-0123456789abcdef' });
-    const { result, by, text, stderr } = await runDoctor({ baseUrl: url, droidId: emulator.droidId }, { DROID_API_TOKEN: emulator.token, DROID_WEBHOOK_SECRET: SECRET, DROID_VERIFY_TOKEN: SECRET });
+    const { result, by, text, stderr } = await runDoctor(
+      { baseUrl: url, droidId: emulator.droidId },
+      { DROID_API_TOKEN: emulator.token, DROID_WEBHOOK_SECRET: SECRET, DROID_VERIFY_TOKEN: SECRET },
+    );
     expect(result.exitCode).toBe(0);
     expect(by('network')).toMatchObject({ status: 'pass' });
     expect(by('network')?.detail).toContain('judge the ack limit on ack minus this (ackServer)');
@@ -94,9 +113,15 @@ describe('doctor against a remote target (the emulator on loopback)', () => {
   it('a wrong token: "token accepted" fails with the fix, exit 2, the token never printed', async () => {
     const { emulator, url } = await emulatorAt();
     const wrong = 'wrong-token-0123456789abcdefghij';
-    const { result, by, text, stderr } = await runDoctor({ baseUrl: url, droidId: emulator.droidId }, { DROID_API_TOKEN: wrong });
+    const { result, by, text, stderr } = await runDoctor(
+      { baseUrl: url, droidId: emulator.droidId },
+      { DROID_API_TOKEN: wrong },
+    );
     expect(result.exitCode).toBe(2);
-    expect(by('token')).toMatchObject({ status: 'fail', detail: expect.stringContaining('HTTP 401 Unauthorized: Invalid API key') });
+    expect(by('token')).toMatchObject({
+      status: 'fail',
+      detail: expect.stringContaining('HTTP 401 Unauthorized: Invalid API key'),
+    });
     expect(by('token')?.fix).toContain('the token was refused: check DROID_API_TOKEN');
     expect(by('droid')?.status).toBe('skip');
     expect(text).toMatch(/✗ token accepted .*\n +fix: the token was refused/);
@@ -123,11 +148,18 @@ describe('doctor against a remote target (the emulator on loopback)', () => {
 
   it('a closed port: "reachable" fails naming ECONNREFUSED and the fix; nothing else is checked', async () => {
     const port = await freePort();
-    const { result, by, text } = await runDoctor({ baseUrl: `http://127.0.0.1:${port}`, droidId: 1 }, { DROID_API_TOKEN: 'some-token-0123456789' });
+    const { result, by, text } = await runDoctor(
+      { baseUrl: `http://127.0.0.1:${port}`, droidId: 1 },
+      { DROID_API_TOKEN: 'some-token-0123456789' },
+    );
     expect(result.exitCode).toBe(2);
-    expect(by('reachable')).toMatchObject({ status: 'fail', detail: `TCP connect to 127.0.0.1:${port} failed (ECONNREFUSED)` });
+    expect(by('reachable')).toMatchObject({
+      status: 'fail',
+      detail: `TCP connect to 127.0.0.1:${port} failed (ECONNREFUSED)`,
+    });
     expect(by('reachable')?.fix).toContain(`nothing listens on 127.0.0.1:${port}: check --base-url`);
-    for (const id of ['api', 'token', 'droid', 'test-customer', 'answer-webhook', 'clock', 'network'] as const) expect(by(id)?.status, id).toBe('skip');
+    for (const id of ['api', 'token', 'droid', 'test-customer', 'answer-webhook', 'clock', 'network'] as const)
+      expect(by(id)?.status, id).toBe('skip');
     expect(result.network).toBeUndefined();
     expect(text).toContain('doctor: 1 failed, 2 warnings, 0 passed, 7 not checked · exit 2');
   });
@@ -135,24 +167,37 @@ describe('doctor against a remote target (the emulator on loopback)', () => {
   it('an HTML page at the address: "answers JSON" fails, and nothing is POSTed to it', async () => {
     const posts: string[] = [];
     const url = await serve((app) => {
-      app.get('/*', async (_req, reply) => reply.type('text/html').send('<!doctype html><html><body>Log in</body></html>'));
+      app.get('/*', async (_req, reply) =>
+        reply.type('text/html').send('<!doctype html><html><body>Log in</body></html>'),
+      );
       app.post('/*', async (req) => void posts.push(req.url));
     });
     const { result, by } = await runDoctor({ baseUrl: url, droidId: 1 }, { DROID_API_TOKEN: 'some-token-0123456789' });
     expect(result.exitCode).toBe(2);
     expect(by('reachable')?.status).toBe('pass');
-    expect(by('api')).toMatchObject({ status: 'fail', detail: 'GET channels answered an HTML page (HTTP 200, text/html), not JSON' });
+    expect(by('api')).toMatchObject({
+      status: 'fail',
+      detail: 'GET channels answered an HTML page (HTTP 200, text/html), not JSON',
+    });
     expect(by('api')?.fix).toContain('--base-url must be the service root');
     expect(posts).toEqual([]);
   });
 
   it('a clock an hour ahead: a warning, not a failure', async () => {
     const url = await serve((app) => {
-      app.addHook('onSend', async (_req, reply) => void reply.header('date', new Date(Date.now() + 3_600_000).toUTCString()));
+      app.addHook(
+        'onSend',
+        async (_req, reply) => void reply.header('date', new Date(Date.now() + 3_600_000).toUTCString()),
+      );
       app.get('/api/droids/1/endpoint/channels', async () => ({ channels: [] }));
-      app.post('/api/droids/1/endpoint/get-droid-answer-async', async (_req, reply) => reply.code(400).send({ error: 'Bad Request', message: 'Invalid humanMessage format' }));
+      app.post('/api/droids/1/endpoint/get-droid-answer-async', async (_req, reply) =>
+        reply.code(400).send({ error: 'Bad Request', message: 'Invalid humanMessage format' }),
+      );
     });
-    const { result, by } = await runDoctor({ baseUrl: url, droidId: 1 }, { DROID_API_TOKEN: 'some-token-0123456789', DROID_WEBHOOK_SECRET: SECRET, DROID_VERIFY_TOKEN: SECRET });
+    const { result, by } = await runDoctor(
+      { baseUrl: url, droidId: 1 },
+      { DROID_API_TOKEN: 'some-token-0123456789', DROID_WEBHOOK_SECRET: SECRET, DROID_VERIFY_TOKEN: SECRET },
+    );
     expect(by('clock')).toMatchObject({ status: 'warn' });
     expect(by('clock')?.detail).toMatch(/^the service's clock is (35\d\d|3600)(\.\d)? s ahead of this machine's/);
     expect(by('clock')?.fix).toContain('NTP');
@@ -163,11 +208,23 @@ describe('doctor against a remote target (the emulator on loopback)', () => {
     const { emulator, url } = await emulatorAt();
     const short = 'abc12';
     const medium = 'medium-secret-20chars';
-    const { result, by, text } = await runDoctor({ baseUrl: url, droidId: emulator.droidId }, { DROID_API_TOKEN: emulator.token, DROID_WEBHOOK_SECRET: short, DROID_INTENT_SECRET: medium });
+    const { result, by, text } = await runDoctor(
+      { baseUrl: url, droidId: emulator.droidId },
+      { DROID_API_TOKEN: emulator.token, DROID_WEBHOOK_SECRET: short, DROID_INTENT_SECRET: medium },
+    );
     expect(result.exitCode).toBe(2);
-    expect(by('webhook-secret')).toMatchObject({ status: 'fail', detail: 'DROID_WEBHOOK_SECRET is 5 characters long; droidcheck needs at least 8 (run and load refuse it)' });
-    expect(by('verify-token')).toMatchObject({ status: 'warn', detail: expect.stringContaining('DROID_VERIFY_TOKEN is not set') });
-    expect(by('intent-secret')).toMatchObject({ status: 'warn', detail: `DROID_INTENT_SECRET is ${medium.length} characters long; at least 32 are advised` });
+    expect(by('webhook-secret')).toMatchObject({
+      status: 'fail',
+      detail: 'DROID_WEBHOOK_SECRET is 5 characters long; droidcheck needs at least 8 (run and load refuse it)',
+    });
+    expect(by('verify-token')).toMatchObject({
+      status: 'warn',
+      detail: expect.stringContaining('DROID_VERIFY_TOKEN is not set'),
+    });
+    expect(by('intent-secret')).toMatchObject({
+      status: 'warn',
+      detail: `DROID_INTENT_SECRET is ${medium.length} characters long; at least 32 are advised`,
+    });
     expect(by('webhook-secret')?.fix).toContain('openssl rand -base64 32');
     expect(text).not.toContain(medium);
   });
@@ -182,38 +239,66 @@ describe('doctor --round-trip against a remote target', () => {
 
   it('no answer webhook configured: the 400 names the setting, exit 2', async () => {
     const { emulator, url, port } = await remote({ webhookUrl: null });
-    const { result, by } = await runDoctor({ baseUrl: url, droidId: emulator.droidId, roundTrip: true, receiverPort: port, timeout: '5s' }, { DROID_API_TOKEN: emulator.token });
+    const { result, by } = await runDoctor(
+      { baseUrl: url, droidId: emulator.droidId, roundTrip: true, receiverPort: port, timeout: '5s' },
+      { DROID_API_TOKEN: emulator.token },
+    );
     expect(result.exitCode).toBe(2);
-    expect(by('answer-webhook')).toMatchObject({ status: 'fail', detail: expect.stringContaining('thirdPartyAnswerWebhook is not configured') });
-    expect(by('answer-webhook')?.fix).toBe(`set the answer webhook URL in Settings > Integrations, "When AI Answer Ready", to http://127.0.0.1:${port}/webhook`);
+    expect(by('answer-webhook')).toMatchObject({
+      status: 'fail',
+      detail: expect.stringContaining('thirdPartyAnswerWebhook is not configured'),
+    });
+    expect(by('answer-webhook')?.fix).toBe(
+      `set the answer webhook URL in Settings > Integrations, "When AI Answer Ready", to http://127.0.0.1:${port}/webhook`,
+    );
     expect(by('round-trip')?.status).toBe('fail');
   });
 
   it('no test customer: "test customer" fails with the fix', async () => {
     const { emulator, url, port } = await remote({ testCustomerId: null });
-    const { result, by } = await runDoctor({ baseUrl: url, droidId: emulator.droidId, roundTrip: true, receiverPort: port, timeout: '5s' }, { DROID_API_TOKEN: emulator.token });
+    const { result, by } = await runDoctor(
+      { baseUrl: url, droidId: emulator.droidId, roundTrip: true, receiverPort: port, timeout: '5s' },
+      { DROID_API_TOKEN: emulator.token },
+    );
     expect(result.exitCode).toBe(2);
-    expect(by('test-customer')).toMatchObject({ status: 'fail', detail: expect.stringContaining('Droid Missing Test Customer Id') });
+    expect(by('test-customer')).toMatchObject({
+      status: 'fail',
+      detail: expect.stringContaining('Droid Missing Test Customer Id'),
+    });
     expect(by('test-customer')?.fix).toContain('give the droid a test customer');
   });
 
   it('the service appends another secret: the refused delivery fails the round trip at once', async () => {
     const { emulator, url, port } = await remote({ webhookSecret: 'the-services-secret-0123456789abcdefgh' });
     const t0 = performance.now();
-    const { result, by } = await runDoctor({ baseUrl: url, droidId: emulator.droidId, roundTrip: true, receiverPort: port, timeout: '60s' }, { DROID_API_TOKEN: emulator.token, DROID_WEBHOOK_SECRET: SECRET });
+    const { result, by } = await runDoctor(
+      { baseUrl: url, droidId: emulator.droidId, roundTrip: true, receiverPort: port, timeout: '60s' },
+      { DROID_API_TOKEN: emulator.token, DROID_WEBHOOK_SECRET: SECRET },
+    );
     expect(result.exitCode).toBe(2);
-    expect(by('round-trip')).toMatchObject({ status: 'fail', detail: 'a delivery reached the receiver with a wrong ?secret= (answered 401)' });
+    expect(by('round-trip')).toMatchObject({
+      status: 'fail',
+      detail: 'a delivery reached the receiver with a wrong ?secret= (answered 401)',
+    });
     expect(by('answer-webhook')?.status).toBe('pass');
     expect(performance.now() - t0).toBeLessThan(30_000);
   });
 
   it('a webhook that never arrives: fails at the deadline naming the URL to configure and the debug page', async () => {
     const elsewhere = await freePort();
-    const { emulator, url } = await emulatorAt({ webhookUrl: `http://127.0.0.1:${elsewhere}/webhook`, delivery: { attempts: 1 } });
+    const { emulator, url } = await emulatorAt({
+      webhookUrl: `http://127.0.0.1:${elsewhere}/webhook`,
+      delivery: { attempts: 1 },
+    });
     const port = await freePort();
-    const { result, by } = await runDoctor({ baseUrl: url, droidId: emulator.droidId, roundTrip: true, receiverPort: port, timeout: '1500ms' }, { DROID_API_TOKEN: emulator.token });
+    const { result, by } = await runDoctor(
+      { baseUrl: url, droidId: emulator.droidId, roundTrip: true, receiverPort: port, timeout: '1500ms' },
+      { DROID_API_TOKEN: emulator.token },
+    );
     expect(result.exitCode).toBe(2);
-    expect(by('round-trip')?.detail).toMatch(/^acknowledged in .+, but no webhook for tpa-\w+ reached http:\/\/127\.0\.0\.1:\d+\/webhook within 1\.5 s$/);
+    expect(by('round-trip')?.detail).toMatch(
+      /^acknowledged in .+, but no webhook for tpa-\w+ reached http:\/\/127\.0\.0\.1:\d+\/webhook within 1\.5 s$/,
+    );
     expect(by('round-trip')?.fix).toContain(`${url}/droids/${emulator.droidId}/debug/webhooks`);
   });
 
@@ -225,9 +310,27 @@ describe('doctor --round-trip against a remote target', () => {
       await dispatcher.close();
       await receiver.close();
     });
-    const client = new DroidClient({ baseUrl: 'https://svc.example', droidId: 1, token: 'some-token-0123456789', dispatcher });
-    const rt = await roundTrip({ client, receiver, webhookUrl: local, localUrl: local, baseUrl: 'https://svc.example', droidId: 1, timeoutMs: 1000, rttMs: undefined, log: () => undefined });
-    expect(rt.roundTrip).toMatchObject({ status: 'fail', detail: `the service cannot reach ${local}: it is this machine's loopback address` });
+    const client = new DroidClient({
+      baseUrl: 'https://svc.example',
+      droidId: 1,
+      token: 'some-token-0123456789',
+      dispatcher,
+    });
+    const rt = await roundTrip({
+      client,
+      receiver,
+      webhookUrl: local,
+      localUrl: local,
+      baseUrl: 'https://svc.example',
+      droidId: 1,
+      timeoutMs: 1000,
+      rttMs: undefined,
+      log: () => undefined,
+    });
+    expect(rt.roundTrip).toMatchObject({
+      status: 'fail',
+      detail: `the service cannot reach ${local}: it is this machine's loopback address`,
+    });
     expect(rt.roundTrip.fix).toContain('--public-url');
     expect(rt.settled).toEqual([]);
   });

@@ -59,14 +59,32 @@ describe('runLoad against the embedded emulator', () => {
     const reportDir = join(dir, 'out');
     const config = resolveConfig(
       'load',
-      { paths: [join(dir, 'load.yaml')], rate: 100, duration: '2500ms', warmup: '200ms', mode: 'both', reportDir, progress: 0, weights: ['greets=3'], timeout: '30s', defaultThresholds: false, emulatorThread: 'inline' },
+      {
+        paths: [join(dir, 'load.yaml')],
+        rate: 100,
+        duration: '2500ms',
+        warmup: '200ms',
+        mode: 'both',
+        reportDir,
+        progress: 0,
+        weights: ['greets=3'],
+        timeout: '30s',
+        defaultThresholds: false,
+        emulatorThread: 'inline',
+      },
       {},
     );
     const out = sink();
     const err = sink();
     const summary = await runLoad(config, { stdout: out.stream, stderr: err.stream, env: {} });
     expect(summary.exitCode).toBe(0);
-    expect((await readdir(reportDir)).sort()).toEqual(['junit.xml', 'report.html', 'report.json', 'results.ndjson', 'summary.md']);
+    expect((await readdir(reportDir)).sort()).toEqual([
+      'junit.xml',
+      'report.html',
+      'report.json',
+      'results.ndjson',
+      'summary.md',
+    ]);
     // Another droidcheck command reads it back.
     const report = await readReportFile(join(reportDir, 'report.json'));
     expect(report.kind).toBe('load');
@@ -85,7 +103,10 @@ describe('runLoad against the embedded emulator', () => {
     expect(greets / report.load!.sent).toBeGreaterThan(0.45); // weight 3 of 3 + 1 + 1 (modes counted apart)
     // Per-interval figures: started requests add up to the measured ones.
     expect(report.timeline!.points.reduce((n, p) => n + p.started, 0)).toBe(report.load!.sent);
-    const lines = (await readFile(join(reportDir, 'results.ndjson'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as RequestRecord & { warmup?: boolean });
+    const lines = (await readFile(join(reportDir, 'results.ndjson'), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as RequestRecord & { warmup?: boolean });
     expect(lines).toHaveLength(report.load!.sent + report.load!.warmupSent);
     expect(lines.filter((l) => l.warmup).length).toBe(report.load!.warmupSent);
     // load keeps answers of failed records only: all passed here.
@@ -104,7 +125,22 @@ describe('runLoad against the embedded emulator', () => {
     const ran = await Promise.all(
       [1, 2].map(async (i) => {
         const reportDir = join(dir, `lane-${i}`);
-        const config = resolveConfig('load', { paths: [join(dir, 'load.yaml')], rate: 40, duration: '1s', mode: 'sync', shard: `${i}/2`, reportDir, progress: 0, timeout: '30s', defaultThresholds: false, emulatorThread: 'inline' }, {});
+        const config = resolveConfig(
+          'load',
+          {
+            paths: [join(dir, 'load.yaml')],
+            rate: 40,
+            duration: '1s',
+            mode: 'sync',
+            shard: `${i}/2`,
+            reportDir,
+            progress: 0,
+            timeout: '30s',
+            defaultThresholds: false,
+            emulatorThread: 'inline',
+          },
+          {},
+        );
         const err = sink();
         const summary = await runLoad(config, { stdout: sink().stream, stderr: err.stream, env: {} });
         const report = await readReportFile(join(reportDir, 'report.json'));
@@ -112,7 +148,9 @@ describe('runLoad against the embedded emulator', () => {
       }),
     );
     expect(ran.map((r) => r.code)).toEqual([0, 0]);
-    expect(ran[0]!.log).toContain("droidcheck load: scenarios that act on a customer's state run in one shard each; this shard runs 1: Load › reads a customer");
+    expect(ran[0]!.log).toContain(
+      "droidcheck load: scenarios that act on a customer's state run in one shard each; this shard runs 1: Load › reads a customer",
+    );
     expect(ran[0]!.names.has('reads a customer')).toBe(true);
     expect(ran[1]!.log).not.toContain("act on a customer's state");
     expect(ran[1]!.names.has('reads a customer')).toBe(false);
@@ -122,15 +160,34 @@ describe('runLoad against the embedded emulator', () => {
   it('reads its defaults from the config file (load section), flags over them', async () => {
     const cwd = join(dir, 'project');
     await rm(cwd, { recursive: true, force: true });
-    await writeFile(join(dir, 'cfg.yaml'), `reportDir: ${join(dir, 'from-file')}\ndefaultThresholds: false\nload:\n  rate: 80\n  duration: 500ms\n  seed: 7\n`);
+    await writeFile(
+      join(dir, 'cfg.yaml'),
+      `reportDir: ${join(dir, 'from-file')}\ndefaultThresholds: false\nload:\n  rate: 80\n  duration: 500ms\n  seed: 7\n`,
+    );
     const out = sink();
     const ctx: CliContext = { stdout: out.stream, stderr: sink().stream, env: {}, color: false, exitCode: -1 };
     const program = new Command('droidcheck').exitOverride();
     registerLoadCommand(program, ctx);
-    await program.parseAsync(['node', 'droidcheck', 'load', join(dir, 'load.yaml'), '--config', join(dir, 'cfg.yaml'), '--seed', '9', '--progress', '0', '-m', 'sync']);
+    await program.parseAsync([
+      'node',
+      'droidcheck',
+      'load',
+      join(dir, 'load.yaml'),
+      '--config',
+      join(dir, 'cfg.yaml'),
+      '--seed',
+      '9',
+      '--progress',
+      '0',
+      '-m',
+      'sync',
+    ]);
     const report = await readReportFile(join(dir, 'from-file', 'report.json'));
     expect(ctx.exitCode).toBe(0);
-    expect(report.settings.load).toMatchObject({ seed: 9, model: { kind: 'open', stages: [{ durationMs: 500, target: 80 }] } });
+    expect(report.settings.load).toMatchObject({
+      seed: 9,
+      model: { kind: 'open', stages: [{ durationMs: 500, target: 80 }] },
+    });
   });
 
   it('the CLI commands parse their flags and run (load closed model, capacity step search)', async () => {
@@ -141,16 +198,56 @@ describe('runLoad against the embedded emulator', () => {
     registerLoadCommand(program, ctx);
     registerCapacityCommand(program, ctx);
     const yaml = join(dir, 'load.yaml');
-    await program.parseAsync(['node', 'droidcheck', 'load', yaml, '-c', '4', '-d', '500ms', '--max-requests', '300', '-m', 'async', '--ack-only', '-o', join(dir, 'closed'), '--progress', '0', '--no-default-thresholds']);
+    await program.parseAsync([
+      'node',
+      'droidcheck',
+      'load',
+      yaml,
+      '-c',
+      '4',
+      '-d',
+      '500ms',
+      '--max-requests',
+      '300',
+      '-m',
+      'async',
+      '--ack-only',
+      '-o',
+      join(dir, 'closed'),
+      '--progress',
+      '0',
+      '--no-default-thresholds',
+    ]);
     const report = await readReportFile(join(dir, 'closed', 'report.json'));
     expect(ctx.exitCode).toBe(report.exitCode);
     expect(ctx.exitCode).toBe(0);
     expect(report.load!.model).toBe('closed');
     expect(report.load!.sent).toBeLessThanOrEqual(300);
     // Every async draw acknowledged; the steps scenario runs its calls in its one mode.
-    const asyncSent = report.tallies!.filter((t) => t.mode === 'async' && t.name !== 'reads a customer').reduce((n, t) => n + t.requests, 0);
+    const asyncSent = report
+      .tallies!.filter((t) => t.mode === 'async' && t.name !== 'reads a customer')
+      .reduce((n, t) => n + t.requests, 0);
     expect(report.latency.ack.count).toBe(asyncSent);
-    await program.parseAsync(['node', 'droidcheck', 'capacity', yaml, '--start-rate', '100', '--step', '100', '--max-rate', '200', '--step-duration', '1200ms', '--warmup', '100ms', '-m', 'async', '-o', join(dir, 'cap')]);
+    await program.parseAsync([
+      'node',
+      'droidcheck',
+      'capacity',
+      yaml,
+      '--start-rate',
+      '100',
+      '--step',
+      '100',
+      '--max-rate',
+      '200',
+      '--step-duration',
+      '1200ms',
+      '--warmup',
+      '100ms',
+      '-m',
+      'async',
+      '-o',
+      join(dir, 'cap'),
+    ]);
     const cap = await readReportFile(join(dir, 'cap', 'report.json'));
     expect(cap.kind).toBe('capacity');
     const curve = cap.capacity!.curve;
@@ -161,20 +258,40 @@ describe('runLoad against the embedded emulator', () => {
     expect(ctx.exitCode).toBe(cap.capacity!.maxRate === null ? 99 : 0);
     expect(cap.accounting!.requests).toBe(cap.summary.requests);
     expect(out.text()).toMatch(/Capacity {2}(\d+ req\/s|no rate passed)/);
-    expect((await readdir(join(dir, 'cap'))).sort()).toEqual(['junit.xml', 'report.html', 'report.json', 'results.ndjson', 'summary.md']);
+    expect((await readdir(join(dir, 'cap'))).sort()).toEqual([
+      'junit.xml',
+      'report.html',
+      'report.json',
+      'results.ndjson',
+      'summary.md',
+    ]);
   });
 
   it('rejects contradictory or malformed flags with usage errors', () => {
     expect(() => resolveConfig('load', { rate: 10, stages: '1s:10' }, {})).toThrow(/either --rate/);
     expect(() => resolveConfig('load', { rate: 10, concurrency: 3 }, {})).toThrow(/closed model/);
-    expect(() => resolveConfig('load', { rate: 0 }, {})).toThrow(expect.objectContaining({ code: 'DROIDCHECK_ERR_USAGE' }));
+    expect(() => resolveConfig('load', { rate: 0 }, {})).toThrow(
+      expect.objectContaining({ code: 'DROIDCHECK_ERR_USAGE' }),
+    );
     expect(() => resolveConfig('capacity', { seed: 'abc' }, {})).toThrow(/--seed: "abc" must be a whole number/);
     expect(() => resolveConfig('load', { duration: '30' }, {})).toThrow(/--duration: "30" needs a unit/);
   });
 });
 
 describe('NdjsonWriter', () => {
-  const record: RequestRecord = { seq: 1, suite: 's', scenario: 'n', file: 'f', mode: 'async', outcome: 'answered', passed: true, startedAt: 'x', failures: [], contractViolations: [], answer: { big: 'x'.repeat(1000) } };
+  const record: RequestRecord = {
+    seq: 1,
+    suite: 's',
+    scenario: 'n',
+    file: 'f',
+    mode: 'async',
+    outcome: 'answered',
+    passed: true,
+    startedAt: 'x',
+    failures: [],
+    contractViolations: [],
+    answer: { big: 'x'.repeat(1000) },
+  };
 
   it('serialises each record once, per the answer policy, redacted, and reports backpressure', async () => {
     expect(recordLine(record, true, { answers: 'none' })).toMatch(/"warmup":true}\n$/);
@@ -182,7 +299,11 @@ describe('NdjsonWriter', () => {
     expect(recordLine(record, false, { answers: 'failed' })).not.toContain('"answer"');
     expect(recordLine({ ...record, passed: false }, false, { answers: 'failed' })).toContain('"answer"');
     expect(recordLine(record, false, { answers: 'all', maxAnswerChars: 100 })).toContain('"answerOmitted":');
-    expect(recordLine({ ...record, scenario: 'tok-12345678' }, false, { redact: (t) => t.replaceAll('tok-12345678', '[REDACTED]') })).toContain('"scenario":"[REDACTED]"');
+    expect(
+      recordLine({ ...record, scenario: 'tok-12345678' }, false, {
+        redact: (t) => t.replaceAll('tok-12345678', '[REDACTED]'),
+      }),
+    ).toContain('"scenario":"[REDACTED]"');
     expect((record.answer as { big: string }).big.length).toBe(1000); // restored
     const w = await NdjsonWriter.open(join(dir, 'nd', 'records.ndjson'), { answers: 'none' });
     let pressured = false;

@@ -9,7 +9,7 @@
  * throws, naming the line.
  */
 
-export interface Sample {
+interface Sample {
   name: string;
   labels: Record<string, string>;
   value: number;
@@ -68,7 +68,10 @@ function parseSample(text: string, line: number): Sample {
     i++;
   }
   if (text[i] !== ' ') throw new Error(`line ${line}: expected a space before the value`);
-  const parts = text.slice(i + 1).trim().split(/\s+/);
+  const parts = text
+    .slice(i + 1)
+    .trim()
+    .split(/\s+/);
   if (parts.length < 1 || parts.length > 2) throw new Error(`line ${line}: expected a value and an optional timestamp`);
   if (parts[1] !== undefined && !/^-?\d+$/.test(parts[1])) throw new Error(`line ${line}: bad timestamp ${parts[1]}`);
   return { name, labels, value: parseValue(parts[0]!, line) };
@@ -95,11 +98,13 @@ function checkHistogram(f: Family): void {
   for (const samples of series.values()) {
     const buckets = samples.filter((s) => s.name === `${f.name}_bucket`);
     const count = samples.find((s) => s.name === `${f.name}_count`);
-    if (!count || !samples.some((s) => s.name === `${f.name}_sum`)) throw new Error(`${f.name}: a series without _sum or _count`);
+    if (!count || !samples.some((s) => s.name === `${f.name}_sum`))
+      throw new Error(`${f.name}: a series without _sum or _count`);
     const inf = buckets.find((b) => b.labels.le === '+Inf');
     if (!inf || inf.value !== count.value) throw new Error(`${f.name}: le="+Inf" must equal _count`);
     const sorted = [...buckets].sort((a, b) => parseValue(a.labels.le!, 0) - parseValue(b.labels.le!, 0));
-    for (let k = 1; k < sorted.length; k++) if (sorted[k]!.value < sorted[k - 1]!.value) throw new Error(`${f.name}: buckets are not cumulative`);
+    for (let k = 1; k < sorted.length; k++)
+      if (sorted[k]!.value < sorted[k - 1]!.value) throw new Error(`${f.name}: buckets are not cumulative`);
   }
 }
 
@@ -120,7 +125,8 @@ export function parsePrometheusText(text: string): Map<string, Family> {
       if (kind === 'HELP') helps.set(name!, rest);
       else {
         if (families.has(name!)) throw new Error(`line ${line}: TYPE of ${name} given twice`);
-        if (!['counter', 'gauge', 'histogram', 'summary', 'untyped'].includes(rest)) throw new Error(`line ${line}: unknown type ${rest}`);
+        if (!['counter', 'gauge', 'histogram', 'summary', 'untyped'].includes(rest))
+          throw new Error(`line ${line}: unknown type ${rest}`);
         families.set(name!, { name: name!, type: rest as Family['type'], help: helps.get(name!), samples: [] });
       }
       return;
@@ -140,7 +146,9 @@ export function parsePrometheusText(text: string): Map<string, Family> {
 /** The value of the sample `name` whose labels include `labels`; throws when there is none or several. */
 export function valueOf(families: Map<string, Family>, name: string, labels: Record<string, string> = {}): number {
   const family = familyOf(name, families);
-  const hits = (family?.samples ?? []).filter((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v));
+  const hits = (family?.samples ?? []).filter(
+    (s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v),
+  );
   if (hits.length !== 1) throw new Error(`${name}${JSON.stringify(labels)}: ${hits.length} samples`);
   return hits[0]!.value;
 }
@@ -148,5 +156,7 @@ export function valueOf(families: Map<string, Family>, name: string, labels: Rec
 /** The sum of every sample `name` whose labels include `labels` (0 when none). */
 export function sumOf(families: Map<string, Family>, name: string, labels: Record<string, string> = {}): number {
   const family = familyOf(name, families);
-  return (family?.samples ?? []).filter((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v)).reduce((n, s) => n + s.value, 0);
+  return (family?.samples ?? [])
+    .filter((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v))
+    .reduce((n, s) => n + s.value, 0);
 }

@@ -39,7 +39,13 @@ describe('the registry', () => {
     for (const ms of [0.05, 1, 4, 60, 99, 140, 2_000]) latency.recordMs('ack', ms);
     latency.recordMs('answer', 12_000);
     metrics.setLatencySources([{ ack: () => latency.buckets('ack'), answer: () => latency.buckets('answer') }]);
-    metrics.observeRequest({ outcome: 'answered', verdict: 'passed', suite: 'S', scenario: 'a "quoted" name', mode: 'async' });
+    metrics.observeRequest({
+      outcome: 'answered',
+      verdict: 'passed',
+      suite: 'S',
+      scenario: 'a "quoted" name',
+      mode: 'async',
+    });
     metrics.observeRequest({ outcome: 'answered', verdict: 'failed', suite: 'S', scenario: 'b', mode: 'sync' });
     metrics.observeRequest({ outcome: 'timeout', verdict: 'failed', suite: 'S', scenario: 'b', mode: 'sync' });
     metrics.observeRequest({ outcome: 'not-sent', verdict: 'none', suite: 'S', scenario: 'b', mode: 'sync' });
@@ -68,7 +74,9 @@ describe('the registry', () => {
       expect(valueOf(families, `${LATENCY_METRIC_NAMES.sync}_count`)).toBe(0);
       expect(valueOf(families, 'droidcheck_requests_total', { outcome: 'answered' })).toBe(2);
       expect(valueOf(families, 'droidcheck_requests_total', { outcome: 'not-sent' })).toBe(1);
-      expect(valueOf(families, 'droidcheck_scenario_results_total', { scenario: 'a "quoted" name', result: 'passed' })).toBe(1);
+      expect(
+        valueOf(families, 'droidcheck_scenario_results_total', { scenario: 'a "quoted" name', result: 'passed' }),
+      ).toBe(1);
       expect(valueOf(families, 'droidcheck_scenario_results_total', { scenario: 'b', result: 'failed' })).toBe(2);
       expect(valueOf(families, 'droidcheck_requests_in_flight')).toBe(2);
       expect(valueOf(families, 'droidcheck_arrivals_dropped_total')).toBe(5);
@@ -79,7 +87,8 @@ describe('the registry', () => {
       expect(valueOf(families, 'droidcheck_clock_skew_seconds', { receiver: 'host-a:12' })).toBeCloseTo(0.0021, 6);
       expect(valueOf(families, 'droidcheck_job_finished')).toBe(0);
       // Default labels on every series.
-      for (const f of families.values()) for (const s of f.samples) expect(s.labels).toMatchObject({ command: 'load', shard: '1/2' });
+      for (const f of families.values())
+        for (const s of f.samples) expect(s.labels).toMatchObject({ command: 'load', shard: '1/2' });
       // Counters never go down between scrapes.
       latency.recordMs('ack', 3);
       metrics.finish();
@@ -104,7 +113,26 @@ describe('--metrics-port of a running job', () => {
   it('load: /metrics parses while it runs, and its final counters equal the report', async () => {
     const out = join(dir, 'load');
     const cli = startCli(
-      ['load', 'scenarios/contacts.yaml', 'scenarios/purchases.yaml', '--mode', 'both', '--rate', '60', '--duration', '3s', '--metrics-port', '0', '--metrics-linger', '10s', '-o', out, '-r', 'json', '--no-default-thresholds'],
+      [
+        'load',
+        'scenarios/contacts.yaml',
+        'scenarios/purchases.yaml',
+        '--mode',
+        'both',
+        '--rate',
+        '60',
+        '--duration',
+        '3s',
+        '--metrics-port',
+        '0',
+        '--metrics-linger',
+        '10s',
+        '-o',
+        out,
+        '-r',
+        'json',
+        '--no-default-thresholds',
+      ],
       { CI: 'true' },
     );
     try {
@@ -114,7 +142,8 @@ describe('--metrics-port of a running job', () => {
       let running: Map<string, Family> | undefined;
       for (const end = Date.now() + 20_000; Date.now() < end && !running; ) {
         const { families } = await scrape(url);
-        if (valueOf(families, 'droidcheck_job_finished') === 0 && sumOf(families, 'droidcheck_requests_total') > 0) running = families;
+        if (valueOf(families, 'droidcheck_job_finished') === 0 && sumOf(families, 'droidcheck_requests_total') > 0)
+          running = families;
         else await new Promise((r) => setTimeout(r, 100));
       }
       expect(running, 'a scrape while the load was running').toBeDefined();
@@ -130,19 +159,30 @@ describe('--metrics-port of a running job', () => {
       const f = final!;
       const report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as ReportDocument;
 
-      for (const [outcome, n] of Object.entries(report.summary.outcomes)) expect(sumOf(f, 'droidcheck_requests_total', { outcome }), outcome).toBe(n);
+      for (const [outcome, n] of Object.entries(report.summary.outcomes))
+        expect(sumOf(f, 'droidcheck_requests_total', { outcome }), outcome).toBe(n);
       expect(sumOf(f, 'droidcheck_requests_total')).toBe(report.summary.requests);
       expect(sumOf(f, 'droidcheck_scenario_results_total', { result: 'passed' })).toBe(report.summary.passed);
       expect(sumOf(f, 'droidcheck_scenario_results_total', { result: 'failed' })).toBe(report.summary.failed);
-      for (const m of ['ack', 'answer', 'sync'] as const) expect(valueOf(f, `${LATENCY_METRIC_NAMES[m]}_count`), m).toBe(report.latency[m].count);
+      for (const m of ['ack', 'answer', 'sync'] as const)
+        expect(valueOf(f, `${LATENCY_METRIC_NAMES[m]}_count`), m).toBe(report.latency[m].count);
       expect(report.latency.ack.count).toBeGreaterThan(0);
       expect(report.latency.sync.count).toBeGreaterThan(0);
       expect(valueOf(f, `${LATENCY_METRIC_NAMES.sendDelay}_count`)).toBe(report.load!.sendDelay!.count);
       expect(valueOf(f, 'droidcheck_arrivals_dropped_total')).toBe(report.load!.dropped);
       const r = report.receiver;
       expect(valueOf(f, 'droidcheck_webhooks_received_total', { route: 'answer' })).toBe(r.received);
-      const verdicts = { matched: r.matched, duplicate: r.duplicates, late: r.late, orphan: r.orphans, foreign: r.foreign, bad_secret: r.badSecret, malformed: r.malformed };
-      for (const [verdict, n] of Object.entries(verdicts)) expect(valueOf(f, 'droidcheck_webhooks_total', { route: 'answer', verdict }), verdict).toBe(n);
+      const verdicts = {
+        matched: r.matched,
+        duplicate: r.duplicates,
+        late: r.late,
+        orphan: r.orphans,
+        foreign: r.foreign,
+        bad_secret: r.badSecret,
+        malformed: r.malformed,
+      };
+      for (const [verdict, n] of Object.entries(verdicts))
+        expect(valueOf(f, 'droidcheck_webhooks_total', { route: 'answer', verdict }), verdict).toBe(n);
       expect(r.matched).toBe(report.latency.answer.count);
     } finally {
       cli.child.kill('SIGKILL');
@@ -152,7 +192,22 @@ describe('--metrics-port of a running job', () => {
 
   it('run: the request and verdict counters equal the report', async () => {
     const out = join(dir, 'run');
-    const cli = startCli(['run', 'scenarios/contacts.yaml', '--metrics-port', '0', '--metrics-linger', '10s', '-o', out, '-r', 'json', '--no-default-thresholds'], { CI: 'true' });
+    const cli = startCli(
+      [
+        'run',
+        'scenarios/contacts.yaml',
+        '--metrics-port',
+        '0',
+        '--metrics-linger',
+        '10s',
+        '-o',
+        out,
+        '-r',
+        'json',
+        '--no-default-thresholds',
+      ],
+      { CI: 'true' },
+    );
     try {
       await until(() => /metrics at (\S+)/.test(cli.stderr()), 20_000, 'the metrics URL');
       const url = /metrics at (\S+)/.exec(cli.stderr())![1]!;

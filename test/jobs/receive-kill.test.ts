@@ -26,11 +26,17 @@ afterAll(async () => {
 
 it('a receiver killed mid-run loses no delivery it acknowledged; the retries go to the other one', async () => {
   const stream = 'test:kill-receiver';
-  const [victim, survivor] = [await startReceiverCli(redis.url, stream, 'victim'), await startReceiverCli(redis.url, stream, 'survivor')];
+  const [victim, survivor] = [
+    await startReceiverCli(redis.url, stream, 'victim'),
+    await startReceiverCli(redis.url, stream, 'survivor'),
+  ];
   const emulator = await startEmulatorCli([victim!.answerUrl, survivor!.answerUrl], ['--answer-delay', '50ms']);
   try {
     const out = join(dir, 'load');
-    const load = startCli(shardArgs({ baseUrl: emulator.baseUrl, redisUrl: redis.url, stream, out, rate: 40, duration: '4s' }), RIG_ENV);
+    const load = startCli(
+      shardArgs({ baseUrl: emulator.baseUrl, redisUrl: redis.url, stream, out, rate: 40, duration: '4s' }),
+      RIG_ENV,
+    );
     const exited = load.exited(60_000);
     // Kill the victim once it acknowledged 40 deliveries (about a third of the run).
     let killedAfter = 0;
@@ -45,7 +51,9 @@ it('a receiver killed mid-run loses no delivery it acknowledged; the retries go 
 
     const log = await emulator.deliveries();
     const stats = await emulator.stats();
-    const acknowledgedByVictim = new Set(log.filter((d) => d.ok && d.targetUrl === victim!.answerUrl).map((d) => d.requestId));
+    const acknowledgedByVictim = new Set(
+      log.filter((d) => d.ok && d.targetUrl === victim!.answerUrl).map((d) => d.requestId),
+    );
     expect(acknowledgedByVictim.size).toBeGreaterThanOrEqual(killedAfter);
     expect(log.some((d) => !d.ok && d.targetUrl === victim!.answerUrl)).toBe(true); // deliveries did hit the dead receiver
     expect(stats.retries).toBeGreaterThan(0);

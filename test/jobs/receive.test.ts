@@ -30,7 +30,9 @@ describe('usage', () => {
   });
 
   it('exits 2 when Redis cannot be reached at the start, and says so without the password', async () => {
-    const r = await droidcheck(['receive', '--port', '0'], { env: { ...RIG_ENV, DROIDCHECK_REDIS_URL: 'redis://:hunter2-password@127.0.0.1:1/0' } });
+    const r = await droidcheck(['receive', '--port', '0'], {
+      env: { ...RIG_ENV, DROIDCHECK_REDIS_URL: 'redis://:hunter2-password@127.0.0.1:1/0' },
+    });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/DROIDCHECK_ERR_CONFIG: cannot reach Redis at redis:\/\/:\*\*\*@127\.0\.0\.1:1\/0/);
     expect(r.stderr).not.toContain('hunter2');
@@ -64,12 +66,19 @@ it('prints its URLs, answers health checks, serves /metrics, and a SIGTERM mid-b
   const dispatcher = new Agent({ connections: 32 });
   try {
     expect(r.cli.stdout()).toMatch(/publishing to stream test:receive-term at redis:\/\/127\.0\.0\.1:\d+/);
-    expect(r.cli.stdout()).toMatch(/answer webhook: +http:\/\/127\.0\.0\.1:\d+\/webhook {3}\(the service appends \?secret=DROID_WEBHOOK_SECRET\)/);
+    expect(r.cli.stdout()).toMatch(
+      /answer webhook: +http:\/\/127\.0\.0\.1:\d+\/webhook {3}\(the service appends \?secret=DROID_WEBHOOK_SECRET\)/,
+    );
     expect((await request(r.healthUrl, { dispatcher })).statusCode).toBe(200);
 
     // Deliveries, one with a wrong secret; /metrics says what the receiver did.
     const post = async (id: string, secret = RIG_ENV.DROID_WEBHOOK_SECRET): Promise<number> => {
-      const res = await request(`${r.answerUrl}?secret=${secret}`, { dispatcher, method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(answerPayload(id)) });
+      const res = await request(`${r.answerUrl}?secret=${secret}`, {
+        dispatcher,
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(answerPayload(id)),
+      });
       await res.body.dump();
       return res.statusCode;
     };
@@ -77,7 +86,9 @@ it('prints its URLs, answers health checks, serves /metrics, and a SIGTERM mid-b
     expect(await post('tpa-warm-2', 'wrong-secret-000000')).toBe(401);
     const text = await (await request(r.metricsUrl!, { dispatcher })).body.text();
     const families = parsePrometheusText(text);
-    expect(valueOf(families, 'droidcheck_webhooks_total', { route: 'answer', verdict: 'published', command: 'receive' })).toBe(1);
+    expect(
+      valueOf(families, 'droidcheck_webhooks_total', { route: 'answer', verdict: 'published', command: 'receive' }),
+    ).toBe(1);
     expect(valueOf(families, 'droidcheck_webhooks_total', { route: 'answer', verdict: 'bad_secret' })).toBe(1);
     expect(valueOf(families, 'droidcheck_webhooks_received_total', { route: 'answer' })).toBe(2);
 
@@ -88,7 +99,8 @@ it('prints its URLs, answers health checks, serves /metrics, and a SIGTERM mid-b
     await Promise.all(
       Array.from({ length: 1_500 }, (_, i) =>
         limit(async () => {
-          if (acked.length >= 300 && r.cli.child.signalCode === null && !r.cli.child.killed) r.cli.child.kill('SIGTERM');
+          if (acked.length >= 300 && r.cli.child.signalCode === null && !r.cli.child.killed)
+            r.cli.child.kill('SIGTERM');
           try {
             if ((await post(`tpa-term-${i}`)) === 200) acked.push(`tpa-term-${i}`);
             else refused++;
@@ -124,7 +136,8 @@ it('health turns 503 while Redis is away and 200 when it is back', async () => {
     /** The health status once it is `want`, polled every 100 ms for at most 10 s. */
     const becomes = async (want: number): Promise<number> => {
       let s = await status();
-      for (const end = Date.now() + 10_000; s !== want && Date.now() < end; s = await status()) await new Promise((res) => setTimeout(res, 100));
+      for (const end = Date.now() + 10_000; s !== want && Date.now() < end; s = await status())
+        await new Promise((res) => setTimeout(res, 100));
       return s;
     };
     expect(await status()).toBe(200);

@@ -25,9 +25,21 @@ export interface ReceiverChild {
 }
 
 /** `droidcheck receive --port 0`; resolves when it printed its URLs. */
-export async function startReceiverCli(redisUrl: string, stream: string, id: string, extra: string[] = []): Promise<ReceiverChild> {
-  const cli = startCli(['receive', '--redis', redisUrl, '--stream', stream, '--port', '0', '--id', id, ...extra], RIG_ENV);
-  await until(() => /Press Ctrl\+C/.test(cli.stdout()) || cli.child.exitCode !== null, 20_000, `receiver ${id} to start`);
+export async function startReceiverCli(
+  redisUrl: string,
+  stream: string,
+  id: string,
+  extra: string[] = [],
+): Promise<ReceiverChild> {
+  const cli = startCli(
+    ['receive', '--redis', redisUrl, '--stream', stream, '--port', '0', '--id', id, ...extra],
+    RIG_ENV,
+  );
+  await until(
+    () => /Press Ctrl\+C/.test(cli.stdout()) || cli.child.exitCode !== null,
+    20_000,
+    `receiver ${id} to start`,
+  );
   if (cli.child.exitCode !== null) throw new Error(`receiver ${id} exited ${cli.child.exitCode}: ${cli.stderr()}`);
   const url = (label: string): string | undefined => new RegExp(`${label}:\\s+(\\S+)`).exec(cli.stdout())?.[1];
   return { cli, answerUrl: url('answer webhook')!, healthUrl: url('health')!, metricsUrl: url('metrics') };
@@ -37,14 +49,26 @@ export interface EmulatorChild {
   cli: CliChild;
   baseUrl: string;
   /** GET /__emulator/stats. */
-  stats(): Promise<{ accepted: number; delivered: number; deliveryAttempts: number; attemptFailures: number; deliveryFailures: number; retries: number }>;
+  stats(): Promise<{
+    accepted: number;
+    delivered: number;
+    deliveryAttempts: number;
+    attemptFailures: number;
+    deliveryFailures: number;
+    retries: number;
+  }>;
   /** The delivery log (debug page as JSON): every attempt with its target URL and status. */
-  deliveries(): Promise<{ kind: string; requestId: string; attempt: number; targetUrl: string; ok: boolean; status: number | null }[]>;
+  deliveries(): Promise<
+    { kind: string; requestId: string; attempt: number; targetUrl: string; ok: boolean; status: number | null }[]
+  >;
 }
 
 /** `droidcheck emulate` with these answer-webhook URLs (taken in turn); resolves when it listens. */
 export async function startEmulatorCli(webhookUrls: string[], extra: string[] = []): Promise<EmulatorChild> {
-  const cli = startCli(['emulate', '--port', '0', ...webhookUrls.flatMap((u) => ['--webhook-url', u]), ...extra], RIG_ENV);
+  const cli = startCli(
+    ['emulate', '--port', '0', ...webhookUrls.flatMap((u) => ['--webhook-url', u]), ...extra],
+    RIG_ENV,
+  );
   await until(() => /Press Ctrl\+C/.test(cli.stdout()) || cli.child.exitCode !== null, 20_000, 'the emulator to start');
   if (cli.child.exitCode !== null) throw new Error(`emulator exited ${cli.child.exitCode}: ${cli.stderr()}`);
   const baseUrl = /listening at (\S+)/.exec(cli.stdout())![1]!;
@@ -57,7 +81,12 @@ export async function startEmulatorCli(webhookUrls: string[], extra: string[] = 
     cli,
     baseUrl,
     stats: () => get('/__emulator/stats'),
-    deliveries: async () => (await get<{ deliveries: Awaited<ReturnType<EmulatorChild['deliveries']>> }>('/droids/1/debug/webhooks?format=json&kind=answer')).deliveries,
+    deliveries: async () =>
+      (
+        await get<{ deliveries: Awaited<ReturnType<EmulatorChild['deliveries']>> }>(
+          '/droids/1/debug/webhooks?format=json&kind=answer',
+        )
+      ).deliveries,
   };
 }
 
@@ -80,7 +109,16 @@ export async function readRecords(path: string): Promise<RequestRecord[]> {
 }
 
 /** The args of `droidcheck load` against the rig's emulator reading the stream. */
-export function shardArgs(o: { baseUrl: string; redisUrl: string; stream: string; out: string; rate: number; duration: string; shard?: string; startAt?: string }): string[] {
+export function shardArgs(o: {
+  baseUrl: string;
+  redisUrl: string;
+  stream: string;
+  out: string;
+  rate: number;
+  duration: string;
+  shard?: string;
+  startAt?: string;
+}): string[] {
   return [
     'load',
     'scenarios/contacts.yaml',

@@ -20,8 +20,23 @@ const ENV = { DROID_API_TOKEN: 'tok-0123456789abcdef' };
 
 describe('load --shard: an execution segment of the whole load', () => {
   it('keeps every scenario, takes its share of the virtual users, the request budget and its own seed', async () => {
-    const whole = resolveConfig('load', { paths: ['scenarios'], duration: '5s', concurrency: 5, maxRequests: 7, seed: 10 });
-    const shards = [1, 2, 3].map((i) => resolveConfig('load', { paths: ['scenarios'], duration: '5s', concurrency: 5, maxRequests: 7, seed: 10, shard: `${i}/3` }));
+    const whole = resolveConfig('load', {
+      paths: ['scenarios'],
+      duration: '5s',
+      concurrency: 5,
+      maxRequests: 7,
+      seed: 10,
+    });
+    const shards = [1, 2, 3].map((i) =>
+      resolveConfig('load', {
+        paths: ['scenarios'],
+        duration: '5s',
+        concurrency: 5,
+        maxRequests: 7,
+        seed: 10,
+        shard: `${i}/3`,
+      }),
+    );
     const vus = shards.map((c) => (c.load!.model.kind === 'closed' ? c.load!.model.concurrency : 0));
     expect(vus).toEqual([2, 2, 1]);
     expect(shards.map((c) => c.load!.maxRequests)).toEqual([3, 2, 2]);
@@ -29,42 +44,71 @@ describe('load --shard: an execution segment of the whole load', () => {
     expect(shards[1]!.load!.segment).toEqual({ index: 2, total: 3 });
     // Every shard runs every stateless scenario (load --shard splits arrivals); each scenario that
     // acts on a customer's state runs in one shard only (shards cannot take turns on a customer).
-    const scenarios = async (c: typeof whole) => (await selectSuites(c)).flatMap((s) => s.scenarios).map((sc) => `${sc.suite}/${sc.name}`);
+    const scenarios = async (c: typeof whole) =>
+      (await selectSuites(c)).flatMap((s) => s.scenarios).map((sc) => `${sc.suite}/${sc.name}`);
     const all = await scenarios(whole);
-    const stateful = (await selectSuites(whole)).flatMap((s) => s.scenarios).filter((sc) => sc.steps?.some((st) => st.kind === 'call' && st.customerId !== undefined)).map((sc) => `${sc.suite}/${sc.name}`);
+    const stateful = (await selectSuites(whole))
+      .flatMap((s) => s.scenarios)
+      .filter((sc) => sc.steps?.some((st) => st.kind === 'call' && st.customerId !== undefined))
+      .map((sc) => `${sc.suite}/${sc.name}`);
     expect(stateful.length).toBeGreaterThan(1);
     const perShard = await Promise.all(shards.map(scenarios));
-    for (const mine of perShard) expect(mine.filter((n) => !stateful.includes(n)).sort()).toEqual(all.filter((n) => !stateful.includes(n)).sort());
-    expect(perShard.flat().filter((n) => stateful.includes(n)).sort()).toEqual([...stateful].sort());
+    for (const mine of perShard)
+      expect(mine.filter((n) => !stateful.includes(n)).sort()).toEqual(all.filter((n) => !stateful.includes(n)).sort());
+    expect(
+      perShard
+        .flat()
+        .filter((n) => stateful.includes(n))
+        .sort(),
+    ).toEqual([...stateful].sort());
     const run = await selectSuites(resolveConfig('run', { paths: ['scenarios'], shard: '1/3' }));
     expect(run.flatMap((s) => s.scenarios).length).toBeLessThan(all.length);
   });
 
   it('refuses a shard that would get no virtual user', () => {
-    expect(() => resolveConfig('load', { duration: '5s', concurrency: 2, shard: '3/3' })).toThrow(/--concurrency 2 leaves this shard nothing; use at most 2 shards/);
+    expect(() => resolveConfig('load', { duration: '5s', concurrency: 2, shard: '3/3' })).toThrow(
+      /--concurrency 2 leaves this shard nothing; use at most 2 shards/,
+    );
   });
 
   it('open model: the stages stay whole in the config, the segment goes to the scheduler', () => {
     const c = resolveConfig('load', { stages: '10s:100,10s:0', shard: '2/4' });
-    expect(c.load!.model).toEqual({ kind: 'open', startRate: 0, stages: [{ durationMs: 10_000, target: 100 }, { durationMs: 10_000, target: 0 }] });
+    expect(c.load!.model).toEqual({
+      kind: 'open',
+      startRate: 0,
+      stages: [
+        { durationMs: 10_000, target: 100 },
+        { durationMs: 10_000, target: 0 },
+      ],
+    });
     expect(c.load!.segment).toEqual({ index: 2, total: 4 });
   });
 });
 
 describe('--start-at', () => {
   it('takes an ISO 8601 instant with its offset, as UTC', () => {
-    expect(resolveConfig('load', { rate: 1, startAt: '2026-05-01T14:00:00+02:00' }).load!.startAt).toBe('2026-05-01T12:00:00.000Z');
-    expect(resolveConfig('load', { rate: 1, startAt: '2026-05-01T12:00:00.250Z' }).load!.startAt).toBe('2026-05-01T12:00:00.250Z');
+    expect(resolveConfig('load', { rate: 1, startAt: '2026-05-01T14:00:00+02:00' }).load!.startAt).toBe(
+      '2026-05-01T12:00:00.000Z',
+    );
+    expect(resolveConfig('load', { rate: 1, startAt: '2026-05-01T12:00:00.250Z' }).load!.startAt).toBe(
+      '2026-05-01T12:00:00.250Z',
+    );
     for (const bad of ['2026-05-01T12:00:00', 'tomorrow', '2026-05-01', '+30s']) {
-      expect(() => resolveConfig('load', { rate: 1, startAt: bad }), bad).toThrow(/is not an ISO 8601 time with its offset/);
+      expect(() => resolveConfig('load', { rate: 1, startAt: bad }), bad).toThrow(
+        /is not an ISO 8601 time with its offset/,
+      );
     }
-    expect(() => resolveConfig('run', { startAt: '2026-05-01T12:00:00Z' })).toThrow(/--start-at is an option of `droidcheck load`/);
+    expect(() => resolveConfig('run', { startAt: '2026-05-01T12:00:00Z' })).toThrow(
+      /--start-at is an option of `droidcheck load`/,
+    );
   });
 
   it('refuses an instant more than 1 s past or more than 24 h ahead', () => {
     const now = Date.parse('2026-05-01T12:00:00Z');
     expect(checkStartAt('2026-05-01T11:59:59.500Z', now)).toBe(now - 500);
-    expect(() => checkStartAt('2026-05-01T11:59:58.000Z', now)).toThrow(expect.objectContaining({ code: 'DROIDCHECK_ERR_USAGE', message: expect.stringMatching(/2 s in the past/) }));
+    expect(() => checkStartAt('2026-05-01T11:59:58.000Z', now)).toThrow(
+      expect.objectContaining({ code: 'DROIDCHECK_ERR_USAGE', message: expect.stringMatching(/2 s in the past/) }),
+    );
     expect(checkStartAt('2026-05-02T11:59:00Z', now)).toBe(now + 24 * 3_600_000 - 60_000);
     expect(() => checkStartAt('2026-05-02T12:00:01Z', now)).toThrow(/more than 24 h ahead/);
   });
@@ -87,42 +131,92 @@ describe('--deliveries and --metrics-port', () => {
   it('reads a stream of a real target; the URL from the flag or DROIDCHECK_REDIS_URL', () => {
     const c = resolveConfig('load', { ...REMOTE, rate: 1, deliveries: 'redis://10.0.0.5:6380/2', stream: 'x:y' }, ENV);
     expect(c.deliveries).toEqual({ redisUrl: 'redis://10.0.0.5:6380/2', stream: 'x:y' });
-    const fromEnv = resolveConfig('run', { ...REMOTE, deliveries: true }, { ...ENV, DROIDCHECK_REDIS_URL: 'redis://:s3cret-pass@redis:6379/0', DROIDCHECK_STREAM: 'env:stream' });
+    const fromEnv = resolveConfig(
+      'run',
+      { ...REMOTE, deliveries: true },
+      { ...ENV, DROIDCHECK_REDIS_URL: 'redis://:s3cret-pass@redis:6379/0', DROIDCHECK_STREAM: 'env:stream' },
+    );
     expect(fromEnv.deliveries).toEqual({ redisUrl: 'redis://:s3cret-pass@redis:6379/0', stream: 'env:stream' });
     expect(resolveConfig('run', { ...REMOTE }, ENV).deliveries).toBeUndefined();
   });
 
   it('refuses what cannot work, saying what to do', () => {
-    expect(() => resolveConfig('run', { deliveries: 'redis://127.0.0.1:6379' })).toThrow(/--deliveries reads what `droidcheck receive` publishes for a real target/);
-    expect(() => resolveConfig('run', { ...REMOTE, deliveries: true }, ENV)).toThrow(/DROIDCHECK_REDIS_URL, which is not set/);
-    expect(() => resolveConfig('run', { ...REMOTE, deliveries: 'redis://:pw@h:6379' }, ENV)).toThrow(/password in a flag/);
-    expect(() => resolveConfig('run', { ...REMOTE, deliveries: 'http://h:6379' }, ENV)).toThrow(/must be a redis:\/\/ or rediss:\/\/ URL/);
-    expect(() => resolveConfig('run', { ...REMOTE, deliveries: 'redis://h:6379/x' }, ENV)).toThrow(/not a database number/);
-    expect(() => resolveConfig('run', { ...REMOTE, deliveries: 'redis://h:6379', receiverPort: 8787 }, ENV)).toThrow(/--receiver-port configures a receiver of this process/);
+    expect(() => resolveConfig('run', { deliveries: 'redis://127.0.0.1:6379' })).toThrow(
+      /--deliveries reads what `droidcheck receive` publishes for a real target/,
+    );
+    expect(() => resolveConfig('run', { ...REMOTE, deliveries: true }, ENV)).toThrow(
+      /DROIDCHECK_REDIS_URL, which is not set/,
+    );
+    expect(() => resolveConfig('run', { ...REMOTE, deliveries: 'redis://:pw@h:6379' }, ENV)).toThrow(
+      /password in a flag/,
+    );
+    expect(() => resolveConfig('run', { ...REMOTE, deliveries: 'http://h:6379' }, ENV)).toThrow(
+      /must be a redis:\/\/ or rediss:\/\/ URL/,
+    );
+    expect(() => resolveConfig('run', { ...REMOTE, deliveries: 'redis://h:6379/x' }, ENV)).toThrow(
+      /not a database number/,
+    );
+    expect(() => resolveConfig('run', { ...REMOTE, deliveries: 'redis://h:6379', receiverPort: 8787 }, ENV)).toThrow(
+      /--receiver-port configures a receiver of this process/,
+    );
     expect(() => resolveConfig('run', { stream: 'x' })).toThrow(/give --deliveries too/);
   });
 
   it('--metrics-port with host and linger', () => {
-    expect(resolveConfig('run', { metricsPort: '9464' }).metrics).toEqual({ host: '127.0.0.1', port: 9464, lingerMs: 0 });
-    expect(resolveConfig('run', { metricsPort: 0, metricsHost: '0.0.0.0', metricsLinger: '15s' }).metrics).toEqual({ host: '0.0.0.0', port: 0, lingerMs: 15_000 });
+    expect(resolveConfig('run', { metricsPort: '9464' }).metrics).toEqual({
+      host: '127.0.0.1',
+      port: 9464,
+      lingerMs: 0,
+    });
+    expect(resolveConfig('run', { metricsPort: 0, metricsHost: '0.0.0.0', metricsLinger: '15s' }).metrics).toEqual({
+      host: '0.0.0.0',
+      port: 0,
+      lingerMs: 15_000,
+    });
     expect(() => resolveConfig('run', { metricsLinger: '5s' })).toThrow(/--metrics-linger needs --metrics-port/);
     expect(() => resolveConfig('run', { metricsPort: 70_000 })).toThrow(/--metrics-port/);
   });
 });
 
 describe('merging the load sections of shards', () => {
-  const section = (over: Partial<LoadSection>): LoadSection => ({ model: 'open', sent: 100, warmupSent: 5, dropped: 1, measuredMs: 10_000, achievedRate: 10, answeredRate: 10, ...over });
+  const section = (over: Partial<LoadSection>): LoadSection => ({
+    model: 'open',
+    sent: 100,
+    warmupSent: 5,
+    dropped: 1,
+    measuredMs: 10_000,
+    achievedRate: 10,
+    answeredRate: 10,
+    ...over,
+  });
 
   it('sums the counts over the longest window, keeps every shard, and is generator-bound when one shard was', () => {
     const generator = (p99Ms: number) => ({ generatorBound: p99Ms > 10, p99Ms, limitMs: 10, message: '' });
     const m = mergeLoadSections(
       [
         section({ shards: ['1/2'], startAt: '2026-05-01T12:00:00.000Z', startLagMs: 3, generator: generator(2) }),
-        section({ sent: 101, measuredMs: 10_100, shards: ['2/2'], startAt: '2026-05-01T12:00:00.000Z', startLagMs: 7, generator: generator(25) }),
+        section({
+          sent: 101,
+          measuredMs: 10_100,
+          shards: ['2/2'],
+          startAt: '2026-05-01T12:00:00.000Z',
+          startLagMs: 7,
+          generator: generator(25),
+        }),
       ],
       180,
     )!;
-    expect(m).toMatchObject({ sent: 201, warmupSent: 10, dropped: 2, measuredMs: 10_100, achievedRate: 19.901, answeredRate: 17.822, shards: ['1/2', '2/2'], startAt: '2026-05-01T12:00:00.000Z', startLagMs: 7 });
+    expect(m).toMatchObject({
+      sent: 201,
+      warmupSent: 10,
+      dropped: 2,
+      measuredMs: 10_100,
+      achievedRate: 19.901,
+      answeredRate: 17.822,
+      shards: ['1/2', '2/2'],
+      startAt: '2026-05-01T12:00:00.000Z',
+      startLagMs: 7,
+    });
     expect(m.generator).toMatchObject({ generatorBound: true, limitMs: 10 });
     expect(m.generator!.message).toMatch(/generator-bound on 1 of 2 shards \(send delay p99 up to 25 ms > 10 ms\)/);
     expect(mergeLoadSections([undefined, undefined], 0)).toBeUndefined();
@@ -150,7 +244,11 @@ describe('several answer-webhook URLs (a load balancer in front of receivers)', 
     };
     const a = await receiver('a', 503); // a receiver that is down
     const b = await receiver('b', 200);
-    emulator = await createEmulator({ webhookUrl: [a, b], webhookSecret: 'whsec-0123456789', delivery: { attempts: 2, backoffMs: 1, maxBackoffMs: 1 } });
+    emulator = await createEmulator({
+      webhookUrl: [a, b],
+      webhookSecret: 'whsec-0123456789',
+      delivery: { attempts: 2, backoffMs: 1, maxBackoffMs: 1 },
+    });
     const base = await emulator.listen();
     for (let i = 0; i < 6; i++) {
       const res = await fetch(`${base}/api/droids/${emulator.droidId}/endpoint/get-droid-answer-async`, {

@@ -116,7 +116,9 @@ describe('shares of counts (virtual users, request budgets) and rates', () => {
         expect(shares.reduce((a, b) => a + b, 0)).toBe(count);
         expect(Math.max(...shares) - Math.min(...shares)).toBeLessThanOrEqual(1);
         // The rule behind it: item k belongs to the segment with k mod n = i - 1.
-        segmentsOf(n).forEach((seg, i) => expect(shares[i]).toBe(Array.from({ length: count }, (_, k) => k).filter((k) => takes(seg, k)).length));
+        segmentsOf(n).forEach((seg, i) =>
+          expect(shares[i]).toBe(Array.from({ length: count }, (_, k) => k).filter((k) => takes(seg, k)).length),
+        );
       }
     }
   });
@@ -125,7 +127,8 @@ describe('shares of counts (virtual users, request budgets) and rates', () => {
     for (let n = 1; n <= 6; n++) {
       for (const seg of segmentsOf(n)) {
         for (let from = 0; from <= 30; from++) {
-          for (let to = from; to <= 30; to += 7) expect(shareBetween(from, to, seg)).toBe(shareOf(to, seg) - shareOf(from, seg));
+          for (let to = from; to <= 30; to += 7)
+            expect(shareBetween(from, to, seg)).toBe(shareOf(to, seg) - shareOf(from, seg));
         }
       }
     }

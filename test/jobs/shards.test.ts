@@ -31,12 +31,27 @@ afterAll(async () => {
 it('two receivers behind the emulator, two shards with one --start-at, merged: every accepted request answered and matched once', async () => {
   const stream = 'test:shards';
   const receivers = [await startReceiverCli(redis.url, stream, 'r1'), await startReceiverCli(redis.url, stream, 'r2')];
-  const emulator = await startEmulatorCli(receivers.map((r) => r.answerUrl), ['--answer-delay', '100ms']);
+  const emulator = await startEmulatorCli(
+    receivers.map((r) => r.answerUrl),
+    ['--answer-delay', '100ms'],
+  );
   try {
     const startAt = new Date(Date.now() + 6_000).toISOString();
     const outs = [join(dir, 'shard-1'), join(dir, 'shard-2')];
     const shards = outs.map((out, i) =>
-      startCli(shardArgs({ baseUrl: emulator.baseUrl, redisUrl: redis.url, stream, out, rate: 40, duration: '3s', shard: `${i + 1}/2`, startAt }), RIG_ENV),
+      startCli(
+        shardArgs({
+          baseUrl: emulator.baseUrl,
+          redisUrl: redis.url,
+          stream,
+          out,
+          rate: 40,
+          duration: '3s',
+          shard: `${i + 1}/2`,
+          startAt,
+        }),
+        RIG_ENV,
+      ),
     );
     const codes = await Promise.all(shards.map((s) => s.exited(60_000)));
     expect(codes, shards.map((s) => s.stderr()).join('\n')).toEqual([0, 0]);
@@ -53,7 +68,9 @@ it('two receivers behind the emulator, two shards with one --start-at, merged: e
       expect(r.summary.requests).toBe(60);
       expect(r.summary.outcomes.answered).toBe(60);
       expect(r.receiver.matched).toBe(60);
-      expect(r.receiver.duplicates + r.receiver.orphans + r.receiver.late + r.receiver.badSecret + r.receiver.malformed).toBe(0);
+      expect(
+        r.receiver.duplicates + r.receiver.orphans + r.receiver.late + r.receiver.badSecret + r.receiver.malformed,
+      ).toBe(0);
       const c = r.receiver;
       expect(c.received).toBe(c.matched + c.duplicates + c.late + c.orphans + c.foreign + c.badSecret + c.malformed);
       expect(r.accounting!.webhooks.received).toBe(r.accounting!.webhooks.classified);
@@ -63,7 +80,9 @@ it('two receivers behind the emulator, two shards with one --start-at, merged: e
       const records = await readRecords(join(outs[i]!, 'results.ndjson'));
       expect(records.filter((x) => x.outcome === 'answered')).toHaveLength(60);
     }
-    const ids = (await Promise.all(outs.map((o) => readRecords(join(o, 'results.ndjson'))))).flat().map((x) => x.requestId);
+    const ids = (await Promise.all(outs.map((o) => readRecords(join(o, 'results.ndjson')))))
+      .flat()
+      .map((x) => x.requestId);
     expect(new Set(ids).size).toBe(120);
 
     // Both receivers took deliveries, in turn.
@@ -72,9 +91,21 @@ it('two receivers behind the emulator, two shards with one --start-at, merged: e
     expect(taken[0]! + taken[1]!).toBe(120);
     for (const n of taken) expect(n).toBeGreaterThanOrEqual(50); // 60 each unless an attempt failed and went to the other
 
-
     // merge: one load of 120 arrivals, requests = the emulator's accepted count, every answer matched once.
-    const merged = await droidcheck(['merge', join(outs[0]!, 'report.json'), join(outs[1]!, 'report.json'), '-o', join(dir, 'merged'), '-r', 'json', '-r', 'console'], { env: RIG_ENV });
+    const merged = await droidcheck(
+      [
+        'merge',
+        join(outs[0]!, 'report.json'),
+        join(outs[1]!, 'report.json'),
+        '-o',
+        join(dir, 'merged'),
+        '-r',
+        'json',
+        '-r',
+        'console',
+      ],
+      { env: RIG_ENV },
+    );
     expect(merged.code, merged.stderr).toBe(0);
     const m = await readReport(join(dir, 'merged', 'report.json'));
     expect(stats.accepted).toBe(120);
@@ -101,18 +132,24 @@ it('two receivers behind the emulator, two shards with one --start-at, merged: e
       expect(text).toContain(`${startAt}, `);
     }
     // The same section in summary.md and report.html, rendered from the merged report.
-    expect(renderMarkdownSummary(m)).toMatch(/### Stream: test:shards at redis:\/\/127\.0\.0\.1:\d+\S* · foreign \d+ .* · 2 shards\n\n_clock skew: receivers vs shards at most /);
+    expect(renderMarkdownSummary(m)).toMatch(
+      /### Stream: test:shards at redis:\/\/127\.0\.0\.1:\d+\S* · foreign \d+ .* · 2 shards\n\n_clock skew: receivers vs shards at most /,
+    );
     expect(renderHtmlReport(m)).toContain('<section class="section" id="stream"><h2>Stream</h2>\n<p>test:shards at ');
     // Timelines line up: interval i of the merge holds interval i of each shard.
     const started = (r: typeof m): number[] => r.timeline!.points.map((p) => p.started);
     const sum = started(m).reduce((a, b) => a + b, 0);
     expect(sum).toBe(120);
-    expect(started(m).slice(0, 3)).toEqual([0, 1, 2].map((k) => (started(reports[0]!)[k] ?? 0) + (started(reports[1]!)[k] ?? 0)));
+    expect(started(m).slice(0, 3)).toEqual(
+      [0, 1, 2].map((k) => (started(reports[0]!)[k] ?? 0) + (started(reports[1]!)[k] ?? 0)),
+    );
   } finally {
     await stop(emulator.cli);
     const codes = await Promise.all(receivers.map((r) => stop(r.cli)));
     expect(codes).toEqual([0, 0]);
-    const published = receivers.map((r) => Number(/stopped \(SIGTERM\): received \d+ · published (\d+)/.exec(r.cli.stdout())?.[1]));
+    const published = receivers.map((r) =>
+      Number(/stopped \(SIGTERM\): received \d+ · published (\d+)/.exec(r.cli.stdout())?.[1]),
+    );
     expect(published[0]! + published[1]!).toBe(120);
   }
 }, 120_000);

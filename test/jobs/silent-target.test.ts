@@ -53,9 +53,14 @@ describe('a remote run whose webhooks cannot arrive', () => {
   it('is refused before sending when the receiver would listen on a random port (exit 2, naming the flags)', async () => {
     const s = await silentService();
     const file = await suite(ASYNC_SUITE);
-    const res = await droidcheck(['run', file, '--base-url', s.url, '--droid-id', String(s.droidId), '--reporter', 'console', '--no-warm-up'], { env: { DROID_API_TOKEN: s.token } });
+    const res = await droidcheck(
+      ['run', file, '--base-url', s.url, '--droid-id', String(s.droidId), '--reporter', 'console', '--no-warm-up'],
+      { env: { DROID_API_TOKEN: s.token } },
+    );
     expect(res.code, res.stderr).toBe(2);
-    expect(res.stderr).toMatch(/DROIDCHECK_ERR_CONFIG: 1 scenario\(s\) \(e\.g\. "hello"\) wait for the service's webhooks, but the receiver would listen on a random port: the service posts to the URLs in its settings .* give --receiver-port .* or --public-url .* or --deliveries/);
+    expect(res.stderr).toMatch(
+      /DROIDCHECK_ERR_CONFIG: 1 scenario\(s\) \(e\.g\. "hello"\) wait for the service's webhooks, but the receiver would listen on a random port: the service posts to the URLs in its settings .* give --receiver-port .* or --public-url .* or --deliveries/,
+    );
     // Only the preflight's probe reached the async endpoint.
     expect(s.stats.asyncRequests).toBe(1);
     expect(res.stderr).not.toContain(s.token);
@@ -66,15 +71,40 @@ describe('a remote run whose webhooks cannot arrive', () => {
     const file = await suite(ASYNC_SUITE.replace('repeat: 12', 'repeat: 40'));
     const port = await freePort();
     const t0 = performance.now();
-    const res = await droidcheck(['run', file, '--base-url', s.url, '--droid-id', String(s.droidId), '--receiver-port', String(port), '--timeout', '3s', '--concurrency', '4', '--reporter', 'console', '--no-warm-up'], {
-      env: { DROID_API_TOKEN: s.token, DROID_WEBHOOK_SECRET: SECRET },
-    });
+    const res = await droidcheck(
+      [
+        'run',
+        file,
+        '--base-url',
+        s.url,
+        '--droid-id',
+        String(s.droidId),
+        '--receiver-port',
+        String(port),
+        '--timeout',
+        '3s',
+        '--concurrency',
+        '4',
+        '--reporter',
+        'console',
+        '--no-warm-up',
+      ],
+      {
+        env: { DROID_API_TOKEN: s.token, DROID_WEBHOOK_SECRET: SECRET },
+      },
+    );
     const wallMs = performance.now() - t0;
     expect(res.code, res.stderr).toBe(2);
     const line = res.stderr.split('\n').find((l) => l.includes('DROIDCHECK_ERR_SETUP')) ?? '';
     // The breaker trips at the third; the others of the same round ended at the same moment.
-    expect(line).toMatch(new RegExp(`the first [34] async answers from ${s.url.replace(/\./g, '\\.')} \\(droid ${s.droidId}\\) passed the deadline: no webhook within 3 s and nothing at all reached droidcheck`));
-    expect(line).toContain(`Settings > Integrations, "When AI Answer Ready"), so set it to http://127.0.0.1:${port}/webhook`);
+    expect(line).toMatch(
+      new RegExp(
+        `the first [34] async answers from ${s.url.replace(/\./g, '\\.')} \\(droid ${s.droidId}\\) passed the deadline: no webhook within 3 s and nothing at all reached droidcheck`,
+      ),
+    );
+    expect(line).toContain(
+      `Settings > Integrations, "When AI Answer Ready"), so set it to http://127.0.0.1:${port}/webhook`,
+    );
     expect(line).toContain('raise --timeout');
     expect(line).not.toContain(SECRET);
     // 40 planned at 4 in flight would take 10 rounds of 3 s (30 s); the first round stops it (a
@@ -87,9 +117,26 @@ describe('a remote run whose webhooks cannot arrive', () => {
     const s = await silentService();
     const file = await suite(ASYNC_SUITE.replace('repeat: 12', 'repeat: 1'));
     const port = await freePort();
-    const res = await droidcheck(['run', file, '--base-url', s.url, '--droid-id', String(s.droidId), '--receiver-port', String(port), '--timeout', '1s', '--reporter', 'console', '--no-warm-up'], {
-      env: { DROID_API_TOKEN: s.token },
-    });
+    const res = await droidcheck(
+      [
+        'run',
+        file,
+        '--base-url',
+        s.url,
+        '--droid-id',
+        String(s.droidId),
+        '--receiver-port',
+        String(port),
+        '--timeout',
+        '1s',
+        '--reporter',
+        'console',
+        '--no-warm-up',
+      ],
+      {
+        env: { DROID_API_TOKEN: s.token },
+      },
+    );
     expect(res.code, res.stderr).toBe(2);
     expect(res.stderr).toContain('the first 1 async answer from');
     expect(res.stderr).toContain(`set it to http://127.0.0.1:${port}/webhook`);
@@ -99,18 +146,45 @@ describe('a remote run whose webhooks cannot arrive', () => {
 describe('a remote target that answers but does not forward messages', () => {
   it('the portable reply scenario fails after the 15 s message-webhook check, naming /messages, well under a minute', async () => {
     const port = await freePort();
-    const service = await startAltService({ answerWebhook: { url: `http://127.0.0.1:${port}/webhook`, secret: SECRET }, messageWebhook: null, duplicateEvery: 0 });
+    const service = await startAltService({
+      answerWebhook: { url: `http://127.0.0.1:${port}/webhook`, secret: SECRET },
+      messageWebhook: null,
+      duplicateEvery: 0,
+    });
     closers.push(() => service.close());
     const reportDir = await mkdtemp(join(tmpdir(), 'droidcheck-silent-out-'));
     closers.push(() => rm(reportDir, { recursive: true, force: true }));
     const t0 = performance.now();
     const res = await droidcheck(
-      ['run', 'scenarios/steps/conversation.yaml', '--grep', 'message webhook', '--base-url', service.url, '--droid-id', String(service.droidId), '--receiver-port', String(port), '--public-url', `https://tunnel.example/webhook`, '--reporter', 'console', '-o', reportDir, '--no-warm-up'],
-      { env: { DROID_API_TOKEN: service.token, DROID_WEBHOOK_SECRET: SECRET, DROID_VERIFY_TOKEN: VERIFY }, maxMs: 60_000 },
+      [
+        'run',
+        'scenarios/steps/conversation.yaml',
+        '--grep',
+        'message webhook',
+        '--base-url',
+        service.url,
+        '--droid-id',
+        String(service.droidId),
+        '--receiver-port',
+        String(port),
+        '--public-url',
+        `https://tunnel.example/webhook`,
+        '--reporter',
+        'console',
+        '-o',
+        reportDir,
+        '--no-warm-up',
+      ],
+      {
+        env: { DROID_API_TOKEN: service.token, DROID_WEBHOOK_SECRET: SECRET, DROID_VERIFY_TOKEN: VERIFY },
+        maxMs: 60_000,
+      },
     );
     const wallMs = performance.now() - t0;
     expect(res.code, res.stderr + res.stdout).toBe(1);
-    expect(res.stdout).toContain("no message webhook delivery in 15 s, not even the copy of customer 5's own message: configure the Automation Panel's message webhook as https://tunnel.example/messages with the verify token");
+    expect(res.stdout).toContain(
+      "no message webhook delivery in 15 s, not even the copy of customer 5's own message: configure the Automation Panel's message webhook as https://tunnel.example/messages with the verify token",
+    );
     expect(res.stdout).not.toContain(VERIFY);
     expect(service.stats.messagesForwarded).toBe(0);
     expect(wallMs).toBeGreaterThan(14_000);

@@ -8,7 +8,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { derivePolicy, PROBE_PLANS, webhookPolicy, webhookPolicyFindings, type ProbeState } from '../../src/jobs/index.js';
+import {
+  derivePolicy,
+  PROBE_PLANS,
+  webhookPolicy,
+  webhookPolicyFindings,
+  type ProbeState,
+} from '../../src/jobs/index.js';
 import type { Attempt } from '../../src/receiver/index.js';
 
 const sink = (): Writable => new Writable({ write: (_c, _e, done) => done() });
@@ -16,7 +22,14 @@ const sink = (): Writable => new Writable({ write: (_c, _e, done) => done() });
 /** Attempts of `probe` arriving at `at` (ms), each answered `answer` ms later with `codes[i]` (undefined: never). */
 function probe(name: ProbeState['probe'], at: number[], codes: (number | undefined)[], answer = 1): ProbeState {
   const plan = PROBE_PLANS[name];
-  const attempts: Attempt[] = at.map((t, i) => ({ requestId: name, n: i + 1, at: t, step: plan.steps[i] ?? plan.then, status: codes[i], answeredAt: codes[i] === undefined ? undefined : t + answer }));
+  const attempts: Attempt[] = at.map((t, i) => ({
+    requestId: name,
+    n: i + 1,
+    at: t,
+    step: plan.steps[i] ?? plan.after,
+    status: codes[i],
+    answeredAt: codes[i] === undefined ? undefined : t + answer,
+  }));
   return { probe: name, requestId: name, sentAt: 0, attempts };
 }
 
@@ -73,14 +86,24 @@ describe('webhook-policy interrupted', () => {
       const result = await webhookPolicy(
         {
           target: { kind: 'emulator', retry: { attempts: 5, backoffMs: 5_000, timeoutMs: 5_000, jitter: 0 } },
-          webhookSecret: null, receiverHost: '127.0.0.1', receiverPort: 0, publicUrl: undefined, timeoutMs: 60_000, quietMs: 30_000, probes: ['fail'], reportDir: dir,
+          webhookSecret: null,
+          receiverHost: '127.0.0.1',
+          receiverPort: 0,
+          publicUrl: undefined,
+          timeoutMs: 60_000,
+          quietMs: 30_000,
+          probes: ['fail'],
+          reportDir: dir,
         },
         { stderr: sink(), stdout: sink(), signal: ac.signal },
       );
       expect(performance.now() - t0).toBeLessThan(10_000);
       expect(result.exitCode).toBe(130);
       expect(result.policy.complete).toBe(false);
-      const doc = JSON.parse(await readFile(join(dir, 'report.json'), 'utf8')) as { exitCode: number; webhookPolicy: { findings: string[] } };
+      const doc = JSON.parse(await readFile(join(dir, 'report.json'), 'utf8')) as {
+        exitCode: number;
+        webhookPolicy: { findings: string[] };
+      };
       expect(doc.exitCode).toBe(130);
       expect(doc.webhookPolicy.findings.join(' ')).toContain('Cut short');
     } finally {

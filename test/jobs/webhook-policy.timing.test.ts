@@ -29,7 +29,9 @@ function sink(): Writable & { text: string } {
 
 const within = (measured: number | null | undefined, expected: number): void => {
   expect(measured).not.toBeNull();
-  expect(Math.abs(measured! - expected), `measured ${measured} ms, configured ${expected} ms`).toBeLessThanOrEqual(expected * 0.1);
+  expect(Math.abs(measured! - expected), `measured ${measured} ms, configured ${expected} ms`).toBeLessThanOrEqual(
+    expected * 0.1,
+  );
 };
 
 async function freePort(): Promise<number> {
@@ -60,11 +62,17 @@ const base = (reportDir: string): Omit<ResolvedWebhookPolicyConfig, 'target'> =>
 });
 
 describe('webhook-policy', () => {
-  it('reports the embedded emulator\'s configured policy: attempts, delays and attempt timeout within 10 %', async () => {
+  it("reports the embedded emulator's configured policy: attempts, delays and attempt timeout within 10 %", async () => {
     const out = join(dir, 'emulator');
     const stderr = sink();
     const t0 = performance.now();
-    const result = await webhookPolicy({ ...base(out), target: { kind: 'emulator', retry: { attempts: 3, backoffMs: 500, timeoutMs: 1_000, jitter: 0 } } }, { stderr, stdout: sink() });
+    const result = await webhookPolicy(
+      {
+        ...base(out),
+        target: { kind: 'emulator', retry: { attempts: 3, backoffMs: 500, timeoutMs: 1_000, jitter: 0 } },
+      },
+      { stderr, stdout: sink() },
+    );
     const p = result.policy;
     expect(result.exitCode).toBe(0);
     expect(p.complete).toBe(true);
@@ -82,7 +90,9 @@ describe('webhook-policy', () => {
     expect(performance.now() - t0).toBeLessThan(15_000);
     const doc = parseReportDocument(JSON.parse(await readFile(join(out, 'report.json'), 'utf8')));
     expect(doc.kind).toBe('webhook-policy');
-    expect(doc.webhookPolicy?.probes.find((x) => x.probe === 'fail')?.attempts.map((a) => a.status)).toEqual([500, 500, 500]);
+    expect(doc.webhookPolicy?.probes.find((x) => x.probe === 'fail')?.attempts.map((a) => a.status)).toEqual([
+      500, 500, 500,
+    ]);
     expect(await readFile(join(out, 'summary.md'), 'utf8')).toContain('Webhook retry policy');
   });
 
@@ -96,7 +106,12 @@ describe('webhook-policy', () => {
     });
     try {
       const result = await webhookPolicy(
-        { ...base(join(dir, 'alt')), receiverPort: port, webhookSecret: 'alt-secret-long-enough-1234', target: { kind: 'remote', baseUrl: alt.url, droidId: String(alt.droidId), token: alt.token } },
+        {
+          ...base(join(dir, 'alt')),
+          receiverPort: port,
+          webhookSecret: 'alt-secret-long-enough-1234',
+          target: { kind: 'remote', baseUrl: alt.url, droidId: String(alt.droidId), token: alt.token },
+        },
         { stderr: sink(), stdout: sink() },
       );
       const p = result.policy;
@@ -116,10 +131,19 @@ describe('webhook-policy', () => {
 
   it('a service that does not retry: one attempt each, no timeout known, nothing retried', async () => {
     const port = await freePort();
-    const alt = await startAltService({ answerWebhook: { url: `http://127.0.0.1:${port}/webhook` }, duplicateEvery: 0, answerDelayMs: 5 });
+    const alt = await startAltService({
+      answerWebhook: { url: `http://127.0.0.1:${port}/webhook` },
+      duplicateEvery: 0,
+      answerDelayMs: 5,
+    });
     try {
       const result = await webhookPolicy(
-        { ...base(join(dir, 'none')), receiverPort: port, probes: ['fail', 'stall'], target: { kind: 'remote', baseUrl: alt.url, droidId: String(alt.droidId), token: alt.token } },
+        {
+          ...base(join(dir, 'none')),
+          receiverPort: port,
+          probes: ['fail', 'stall'],
+          target: { kind: 'remote', baseUrl: alt.url, droidId: String(alt.droidId), token: alt.token },
+        },
         { stderr: sink(), stdout: sink() },
       );
       const p = result.policy;

@@ -29,12 +29,24 @@ describe('resolveLlmConfig', () => {
   });
 
   it('with an endpoint and no model, resolves without models (discoverModels asks the endpoint)', () => {
-    expect(resolveLlmConfig({}, ENV, undefined)).toMatchObject({ baseUrl: 'http://127.0.0.1:11434/v1', judgeModel: undefined, embeddingModel: undefined });
-    expect(resolveLlmConfig({}, {}, { baseUrl: 'http://127.0.0.1:8000/v1' })).toMatchObject({ baseUrl: 'http://127.0.0.1:8000/v1', judgeModel: undefined });
+    expect(resolveLlmConfig({}, ENV, undefined)).toMatchObject({
+      baseUrl: 'http://127.0.0.1:11434/v1',
+      judgeModel: undefined,
+      embeddingModel: undefined,
+    });
+    expect(resolveLlmConfig({}, {}, { baseUrl: 'http://127.0.0.1:8000/v1' })).toMatchObject({
+      baseUrl: 'http://127.0.0.1:8000/v1',
+      judgeModel: undefined,
+    });
   });
 
   it('takes flags over the file, the environment over the file, and defaults last', () => {
-    const c = resolveLlmConfig({ judgeModel: 'flag-model' }, ENV, { model: 'file-model', embeddingModel: 'file-embed', baseUrl: 'http://ignored.example/v1' }, '/srv/project');
+    const c = resolveLlmConfig(
+      { judgeModel: 'flag-model' },
+      ENV,
+      { model: 'file-model', embeddingModel: 'file-embed', baseUrl: 'http://ignored.example/v1' },
+      '/srv/project',
+    );
     expect(c).toEqual({
       baseUrl: 'http://127.0.0.1:11434/v1',
       apiKey: 'sk-config-test',
@@ -51,25 +63,53 @@ describe('resolveLlmConfig', () => {
   });
 
   it('reads the file section: base URL, bounds, margin, cache directory; --no-cache turns the cache off', () => {
-    const file = { model: 'm', baseUrl: 'http://127.0.0.1:8000/v1', concurrency: 8, timeout: '30s', retries: 0, margin: 0.05, cacheDir: 'tmp/cache' };
-    expect(resolveLlmConfig({}, {}, file, '/p')).toMatchObject({ baseUrl: 'http://127.0.0.1:8000/v1', apiKey: undefined, concurrency: 8, timeoutMs: 30_000, retries: 0, margin: 0.05, cacheDir: '/p/tmp/cache' });
+    const file = {
+      model: 'm',
+      baseUrl: 'http://127.0.0.1:8000/v1',
+      concurrency: 8,
+      timeout: '30s',
+      retries: 0,
+      margin: 0.05,
+      cacheDir: 'tmp/cache',
+    };
+    expect(resolveLlmConfig({}, {}, file, '/p')).toMatchObject({
+      baseUrl: 'http://127.0.0.1:8000/v1',
+      apiKey: undefined,
+      concurrency: 8,
+      timeoutMs: 30_000,
+      retries: 0,
+      margin: 0.05,
+      cacheDir: '/p/tmp/cache',
+    });
     expect(resolveLlmConfig({ cache: false }, {}, file)?.cacheDir).toBeUndefined();
   });
 
   it('takes the simulator model from --simulator-model, then judge.simulatorModel, then the judge model', () => {
     const env = { OPENAI_BASE_URL: 'http://127.0.0.1:11434/v1' };
-    expect(resolveLlmConfig({ judgeModel: 'j', simulatorModel: 's-flag' }, env, { simulatorModel: 's-file' })?.simulatorModel).toBe('s-flag');
+    expect(
+      resolveLlmConfig({ judgeModel: 'j', simulatorModel: 's-flag' }, env, { simulatorModel: 's-file' })
+        ?.simulatorModel,
+    ).toBe('s-flag');
     expect(resolveLlmConfig({ judgeModel: 'j' }, env, { simulatorModel: 's-file' })?.simulatorModel).toBe('s-file');
-    expect(resolveLlmConfig({}, env, { simulatorModel: 's-file' })).toMatchObject({ simulatorModel: 's-file', judgeModel: undefined });
-    expect(configError(() => resolveLlmConfig({ simulatorModel: 's' }, {}, undefined))).toContain('a simulator model (--simulator-model) is configured but no endpoint');
+    expect(resolveLlmConfig({}, env, { simulatorModel: 's-file' })).toMatchObject({
+      simulatorModel: 's-file',
+      judgeModel: undefined,
+    });
+    expect(configError(() => resolveLlmConfig({ simulatorModel: 's' }, {}, undefined))).toContain(
+      'a simulator model (--simulator-model) is configured but no endpoint',
+    );
   });
 
-    it('with only OPENAI_API_KEY, talks to OpenAI itself', () => {
-    expect(resolveLlmConfig({ embeddingModel: 'text-embedding-3-small' }, { OPENAI_API_KEY: 'sk-x' }, undefined)?.baseUrl).toBe('https://api.openai.com/v1');
+  it('with only OPENAI_API_KEY, talks to OpenAI itself', () => {
+    expect(
+      resolveLlmConfig({ embeddingModel: 'text-embedding-3-small' }, { OPENAI_API_KEY: 'sk-x' }, undefined)?.baseUrl,
+    ).toBe('https://api.openai.com/v1');
   });
 
   it('a model without any endpoint is a ConfigError saying how to fix it', () => {
-    expect(configError(() => resolveLlmConfig({ judgeModel: 'llama3.1' }, {}, undefined))).toContain('set OPENAI_BASE_URL (e.g. http://127.0.0.1:11434/v1 for a local Ollama) or OPENAI_API_KEY');
+    expect(configError(() => resolveLlmConfig({ judgeModel: 'llama3.1' }, {}, undefined))).toContain(
+      'set OPENAI_BASE_URL (e.g. http://127.0.0.1:11434/v1 for a local Ollama) or OPENAI_API_KEY',
+    );
   });
 
   it.each([
@@ -84,7 +124,9 @@ describe('resolveLlmConfig', () => {
   });
 
   it('refuses a base URL that is not an http(s) URL', () => {
-    expect(configError(() => resolveLlmConfig({ judgeModel: 'm' }, { OPENAI_BASE_URL: '127.0.0.1:11434' }, undefined))).toContain('OPENAI_BASE_URL');
+    expect(
+      configError(() => resolveLlmConfig({ judgeModel: 'm' }, { OPENAI_BASE_URL: '127.0.0.1:11434' }, undefined)),
+    ).toContain('OPENAI_BASE_URL');
   });
 });
 
@@ -121,10 +163,16 @@ describe('needsGrader + assertGraderConfig: a clear error before anything is sen
 
   it('names the file:line:col of the first use and what to configure', () => {
     const uses = needsGrader([suite]);
-    expect(configError(() => assertGraderConfig(uses, undefined))).toMatch(/^suite\.yaml:9:35: "judge" needs a chat model: pass --judge-model/);
+    expect(configError(() => assertGraderConfig(uses, undefined))).toMatch(
+      /^suite\.yaml:9:35: "judge" needs a chat model: pass --judge-model/,
+    );
     const judgeOnly = resolveLlmConfig({ judgeModel: 'm' }, ENV, undefined);
-    expect(configError(() => assertGraderConfig(uses, judgeOnly))).toMatch(/^suite\.yaml:9:17: "similar" needs an embedding model: pass --embedding-model/);
-    expect(() => assertGraderConfig(uses, resolveLlmConfig({ judgeModel: 'm', embeddingModel: 'e' }, ENV, undefined))).not.toThrow();
+    expect(configError(() => assertGraderConfig(uses, judgeOnly))).toMatch(
+      /^suite\.yaml:9:17: "similar" needs an embedding model: pass --embedding-model/,
+    );
+    expect(() =>
+      assertGraderConfig(uses, resolveLlmConfig({ judgeModel: 'm', embeddingModel: 'e' }, ENV, undefined)),
+    ).not.toThrow();
     expect(() => assertGraderConfig([], undefined)).not.toThrow();
   });
 });

@@ -29,7 +29,8 @@ afterAll(async () => {
 });
 
 const listings = () => server.requests.filter((r) => r.path === '/v1/models');
-const config = (file?: Record<string, unknown>) => resolveLlmConfig({}, { OPENAI_BASE_URL: server.url, OPENAI_API_KEY: KEY }, file, dir);
+const config = (file?: Record<string, unknown>) =>
+  resolveLlmConfig({}, { OPENAI_BASE_URL: server.url, OPENAI_API_KEY: KEY }, file, dir);
 
 async function configError(p: Promise<unknown>): Promise<string> {
   const err = await p.then(
@@ -76,7 +77,12 @@ describe('discoverModels', () => {
 
   it('asks nothing when the models are named, nothing is graded, or the endpoint is OpenAI itself', async () => {
     const before = listings().length;
-    const named = resolveLlmConfig({ judgeModel: 'j', embeddingModel: 'e' }, { OPENAI_BASE_URL: server.url }, undefined, dir);
+    const named = resolveLlmConfig(
+      { judgeModel: 'j', embeddingModel: 'e' },
+      { OPENAI_BASE_URL: server.url },
+      undefined,
+      dir,
+    );
     expect(await discoverModels([JUDGE, SIMILAR], named)).toBe(named);
     expect(await discoverModels([], config())).toBeUndefined(); // an endpoint alone grades nothing
     const judgeOnly = resolveLlmConfig({ judgeModel: 'j' }, { OPENAI_BASE_URL: server.url }, undefined, dir);
@@ -97,7 +103,9 @@ describe('discoverModels', () => {
 
   it('no embedding model, or no models at all: exit 2 saying so', async () => {
     server.onModels(() => ({ ids: ['llama3.1:8b'] }));
-    expect(await configError(discoverModels([SIMILAR], config()))).toContain('lists no embedding model; it serves: llama3.1:8b (chat). Pass --embedding-model NAME');
+    expect(await configError(discoverModels([SIMILAR], config()))).toContain(
+      'lists no embedding model; it serves: llama3.1:8b (chat). Pass --embedding-model NAME',
+    );
     server.onModels(() => ({ ids: [] }));
     expect(await configError(discoverModels([JUDGE], config()))).toContain('lists no models at all');
   });
@@ -116,19 +124,34 @@ describe('discoverModels', () => {
 });
 
 describe('droidcheck run without --judge-model', () => {
-  const suite = ['suite: graded', 'scenarios:', '  - name: greets', '    modes: [sync]', '    humanMessage: hello', '    expect:', '      answer: { judge: "Greets the customer" }', ''].join('\n');
+  const suite = [
+    'suite: graded',
+    'scenarios:',
+    '  - name: greets',
+    '    modes: [sync]',
+    '    humanMessage: hello',
+    '    expect:',
+    '      answer: { judge: "Greets the customer" }',
+    '',
+  ].join('\n');
 
   it('grades with the one chat model the endpoint serves, and says which in the report settings', async () => {
     writeFileSync(join(dir, 'graded.yaml'), suite);
     server.onModels(() => ({ ids: ['only-judge', 'nomic-embed-text'] }));
     const before = server.chatRequests().length;
     const out = join(dir, 'reports-one');
-    const res = await droidcheck(['run', join(dir, 'graded.yaml'), '--no-cache', '-o', out, '-r', 'json'], { env: { OPENAI_BASE_URL: server.url }, cwd: dir, maxMs: 60_000 });
+    const res = await droidcheck(['run', join(dir, 'graded.yaml'), '--no-cache', '-o', out, '-r', 'json'], {
+      env: { OPENAI_BASE_URL: server.url },
+      cwd: dir,
+      maxMs: 60_000,
+    });
     expect(res.code, res.stderr).toBe(0);
     const chats = server.chatRequests().slice(before);
     expect(chats.length).toBeGreaterThan(0);
     expect(chats.every((c) => c.model === 'only-judge')).toBe(true);
-    const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as { settings: { judge?: { judgeModel?: string; embeddingModel?: string } } };
+    const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as {
+      settings: { judge?: { judgeModel?: string; embeddingModel?: string } };
+    };
     expect(report.settings.judge).toMatchObject({ judgeModel: 'only-judge' });
     expect(report.settings.judge?.embeddingModel).toBeUndefined(); // not needed, not asked
   }, 90_000);
@@ -136,10 +159,16 @@ describe('droidcheck run without --judge-model', () => {
   it('exits 2 listing what the endpoint serves when it serves two chat models', async () => {
     writeFileSync(join(dir, 'graded.yaml'), suite);
     server.onModels(() => ({ ids: ['judge-a', 'judge-b'] }));
-    const res = await droidcheck(['run', join(dir, 'graded.yaml'), '--no-cache', '-o', join(dir, 'reports-two')], { env: { OPENAI_BASE_URL: server.url }, cwd: dir, maxMs: 60_000 });
+    const res = await droidcheck(['run', join(dir, 'graded.yaml'), '--no-cache', '-o', join(dir, 'reports-two')], {
+      env: { OPENAI_BASE_URL: server.url },
+      cwd: dir,
+      maxMs: 60_000,
+    });
     expect(res.code).toBe(2);
     expect(res.stderr).toContain('graded.yaml:7:');
-    expect(res.stderr).toContain('lists 2 chat models; it serves: judge-a (chat), judge-b (chat). Pass --judge-model NAME');
+    expect(res.stderr).toContain(
+      'lists 2 chat models; it serves: judge-a (chat), judge-b (chat). Pass --judge-model NAME',
+    );
     expect(res.stderr).not.toMatch(/\n\s+at /); // no stack trace
   }, 90_000);
 });

@@ -10,7 +10,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { AddressInfo } from 'node:net';
 
-export interface RecordedRequest {
+interface RecordedRequest {
   path: string;
   headers: Record<string, string | string[] | undefined>;
   body: Record<string, unknown>;
@@ -87,7 +87,12 @@ export async function startFakeOpenAi(): Promise<FakeOpenAi> {
   let embeddings: (body: { model: string; input: string[] }, n: number) => FakeReply = () => ({});
   let models: () => FakeReply & { ids?: string[] } = () => ({ ids: [] });
 
-  const answer = async (reply: import('fastify').FastifyReply, r: FakeReply, normal: () => unknown, onClose: Promise<void>) => {
+  const answer = async (
+    reply: import('fastify').FastifyReply,
+    r: FakeReply,
+    normal: () => unknown,
+    onClose: Promise<void>,
+  ) => {
     if (r.hang) {
       await onClose;
       return reply;
@@ -98,7 +103,11 @@ export async function startFakeOpenAi(): Promise<FakeOpenAi> {
 
   app.post('/v1/chat/completions', async (request, reply) => {
     const body = request.body as ChatBody;
-    requests.push({ path: '/v1/chat/completions', headers: request.headers, body: body as unknown as Record<string, unknown> });
+    requests.push({
+      path: '/v1/chat/completions',
+      headers: request.headers,
+      body: body as unknown as Record<string, unknown>,
+    });
     now += 1;
     max = Math.max(max, now);
     const closed = new Promise<void>((resolve) => request.raw.once('close', () => resolve()));
@@ -113,8 +122,18 @@ export async function startFakeOpenAi(): Promise<FakeOpenAi> {
           object: 'chat.completion',
           created: 1_700_000_000,
           model: body.model,
-          choices: [{ index: 0, message: { role: 'assistant', content: r.content === undefined ? PASS_VERDICT : r.content }, finish_reason: 'stop' }],
-          usage: { prompt_tokens: usage.prompt_tokens, completion_tokens: usage.completion_tokens ?? 0, total_tokens: usage.prompt_tokens + (usage.completion_tokens ?? 0) },
+          choices: [
+            {
+              index: 0,
+              message: { role: 'assistant', content: r.content === undefined ? PASS_VERDICT : r.content },
+              finish_reason: 'stop',
+            },
+          ],
+          usage: {
+            prompt_tokens: usage.prompt_tokens,
+            completion_tokens: usage.completion_tokens ?? 0,
+            total_tokens: usage.prompt_tokens + (usage.completion_tokens ?? 0),
+          },
         }),
         closed,
       );
@@ -126,7 +145,11 @@ export async function startFakeOpenAi(): Promise<FakeOpenAi> {
   app.post('/v1/embeddings', async (request, reply) => {
     const raw = request.body as { model: string; input: string | string[] };
     const body = { model: raw.model, input: Array.isArray(raw.input) ? raw.input : [raw.input] };
-    requests.push({ path: '/v1/embeddings', headers: request.headers, body: raw as unknown as Record<string, unknown> });
+    requests.push({
+      path: '/v1/embeddings',
+      headers: request.headers,
+      body: raw as unknown as Record<string, unknown>,
+    });
     now += 1;
     max = Math.max(max, now);
     const closed = new Promise<void>((resolve) => request.raw.once('close', () => resolve()));
@@ -153,7 +176,15 @@ export async function startFakeOpenAi(): Promise<FakeOpenAi> {
     requests.push({ path: '/v1/models', headers: request.headers, body: {} });
     const r = models();
     const closed = new Promise<void>((resolve) => request.raw.once('close', () => resolve()));
-    return answer(reply, r, () => ({ object: 'list', data: (r.ids ?? []).map((id) => ({ id, object: 'model', created: 1_700_000_000, owned_by: 'fake' })) }), closed);
+    return answer(
+      reply,
+      r,
+      () => ({
+        object: 'list',
+        data: (r.ids ?? []).map((id) => ({ id, object: 'model', created: 1_700_000_000, owned_by: 'fake' })),
+      }),
+      closed,
+    );
   });
 
   await app.listen({ host: '127.0.0.1', port: 0 });
@@ -161,11 +192,15 @@ export async function startFakeOpenAi(): Promise<FakeOpenAi> {
   return {
     url: `http://127.0.0.1:${port}/v1`,
     requests,
-    chatRequests: () => requests.filter((r) => r.path === '/v1/chat/completions').map((r) => r.body as unknown as ChatBody),
+    chatRequests: () =>
+      requests.filter((r) => r.path === '/v1/chat/completions').map((r) => r.body as unknown as ChatBody),
     embeddingRequests: () =>
       requests
         .filter((r) => r.path === '/v1/embeddings')
-        .map((r) => ({ model: String(r.body.model), input: (Array.isArray(r.body.input) ? r.body.input : [r.body.input]) as string[] })),
+        .map((r) => ({
+          model: String(r.body.model),
+          input: (Array.isArray(r.body.input) ? r.body.input : [r.body.input]) as string[],
+        })),
     onChat: (h) => void (chat = h),
     onEmbeddings: (h) => void (embeddings = h),
     onModels: (h) => void (models = h),
@@ -179,7 +214,7 @@ export const STOP = '###STOP###';
 
 /** True for a request of the simulated customer (its system message), false for the judge's. */
 export function isCustomerRequest(body: ChatBody): boolean {
-  return body.messages[0]?.role === 'system' && body.messages[0].content.startsWith("You are role-playing a customer");
+  return body.messages[0]?.role === 'system' && body.messages[0].content.startsWith('You are role-playing a customer');
 }
 
 /**
@@ -188,7 +223,10 @@ export function isCustomerRequest(body: ChatBody): boolean {
  * Requests that are not the customer's (the judge's) get `other` (default: a passing verdict).
  * `lines` may hold `null` for an empty answer.
  */
-export function playCustomer(lines: readonly (string | null)[], other: (body: ChatBody, n: number) => FakeReply = () => ({ content: PASS_VERDICT })): (body: ChatBody, n: number) => FakeReply {
+export function playCustomer(
+  lines: readonly (string | null)[],
+  other: (body: ChatBody, n: number) => FakeReply = () => ({ content: PASS_VERDICT }),
+): (body: ChatBody, n: number) => FakeReply {
   return (body, n) => {
     if (!isCustomerRequest(body)) return other(body, n);
     const said = body.messages.filter((m) => m.role === 'assistant').length;

@@ -57,7 +57,14 @@ describe('import from an emulator on loopback', () => {
     const out = join(dir, 'scenarios', 'imported.yaml');
     const io = sink();
     const result = await runImport({ ...target(), customers: ['2001', 2002], out }, io);
-    expect(result).toMatchObject({ scenarios: 4, target: 'remote', customers: [{ customerId: 2001, messages: 6, scenarios: 3, source: 'conversations' }, { customerId: 2002, scenarios: 1 }] });
+    expect(result).toMatchObject({
+      scenarios: 4,
+      target: 'remote',
+      customers: [
+        { customerId: 2001, messages: 6, scenarios: 3, source: 'conversations' },
+        { customerId: 2002, scenarios: 1 },
+      ],
+    });
     const text = await readFile(out, 'utf8');
     expect(text.split('\n')[0]).toMatch(/^# yaml-language-server: \$schema=.*droidcheck\.schema\.json$/);
     expect(text).not.toContain(rig.emulator.token);
@@ -73,14 +80,24 @@ describe('import from an emulator on loopback', () => {
     expect(last.chatHistory).toEqual([
       { type: 'human', content: 'สวัสดีครับ' },
       { type: 'ai', content: 'สวัสดีค่ะ ยินดีต้อนรับสู่ร้านของเรา มีอะไรให้ช่วยไหมคะ' },
-      { type: 'human', content: 'https://images.example.com/uploads/oxford-shirt-white.jpg', contentType: 'image', alt: 'Product photo: Oxford shirt (oxford shirt white)' },
+      {
+        type: 'human',
+        content: 'https://images.example.com/uploads/oxford-shirt-white.jpg',
+        contentType: 'image',
+        alt: 'Product photo: Oxford shirt (oxford shirt white)',
+      },
       { type: 'ai', content: 'The Oxford shirt is 1,290.00 THB and is in stock.' },
     ]);
     expect(last.expect).toEqual([
       expect.objectContaining({
         path: 'answer',
         matcher: 'similar',
-        expected: { values: ['เพิ่มลงตะกร้าแล้วค่ะ: Oxford shirt จำนวน 2 ชิ้น ชิ้นละ 1,290.00 THB (2,580.00 THB)\n\nส่งฟรี ยอดรวมทั้งหมด 2,580.00 THB ค่ะ\n\nจัดส่งไปที่ 99 ถนนสุขุมวิท, กรุงเทพมหานคร 10110 ค่ะ'], threshold: 0.8 },
+        expected: {
+          values: [
+            'เพิ่มลงตะกร้าแล้วค่ะ: Oxford shirt จำนวน 2 ชิ้น ชิ้นละ 1,290.00 THB (2,580.00 THB)\n\nส่งฟรี ยอดรวมทั้งหมด 2,580.00 THB ค่ะ\n\nจัดส่งไปที่ 99 ถนนสุขุมวิท, กรุงเทพมหานคร 10110 ค่ะ',
+          ],
+          threshold: 0.8,
+        },
       }),
     ]);
 
@@ -97,7 +114,11 @@ describe('import from an emulator on loopback', () => {
   it('the seeded customers import into a suite that passes against the same emulator, in both modes', async () => {
     const out = join(dir, 'seeded.yaml');
     const result = await runImport({ ...target(), customers: [2001, 2002, 2003], out }, sink());
-    expect(result.customers.map((c) => [c.customerId, c.scenarios])).toEqual([[2001, 3], [2002, 1], [2003, 0]]);
+    expect(result.customers.map((c) => [c.customerId, c.scenarios])).toEqual([
+      [2001, 3],
+      [2002, 1],
+      [2003, 0],
+    ]);
     const suites: Suite[] = await loadSuites([out]);
     const run = await runEngine({
       source: PlanSource.of(suites),
@@ -109,7 +130,9 @@ describe('import from an emulator on loopback', () => {
       grader,
     });
     expect(run.records).toHaveLength(8);
-    const failed = run.records.filter((r) => !r.passed).map((r) => ({ s: r.scenario, m: r.mode, o: r.outcome, f: r.failures.map((f) => f.message), j: r.judgeErrors }));
+    const failed = run.records
+      .filter((r) => !r.passed)
+      .map((r) => ({ s: r.scenario, m: r.mode, o: r.outcome, f: r.failures.map((f) => f.message), j: r.judgeErrors }));
     expect(failed).toEqual([]);
     expect(run.records.flatMap((r) => r.grades ?? []).map((g) => g.score)).toEqual(Array(8).fill(expect.closeTo(1, 5)));
     expect(llm.embeddingRequests().length).toBeGreaterThan(0);
@@ -118,14 +141,24 @@ describe('import from an emulator on loopback', () => {
   it('--turns conversation: one steps scenario per customer, the real pauses as think', async () => {
     const out = join(dir, 'talks.yaml');
     const result = await runImport({ ...target(), customers: [2001, 2002], out, turns: 'conversation' }, sink());
-    expect(result).toMatchObject({ scenarios: 2, customers: [{ customerId: 2001, scenarios: 1 }, { customerId: 2002, scenarios: 1 }] });
+    expect(result).toMatchObject({
+      scenarios: 2,
+      customers: [
+        { customerId: 2001, scenarios: 1 },
+        { customerId: 2002, scenarios: 1 },
+      ],
+    });
     const text = await readFile(out, 'utf8');
     expect(text).toMatch(/- say: https:\/\/images\.example\.com\S+\n\s+think: 15s\n/);
     const [suite] = await loadSuites([out]);
     const [talk, single] = suite!.scenarios;
     expect(talk!.name).toBe('customer 2001: conversation of 3 turns');
     // 10:29:50 answer -> 10:30:05 next message; 10:30:20 answer -> 10:30:40 next message.
-    expect(talk!.steps!.map((s) => [s.kind, s.think?.kind === 'fixed' ? s.think.ms : undefined])).toEqual([['say', undefined], ['say', 15_000], ['say', 20_000]]);
+    expect(talk!.steps!.map((s) => [s.kind, s.think?.kind === 'fixed' ? s.think.ms : undefined])).toEqual([
+      ['say', undefined],
+      ['say', 15_000],
+      ['say', 20_000],
+    ]);
     expect(talk!.steps!.every((s) => s.expect[0]?.matcher === 'similar')).toBe(true);
     expect(single!.steps).toHaveLength(1);
   });
@@ -135,10 +168,21 @@ describe('import from an emulator on loopback', () => {
     const profile = loadProfile();
     const differing: string[] = [];
     for (const customer of profile.customers) {
-        for (const turn of conversationTurns(customer.conversations)) {
-        const chatHistory = turn.chatHistory.map((t) => ('human' in t ? { type: 'human' as const, content: t.human } : 'ai' in t ? { type: 'ai' as const, content: t.ai } : { type: t.type, content: t.content }));
-        const answer = generateAnswer({ humanMessage: turn.humanMessage, chatHistory }, profile.catalogue, profile.intents).answer;
-        if (answer !== turn.answer) differing.push(`customer ${customer.customerId}, AI turn ${turn.ordinal}: ${JSON.stringify(answer)}`);
+      for (const turn of conversationTurns(customer.conversations)) {
+        const chatHistory = turn.chatHistory.map((t) =>
+          'human' in t
+            ? { type: 'human' as const, content: t.human }
+            : 'ai' in t
+              ? { type: 'ai' as const, content: t.ai }
+              : { type: t.type, content: t.content },
+        );
+        const answer = generateAnswer(
+          { humanMessage: turn.humanMessage, chatHistory },
+          profile.catalogue,
+          profile.intents,
+        ).answer;
+        if (answer !== turn.answer)
+          differing.push(`customer ${customer.customerId}, AI turn ${turn.ordinal}: ${JSON.stringify(answer)}`);
       }
     }
     expect(differing).toEqual([]);
@@ -157,7 +201,10 @@ describe('import from an emulator on loopback', () => {
     const [suite] = await loadSuites([out]);
     expect(suite!.scenarios).toHaveLength(2);
     for (const s of suite!.scenarios) {
-      const res = await rig.client.getDroidAnswer({ humanMessage: { content: s.humanMessage, type: 'human' }, chatHistory: s.chatHistory });
+      const res = await rig.client.getDroidAnswer({
+        humanMessage: { content: s.humanMessage, type: 'human' },
+        chatHistory: s.chatHistory,
+      });
       const evaluation = await evaluateExpectations(s.expect, res.body, { grader });
       expect(evaluation).toMatchObject({ failures: [], judgeErrors: [] });
       expect(evaluation.grades[0]!.score).toBeCloseTo(1, 5);
@@ -169,19 +216,30 @@ describe('import from an emulator on loopback', () => {
     const result = await runImport({ customers: [2001, 2002], out, turns: 'last', threshold: 0.7 }, sink());
     expect(result).toMatchObject({ target: 'emulator', scenarios: 2 });
     const [suite] = await loadSuites([out]);
-    expect(suite!.scenarios.map((s) => s.name.split(':')[0])).toEqual(['customer 2001, turn 3', 'customer 2002, turn 1']);
+    expect(suite!.scenarios.map((s) => s.name.split(':')[0])).toEqual([
+      'customer 2001, turn 3',
+      'customer 2002, turn 1',
+    ]);
     expect((suite!.scenarios[0]!.expect[0]!.expected as { threshold: number }).threshold).toBe(0.7);
   });
 
   it('says what is wrong: unknown customer, nothing to import, existing file, missing token or droid id', async () => {
     const out = join(dir, 'x.yaml');
     await expect(runImport({ ...target(), customers: [9999], out }, sink())).rejects.toThrow(ConfigError);
-    await expect(runImport({ ...target(), customers: [9999], out }, sink())).rejects.toThrow(/customer 9999: .*403.*wrong droid id or customer id/);
+    await expect(runImport({ ...target(), customers: [9999], out }, sink())).rejects.toThrow(
+      /customer 9999: .*403.*wrong droid id or customer id/,
+    );
     await expect(runImport({ ...target(), customers: [1001], out }, sink())).rejects.toThrow(/nothing to import/);
     await expect(runImport({ ...target(), customers: [], out }, sink())).rejects.toThrow(UsageError);
-    await expect(runImport({ ...target(), customers: [2001], out, threshold: 2 }, sink())).rejects.toThrow(/--threshold is from 0 to 1/);
-    await expect(runImport({ ...target(), token: undefined, customers: [2001], out }, sink())).rejects.toThrow(/DROID_API_TOKEN/);
-    await expect(runImport({ ...target(), droidId: undefined, customers: [2001], out }, sink())).rejects.toThrow(/--droid-id/);
+    await expect(runImport({ ...target(), customers: [2001], out, threshold: 2 }, sink())).rejects.toThrow(
+      /--threshold is from 0 to 1/,
+    );
+    await expect(runImport({ ...target(), token: undefined, customers: [2001], out }, sink())).rejects.toThrow(
+      /DROID_API_TOKEN/,
+    );
+    await expect(runImport({ ...target(), droidId: undefined, customers: [2001], out }, sink())).rejects.toThrow(
+      /--droid-id/,
+    );
     await writeFile(out, 'keep me', 'utf8');
     await expect(runImport({ ...target(), customers: [2001], out }, sink())).rejects.toThrow(/exists; pass --force/);
     expect(await readFile(out, 'utf8')).toBe('keep me');
@@ -197,20 +255,47 @@ describe('droidcheck import (CLI)', () => {
     let printed = '';
     out.on('data', (c: Buffer) => (printed += c.toString()));
     err.on('data', (c: Buffer) => (printed += c.toString()));
-    const ctx: CliContext = { stdout: out, stderr: err, env: { DROID_API_TOKEN: rig.emulator.token }, color: false, exitCode: -1 };
+    const ctx: CliContext = {
+      stdout: out,
+      stderr: err,
+      env: { DROID_API_TOKEN: rig.emulator.token },
+      color: false,
+      exitCode: -1,
+    };
     const file = join(dir, 'cli.yaml');
-    const argv = ['node', 'droidcheck', 'import', '--customer', '2001', '--out', file, '--base-url', baseUrl, '--droid-id', String(rig.emulator.droidId), '--turns', 'last'];
+    const argv = [
+      'node',
+      'droidcheck',
+      'import',
+      '--customer',
+      '2001',
+      '--out',
+      file,
+      '--base-url',
+      baseUrl,
+      '--droid-id',
+      String(rig.emulator.droidId),
+      '--turns',
+      'last',
+    ];
     await createProgram(ctx).parseAsync(argv);
     expect(ctx.exitCode).toBe(0);
     expect(printed).toContain(`wrote ${file}: 1 scenario(s) from 1 customer(s)`);
     const [suite] = await loadSuites([file]);
     expect(suite!.scenarios).toHaveLength(1);
-    await expect(createProgram(ctx).parseAsync([...argv.slice(0, -1), 'first', '--force'])).rejects.toThrow('--turns is all, last or conversation, not "first"');
+    await expect(createProgram(ctx).parseAsync([...argv.slice(0, -1), 'first', '--force'])).rejects.toThrow(
+      '--turns is all, last or conversation, not "first"',
+    );
   });
 });
 
 describe('conversationTurns', () => {
-  const msg = (id: number, type: string, content: string, extra: Partial<ConversationMessage> = {}): ConversationMessage => ({
+  const msg = (
+    id: number,
+    type: string,
+    content: string,
+    extra: Partial<ConversationMessage> = {},
+  ): ConversationMessage => ({
     id,
     type,
     contentType: 'text',
@@ -236,7 +321,12 @@ describe('conversationTurns', () => {
     ];
     const turns = conversationTurns(newestFirst);
     expect(turns).toEqual([
-      { chatHistory: [], humanMessage: 'Two shirts please', answer: 'Added 2 shirts.\n\nTotal 2,580.00 THB.', ordinal: 1 },
+      {
+        chatHistory: [],
+        humanMessage: 'Two shirts please',
+        answer: 'Added 2 shirts.\n\nTotal 2,580.00 THB.',
+        ordinal: 1,
+      },
       {
         chatHistory: [
           { human: 'Two shirts please' },

@@ -10,7 +10,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Fastify from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createGrader, llmSettings, resolveLlmConfig, type Grader, type ResolvedLlmConfig } from '../../src/llm/index.js';
+import {
+  createGrader,
+  llmSettings,
+  resolveLlmConfig,
+  type Grader,
+  type ResolvedLlmConfig,
+} from '../../src/llm/index.js';
 import { evaluateExpectations, parseSuite, type Evaluation, type Expectation } from '../../src/scenario/index.js';
 import { startFakeOpenAi, type FakeOpenAi } from './fake-openai.js';
 
@@ -27,7 +33,12 @@ let dir: string;
 const graders: Grader[] = [];
 
 function grader(baseUrl: string, overrides: Partial<ResolvedLlmConfig> = {}): Grader {
-  const c = resolveLlmConfig({ judgeModel: 'judge-1', embeddingModel: 'embed-1' }, { OPENAI_BASE_URL: baseUrl, OPENAI_API_KEY: KEY }, { retries: 1 }, dir)!;
+  const c = resolveLlmConfig(
+    { judgeModel: 'judge-1', embeddingModel: 'embed-1' },
+    { OPENAI_BASE_URL: baseUrl, OPENAI_API_KEY: KEY },
+    { retries: 1 },
+    dir,
+  )!;
   const g = createGrader({ ...c, ...overrides });
   graders.push(g);
   return g;
@@ -38,13 +49,16 @@ function expectOnlyJudgeErrors(result: Evaluation, count: number): void {
   expect(result.failures).toEqual([]);
   expect(result.grades).toEqual([]);
   expect(result.judgeErrors).toHaveLength(count);
-  for (const j of result.judgeErrors) expect(j).toMatchObject({ path: 'answer', code: 'DROIDCHECK_ERR_JUDGE', location: { file: 't.yaml', line: 6 } });
+  for (const j of result.judgeErrors)
+    expect(j).toMatchObject({ path: 'answer', code: 'DROIDCHECK_ERR_JUDGE', location: { file: 't.yaml', line: 6 } });
 }
 
 async function everyCacheFileText(): Promise<string> {
   const root = join(dir, '.droidcheck');
   const files = await readdir(root, { recursive: true, withFileTypes: true }).catch(() => []);
-  const texts = await Promise.all(files.filter((f) => f.isFile()).map((f) => readFile(join(f.parentPath, f.name), 'utf8')));
+  const texts = await Promise.all(
+    files.filter((f) => f.isFile()).map((f) => readFile(join(f.parentPath, f.name), 'utf8')),
+  );
   return texts.join('\n');
 }
 
@@ -67,13 +81,19 @@ describe('a judge that cannot answer', () => {
     const g = grader(`http://127.0.0.1:${port}/v1`);
     const result = await evaluateExpectations(EXPECT, PAYLOAD, { grader: g });
     expectOnlyJudgeErrors(result, 2);
-    expect(result.judgeErrors[0]!.message).toMatch(/answer: judge model judge-1: cannot reach http:\/\/127\.0\.0\.1:\d+\/v1 \(ECONNREFUSED, 2 attempt\(s\)\)/);
+    expect(result.judgeErrors[0]!.message).toMatch(
+      /answer: judge model judge-1: cannot reach http:\/\/127\.0\.0\.1:\d+\/v1 \(ECONNREFUSED, 2 attempt\(s\)\)/,
+    );
     expect(result.judgeErrors[1]!.message).toContain('embedding model embed-1: cannot reach');
     expect(g.usage()).toMatchObject({ chatCalls: 0, embeddingCalls: 0, httpRequests: 4, judgeErrors: 2 });
   });
 
   it('HTTP 500 on every try: retried, then a judge error naming the status', async () => {
-    server.onChat(() => ({ status: 500, body: { error: { message: 'model crashed', type: 'server_error' } }, headers: { 'retry-after-ms': '1' } }));
+    server.onChat(() => ({
+      status: 500,
+      body: { error: { message: 'model crashed', type: 'server_error' } },
+      headers: { 'retry-after-ms': '1' },
+    }));
     const g = grader(server.url, { retries: 2 });
     const result = await evaluateExpectations(judgeOnly, PAYLOAD, { grader: g });
     expectOnlyJudgeErrors(result, 1);
@@ -82,7 +102,9 @@ describe('a judge that cannot answer', () => {
   });
 
   it('a 429 then an answer: retried, and the verdict counts', async () => {
-    server.onChat((_b, n) => (n === 1 ? { status: 429, body: { error: { message: 'slow down' } }, headers: { 'retry-after-ms': '1' } } : {}));
+    server.onChat((_b, n) =>
+      n === 1 ? { status: 429, body: { error: { message: 'slow down' } }, headers: { 'retry-after-ms': '1' } } : {},
+    );
     const g = grader(server.url);
     const result = await evaluateExpectations(judgeOnly, PAYLOAD, { grader: g });
     expect(result).toMatchObject({ failures: [], judgeErrors: [] });
@@ -105,12 +127,17 @@ describe('a judge that cannot answer', () => {
     ['an empty content', ''],
   ])('%s is no verdict', async (_name, content) => {
     server.onChat(() => ({ content }));
-    expectOnlyJudgeErrors(await evaluateExpectations(judgeOnly, PAYLOAD, { grader: grader(server.url, { retries: 0 }) }), 1);
+    expectOnlyJudgeErrors(
+      await evaluateExpectations(judgeOnly, PAYLOAD, { grader: grader(server.url, { retries: 0 }) }),
+      1,
+    );
   });
 
   it('no answer within the timeout: a judge error', async () => {
     server.onChat(() => ({ hang: true }));
-    const result = await evaluateExpectations(judgeOnly, PAYLOAD, { grader: grader(server.url, { retries: 0, timeoutMs: 200 }) });
+    const result = await evaluateExpectations(judgeOnly, PAYLOAD, {
+      grader: grader(server.url, { retries: 0, timeoutMs: 200 }),
+    });
     expectOnlyJudgeErrors(result, 1);
     expect(result.judgeErrors[0]!.message).toContain('within 200 ms');
   });
@@ -118,7 +145,10 @@ describe('a judge that cannot answer', () => {
   it('an interrupt (AbortSignal) ends the wait with an ABORTED judge error', async () => {
     server.onChat(() => ({ hang: true }));
     const controller = new AbortController();
-    const pending = evaluateExpectations(judgeOnly, PAYLOAD, { grader: grader(server.url, { retries: 0 }), signal: controller.signal });
+    const pending = evaluateExpectations(judgeOnly, PAYLOAD, {
+      grader: grader(server.url, { retries: 0 }),
+      signal: controller.signal,
+    });
     await expect.poll(() => server.chatRequests().length).toBe(1);
     controller.abort();
     const result = await pending;
@@ -145,7 +175,15 @@ describe('a judge that cannot answer', () => {
 
 describe('the API key is redacted everywhere', () => {
   it('an endpoint that echoes the key in its error: not in the judge error, grades, usage, settings or cache', async () => {
-    server.onChat(() => ({ status: 401, body: { error: { message: `Incorrect API key provided: ${KEY}. Find your key at the dashboard.`, type: 'invalid_request_error' } } }));
+    server.onChat(() => ({
+      status: 401,
+      body: {
+        error: {
+          message: `Incorrect API key provided: ${KEY}. Find your key at the dashboard.`,
+          type: 'invalid_request_error',
+        },
+      },
+    }));
     server.onEmbeddings(() => ({ status: 400, body: { error: { message: `bad request for key ${KEY}` } } }));
     const g = grader(server.url);
     const failed = await evaluateExpectations(EXPECT, PAYLOAD, { grader: g });
@@ -159,7 +197,12 @@ describe('the API key is redacted everywhere', () => {
     const graded = await evaluateExpectations(EXPECT, PAYLOAD, { grader: g });
     expect(graded.grades).toHaveLength(2);
 
-    const c = resolveLlmConfig({ judgeModel: 'judge-1' }, { OPENAI_BASE_URL: server.url, OPENAI_API_KEY: KEY }, undefined, dir)!;
+    const c = resolveLlmConfig(
+      { judgeModel: 'judge-1' },
+      { OPENAI_BASE_URL: server.url, OPENAI_API_KEY: KEY },
+      undefined,
+      dir,
+    )!;
     expect(graded.failures[0]?.reason).toBe('the key is [REDACTED]');
     const everything = JSON.stringify({ failed, graded, usage: g.usage(), settings: llmSettings(c) });
     expect(everything).not.toContain(KEY);
@@ -170,7 +213,11 @@ describe('the API key is redacted everywhere', () => {
   });
 
   it('a base URL with credentials in it never shows them', () => {
-    const c = resolveLlmConfig({ judgeModel: 'm' }, { OPENAI_BASE_URL: 'https://user:hunter22secret@llm.example/v1/' }, undefined)!;
+    const c = resolveLlmConfig(
+      { judgeModel: 'm' },
+      { OPENAI_BASE_URL: 'https://user:hunter22secret@llm.example/v1/' },
+      undefined,
+    )!;
     expect(c.baseUrl).toBe('https://llm.example/v1');
   });
 });

@@ -8,7 +8,13 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createGrader, resolveLlmConfig, type Grader, type LlmProvider, type ResolvedLlmConfig } from '../../src/llm/index.js';
+import {
+  createGrader,
+  resolveLlmConfig,
+  type Grader,
+  type LlmProvider,
+  type ResolvedLlmConfig,
+} from '../../src/llm/index.js';
 import { evaluateExpectations, parseSuite, type Expectation } from '../../src/scenario/index.js';
 import { startLoopback } from '../helpers/loopback.js';
 import { PASS_VERDICT, startFakeOpenAi, type FakeOpenAi } from './fake-openai.js';
@@ -21,7 +27,12 @@ const PAYLOAD = {
 };
 const GROUNDING = {
   chatHistory: [
-    { type: 'human' as const, content: 'https://images.example.com/oxford.jpg', contentType: 'image', alt: 'Oxford shirt, white' },
+    {
+      type: 'human' as const,
+      content: 'https://images.example.com/oxford.jpg',
+      contentType: 'image',
+      alt: 'Oxford shirt, white',
+    },
     { type: 'ai' as const, content: 'That is our Oxford shirt at 1,290.00 THB.' },
   ],
   humanMessage: 'I will take two, send them to Bangkok 10110',
@@ -38,7 +49,12 @@ let dir: string;
 const graders: Grader[] = [];
 
 function config(overrides: Partial<ResolvedLlmConfig> = {}): ResolvedLlmConfig {
-  const c = resolveLlmConfig({ judgeModel: 'judge-1', embeddingModel: 'embed-1' }, { OPENAI_BASE_URL: server.url, OPENAI_API_KEY: KEY }, { retries: 1 }, dir)!;
+  const c = resolveLlmConfig(
+    { judgeModel: 'judge-1', embeddingModel: 'embed-1' },
+    { OPENAI_BASE_URL: server.url, OPENAI_API_KEY: KEY },
+    { retries: 1 },
+    dir,
+  )!;
   return { ...c, ...overrides };
 }
 function grader(overrides: Partial<ResolvedLlmConfig> = {}): Grader {
@@ -90,23 +106,46 @@ describe('the request the judge sends', () => {
 describe('the verdict follows the server', () => {
   it('a failing verdict is a failed expectation carrying the score and the reason', async () => {
     server.onChat(() => ({ content: '{"pass": false, "score": 0.2, "reason": "No total is stated."}' }));
-    const result = await evaluateExpectations(exp('answer', '{ judge: { rubric: "States the total", threshold: 0.7 } }'), PAYLOAD, { grader: grader() });
+    const result = await evaluateExpectations(
+      exp('answer', '{ judge: { rubric: "States the total", threshold: 0.7 } }'),
+      PAYLOAD,
+      { grader: grader() },
+    );
     expect(result.judgeErrors).toEqual([]);
     expect(result.failures).toHaveLength(1);
-    expect(result.failures[0]).toMatchObject({ path: 'answer', matcher: 'judge', score: 0.2, reason: 'No total is stated.', actual: PAYLOAD.answer, location: { file: 't.yaml', line: 6 } });
+    expect(result.failures[0]).toMatchObject({
+      path: 'answer',
+      matcher: 'judge',
+      score: 0.2,
+      reason: 'No total is stated.',
+      actual: PAYLOAD.answer,
+      location: { file: 't.yaml', line: 6 },
+    });
     expect(result.failures[0]!.message).toContain('expected to meet the rubric "States the total" (score >= 0.7)');
     expect(result.failures[0]!.message).toContain('(score 0.20: No total is stated.)');
-    expect(result.grades).toEqual([expect.objectContaining({ path: 'answer', matcher: 'judge', pass: false, score: 0.2, cached: false, calls: 1 })]);
+    expect(result.grades).toEqual([
+      expect.objectContaining({ path: 'answer', matcher: 'judge', pass: false, score: 0.2, cached: false, calls: 1 }),
+    ]);
   });
 
   it.each([
-    ['a fenced block with text around it', 'Here is my grading:\n```json\n{"pass": true, "score": 0.9, "reason": "ok"}\n```\nThanks.', true],
-    ['a reasoning block before the JSON', '<think>The answer has {a total}...</think>\n{"reason": "has the total", "pass": true, "score": 1}', true],
+    [
+      'a fenced block with text around it',
+      'Here is my grading:\n```json\n{"pass": true, "score": 0.9, "reason": "ok"}\n```\nThanks.',
+      true,
+    ],
+    [
+      'a reasoning block before the JSON',
+      '<think>The answer has {a total}...</think>\n{"reason": "has the total", "pass": true, "score": 1}',
+      true,
+    ],
     ['pass as a string and no score', 'Verdict: {"pass": "false", "reason": "missing"}', false],
     ['a pass with a score below the threshold', '{"pass": true, "score": 0.3, "reason": "weak"}', false],
   ])('reads %s', async (_name, content, pass) => {
     server.onChat(() => ({ content }));
-    const result = await evaluateExpectations(exp('answer', '{ judge: "States the total" }'), PAYLOAD, { grader: grader({ margin: 0 }) });
+    const result = await evaluateExpectations(exp('answer', '{ judge: "States the total" }'), PAYLOAD, {
+      grader: grader({ margin: 0 }),
+    });
     expect(result.judgeErrors).toEqual([]);
     expect(result.grades[0]?.pass).toBe(pass);
     expect(result.failures).toHaveLength(pass ? 0 : 1);
@@ -117,13 +156,23 @@ describe('the verdict follows the server', () => {
     const text = `suite: t\nscenarios:\n  - name: x\n    humanMessage: hi\n    expect:\n      answer: { contains: refund, judge: "x", maxLength: 3 }\n      shoppingCart.grandTotal: { judge: "y", equals: "1 THB" }\n`;
     const e = parseSuite(text, 't.yaml').scenarios[0]!.expect;
     const result = await evaluateExpectations(e, PAYLOAD, { grader: grader() });
-    expect(result.failures.map((f) => `${f.path}:${f.matcher}`)).toEqual(['answer:contains', 'answer:judge', 'answer:maxLength', 'shoppingCart.grandTotal:judge', 'shoppingCart.grandTotal:equals']);
+    expect(result.failures.map((f) => `${f.path}:${f.matcher}`)).toEqual([
+      'answer:contains',
+      'answer:judge',
+      'answer:maxLength',
+      'shoppingCart.grandTotal:judge',
+      'shoppingCart.grandTotal:equals',
+    ]);
   });
 
   it('grades inside json, with the outer#inner path', async () => {
     server.onChat(() => ({ content: '{"pass": false, "score": 0.1, "reason": "not positive"}' }));
     const payload = { answer: '{"summary": "The customer is angry about a late parcel"}' };
-    const result = await evaluateExpectations(exp('answer', '{ json: { summary: { judge: "Describes a happy customer" } } }'), payload, { grader: grader() });
+    const result = await evaluateExpectations(
+      exp('answer', '{ json: { summary: { judge: "Describes a happy customer" } } }'),
+      payload,
+      { grader: grader() },
+    );
     expect(result.failures[0]).toMatchObject({ path: 'answer#summary', matcher: 'judge', reason: 'not positive' });
   });
 });
@@ -149,8 +198,14 @@ describe('cache', () => {
     const e = exp('answer', '{ judge: { rubric: "States the total", grounded: true } }');
     await evaluateExpectations(e, PAYLOAD, { grader: g, grounding: GROUNDING });
     await evaluateExpectations(e, { ...PAYLOAD, answer: 'Something else' }, { grader: g, grounding: GROUNDING });
-    await evaluateExpectations(e, PAYLOAD, { grader: g, grounding: { ...GROUNDING, humanMessage: 'Only one, please' } });
-    await evaluateExpectations(exp('answer', '{ judge: { rubric: "Is polite", grounded: true } }'), PAYLOAD, { grader: g, grounding: GROUNDING });
+    await evaluateExpectations(e, PAYLOAD, {
+      grader: g,
+      grounding: { ...GROUNDING, humanMessage: 'Only one, please' },
+    });
+    await evaluateExpectations(exp('answer', '{ judge: { rubric: "Is polite", grounded: true } }'), PAYLOAD, {
+      grader: g,
+      grounding: GROUNDING,
+    });
     await evaluateExpectations(e, PAYLOAD, { grader: grader({ judgeModel: 'judge-2' }), grounding: GROUNDING });
     expect(server.chatRequests()).toHaveLength(5);
   });
@@ -181,7 +236,11 @@ describe('majority vote near the threshold', () => {
     ];
     server.onChat((_b, n) => ({ content: scripted[n - 1]! }));
     const g = grader();
-    const result = await evaluateExpectations(exp('answer', '{ judge: { rubric: "States the total", threshold: 0.7 } }'), PAYLOAD, { grader: g });
+    const result = await evaluateExpectations(
+      exp('answer', '{ judge: { rubric: "States the total", threshold: 0.7 } }'),
+      PAYLOAD,
+      { grader: g },
+    );
     expect(server.chatRequests()).toHaveLength(3);
     expect(result.failures).toHaveLength(1);
     expect(result.failures[0]).toMatchObject({ score: 0.65, reason: 'misses the total' });
@@ -191,29 +250,51 @@ describe('majority vote near the threshold', () => {
 
   it('a score far from the threshold is asked once', async () => {
     server.onChat(() => ({ content: '{"pass": true, "score": 0.95, "reason": "clear"}' }));
-    const result = await evaluateExpectations(exp('answer', '{ judge: { rubric: "States the total", threshold: 0.7 } }'), PAYLOAD, { grader: grader() });
+    const result = await evaluateExpectations(
+      exp('answer', '{ judge: { rubric: "States the total", threshold: 0.7 } }'),
+      PAYLOAD,
+      { grader: grader() },
+    );
     expect(server.chatRequests()).toHaveLength(1);
     expect(result.failures).toEqual([]);
   });
 
   it('a later run with a threshold that makes the cached verdict a close call asks only the two missing votes', async () => {
     server.onChat(() => ({ content: '{"pass": true, "score": 0.8, "reason": "ok"}' }));
-    await evaluateExpectations(exp('answer', '{ judge: { rubric: "States the total", threshold: 0.5 } }'), PAYLOAD, { grader: grader() });
+    await evaluateExpectations(exp('answer', '{ judge: { rubric: "States the total", threshold: 0.5 } }'), PAYLOAD, {
+      grader: grader(),
+    });
     expect(server.chatRequests()).toHaveLength(1);
-    await evaluateExpectations(exp('answer', '{ judge: { rubric: "States the total", threshold: 0.75 } }'), PAYLOAD, { grader: grader() });
+    await evaluateExpectations(exp('answer', '{ judge: { rubric: "States the total", threshold: 0.75 } }'), PAYLOAD, {
+      grader: grader(),
+    });
     expect(server.chatRequests()).toHaveLength(3);
-    await evaluateExpectations(exp('answer', '{ judge: { rubric: "States the total", threshold: 0.75 } }'), PAYLOAD, { grader: grader() });
+    await evaluateExpectations(exp('answer', '{ judge: { rubric: "States the total", threshold: 0.75 } }'), PAYLOAD, {
+      grader: grader(),
+    });
     expect(server.chatRequests()).toHaveLength(3);
   });
 });
 
 describe('token usage and bounds', () => {
   it('counts prompt and completion tokens, calls and HTTP requests', async () => {
-    server.onChat((_b, n) => ({ content: `{"pass": true, "score": 1, "reason": "r${n}"}`, usage: { prompt_tokens: 120 + n, completion_tokens: 15 } }));
+    server.onChat((_b, n) => ({
+      content: `{"pass": true, "score": 1, "reason": "r${n}"}`,
+      usage: { prompt_tokens: 120 + n, completion_tokens: 15 },
+    }));
     const g = grader();
     await evaluateExpectations(exp('answer', '{ judge: "A" }'), PAYLOAD, { grader: g });
     await evaluateExpectations(exp('answer', '{ judge: "B" }'), PAYLOAD, { grader: g });
-    expect(g.usage()).toEqual({ chatCalls: 2, embeddingCalls: 0, httpRequests: 2, promptTokens: 121 + 122, completionTokens: 30, totalTokens: 273, cacheHits: 0, judgeErrors: 0 });
+    expect(g.usage()).toEqual({
+      chatCalls: 2,
+      embeddingCalls: 0,
+      httpRequests: 2,
+      promptTokens: 121 + 122,
+      completionTokens: 30,
+      totalTokens: 273,
+      cacheHits: 0,
+      judgeErrors: 0,
+    });
   });
 
   it('keeps at most `concurrency` calls in flight (the provider is the injected edge here)', async () => {
@@ -222,13 +303,19 @@ describe('token usage and bounds', () => {
     const provider: LlmProvider = {
       chat: () => {
         calls += 1;
-        return new Promise((resolve) => waiting.push(() => resolve({ content: PASS_VERDICT, promptTokens: 1, completionTokens: 1 })));
+        return new Promise((resolve) =>
+          waiting.push(() => resolve({ content: PASS_VERDICT, promptTokens: 1, completionTokens: 1 })),
+        );
       },
       embed: () => Promise.reject(new Error('unused')),
       close: () => Promise.resolve(),
     };
     const g = createGrader(config({ concurrency: 2, cacheDir: undefined }), { provider });
-    const all = Promise.all(['A', 'B', 'C', 'D', 'E'].map((r) => evaluateExpectations(exp('answer', `{ judge: "${r}" }`), PAYLOAD, { grader: g })));
+    const all = Promise.all(
+      ['A', 'B', 'C', 'D', 'E'].map((r) =>
+        evaluateExpectations(exp('answer', `{ judge: "${r}" }`), PAYLOAD, { grader: g }),
+      ),
+    );
     const settle = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
     for (const expected of [2, 4, 5]) {
       await expect.poll(() => calls).toBe(expected);
@@ -261,11 +348,22 @@ describe('against the emulator', () => {
         'judged.yaml',
       );
       const s = suite.scenarios[0]!;
-      const res = await rig.client.getDroidAnswer({ humanMessage: { content: s.humanMessage, type: 'human' }, chatHistory: s.chatHistory });
+      const res = await rig.client.getDroidAnswer({
+        humanMessage: { content: s.humanMessage, type: 'human' },
+        chatHistory: s.chatHistory,
+      });
       server.onChat((body) => {
         const user = body.messages[1]!.content;
-        const grounded = user.includes('"grandTotal":"2,580.00 THB"') && user.includes('assistant: Yes, we have Oxford shirts for 1,290 THB.');
-        return { content: JSON.stringify({ pass: grounded, score: grounded ? 0.9 : 0.1, reason: grounded ? 'total matches the cart' : 'no grounding' }) };
+        const grounded =
+          user.includes('"grandTotal":"2,580.00 THB"') &&
+          user.includes('assistant: Yes, we have Oxford shirts for 1,290 THB.');
+        return {
+          content: JSON.stringify({
+            pass: grounded,
+            score: grounded ? 0.9 : 0.1,
+            reason: grounded ? 'total matches the cart' : 'no grounding',
+          }),
+        };
       });
       const ctx = { grounding: { chatHistory: s.chatHistory, humanMessage: s.humanMessage } };
       const first = await evaluateExpectations(s.expect, res.body, { ...ctx, grader: grader() });

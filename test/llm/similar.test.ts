@@ -21,7 +21,12 @@ let server: FakeOpenAi;
 let dir: string;
 const graders: Grader[] = [];
 function grader(): Grader {
-  const c = resolveLlmConfig({ embeddingModel: 'embed-1' }, { OPENAI_BASE_URL: server.url, OPENAI_API_KEY: 'sk-similar-test-key' }, { retries: 0 }, dir)!;
+  const c = resolveLlmConfig(
+    { embeddingModel: 'embed-1' },
+    { OPENAI_BASE_URL: server.url, OPENAI_API_KEY: 'sk-similar-test-key' },
+    { retries: 0 },
+    dir,
+  )!;
   const g = createGrader(c);
   graders.push(g);
   return g;
@@ -62,9 +67,16 @@ describe('similar', () => {
 
   it('the best of several references counts; the reason names it', async () => {
     const refs = ['We sell scarves only.', 'Two Oxford shirts cost 2,580.00 THB total.'];
-    const result = await evaluateExpectations(exp(`{ similar: { value: ${JSON.stringify(refs)}, threshold: 0.9 } }`), { answer: ANSWER }, { grader: grader() });
+    const result = await evaluateExpectations(
+      exp(`{ similar: { value: ${JSON.stringify(refs)}, threshold: 0.9 } }`),
+      { answer: ANSWER },
+      { grader: grader() },
+    );
     expect(result.failures).toEqual([]);
-    expect(result.grades[0]).toMatchObject({ pass: true, reason: 'closest reference 2 of 2: "Two Oxford shirts cost 2,580.00 THB total."' });
+    expect(result.grades[0]).toMatchObject({
+      pass: true,
+      reason: 'closest reference 2 of 2: "Two Oxford shirts cost 2,580.00 THB total."',
+    });
     expect(server.embeddingRequests()).toHaveLength(1);
     expect(server.embeddingRequests()[0]!.input).toEqual([ANSWER, ...refs]);
   });
@@ -92,7 +104,11 @@ describe('similar', () => {
   });
 
   it('a value that is not a string fails without a call (it is not a judge error)', async () => {
-    const result = await evaluateExpectations(exp('{ similar: "2" }', 'shoppingCart.products.0.quantity'), { shoppingCart: { products: [{ quantity: 2 }] } }, { grader: grader() });
+    const result = await evaluateExpectations(
+      exp('{ similar: "2" }', 'shoppingCart.products.0.quantity'),
+      { shoppingCart: { products: [{ quantity: 2 }] } },
+      { grader: grader() },
+    );
     expect(result.judgeErrors).toEqual([]);
     expect(result.failures[0]!.message).toContain('(a number, not a string)');
     expect(server.requests).toHaveLength(0);
@@ -100,7 +116,11 @@ describe('similar', () => {
 
   it('an endpoint that answers without vectors is a judge error', async () => {
     server.onEmbeddings(() => ({ body: { object: 'list', data: [] } }));
-    const result = await evaluateExpectations(exp('{ similar: "Two shirts" }'), { answer: ANSWER }, { grader: grader() });
+    const result = await evaluateExpectations(
+      exp('{ similar: "Two shirts" }'),
+      { answer: ANSWER },
+      { grader: grader() },
+    );
     expect(result.failures).toEqual([]);
     expect(result.judgeErrors[0]!.message).toContain('answered no embedding for input 1 of 2');
   });

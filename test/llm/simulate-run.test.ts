@@ -48,7 +48,10 @@ describe('simulate: in droidcheck run', () => {
     it(`passes a simulated purchase (${mode}) with its conversation in report.json and report.html`, async () => {
       const out = join(dir, `out-${mode}`);
       const before = fake.chatRequests().filter(isCustomerRequest).length;
-      const r = await droidcheck(['run', 'suite.yaml', '--mode', mode, '--judge-model', 'm-1', '--no-cache', '-o', out], { cwd: dir, env: env(), maxMs: 120_000 });
+      const r = await droidcheck(
+        ['run', 'suite.yaml', '--mode', mode, '--judge-model', 'm-1', '--no-cache', '-o', out],
+        { cwd: dir, env: env(), maxMs: 120_000 },
+      );
       expect(r.code, r.stdout + r.stderr).toBe(0);
       expect(fake.chatRequests().filter(isCustomerRequest).length - before).toBe(3); // two lines and the stop
       const report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as ReportDocument;
@@ -72,17 +75,41 @@ describe('simulate: in droidcheck run', () => {
   it('shows a failed conversation line by line on the console', async () => {
     const suite = SUITE.replace('turns: { lte: 3 }', 'turns: { gte: 3 }');
     await writeFile(join(dir, 'failing.yaml'), suite);
-    const r = await droidcheck(['run', 'failing.yaml', '--mode', 'sync', '--judge-model', 'm-1', '--no-cache', '-o', join(dir, 'out-failing'), '-r', 'console', '-r', 'json'], { cwd: dir, env: env(), maxMs: 120_000 });
+    const r = await droidcheck(
+      [
+        'run',
+        'failing.yaml',
+        '--mode',
+        'sync',
+        '--judge-model',
+        'm-1',
+        '--no-cache',
+        '-o',
+        join(dir, 'out-failing'),
+        '-r',
+        'console',
+        '-r',
+        'json',
+      ],
+      { cwd: dir, env: env(), maxMs: 120_000 },
+    );
     expect(r.code).toBe(1);
-    expect(r.stdout).toContain("Simulated conversations that failed");
+    expect(r.stdout).toContain('Simulated conversations that failed');
     expect(r.stdout).toMatch(/customer\s+Hi, do you sell Oxford shirts\?/);
     expect(r.stdout).toMatch(/droid\s+.*2,580\.00 THB.*\d ms/);
   });
 
   it('stops before sending when no model plays the customer: exit 2 at the scenario', async () => {
-    await writeFile(join(dir, 'unjudged.yaml'), SUITE.split('\n').filter((l) => !l.includes('transcript:')).join('\n'));
+    await writeFile(
+      join(dir, 'unjudged.yaml'),
+      SUITE.split('\n')
+        .filter((l) => !l.includes('transcript:'))
+        .join('\n'),
+    );
     const r = await droidcheck(['run', 'unjudged.yaml', '-o', join(dir, 'out-none')], { cwd: dir, maxMs: 30_000 });
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/unjudged\.yaml:4:5: "simulate" needs a chat model to play the customer: pass --simulator-model or --judge-model/);
+    expect(r.stderr).toMatch(
+      /unjudged\.yaml:4:5: "simulate" needs a chat model to play the customer: pass --simulator-model or --judge-model/,
+    );
   });
 });

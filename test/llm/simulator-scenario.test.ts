@@ -7,7 +7,13 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createDiskCache, createOpenAiProvider, createRephraser, resolveLlmConfig, type LlmProvider } from '../../src/llm/index.js';
+import {
+  createDiskCache,
+  createOpenAiProvider,
+  createRephraser,
+  resolveLlmConfig,
+  type LlmProvider,
+} from '../../src/llm/index.js';
 import { needsSimulator, parseSuite } from '../../src/scenario/index.js';
 import { issues } from '../scenario/issues.js';
 import { startFakeOpenAi, type FakeOpenAi } from './fake-openai.js';
@@ -16,9 +22,20 @@ const suite = (scenario: string) => `suite: s\nscenarios:\n  - name: a\n${scenar
 
 describe('simulate: in a suite', () => {
   it('reads persona, goal, opening; maxTurns defaults to 8; humanMessage is the opening', () => {
-    const s = parseSuite(suite('    simulate:\n      persona: a busy parent\n      goal: buy two shirts\n      opening: Hi\n    expect:\n      turns: { lte: 4 }\n      transcript: { judge: "buys two shirts" }\n'), 's.yaml');
+    const s = parseSuite(
+      suite(
+        '    simulate:\n      persona: a busy parent\n      goal: buy two shirts\n      opening: Hi\n    expect:\n      turns: { lte: 4 }\n      transcript: { judge: "buys two shirts" }\n',
+      ),
+      's.yaml',
+    );
     const sc = s.scenarios[0]!;
-    expect(sc.simulate).toEqual({ persona: 'a busy parent', goal: 'buy two shirts', maxTurns: 8, opening: 'Hi', location: { file: 's.yaml', line: 4, col: 5 } });
+    expect(sc.simulate).toEqual({
+      persona: 'a busy parent',
+      goal: 'buy two shirts',
+      maxTurns: 8,
+      opening: 'Hi',
+      location: { file: 's.yaml', line: 4, col: 5 },
+    });
     expect(sc.humanMessage).toBe('Hi');
     expect(sc.expect.map((e) => [e.path, e.matcher])).toEqual([
       ['turns', 'lte'],
@@ -35,15 +52,31 @@ describe('simulate: in a suite', () => {
     expect(issues(suite('    chatHistory: [{ human: hi }]\n    simulate: { persona: p, goal: g }\n'))).toEqual([
       's.yaml:4:5: a simulated customer starts a new conversation: leave "chatHistory" out',
     ]);
-    expect(issues(suite("    simulate: { persona: p, goal: g, maxTurns: 0 }\n"))).toEqual(["s.yaml:4:48: maxTurns must be at least 1"]);
-    expect(issues(suite('    simulate: { persona: p, goal: "" }\n'))).toEqual([expect.stringMatching(/^s\.yaml:4:\d+: .*goal must not be empty/)]);
-    expect(issues(suite('    simulate: { persona: p, goal: g, maxTurn: 3 }\n'))).toEqual([expect.stringMatching(/^s\.yaml:4:\d+: .*unknown key "maxTurn".*maxTurns/)]);
+    expect(issues(suite('    simulate: { persona: p, goal: g, maxTurns: 0 }\n'))).toEqual([
+      's.yaml:4:48: maxTurns must be at least 1',
+    ]);
+    expect(issues(suite('    simulate: { persona: p, goal: "" }\n'))).toEqual([
+      expect.stringMatching(/^s\.yaml:4:\d+: .*goal must not be empty/),
+    ]);
+    expect(issues(suite('    simulate: { persona: p, goal: g, maxTurn: 3 }\n'))).toEqual([
+      expect.stringMatching(/^s\.yaml:4:\d+: .*unknown key "maxTurn".*maxTurns/),
+    ]);
   });
 
   it('lets expect read transcript and turns, not fields inside them, and still catches a misspelt payload field', () => {
-    expect(issues(suite('    simulate: { persona: p, goal: g }\n    expect:\n      turns.count: 3\n'))).toEqual(['s.yaml:6:7: "turns" is a number: it has no field "count"']);
-    expect(issues(suite('    simulate: { persona: p, goal: g }\n    expect:\n      shopingCart.grandTotal: { money: "1.00 THB" }\n'))).toEqual([
-      expect.stringMatching(/^s\.yaml:6:7: unknown field "shopingCart" in the answer payload — did you mean "shoppingCart"\?$/),
+    expect(issues(suite('    simulate: { persona: p, goal: g }\n    expect:\n      turns.count: 3\n'))).toEqual([
+      's.yaml:6:7: "turns" is a number: it has no field "count"',
+    ]);
+    expect(
+      issues(
+        suite(
+          '    simulate: { persona: p, goal: g }\n    expect:\n      shopingCart.grandTotal: { money: "1.00 THB" }\n',
+        ),
+      ),
+    ).toEqual([
+      expect.stringMatching(
+        /^s\.yaml:6:7: unknown field "shopingCart" in the answer payload — did you mean "shoppingCart"\?$/,
+      ),
     ]);
   });
 });
@@ -55,7 +88,9 @@ describe('the rephraser', () => {
   beforeEach(async () => {
     fake = await startFakeOpenAi();
     dir = await mkdtemp(join(tmpdir(), 'droidcheck-rephrase-'));
-    provider = createOpenAiProvider(resolveLlmConfig({ judgeModel: 'm' }, { OPENAI_BASE_URL: fake.url }, { retries: 0 }, dir)!);
+    provider = createOpenAiProvider(
+      resolveLlmConfig({ judgeModel: 'm' }, { OPENAI_BASE_URL: fake.url }, { retries: 0 }, dir)!,
+    );
   });
   afterEach(async () => {
     await provider.close();

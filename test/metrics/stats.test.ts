@@ -1,13 +1,24 @@
 /** The exact statistics droidcheck decides on, against values computed by hand (and by R). */
 import { describe, expect, it } from 'vitest';
-import { fisherGreater, fisherMinP, lnChoose, lnGamma, minSamplesFor, minSamplesForStat, taroneSignificant, wilsonInterval } from '../../src/metrics/index.js';
+import {
+  fisherGreater,
+  fisherMinP,
+  lnChoose,
+  lnGamma,
+  minSamplesFor,
+  minSamplesForStat,
+  taroneSignificant,
+  wilsonInterval,
+} from '../../src/metrics/index.js';
 
 describe('minSamplesFor: the tail beyond the percentile holds at least one sample', () => {
   it('gives count >= 1 / (1 - p), without rounding noise', () => {
     expect([50, 90, 95, 99, 99.5, 99.9, 99.99].map(minSamplesFor)).toEqual([2, 10, 20, 100, 200, 1000, 10000]);
     expect(minSamplesFor(100)).toBe(1);
     expect(minSamplesFor(0)).toBe(1);
-    expect(['p50', 'p90', 'p99', 'p999', 'p(99.5)', 'max', 'mean', 'count'].map(minSamplesForStat)).toEqual([2, 10, 100, 1000, 200, 1, 1, 1]);
+    expect(['p50', 'p90', 'p99', 'p999', 'p(99.5)', 'max', 'mean', 'count'].map(minSamplesForStat)).toEqual([
+      2, 10, 100, 1000, 200, 1, 1, 1,
+    ]);
   });
 });
 
@@ -71,9 +82,19 @@ describe('taroneSignificant', () => {
   it('corrects only over the tests that could reach significance', () => {
     const hopeless = { pValue: 1, minP: 0.25 };
     // One strong test among hopeless ones keeps the full alpha.
-    expect(taroneSignificant([{ pValue: 0.008, minP: 1e-6 }, hopeless, hopeless, hopeless], 0.01)).toEqual({ significant: [true, false, false, false], k: 1 });
+    expect(taroneSignificant([{ pValue: 0.008, minP: 1e-6 }, hopeless, hopeless, hopeless], 0.01)).toEqual({
+      significant: [true, false, false, false],
+      k: 1,
+    });
     // Three testable ones share it: alpha / 3.
-    const r = taroneSignificant([{ pValue: 0.004, minP: 1e-6 }, { pValue: 0.002, minP: 1e-6 }, { pValue: 0.5, minP: 1e-6 }], 0.01);
+    const r = taroneSignificant(
+      [
+        { pValue: 0.004, minP: 1e-6 },
+        { pValue: 0.002, minP: 1e-6 },
+        { pValue: 0.5, minP: 1e-6 },
+      ],
+      0.01,
+    );
     expect(r.k).toBe(3);
     expect(r.significant).toEqual([false, true, false]);
     expect(taroneSignificant([], 0.01)).toEqual({ significant: [], k: 1 });

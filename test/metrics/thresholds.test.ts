@@ -19,7 +19,16 @@ function data(): ThresholdData {
   return {
     summary: {
       requests: 100,
-      outcomes: { answered: 95, failed: 1, rejected: 0, timeout: 4, 'transport-error': 0, 'invalid-response': 0, interrupted: 0, 'not-sent': 0 },
+      outcomes: {
+        answered: 95,
+        failed: 1,
+        rejected: 0,
+        timeout: 4,
+        'transport-error': 0,
+        'invalid-response': 0,
+        interrupted: 0,
+        'not-sent': 0,
+      },
       passRate: 0.9,
     },
     latency: perLatencyMetric((m) => rec.summary(m)),
@@ -30,7 +39,14 @@ function data(): ThresholdData {
 
 describe('parseThreshold', () => {
   it('parses latency stats with units into ms', () => {
-    expect(parseThreshold('ack.p99 < 100ms')).toMatchObject({ metric: 'ack', stat: 'p99', op: '<', value: 100, percentile: 99, name: 'ack.p99' });
+    expect(parseThreshold('ack.p99 < 100ms')).toMatchObject({
+      metric: 'ack',
+      stat: 'p99',
+      op: '<',
+      value: 100,
+      percentile: 99,
+      name: 'ack.p99',
+    });
     expect(parseThreshold('answer.max<180s').value).toBe(180_000);
     expect(parseThreshold(' sync.p50 <= 2m ').value).toBe(120_000);
     expect(parseThreshold('sync.mean > 5ms').value).toBe(5);
@@ -39,10 +55,26 @@ describe('parseThreshold', () => {
   });
 
   it('parses outcome, scenario and receiver metrics', () => {
-    expect(parseThreshold('outcome.transport-error.rate < 1%')).toMatchObject({ metric: 'outcome.transport-error', stat: 'rate', value: 0.01 });
-    expect(parseThreshold('outcome.timeout.count == 0')).toMatchObject({ metric: 'outcome.timeout', stat: 'count', op: '==' });
-    expect(parseThreshold('scenario.pass.rate >= 99%')).toMatchObject({ metric: 'scenario.pass', stat: 'rate', value: 0.99 });
-    expect(parseThreshold('receiver.badSecret != 1')).toMatchObject({ metric: 'receiver', stat: 'badSecret', op: '!=' });
+    expect(parseThreshold('outcome.transport-error.rate < 1%')).toMatchObject({
+      metric: 'outcome.transport-error',
+      stat: 'rate',
+      value: 0.01,
+    });
+    expect(parseThreshold('outcome.timeout.count == 0')).toMatchObject({
+      metric: 'outcome.timeout',
+      stat: 'count',
+      op: '==',
+    });
+    expect(parseThreshold('scenario.pass.rate >= 99%')).toMatchObject({
+      metric: 'scenario.pass',
+      stat: 'rate',
+      value: 0.99,
+    });
+    expect(parseThreshold('receiver.badSecret != 1')).toMatchObject({
+      metric: 'receiver',
+      stat: 'badSecret',
+      op: '!=',
+    });
   });
 
   it('rejects an unknown metric with DROIDCHECK_ERR_THRESHOLD and a did-you-mean', () => {
@@ -90,10 +122,18 @@ describe('a threshold value needs its unit', () => {
   });
 
   it('uses the wording of a duration flag, and lets zero stand alone', () => {
-    expect(() => parseThreshold('answer.max < 180')).toThrow('threshold "answer.max < 180": "180" needs a unit: write 180ms or 180s');
-    expect(() => parseThreshold('outcome.timeout.rate < 1')).toThrow('"1" needs a unit: write 1% (or 100% for a share of 1)');
+    expect(() => parseThreshold('answer.max < 180')).toThrow(
+      'threshold "answer.max < 180": "180" needs a unit: write 180ms or 180s',
+    );
+    expect(() => parseThreshold('outcome.timeout.rate < 1')).toThrow(
+      '"1" needs a unit: write 1% (or 100% for a share of 1)',
+    );
     expect(parseThreshold('outcome.timeout.rate == 0').value).toBe(0);
-    expect(parseThreshold('load.dropped.rate < 1%')).toMatchObject({ metric: 'load.dropped', stat: 'rate', value: 0.01 });
+    expect(parseThreshold('load.dropped.rate < 1%')).toMatchObject({
+      metric: 'load.dropped',
+      stat: 'rate',
+      value: 0.01,
+    });
   });
 });
 
@@ -148,7 +188,11 @@ describe('evaluateThresholds', () => {
     const d = data();
     const rec = new LatencyRecorder();
     rec.recordMs('answer', 200_000);
-    const results = evaluateThresholds([], { ...d, latency: { ...d.latency, answer: rec.summary('answer') } }, { defaults: true });
+    const results = evaluateThresholds(
+      [],
+      { ...d, latency: { ...d.latency, answer: rec.summary('answer') } },
+      { defaults: true },
+    );
     expect(results.find((r) => r.metric === 'answer.max')).toMatchObject({ passed: false });
   });
 
@@ -177,7 +221,16 @@ describe('statistics that fit the sample', () => {
   it('does not judge a percentile its count cannot support: too few samples, never a breach', () => {
     // 16 acks of 250 ms: p99 of 16 is the max, and the default ack.p99 < 100ms is not judged on it.
     const [ack] = evaluateThresholds([], sampled(16, { ackMs: 250 }), { defaults: true });
-    expect(ack).toMatchObject({ metric: 'ack.p99', status: 'too-few-samples', passed: true, count: 16, minCount: 100, unit: 'ms', limit: 100, op: '<' });
+    expect(ack).toMatchObject({
+      metric: 'ack.p99',
+      status: 'too-few-samples',
+      passed: true,
+      count: 16,
+      minCount: 100,
+      unit: 'ms',
+      limit: 100,
+      op: '<',
+    });
     expect(ack!.actual).toBeCloseTo(250, 0);
     expect(describeThreshold(ack!)).toBe('– ack.p99 < 100 ms: too few samples (16 < 100)');
     // 100 of them support it: breached.
@@ -210,13 +263,25 @@ describe('statistics that fit the sample', () => {
     expect(r).toMatchObject({ status: 'no-samples', passed: true, actual: null, count: 0 });
     expect(describeThreshold(r!)).toBe('– sync.p50 < 1 s: no samples');
     const none = sampled(0);
-    expect(evaluateThresholds(['outcome.timeout.rate < 1%'], none)[0]).toMatchObject({ status: 'no-samples', actual: null });
+    expect(evaluateThresholds(['outcome.timeout.rate < 1%'], none)[0]).toMatchObject({
+      status: 'no-samples',
+      actual: null,
+    });
     expect(evaluateThresholds([], none, { defaults: true })).toEqual([]);
   });
 
   it('prints every figure with its unit', () => {
     const d = sampled(812, { answers: [202.623] });
-    const lines = evaluateThresholds(['answer.max < 180s', 'ack.p99 < 100ms', 'outcome.answered.rate > 99%', 'scenario.pass.rate >= 90%', 'receiver.late == 0'], d).map(describeThreshold);
+    const lines = evaluateThresholds(
+      [
+        'answer.max < 180s',
+        'ack.p99 < 100ms',
+        'outcome.answered.rate > 99%',
+        'scenario.pass.rate >= 90%',
+        'receiver.late == 0',
+      ],
+      d,
+    ).map(describeThreshold);
     expect(lines).toEqual([
       '✓ answer.max < 180 s (actual 203 ms, 1 sample)',
       '✓ ack.p99 < 100 ms (actual 2.4 ms, 812 samples)',
@@ -234,9 +299,17 @@ describe('latencyCells', () => {
   it('gives units, marks unsupported percentiles and says no samples', () => {
     const rec = new LatencyRecorder();
     for (let i = 1; i <= 16; i++) rec.recordMs('ack', i);
-    expect(latencyCells(rec.summary('ack'))).toEqual({ empty: false, unsupported: true, cells: ['16', '8 ms', '15 ms', '—', '—', '16 ms'] });
+    expect(latencyCells(rec.summary('ack'))).toEqual({
+      empty: false,
+      unsupported: true,
+      cells: ['16', '8 ms', '15 ms', '—', '—', '16 ms'],
+    });
     for (let i = 0; i < 1000; i++) rec.recordMs('sync', 100 + i / 10);
     expect(latencyCells(rec.summary('sync')).cells).toEqual(['1000', '150 ms', '190 ms', '199 ms', '200 ms', '200 ms']);
-    expect(latencyCells(rec.summary('answer'))).toEqual({ empty: true, unsupported: false, cells: ['0', 'no samples', '', '', '', ''] });
+    expect(latencyCells(rec.summary('answer'))).toEqual({
+      empty: true,
+      unsupported: false,
+      cells: ['0', 'no samples', '', '', '', ''],
+    });
   });
 });

@@ -4,7 +4,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ThresholdError } from '../../src/errors.js';
-import { LatencyRecorder, evaluateThresholds, parseThreshold, perLatencyMetric, type ThresholdData } from '../../src/metrics/index.js';
+import {
+  LatencyRecorder,
+  evaluateThresholds,
+  parseThreshold,
+  perLatencyMetric,
+  type ThresholdData,
+} from '../../src/metrics/index.js';
 
 /** `n` conversations: turn 1 answers in 1 s, turn 2 in 25 s (the history makes it slow). */
 function conversations(n: number): ThresholdData {
@@ -25,8 +31,20 @@ function conversations(n: number): ThresholdData {
 
 describe('turn thresholds', () => {
   it('parses turn<N>.<answer|sync|ack>.<stat> with its unit', () => {
-    expect(parseThreshold('turn3.answer.p99 < 20s')).toMatchObject({ name: 'turn3.answer.p99', metric: 'turn3.answer', stat: 'p99', kind: 'latency', percentile: 99, value: 20_000 });
-    expect(parseThreshold('turn12.ack.count >= 100')).toMatchObject({ metric: 'turn12.ack', stat: 'count', kind: 'count', value: 100 });
+    expect(parseThreshold('turn3.answer.p99 < 20s')).toMatchObject({
+      name: 'turn3.answer.p99',
+      metric: 'turn3.answer',
+      stat: 'p99',
+      kind: 'latency',
+      percentile: 99,
+      value: 20_000,
+    });
+    expect(parseThreshold('turn12.ack.count >= 100')).toMatchObject({
+      metric: 'turn12.ack',
+      stat: 'count',
+      kind: 'count',
+      value: 100,
+    });
     expect(() => parseThreshold('turn2.answer.p99 < 20')).toThrow(ThresholdError);
     expect(() => parseThreshold('turn0.answer.p99 < 20s')).toThrow(/unknown metric "turn0.answer.p99"/);
     expect(() => parseThreshold('turn2.reply.p99 < 20s')).toThrow(/unknown metric/);
@@ -34,7 +52,10 @@ describe('turn thresholds', () => {
   });
 
   it('judges turn N on its own figures: a slow second turn breaches, the first passes', () => {
-    const results = evaluateThresholds(['turn1.answer.p99 < 20s', 'turn2.answer.p99 < 20s', 'turn2.answer.p(99.5) < 30s'], conversations(200));
+    const results = evaluateThresholds(
+      ['turn1.answer.p99 < 20s', 'turn2.answer.p99 < 20s', 'turn2.answer.p(99.5) < 30s'],
+      conversations(200),
+    );
     expect(results.map((r) => [r.metric, r.status])).toEqual([
       ['turn1.answer.p99', 'passed'],
       ['turn2.answer.p99', 'breached'],
@@ -45,7 +66,10 @@ describe('turn thresholds', () => {
   });
 
   it('too few samples for a p99 is not a breach; a turn never reached has no samples', () => {
-    const results = evaluateThresholds(['turn2.answer.p99 < 20s', 'turn2.answer.max < 20s', 'turn5.answer.p99 < 20s', 'turn2.answer.count >= 100'], conversations(40));
+    const results = evaluateThresholds(
+      ['turn2.answer.p99 < 20s', 'turn2.answer.max < 20s', 'turn5.answer.p99 < 20s', 'turn2.answer.count >= 100'],
+      conversations(40),
+    );
     expect(results.map((r) => [r.metric, r.status, r.passed])).toEqual([
       ['turn2.answer.p99', 'too-few-samples', true],
       ['turn2.answer.max', 'breached', false],

@@ -3,8 +3,11 @@ import { answerMatch } from '../../src/receiver/answer-match.js';
 import { answerPayload, errorPayload } from './payloads.js';
 
 describe('answerMatch: the two-tier webhook contract travels with the match', () => {
-  it('checks droidcheck\'s choice tier too (on read): a cart amount in another format is unverified, not a violation', () => {
-    const m = answerMatch({ ...answerPayload('tpa-1'), shoppingCart: { products: [], shippingFee: '10.00 THB', grandTotal: '0.00 THB' } }, 1);
+  it("checks droidcheck's choice tier too (on read): a cart amount in another format is unverified, not a violation", () => {
+    const m = answerMatch(
+      { ...answerPayload('tpa-1'), shoppingCart: { products: [], shippingFee: '10.00 THB', grandTotal: '0.00 THB' } },
+      1,
+    );
     expect([m.kind, m.contract.ok, m.contract.violations]).toEqual(['answered', true, []]);
     expect(m.contract.unverified.map((d) => d.path)).toEqual(['shoppingCart.shippingFee']);
   });

@@ -49,10 +49,22 @@ describe('FinishedIds', () => {
 describe('webhook secret', () => {
   it('compares exactly and rejects non-strings', () => {
     const ok = createSecretCheck('s3cret');
-    expect([ok('s3cret'), ok('s3cret '), ok(''), ok(undefined), ok(['s3cret'])]).toEqual([true, false, false, false, false]);
+    expect([ok('s3cret'), ok('s3cret '), ok(''), ok(undefined), ok(['s3cret'])]).toEqual([
+      true,
+      false,
+      false,
+      false,
+      false,
+    ]);
     // The secret repeated, a prefix of it, one character off: the comparison cycles the secret
     // over the provided value's length, so each must still fail on content or length.
-    expect([ok('s3crets3cret'), ok('s3cre'), ok('s3creT'), ok('S3cret'), ok(12)]).toEqual([false, false, false, false, false]);
+    expect([ok('s3crets3cret'), ok('s3cre'), ok('s3creT'), ok('S3cret'), ok(12)]).toEqual([
+      false,
+      false,
+      false,
+      false,
+      false,
+    ]);
   });
 
   it('redacts the secret and verify_token query parameters for logs', () => {
@@ -84,13 +96,25 @@ describe('Inbox bounds', () => {
 
 describe('stream entry', () => {
   it('round-trips through the flat XADD field list', () => {
-    const fields = { route: 'answer' as const, verdict: 'ok' as const, atUs: 1_767_225_600_123_456, skewUs: -42, rttUs: 180, receiverId: 'h:1', requestId: 'tpa-1', customerId: undefined, body: '{"requestId":"tpa-1"}' };
+    const fields = {
+      route: 'answer' as const,
+      verdict: 'ok' as const,
+      atUs: 1_767_225_600_123_456,
+      skewUs: -42,
+      rttUs: 180,
+      receiverId: 'h:1',
+      requestId: 'tpa-1',
+      customerId: undefined,
+      body: '{"requestId":"tpa-1"}',
+    };
     expect(decodeEntry('1-0', encodeEntry(fields))).toEqual({ id: '1-0', ...fields });
   });
 
   it('does not decode another format or version', () => {
     expect(decodeEntry('1-0', ['v', '2', 'route', 'answer', 'verdict', 'ok', 'at', '1', 'body', '{}'])).toBeUndefined();
-    expect(decodeEntry('1-0', ['v', '1', 'route', 'answer', 'verdict', 'maybe', 'at', '1', 'body', '{}'])).toBeUndefined();
+    expect(
+      decodeEntry('1-0', ['v', '1', 'route', 'answer', 'verdict', 'maybe', 'at', '1', 'body', '{}']),
+    ).toBeUndefined();
     expect(decodeEntry('1-0', ['hello', 'world'])).toBeUndefined();
   });
 
@@ -103,8 +127,16 @@ describe('stream entry', () => {
 });
 
 describe('Correlator', () => {
-  const make = (clock = testClock()) => ({ clock, c: new Correlator({ clock, orphanGraceMs: 1_000, maxParked: 100, rememberMs: 600_000, maxRemembered: 100_000 }) });
-  const match = (at: number): DeliveredMatch => ({ kind: 'answered', payload: {} as AnswerPayload, receivedAt: at, contract: { ok: true, value: undefined, violations: [], unverified: [], unknownFields: [] } });
+  const make = (clock = testClock()) => ({
+    clock,
+    c: new Correlator({ clock, orphanGraceMs: 1_000, maxParked: 100, rememberMs: 600_000, maxRemembered: 100_000 }),
+  });
+  const match = (at: number): DeliveredMatch => ({
+    kind: 'answered',
+    payload: {} as AnswerPayload,
+    receivedAt: at,
+    contract: { ok: true, value: undefined, violations: [], unverified: [], unknownFields: [] },
+  });
 
   it('an abort times out exactly the waiters of that signal, whether it has a few (listed) or many (walked)', async () => {
     const { clock, c } = make();

@@ -17,7 +17,11 @@ describe('FinishedIds (FIFO of finishes)', () => {
     const ids = new FinishedIds(600_000, 1000);
     for (let i = 0; i < 20_000; i++) ids.add(`id${i}`, i % 2 === 0 ? FINISHED.MATCHED : FINISHED.ORPHANED, i);
     expect(ids.size).toBe(1000);
-    expect([ids.get('id18999'), ids.get('id19000'), ids.get('id19999')]).toEqual([undefined, FINISHED.MATCHED, FINISHED.ORPHANED]);
+    expect([ids.get('id18999'), ids.get('id19000'), ids.get('id19999')]).toEqual([
+      undefined,
+      FINISHED.MATCHED,
+      FINISHED.ORPHANED,
+    ]);
     ids.clear();
     expect([ids.size, ids.get('id19999')]).toEqual([0, undefined]);
     ids.add('x', FINISHED.FOREIGN, 1);

@@ -5,7 +5,12 @@
  */
 import { Agent, request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createReceiver, receiverAccountingGap, type Receiver, type ReceiverOptions } from '../../src/receiver/index.js';
+import {
+  createReceiver,
+  receiverAccountingGap,
+  type Receiver,
+  type ReceiverOptions,
+} from '../../src/receiver/index.js';
 import { intentPayload, messagePayload } from './payloads.js';
 import { testClock, type TestClock } from './test-clock.js';
 
@@ -15,7 +20,8 @@ let receiver: Receiver | undefined;
 let dispatcher: Agent | undefined;
 
 afterEach(async () => {
-  if (receiver) expect(receiverAccountingGap(receiver.stats(), receiver.parkedCount(), receiver.inboundStats())).toBeUndefined();
+  if (receiver)
+    expect(receiverAccountingGap(receiver.stats(), receiver.parkedCount(), receiver.inboundStats())).toBeUndefined();
   await receiver?.close();
   await dispatcher?.close();
   receiver = undefined;
@@ -134,7 +140,16 @@ describe('waitForMessage', () => {
 
   it('a predicate that throws matches nothing (the wait never rejects, the delivery is still accepted)', async () => {
     const r = start();
-    const waiting = r.waitForMessage({ customerId: 1001, after: 0, match: () => { throw new Error('bad matcher'); } }, clock.now() + 1_000);
+    const waiting = r.waitForMessage(
+      {
+        customerId: 1001,
+        after: 0,
+        match: () => {
+          throw new Error('bad matcher');
+        },
+      },
+      clock.now() + 1_000,
+    );
     expect((await toMessages(messagePayload(1001))).status).toBe(200);
     r.housekeep(clock.advance(1_000));
     expect(await waiting).toEqual({ kind: 'timeout' });
@@ -144,7 +159,10 @@ describe('waitForMessage', () => {
     const r = start();
     await toMessages(messagePayload(1001, 'ai', 'plain'));
     await toMessages(messagePayload(1001, 'ai', ['Apple', 'Orange']));
-    const m = await r.waitForMessage({ customerId: 1001, after: 0, match: { 'content.type': 'button' } }, clock.now() + 1);
+    const m = await r.waitForMessage(
+      { customerId: 1001, after: 0, match: { 'content.type': 'button' } },
+      clock.now() + 1,
+    );
     expect(m.kind === 'message' && m.payload.content.value).toEqual(['Apple', 'Orange']);
   });
 
@@ -219,7 +237,10 @@ describe('intent webhook (docs: intent-webhook.mdx)', () => {
     expect(JSON.stringify(m)).not.toContain(INTENT_SECRET);
     expect(m.contract.violations.map((v) => v.path)).toEqual(['payment_method']);
     expect(m.payload.shopping_cart.products[0]?.count).toBe(2);
-    const other = await r.waitForIntent({ after, customerId: 'cust-1', match: { 'shopping_cart.products.0.count': 2 } }, after);
+    const other = await r.waitForIntent(
+      { after, customerId: 'cust-1', match: { 'shopping_cart.products.0.count': 2 } },
+      after,
+    );
     expect(other.kind).toBe('intent');
   });
 

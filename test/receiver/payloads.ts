@@ -9,7 +9,13 @@ export function answerPayload(requestId: string): Record<string, unknown> {
         lc: 1,
         type: 'constructor',
         id: ['langchain_core', 'messages', 'AIMessage'],
-        kwargs: { content: 'Hello', additional_kwargs: {}, tool_calls: [], invalid_tool_calls: [], response_metadata: {} },
+        kwargs: {
+          content: 'Hello',
+          additional_kwargs: {},
+          tool_calls: [],
+          invalid_tool_calls: [],
+          response_metadata: {},
+        },
       },
     ],
     addressParsing: { street_address: '', subdistrict: '', district: '', city: '', postal_code: '', country: '' },
@@ -44,7 +50,11 @@ export function errorPayload(requestId: string): Record<string, unknown> {
 }
 
 /** docs (receiving-webhook.mdx): the MessageForwarding example, for `customerId` and `type`. */
-export function messagePayload(customerId: number, type = 'ai', value: string | string[] = 'Hello, how can I help?'): Record<string, unknown> {
+export function messagePayload(
+  customerId: number,
+  type = 'ai',
+  value: string | string[] = 'Hello, how can I help?',
+): Record<string, unknown> {
   return {
     mid: `ddtp-${customerId}-${type}-${String(value).length}`,
     chatId: 12345,
@@ -59,7 +69,11 @@ export function messagePayload(customerId: number, type = 'ai', value: string | 
 }
 
 /** docs (intent-webhook.mdx): an IntentWebhookRequest with `secret` in the body. */
-export function intentPayload(secret: string, intent = 'purchase', customerId = 'b9d35283-131d-4c85-9d66-c43d830daec0'): Record<string, unknown> {
+export function intentPayload(
+  secret: string,
+  intent = 'purchase',
+  customerId = 'b9d35283-131d-4c85-9d66-c43d830daec0',
+): Record<string, unknown> {
   return {
     mid: 'ddtp-intent-1',
     customer_id: customerId,
@@ -81,7 +95,16 @@ export function intentPayload(secret: string, intent = 'purchase', customerId = 
       grandTotal: '510.00 THB',
       unavailableCount: 0,
     },
-    contact_info: { name: 'A', phone: '', email: '', address: '', city: '', zipcode: '', language: 'en', languageName: 'English' },
+    contact_info: {
+      name: 'A',
+      phone: '',
+      email: '',
+      address: '',
+      city: '',
+      zipcode: '',
+      language: 'en',
+      languageName: 'English',
+    },
     secret,
     folder: '',
     e: '',

@@ -27,7 +27,10 @@ afterAll(async () => {
 it('a receiver killed with SIGKILL mid-run loses no delivery it acknowledged', async () => {
   if (!existsSync(BUILT)) throw new Error(`${BUILT} is missing: run "npm run build" before this test`);
   const stream = 'test:kill';
-  const child = spawn(process.execPath, [CHILD, redis.url, stream], { env: { PATH: process.env.PATH ?? '', SECRET }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [CHILD, redis.url, stream], {
+    env: { PATH: process.env.PATH ?? '', SECRET },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const exited = new Promise((resolve) => child.once('exit', resolve));
   let stderr = '';
   child.stderr.on('data', (c: Buffer) => void (stderr += c.toString()));
@@ -49,7 +52,11 @@ it('a receiver killed with SIGKILL mid-run loses no delivery it acknowledged', a
         const id = `tpa-kill-${i}`;
         if (acked.length === 300 && !child.killed) child.kill('SIGKILL');
         try {
-          const res = await request(`${url}?secret=${SECRET}`, { dispatcher, method: 'POST', body: JSON.stringify(answerPayload(id)) });
+          const res = await request(`${url}?secret=${SECRET}`, {
+            dispatcher,
+            method: 'POST',
+            body: JSON.stringify(answerPayload(id)),
+          });
           await res.body.dump();
           if (res.statusCode === 200) acked.push(id);
           else failed++;
@@ -64,7 +71,9 @@ it('a receiver killed with SIGKILL mid-run loses no delivery it acknowledged', a
   expect(acked.length).toBeGreaterThanOrEqual(300);
   expect(failed).toBeGreaterThan(0);
   const client = new Redis(redis.url);
-  const inStream = new Set((await client.xrange(stream, '-', '+')).map(([, fields]) => fields[fields.indexOf('rid') + 1]));
+  const inStream = new Set(
+    (await client.xrange(stream, '-', '+')).map(([, fields]) => fields[fields.indexOf('rid') + 1]),
+  );
   client.disconnect();
   expect(acked.filter((id) => !inStream.has(id))).toEqual([]);
 });

@@ -7,7 +7,14 @@ import pLimit from 'p-limit';
 import { Agent, request } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/errors.js';
-import { createRelay, receiverAccountingGap, ResponsePlan, status, type Relay, type RelayOptions } from '../../src/receiver/index.js';
+import {
+  createRelay,
+  receiverAccountingGap,
+  ResponsePlan,
+  status,
+  type Relay,
+  type RelayOptions,
+} from '../../src/receiver/index.js';
 import { decodeEntry, type StreamEntry } from '../../src/receiver/stream-entry.js';
 import { answerPayload, intentPayload, messagePayload } from './payloads.js';
 import { startRedisServer, type RedisServer } from './redis-server.js';
@@ -50,7 +57,12 @@ async function publishing(stream: string, options: Partial<RelayOptions> = {}): 
 }
 
 async function post(url: string, body: unknown): Promise<number> {
-  const res = await request(url, { dispatcher, method: 'POST', headers: { 'content-type': 'application/json' }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+  const res = await request(url, {
+    dispatcher,
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
   await res.body.dump();
   return res.statusCode;
 }
@@ -104,7 +116,8 @@ describe('publish mode: every delivery goes to the stream before it is acknowled
     expect(b.r.stats()).toMatchObject({ received: 1, published: 1 });
     expect(b.r.inboundStats().messages).toMatchObject({ received: 2, accepted: 1, badSecret: 1 });
     expect(a.r.inboundStats().intents).toMatchObject({ received: 2, accepted: 1, badSecret: 1 });
-    for (const { r } of [a, b]) expect(receiverAccountingGap(r.stats(), r.parkedCount(), r.inboundStats())).toBeUndefined();
+    for (const { r } of [a, b])
+      expect(receiverAccountingGap(r.stats(), r.parkedCount(), r.inboundStats())).toBeUndefined();
     expect(a.r.clockSkew()?.rttUs).toBeGreaterThan(0);
   });
 
@@ -131,14 +144,20 @@ describe('publish mode: every delivery goes to the stream before it is acknowled
     const stream = nextStream();
     const { url } = await publishing(stream, { publish: { redisUrl: redis.url, stream, maxLen: 10 } });
     const limit = pLimit(8);
-    await Promise.all(Array.from({ length: 300 }, (_, i) => limit(() => post(`${url}/webhook?secret=${SECRET}`, answerPayload(`tpa-t${i}`)))));
+    await Promise.all(
+      Array.from({ length: 300 }, (_, i) =>
+        limit(() => post(`${url}/webhook?secret=${SECRET}`, answerPayload(`tpa-t${i}`))),
+      ),
+    );
     const len = await client.xlen(stream);
     expect(len).toBeLessThan(300);
     expect(len).toBeGreaterThanOrEqual(10);
   });
 
   it('listen() throws ConfigError naming the URL without its password when Redis is unreachable', async () => {
-    const r = createRelay({ publish: { redisUrl: 'redis://:hunter2@127.0.0.1:1/0', stream: 's', connectTimeoutMs: 500 } });
+    const r = createRelay({
+      publish: { redisUrl: 'redis://:hunter2@127.0.0.1:1/0', stream: 's', connectTimeoutMs: 500 },
+    });
     receivers.push(r);
     const err = await r.listen().catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ConfigError);

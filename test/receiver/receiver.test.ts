@@ -1,7 +1,12 @@
 import { Agent, request } from 'undici';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/clock.js';
-import { createReceiver, receiverAccountingGap, type Receiver, type ReceiverOptions } from '../../src/receiver/index.js';
+import {
+  createReceiver,
+  receiverAccountingGap,
+  type Receiver,
+  type ReceiverOptions,
+} from '../../src/receiver/index.js';
 import { answerPayload, errorPayload } from './payloads.js';
 import { testClock } from './test-clock.js';
 
@@ -172,7 +177,9 @@ describe('receiver: correlation by requestId (spec: Events rule 2)', () => {
     const r = await start();
     const ids = Array.from({ length: 1000 }, (_, i) => `tpa-c${i}`);
     const waits = ids.map((id) => r.waitFor(id, soon(20_000)));
-    const statuses = await Promise.all(ids.map((id, i) => post(i % 2 ? answerPayload(id) : errorPayload(id)).then((x) => x.status)));
+    const statuses = await Promise.all(
+      ids.map((id, i) => post(i % 2 ? answerPayload(id) : errorPayload(id)).then((x) => x.status)),
+    );
     expect(statuses.every((s) => s === 200)).toBe(true);
     const matches = await Promise.all(waits);
     expect(matches.filter((m) => m.kind === 'answered')).toHaveLength(500);
@@ -204,7 +211,14 @@ describe('receiver: rejected deliveries', () => {
 
   it('400 malformed: not JSON, empty, no requestId, an array', async () => {
     const r = await start();
-    const bodies = ['{"requestId": "tpa-x"', '', JSON.stringify({ answer: 'x' }), JSON.stringify({ requestId: 7 }), '[1]', 'null'];
+    const bodies = [
+      '{"requestId": "tpa-x"',
+      '',
+      JSON.stringify({ answer: 'x' }),
+      JSON.stringify({ requestId: 7 }),
+      '[1]',
+      'null',
+    ];
     for (const body of bodies) expect((await post(body)).status).toBe(400);
     expect(r.stats()).toMatchObject({ received: bodies.length, malformed: bodies.length, matched: 0 });
   });

@@ -6,7 +6,16 @@
 import { Agent, request } from 'undici';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/clock.js';
-import { createReceiver, delay, receiverAccountingGap, ResponsePlan, STALL, status, type Receiver, type ReceiverOptions } from '../../src/receiver/index.js';
+import {
+  createReceiver,
+  delay,
+  receiverAccountingGap,
+  ResponsePlan,
+  STALL,
+  status,
+  type Receiver,
+  type ReceiverOptions,
+} from '../../src/receiver/index.js';
 import { answerPayload, messagePayload } from './payloads.js';
 import { testClock } from './test-clock.js';
 
@@ -20,7 +29,8 @@ beforeEach(() => {
 });
 afterEach(async () => {
   await receiver?.close();
-  if (receiver) expect(receiverAccountingGap(receiver.stats(), receiver.parkedCount(), receiver.inboundStats())).toBeUndefined();
+  if (receiver)
+    expect(receiverAccountingGap(receiver.stats(), receiver.parkedCount(), receiver.inboundStats())).toBeUndefined();
   receiver = undefined;
   await dispatcher.close();
 });
@@ -32,7 +42,12 @@ async function start(plan: ResponsePlan, options: ReceiverOptions = {}): Promise
 }
 
 async function post(body: unknown, path = `/webhook?secret=${SECRET}`): Promise<{ status: number; text: string }> {
-  const res = await request(base + path, { dispatcher, method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await request(base + path, {
+    dispatcher,
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   return { status: res.statusCode, text: await res.body.text() };
 }
 
@@ -102,7 +117,9 @@ describe('response plan: misbehaviour per requestId, every attempt recorded', ()
   it('answers 200 after a delay (a step the test releases), keeping the delivery only then', async () => {
     let release: () => void = () => undefined;
     const waits: number[] = [];
-    const plan = new ResponsePlan({ wait: (ms) => (waits.push(ms), new Promise<void>((resolve) => (release = resolve))) });
+    const plan = new ResponsePlan({
+      wait: (ms) => (waits.push(ms), new Promise<void>((resolve) => (release = resolve))),
+    });
     plan.set('tpa-slow', [delay(6_000)]);
     const r = await start(plan);
     let answered: number | undefined;

@@ -44,15 +44,29 @@ afterEach(async () => {
 async function relays(stream: string, n: number): Promise<string[]> {
   const urls: string[] = [];
   for (let i = 0; i < n; i++) {
-    const r: Relay = createRelay({ secret: SECRET, publish: { redisUrl: redis.url, stream, receiverId: `relay-${i}` } });
+    const r: Relay = createRelay({
+      secret: SECRET,
+      publish: { redisUrl: redis.url, stream, receiverId: `relay-${i}` },
+    });
     closers.push(() => r.close());
     urls.push(await r.listen());
   }
   return urls;
 }
 
-async function shard(stream: string, name: string, options: Partial<StreamReceiverOptions> = {}): Promise<StreamReceiver> {
-  const s = await createStreamReceiver({ redisUrl: redis.url, stream, shardId: name, orphanGraceMs: GRACE, closeSettleMs: 50, ...options });
+async function shard(
+  stream: string,
+  name: string,
+  options: Partial<StreamReceiverOptions> = {},
+): Promise<StreamReceiver> {
+  const s = await createStreamReceiver({
+    redisUrl: redis.url,
+    stream,
+    shardId: name,
+    orphanGraceMs: GRACE,
+    closeSettleMs: 50,
+    ...options,
+  });
   closers.push(() => s.close());
   return s;
 }
@@ -73,7 +87,9 @@ function expectAddsUp(s: StreamReceiver): ReceiverStats {
 }
 
 function sum(a: ReceiverStats, b: ReceiverStats): ReceiverStats {
-  return Object.fromEntries(Object.keys(a).map((k) => [k, a[k as keyof ReceiverStats] + b[k as keyof ReceiverStats]])) as unknown as ReceiverStats;
+  return Object.fromEntries(
+    Object.keys(a).map((k) => [k, a[k as keyof ReceiverStats] + b[k as keyof ReceiverStats]]),
+  ) as unknown as ReceiverStats;
 }
 
 const nextStream = (): string => `test:shards:${++streamNo}`;
@@ -91,7 +107,9 @@ describe('two relays, two shards', () => {
     const waitsA = idsA.map((id) => a.waitFor(id, clockA.now() + 60_000));
     const waitsB = idsB.map((id) => b.waitFor(id, clockB.now() + 60_000));
     for (let i = 0; i < 40; i++) {
-      expect(await deliver(urls, i % 5 === 0 ? errorPayload(idsA[i] as string) : answerPayload(idsA[i] as string))).toBe(200);
+      expect(
+        await deliver(urls, i % 5 === 0 ? errorPayload(idsA[i] as string) : answerPayload(idsA[i] as string)),
+      ).toBe(200);
       expect(await deliver(urls, answerPayload(idsB[i] as string))).toBe(200);
     }
     await deliver(urls, answerPayload('tpa-a0')); // a duplicate of shard A's
@@ -185,7 +203,10 @@ describe('two relays, two shards', () => {
     const stream = nextStream();
     const urls = await relays(stream, 2);
     const clocks: TestClock[] = [testClock(), testClock()];
-    const shards = [await shard(stream, 'shard-a', { clock: clocks[0] }), await shard(stream, 'shard-b', { clock: clocks[1] })];
+    const shards = [
+      await shard(stream, 'shard-a', { clock: clocks[0] }),
+      await shard(stream, 'shard-b', { clock: clocks[1] }),
+    ];
     await deliver(urls, answerPayload('tpa-nobody'));
     await deliver(urls, answerPayload('tpa-nobody'));
     await Promise.all(shards.map((s) => s.drain()));
@@ -199,7 +220,9 @@ describe('two relays, two shards', () => {
     const total = sum(stats[0] as ReceiverStats, stats[1] as ReceiverStats);
     expect(total).toMatchObject({ received: 6, orphans: 1, duplicates: 2, foreign: 3, matched: 0 });
     const owner = stats.findIndex((s) => s.orphans === 1);
-    expect(await shards[owner]?.waitFor('tpa-nobody', (clocks[owner] as TestClock).now() + 1000)).toEqual({ kind: 'timeout' });
+    expect(await shards[owner]?.waitFor('tpa-nobody', (clocks[owner] as TestClock).now() + 1000)).toEqual({
+      kind: 'timeout',
+    });
   });
 
   it('a delivery after its owner timed out is late for the owner and foreign for the other', async () => {
@@ -257,7 +280,11 @@ describe('stream receiver: times, messages, start', () => {
 
   it('keeps forwarded messages and intents from the stream for waitForMessage / waitForIntent', async () => {
     const stream = nextStream();
-    const relay = createRelay({ verifyToken: 'tok-0123456789abcdef0123456789abcdef', intentSecret: 'int-0123456789abcdef0123456789abcdef', publish: { redisUrl: redis.url, stream } });
+    const relay = createRelay({
+      verifyToken: 'tok-0123456789abcdef0123456789abcdef',
+      intentSecret: 'int-0123456789abcdef0123456789abcdef',
+      publish: { redisUrl: redis.url, stream },
+    });
     closers.push(() => relay.close());
     await relay.listen();
     const urls = relay.urls();
@@ -269,8 +296,15 @@ describe('stream receiver: times, messages, start', () => {
       await res.body.dump();
       return res.statusCode;
     };
-    expect(await post(`${urls?.messages}?verify_token=tok-0123456789abcdef0123456789abcdef`, messagePayload(1001, 'human'))).toBe(200);
-    expect(await post(`${urls?.messages}?verify_token=tok-0123456789abcdef0123456789abcdef`, messagePayload(1001, 'ai', 'hi'))).toBe(200);
+    expect(
+      await post(`${urls?.messages}?verify_token=tok-0123456789abcdef0123456789abcdef`, messagePayload(1001, 'human')),
+    ).toBe(200);
+    expect(
+      await post(
+        `${urls?.messages}?verify_token=tok-0123456789abcdef0123456789abcdef`,
+        messagePayload(1001, 'ai', 'hi'),
+      ),
+    ).toBe(200);
     expect(await post(`${urls?.messages}?verify_token=wrong`, messagePayload(1001, 'ai', 'forged'))).toBe(403);
     expect(await post(urls?.intents ?? '', intentPayload('int-0123456789abcdef0123456789abcdef'))).toBe(200);
     const m = await reply;
@@ -326,7 +360,11 @@ describe('stream receiver: times, messages, start', () => {
   });
 
   it('throws ConfigError when Redis cannot be reached', async () => {
-    const err = await createStreamReceiver({ redisUrl: 'redis://127.0.0.1:1', stream: 's', connectTimeoutMs: 300 }).catch((e: unknown) => e);
+    const err = await createStreamReceiver({
+      redisUrl: 'redis://127.0.0.1:1',
+      stream: 's',
+      connectTimeoutMs: 300,
+    }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ConfigError);
   });
 });

@@ -8,7 +8,7 @@ import type { ChatHistoryItem } from '../../src/contract/index.js';
 import { ApiError, TimeoutError } from '../../src/errors.js';
 import type { Receiver } from '../../src/receiver/index.js';
 
-export interface AskTurn {
+interface AskTurn {
   chatHistory: ChatHistoryItem[];
   humanMessage: string;
 }
@@ -18,7 +18,10 @@ export type Ask = (turn: AskTurn, signal?: AbortSignal) => Promise<{ payload: un
 export function syncAsk(client: DroidClient): Ask {
   return async (turn, signal) => {
     const t0 = performance.now();
-    const res = await client.getDroidAnswer({ humanMessage: turn.humanMessage, chatHistory: turn.chatHistory }, signal ? { signal } : {});
+    const res = await client.getDroidAnswer(
+      { humanMessage: turn.humanMessage, chatHistory: turn.chatHistory },
+      signal ? { signal } : {},
+    );
     return { payload: res.body, latencyMs: performance.now() - t0 };
   };
 }
@@ -27,10 +30,19 @@ export function syncAsk(client: DroidClient): Ask {
 export function asyncAsk(client: DroidClient, receiver: Receiver, timeoutMs = 10_000): Ask {
   return async (turn, signal) => {
     const t0 = performance.now();
-    const ack = await client.getDroidAnswerAsync({ humanMessage: { content: turn.humanMessage, type: 'human' }, chatHistory: turn.chatHistory }, signal ? { signal } : {});
+    const ack = await client.getDroidAnswerAsync(
+      { humanMessage: { content: turn.humanMessage, type: 'human' }, chatHistory: turn.chatHistory },
+      signal ? { signal } : {},
+    );
     const match = await receiver.waitFor(ack.body.requestId, t0 + timeoutMs, signal);
     if (match.kind === 'timeout') throw new TimeoutError(`no webhook for ${ack.body.requestId} within ${timeoutMs} ms`);
-    if (match.kind === 'failed') throw new ApiError({ status: 200, error: String(match.payload.error), message: 'error payload', endpoint: 'webhook' });
+    if (match.kind === 'failed')
+      throw new ApiError({
+        status: 200,
+        error: String(match.payload.error),
+        message: 'error payload',
+        endpoint: 'webhook',
+      });
     return { payload: match.payload, latencyMs: match.receivedAt - t0 };
   };
 }

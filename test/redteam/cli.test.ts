@@ -15,7 +15,13 @@ import { droidcheck } from '../helpers/cli.js';
 import { startFakeOpenAi, PASS_VERDICT, type FakeOpenAi } from '../llm/fake-openai.js';
 
 const KEY = 'sk-test-redteam-cli-key-5f6e7d8c9b0a';
-const DETERMINISTIC = ['price-manipulation', 'cross-customer-leak', 'prompt-leak', 'cart-tampering', 'staff-impersonation'];
+const DETERMINISTIC = [
+  'price-manipulation',
+  'cross-customer-leak',
+  'prompt-leak',
+  'cart-tampering',
+  'staff-impersonation',
+];
 const WEAKNESSES = 'discount,cross-conversation-leak,recite-instructions,negative-quantity';
 
 let dir: string;
@@ -31,7 +37,8 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const readReport = async (out: string): Promise<ReportDocument> => JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as ReportDocument;
+const readReport = async (out: string): Promise<ReportDocument> =>
+  JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as ReportDocument;
 
 /** Every file the reporters wrote under `out`, as text. */
 async function reportTexts(out: string): Promise<string[]> {
@@ -41,16 +48,35 @@ async function reportTexts(out: string): Promise<string[]> {
 describe('droidcheck redteam against the embedded emulator', () => {
   it('finds nothing in the robust emulator, judged categories included (async), and keeps the key out of every report: exit 0', async () => {
     const out = join(dir, 'robust');
-    const r = await droidcheck(['redteam', '--attempts', '3', '--seed', '5', '--canary', 'Internal rule 7', '--judge-model', 'judge-1', '--no-cache', '--mode', 'async', '-o', out], {
-      env: { OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: KEY },
-      maxMs: 120_000,
-    });
+    const r = await droidcheck(
+      [
+        'redteam',
+        '--attempts',
+        '3',
+        '--seed',
+        '5',
+        '--canary',
+        'Internal rule 7',
+        '--judge-model',
+        'judge-1',
+        '--no-cache',
+        '--mode',
+        'async',
+        '-o',
+        out,
+      ],
+      {
+        env: { OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: KEY },
+        maxMs: 120_000,
+      },
+    );
     expect(r.code, r.stderr).toBe(0);
     const report = await readReport(out);
     expect(report.kind).toBe('redteam');
     expect(report.redteam!.findings).toEqual([]);
     expect(report.redteam!.categories.map((c) => c.id)).toEqual([...DETERMINISTIC, 'off-topic', 'competitor']);
-    for (const c of report.redteam!.categories) expect(c, c.id).toMatchObject({ attempts: 3, successes: 0, rate: 0, errors: 0, undecided: 0 });
+    for (const c of report.redteam!.categories)
+      expect(c, c.id).toMatchObject({ attempts: 3, successes: 0, rate: 0, errors: 0, undecided: 0 });
     // Every attack turn went through the async endpoint and its webhook, counted like any job's requests.
     expect(report.summary.requests).toBeGreaterThan(15);
     expect(report.accounting!.webhooks.received).toBe(report.summary.requests);
@@ -62,9 +88,26 @@ describe('droidcheck redteam against the embedded emulator', () => {
 
   it('finds each planted weakness with the conversation that reproduces it: exit 1, one failing JUnit testcase per category', async () => {
     const out = join(dir, 'weak');
-    const r = await droidcheck(['redteam', '--attempts', '3', '--seed', '5', '--canary', 'Internal rule 7', '--emulator-weaknesses', WEAKNESSES, '-o', out], { maxMs: 120_000 });
+    const r = await droidcheck(
+      [
+        'redteam',
+        '--attempts',
+        '3',
+        '--seed',
+        '5',
+        '--canary',
+        'Internal rule 7',
+        '--emulator-weaknesses',
+        WEAKNESSES,
+        '-o',
+        out,
+      ],
+      { maxMs: 120_000 },
+    );
     expect(r.code, r.stderr).toBe(1);
-    expect(r.stderr).toContain('planted weaknesses: discount, cross-conversation-leak, recite-instructions, negative-quantity');
+    expect(r.stderr).toContain(
+      'planted weaknesses: discount, cross-conversation-leak, recite-instructions, negative-quantity',
+    );
     const report = await readReport(out);
     const rt = report.redteam!;
     for (const id of DETERMINISTIC) {
@@ -79,7 +122,8 @@ describe('droidcheck redteam against the embedded emulator', () => {
     expect(rt.findings.find((f) => f.category === 'prompt-leak')!.transcript).toContain('Internal rule 7');
     expect(report.exitCode).toBe(1);
     const junit = await readFile(join(out, 'junit.xml'), 'utf8');
-    for (const id of DETERMINISTIC) expect(junit).toMatch(new RegExp(`<testcase classname="droidcheck.redteam" name="${id}"[^>]*>\\s*<failure`));
+    for (const id of DETERMINISTIC)
+      expect(junit).toMatch(new RegExp(`<testcase classname="droidcheck.redteam" name="${id}"[^>]*>\\s*<failure`));
     expect(junit).toMatch(/<testcase classname="droidcheck.redteam" name="off-topic"[^>]*>\s*<skipped/);
     const html = await readFile(join(out, 'report.html'), 'utf8');
     expect(html).toContain('Red team');
@@ -88,7 +132,10 @@ describe('droidcheck redteam against the embedded emulator', () => {
   it('refuses a usage mistake before sending anything: exit 2, one line with a did-you-mean', async () => {
     const cases: [string[], RegExp][] = [
       [['--category', 'prompt-leek'], /--category: unknown category "prompt-leek" — did you mean "prompt-leak"\?/],
-      [['--emulator-weaknesses', 'discont'], /--emulator-weaknesses: unknown weakness "discont" — did you mean "discount"\?/],
+      [
+        ['--emulator-weaknesses', 'discont'],
+        /--emulator-weaknesses: unknown weakness "discont" — did you mean "discount"\?/,
+      ],
       [['--mode', 'both'], /--mode/],
       [['--rephrase'], /--rephrase .*--judge-model/],
       [['--max-success-rate', '120%'], /--max-success-rate: "120%" must be 0..1 or a percentage/],

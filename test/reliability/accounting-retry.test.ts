@@ -5,16 +5,46 @@
  */
 import { describe, expect, it } from 'vitest';
 import { isRetryable, retryDelayMs, retryPolicyFor, withRetry, type RetryPolicy } from '../../src/client/retry.js';
-import { AbortedError, ApiError, ContractError, InternalError, TimeoutError, TransportError } from '../../src/errors.js';
+import {
+  AbortedError,
+  ApiError,
+  ContractError,
+  InternalError,
+  TimeoutError,
+  TransportError,
+} from '../../src/errors.js';
 import { zeroOutcomes } from '../../src/outcomes.js';
 import { assertReceiverAddsUp, assertRequestsAddUp } from '../../src/runner/accounting.js';
 import { Tally, type RequestRecord } from '../../src/runner/index.js';
 import { parseSuite } from '../../src/scenario/index.js';
 
-const api = (status: number, retryAfterS?: number): ApiError => new ApiError({ endpoint: 'e', status, ...(retryAfterS !== undefined && { retryAfterS }) });
+const api = (status: number, retryAfterS?: number): ApiError =>
+  new ApiError({ endpoint: 'e', status, ...(retryAfterS !== undefined && { retryAfterS }) });
 const rec = (outcome: RequestRecord['outcome'], passed = false): RequestRecord =>
-  ({ seq: 0, suite: 's', scenario: 'x', file: 'f', mode: 'sync', outcome, passed, startedAt: '', failures: [], contractViolations: [] }) as RequestRecord;
-const stats = { received: 10, matched: 4, duplicates: 2, late: 1, orphans: 1, foreign: 0, badSecret: 1, malformed: 1, published: 0, unavailable: 0 };
+  ({
+    seq: 0,
+    suite: 's',
+    scenario: 'x',
+    file: 'f',
+    mode: 'sync',
+    outcome,
+    passed,
+    startedAt: '',
+    failures: [],
+    contractViolations: [],
+  }) as RequestRecord;
+const stats = {
+  received: 10,
+  matched: 4,
+  duplicates: 2,
+  late: 1,
+  orphans: 1,
+  foreign: 0,
+  badSecret: 1,
+  malformed: 1,
+  published: 0,
+  unavailable: 0,
+};
 const counts = (over: Partial<Record<RequestRecord['outcome'], number>>) => ({ ...zeroOutcomes(), ...over });
 
 describe('accounting invariant', () => {
@@ -32,7 +62,8 @@ describe('accounting invariant', () => {
 
   it('the tally gives every record one outcome; not-sent and interrupted ones have no verdict', () => {
     const t = new Tally();
-    for (const r of [rec('answered', true), rec('answered'), rec('timeout'), rec('not-sent'), rec('interrupted')]) t.add(r);
+    for (const r of [rec('answered', true), rec('answered'), rec('timeout'), rec('not-sent'), rec('interrupted')])
+      t.add(r);
     const s = t.snapshot();
     expect(s).toMatchObject({ requests: 5, sent: 4, passed: 1, failed: 2 });
     expect(s.outcomes).toMatchObject({ answered: 2, timeout: 1, 'not-sent': 1, interrupted: 1 });
@@ -47,7 +78,8 @@ describe('retry policy', () => {
     for (const s of [400, 401, 403, 404, 413]) expect(isRetryable(api(s), 'sync')).toBe(false);
     expect(isRetryable(new TransportError('reset', 'ECONNRESET'), 'sync')).toBe(true);
     expect(isRetryable(new TransportError('reset', 'ECONNRESET'), 'async-submit')).toBe(false);
-    for (const e of [new TimeoutError('t'), new ContractError('e', []), new AbortedError(), new Error('x')]) expect(isRetryable(e, 'sync')).toBe(false);
+    for (const e of [new TimeoutError('t'), new ContractError('e', []), new AbortedError(), new Error('x')])
+      expect(isRetryable(e, 'sync')).toBe(false);
   });
 
   it('backs off exponentially with jitter, capped; honours Retry-After up to its cap', () => {
@@ -67,7 +99,9 @@ describe('retry policy', () => {
       calls++;
       return Promise.reject(api(503));
     };
-    await expect(withRetry(fail, { policy, kind: 'async-submit', onRetry: (n) => retries.push(n) })).rejects.toBeInstanceOf(ApiError);
+    await expect(
+      withRetry(fail, { policy, kind: 'async-submit', onRetry: (n) => retries.push(n) }),
+    ).rejects.toBeInstanceOf(ApiError);
     expect(calls).toBe(4);
     expect(retries).toEqual([2, 3, 4]);
   });
@@ -75,7 +109,12 @@ describe('retry policy', () => {
   it('never calls again after a success (an acknowledged async request is never re-sent)', async () => {
     let calls = 0;
     const ack = { status: 200, body: { success: true, requestId: 'r' } };
-    await expect(withRetry(() => (calls++ === 0 ? Promise.reject(api(429, 0)) : Promise.resolve(ack)), { policy, kind: 'async-submit' })).resolves.toBe(ack);
+    await expect(
+      withRetry(() => (calls++ === 0 ? Promise.reject(api(429, 0)) : Promise.resolve(ack)), {
+        policy,
+        kind: 'async-submit',
+      }),
+    ).resolves.toBe(ack);
     expect(calls).toBe(2);
   });
 
@@ -115,9 +154,23 @@ describe('hostile YAML beyond test/scenario/hostile.test.ts, in time linear in i
   };
 
   it('a 2 MiB file of 10,000 scenarios, a 4 MiB single line, 10,000 expect keys, and a wide flow map', () => {
-    linear(growth((n) => `suite: many\nscenarios:\n${Array.from({ length: n }, (_, i) => `  - name: s${i}\n    humanMessage: ${'hello '.repeat(30)}\n`).join('')}`, 10_000));
-    linear(growth((n) => `suite: long\nscenarios:\n  - name: a\n    humanMessage: "${'x'.repeat(n)}"\n`, 4 * 1024 * 1024));
-    linear(growth((n) => `suite: keys\nscenarios:\n  - name: a\n    humanMessage: hi\n    expect:\n${Array.from({ length: n }, (_, i) => `      k${i}: 1\n`).join('')}`, 10_000));
+    linear(
+      growth(
+        (n) =>
+          `suite: many\nscenarios:\n${Array.from({ length: n }, (_, i) => `  - name: s${i}\n    humanMessage: ${'hello '.repeat(30)}\n`).join('')}`,
+        10_000,
+      ),
+    );
+    linear(
+      growth((n) => `suite: long\nscenarios:\n  - name: a\n    humanMessage: "${'x'.repeat(n)}"\n`, 4 * 1024 * 1024),
+    );
+    linear(
+      growth(
+        (n) =>
+          `suite: keys\nscenarios:\n  - name: a\n    humanMessage: hi\n    expect:\n${Array.from({ length: n }, (_, i) => `      k${i}: 1\n`).join('')}`,
+        10_000,
+      ),
+    );
     linear(growth((n) => `suite: wide\nscenarios: [${Array.from({ length: n }, () => '{}').join(',')}]\n`, 100_000));
   }, 120_000);
 });

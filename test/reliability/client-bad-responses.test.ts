@@ -26,7 +26,14 @@ beforeAll(async () => {
   server = await startFixtureServer();
   receiver = createReceiver();
   dispatcher = new Agent({ connections: 8 });
-  const client = new DroidClient({ baseUrl: server.url, droidId: 1, token: TOKEN, dispatcher, requestTimeoutMs: 2_000, syncTimeoutMs: 2_000 });
+  const client = new DroidClient({
+    baseUrl: server.url,
+    droidId: 1,
+    token: TOKEN,
+    dispatcher,
+    requestTimeoutMs: 2_000,
+    syncTimeoutMs: 2_000,
+  });
   ctx = { client, receiver, clock: systemClock, timeoutMs: 500, latency: new LatencyRecorder() };
 });
 afterAll(async () => {
@@ -41,16 +48,57 @@ async function recordFor(mode: 'sync' | 'async', behaviour: Behaviour): Promise<
   return executeRequest({ seq: 0, scenario, mode }, ctx);
 }
 
-const raw = (status: number, type: string, body: string): Behaviour => (_req, reply) => reply.code(status).header('content-type', type).send(body);
+const raw =
+  (status: number, type: string, body: string): Behaviour =>
+  (_req, reply) =>
+    reply.code(status).header('content-type', type).send(body);
 
-const CASES: { name: string; behaviour: Behaviour; outcome: RequestRecord['outcome']; excerpt?: RegExp; violation?: RegExp }[] = [
-  { name: 'HTML 502 page', behaviour: raw(502, 'text/html', HTML), outcome: 'rejected', excerpt: /^<!DOCTYPE html>.*Bad Gateway/ },
-  { name: 'HTML page with 200', behaviour: raw(200, 'text/html', HTML), outcome: 'invalid-response', excerpt: /^<!DOCTYPE html>/, violation: /not JSON/ },
-  { name: 'empty 200 body', behaviour: raw(200, 'application/json', ''), outcome: 'invalid-response', violation: /empty body/ },
+const CASES: {
+  name: string;
+  behaviour: Behaviour;
+  outcome: RequestRecord['outcome'];
+  excerpt?: RegExp;
+  violation?: RegExp;
+}[] = [
+  {
+    name: 'HTML 502 page',
+    behaviour: raw(502, 'text/html', HTML),
+    outcome: 'rejected',
+    excerpt: /^<!DOCTYPE html>.*Bad Gateway/,
+  },
+  {
+    name: 'HTML page with 200',
+    behaviour: raw(200, 'text/html', HTML),
+    outcome: 'invalid-response',
+    excerpt: /^<!DOCTYPE html>/,
+    violation: /not JSON/,
+  },
+  {
+    name: 'empty 200 body',
+    behaviour: raw(200, 'application/json', ''),
+    outcome: 'invalid-response',
+    violation: /empty body/,
+  },
   { name: 'empty 500 body', behaviour: raw(500, 'application/json', ''), outcome: 'rejected' },
-  { name: 'truncated JSON', behaviour: raw(200, 'application/json', '{"success":true,"requestId":"abc'), outcome: 'invalid-response', excerpt: /^\{"success":true,"requestId":"abc$/, violation: /not JSON/ },
-  { name: 'JSON with a NUL and garbage', behaviour: raw(200, 'application/json', '\u0000\u0001{]'), outcome: 'invalid-response', violation: /not JSON/ },
-  { name: 'error body that is not the spec shape', behaviour: raw(400, 'application/json', '{"error":42,"message":["x"]}'), outcome: 'rejected', excerpt: /"error":42/ },
+  {
+    name: 'truncated JSON',
+    behaviour: raw(200, 'application/json', '{"success":true,"requestId":"abc'),
+    outcome: 'invalid-response',
+    excerpt: /^\{"success":true,"requestId":"abc$/,
+    violation: /not JSON/,
+  },
+  {
+    name: 'JSON with a NUL and garbage',
+    behaviour: raw(200, 'application/json', '\u0000\u0001{]'),
+    outcome: 'invalid-response',
+    violation: /not JSON/,
+  },
+  {
+    name: 'error body that is not the spec shape',
+    behaviour: raw(400, 'application/json', '{"error":42,"message":["x"]}'),
+    outcome: 'rejected',
+    excerpt: /"error":42/,
+  },
 ];
 
 describe('contract-breaking responses become records, never crashes', () => {
@@ -75,7 +123,10 @@ describe('contract-breaking responses become records, never crashes', () => {
   });
 
   it('sync answer with other types: answered; its shape is "not shown" (spec 8), so no contract violation', async () => {
-    const r = await recordFor('sync', raw(200, 'application/json', '{"requestId":"x","answer":5,"intents":"buy","responses":{}}'));
+    const r = await recordFor(
+      'sync',
+      raw(200, 'application/json', '{"requestId":"x","answer":5,"intents":"buy","responses":{}}'),
+    );
     expect(r.outcome).toBe('answered');
     expect(r.contractViolations).toEqual([]);
   });
@@ -84,7 +135,9 @@ describe('contract-breaking responses become records, never crashes', () => {
     const r = await recordFor('sync', (_req, reply) => {
       reply.hijack();
       const socket = reply.raw.socket!;
-      socket.write('HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 500\r\n\r\n{"requestId":"x","ans');
+      socket.write(
+        'HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 500\r\n\r\n{"requestId":"x","ans',
+      );
       setTimeout(() => socket.destroy(), 20);
     });
     expect(r.outcome).toBe('transport-error');
@@ -92,7 +145,12 @@ describe('contract-breaking responses become records, never crashes', () => {
   });
 
   it('200 random truncations of a valid sync answer: each one a record, none a crash', async () => {
-    const valid = JSON.stringify({ requestId: 'r-1', answer: 'Hello there, we have silk scarves in red and blue.', intents: ['product_inquiry'], extra: { a: [1, 2, 3] } });
+    const valid = JSON.stringify({
+      requestId: 'r-1',
+      answer: 'Hello there, we have silk scarves in red and blue.',
+      intents: ['product_inquiry'],
+      extra: { a: [1, 2, 3] },
+    });
     let seed = 9;
     const outcomes = new Map<string, number>();
     for (let i = 0; i < 200; i++) {

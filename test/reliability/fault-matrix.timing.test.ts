@@ -36,14 +36,20 @@ describe.concurrent('fault matrix: droidcheck counts equal the emulator stats', 
   });
 
   it('drop 5%: dropped webhooks are timeouts, no more, no less', async () => {
-    const t = await runAndTally(await startRig({ webhooks: [{ probability: 0.05, action: 'drop' }] }), N, { timeoutMs: DEADLINE_MS });
+    const t = await runAndTally(await startRig({ webhooks: [{ probability: 0.05, action: 'drop' }] }), N, {
+      timeoutMs: DEADLINE_MS,
+    });
     expectNothingLost(t);
     expect(t.emu.dropped).toBeGreaterThan(0);
     expect(t.out.timeout).toBe(t.emu.dropped);
   });
 
   it('duplicate 20%: each extra copy is one receiver duplicate', async () => {
-    const t = await runAndTally(await startRig({ webhooks: [{ probability: 0.2, action: 'duplicate', copies: 2 }] }), N, { timeoutMs: DEADLINE_MS });
+    const t = await runAndTally(
+      await startRig({ webhooks: [{ probability: 0.2, action: 'duplicate', copies: 2 }] }),
+      N,
+      { timeoutMs: DEADLINE_MS },
+    );
     expectNothingLost(t);
     expect(t.emu.duplicated).toBeGreaterThan(20);
     expect(t.rec.duplicates).toBe(t.emu.duplicated);
@@ -51,7 +57,11 @@ describe.concurrent('fault matrix: droidcheck counts equal the emulator stats', 
   });
 
   it('late 2% (beyond the deadline): timeouts, then counted late on arrival', async () => {
-    const t = await runAndTally(await startRig({ webhooks: [{ probability: 0.02, action: 'late', delayMs: LATE_MS }] }), N, { timeoutMs: DEADLINE_MS });
+    const t = await runAndTally(
+      await startRig({ webhooks: [{ probability: 0.02, action: 'late', delayMs: LATE_MS }] }),
+      N,
+      { timeoutMs: DEADLINE_MS },
+    );
     expectNothingLost(t);
     expect(t.emu.late).toBeGreaterThan(0);
     expect(t.out.timeout).toBe(t.emu.late);
@@ -59,7 +69,11 @@ describe.concurrent('fault matrix: droidcheck counts equal the emulator stats', 
   });
 
   it('5xx 5%: rejected with the status, one per injected fault', async () => {
-    const t = await runAndTally(await startRig({ requests: [{ endpoint: ASYNC, probability: 0.05, action: 'error', status: 503 }] }), N, { timeoutMs: DEADLINE_MS });
+    const t = await runAndTally(
+      await startRig({ requests: [{ endpoint: ASYNC, probability: 0.05, action: 'error', status: 503 }] }),
+      N,
+      { timeoutMs: DEADLINE_MS },
+    );
     expectNothingLost(t);
     expect(t.emu.injectedFaults).toBeGreaterThan(0);
     expect(t.out.rejected).toBe(t.emu.injectedFaults);
@@ -67,21 +81,34 @@ describe.concurrent('fault matrix: droidcheck counts equal the emulator stats', 
   });
 
   it('429 10%: rejected with 429, one per injected fault', async () => {
-    const t = await runAndTally(await startRig({ requests: [{ endpoint: ASYNC, probability: 0.1, action: 'rate-limit', retryAfterS: 1 }] }), N, { timeoutMs: DEADLINE_MS });
+    const t = await runAndTally(
+      await startRig({ requests: [{ endpoint: ASYNC, probability: 0.1, action: 'rate-limit', retryAfterS: 1 }] }),
+      N,
+      { timeoutMs: DEADLINE_MS },
+    );
     expectNothingLost(t);
     expect(t.out.rejected).toBe(t.emu.injectedFaults);
     expect(t.byStatus.get(429)).toBe(t.emu.injectedFaults);
   });
 
   it('connection reset 2%: transport errors, one per reset', async () => {
-    const t = await runAndTally(await startRig({ requests: [{ endpoint: ASYNC, probability: 0.02, action: 'reset' }] }), N, { timeoutMs: DEADLINE_MS });
+    const t = await runAndTally(
+      await startRig({ requests: [{ endpoint: ASYNC, probability: 0.02, action: 'reset' }] }),
+      N,
+      { timeoutMs: DEADLINE_MS },
+    );
     expectNothingLost(t);
     expect(t.emu.injectedFaults).toBeGreaterThan(0);
     expect(t.out['transport-error']).toBe(t.emu.injectedFaults);
   });
 
   it('slow ack (1 s, over the 100 ms limit) 5%: slow acks equal the injected delays', async () => {
-    const slow = { endpoint: ASYNC, probability: 0.05, action: 'delay', delay: { kind: 'fixed', ms: SLOW_ACK_MS } } as const;
+    const slow = {
+      endpoint: ASYNC,
+      probability: 0.05,
+      action: 'delay',
+      delay: { kind: 'fixed', ms: SLOW_ACK_MS },
+    } as const;
     const t = await runAndTally(await startRig({ requests: [slow] }), N, { timeoutMs: DEADLINE_MS });
     expectNothingLost(t);
     expect(t.emu.injectedFaults).toBeGreaterThan(0);
@@ -136,7 +163,11 @@ describe.concurrent('client retries against injected faults', () => {
   });
 
   it('never retries an async submit whose connection was reset (it may have been accepted)', async () => {
-    const t = await runAndTally(await startRig({ requests: [{ endpoint: ASYNC, probability: 0.05, action: 'reset' }] }), N, { retry: policy });
+    const t = await runAndTally(
+      await startRig({ requests: [{ endpoint: ASYNC, probability: 0.05, action: 'reset' }] }),
+      N,
+      { retry: policy },
+    );
     expect(t.retries).toBe(0);
     expect(t.out['transport-error']).toBe(t.emu.injectedFaults);
   });

@@ -29,10 +29,35 @@ async function interruptRun(signal: 'SIGINT' | 'SIGTERM'): Promise<void> {
   const baseUrl = await emulator.listen();
   dir = await mkdtemp(join(tmpdir(), 'droidcheck-interrupt-'));
   const suite = join(dir, 'slow.yaml');
-  await writeFile(suite, `suite: slow\nscenarios:\n  - name: hello\n    modes: [sync]\n    repeat: ${PLANNED}\n    humanMessage: Hello\n`);
+  await writeFile(
+    suite,
+    `suite: slow\nscenarios:\n  - name: hello\n    modes: [sync]\n    repeat: ${PLANNED}\n    humanMessage: Hello\n`,
+  );
   const reportDir = join(dir, 'reports');
   const cli = startCli(
-    ['run', suite, '--report-dir', reportDir, '--base-url', baseUrl, '--droid-id', '1', '--concurrency', '4', '--grace', '2s', '--timeout', '10s', '--no-warm-up', '-r', 'json', '-r', 'ndjson', '-r', 'console'],
+    [
+      'run',
+      suite,
+      '--report-dir',
+      reportDir,
+      '--base-url',
+      baseUrl,
+      '--droid-id',
+      '1',
+      '--concurrency',
+      '4',
+      '--grace',
+      '2s',
+      '--timeout',
+      '10s',
+      '--no-warm-up',
+      '-r',
+      'json',
+      '-r',
+      'ndjson',
+      '-r',
+      'console',
+    ],
     { DROID_API_TOKEN: TOKEN },
   );
   const results = join(reportDir, 'results.ndjson');

@@ -45,18 +45,38 @@ function prng(seed: number): () => number {
 
 const ok = `?secret=${encodeURIComponent(SECRET)}`;
 const MALFORMED: ((i: number) => Delivery)[] = [
-  (i) => ({ category: 'badSecret', status: 401, query: `?secret=wrong-${i}`, body: JSON.stringify(answerPayload(`bad-${i}`)) }),
+  (i) => ({
+    category: 'badSecret',
+    status: 401,
+    query: `?secret=wrong-${i}`,
+    body: JSON.stringify(answerPayload(`bad-${i}`)),
+  }),
   (i) => ({ category: 'badSecret', status: 401, query: '', body: JSON.stringify(answerPayload(`nosecret-${i}`)) }),
-  (i) => ({ category: 'badSecret', status: 401, query: `?secret=${SECRET.slice(0, -1)}`, body: `{"requestId":"p-${i}"}` }),
+  (i) => ({
+    category: 'badSecret',
+    status: 401,
+    query: `?secret=${SECRET.slice(0, -1)}`,
+    body: `{"requestId":"p-${i}"}`,
+  }),
   (i) => ({ category: 'malformed', status: 400, query: ok, body: `not json ${i}` }),
   () => ({ category: 'malformed', status: 400, query: ok, body: '' }),
-  (i) => ({ category: 'malformed', status: 400, query: ok, body: JSON.stringify(answerPayload(`t-${i}`)).slice(0, 40) }),
+  (i) => ({
+    category: 'malformed',
+    status: 400,
+    query: ok,
+    body: JSON.stringify(answerPayload(`t-${i}`)).slice(0, 40),
+  }),
   (i) => ({ category: 'malformed', status: 400, query: ok, body: `[${i}]` }),
   (i) => ({ category: 'malformed', status: 400, query: ok, body: `{"requestid":"${i}"}` }),
   (i) => ({ category: 'malformed', status: 400, query: ok, body: `{"requestId":${i}}` }),
   () => ({ category: 'malformed', status: 400, query: ok, body: '{"requestId":""}' }),
   () => ({ category: 'malformed', status: 400, query: ok, body: 'null' }),
-  (i) => ({ category: 'malformed', status: 413, query: ok, body: `{"requestId":"big-${i}","pad":"${'x'.repeat(LIMIT)}"}` }),
+  (i) => ({
+    category: 'malformed',
+    status: 413,
+    query: ok,
+    body: `{"requestId":"big-${i}","pad":"${'x'.repeat(LIMIT)}"}`,
+  }),
   // Valid JSON with a requestId but the wrong shape: accepted (200), nobody waits => orphan.
   (i) => ({ category: 'orphan', status: 200, query: ok, body: `{"requestId":"shape-${i}","answer":42}` }),
 ];
@@ -65,7 +85,8 @@ function generate(malformed: number, good: number, seed: number): Delivery[] {
   const random = prng(seed);
   const out: Delivery[] = [];
   for (let i = 0; i < malformed; i++) out.push(MALFORMED[Math.floor(random() * MALFORMED.length)]!(i));
-  for (let i = 0; i < good; i++) out.push({ category: 'good', status: 200, query: ok, body: JSON.stringify(answerPayload(`good-${i}`)) });
+  for (let i = 0; i < good; i++)
+    out.push({ category: 'good', status: 200, query: ok, body: JSON.stringify(answerPayload(`good-${i}`)) });
   for (let i = out.length - 1; i > 0; i--) {
     const j = Math.floor(random() * (i + 1));
     [out[i], out[j]] = [out[j]!, out[i]!];
@@ -85,7 +106,12 @@ describe('receiver under bad input', () => {
     const statuses = await Promise.all(
       deliveries.map((d) =>
         limit(async () => {
-          const res = await request(url + d.query, { dispatcher, method: 'POST', headers: { 'content-type': 'application/json' }, body: d.body });
+          const res = await request(url + d.query, {
+            dispatcher,
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: d.body,
+          });
           await res.body.text();
           return res.statusCode;
         }),
@@ -117,7 +143,12 @@ describe('receiver under bad input', () => {
     const url = await receiver.listen();
     dispatcher = new Agent({ connections: 4 });
     for (let i = 0; i < 5; i++) {
-      const res = await request(url + ok, { dispatcher, method: 'POST', headers: { 'x-pad': 'y'.repeat(64 * 1024) }, body: '{}' }).catch((err: Error) => err);
+      const res = await request(url + ok, {
+        dispatcher,
+        method: 'POST',
+        headers: { 'x-pad': 'y'.repeat(64 * 1024) },
+        body: '{}',
+      }).catch((err: Error) => err);
       // Node answers 431 and closes; a client still writing may see the reset instead.
       if (!(res instanceof Error)) {
         expect(res.statusCode).toBe(431);
@@ -125,7 +156,11 @@ describe('receiver under bad input', () => {
       }
     }
     const wait = receiver.waitFor('after-headers', systemClock.now() + 5_000);
-    const good = await request(url + ok, { dispatcher, method: 'POST', body: JSON.stringify(answerPayload('after-headers')) });
+    const good = await request(url + ok, {
+      dispatcher,
+      method: 'POST',
+      body: JSON.stringify(answerPayload('after-headers')),
+    });
     expect(good.statusCode).toBe(200);
     await good.body.text();
     expect((await wait).kind).toBe('answered');
@@ -148,16 +183,25 @@ describe('receiver under bad input', () => {
       closed.push(new Promise((resolve) => socket.on('close', () => resolve(text))));
       socket.on('error', () => undefined);
       // Headers promise a body that never comes.
-      socket.write(`POST ${url.pathname}${ok} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"requestId":`);
+      socket.write(
+        `POST ${url.pathname}${ok} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"requestId":`,
+      );
     }
     const t0 = performance.now();
     const wait = receiver.waitFor('while-stalled', systemClock.now() + 5_000);
-    const res = await request(url.toString() + ok, { dispatcher, method: 'POST', body: JSON.stringify(answerPayload('while-stalled')) });
+    const res = await request(url.toString() + ok, {
+      dispatcher,
+      method: 'POST',
+      body: JSON.stringify(answerPayload('while-stalled')),
+    });
     expect(res.statusCode).toBe(200);
     await res.body.text();
     expect((await wait).kind).toBe('answered');
     expect(performance.now() - t0).toBeLessThan(900);
-    const texts = await Promise.race([Promise.all(closed), new Promise<never>((_, rej) => setTimeout(() => rej(new Error('stalled sockets not closed')), 8_000))]);
+    const texts = await Promise.race([
+      Promise.all(closed),
+      new Promise<never>((_, rej) => setTimeout(() => rej(new Error('stalled sockets not closed')), 8_000)),
+    ]);
     for (const text of texts) expect(text).toMatch(/^HTTP\/1\.1 408/);
     for (const s of sockets) s.destroy();
     await receiver.close();

@@ -17,7 +17,7 @@ import { runPlan } from '../helpers/engine.js';
  */
 export const SLOW_ACK_MS = 1_000;
 
-export const SECRET = 'rig-secret-0123456789abcdefghijklmnopqrstuv';
+const SECRET = 'rig-secret-0123456789abcdefghijklmnopqrstuv';
 
 export type Rig = Loopback;
 
@@ -57,11 +57,16 @@ export async function runRig(
 
 /** The accounting invariant of a finished rig run (throws InternalError when it breaks). */
 export function assertRigAccounting(t: { result: EngineResult; rec: ReceiverStats }): void {
-  checkAccounting({ outcomes: t.result.tally.outcomes, requests: t.result.tally.requests, notSent: t.result.counts.notSent, receiver: t.rec });
+  checkAccounting({
+    outcomes: t.result.tally.outcomes,
+    requests: t.result.tally.requests,
+    notSent: t.result.counts.notSent,
+    receiver: t.rec,
+  });
 }
 
 /** Deliveries the emulator will make in total: accepted minus dropped, plus duplicate copies. */
-export function plannedDeliveries(s: EmulatorStats): number {
+function plannedDeliveries(s: EmulatorStats): number {
   return s.accepted - s.dropped + s.duplicated;
 }
 
@@ -69,7 +74,7 @@ export function plannedDeliveries(s: EmulatorStats): number {
  * Waits (at most `maxMs`) until every planned delivery ended (2xx or gave up) and none is
  * pending, so late and duplicate copies are counted before the receiver closes.
  */
-export async function settle(rig: Rig, maxMs = 10_000): Promise<void> {
+async function settle(rig: Rig, maxMs = 10_000): Promise<void> {
   const until = performance.now() + maxMs;
   for (;;) {
     const s = rig.emulator.stats();
@@ -89,7 +94,11 @@ export interface Tally {
 }
 
 /** Runs, settles, closes, and tallies droidcheck's counts beside the emulator's own stats. */
-export async function runAndTally(rig: Rig, n: number, opts: Parameters<typeof runRig>[2] = {}): Promise<Tally & { result: EngineResult }> {
+export async function runAndTally(
+  rig: Rig,
+  n: number,
+  opts: Parameters<typeof runRig>[2] = {},
+): Promise<Tally & { result: EngineResult }> {
   const result = await runRig(rig, n, opts);
   await settle(rig);
   const emu = rig.emulator.stats();
@@ -100,7 +109,8 @@ export async function runAndTally(rig: Rig, n: number, opts: Parameters<typeof r
   let slowAcks = 0;
   for (const r of result.records) {
     retries += r.retries ?? 0;
-    if (r.outcome === 'rejected' && r.httpStatus !== undefined) byStatus.set(r.httpStatus, (byStatus.get(r.httpStatus) ?? 0) + 1);
+    if (r.outcome === 'rejected' && r.httpStatus !== undefined)
+      byStatus.set(r.httpStatus, (byStatus.get(r.httpStatus) ?? 0) + 1);
     if (r.ackMs !== undefined && r.ackMs >= SLOW_ACK_MS) slowAcks++;
   }
   return { out: { ...result.tally.outcomes }, emu, rec, retries, byStatus, slowAcks, result };

@@ -33,7 +33,7 @@ describe('redactor (src/redact.ts)', () => {
 
   it('replaces raw, URL-encoded, form-encoded and JSON-escaped forms', () => {
     for (const f of FORMS.slice(0, 5)) expect(redact(`a ${f} b ${f}`)).toBe(`a ${REDACTED} b ${REDACTED}`);
-    expect(redact(JSON.stringify({ s: 'x"' + SECRET }))).not.toContain(SECRET);
+    expect(redact(JSON.stringify({ s: `x"${SECRET}` }))).not.toContain(SECRET);
     const lowerHex = encodeURIComponent(SECRET).replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase());
     expect(redact(`?secret=${lowerHex}`)).toBe(`?secret=${REDACTED}`);
   });
@@ -66,7 +66,11 @@ describe('no secret in any output of a whole run', () => {
   it('reports (json, junit, html, markdown, ndjson), console, stderr hold neither token nor secret', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'droidcheck-secrets-'));
     const port = await freePort();
-    const emulator = await createEmulator({ token: TOKEN, webhookUrl: `http://127.0.0.1:${port}/webhook`, webhookSecret: SECRET });
+    const emulator = await createEmulator({
+      token: TOKEN,
+      webhookUrl: `http://127.0.0.1:${port}/webhook`,
+      webhookSecret: SECRET,
+    });
     try {
       const baseUrl = await emulator.listen();
       const suite = join(dir, 'secrets.yaml');
@@ -90,13 +94,30 @@ describe('no secret in any output of a whole run', () => {
       );
       const reportDir = join(dir, 'reports');
       const cli = startCli(
-        ['run', suite, '--report-dir', reportDir, '--base-url', baseUrl, '--droid-id', '1', '--receiver-port', String(port), '--timeout', '10s', '--no-warm-up', '--no-default-thresholds'],
+        [
+          'run',
+          suite,
+          '--report-dir',
+          reportDir,
+          '--base-url',
+          baseUrl,
+          '--droid-id',
+          '1',
+          '--receiver-port',
+          String(port),
+          '--timeout',
+          '10s',
+          '--no-warm-up',
+          '--no-default-thresholds',
+        ],
         { DROID_API_TOKEN: TOKEN, DROID_WEBHOOK_SECRET: SECRET },
       );
       const code = await cli.exited(30_000);
       expect(code, cli.stderr()).toBe(1); // expectations failed, on purpose
       const files = readdirSync(reportDir);
-      expect(files).toEqual(expect.arrayContaining(['report.json', 'junit.xml', 'report.html', 'summary.md', 'results.ndjson']));
+      expect(files).toEqual(
+        expect.arrayContaining(['report.json', 'junit.xml', 'report.html', 'summary.md', 'results.ndjson']),
+      );
       const outputs: [string, string][] = [
         ['stdout', cli.stdout()],
         ['stderr', cli.stderr()],
@@ -104,7 +125,10 @@ describe('no secret in any output of a whole run', () => {
       ];
       for (const [name, text] of outputs) expect(leaks(text), name).toEqual([]);
       // The run really went through: async answers came back through the receiver with the secret.
-      const report = JSON.parse(readFileSync(join(reportDir, 'report.json'), 'utf8')) as { summary: { outcomes: Record<string, number> }; receiver: { matched: number; badSecret: number } };
+      const report = JSON.parse(readFileSync(join(reportDir, 'report.json'), 'utf8')) as {
+        summary: { outcomes: Record<string, number> };
+        receiver: { matched: number; badSecret: number };
+      };
       expect(report.summary.outcomes.answered).toBe(6);
       expect(report.receiver.matched).toBe(3);
       expect(report.receiver.badSecret).toBe(0);
@@ -116,10 +140,13 @@ describe('no secret in any output of a whole run', () => {
   }, 40_000);
 
   it('an error message of the CLI is redacted too', async () => {
-    const cli = startCli(['run', '/nonexistent/' + encodeURIComponent(TOKEN) + '.yaml', '--base-url', 'http://127.0.0.1:9', '--droid-id', '1'], {
-      DROID_API_TOKEN: TOKEN,
-      DROID_WEBHOOK_SECRET: SECRET,
-    });
+    const cli = startCli(
+      ['run', `/nonexistent/${encodeURIComponent(TOKEN)}.yaml`, '--base-url', 'http://127.0.0.1:9', '--droid-id', '1'],
+      {
+        DROID_API_TOKEN: TOKEN,
+        DROID_WEBHOOK_SECRET: SECRET,
+      },
+    );
     const code = await cli.exited(15_000);
     expect(code).toBe(2);
     expect(cli.stderr()).toContain(REDACTED);

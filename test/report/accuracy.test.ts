@@ -28,7 +28,11 @@ scenarios:
   'shop.yaml',
 );
 
-const ans = (intents: string[], grandTotal = '2,580.00 THB', postal = '10110') => ({ intents, shoppingCart: { grandTotal }, addressParsing: { postal_code: postal } });
+const ans = (intents: string[], grandTotal = '2,580.00 THB', postal = '10110') => ({
+  intents,
+  shoppingCart: { grandTotal },
+  addressParsing: { postal_code: postal },
+});
 
 describe('computeAccuracy', () => {
   it('reads expected intents from includes/equals on intents', () => {
@@ -44,7 +48,20 @@ describe('computeAccuracy', () => {
         record({ scenario: 'refund', answer: ans(['return_request', 'purchase']) }), // purchase stands in for complaint
         record({ scenario: 'untested', answer: ans(['greeting']) }),
         record({ scenario: 'buy', outcome: 'timeout', passed: false }),
-        record({ scenario: 'turns', steps: [{ index: 0, kind: 'say', endpoint: 'get-droid-answer', outcome: 'answered', passed: true, failures: [], body: ans(['greeting']) }] }),
+        record({
+          scenario: 'turns',
+          steps: [
+            {
+              index: 0,
+              kind: 'say',
+              endpoint: 'get-droid-answer',
+              outcome: 'answered',
+              passed: true,
+              failures: [],
+              body: ans(['greeting']),
+            },
+          ],
+        }),
       ],
       [suite],
     );
@@ -60,8 +77,25 @@ describe('computeAccuracy', () => {
       },
     });
     const by = Object.fromEntries(acc.intents.map((m) => [m.intent, m]));
-    expect(by.purchase).toEqual({ intent: 'purchase', support: 2, predicted: 2, truePositives: 1, falsePositives: 1, falseNegatives: 1, precision: 0.5, recall: 0.5, f1: 0.5 });
-    expect(by.complaint).toMatchObject({ support: 1, predicted: 0, falseNegatives: 1, precision: null, recall: 0, f1: 0 });
+    expect(by.purchase).toEqual({
+      intent: 'purchase',
+      support: 2,
+      predicted: 2,
+      truePositives: 1,
+      falsePositives: 1,
+      falseNegatives: 1,
+      precision: 0.5,
+      recall: 0.5,
+      f1: 0.5,
+    });
+    expect(by.complaint).toMatchObject({
+      support: 1,
+      predicted: 0,
+      falseNegatives: 1,
+      precision: null,
+      recall: 0,
+      f1: 0,
+    });
     expect(by.price_inquiry).toMatchObject({ support: 0, falsePositives: 1, precision: 0, recall: null, f1: 0 });
     expect(by.greeting).toMatchObject({ support: 1, predicted: 1, precision: 1, recall: 1, f1: 1 });
     // The invariants, for every intent.
@@ -94,16 +128,26 @@ scenarios:
       'c.yaml',
     );
     const acc = computeAccuracy(
-      [record({ suite: 'C', scenario: 'exact', answer: ans(['greeting', 'purchase']) }), record({ suite: 'C', scenario: 'never', answer: ans(['shipping', 'complaint', 'greeting']) })],
+      [
+        record({ suite: 'C', scenario: 'exact', answer: ans(['greeting', 'purchase']) }),
+        record({ suite: 'C', scenario: 'never', answer: ans(['shipping', 'complaint', 'greeting']) }),
+      ],
       [closed],
     );
-    expect(acc.confusion.counts).toEqual({ greeting: { greeting: 1 }, shipping: { shipping: 1 }, [NONE_LABEL]: { purchase: 1, complaint: 1 } });
+    expect(acc.confusion.counts).toEqual({
+      greeting: { greeting: 1 },
+      shipping: { shipping: 1 },
+      [NONE_LABEL]: { purchase: 1, complaint: 1 },
+    });
     expect(acc.confusion.expected).toEqual(['greeting', 'shipping', NONE_LABEL]);
     const by = Object.fromEntries(acc.intents.map((m) => [m.intent, m]));
     expect(by.purchase).toMatchObject({ falsePositives: 1, precision: 0 });
     expect(by.complaint).toMatchObject({ falsePositives: 1, precision: 0 });
     expect(by.greeting).toMatchObject({ precision: 1, recall: 1 }); // the open "never" sample does not judge greeting
-    expect(confusionCells({ expected: ['a', 'b'], closed: false, excluded: [] }, [])).toEqual([['a', NONE_LABEL], ['b', NONE_LABEL]]);
+    expect(confusionCells({ expected: ['a', 'b'], closed: false, excluded: [] }, [])).toEqual([
+      ['a', NONE_LABEL],
+      ['b', NONE_LABEL],
+    ]);
   });
 });
 
@@ -111,19 +155,30 @@ scenarios:
 const green = parseSuite(
   `suite: Green
 scenarios:
-${['shipping', 'purchase', 'greeting', 'return_request'].map((i) => `  - name: ${i}
+${['shipping', 'purchase', 'greeting', 'return_request']
+  .map(
+    (i) => `  - name: ${i}
     humanMessage: about ${i}
     repeat: 3
     expect:
       intents: { includes: ${i} }
-`).join('')}`,
+`,
+  )
+  .join('')}`,
   'green.yaml',
 );
 const greenRecords = ['shipping', 'purchase', 'greeting', 'return_request'].flatMap((intent, s) =>
   [0, 1, 2].flatMap((repeat) =>
     (['sync', 'async'] as const).map((mode, m) =>
       // The droid names extra intents beside the tested one (shipping with purchase, greeting everywhere).
-      record({ seq: s * 6 + repeat * 2 + m, suite: 'Green', scenario: intent, mode, repeat, answer: ans([intent, 'greeting', ...(intent === 'purchase' ? ['shipping'] : [])]) }),
+      record({
+        seq: s * 6 + repeat * 2 + m,
+        suite: 'Green',
+        scenario: intent,
+        mode,
+        repeat,
+        answer: ans([intent, 'greeting', ...(intent === 'purchase' ? ['shipping'] : [])]),
+      }),
     ),
   ),
 );
@@ -147,7 +202,12 @@ describe('accuracy consistent with itself', () => {
   it('gives the same figures unsharded and merged from 4 shards', () => {
     const mixed = greenRecords.map((r, i) => (i % 5 === 0 ? { ...r, answer: ans(['price_inquiry', 'shipping']) } : r));
     const whole = computeAccuracy(mixed, [green]);
-    const shards = [0, 1, 2, 3].map((k) => computeAccuracy(mixed.filter((_, i) => i % 4 === k), [green]));
+    const shards = [0, 1, 2, 3].map((k) =>
+      computeAccuracy(
+        mixed.filter((_, i) => i % 4 === k),
+        [green],
+      ),
+    );
     const merged = mergeAccuracy(shards)!;
     expect(merged.intents).toEqual(whole.intents);
     expect(merged.confusion).toEqual(whole.confusion);

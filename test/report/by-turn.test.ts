@@ -22,7 +22,10 @@ function talks(n: number, first: number, second: number) {
   return buildReport({ ...input, latency }, { thresholds: ['turn2.answer.p99 < 1s'] });
 }
 
-const byTurnLines = (doc: object): string[] => SECTIONS.find((s) => s.name === 'byTurn')!.views(doc).flatMap((v) => consoleLines(v, plainPaint));
+const byTurnLines = (doc: object): string[] =>
+  SECTIONS.find((s) => s.name === 'byTurn')!
+    .views(doc)
+    .flatMap((v) => consoleLines(v, plainPaint));
 
 describe('byTurn', () => {
   it('writes each turn that had samples, only its metrics, and reads back', () => {
@@ -34,7 +37,9 @@ describe('byTurn', () => {
     expect(() => parseReportDocument(JSON.parse(JSON.stringify(doc)))).not.toThrow();
     expect(buildReport(run([record()])).byTurn).toBeUndefined();
     // 60 samples: a p99 is not shown, nor judged.
-    expect(byTurnLines(doc).find((l) => /^\s+2\s+answer/.test(l))).toMatch(/^\s+2\s+answer\s+60\s+\S+ ms\s+\S+ ms\s+—\s+\S+ ms$/);
+    expect(byTurnLines(doc).find((l) => /^\s+2\s+answer/.test(l))).toMatch(
+      /^\s+2\s+answer\s+60\s+\S+ ms\s+\S+ ms\s+—\s+\S+ ms$/,
+    );
     expect(doc.thresholds.find((t) => t.metric === 'turn2.answer.p99')!.status).toBe('too-few-samples');
   });
 
@@ -44,7 +49,10 @@ describe('byTurn', () => {
     expect(merged.byTurn!['1']!.ack!.count).toBe(120);
     // The union's p99 is among the slow shard's values (1,200 ms and up): a breach now.
     expect(merged.byTurn!['2']!.answer!.p99).toBeGreaterThan(1200);
-    expect(merged.thresholds.find((t) => t.metric === 'turn2.answer.p99')).toMatchObject({ status: 'breached', count: 120 });
+    expect(merged.thresholds.find((t) => t.metric === 'turn2.answer.p99')).toMatchObject({
+      status: 'breached',
+      count: 120,
+    });
     expect(merged.exitCode).toBe(99);
     expect(byTurnLines(merged).find((l) => /^\s+2\s+answer/.test(l))).toMatch(/\s120\s.*\s1\.\d+ s\s+1\.\d+ s$/);
   });

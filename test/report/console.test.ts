@@ -1,9 +1,26 @@
 import { describe, expect, it } from 'vitest';
-import { buildReport, escapeHtml, renderConsoleSummary, renderHtmlReport, renderMarkdownSummary } from '../../src/report/index.js';
+import {
+  buildReport,
+  escapeHtml,
+  renderConsoleSummary,
+  renderHtmlReport,
+  renderMarkdownSummary,
+} from '../../src/report/index.js';
 import { failingRecord, record, run } from './fixtures.js';
 
 const report = buildReport(
-  run([record(), failingRecord(), record({ seq: 2, scenario: 'slow', outcome: 'timeout', passed: false, syncMs: undefined, error: { code: 'DROIDCHECK_ERR_TIMEOUT', message: 'no answer within 10000 ms' } })]),
+  run([
+    record(),
+    failingRecord(),
+    record({
+      seq: 2,
+      scenario: 'slow',
+      outcome: 'timeout',
+      passed: false,
+      syncMs: undefined,
+      error: { code: 'DROIDCHECK_ERR_TIMEOUT', message: 'no answer within 10000 ms' },
+    }),
+  ]),
   { thresholds: ['receiver.orphans == 0'] },
 );
 
@@ -28,7 +45,19 @@ describe('renderConsoleSummary', () => {
   it('shows outcome counts, the latency table, receiver counts and thresholds', () => {
     expect(text).toContain('answered 2 · timeout 1  (3 of 3 planned requests sent)');
     // The error-payload outcome is named so, not to be read as failed expectations.
-    const errorPayload = renderConsoleSummary(buildReport(run([record(), record({ seq: 1, outcome: 'failed', passed: false, error: { code: 'DROIDCHECK_ERR_ANSWER', message: 'error payload' } })])));
+    const errorPayload = renderConsoleSummary(
+      buildReport(
+        run([
+          record(),
+          record({
+            seq: 1,
+            outcome: 'failed',
+            passed: false,
+            error: { code: 'DROIDCHECK_ERR_ANSWER', message: 'error payload' },
+          }),
+        ]),
+      ),
+    );
     expect(errorPayload).toContain('answered 1 · failed (error payload) 1  (2 of 2 planned requests sent)');
     expect(text).toMatch(/metric\s+count\s+p50\s+p90\s+p99\s+p99\.9\s+max\s+limit/);
     // Units on every figure; percentiles one sample cannot support are a dash, not the max again.
@@ -43,7 +72,9 @@ describe('renderConsoleSummary', () => {
   });
 
   it('marks a breached limit and colours only when asked', () => {
-    const slow = buildReport(run(Array.from({ length: 100 }, (_, i) => failingRecord({ seq: i, ackMs: 400 }))), { thresholds: ['ack.max < 100ms'] });
+    const slow = buildReport(run(Array.from({ length: 100 }, (_, i) => failingRecord({ seq: i, ackMs: 400 }))), {
+      thresholds: ['ack.max < 100ms'],
+    });
     const plain = renderConsoleSummary(slow);
     expect(plain).toMatch(/ack\s+100\s.*BREACH/);
     expect(plain).toContain('✗ ack.max < 100 ms (actual 400 ms, 100 samples)');
@@ -65,16 +96,35 @@ describe('renderConsoleSummary', () => {
 
 describe('renderConsoleSummary failures, grouped like report.html', () => {
   const refused = (seq: number) =>
-    record({ seq, scenario: `scenario ${seq % 4}`, passed: false, outcome: 'transport-error', syncMs: undefined, requestId: `tpa-${seq}x`, error: { code: 'DROIDCHECK_ERR_TRANSPORT', message: `connect ECONNREFUSED 127.0.0.1:${9000 + seq}` } });
-  const records = [...Array.from({ length: 9 }, (_, i) => refused(i)), failingRecord({ seq: 9 }), record({ seq: 10, scenario: 'later', outcome: 'not-sent', passed: false, syncMs: undefined })];
+    record({
+      seq,
+      scenario: `scenario ${seq % 4}`,
+      passed: false,
+      outcome: 'transport-error',
+      syncMs: undefined,
+      requestId: `tpa-${seq}x`,
+      error: { code: 'DROIDCHECK_ERR_TRANSPORT', message: `connect ECONNREFUSED 127.0.0.1:${9000 + seq}` },
+    });
+  const records = [
+    ...Array.from({ length: 9 }, (_, i) => refused(i)),
+    failingRecord({ seq: 9 }),
+    record({ seq: 10, scenario: 'later', outcome: 'not-sent', passed: false, syncMs: undefined }),
+  ];
   const text = renderConsoleSummary(buildReport(run(records)));
 
   it('prints one block per group, largest first, with its count and the other entries by name', () => {
-    const blocks = text.slice(text.indexOf('Failures')).split(/\n\s+\d\) /).slice(1);
+    const blocks = text
+      .slice(text.indexOf('Failures'))
+      .split(/\n\s+\d\) /)
+      .slice(1);
     expect(blocks).toHaveLength(2);
-    expect(blocks[0]).toMatch(/^Shop › scenario 0 \[sync\]  ×9  transport-error  requestId tpa-0x\n {5}DROIDCHECK_ERR_TRANSPORT: connect ECONNREFUSED 127\.0\.0\.1:9000\n/);
-    expect(blocks[0]).toContain('the same failure: Shop › scenario 1 [sync] tpa-1x, Shop › scenario 2 [sync] tpa-2x, Shop › scenario 3 [sync] tpa-3x, Shop › scenario 0 [sync] tpa-4x, Shop › scenario 1 [sync] tpa-5x … and 3 more');
-    expect(blocks[1]).toMatch(/^Shop › expects refund \[async\]  answered  requestId tpa-123/);
+    expect(blocks[0]).toMatch(
+      /^Shop › scenario 0 \[sync\] {2}×9 {2}transport-error {2}requestId tpa-0x\n {5}DROIDCHECK_ERR_TRANSPORT: connect ECONNREFUSED 127\.0\.0\.1:9000\n/,
+    );
+    expect(blocks[0]).toContain(
+      'the same failure: Shop › scenario 1 [sync] tpa-1x, Shop › scenario 2 [sync] tpa-2x, Shop › scenario 3 [sync] tpa-3x, Shop › scenario 0 [sync] tpa-4x, Shop › scenario 1 [sync] tpa-5x … and 3 more',
+    );
+    expect(blocks[1]).toMatch(/^Shop › expects refund \[async\] {2}answered {2}requestId tpa-123/);
     expect(blocks[1]).not.toContain('×');
   });
 
@@ -84,19 +134,29 @@ describe('renderConsoleSummary failures, grouped like report.html', () => {
   });
 });
 
-
 describe('notes on unverified shapes', () => {
   // The target's whole answer, as the contract check describes it: long, and only for report.json.
   const shape = `{"channels":[${Array.from({ length: 40 }, (_, i) => `{"id":${i},"name":"ch${i}","kind":"line"}`).join(',')}]}`;
   const report = buildReport(
     run([record()], {
       notes: [
-        { endpoint: 'channels', kind: 'unverified-shape', message: `unverified shape: channels answered ${shape}; droidcheck's choice differs at channels: expected an array; channels.0.id: expected a string (+3 more). The spec does not show this shape: not a finding.`, paths: ['channels', 'channels.0.id', 'channels.0.name', 'channels.1.id', 'channels.1.name'] },
-        { endpoint: 'customer', kind: 'unknown-fields', message: 'fields no documentation names: tier, score', paths: ['tier', 'score'] },
+        {
+          endpoint: 'channels',
+          kind: 'unverified-shape',
+          message: `unverified shape: channels answered ${shape}; droidcheck's choice differs at channels: expected an array; channels.0.id: expected a string (+3 more). The spec does not show this shape: not a finding.`,
+          paths: ['channels', 'channels.0.id', 'channels.0.name', 'channels.1.id', 'channels.1.name'],
+        },
+        {
+          endpoint: 'customer',
+          kind: 'unknown-fields',
+          message: 'fields no documentation names: tier, score',
+          paths: ['tier', 'score'],
+        },
       ],
     }),
   );
-  const line = "unverified shape: droidcheck's choice differs at channels, channels.0.id, channels.0.name (+2 more); the spec does not show this shape (not a finding; the shape is in report.json)";
+  const line =
+    "unverified shape: droidcheck's choice differs at channels, channels.0.id, channels.0.name (+2 more); the spec does not show this shape (not a finding; the shape is in report.json)";
 
   it('are one line each in the console, Markdown and HTML; the shape only in report.json', () => {
     const console = renderConsoleSummary(report);

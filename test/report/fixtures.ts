@@ -66,7 +66,18 @@ export function run(records: RequestRecord[], over: Partial<ReportInput> = {}): 
     tally: tally.snapshot(),
     records,
     latency,
-    receiver: { received: 1, matched: 1, duplicates: 0, late: 0, orphans: 0, foreign: 0, badSecret: 0, malformed: 0, published: 0, unavailable: 0 },
+    receiver: {
+      received: 1,
+      matched: 1,
+      duplicates: 0,
+      late: 0,
+      orphans: 0,
+      foreign: 0,
+      badSecret: 0,
+      malformed: 0,
+      published: 0,
+      unavailable: 0,
+    },
     interrupted: false,
     ...over,
   };
@@ -97,5 +108,18 @@ export function latencyRun(seed: number, n: number, slowdown = 1): ReportInput {
       record({ seq: 2 * i + 1, scenario: `s${i}`, mode: 'sync', syncMs }),
     );
   }
-  return run(records, { receiver: { received: n, matched: n, duplicates: 0, late: 0, orphans: 0, foreign: 0, badSecret: 0, malformed: 0, published: 0, unavailable: 0 } });
+  return run(records, {
+    receiver: {
+      received: n,
+      matched: n,
+      duplicates: 0,
+      late: 0,
+      orphans: 0,
+      foreign: 0,
+      badSecret: 0,
+      malformed: 0,
+      published: 0,
+      unavailable: 0,
+    },
+  });
 }

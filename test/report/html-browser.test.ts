@@ -18,7 +18,8 @@ import { failingRecord, latencyRun, record, run } from './fixtures.js';
 const CHROMIUM = process.env.DROIDCHECK_CHROMIUM ?? '/usr/bin/chromium';
 // .ci/run sets DROIDCHECK_REQUIRE_TOOLS: there a missing Chromium fails the test instead of skipping it.
 const hasChromium = existsSync(CHROMIUM) || process.env.DROIDCHECK_REQUIRE_TOOLS === '1';
-if (!hasChromium) console.warn(`html-browser.test: skipped, no Chromium at ${CHROMIUM} (apt-get install -y chromium, as .ci/run does)`);
+if (!hasChromium)
+  console.warn(`html-browser.test: skipped, no Chromium at ${CHROMIUM} (apt-get install -y chromium, as .ci/run does)`);
 
 const suite = parseSuite(
   `suite: Shop
@@ -41,7 +42,16 @@ describe.skipIf(!hasChromium)('report.html in headless Chromium', () => {
     dir = await mkdtemp(join(tmpdir(), 'droidcheck-html-'));
     browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     });
   }, 60_000);
   afterAll(async () => {
@@ -51,9 +61,31 @@ describe.skipIf(!hasChromium)('report.html in headless Chromium', () => {
 
   it('loads with no console error, draws the charts and filters the scenario table', async () => {
     const records = [
-      ...Array.from({ length: 3 }, (_, i) => record({ seq: i, repeat: i, passed: i !== 1, syncMs: 80 + i * 40, answer: { intents: i === 1 ? ['greeting'] : ['purchase'], addressParsing: { city: 'Bangkok' } } })),
-      ...Array.from({ length: 3 }, (_, i) => record({ seq: 3 + i, repeat: i, mode: 'async', syncMs: undefined, ackMs: 8 + i, answerMs: 150 + i * 30, answer: { intents: ['purchase'], addressParsing: { city: i === 0 ? 'Paris' : 'Bangkok' } } })),
-      failingRecord({ seq: 6, scenario: 'expects refund', contractViolations: [{ endpoint: 'webhook', path: 'shoppingCart.grandTotal', message: 'expected string' }] }),
+      ...Array.from({ length: 3 }, (_, i) =>
+        record({
+          seq: i,
+          repeat: i,
+          passed: i !== 1,
+          syncMs: 80 + i * 40,
+          answer: { intents: i === 1 ? ['greeting'] : ['purchase'], addressParsing: { city: 'Bangkok' } },
+        }),
+      ),
+      ...Array.from({ length: 3 }, (_, i) =>
+        record({
+          seq: 3 + i,
+          repeat: i,
+          mode: 'async',
+          syncMs: undefined,
+          ackMs: 8 + i,
+          answerMs: 150 + i * 30,
+          answer: { intents: ['purchase'], addressParsing: { city: i === 0 ? 'Paris' : 'Bangkok' } },
+        }),
+      ),
+      failingRecord({
+        seq: 6,
+        scenario: 'expects refund',
+        contractViolations: [{ endpoint: 'webhook', path: 'shoppingCart.grandTotal', message: 'expected string' }],
+      }),
     ];
     const base = buildReport(run(records.map((r) => ({ ...r, passed: true }))), { suites: [suite] });
     const report = buildReport(run(records), { suites: [suite], baseline: base, thresholds: ['ack.p99 < 100ms'] });
@@ -75,7 +107,11 @@ describe.skipIf(!hasChromium)('report.html in headless Chromium', () => {
     expect(requests).toEqual([]);
     // 3 or 4 samples per metric support no chart: a line with the figures they do support instead.
     expect(await page.locator('.uplot').count()).toBe(0);
-    expect(await page.locator('#latency .chart-note').allTextContents()).toEqual([expect.stringMatching(/^ack: 4 samples: too few for a chart \(p50 [\d.]+ ms, max [\d.]+ ms\)$/), expect.stringMatching(/^answer: 4 samples/), expect.stringMatching(/^sync: 3 samples/)]);
+    expect(await page.locator('#latency .chart-note').allTextContents()).toEqual([
+      expect.stringMatching(/^ack: 4 samples: too few for a chart \(p50 [\d.]+ ms, max [\d.]+ ms\)$/),
+      expect.stringMatching(/^answer: 4 samples/),
+      expect.stringMatching(/^sync: 3 samples/),
+    ]);
     // Failures first: what the reader opened the page for.
     const order = await page.locator('h2').allTextContents();
     expect(order[0]).toMatch(/^Failures/);
@@ -95,13 +131,33 @@ describe.skipIf(!hasChromium)('report.html in headless Chromium', () => {
 
   it('groups identical failures with a count and shows the answer, the step and the judge beside them', async () => {
     const refused = Array.from({ length: 35 }, (_, i) =>
-      record({ seq: i, scenario: `scenario ${i % 7}`, passed: false, outcome: 'transport-error', syncMs: undefined, error: { code: 'DROIDCHECK_ERR_TRANSPORT', message: `connect ECONNREFUSED 127.0.0.1:${9000 + i}` } }),
+      record({
+        seq: i,
+        scenario: `scenario ${i % 7}`,
+        passed: false,
+        outcome: 'transport-error',
+        syncMs: undefined,
+        error: { code: 'DROIDCHECK_ERR_TRANSPORT', message: `connect ECONNREFUSED 127.0.0.1:${9000 + i}` },
+      }),
     );
     const graded = failingRecord({
       seq: 40,
       answer: { intents: ['greeting'], answer: 'Hello! How can I help?' },
-      failures: [{ path: 'answer', matcher: 'judge', expected: 'apologises', actual: 'Hello! How can I help?', message: 'answer: no apology', score: 0.1, reason: 'It never apologises.', location: { file: 'shop.yaml', line: 9, col: 7 } }],
-      steps: [{ index: 0, kind: 'say', endpoint: 'get-droid-answer-async', outcome: 'answered', passed: false, failures: [] }],
+      failures: [
+        {
+          path: 'answer',
+          matcher: 'judge',
+          expected: 'apologises',
+          actual: 'Hello! How can I help?',
+          message: 'answer: no apology',
+          score: 0.1,
+          reason: 'It never apologises.',
+          location: { file: 'shop.yaml', line: 9, col: 7 },
+        },
+      ],
+      steps: [
+        { index: 0, kind: 'say', endpoint: 'get-droid-answer-async', outcome: 'answered', passed: false, failures: [] },
+      ],
     });
     const path = await writeHtmlReport(dir, buildReport(run([...refused, graded])), 'grouped.html');
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
@@ -129,12 +185,33 @@ describe.skipIf(!hasChromium)('report.html in headless Chromium', () => {
   it('draws a load report: charts where the sample supports them, ack and answer on their own axes, legends that name every series', async () => {
     const input = latencyRun(7, 300);
     const points = Array.from({ length: 10 }, (_, i) => ({
-      t: i + 1, durationS: 1, started: 60, ended: 60, inFlight: 3, maxInFlight: 5, outcomes: { answered: 60 }, targetRate: 60,
+      t: i + 1,
+      durationS: 1,
+      started: 60,
+      ended: 60,
+      inFlight: 3,
+      maxInFlight: 5,
+      outcomes: { answered: 60 },
+      targetRate: 60,
       ack: { count: 30, p50: 2 + i / 10, p99: 9, max: 12, histogram: '' },
       answer: { count: 30, p50: 3500 + i * 10, p99: 9000, max: 9500, histogram: '' },
       sync: { count: 30, p50: 30, p99: 80, max: 90, histogram: '' },
     }));
-    const report = buildReport({ ...input, kind: 'load', records: [], timeline: { intervalMs: 1000, points }, load: { model: 'open', sent: 600, warmupSent: 0, dropped: 0, measuredMs: 10_000, achievedRate: 60, answeredRate: 60 } });
+    const report = buildReport({
+      ...input,
+      kind: 'load',
+      records: [],
+      timeline: { intervalMs: 1000, points },
+      load: {
+        model: 'open',
+        sent: 600,
+        warmupSent: 0,
+        dropped: 0,
+        measuredMs: 10_000,
+        achievedRate: 60,
+        answeredRate: 60,
+      },
+    });
     const path = await writeHtmlReport(dir, report, 'load.html');
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     const errors: string[] = [];
@@ -147,9 +224,19 @@ describe.skipIf(!hasChromium)('report.html in headless Chromium', () => {
     // 300 samples per metric: a curve up to p99 (p99.9 needs 1,000) and a histogram each; two timeline charts.
     expect(await page.locator('#latency .uplot').count()).toBe(6);
     expect(await page.locator('#timeline .uplot').count()).toBe(2);
-    expect(await page.locator('#chart-sync-pct .u-title').textContent()).toMatch(/^sync latency by percentile, up to p99\.5 \(300 samples; ms, log\)/);
+    expect(await page.locator('#chart-sync-pct .u-title').textContent()).toMatch(
+      /^sync latency by percentile, up to p99\.5 \(300 samples; ms, log\)/,
+    );
     const charts = await page.evaluate(() =>
-      (globalThis as unknown as { droidcheckCharts: { root: { parentElement: { id: string } | null }; scales: Record<string, { min?: number; max?: number }>; series: { label?: string; scale?: string }[] }[] }).droidcheckCharts.map((c) => ({
+      (
+        globalThis as unknown as {
+          droidcheckCharts: {
+            root: { parentElement: { id: string } | null };
+            scales: Record<string, { min?: number; max?: number }>;
+            series: { label?: string; scale?: string }[];
+          }[];
+        }
+      ).droidcheckCharts.map((c) => ({
         id: c.root.parentElement?.id,
         scales: Object.fromEntries(Object.entries(c.scales).map(([k, v]) => [k, v.max])),
         series: c.series.map((x) => [x.label, x.scale]),

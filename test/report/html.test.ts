@@ -5,7 +5,9 @@ import { buildReport, escapeHtml, renderHtmlReport } from '../../src/report/inde
 import { failingRecord, record, run } from './fixtures.js';
 
 describe('renderHtmlReport', () => {
-  const report = buildReport(run([record({ scenario: '<script>alert(1)</script>' }), failingRecord()]), { thresholds: ['receiver.late == 0'] });
+  const report = buildReport(run([record({ scenario: '<script>alert(1)</script>' }), failingRecord()]), {
+    thresholds: ['receiver.late == 0'],
+  });
   const html = renderHtmlReport(report);
 
   it('is one self-contained document: uPlot inlined, no external resource', () => {
@@ -19,13 +21,17 @@ describe('renderHtmlReport', () => {
 
   it('shows the verdict, outcomes, latency, thresholds, failures with expected vs actual, settings', () => {
     expect(html).toContain('droidcheck run: 1 passed, 1 failed');
-    expect(html).toContain('<section class="section" id="outcomes"><h2>Outcomes</h2>\n<p>answered 2  (2 of 2 planned requests sent)</p>');
+    expect(html).toContain(
+      '<section class="section" id="outcomes"><h2>Outcomes</h2>\n<p>answered 2  (2 of 2 planned requests sent)</p>',
+    );
     expect(html).toMatch(/<td class="l">ack<\/td><td>1<\/td>/);
     // One sample supports no chart: a line with the figures it does support instead.
     expect(html).not.toContain('id="chart-ack-pct"');
     expect(html).toContain('ack: 1 sample: too few for a chart (max 12 ms)');
     expect(html).toContain('<span class="pass">✓</span> receiver.late == 0');
-    expect(html).toMatch(/<code>intents<\/code> includes<\/td><td><pre>&quot;refund&quot;<\/pre><\/td><td><pre>\[&quot;greeting&quot;\]<\/pre>/);
+    expect(html).toMatch(
+      /<code>intents<\/code> includes<\/td><td><pre>&quot;refund&quot;<\/pre><\/td><td><pre>\[&quot;greeting&quot;\]<\/pre>/,
+    );
     expect(html).toContain('scenarios/shop.yaml:14:7');
     expect(html).toMatch(/<td class="l">concurrency<\/td><td class="l">4<\/td>/);
     expect(html).toContain('data-status="failed" data-mode="async"');
@@ -54,7 +60,8 @@ describe('renderHtmlReport', () => {
   });
 
   it('draws a chart only where the sample supports it, and says so where it does not', () => {
-    const sized = (n: number) => buildReport(run(Array.from({ length: n }, (_, i) => record({ seq: i, syncMs: 50 + i }))));
+    const sized = (n: number) =>
+      buildReport(run(Array.from({ length: n }, (_, i) => record({ seq: i, syncMs: 50 + i }))));
     expect(chartData(sized(9))).toEqual([]);
     const twenty = sized(20);
     expect(chartData(twenty)[0]).toMatchObject({ metric: 'sync', count: 20 });
@@ -72,7 +79,20 @@ describe('renderHtmlReport', () => {
 
 describe('report.html failures', () => {
   const refused = (seq: number, scenario: string) =>
-    record({ seq, scenario, mode: seq % 2 === 0 ? 'sync' : 'async', passed: false, outcome: 'transport-error', syncMs: undefined, requestId: `tpa-${seq}x${seq}`, error: { code: 'DROIDCHECK_ERR_TRANSPORT', message: `connect ECONNREFUSED 127.0.0.1:${9000 + (seq % 3)}`, cause: 'ECONNREFUSED' } });
+    record({
+      seq,
+      scenario,
+      mode: seq % 2 === 0 ? 'sync' : 'async',
+      passed: false,
+      outcome: 'transport-error',
+      syncMs: undefined,
+      requestId: `tpa-${seq}x${seq}`,
+      error: {
+        code: 'DROIDCHECK_ERR_TRANSPORT',
+        message: `connect ECONNREFUSED 127.0.0.1:${9000 + (seq % 3)}`,
+        cause: 'ECONNREFUSED',
+      },
+    });
 
   it('groups identical failures across scenarios and repeats into one block with a count', () => {
     const records = Array.from({ length: 35 }, (_, i) => refused(i, `scenario ${i % 7}`));
@@ -89,7 +109,10 @@ describe('report.html failures', () => {
 
   it('keeps failures apart when the path, the expected value or the message differs', () => {
     const a = failingRecord({ seq: 1 });
-    const b = failingRecord({ seq: 2, failures: [{ ...a.failures[0]!, expected: 'purchase', message: 'intents does not include "purchase"' }] });
+    const b = failingRecord({
+      seq: 2,
+      failures: [{ ...a.failures[0]!, expected: 'purchase', message: 'intents does not include "purchase"' }],
+    });
     const c = failingRecord({ seq: 3, requestId: 'tpa-other' });
     expect(groupFailures(buildReport(run([a, b, c]))).map((g) => g.entries.length)).toEqual([2, 1]);
     expect(messageShape('connect ECONNREFUSED 127.0.0.1:9001 tpa-abc_1')).toBe('connect ECONNREFUSED #.#.#.#:# tpa-…');
@@ -100,18 +123,49 @@ describe('report.html failures', () => {
       answer: { intents: ['greeting'], answer: 'Hello! <b>How</b> can I help?' },
       failures: [
         failingRecord().failures[0]!,
-        { path: 'answer', matcher: 'judge', expected: 'apologises for the delay', actual: 'Hello!', message: 'answer: expected a judge pass', score: 0.2, reason: 'It does not apologise.', location: { file: 'scenarios/shop.yaml', line: 16, col: 7 } },
+        {
+          path: 'answer',
+          matcher: 'judge',
+          expected: 'apologises for the delay',
+          actual: 'Hello!',
+          message: 'answer: expected a judge pass',
+          score: 0.2,
+          reason: 'It does not apologise.',
+          location: { file: 'scenarios/shop.yaml', line: 16, col: 7 },
+        },
       ],
       steps: [
         { index: 0, kind: 'customer', endpoint: 'customer', outcome: 'answered', passed: true, failures: [] },
-        { index: 1, kind: 'conversations', endpoint: 'conversations', outcome: 'answered', passed: false, failures: [] },
+        {
+          index: 1,
+          kind: 'conversations',
+          endpoint: 'conversations',
+          outcome: 'answered',
+          passed: false,
+          failures: [],
+        },
       ],
     });
-    const judgeError = record({ seq: 5, scenario: 'graded', passed: false, judgeErrors: [{ path: 'answer', matcher: 'similar', code: 'DROIDCHECK_ERR_JUDGE', message: 'embedding endpoint unreachable', location: { file: 'scenarios/g.yaml', line: 4, col: 9 } }] });
+    const judgeError = record({
+      seq: 5,
+      scenario: 'graded',
+      passed: false,
+      judgeErrors: [
+        {
+          path: 'answer',
+          matcher: 'similar',
+          code: 'DROIDCHECK_ERR_JUDGE',
+          message: 'embedding endpoint unreachable',
+          location: { file: 'scenarios/g.yaml', line: 4, col: 9 },
+        },
+      ],
+    });
     const html = renderHtmlReport(buildReport(run([answered, judgeError])));
-    expect(html).toMatch(/<td class="l" rowspan="2"><pre class="answer">Hello! &lt;b&gt;How&lt;\/b&gt; can I help\?<\/pre><\/td>/);
+    expect(html).toMatch(
+      /<td class="l" rowspan="2"><pre class="answer">Hello! &lt;b&gt;How&lt;\/b&gt; can I help\?<\/pre><\/td>/,
+    );
     expect(html).toContain('Failed at <b>step 2</b>: call conversations (endpoint <code>conversations</code>)');
-    expect(html).toContain("<th>judge&#39;s score and reason</th>");
+    expect(html).toContain('<th>judge&#39;s score and reason</th>');
     expect(html).toContain('score 0.20<br><span class="reason">It does not apologise.</span>');
     expect(html).toContain('Judge errors: no verdict');
     expect(html).toContain('DROIDCHECK_ERR_JUDGE: embedding endpoint unreachable');
@@ -119,7 +173,9 @@ describe('report.html failures', () => {
   });
 
   it('leaves requests never sent out of the failures', () => {
-    const html = renderHtmlReport(buildReport(run([record({ seq: 0, outcome: 'not-sent', passed: false, syncMs: undefined })])));
+    const html = renderHtmlReport(
+      buildReport(run([record({ seq: 0, outcome: 'not-sent', passed: false, syncMs: undefined })])),
+    );
     expect(html).toContain('1 request was never sent (interrupted); it is not a failure.');
     expect(html).not.toContain('class="failure"');
   });
@@ -127,18 +183,41 @@ describe('report.html failures', () => {
 
 describe('report.html of a load', () => {
   it('puts the failing scenarios first, with their examples, though a load keeps no entries', () => {
-    const records = [record({ seq: 0 }), failingRecord({ seq: 1, requestId: 'tpa-9' }), failingRecord({ seq: 2, outcome: 'timeout', error: { code: 'DROIDCHECK_ERR_TIMEOUT', message: 'no webhook in 10 s' }, failures: [] })];
+    const records = [
+      record({ seq: 0 }),
+      failingRecord({ seq: 1, requestId: 'tpa-9' }),
+      failingRecord({
+        seq: 2,
+        outcome: 'timeout',
+        error: { code: 'DROIDCHECK_ERR_TIMEOUT', message: 'no webhook in 10 s' },
+        failures: [],
+      }),
+    ];
     const html = renderHtmlReport(buildReport({ ...run(records), kind: 'load', records: [] }));
     const failures = html.indexOf('<h2 id="failures">Failures (2 requests in 1 scenario)</h2>');
     expect(failures).toBeGreaterThan(0);
     expect(failures).toBeLessThan(html.indexOf('id="outcomes"'));
-    expect(html).toContain('#1 answered tpa-9; intents: intents does not include &quot;refund&quot; | #2 timeout tpa-123: DROIDCHECK_ERR_TIMEOUT: no webhook in 10 s');
+    expect(html).toContain(
+      '#1 answered tpa-9; intents: intents does not include &quot;refund&quot; | #2 timeout tpa-123: DROIDCHECK_ERR_TIMEOUT: no webhook in 10 s',
+    );
   });
 });
 
 describe('report.html chart scales', () => {
   it('draws a limit on the data scale as a line, and one far off it as a label only', () => {
-    const report = buildReport(run(Array.from({ length: 50 }, (_, i) => record({ seq: i, syncMs: 80 + i, mode: i % 2 ? 'async' : 'sync', ackMs: i % 2 ? 20 + (i % 5) : undefined, answerMs: i % 2 ? 100 : undefined }))));
+    const report = buildReport(
+      run(
+        Array.from({ length: 50 }, (_, i) =>
+          record({
+            seq: i,
+            syncMs: 80 + i,
+            mode: i % 2 ? 'async' : 'sync',
+            ackMs: i % 2 ? 20 + (i % 5) : undefined,
+            answerMs: i % 2 ? 100 : undefined,
+          }),
+        ),
+      ),
+    );
     const byMetric = Object.fromEntries(chartData(report).map((c) => [c.metric, c]));
     expect(byMetric.ack).toMatchObject({ limitMs: 100, limitOnScale: true, limitLabel: 'limit 100 ms' });
     expect(byMetric.sync?.limitOnScale).toBe(false);

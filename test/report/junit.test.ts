@@ -12,10 +12,25 @@ const report = buildReport(
     [
       record(),
       failingRecord(),
-      record({ seq: 2, suite: 'Greet', scenario: 'says <hi> & "bye"', outcome: 'timeout', passed: false, syncMs: 10_000, error: { code: 'DROIDCHECK_ERR_TIMEOUT', message: 'no answer in 10 s' } }),
+      record({
+        seq: 2,
+        suite: 'Greet',
+        scenario: 'says <hi> & "bye"',
+        outcome: 'timeout',
+        passed: false,
+        syncMs: 10_000,
+        error: { code: 'DROIDCHECK_ERR_TIMEOUT', message: 'no answer in 10 s' },
+      }),
       record({ seq: 3, suite: 'Greet', scenario: 'cut', outcome: 'interrupted', passed: false, syncMs: undefined }),
     ],
-    { settings: { mode: 'both', concurrency: 4, token: 'SHOULD-NOT-APPEAR', target: { baseUrl: 'http://127.0.0.1:1', webhookSecret: 'nope' } } },
+    {
+      settings: {
+        mode: 'both',
+        concurrency: 4,
+        token: 'SHOULD-NOT-APPEAR',
+        target: { baseUrl: 'http://127.0.0.1:1', webhookSecret: 'nope' },
+      },
+    },
   ),
   { thresholds: ['receiver.orphans > 5'] },
 );
@@ -23,9 +38,14 @@ const report = buildReport(
 describe('renderJUnit', () => {
   const xml = renderJUnit(report);
   // xmlbuilder2's object form keeps entities in attribute values: undo the five.
-  const unescape = (key: string, value: unknown): unknown =>
+  const unescape = (_key: string, value: unknown): unknown =>
     typeof value === 'string'
-      ? value.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&amp;/g, '&')
+      ? value
+          .replace(/&lt;/g, '<')
+          .replace(/&gt;/g, '>')
+          .replace(/&quot;/g, '"')
+          .replace(/&apos;/g, "'")
+          .replace(/&amp;/g, '&')
       : value;
   const doc = JSON.parse(JSON.stringify(create(xml).end({ format: 'object' })), unescape) as any;
   const suites = doc.testsuites.testsuite as any[];
@@ -36,13 +56,20 @@ describe('renderJUnit', () => {
     // Skipped: the interrupted request, and ack.p99 judged on 1 sample (too few samples).
     expect(doc.testsuites).toMatchObject({ '@tests': '8', '@failures': '2', '@errors': '1', '@skipped': '2' });
     const thresholds = suites[2].testcase as any[];
-    expect(thresholds.find((t) => t['@name'] === 'ack.p99 < 100ms').skipped['@message']).toBe('ack.p99 < 100 ms: too few samples (1 < 100)');
+    expect(thresholds.find((t) => t['@name'] === 'ack.p99 < 100ms').skipped['@message']).toBe(
+      'ack.p99 < 100 ms: too few samples (1 < 100)',
+    );
     expect(suites[0]).toMatchObject({ '@tests': '2', '@failures': '1', '@errors': '0' });
   });
 
   it('has a testcase per scenario x mode with classname, name [mode] and time in seconds', () => {
     const [ok, failed] = suites[0].testcase as any[];
-    expect(ok).toMatchObject({ '@classname': 'Shop', '@name': 'buys shirts [sync]', '@time': '0.120', '@file': 'scenarios/shop.yaml' });
+    expect(ok).toMatchObject({
+      '@classname': 'Shop',
+      '@name': 'buys shirts [sync]',
+      '@time': '0.120',
+      '@file': 'scenarios/shop.yaml',
+    });
     expect(failed['@name']).toBe('expects refund [async]');
     expect(failed['@time']).toBe('0.340');
     const text = failed.failure['#'] as string;
@@ -57,17 +84,35 @@ describe('renderJUnit', () => {
       seq: 9,
       scenario: 'three wrongs',
       answerMs: 200.4,
-      failures: ['intents', 'addressParsing.city', 'answer'].map((path, i) => ({ path, matcher: 'equals', expected: `e${i}`, actual: `a${i}`, message: `${path} is wrong`, location: { file: 'scenarios/shop.yaml', line: 20 + i, col: 7 } })),
+      failures: ['intents', 'addressParsing.city', 'answer'].map((path, i) => ({
+        path,
+        matcher: 'equals',
+        expected: `e${i}`,
+        actual: `a${i}`,
+        message: `${path} is wrong`,
+        location: { file: 'scenarios/shop.yaml', line: 20 + i, col: 7 },
+      })),
       contractViolations: [{ endpoint: 'webhook', path: 'shoppingCart', message: 'expected object' }],
     });
-    const x = create(renderJUnit(buildReport(run([record({ syncMs: 120.4 }), failingRecord({ answerMs: 340.6 }), three])), { thresholds: false })).end({ format: 'object' }) as any;
+    const x = create(
+      renderJUnit(buildReport(run([record({ syncMs: 120.4 }), failingRecord({ answerMs: 340.6 }), three])), {
+        thresholds: false,
+      }),
+    ).end({ format: 'object' }) as any;
     const suite = x.testsuites.testsuite;
     const cases = suite.testcase as any[];
     const failing = cases.find((c) => c['@name'] === 'three wrongs [async]');
     // One <failure>, not three: CI counts one failed test per testcase.
     expect(Array.isArray(failing.failure)).toBe(false);
     expect(failing.failure['@message']).toBe('intents: intents is wrong (+3 more)');
-    for (const line of ['intents equals: intents is wrong', 'addressParsing.city equals', 'answer equals', 'at scenarios/shop.yaml:22:7', 'contract webhook shoppingCart: expected object']) expect(failing.failure['#']).toContain(line);
+    for (const line of [
+      'intents equals: intents is wrong',
+      'addressParsing.city equals',
+      'answer equals',
+      'at scenarios/shop.yaml:22:7',
+      'contract webhook shoppingCart: expected object',
+    ])
+      expect(failing.failure['#']).toContain(line);
     // Suite time = sum of its testcases' times; the total = sum of the suites'.
     const sum = (xs: string[]) => xs.reduce((n, t) => n + Math.round(Number(t) * 1000), 0);
     expect(sum(cases.map((c) => c['@time']))).toBe(Math.round(Number(suite['@time']) * 1000));
@@ -78,7 +123,10 @@ describe('renderJUnit', () => {
   it('turns a missing answer into an error and an interrupted request into skipped, escaping names', () => {
     const [timeout, cut] = suites[1].testcase as any[];
     expect(timeout['@name']).toBe('says <hi> & "bye" [sync]');
-    expect(timeout.error).toMatchObject({ '@type': 'DROIDCHECK_ERR_TIMEOUT', '@message': 'timeout: no answer in 10 s' });
+    expect(timeout.error).toMatchObject({
+      '@type': 'DROIDCHECK_ERR_TIMEOUT',
+      '@message': 'timeout: no answer in 10 s',
+    });
     expect(cut.skipped).toBeDefined();
   });
 
@@ -91,7 +139,13 @@ describe('renderJUnit', () => {
     expect(answerMax.failure).toBeUndefined();
     expect(answerMax.skipped).toBeUndefined();
     const props = (suites[0].properties.property as any[]).map((p) => [p['@name'], p['@value']]);
-    expect(props).toEqual(expect.arrayContaining([['mode', 'both'], ['concurrency', '4'], ['target.baseUrl', 'http://127.0.0.1:1']]));
+    expect(props).toEqual(
+      expect.arrayContaining([
+        ['mode', 'both'],
+        ['concurrency', '4'],
+        ['target.baseUrl', 'http://127.0.0.1:1'],
+      ]),
+    );
     expect(xml).not.toContain('SHOULD-NOT-APPEAR');
     expect(xml).not.toContain('webhookSecret');
     expect(settingsProperties({ a: { apiKey: 'k', b: [1] } })).toEqual([['a.b', '[1]']]);
@@ -100,7 +154,9 @@ describe('renderJUnit', () => {
   it('replaces characters XML 1.0 cannot hold', () => {
     expect(xmlSafe('a\u0001b\uD800c')).toBe('a\uFFFDb\uFFFDc');
     expect(xmlSafe('😀 ok\n')).toBe('😀 ok\n');
-    const odd = buildReport(run([failingRecord({ failures: [{ ...failingRecord().failures[0]!, actual: 'bell\u0007' }] })]));
+    const odd = buildReport(
+      run([failingRecord({ failures: [{ ...failingRecord().failures[0]!, actual: 'bell\u0007' }] })]),
+    );
     expect(() => create(renderJUnit(odd))).not.toThrow();
   });
 

@@ -4,7 +4,13 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
-import { buildReport, createReporter, renderMarkdownSummary, reporters, writeMarkdownSummary } from '../../src/report/index.js';
+import {
+  buildReport,
+  createReporter,
+  renderMarkdownSummary,
+  reporters,
+  writeMarkdownSummary,
+} from '../../src/report/index.js';
 import { failingRecord, record, run } from './fixtures.js';
 
 let dir: string;
@@ -15,7 +21,9 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const report = buildReport(run([record(), failingRecord({ scenario: 'pipes | and `ticks`' })]), { thresholds: ['sync.p99 < 1s'] });
+const report = buildReport(run([record(), failingRecord({ scenario: 'pipes | and `ticks`' })]), {
+  thresholds: ['sync.p99 < 1s'],
+});
 
 describe('renderMarkdownSummary', () => {
   const md = renderMarkdownSummary(report);
@@ -42,7 +50,15 @@ describe('renderMarkdownSummary', () => {
 
 describe('reporters', () => {
   it('builds every built-in by name; an unknown name is a usage error with a did-you-mean', () => {
-    expect(Object.keys(reporters).sort()).toEqual(['console', 'html', 'json', 'junit', 'markdown', 'ndjson', 'progress']);
+    expect(Object.keys(reporters).sort()).toEqual([
+      'console',
+      'html',
+      'json',
+      'junit',
+      'markdown',
+      'ndjson',
+      'progress',
+    ]);
     expect(() => createReporter('jsno', { outDir: dir })).toThrow(UsageError);
     expect(() => createReporter('jsno', { outDir: dir })).toThrow(/did you mean "json"/);
     expect(() => createReporter('toString', { outDir: dir })).toThrow(UsageError);
@@ -50,7 +66,12 @@ describe('reporters', () => {
 
   it('runs the hooks: console prints, files are written', async () => {
     let printed = '';
-    const stdout = new Writable({ write(chunk, _enc, cb) { printed += String(chunk); cb(); } });
+    const stdout = new Writable({
+      write(chunk, _enc, cb) {
+        printed += String(chunk);
+        cb();
+      },
+    });
     const outDir = join(dir, 'all');
     const list = Object.keys(reporters).map((name) => createReporter(name, { outDir, stdout, env: {} }));
     const records = [record(), failingRecord()];
@@ -58,7 +79,10 @@ describe('reporters', () => {
     for (const rec of records) for (const r of list) await r.onResult?.(rec);
     for (const r of list) await r.onRunEnd?.(report);
     expect(printed).toContain('1 passed, 1 failed');
-    const files = list.flatMap((r) => r.files ?? []).map((p) => p.slice(outDir.length + 1)).sort();
+    const files = list
+      .flatMap((r) => r.files ?? [])
+      .map((p) => p.slice(outDir.length + 1))
+      .sort();
     expect(files).toEqual(['junit.xml', 'report.html', 'report.json', 'results.ndjson', 'summary.md']);
     const ndjson = (await readFile(join(outDir, 'results.ndjson'), 'utf8')).trim().split('\n');
     expect(ndjson).toHaveLength(2);

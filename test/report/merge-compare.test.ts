@@ -1,17 +1,40 @@
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
 import { LatencyRecorder } from '../../src/metrics/index.js';
-import { buildReport, compareReports, mergeReports, parseReportDocument, renderComparison } from '../../src/report/index.js';
+import {
+  buildReport,
+  compareReports,
+  mergeReports,
+  parseReportDocument,
+  renderComparison,
+} from '../../src/report/index.js';
 import type { RequestRecord } from '../../src/report/run-types.js';
 import { failingRecord, latencyRun, record, run } from './fixtures.js';
 
 const syncs = (from: number, to: number, over: Partial<RequestRecord> = {}): RequestRecord[] =>
-  Array.from({ length: to - from + 1 }, (_, i) => record({ seq: i, scenario: `s${from + i}`, syncMs: from + i, ...over }));
+  Array.from({ length: to - from + 1 }, (_, i) =>
+    record({ seq: i, scenario: `s${from + i}`, syncMs: from + i, ...over }),
+  );
 
 describe('mergeReports', () => {
   const a = buildReport(run(syncs(1, 500)), { thresholds: ['sync.p50 < 300ms'] });
   const b = buildReport(
-    run([...syncs(501, 1000), failingRecord()], { startedAt: '2025-01-01T00:00:01.000Z', finishedAt: '2025-01-01T00:00:05.000Z', receiver: { received: 2, matched: 1, duplicates: 1, late: 0, orphans: 0, foreign: 0, badSecret: 0, malformed: 0, published: 0, unavailable: 0 } }),
+    run([...syncs(501, 1000), failingRecord()], {
+      startedAt: '2025-01-01T00:00:01.000Z',
+      finishedAt: '2025-01-01T00:00:05.000Z',
+      receiver: {
+        received: 2,
+        matched: 1,
+        duplicates: 1,
+        late: 0,
+        orphans: 0,
+        foreign: 0,
+        badSecret: 0,
+        malformed: 0,
+        published: 0,
+        unavailable: 0,
+      },
+    }),
   );
   const merged = mergeReports([a, b]);
 
@@ -28,7 +51,11 @@ describe('mergeReports', () => {
     expect(merged.summary.outcomes.answered).toBe(1001);
     expect(merged.receiver).toMatchObject({ received: 3, matched: 2, duplicates: 1 });
     expect(merged.scenarios).toHaveLength(1001);
-    expect(merged).toMatchObject({ startedAt: '2025-01-01T00:00:00.000Z', finishedAt: '2025-01-01T00:00:05.000Z', durationMs: 5000 });
+    expect(merged).toMatchObject({
+      startedAt: '2025-01-01T00:00:00.000Z',
+      finishedAt: '2025-01-01T00:00:05.000Z',
+      durationMs: 5000,
+    });
     expect(merged.settings.mergedReports).toBe(2);
     expect(() => parseReportDocument(merged)).not.toThrow();
   });
@@ -39,7 +66,9 @@ describe('mergeReports', () => {
     expect(t.passed).toBe(false);
     expect(merged.thresholds.filter((x) => x.expression === 'sync.max < 180s')).toHaveLength(1);
     expect(merged.exitCode).toBe(99);
-    expect(mergeReports([a], { thresholds: ['receiver.late == 0'] }).thresholds.map((x) => x.expression)).toContain('receiver.late == 0');
+    expect(mergeReports([a], { thresholds: ['receiver.late == 0'] }).thresholds.map((x) => x.expression)).toContain(
+      'receiver.late == 0',
+    );
   });
 
   it('keeps 130 when an input was interrupted; needs at least one report', () => {
@@ -79,8 +108,13 @@ describe('compareReports', () => {
   it('never calls twenty pairs of runs of one distribution a regression, at 16 and at 500 samples', () => {
     for (const n of [16, 500]) {
       for (let pair = 0; pair < 20; pair++) {
-        const cmp = compareReports(buildReport(latencyRun(100 + 2 * pair, n)), buildReport(latencyRun(101 + 2 * pair, n)));
-        const why = cmp.latency.filter((l) => l.regressed).map((l) => `${l.metric}.${l.stat} ${l.baseMs} -> ${l.currentMs} ms`);
+        const cmp = compareReports(
+          buildReport(latencyRun(100 + 2 * pair, n)),
+          buildReport(latencyRun(101 + 2 * pair, n)),
+        );
+        const why = cmp.latency
+          .filter((l) => l.regressed)
+          .map((l) => `${l.metric}.${l.stat} ${l.baseMs} -> ${l.currentMs} ms`);
         expect(cmp.regressed, `n ${n}, pair ${pair}: ${why.join(', ')}`).toBe(false);
       }
     }
@@ -95,7 +129,14 @@ describe('compareReports', () => {
     expect(cmp.latency).toHaveLength(12);
     const rule = (metric: string, stat: string) => cmp.latency.find((l) => l.metric === metric && l.stat === stat)!;
     // p99.9 of 200 samples is the max: not compared.
-    expect(rule('answer', 'p999')).toMatchObject({ rule: 'too-few-samples', baseCount: 200, currentCount: 200, minCount: 1000, pValue: null, regressed: false });
+    expect(rule('answer', 'p999')).toMatchObject({
+      rule: 'too-few-samples',
+      baseCount: 200,
+      currentCount: 200,
+      minCount: 1000,
+      pValue: null,
+      regressed: false,
+    });
     expect(rule('sync', 'p999')).toMatchObject({ rule: 'too-few-samples', minCount: 1000 });
     // p50 is tested whatever its change (its p-value is shown); a rise past the tolerances that the test cannot tell from noise is "not-significant".
     expect(rule('answer', 'p50').pValue).toEqual(expect.any(Number));
@@ -107,7 +148,9 @@ describe('compareReports', () => {
     expect(text).toContain('no regression against the baseline');
     // As in the summary's latency table: no p99.9 from 200 samples, so no figure and no change, only the rule.
     expect(text).toMatch(/answer\.p999\s+—\s+—\s+—\s+200 \/ 200 samples\s+too few samples \(200 < 1000\)/);
-    expect(text).toMatch(/answer\.p50 .*200 \/ 200 samples\s+(within tolerance \(<= \+10% or < \+1 ms\)|not significant \(p [\d.]+ > 0\.\d+\))/);
+    expect(text).toMatch(
+      /answer\.p50 .*200 \/ 200 samples\s+(within tolerance \(<= \+10% or < \+1 ms\)|not significant \(p [\d.]+ > 0\.\d+\))/,
+    );
   });
 
   it('finds a real 2x slowdown on 500 samples, and the rule and figures that fired', () => {
@@ -119,8 +162,13 @@ describe('compareReports', () => {
     expect(p50).toMatchObject({ rule: 'regressed', regressed: true, baseCount: 500, currentCount: 500 });
     expect(p50.pValue!).toBeLessThan(1e-6);
     expect(p50.changePct).toBeGreaterThan(60);
-    expect(cmp.latency.find((l) => l.metric === 'answer' && l.stat === 'p999')).toMatchObject({ rule: 'too-few-samples', regressed: false });
-    expect(renderComparison(cmp)).toMatch(/✗\s+answer\.p50\s+[\d.]+ ms\s+[\d.]+ ms\s+\+\d+(\.\d)?% \(\+[\d.]+ ms\)\s+500 \/ 500 samples\s+REGRESSED \(p < 0\.0001 <= 0\.\d+\)/);
+    expect(cmp.latency.find((l) => l.metric === 'answer' && l.stat === 'p999')).toMatchObject({
+      rule: 'too-few-samples',
+      regressed: false,
+    });
+    expect(renderComparison(cmp)).toMatch(
+      /✗\s+answer\.p50\s+[\d.]+ ms\s+[\d.]+ ms\s+\+\d+(\.\d)?% \(\+[\d.]+ ms\)\s+500 \/ 500 samples\s+REGRESSED \(p < 0\.0001 <= 0\.\d+\)/,
+    );
     // Faster is never a regression.
     expect(compareReports(slower, base).regressed).toBe(false);
   });
@@ -130,30 +178,66 @@ describe('compareReports', () => {
     // +4%: within the 10% tolerance whatever the test says.
     const bit = compareReports(base, buildReport(latencyRun(31, 500, 1.04)));
     expect(bit.regressed).toBe(false);
-    expect(bit.latency.filter((l) => l.rule !== 'too-few-samples').every((l) => l.rule === 'within-tolerance')).toBe(true);
+    expect(bit.latency.filter((l) => l.rule !== 'too-few-samples').every((l) => l.rule === 'within-tolerance')).toBe(
+      true,
+    );
     // 2x on ack (~2 ms -> ~4 ms) is beyond both; with a 5 ms floor it is within tolerance.
     const doubled = buildReport(latencyRun(31, 500, 2));
-    expect(compareReports(base, doubled).latency.find((l) => l.metric === 'ack' && l.stat === 'p50')!.regressed).toBe(true);
-    expect(compareReports(base, doubled, { minDeltaMs: 5 }).latency.find((l) => l.metric === 'ack' && l.stat === 'p50')).toMatchObject({ rule: 'within-tolerance', regressed: false });
+    expect(compareReports(base, doubled).latency.find((l) => l.metric === 'ack' && l.stat === 'p50')!.regressed).toBe(
+      true,
+    );
+    expect(
+      compareReports(base, doubled, { minDeltaMs: 5 }).latency.find((l) => l.metric === 'ack' && l.stat === 'p50'),
+    ).toMatchObject({ rule: 'within-tolerance', regressed: false });
   });
 
   it('needs a test for outcome rates: one timeout in 35 is noise, 20 in 200 is not', () => {
     const runOf = (n: number, timeouts: number) =>
-      buildReport(run(Array.from({ length: n }, (_, i) => (i < timeouts ? record({ seq: i, scenario: `s${i}`, outcome: 'timeout', passed: false, syncMs: undefined }) : record({ seq: i, scenario: `s${i}` })))));
+      buildReport(
+        run(
+          Array.from({ length: n }, (_, i) =>
+            i < timeouts
+              ? record({ seq: i, scenario: `s${i}`, outcome: 'timeout', passed: false, syncMs: undefined })
+              : record({ seq: i, scenario: `s${i}` }),
+          ),
+        ),
+      );
     const one = compareReports(runOf(35, 0), runOf(35, 1));
-    expect(one.outcomes.find((o) => o.outcome === 'timeout')).toMatchObject({ baseCount: 0, currentCount: 1, currentRequests: 35, rule: 'not-significant', regressed: false });
-    expect(one.outcomes.find((o) => o.outcome === 'answered')).toMatchObject({ rule: 'not-significant', regressed: false });
+    expect(one.outcomes.find((o) => o.outcome === 'timeout')).toMatchObject({
+      baseCount: 0,
+      currentCount: 1,
+      currentRequests: 35,
+      rule: 'not-significant',
+      regressed: false,
+    });
+    expect(one.outcomes.find((o) => o.outcome === 'answered')).toMatchObject({
+      rule: 'not-significant',
+      regressed: false,
+    });
     expect(one.regressed).toBe(true); // the scenario that timed out flipped pass -> fail
     expect(one.regressions).toHaveLength(1);
     const many = compareReports(runOf(200, 0), runOf(200, 20));
-    expect(many.outcomes.find((o) => o.outcome === 'timeout')).toMatchObject({ rule: 'regressed', regressed: true, changePts: 10 });
-    expect(renderComparison(many)).toMatch(/✗\s+timeout\s+0% \(0 of 200\)\s+10% \(20 of 200\)\s+\+10 pts\s+REGRESSED \(p [<\d. ]+<= [\d.]+\)/);
+    expect(many.outcomes.find((o) => o.outcome === 'timeout')).toMatchObject({
+      rule: 'regressed',
+      regressed: true,
+      changePts: 10,
+    });
+    expect(renderComparison(many)).toMatch(
+      /✗\s+timeout\s+0% \(0 of 200\)\s+10% \(20 of 200\)\s+\+10 pts\s+REGRESSED \(p [<\d. ]+<= [\d.]+\)/,
+    );
   });
 
   it('flags thresholds turning red', () => {
-    const worse = buildReport(run([record(), failingRecord({ outcome: 'timeout' }), record({ seq: 2, scenario: 'gone' })]), { thresholds: ['outcome.timeout.count == 0'] });
+    const worse = buildReport(
+      run([record(), failingRecord({ outcome: 'timeout' }), record({ seq: 2, scenario: 'gone' })]),
+      { thresholds: ['outcome.timeout.count == 0'] },
+    );
     const cmp = compareReports(base, worse);
-    expect(cmp.thresholds).toContainEqual({ expression: 'outcome.timeout.count == 0', current: false, currentStatus: 'breached' });
+    expect(cmp.thresholds).toContainEqual({
+      expression: 'outcome.timeout.count == 0',
+      current: false,
+      currentStatus: 'breached',
+    });
     expect(cmp.regressed).toBe(true);
     expect(renderComparison(cmp)).toContain('✗ threshold outcome.timeout.count == 0: absent -> breached');
   });

@@ -6,7 +6,16 @@ import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
 import { zeroOutcomes } from '../../src/outcomes.js';
-import { buildReport, createProgressReporterWith, createReporter, etaText, parseOutputFiles, progressLine, renderConsoleSummary, wantsLiveProgress } from '../../src/report/index.js';
+import {
+  buildReport,
+  createProgressReporterWith,
+  createReporter,
+  etaText,
+  parseOutputFiles,
+  progressLine,
+  renderConsoleSummary,
+  wantsLiveProgress,
+} from '../../src/report/index.js';
 import type { ProgressSnapshot } from '../../src/runner/index.js';
 import { failingRecord, record, run } from './fixtures.js';
 
@@ -26,17 +35,44 @@ describe('progress reporter', () => {
   });
 
   it('prints no p99 from fewer samples than it needs, as the summary does', () => {
-    const at = (count: number) => progressLine({ elapsedMs: 61_400, planned: undefined, sent: count, ended: count, inFlight: 0, dropped: 0, outcomes: { ...zeroOutcomes(), answered: count }, passed: count, failed: 0, rate: 10, targetRate: undefined, ack: { count, p99Ms: 7.5 } });
+    const at = (count: number) =>
+      progressLine({
+        elapsedMs: 61_400,
+        planned: undefined,
+        sent: count,
+        ended: count,
+        inFlight: 0,
+        dropped: 0,
+        outcomes: { ...zeroOutcomes(), answered: count },
+        passed: count,
+        failed: 0,
+        rate: 10,
+        targetRate: undefined,
+        ack: { count, p99Ms: 7.5 },
+      });
     expect(at(20)).toMatch(/\| ack p99 — \(20 samples\)$/);
     expect(at(100)).toMatch(/\| ack p99 7\.5 ms \(100 samples\)$/);
     // A minute and more in seconds, as everywhere.
     expect(at(20)).toMatch(/^\[ +61\.4 s\]/);
-    const summary = renderConsoleSummary(buildReport(run(Array.from({ length: 20 }, (_, i) => failingRecord({ seq: i, ackMs: 5 + i })))));
+    const summary = renderConsoleSummary(
+      buildReport(run(Array.from({ length: 20 }, (_, i) => failingRecord({ seq: i, ackMs: 5 + i })))),
+    );
     expect(summary).toMatch(/ack\s+20\s+[\d.]+ ms\s+[\d.]+ ms\s+—\s+—/);
   });
 
   const snap = (elapsedMs: number, ended: number): ProgressSnapshot => ({
-    elapsedMs, planned: undefined, sent: ended + 1, ended, inFlight: 1, dropped: 0, outcomes: { ...zeroOutcomes(), answered: ended }, passed: ended, failed: 0, rate: 10, targetRate: undefined, ack: { count: 0, p99Ms: 0 },
+    elapsedMs,
+    planned: undefined,
+    sent: ended + 1,
+    ended,
+    inFlight: 1,
+    dropped: 0,
+    outcomes: { ...zeroOutcomes(), answered: ended },
+    passed: ended,
+    failed: 0,
+    rate: 10,
+    targetRate: undefined,
+    ack: { count: 0, p99Ms: 0 },
   });
 
   it('writes plain lines at most once per interval, with units, and a last one', async () => {

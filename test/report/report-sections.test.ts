@@ -4,9 +4,20 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
-import { buildReport, compareReports, loadBaseline, renderHtmlReport, renderJUnit, renderMarkdownSummary, mergeReports, parseReportDocument, readReportFile, renderConsoleSummary, reportJsonSchema } from '../../src/report/index.js';
+import {
+  buildReport,
+  loadBaseline,
+  renderHtmlReport,
+  renderJUnit,
+  renderMarkdownSummary,
+  mergeReports,
+  parseReportDocument,
+  readReportFile,
+  renderConsoleSummary,
+  reportJsonSchema,
+} from '../../src/report/index.js';
 import { parseSuite } from '../../src/scenario/index.js';
-import { latencyRun, record, run } from './fixtures.js';
+import { record, run } from './fixtures.js';
 
 const suite = parseSuite(
   `suite: Shop
@@ -22,9 +33,21 @@ scenarios:
 `,
   'shop.yaml',
 );
-const ans = (intents: string[], city = 'Bangkok') => ({ intents, shoppingCart: { grandTotal: '10.00 THB' }, addressParsing: { city } });
+const ans = (intents: string[], city = 'Bangkok') => ({
+  intents,
+  shoppingCart: { grandTotal: '10.00 THB' },
+  addressParsing: { city },
+});
 const repeats = (passes: boolean[], mode: 'sync' | 'async' = 'sync') =>
-  passes.map((passed, repeat) => record({ seq: repeat, repeat, mode, passed, answer: ans(passed ? ['purchase'] : ['greeting'], passed ? 'Bangkok' : 'Paris') }));
+  passes.map((passed, repeat) =>
+    record({
+      seq: repeat,
+      repeat,
+      mode,
+      passed,
+      answer: ans(passed ? ['purchase'] : ['greeting'], passed ? 'Bangkok' : 'Paris'),
+    }),
+  );
 
 describe('buildReport sections', () => {
   it('lets a flaky scenario that meets its passRate pass (exit 0), and fails it below (exit 1)', () => {
@@ -42,9 +65,15 @@ describe('buildReport sections', () => {
   });
 
   it('keeps 99 over 1 and 130 over all', () => {
-    const breached = buildReport(run(repeats([true, false, false, false])), { suites: [suite], thresholds: ['sync.p50 < 1ms'] });
+    const breached = buildReport(run(repeats([true, false, false, false])), {
+      suites: [suite],
+      thresholds: ['sync.p50 < 1ms'],
+    });
     expect(breached.exitCode).toBe(99);
-    const cut = buildReport(run(repeats([false]), { interrupted: true }), { suites: [suite], thresholds: ['sync.p50 < 1ms'] });
+    const cut = buildReport(run(repeats([false]), { interrupted: true }), {
+      suites: [suite],
+      thresholds: ['sync.p50 < 1ms'],
+    });
     expect(cut.exitCode).toBe(130);
   });
 
@@ -55,7 +84,9 @@ describe('buildReport sections', () => {
     ];
     const report = buildReport(run(records), { suites: [suite] });
     expect(report.parity).toMatchObject({ compared: 1, differing: 1, byField: { address: 1 } });
-    expect(report.accuracy?.intents).toEqual([expect.objectContaining({ intent: 'purchase', support: 2, precision: 1, recall: 1 })]);
+    expect(report.accuracy?.intents).toEqual([
+      expect.objectContaining({ intent: 'purchase', support: 2, precision: 1, recall: 1 }),
+    ]);
     expect(report.accuracy?.fields.map((f) => [f.path, f.hits, f.checks])).toEqual([
       ['addressParsing.city', 1, 2],
       ['shoppingCart.grandTotal', 2, 2],
@@ -67,7 +98,9 @@ describe('buildReport sections', () => {
     expect(text).toContain('address fields: 1/2 hit (50%); missed: addressParsing.city 1/2');
     expect(text).not.toContain('Pass rates'); // each scenario x mode ran once, none flaky
     const md = renderMarkdownSummary(report);
-    expect(md).toContain('### Parity (sync vs async): compared 1, differing 1 (intents 0, cart 0, address 1, language 0)');
+    expect(md).toContain(
+      '### Parity (sync vs async): compared 1, differing 1 (intents 0, cart 0, address 1, language 0)',
+    );
     expect(md).toContain('| purchase | 2 | 2 | 0 | 0 | 100% | 100% | 100% |');
     // The same lines as the console's: one view, every format.
     expect(md).toContain('address fields: 1/2 hit (50%); missed: addressParsing.city 1/2');
@@ -93,7 +126,9 @@ describe('buildReport sections', () => {
     const base = buildReport(run(repeats([true, true, true, true])), { suites: [suite] });
     const current = buildReport(run(repeats([false, false, false, false])), { suites: [suite], baseline: base });
     expect(current.comparison?.regressed).toBe(true);
-    expect(current.comparison?.regressions).toEqual([{ suite: 'Shop', name: 'buys shirts', mode: 'sync', from: 'pass', to: 'fail' }]);
+    expect(current.comparison?.regressions).toEqual([
+      { suite: 'Shop', name: 'buys shirts', mode: 'sync', from: 'pass', to: 'fail' },
+    ]);
     expect(current.exitCode).toBe(1);
     expect(renderConsoleSummary(current)).toContain('REGRESSED against the baseline');
     expect(parseReportDocument(JSON.parse(JSON.stringify(current))).comparison?.regressed).toBe(true);
@@ -106,7 +141,9 @@ describe('buildReport sections', () => {
 describe('mergeReports sections', () => {
   it('sums pass rates over shards and judges the requirement on the sums', () => {
     const a = buildReport(run(repeats([true, false])), { suites: [suite] });
-    const b = buildReport(run(repeats([false, false]).map((r) => ({ ...r, repeat: (r.repeat ?? 0) + 2 }))), { suites: [suite] });
+    const b = buildReport(run(repeats([false, false]).map((r) => ({ ...r, repeat: (r.repeat ?? 0) + 2 }))), {
+      suites: [suite],
+    });
     expect(a.exitCode).toBe(0);
     const merged = mergeReports([a, b]);
     expect(merged.passRates?.scenarios[0]).toMatchObject({ runs: 4, passes: 1, requiredPasses: 2, passed: false });
@@ -127,11 +164,15 @@ describe('readReportFile / loadBaseline', () => {
     await writeFile(good, JSON.stringify(buildReport(run([record()]))));
     expect((await loadBaseline(good)).summary.requests).toBe(1);
     await writeFile(join(dir, 'bad.json'), '{"version": 1}');
-    await expect(readReportFile(join(dir, 'bad.json'))).rejects.toThrow(/bad\.json: not a droidcheck report \(format 1\): tool/);
+    await expect(readReportFile(join(dir, 'bad.json'))).rejects.toThrow(
+      /bad\.json: not a droidcheck report \(format 1\): tool/,
+    );
     await writeFile(join(dir, 'junk.json'), 'nope');
     await expect(readReportFile(join(dir, 'junk.json'))).rejects.toThrow(/junk\.json: not JSON/);
     await expect(readReportFile(join(dir, 'missing.json'))).rejects.toThrow(UsageError);
-    await expect(readReportFile(join(dir, 'missing.json'))).rejects.toThrow(/missing\.json: cannot read the report \(ENOENT\)/);
+    await expect(readReportFile(join(dir, 'missing.json'))).rejects.toThrow(
+      /missing\.json: cannot read the report \(ENOENT\)/,
+    );
   });
 });
 
@@ -139,7 +180,11 @@ describe('flakiness in every report', () => {
   const report = buildReport(run(repeats([true, false, true, true])), { suites: [suite] });
 
   it('writes the interval, pass^k and status in JSON, and the schema keeps them', () => {
-    expect(report.passRates?.scenarios[0]).toMatchObject({ status: 'flaky', allPassed: false, interval: { low: expect.closeTo(0.3006, 3), high: expect.closeTo(0.9544, 3) } });
+    expect(report.passRates?.scenarios[0]).toMatchObject({
+      status: 'flaky',
+      allPassed: false,
+      interval: { low: expect.closeTo(0.3006, 3), high: expect.closeTo(0.9544, 3) },
+    });
     expect(parseReportDocument(JSON.parse(JSON.stringify(report))).passRates).toEqual(report.passRates);
   });
 
@@ -148,7 +193,9 @@ describe('flakiness in every report', () => {
     expect(xml).toContain('<property name="droidcheck.status" value="flaky"/>');
     expect(xml).toContain('<property name="droidcheck.passRate.ci95" value="0.3006..0.9544"/>');
     expect(xml).toContain('<property name="droidcheck.passK" value="false"/>');
-    expect(xml).toMatch(/<failure message="[^"]*\(flaky: passed 3 of 4 runs \(75%, 95% CI 30–95%\), pass\^4 ✗, required ≥ 50%\)"/);
+    expect(xml).toMatch(
+      /<failure message="[^"]*\(flaky: passed 3 of 4 runs \(75%, 95% CI 30–95%\), pass\^4 ✗, required ≥ 50%\)"/,
+    );
     // A scenario that ran once gets no pass-rate noise.
     expect(renderJUnit(buildReport(run([record()]), { suites: [suite] }))).not.toContain('droidcheck.status');
   });
@@ -156,8 +203,12 @@ describe('flakiness in every report', () => {
   it('shows it in HTML and Markdown', () => {
     const html = renderHtmlReport(report);
     expect(html).toContain('<th>95% CI</th><th class="l">pass^k</th>');
-    expect(html).toMatch(/<td>3\/4<\/td><td>75%<\/td><td>30–95%<\/td><td class="l">pass\^4 ✗<\/td>.*<span class="warn"> flaky<\/span>/);
-    expect(renderMarkdownSummary(report)).toContain('| Shop › buys shirts [sync] | 3/4 | 75% | 30–95% | pass^4 ✗ | ≥ 50% | ok flaky |');
+    expect(html).toMatch(
+      /<td>3\/4<\/td><td>75%<\/td><td>30–95%<\/td><td class="l">pass\^4 ✗<\/td>.*<span class="warn"> flaky<\/span>/,
+    );
+    expect(renderMarkdownSummary(report)).toContain(
+      '| Shop › buys shirts [sync] | 3/4 | 75% | 30–95% | pass^4 ✗ | ≥ 50% | ok flaky |',
+    );
   });
 });
 
@@ -171,7 +222,9 @@ describe('reports of another format or a pre-release droidcheck', () => {
     const err = await readReportFile(file).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(UsageError);
     expect((err as UsageError).code).toBe('DROIDCHECK_ERR_USAGE');
-    expect((err as Error).message).toBe(`${file}: written in report format 2, and this droidcheck reads format 1 only; compare and merge reports written by droidcheck versions of one format`);
+    expect((err as Error).message).toBe(
+      `${file}: written in report format 2, and this droidcheck reads format 1 only; compare and merge reports written by droidcheck versions of one format`,
+    );
     await expect(loadBaseline(file)).rejects.toThrow(/^--baseline .*report format 2/);
   });
 

@@ -13,7 +13,9 @@ import {
 } from '../../src/report/index.js';
 import { failingRecord, record, run } from './fixtures.js';
 
-const retried = buildReport(run([record({ retries: 2 }), failingRecord({ retries: 1 }), record({ seq: 2, scenario: 'calm', retries: 0 })]));
+const retried = buildReport(
+  run([record({ retries: 2 }), failingRecord({ retries: 1 }), record({ seq: 2, scenario: 'calm', retries: 0 })]),
+);
 const calm = buildReport(run([record(), failingRecord()]));
 
 describe('retries in the report', () => {
@@ -27,7 +29,9 @@ describe('retries in the report', () => {
 
   it('fits the schema', () => {
     expect(parseReportDocument(JSON.parse(JSON.stringify(retried))).summary.retries).toBe(3);
-    expect(() => parseReportDocument({ ...retried, scenarios: [{ ...retried.scenarios[0], retries: 0 }] })).toThrow(/retries/);
+    expect(() => parseReportDocument({ ...retried, scenarios: [{ ...retried.scenarios[0], retries: 0 }] })).toThrow(
+      /retries/,
+    );
   });
 
   it('shows retries on the outcomes line and the scenario lines of the console, only when > 0', () => {
@@ -38,15 +42,19 @@ describe('retries in the report', () => {
     expect(text).toContain(' · retries 3  (3 of 3 planned requests sent)');
     const none = renderConsoleSummary(calm);
     expect(none).not.toContain('retries');
-    expect(none).toMatch(/answered \d+  \(2 of 2 planned requests sent\)/);
+    expect(none).toMatch(/answered \d+ {2}\(2 of 2 planned requests sent\)/);
   });
 
   it('shows the total in Markdown and HTML', () => {
     expect(renderMarkdownSummary(retried)).toContain('; 3 submit retries.');
     expect(renderMarkdownSummary(calm)).toContain('; 0 submit retries.');
     // The outcomes line is the same view in every format.
-    expect(renderHtmlReport(retried)).toContain('answered 3 · <span class="warn">retries 3</span>  (3 of 3 planned requests sent)');
-    expect(renderMarkdownSummary(retried)).toContain('### Outcomes: answered 3 · retries 3  (3 of 3 planned requests sent)');
+    expect(renderHtmlReport(retried)).toContain(
+      'answered 3 · <span class="warn">retries 3</span>  (3 of 3 planned requests sent)',
+    );
+    expect(renderMarkdownSummary(retried)).toContain(
+      '### Outcomes: answered 3 · retries 3  (3 of 3 planned requests sent)',
+    );
     expect(renderHtmlReport(calm)).not.toContain('retries 0');
   });
 

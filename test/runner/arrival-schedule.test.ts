@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { ArrivalSchedule, expectedArrivals, parseStages } from '../../src/runner/arrival-schedule.js';
 import { rateAtFn } from '../../src/runner/engine.js';
 
-const rateAt = (startRate: number, stages: { durationMs: number; target: number }[], t: number): number => rateAtFn(startRate, stages)(t);
+const rateAt = (startRate: number, stages: { durationMs: number; target: number }[], t: number): number =>
+  rateAtFn(startRate, stages)(t);
 
 function all(s: ArrivalSchedule): number[] {
   const out: number[] = [];
@@ -45,20 +46,34 @@ describe('ArrivalSchedule', () => {
   });
 
   it('a zero-rate stage is a pause', () => {
-    const times = all(new ArrivalSchedule(10, [{ durationMs: 1000, target: 10 }, { durationMs: 0, target: 0 }, { durationMs: 1000, target: 0 }, { durationMs: 0, target: 10 }, { durationMs: 1000, target: 10 }]));
+    const times = all(
+      new ArrivalSchedule(10, [
+        { durationMs: 1000, target: 10 },
+        { durationMs: 0, target: 0 },
+        { durationMs: 1000, target: 0 },
+        { durationMs: 0, target: 10 },
+        { durationMs: 1000, target: 10 },
+      ]),
+    );
     expect(times).toHaveLength(20);
     expect(times[10]!).toBeCloseTo(2000, 6);
   });
 
   it('rejects negative rates and parses k6-style stages', () => {
     expect(() => new ArrivalSchedule(-1, [])).toThrow(/start rate/);
-    expect(parseStages('10s:100, 500ms:0')).toEqual([{ durationMs: 10_000, target: 100 }, { durationMs: 500, target: 0 }]);
+    expect(parseStages('10s:100, 500ms:0')).toEqual([
+      { durationMs: 10_000, target: 100 },
+      { durationMs: 500, target: 0 },
+    ]);
     expect(() => parseStages('10s')).toThrow(expect.objectContaining({ code: 'DROIDCHECK_ERR_USAGE' }));
     expect(() => parseStages('ten:5')).toThrow(/duration/);
   });
 
   it('rateAt interpolates the intended rate', () => {
-    const stages = [{ durationMs: 1000, target: 100 }, { durationMs: 1000, target: 100 }];
+    const stages = [
+      { durationMs: 1000, target: 100 },
+      { durationMs: 1000, target: 100 },
+    ];
     expect(rateAt(0, stages, 500)).toBe(50);
     expect(rateAt(0, stages, 1500)).toBe(100);
     expect(rateAt(0, stages, 5000)).toBe(0);

@@ -30,7 +30,9 @@ describe('scenario mix', () => {
   it('--mode overrides the modes; unknown weight keys and empty mixes are usage errors', () => {
     expect(createMix(suites, { mode: 'async' }).entries.every((e) => e.mode === 'async')).toBe(true);
     expect(() => createMix(suites, { weights: { zzz: 1 } })).toThrow(/names no scenario/);
-    expect(() => createMix(suites, { weights: { a: 0, b: 0, c: 0 } })).toThrow(expect.objectContaining({ code: 'DROIDCHECK_ERR_USAGE' }));
+    expect(() => createMix(suites, { weights: { a: 0, b: 0, c: 0 } })).toThrow(
+      expect.objectContaining({ code: 'DROIDCHECK_ERR_USAGE' }),
+    );
     expect(parseWeights(['a=2', 'x/y:async=0.5'])).toEqual({ a: 2, 'x/y:async': 0.5 });
     expect(() => parseWeights(['a'])).toThrow(/--weight/);
   });

@@ -7,7 +7,14 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { progressLine } from '../../src/report/index.js';
-import { MixSource, createMix, generatorVerdict, runEngine, type EngineOptions, type ProgressSnapshot } from '../../src/runner/index.js';
+import {
+  MixSource,
+  createMix,
+  generatorVerdict,
+  runEngine,
+  type EngineOptions,
+  type ProgressSnapshot,
+} from '../../src/runner/index.js';
 import { scenario, suiteOf } from '../helpers/engine.js';
 import { startLoopback, type Loopback } from '../helpers/loopback.js';
 import { delayTarget, stallTarget, type DelayTarget, type StallTarget } from '../helpers/targets.js';
@@ -22,7 +29,12 @@ const percentile = (values: number[], p: number): number => {
 };
 
 const syncMix = (): MixSource => new MixSource(createMix([suiteOf(scenario('hello', { modes: ['sync'] }))]));
-const open = (rate: number, durationMs: number, maxInFlight = 100_000): EngineOptions['scheduler'] => ({ kind: 'open', startRate: rate, stages: [{ durationMs, target: rate }], maxInFlight });
+const open = (rate: number, durationMs: number, maxInFlight = 100_000): EngineOptions['scheduler'] => ({
+  kind: 'open',
+  startRate: rate,
+  stages: [{ durationMs, target: rate }],
+  maxInFlight,
+});
 
 describe('open model against a fixed 50 ms answer delay', () => {
   let emu: Loopback;
@@ -38,11 +50,19 @@ describe('open model against a fixed 50 ms answer delay', () => {
     await lean?.close();
   });
 
-  it('reports p50 within 1 ms + 2% of the injected delay (transport measured apart), p99 near the truth', { retry: 2 }, async () => {
+  it('reports p50 within 1 ms + 2% of the injected delay (transport measured apart), p99 near the truth', {
+    retry: 2,
+  }, async () => {
     const measure = async (delayMs: number) => {
       lean.delayMs = delayMs;
       lean.truth.length = 0;
-      const r = await runEngine({ source: syncMix(), scheduler: open(200, 1250), client: lean.client, timeoutMs: 5000, warmupMs: 250 });
+      const r = await runEngine({
+        source: syncMix(),
+        scheduler: open(200, 1250),
+        client: lean.client,
+        timeoutMs: 5000,
+        warmupMs: 250,
+      });
       return { got: r.latency.summary('sync'), truth: lean.truth.slice(-200) };
     };
     // Loopback HTTP through fastify and undici costs ~1-2 ms on a small box: measured with
@@ -58,7 +78,9 @@ describe('open model against a fixed 50 ms answer delay', () => {
     expect(got.p99).toBeLessThanOrEqual(percentile(truth, 99) * 1.15 + transport.got.p99);
   });
 
-  it('against the emulator: sync and async answers near 50 ms, live progress, not generator-bound', { retry: 2 }, async () => {
+  it('against the emulator: sync and async answers near 50 ms, live progress, not generator-bound', {
+    retry: 2,
+  }, async () => {
     const ticks: ProgressSnapshot[] = [];
     const r = await runEngine({
       source: new MixSource(createMix([suiteOf(scenario('hello'))], { mode: 'both' })),
@@ -100,7 +122,13 @@ describe('a 1 s stall during a constant-rate run', () => {
 
   it('shows in p99 under the open model (latency from the intended start)', { retry: 2 }, async () => {
     setTimeout(() => target.stall(1000), 500);
-    const r = await runEngine({ source: syncMix(), scheduler: open(200, 2000), client: target.client, timeoutMs: 5000, drainTimeoutMs: 3000 });
+    const r = await runEngine({
+      source: syncMix(),
+      scheduler: open(200, 2000),
+      client: target.client,
+      timeoutMs: 5000,
+      drainTimeoutMs: 3000,
+    });
     const sync = r.latency.summary('sync');
     expect(sync.count).toBe(400);
     expect(sync.p99).toBeGreaterThan(900);
@@ -110,7 +138,13 @@ describe('a 1 s stall during a constant-rate run', () => {
 
   it('hides under the closed model (coordinated omission)', { retry: 2 }, async () => {
     setTimeout(() => target.stall(1000), 500);
-    const r = await runEngine({ source: syncMix(), scheduler: { kind: 'closed', concurrency: 2, durationMs: 2000, maxRequests: 20_000 }, client: target.client, timeoutMs: 5000, drainTimeoutMs: 3000 });
+    const r = await runEngine({
+      source: syncMix(),
+      scheduler: { kind: 'closed', concurrency: 2, durationMs: 2000, maxRequests: 20_000 },
+      client: target.client,
+      timeoutMs: 5000,
+      drainTimeoutMs: 3000,
+    });
     const sync = r.latency.summary('sync');
     expect(sync.max).toBeGreaterThan(900);
     expect(sync.p99).toBeLessThan(100);
@@ -118,7 +152,13 @@ describe('a 1 s stall during a constant-rate run', () => {
 
   it('drops and counts arrivals at the in-flight cap, never delays them', async () => {
     setTimeout(() => target.stall(600), 200);
-    const r = await runEngine({ source: syncMix(), scheduler: open(200, 1000, 10), client: target.client, timeoutMs: 5000, drainTimeoutMs: 3000 });
+    const r = await runEngine({
+      source: syncMix(),
+      scheduler: open(200, 1000, 10),
+      client: target.client,
+      timeoutMs: 5000,
+      drainTimeoutMs: 3000,
+    });
     expect(r.counts.dropped).toBeGreaterThan(80);
     expect(r.counts.sent + r.counts.dropped).toBe(200);
     expect(r.tally.requests).toBe(r.counts.sent);
@@ -130,9 +170,15 @@ describe('a 1 s stall during a constant-rate run', () => {
       const until = performance.now() + 30;
       while (performance.now() < until);
     }, 60);
-    let r;
+    let r: Awaited<ReturnType<typeof runEngine>>;
     try {
-      r = await runEngine({ source: syncMix(), scheduler: open(200, 1000), client: target.client, timeoutMs: 5000, drainTimeoutMs: 3000 });
+      r = await runEngine({
+        source: syncMix(),
+        scheduler: open(200, 1000),
+        client: target.client,
+        timeoutMs: 5000,
+        drainTimeoutMs: 3000,
+      });
     } finally {
       clearInterval(hog);
     }

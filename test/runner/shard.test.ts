@@ -5,9 +5,13 @@ import { laneSuites, parseShard, shardSuites } from '../../src/runner/shard.js';
 import { parseSuite } from '../../src/scenario/index.js';
 
 const suite = (name: string, scenarios: string[]) =>
-  parseSuite(`suite: ${name}\nscenarios:\n${scenarios.map((s) => `  - name: ${s}\n    humanMessage: hi\n`).join('')}`, `${name}.yaml`);
+  parseSuite(
+    `suite: ${name}\nscenarios:\n${scenarios.map((s) => `  - name: ${s}\n    humanMessage: hi\n`).join('')}`,
+    `${name}.yaml`,
+  );
 const suites = [suite('B', ['b1', 'b2', 'b3']), suite('A', ['a1', 'a2']), suite('C', ['c1', 'c2'])];
-const names = (list: ReturnType<typeof shardSuites>) => list.flatMap((s) => s.scenarios.map((sc) => `${s.name}/${sc.name}`));
+const names = (list: ReturnType<typeof shardSuites>) =>
+  list.flatMap((s) => s.scenarios.map((sc) => `${s.name}/${sc.name}`));
 
 describe('shardSuites', () => {
   it('splits every scenario into exactly one shard, sizes within one', () => {
@@ -20,7 +24,9 @@ describe('shardSuites', () => {
 
   it('does not depend on file order and drops empty suites', () => {
     const reversed = [...suites].reverse();
-    expect(names(shardSuites(reversed, { index: 2, total: 3 })).sort()).toEqual(names(shardSuites(suites, { index: 2, total: 3 })).sort());
+    expect(names(shardSuites(reversed, { index: 2, total: 3 })).sort()).toEqual(
+      names(shardSuites(suites, { index: 2, total: 3 })).sort(),
+    );
     expect(shardSuites(suites, { index: 8, total: 8 })).toEqual([]);
     expect(shardSuites(suites, undefined)).toEqual(suites);
   });
@@ -31,7 +37,16 @@ describe('shardSuites', () => {
       `suite: ${name}\nscenarios:\n${scenarios.map(([s, customer]) => `  - name: ${s}\n    steps:\n      - say: hi\n        capture: { c: customerId, d: customerId }\n      - call: setBot\n        customerId: ${customer}\n        botEnabled: false\n`).join('')}`,
       `${name}.yaml`,
     );
-  const mixed = [...suites, stateful('S', [['s1', '1001'], ['s2', '1001'], ['s3', '2002'], ['s4', '"{{ vars.c }}"'], ['s5', '"{{ vars.d }}"']])];
+  const mixed = [
+    ...suites,
+    stateful('S', [
+      ['s1', '1001'],
+      ['s2', '1001'],
+      ['s3', '2002'],
+      ['s4', '"{{ vars.c }}"'],
+      ['s5', '"{{ vars.d }}"'],
+    ]),
+  ];
 
   it('run --shard: a state lane goes whole to one shard', () => {
     const shards = [1, 2, 3].map((index) => names(shardSuites(mixed, { index, total: 3 })));
@@ -48,7 +63,12 @@ describe('shardSuites', () => {
     for (const s of shards) expect(s.filter((n) => !n.startsWith('S/')).sort()).toEqual(names(suites).sort());
     const lanes = [['S/s1', 'S/s2'], ['S/s3'], ['S/s4', 'S/s5']];
     for (const lane of lanes) expect(shards.filter((s) => lane.every((n) => s.includes(n))).length).toBe(1);
-    expect(shards.flat().filter((n) => n.startsWith('S/')).sort()).toEqual(['S/s1', 'S/s2', 'S/s3', 'S/s4', 'S/s5']);
+    expect(
+      shards
+        .flat()
+        .filter((n) => n.startsWith('S/'))
+        .sort(),
+    ).toEqual(['S/s1', 'S/s2', 'S/s3', 'S/s4', 'S/s5']);
     expect(laneSuites(mixed, undefined)).toEqual(mixed);
     // Only stateful scenarios and more shards than lanes: a shard with nothing.
     const onlyLanes = [stateful('T', [['t1', '1001']])];

@@ -19,7 +19,16 @@ import { startLoopback, type Loopback } from '../helpers/loopback.js';
 import { playCustomer, startFakeOpenAi, type FakeOpenAi } from '../llm/fake-openai.js';
 
 const suite = parseSuite(
-  ['suite: s', 'scenarios:', '  - name: buys', '    simulate: { persona: busy, goal: two shirts, maxTurns: 4 }', '    expect:', '      turns: 2', '      shoppingCart.grandTotal: { money: "2,580.00 THB" }', ''].join('\n'),
+  [
+    'suite: s',
+    'scenarios:',
+    '  - name: buys',
+    '    simulate: { persona: busy, goal: two shirts, maxTurns: 4 }',
+    '    expect:',
+    '      turns: 2',
+    '      shoppingCart.grandTotal: { money: "2,580.00 THB" }',
+    '',
+  ].join('\n'),
   's.yaml',
 );
 const scenario = suite.scenarios[0]!;
@@ -42,7 +51,9 @@ afterAll(async () => {
 beforeEach(async () => {
   fake = await startFakeOpenAi();
   dir = await mkdtemp(join(tmpdir(), 'droidcheck-runner-simulate-'));
-  sim = openSimulator(resolveLlmConfig({ judgeModel: 'm' }, { OPENAI_BASE_URL: fake.url }, { retries: 0, timeout: '5s' }, dir)!);
+  sim = openSimulator(
+    resolveLlmConfig({ judgeModel: 'm' }, { OPENAI_BASE_URL: fake.url }, { retries: 0, timeout: '5s' }, dir)!,
+  );
 });
 afterEach(async () => {
   await sim.close();
@@ -50,7 +61,14 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const ctx = (r: Loopback, latency: LatencyRecorder, timeoutMs = 5_000): ExecuteContext => ({ client: r.client, receiver: r.receiver, clock: systemClock, timeoutMs, latency, simulator: sim.simulator });
+const ctx = (r: Loopback, latency: LatencyRecorder, timeoutMs = 5_000): ExecuteContext => ({
+  client: r.client,
+  receiver: r.receiver,
+  clock: systemClock,
+  timeoutMs,
+  latency,
+  simulator: sim.simulator,
+});
 
 describe('a simulate: scenario in the runner', () => {
   for (const mode of ['sync', 'async'] as const) {
@@ -74,11 +92,15 @@ describe('a simulate: scenario in the runner', () => {
     const record = await executeRequest({ seq: 0, scenario, mode: 'sync' }, ctx(rig, new LatencyRecorder()));
     expect(record.passed).toBe(false);
     expect(verdictOf(record)).toBe('judge-error');
-    expect(record.judgeErrors![0]).toMatchObject({ path: 'simulate', code: 'DROIDCHECK_ERR_JUDGE', location: { file: 's.yaml', line: 4 } });
+    expect(record.judgeErrors![0]).toMatchObject({
+      path: 'simulate',
+      code: 'DROIDCHECK_ERR_JUDGE',
+      location: { file: 's.yaml', line: 4 },
+    });
     expect(record.judgeErrors![0]!.message).toMatch(/simulator model m/);
   });
 
-  it("gives the record the outcome of the turn the droid did not answer, with the conversation so far", async () => {
+  it('gives the record the outcome of the turn the droid did not answer, with the conversation so far', async () => {
     fake.onChat(playCustomer(PURCHASE));
     const record = await executeRequest({ seq: 0, scenario, mode: 'async' }, ctx(slow, new LatencyRecorder(), 300));
     expect(record.outcome).toBe('timeout');

@@ -49,8 +49,18 @@ async function rig(opts: { clock?: Clock; answerDelayMs?: number; wire?: boolean
   open.push(emulator);
   const dispatcher = new Agent();
   open.push(dispatcher);
-  const client = new DroidClient({ baseUrl: await emulator.listen(), droidId: emulator.droidId, token: emulator.token, dispatcher });
-  return { emulator, receiver, client, ctx: { client, receiver, clock, timeoutMs: 10_000, latency: new LatencyRecorder() } };
+  const client = new DroidClient({
+    baseUrl: await emulator.listen(),
+    droidId: emulator.droidId,
+    token: emulator.token,
+    dispatcher,
+  });
+  return {
+    emulator,
+    receiver,
+    client,
+    ctx: { client, receiver, clock, timeoutMs: 10_000, latency: new LatencyRecorder() },
+  };
 }
 
 const SUITE = parseSuite(
@@ -122,7 +132,8 @@ scenarios:
   'waits.yaml',
 );
 const scenario = (name: string): Scenario => SUITE.scenarios.find((s) => s.name === name)!;
-const run = (name: string, ctx: ExecuteContext, mode: 'sync' | 'async' = 'sync'): Promise<RequestRecord> => executeRequest({ seq: 0, scenario: scenario(name), mode }, ctx);
+const run = (name: string, ctx: ExecuteContext, mode: 'sync' | 'async' = 'sync'): Promise<RequestRecord> =>
+  executeRequest({ seq: 0, scenario: scenario(name), mode }, ctx);
 
 /** Moves `clock` past a wait's window once `ready()` holds, then lets the receiver fire its deadlines. */
 async function endWindow(clock: TestClock, receiver: Receiver, ready: () => boolean, ms: number): Promise<void> {
@@ -139,7 +150,11 @@ describe('send with waitForReply', () => {
     expect(record.contractViolations).toEqual([]);
     expect(record.passed).toBe(true);
     const step = record.steps![0]!;
-    const body = step.body as { success: boolean; mid: string; reply: { mid: string; type: string; content: { value: string } } };
+    const body = step.body as {
+      success: boolean;
+      mid: string;
+      reply: { mid: string; type: string; content: { value: string } };
+    };
     expect(Object.keys(body)).toEqual(['success', 'mid', 'reply']);
     expect(body.reply).toMatchObject({ type: 'ai', customerId: 2003, content: { type: 'text' } });
     expect(body.reply.mid).not.toBe(body.mid);
@@ -148,7 +163,10 @@ describe('send with waitForReply', () => {
     expect(step.latencyMs).toBeGreaterThanOrEqual(40);
     expect(ctx.latency.summary('reply').count).toBe(1);
     // The forwarded copy of the human message is there too, and was not taken for the reply.
-    expect(receiver.messagesOf(2003).map((m) => [m.payload.type, m.claimed])).toEqual([['human', false], ['ai', true]]);
+    expect(receiver.messagesOf(2003).map((m) => [m.payload.type, m.claimed])).toEqual([
+      ['human', false],
+      ['ai', true],
+    ]);
     expect(receiver.inboundStats().intents.claimed).toBe(1);
   });
 
@@ -163,7 +181,9 @@ describe('send with waitForReply', () => {
         expected: 3,
         actual: 2,
         location: { file: 'waits.yaml', line: 28, col: 67 },
-        message: expect.stringMatching(/^step 1 \(send\): intent webhook: shopping_cart\.products\.0\.count: expected to equal 3, got 2$/),
+        message: expect.stringMatching(
+          /^step 1 \(send\): intent webhook: shopping_cart\.products\.0\.count: expected to equal 3, got 2$/,
+        ),
       }),
     ]);
   });
@@ -172,20 +192,37 @@ describe('send with waitForReply', () => {
     const { ctx } = await rig();
     const record = await run('an intent that never comes', ctx);
     expect(record.passed).toBe(false);
-    expect(record.failures.map((f) => [f.path, f.message])).toEqual([['intentWebhook', 'step 1 (say): no intent webhook for "complaint" within 300 ms of the answer']]);
+    expect(record.failures.map((f) => [f.path, f.message])).toEqual([
+      ['intentWebhook', 'step 1 (say): no intent webhook for "complaint" within 300 ms of the answer'],
+    ]);
   });
 
-  it.each(['sync', 'async'] as const)('a say step expects the intent webhook of its answer (%s), preferring its own among concurrent ones', async (mode) => {
-    const { ctx, receiver } = await rig();
-    // Plain answers that fire the same intent with another count, at the same time.
-    const noise = Array.from({ length: 6 }, (_, i) =>
-      executeRequest({ seq: i + 1, scenario: { ...scenario('say with an intent webhook'), name: `noise ${i}`, steps: undefined, humanMessage: 'I want 1 Oxford shirt' }, mode }, ctx),
-    );
-    const [record] = await Promise.all([run('say with an intent webhook', ctx, mode), ...noise]);
-    expect(record.failures).toEqual([]);
-    expect(record.passed).toBe(true);
-    expect(receiver.inboundStats().intents.accepted).toBeGreaterThanOrEqual(7);
-  });
+  it.each(['sync', 'async'] as const)(
+    'a say step expects the intent webhook of its answer (%s), preferring its own among concurrent ones',
+    async (mode) => {
+      const { ctx, receiver } = await rig();
+      // Plain answers that fire the same intent with another count, at the same time.
+      const noise = Array.from({ length: 6 }, (_, i) =>
+        executeRequest(
+          {
+            seq: i + 1,
+            scenario: {
+              ...scenario('say with an intent webhook'),
+              name: `noise ${i}`,
+              steps: undefined,
+              humanMessage: 'I want 1 Oxford shirt',
+            },
+            mode,
+          },
+          ctx,
+        ),
+      );
+      const [record] = await Promise.all([run('say with an intent webhook', ctx, mode), ...noise]);
+      expect(record.failures).toEqual([]);
+      expect(record.passed).toBe(true);
+      expect(receiver.inboundStats().intents.accepted).toBeGreaterThanOrEqual(7);
+    },
+  );
 
   it('no reply in the window: one failure that says the webhook works and asks about the bot; reply.* left unjudged', async () => {
     const clock = testClock();
@@ -199,7 +236,8 @@ describe('send with waitForReply', () => {
         path: 'reply',
         matcher: 'waitForReply',
         location: { file: 'waits.yaml', line: 63, col: 9 },
-        message: 'step 1 (send): no reply (type ai|admin) within 2 s; messages of customer 2003 do reach the receiver, so the message webhook works: is the bot on for this customer?',
+        message:
+          'step 1 (send): no reply (type ai|admin) within 2 s; messages of customer 2003 do reach the receiver, so the message webhook works: is the bot on for this customer?',
       }),
     ]);
     expect(record.steps![0]!.body).toMatchObject({ success: true, reply: null });
@@ -212,7 +250,9 @@ describe('send with waitForReply', () => {
     const pending = run('slow or missing reply', ctx);
     await endWindow(clock, receiver, () => emulator.stats().messagesStored >= 1, 2_000);
     const message = (await pending).failures[0]?.message ?? '';
-    expect(message).toMatch(/^step 1 \(send\): no message webhook delivery in 2 s, not even the copy of customer 2003's own message: configure the Automation Panel's message webhook as /);
+    expect(message).toMatch(
+      /^step 1 \(send\): no message webhook delivery in 2 s, not even the copy of customer 2003's own message: configure the Automation Panel's message webhook as /,
+    );
     expect(message).toContain(`the receiver's /messages URL (here ${receiver.urls()!.messages}`);
     expect(message).toContain('with the verify token (the value of DROID_VERIFY_TOKEN)');
     expect(message).not.toContain(TOKEN);
@@ -223,7 +263,9 @@ describe('send with waitForReply', () => {
     const { ctx, receiver, emulator } = await rig({ clock, wire: false });
     ctx.webhooks = { answer: 'https://tunnel.example/webhook', messages: 'https://tunnel.example/messages' };
     const first = { ...scenario('slow or missing reply'), name: 'long wait' };
-    first.steps = first.steps!.map((st) => (st.kind === 'call' ? { ...st, waitForReply: { ...st.waitForReply!, withinMs: 180_000 } } : st));
+    first.steps = first.steps!.map((st) =>
+      st.kind === 'call' ? { ...st, waitForReply: { ...st.waitForReply!, withinMs: 180_000 } } : st,
+    );
     const pending = executeRequest({ seq: 0, scenario: first, mode: 'sync' }, ctx);
     await expect.poll(() => emulator.stats().messagesStored, { timeout: 5_000, interval: 5 }).toBeGreaterThanOrEqual(1);
     clock.advance(14_999);
@@ -241,7 +283,9 @@ describe('send with waitForReply', () => {
     // The next reply waits (and a noReplyWithin) end without the clock moving at all.
     const later = await Promise.all([run('slow or missing reply', ctx), run('bot on', ctx)]);
     expect(later[0]!.failures[0]?.message).toMatch(/^step 1 \(send\): no message webhook delivery in 15 s/);
-    expect(later[1]!.failures[0]?.message).toMatch(/^step 1 \(send\): cannot show that no reply came: no message webhook delivery in 15 s/);
+    expect(later[1]!.failures[0]?.message).toMatch(
+      /^step 1 \(send\): cannot show that no reply came: no message webhook delivery in 15 s/,
+    );
     expect(emulator.stats().messagesStored).toBeGreaterThanOrEqual(3);
   });
 
@@ -250,7 +294,9 @@ describe('send with waitForReply', () => {
     const { ctx, receiver } = await rig({ clock, answerDelayMs: 1_500 });
     ctx.messageWebhookCheckMs = 1_000;
     const long = { ...scenario('slow or missing reply'), name: 'slow reply' };
-    long.steps = long.steps!.map((st) => (st.kind === 'call' ? { ...st, waitForReply: { ...st.waitForReply!, withinMs: 60_000 } } : st));
+    long.steps = long.steps!.map((st) =>
+      st.kind === 'call' ? { ...st, waitForReply: { ...st.waitForReply!, withinMs: 60_000 } } : st,
+    );
     const pending = executeRequest({ seq: 0, scenario: long, mode: 'sync' }, ctx);
     await endWindow(clock, receiver, () => receiver.messagesOf(2003).length === 1, 1_000);
     // Past the check: the echo came, so the step keeps waiting for the reply (the emulator answers 1.5 s later, in real time).
@@ -265,7 +311,9 @@ describe('send with waitForReply', () => {
     const { ctx, receiver } = await rig({ clock, token: 'not-the-verify-token-0123456789abcdef' });
     const pending = run('slow or missing reply', ctx);
     await endWindow(clock, receiver, () => receiver.inboundStats().messages.badSecret >= 1, 2_000);
-    expect((await pending).failures[0]?.message).toMatch(/^step 1 \(send\): no message webhook delivery accepted in 2 s: the receiver refused \d+ forwarded message\(s\) for a wrong verify_token: set the service's Verify Token/);
+    expect((await pending).failures[0]?.message).toMatch(
+      /^step 1 \(send\): no message webhook delivery accepted in 2 s: the receiver refused \d+ forwarded message\(s\) for a wrong verify_token: set the service's Verify Token/,
+    );
   });
 });
 
@@ -291,7 +339,9 @@ describe('send with noReplyWithin', () => {
         path: 'reply',
         matcher: 'noReplyWithin',
         actual: expect.objectContaining({ type: 'ai', customerId: 2003 }),
-        message: expect.stringMatching(/^step 1 \(send\): expected no reply within 30 s, got a reply of type ai after [\d.]+ ms: ".+"$/),
+        message: expect.stringMatching(
+          /^step 1 \(send\): expected no reply within 30 s, got a reply of type ai after [\d.]+ ms: ".+"$/,
+        ),
       }),
     ]);
     expect((record.steps![0]!.body as { reply: { type: string } }).reply.type).toBe('ai');
@@ -304,6 +354,8 @@ describe('send with noReplyWithin', () => {
     await endWindow(clock, receiver, () => emulator.stats().messagesStored === 1, 5_000);
     const record = await pending;
     expect(record.passed).toBe(false);
-    expect(record.failures[0]?.message).toMatch(/^step 2 \(send\): cannot show that no reply came: no message webhook delivery in 5 s, not even the copy of customer 2003's own message/);
+    expect(record.failures[0]?.message).toMatch(
+      /^step 2 \(send\): cannot show that no reply came: no message webhook delivery in 5 s, not even the copy of customer 2003's own message/,
+    );
   });
 });

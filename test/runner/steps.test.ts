@@ -4,7 +4,6 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DroidClient } from '../../src/client/index.js';
-import type { Emulator } from '../../src/emulator/index.js';
 import { LatencyRecorder } from '../../src/metrics/index.js';
 import type { Receiver } from '../../src/receiver/index.js';
 import { startLoopback, type Loopback } from '../helpers/loopback.js';
@@ -87,19 +86,24 @@ scenarios:
 describe('scenario steps on the emulator (127.0.0.1)', () => {
   let rig: Loopback;
   let receiver: Receiver;
-  let emulator: Emulator;
   let client: DroidClient;
 
   beforeAll(async () => {
     rig = await startLoopback({ secret: SECRET });
-    ({ receiver, emulator, client } = rig);
+    ({ receiver, client } = rig);
   });
   afterAll(async () => {
     await rig?.close();
   });
 
   const suite = parseSuite(SUITE, 'steps.yaml');
-  const ctx = (): ExecuteContext & { latency: LatencyRecorder } => ({ client, receiver, clock: systemClock, timeoutMs: 10_000, latency: new LatencyRecorder() });
+  const ctx = (): ExecuteContext & { latency: LatencyRecorder } => ({
+    client,
+    receiver,
+    clock: systemClock,
+    timeoutMs: 10_000,
+    latency: new LatencyRecorder(),
+  });
   const scenario = (name: string) => suite.scenarios.find((s) => s.name === name)!;
 
   it('plans scenario x mode x repeat; call-only scenarios run in one mode', () => {
@@ -117,7 +121,10 @@ describe('scenario steps on the emulator (127.0.0.1)', () => {
   });
 
   it('takes over a customer: bot off, send gets no reply, conversations show the human message last', async () => {
-    const record = await executeRequest({ seq: 0, scenario: scenario('human takeover'), mode: 'sync', repeat: 0 }, ctx());
+    const record = await executeRequest(
+      { seq: 0, scenario: scenario('human takeover'), mode: 'sync', repeat: 0 },
+      ctx(),
+    );
     expect(record.failures).toEqual([]);
     expect(record.contractViolations).toEqual([]);
     expect(record.outcome).toBe('answered');
@@ -135,7 +142,10 @@ describe('scenario steps on the emulator (127.0.0.1)', () => {
   });
 
   it('asks for JSON, reads image alt text, and accepts an expected 403', async () => {
-    const record = await executeRequest({ seq: 1, scenario: scenario('crm and images'), mode: 'sync', repeat: 0 }, ctx());
+    const record = await executeRequest(
+      { seq: 1, scenario: scenario('crm and images'), mode: 'sync', repeat: 0 },
+      ctx(),
+    );
     expect(record.failures).toEqual([]);
     expect(record.passed).toBe(true);
     expect(record.steps?.[2]?.captured?.alt).toMatch(/Oxford/);

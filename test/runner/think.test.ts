@@ -33,33 +33,49 @@ describe('think time in a conversation (127.0.0.1)', () => {
   });
   const scenario = parseSuite(SUITE, 'talk.yaml').scenarios[0]!;
 
-  it.each(['sync', 'async'] as const)('%s: waits 2 x 300 ms between the turns, none of it in a latency', async (mode) => {
-    const latency = new LatencyRecorder();
-    const ctx: ExecuteContext = { client: rig.client, receiver: rig.receiver, clock: systemClock, timeoutMs: 10_000, latency };
-    const t0 = performance.now();
-    const record = await executeRequest({ seq: 0, scenario, mode }, ctx);
-    const wallMs = performance.now() - t0;
-    expect(record.outcome).toBe('answered');
-    expect(record.steps!.map((s) => s.kind)).toEqual(['say', 'say', 'say']);
-    expect(wallMs).toBeGreaterThanOrEqual(600);
-    const metric = mode === 'sync' ? 'sync' : 'answer';
-    for (const s of record.steps!) expect(s.latencyMs!).toBeLessThan(300);
-    expect([...latency.byTurn.keys()].sort()).toEqual([1, 2, 3]);
-    for (const turn of [1, 2, 3]) {
-      const r = latency.byTurn.get(turn)!;
-      expect(r.count(metric)).toBe(1);
-      expect(r.summary(metric).max).toBeLessThan(300);
-      if (mode === 'async') expect(r.count('ack')).toBe(1);
-    }
-    // The run-wide histogram holds the same three turns.
-    expect(latency.count(metric)).toBe(3);
-  });
+  it.each(['sync', 'async'] as const)(
+    '%s: waits 2 x 300 ms between the turns, none of it in a latency',
+    async (mode) => {
+      const latency = new LatencyRecorder();
+      const ctx: ExecuteContext = {
+        client: rig.client,
+        receiver: rig.receiver,
+        clock: systemClock,
+        timeoutMs: 10_000,
+        latency,
+      };
+      const t0 = performance.now();
+      const record = await executeRequest({ seq: 0, scenario, mode }, ctx);
+      const wallMs = performance.now() - t0;
+      expect(record.outcome).toBe('answered');
+      expect(record.steps!.map((s) => s.kind)).toEqual(['say', 'say', 'say']);
+      expect(wallMs).toBeGreaterThanOrEqual(600);
+      const metric = mode === 'sync' ? 'sync' : 'answer';
+      for (const s of record.steps!) expect(s.latencyMs!).toBeLessThan(300);
+      expect([...latency.byTurn.keys()].sort()).toEqual([1, 2, 3]);
+      for (const turn of [1, 2, 3]) {
+        const r = latency.byTurn.get(turn)!;
+        expect(r.count(metric)).toBe(1);
+        expect(r.summary(metric).max).toBeLessThan(300);
+        if (mode === 'async') expect(r.count('ack')).toBe(1);
+      }
+      // The run-wide histogram holds the same three turns.
+      expect(latency.count(metric)).toBe(3);
+    },
+  );
 
   it('an interrupt during a pause ends the conversation interrupted, before the next turn', async () => {
     const abort = new AbortController();
     // The run is interrupted the moment the first turn's answer is measured: in the pause after it.
     const latency = { recordMs: () => abort.abort() };
-    const ctx: ExecuteContext = { client: rig.client, receiver: rig.receiver, clock: systemClock, timeoutMs: 10_000, latency, abortSignal: abort.signal };
+    const ctx: ExecuteContext = {
+      client: rig.client,
+      receiver: rig.receiver,
+      clock: systemClock,
+      timeoutMs: 10_000,
+      latency,
+      abortSignal: abort.signal,
+    };
     const record = await executeRequest({ seq: 0, scenario, mode: 'sync' }, ctx);
     expect(record.outcome).toBe('interrupted');
     expect(record.steps).toHaveLength(1);
@@ -72,9 +88,27 @@ describe('drawing the pauses', () => {
 
   it('uniform: within the range; the same seq draws the same pauses', () => {
     const u = { kind: 'uniform' as const, minMs: 2000, maxMs: 8000, location: loc };
-    const a = Array.from({ length: 200 }, ((r) => () => sampleThinkMs(u, r))(thinkRandom(7)));
-    const b = Array.from({ length: 200 }, ((r) => () => sampleThinkMs(u, r))(thinkRandom(7)));
-    const c = Array.from({ length: 200 }, ((r) => () => sampleThinkMs(u, r))(thinkRandom(8)));
+    const a = Array.from(
+      { length: 200 },
+      (
+        (r) => () =>
+          sampleThinkMs(u, r)
+      )(thinkRandom(7)),
+    );
+    const b = Array.from(
+      { length: 200 },
+      (
+        (r) => () =>
+          sampleThinkMs(u, r)
+      )(thinkRandom(7)),
+    );
+    const c = Array.from(
+      { length: 200 },
+      (
+        (r) => () =>
+          sampleThinkMs(u, r)
+      )(thinkRandom(8)),
+    );
     expect(a).toEqual(b);
     expect(a).not.toEqual(c);
     expect(Math.min(...a)).toBeGreaterThanOrEqual(2000);

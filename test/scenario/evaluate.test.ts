@@ -3,7 +3,13 @@
  * path, matcher, expected, actual (undefined when missing), message and the YAML location.
  */
 import { describe, expect, it } from 'vitest';
-import { evaluateExpectations, evaluatePlainExpectations, parseSuite, valueAtPath, type Expectation } from '../../src/scenario/index.js';
+import {
+  evaluateExpectations,
+  evaluatePlainExpectations,
+  parseSuite,
+  valueAtPath,
+  type Expectation,
+} from '../../src/scenario/index.js';
 
 const PAYLOAD = {
   requestId: 'tpa-1',
@@ -22,8 +28,10 @@ function exp(path: string, matcher: string): Expectation[] {
   const text = `suite: t\nscenarios:\n  - name: x\n    humanMessage: hi\n    expect:\n      ${path}: ${matcher}\n`;
   return parseSuite(text, 't.yaml').scenarios[0]!.expect;
 }
-const failuresOf = async (expectations: Expectation[], payload: unknown = PAYLOAD) => (await evaluateExpectations(expectations, payload)).failures;
-const passes = async (path: string, matcher: string): Promise<boolean> => (await failuresOf(exp(path, matcher))).length === 0;
+const failuresOf = async (expectations: Expectation[], payload: unknown = PAYLOAD) =>
+  (await evaluateExpectations(expectations, payload)).failures;
+const passes = async (path: string, matcher: string): Promise<boolean> =>
+  (await failuresOf(exp(path, matcher))).length === 0;
 
 describe('valueAtPath', () => {
   it('walks dotted paths, numeric segments index arrays, own properties only', () => {
@@ -86,7 +94,11 @@ describe('matchers', () => {
     ['shoppingCart.grandTotal', '{ money: { amount: 2580, currency: THB } }', true],
     ['shoppingCart.grandTotal', '{ money: "2,580.00 USD" }', false],
     ['shoppingCart.grandTotal', '{ money: "2,580.01 THB" }', false],
-    ['customExtractedInfo.summary', '{ json: { sentiment: positive, score: { gt: 0.5 }, tags: { includes: b } } }', true],
+    [
+      'customExtractedInfo.summary',
+      '{ json: { sentiment: positive, score: { gt: 0.5 }, tags: { includes: b } } }',
+      true,
+    ],
     ['customExtractedInfo.summary', '{ json: { sentiment: negative } }', false],
     ['answer', '{ json: { a: 1 } }', false],
   ])('%s %s -> %s', async (path, matcher, ok) => {
@@ -110,22 +122,30 @@ describe('matchers', () => {
   it('gives undefined as the actual value of a missing path', async () => {
     const [f] = await failuresOf(exp('shoppingCart.products.3.name', '{ equals: x }'));
     expect(f?.actual).toBeUndefined();
-    expect(f?.message).toBe('shoppingCart.products.3.name: expected to equal "x", got nothing (no value at this path: "shoppingCart.products" has 1 item (index 0))');
+    expect(f?.message).toBe(
+      'shoppingCart.products.3.name: expected to equal "x", got nothing (no value at this path: "shoppingCart.products" has 1 item (index 0))',
+    );
   });
 
   it('a path that finds nothing names the keys at the deepest part that exists, with a did-you-mean', async () => {
     // Cart lines are `count` in the emulator and `quantity` here: the keys that exist show the way.
     const [count] = await failuresOf(exp('shoppingCart.products.0.count', '2'));
-    expect(count?.message).toBe('shoppingCart.products.0.count: expected to equal 2, got nothing (no value at this path: "shoppingCart.products.0" has name, quantity)');
+    expect(count?.message).toBe(
+      'shoppingCart.products.0.count: expected to equal 2, got nothing (no value at this path: "shoppingCart.products.0" has name, quantity)',
+    );
     const [typo] = await failuresOf(exp('shoppingCart.products.0.quantty', '2'));
-    expect(typo?.message).toContain('"shoppingCart.products.0" has name, quantity; did you mean "shoppingCart.products.0.quantity"?');
+    expect(typo?.message).toContain(
+      '"shoppingCart.products.0" has name, quantity; did you mean "shoppingCart.products.0.quantity"?',
+    );
     const [scalar] = await failuresOf(exp('answer.text', '{ present: true }'));
     expect(scalar?.message).toContain('(no value at this path: "answer" is a string, not an object)');
     const [empty] = await failuresOf(exp('customExtractedInfo.summary.x', '{ present: true }'));
     expect(empty?.message).toContain('"customExtractedInfo.summary" is a string');
     // (a typo of a documented field is refused at load time; under customExtractedInfo nothing is known)
     const [custom] = await failuresOf(exp('customExtractedInfo.summry', '{ present: true }'));
-    expect(custom?.message).toMatch(/no value at this path: "customExtractedInfo" has summary; did you mean "customExtractedInfo.summary"\?\)$/);
+    expect(custom?.message).toMatch(
+      /no value at this path: "customExtractedInfo" has summary; did you mean "customExtractedInfo.summary"\?\)$/,
+    );
     const [top] = await failuresOf(exp('requestId', '{ present: true }'), { answer: '', intents: [] });
     expect(top?.message).toContain('(no value at this path: the body has answer, intents)');
     const [none] = await failuresOf(exp('intents.0', 'purchase'), { ...PAYLOAD, intents: [] });

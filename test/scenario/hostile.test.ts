@@ -43,7 +43,8 @@ describe('hostile input', () => {
   });
 
   it('still allows a few aliases (shared chat histories)', () => {
-    const text = 'suite: s\nscenarios:\n  - name: a\n    chatHistory: &h\n      - human: hi\n    humanMessage: x\n  - name: b\n    chatHistory: *h\n    humanMessage: y\n';
+    const text =
+      'suite: s\nscenarios:\n  - name: a\n    chatHistory: &h\n      - human: hi\n    humanMessage: x\n  - name: b\n    chatHistory: *h\n    humanMessage: y\n';
     expect(parseSuite(text, 's.yaml').scenarios[1]?.chatHistory).toEqual([{ type: 'human', content: 'hi' }]);
   });
 
@@ -52,7 +53,9 @@ describe('hostile input', () => {
     expect(messageOf(() => parseSuite(big, 'big.yaml'))).toMatch(/^big\.yaml:1:1: file is larger than 5 MiB/);
     const file = join(dir, 'big.yaml');
     await writeFile(file, big);
-    await expect(loadSuites([file])).rejects.toThrow(new RegExp(`big\\.yaml:1:1: file is larger than 5 MiB \\(${Buffer.byteLength(big)} bytes\\)`));
+    await expect(loadSuites([file])).rejects.toThrow(
+      new RegExp(`big\\.yaml:1:1: file is larger than 5 MiB \\(${Buffer.byteLength(big)} bytes\\)`),
+    );
   });
 
   it('refuses deep nesting', () => {
@@ -80,7 +83,12 @@ describe('hostile input', () => {
     expect(performance.now() - started).toBeLessThan(40 * unit + 300);
     const exp = suite.scenarios[0]!.expect;
     expect(exp).toHaveLength(10_000);
-    expect(exp[9_999]).toMatchObject({ path: 'customExtractedInfo.k9999', matcher: 'equals', expected: 'x', location: { line: 10_005, col: 7 } });
+    expect(exp[9_999]).toMatchObject({
+      path: 'customExtractedInfo.k9999',
+      matcher: 'equals',
+      expected: 'x',
+      location: { line: 10_005, col: 7 },
+    });
 
     // A bad path near the end of the map, and a duplicate key: both at their own line:col.
     const bad = [...keys];
@@ -88,7 +96,9 @@ describe('hostile input', () => {
     bad[9_500] = '      customExtractedInfo.k3: "y"';
     started = performance.now();
     const badText = `${[...head, ...bad].join('\n')}\n`;
-    expect(messageOf(() => parseSuite(badText, 'wide.yaml'))).toMatch(/^wide\.yaml:9506:7: YAML syntax error: Map keys must be unique/);
+    expect(messageOf(() => parseSuite(badText, 'wide.yaml'))).toMatch(
+      /^wide\.yaml:9506:7: YAML syntax error: Map keys must be unique/,
+    );
     bad[9_500] = '      customExtractedInfo.k9500: "y"';
     const msg = messageOf(() => parseSuite(`${[...head, ...bad].join('\n')}\n`, 'wide.yaml'));
     // Three parses of the 10,000 keys (two of them failing at a key near the end).
@@ -97,7 +107,8 @@ describe('hostile input', () => {
   });
 
   it('reports duplicate keys in nested block and flow maps (not only at the top level)', () => {
-    const text = 'suite: s\nscenarios:\n  - name: a\n    humanMessage: hi\n    expect:\n      answer: { contains: x, contains: y }\n      intent: a\n      intent: b\n';
+    const text =
+      'suite: s\nscenarios:\n  - name: a\n    humanMessage: hi\n    expect:\n      answer: { contains: x, contains: y }\n      intent: a\n      intent: b\n';
     const msg = messageOf(() => parseSuite(text, 'd.yaml'));
     expect(msg).toMatch(/d\.yaml:6:30: YAML syntax error: Map keys must be unique/);
     expect(msg).toMatch(/d\.yaml:8:7: YAML syntax error: Map keys must be unique/);
@@ -107,8 +118,12 @@ describe('hostile input', () => {
 
   it('survives binary garbage and odd keys', () => {
     expect(messageOf(() => parseSuite('\u0000\u0001\u0002: [', 'bin.yaml'))).toMatch(/^bin\.yaml:\d+:\d+: /);
-    expect(messageOf(() => parseSuite('suite: s\nscenarios:\n  - ? [a, b]\n    : c\n', 'k.yaml'))).toMatch(/^k\.yaml:\d+:\d+: /);
-    expect(messageOf(() => parseSuite('suite: s\n__proto__: { polluted: true }\nscenarios: []\n', 'p.yaml'))).toMatch(/^p\.yaml:\d+:\d+: /);
+    expect(messageOf(() => parseSuite('suite: s\nscenarios:\n  - ? [a, b]\n    : c\n', 'k.yaml'))).toMatch(
+      /^k\.yaml:\d+:\d+: /,
+    );
+    expect(messageOf(() => parseSuite('suite: s\n__proto__: { polluted: true }\nscenarios: []\n', 'p.yaml'))).toMatch(
+      /^p\.yaml:\d+:\d+: /,
+    );
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 });

@@ -35,10 +35,14 @@ const KEY_LINES = LINES.map((l, i) => [l, i] as const).filter(([l]) => /^\s*(- )
 function typo(word: string, n: number): string {
   const i = (n % (word.length - 1)) + 1;
   switch (n % 4) {
-    case 0: return word.slice(0, i) + word.slice(i + 1); // drop a letter
-    case 1: return word.slice(0, i - 1) + (word[i] ?? '') + (word[i - 1] ?? '') + word.slice(i + 1); // swap
-    case 2: return word.slice(0, i) + word[i] + word.slice(i); // double a letter
-    default: return word.slice(0, i) + 'x' + word.slice(i + 1); // replace
+    case 0:
+      return word.slice(0, i) + word.slice(i + 1); // drop a letter
+    case 1:
+      return word.slice(0, i - 1) + (word[i] ?? '') + (word[i - 1] ?? '') + word.slice(i + 1); // swap
+    case 2:
+      return word.slice(0, i) + word[i] + word.slice(i); // double a letter
+    default:
+      return `${word.slice(0, i)}x${word.slice(i + 1)}`; // replace
   }
 }
 
@@ -55,24 +59,39 @@ function mutations(): [string, string][] {
       if (word.length < 4 || ['http', 'https'].includes(word)) continue;
       for (let n = 0; n < 4; n++) {
         const bad = typo(word, n);
-        if (bad !== word) out.push([`typo ${word} -> ${bad} (line ${i + 1})`, replaceLine(i, line.replace(`${word}:`, `${bad}:`))]);
+        if (bad !== word)
+          out.push([`typo ${word} -> ${bad} (line ${i + 1})`, replaceLine(i, line.replace(`${word}:`, `${bad}:`))]);
       }
     }
   }
   // 2. deleted required keys
   for (const key of ['scenarios', 'name', 'humanMessage']) {
-    LINES.forEach((l, i) => { if (new RegExp(`^\\s*(- )?${key}:`).test(l) && !l.includes('- ')) out.push([`delete ${key} (line ${i + 1})`, dropLine(i)]); });
+    LINES.forEach((l, i) => {
+      if (new RegExp(`^\\s*(- )?${key}:`).test(l) && !l.includes('- '))
+        out.push([`delete ${key} (line ${i + 1})`, dropLine(i)]);
+    });
   }
   // 3. wrong types
   const WRONG = ['[1, 2]', '{ a: 1 }', '42', 'true', '""'];
   LINES.forEach((l, i) => {
     const m = /^(\s*(?:- )?)(\w+): (.+)$/.exec(l);
     if (!m || !SCALAR_KEYS.includes(m[2]!)) return;
-    for (const w of WRONG) if (!(w === '42' && m[2] === 'latency')) out.push([`wrong type ${m[2]}=${w}`, replaceLine(i, `${m[1]}${m[2]}: ${w}`)]);
+    for (const w of WRONG)
+      if (!(w === '42' && m[2] === 'latency'))
+        out.push([`wrong type ${m[2]}=${w}`, replaceLine(i, `${m[1]}${m[2]}: ${w}`)]);
   });
-  for (const w of ['3', 'yes', '{ a: b }', '[1]']) out.push([`tags=${w}`, GOOD.replace('tags: [cart, address]', `tags: ${w === 'yes' ? '{}' : w}`)]);
-  for (const w of ['sometimes', '[sync, later]', '[]', '{ sync: true }', '7']) out.push([`modes=${w}`, GOOD.replace('modes: [sync, async]', `modes: ${w}`)]);
-  for (const w of ['hello', '[a, b]', '{ human: 1 }', '{ type: bot, content: x }', '{ type: human }', '{ human: a, ai: b }']) {
+  for (const w of ['3', 'yes', '{ a: b }', '[1]'])
+    out.push([`tags=${w}`, GOOD.replace('tags: [cart, address]', `tags: ${w === 'yes' ? '{}' : w}`)]);
+  for (const w of ['sometimes', '[sync, later]', '[]', '{ sync: true }', '7'])
+    out.push([`modes=${w}`, GOOD.replace('modes: [sync, async]', `modes: ${w}`)]);
+  for (const w of [
+    'hello',
+    '[a, b]',
+    '{ human: 1 }',
+    '{ type: bot, content: x }',
+    '{ type: human }',
+    '{ human: a, ai: b }',
+  ]) {
     out.push([`chat turn ${w}`, GOOD.replace('- human: Hi, do you sell shirts?', `- ${w}`)]);
   }
   // 4. bad regexes
@@ -80,17 +99,38 @@ function mutations(): [string, string][] {
     out.push([`bad regex ${re}`, GOOD.replace('"^101\\\\d\\\\d$"', JSON.stringify(re))]);
   }
   // 5. bad matcher values
-  for (const v of ['{ money: lots }', '{ length: { min: 5, max: 1 } }', '{ length: -1 }', '{ gt: ten }', '{ oneOf: [] }', '{}', '{ ignoreCase: true }', '{ json: 3 }', '{ contains: [1] }', '{ absent: maybe }', '{ matches: { pattern: x, flags: z } }']) {
+  for (const v of [
+    '{ money: lots }',
+    '{ length: { min: 5, max: 1 } }',
+    '{ length: -1 }',
+    '{ gt: ten }',
+    '{ oneOf: [] }',
+    '{}',
+    '{ ignoreCase: true }',
+    '{ json: 3 }',
+    '{ contains: [1] }',
+    '{ absent: maybe }',
+    '{ matches: { pattern: x, flags: z } }',
+  ]) {
     out.push([`matcher value ${v}`, GOOD.replace('{ lt: 180000 }', v)]);
   }
   // 6. bad latency values
-  for (const v of ['soon', '"< 3h"', '"<< 3s"', '"> 1s"', '"-1s"', '"1,5s"', '"ms"', '"< s"']) out.push([`latency ${v}`, GOOD.replace('"< 180s"', v)]);
+  for (const v of ['soon', '"< 3h"', '"<< 3s"', '"> 1s"', '"-1s"', '"1,5s"', '"ms"', '"< s"'])
+    out.push([`latency ${v}`, GOOD.replace('"< 180s"', v)]);
   // 7. bad paths
-  for (const p of ['responses[0].kwargs', 'a..b', '.answer', 'answer.', 'shopping cart']) out.push([`path ${p}`, GOOD.replace('executionTime:', `${p}:`)]);
+  for (const p of ['responses[0].kwargs', 'a..b', '.answer', 'answer.', 'shopping cart'])
+    out.push([`path ${p}`, GOOD.replace('executionTime:', `${p}:`)]);
   // 8. YAML damage: indentation, tabs, quotes, duplicates
   LINES.forEach((l, i) => {
     if (!l.trim() || i === 0) return;
-    if (/^\s+\S/.test(l)) out.push([`tab indent line ${i + 1}`, replaceLine(i, l.replace(/^(\s+)/, (s) => '\t'.repeat(Math.max(1, s.length / 2))))]);
+    if (/^\s+\S/.test(l))
+      out.push([
+        `tab indent line ${i + 1}`,
+        replaceLine(
+          i,
+          l.replace(/^(\s+)/, (s) => '\t'.repeat(Math.max(1, s.length / 2))),
+        ),
+      ]);
   });
   for (const i of [3, 8, 9, 16, 18]) out.push([`indent +1 line ${i + 1}`, replaceLine(i, ` ${LINES[i]}`)]);
   for (const i of [3, 8, 16]) out.push([`indent -1 line ${i + 1}`, replaceLine(i, LINES[i]!.slice(1))]);
@@ -99,7 +139,10 @@ function mutations(): [string, string][] {
   out.push(['unclosed flow map', GOOD.replace('{ includes: purchase }', '{ includes: purchase')]);
   out.push(['unclosed flow seq', GOOD.replace('[cart, address]', '[cart, address')]);
   out.push(['duplicate scenario name', GOOD.replace('name: greets', 'name: buys two Oxford shirts')]);
-  out.push(['duplicate key', GOOD.replace('    humanMessage: Hello!', '    humanMessage: Hello!\n    humanMessage: Hi!')]);
+  out.push([
+    'duplicate key',
+    GOOD.replace('    humanMessage: Hello!', '    humanMessage: Hello!\n    humanMessage: Hi!'),
+  ]);
   out.push(['duplicate expect path', GOOD.replace('      executionTime:', '      answer: x\n      executionTime:')]);
   out.push(['empty scenarios', 'suite: s\nscenarios: []\n']);
   out.push(['scenarios as map', 'suite: s\nscenarios: { a: 1 }\n']);

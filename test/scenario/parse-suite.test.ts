@@ -60,7 +60,10 @@ describe('parseSuite', () => {
   });
 
   it('names a suite without "suite" after its file, and turns latency units into ms', () => {
-    const s = parseSuite('scenarios:\n  - name: a\n    humanMessage: hi\n    latency: "< 100ms"\n', 'dir/smoke-tests.yml');
+    const s = parseSuite(
+      'scenarios:\n  - name: a\n    humanMessage: hi\n    latency: "< 100ms"\n',
+      'dir/smoke-tests.yml',
+    );
     expect(s.name).toBe('smoke-tests');
     expect(s.scenarios[0]?.latencyMs?.max).toBe(100);
     const m = parseSuite('scenarios:\n  - name: a\n    humanMessage: hi\n    latency: "<3m"\n', 'x.yaml');
@@ -127,7 +130,9 @@ describe('loadSuites', () => {
   });
 
   it('refuses an explicitly named file that is not a suite', async () => {
-    await expect(loadSuites([join(FIX, 'good', 'emulator-profile.yaml')])).rejects.toThrow(/emulator-profile\.yaml:1:1: not a scenario suite/);
+    await expect(loadSuites([join(FIX, 'good', 'emulator-profile.yaml')])).rejects.toThrow(
+      /emulator-profile\.yaml:1:1: not a scenario suite/,
+    );
   });
 
   it('gathers the issues of every file into one ScenarioError', async () => {
@@ -136,7 +141,9 @@ describe('loadSuites', () => {
     const msg = (err as ScenarioError).message;
     expect(msg).toContain(`${join(FIX, 'bad', 'syntax.yml')}:5:1: YAML syntax error`);
     expect(msg).toContain(`${join(FIX, 'bad', 'typo.yaml')}:4:5: unknown key "humanMesage"`);
-    expect(msg).toContain(`${join(FIX, 'bad', 'typo.yaml')}:6:17: unknown matcher "contians" — did you mean "contains"?`);
+    expect(msg).toContain(
+      `${join(FIX, 'bad', 'typo.yaml')}:6:17: unknown matcher "contians" — did you mean "contains"?`,
+    );
     expect(msg).toContain(`${join(FIX, 'missing.yaml')}:1:1: no such file or directory`);
   });
 });

@@ -9,7 +9,13 @@ const one = (steps: string, extra = '') => `suite: s\nscenarios:\n  - name: a\n$
 
 describe('think: the pause before a step', () => {
   it('resolves a duration, a uniform range and a lognormal to ms, with their locations', () => {
-    const suite = parseSuite(one('      - say: hi\n      - say: more\n        think: { min: 2s, max: 8s }\n      - say: last\n        think: { lognormal: { median: 4s, p90: 12s } }\n', '    think: 500ms\n'), 's.yaml');
+    const suite = parseSuite(
+      one(
+        '      - say: hi\n      - say: more\n        think: { min: 2s, max: 8s }\n      - say: last\n        think: { lognormal: { median: 4s, p90: 12s } }\n',
+        '    think: 500ms\n',
+      ),
+      's.yaml',
+    );
     const sc = suite.scenarios[0]!;
     expect(sc.think).toEqual({ kind: 'fixed', ms: 500, location: at(4, 5) });
     expect(sc.steps![0]!.think).toBeUndefined();
@@ -23,12 +29,36 @@ describe('think: the pause before a step', () => {
   });
 
   it.each([
-    ['a bare number', one('      - say: hi\n        think: 5\n'), 's.yaml:6:16: "think": a duration with its unit, e.g. 30s, 500ms or 2m, a range { min: 2s, max: 8s } or { lognormal: { median: 4s, p90: 12s } }, got a number'],
-    ['min above max', one('      - say: hi\n        think: { min: 9s, max: 2s }\n'), 's.yaml:6:23: think min 9s is more than max 2s'],
-    ['p90 not above the median', one('      - say: hi\n        think: { lognormal: { median: 4s, p90: 4s } }\n'), 's.yaml:6:48: think lognormal p90 4s must be above the median 4s'],
-    ['longer than 10 min', one('      - say: hi\n        think: 11m\n'), 's.yaml:6:16: think 11m is longer than 10 min: a pause that long is a conversation resumed later, write a new scenario'],
-    ['on a single message', 'suite: s\nscenarios:\n  - name: a\n    humanMessage: hi\n    think: 2s\n', 's.yaml:5:5: think is the pause between the turns of a conversation: it needs steps (say: ...), not humanMessage'],
-    ['a typo in the range', one('      - say: hi\n        think: { min: 2s, maz: 8s }\n'), 's.yaml:6:27: unknown key "maz" — did you mean "max"?'],
+    [
+      'a bare number',
+      one('      - say: hi\n        think: 5\n'),
+      's.yaml:6:16: "think": a duration with its unit, e.g. 30s, 500ms or 2m, a range { min: 2s, max: 8s } or { lognormal: { median: 4s, p90: 12s } }, got a number',
+    ],
+    [
+      'min above max',
+      one('      - say: hi\n        think: { min: 9s, max: 2s }\n'),
+      's.yaml:6:23: think min 9s is more than max 2s',
+    ],
+    [
+      'p90 not above the median',
+      one('      - say: hi\n        think: { lognormal: { median: 4s, p90: 4s } }\n'),
+      's.yaml:6:48: think lognormal p90 4s must be above the median 4s',
+    ],
+    [
+      'longer than 10 min',
+      one('      - say: hi\n        think: 11m\n'),
+      's.yaml:6:16: think 11m is longer than 10 min: a pause that long is a conversation resumed later, write a new scenario',
+    ],
+    [
+      'on a single message',
+      'suite: s\nscenarios:\n  - name: a\n    humanMessage: hi\n    think: 2s\n',
+      's.yaml:5:5: think is the pause between the turns of a conversation: it needs steps (say: ...), not humanMessage',
+    ],
+    [
+      'a typo in the range',
+      one('      - say: hi\n        think: { min: 2s, maz: 8s }\n'),
+      's.yaml:6:27: unknown key "maz" — did you mean "max"?',
+    ],
   ])('refuses %s at file:line:col', (_name, text, message) => {
     expect(issues(text)).toContainEqual(message);
   });

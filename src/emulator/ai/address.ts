@@ -15,7 +15,12 @@ interface City {
 }
 
 const CITIES: City[] = [
-  { en: 'Bangkok', th: 'กรุงเทพมหานคร', aliases: ['bangkok', 'bkk', 'krung thep', 'กรุงเทพมหานคร', 'กรุงเทพฯ', 'กรุงเทพ', 'กทม'], postalPrefix: '10' },
+  {
+    en: 'Bangkok',
+    th: 'กรุงเทพมหานคร',
+    aliases: ['bangkok', 'bkk', 'krung thep', 'กรุงเทพมหานคร', 'กรุงเทพฯ', 'กรุงเทพ', 'กทม'],
+    postalPrefix: '10',
+  },
   { en: 'Nonthaburi', th: 'นนทบุรี', aliases: ['nonthaburi', 'นนทบุรี'], postalPrefix: '11' },
   { en: 'Chiang Mai', th: 'เชียงใหม่', aliases: ['chiang mai', 'chiangmai', 'เชียงใหม่'], postalPrefix: '50' },
   { en: 'Chiang Rai', th: 'เชียงราย', aliases: ['chiang rai', 'เชียงราย'], postalPrefix: '57' },
@@ -23,18 +28,34 @@ const CITIES: City[] = [
   { en: 'Khon Kaen', th: 'ขอนแก่น', aliases: ['khon kaen', 'ขอนแก่น'], postalPrefix: '40' },
   { en: 'Chon Buri', th: 'ชลบุรี', aliases: ['chon buri', 'chonburi', 'pattaya', 'ชลบุรี', 'พัทยา'], postalPrefix: '20' },
   { en: 'Songkhla', th: 'สงขลา', aliases: ['songkhla', 'hat yai', 'สงขลา', 'หาดใหญ่'], postalPrefix: '90' },
-  { en: 'Nakhon Ratchasima', th: 'นครราชสีมา', aliases: ['nakhon ratchasima', 'korat', 'นครราชสีมา', 'โคราช'], postalPrefix: '30' },
-  { en: 'Surat Thani', th: 'สุราษฎร์ธานี', aliases: ['surat thani', 'koh samui', 'สุราษฎร์ธานี', 'เกาะสมุย'], postalPrefix: '84' },
+  {
+    en: 'Nakhon Ratchasima',
+    th: 'นครราชสีมา',
+    aliases: ['nakhon ratchasima', 'korat', 'นครราชสีมา', 'โคราช'],
+    postalPrefix: '30',
+  },
+  {
+    en: 'Surat Thani',
+    th: 'สุราษฎร์ธานี',
+    aliases: ['surat thani', 'koh samui', 'สุราษฎร์ธานี', 'เกาะสมุย'],
+    postalPrefix: '84',
+  },
 ];
 
-const ALIASES = CITIES.flatMap((city) => city.aliases.map((alias) => ({ alias, city }))).sort((a, b) => b.alias.length - a.alias.length);
+const ALIASES = CITIES.flatMap((city) => city.aliases.map((alias) => ({ alias, city }))).sort(
+  (a, b) => b.alias.length - a.alias.length,
+);
 
 const POSTAL = /(?<![\d/+-])([1-9]\d{4})(?![\d/-])/;
-const STREET_WORD = /\b(?:road|rd\.?|street|st\.?|soi|lane|ln\.?|avenue|ave\.?|alley|moo|village|building|bldg\.?|condo|tower)(?![a-z])|ถนน|ถ\.|ซอย|ซ\.|หมู่|อาคาร|คอนโด|หมู่บ้าน/i;
+const STREET_WORD =
+  /\b(?:road|rd\.?|street|st\.?|soi|lane|ln\.?|avenue|ave\.?|alley|moo|village|building|bldg\.?|condo|tower)(?![a-z])|ถนน|ถ\.|ซอย|ซ\.|หมู่|อาคาร|คอนโด|หมู่บ้าน/i;
 const HOUSE_NUMBER = /(?<![\d/])\d{1,5}(?:\/\d{1,4})?(?=\s*[A-Za-z\u0E00-\u0E7F])/g;
-const STREET_END = /,|\n|\.(?:\s|$)|\s(?:and|please|thanks|thank)\b|แขวง|ตำบล|ต\.|เขต|อำเภอ|อ\.|จังหวัด|จ\.|\b(?:sub-?district|district|khet|khwaeng|amphoe|tambon)\b|\b[A-Z][a-z]+(?:\s[A-Z][a-z]+)?\s+(?:sub-?)?district\b/i;
-const SUBDISTRICT = /(?:แขวง|ตำบล|ต\.)\s*([\u0E00-\u0E7F]+)|\b(?:khwaeng|tambon)\s+([A-Z][a-z]+(?:\s[A-Z][a-z]+)?)|\b([A-Z][a-z]+(?:\s[A-Z][a-z]+)?)\s+sub-?district\b/i;
-const DISTRICT = /(?:เขต|อำเภอ|อ\.)\s*([\u0E00-\u0E7F]+)|\b(?:khet|amphoe)\s+([A-Z][a-z]+(?:\s[A-Z][a-z]+)?)|\b([A-Z][a-z]+(?:\s[A-Z][a-z]+)?)(?<!sub-?)\s+district\b/i;
+const STREET_END =
+  /,|\n|\.(?:\s|$)|\s(?:and|please|thanks|thank)\b|แขวง|ตำบล|ต\.|เขต|อำเภอ|อ\.|จังหวัด|จ\.|\b(?:sub-?district|district|khet|khwaeng|amphoe|tambon)\b|\b[A-Z][a-z]+(?:\s[A-Z][a-z]+)?\s+(?:sub-?)?district\b/i;
+const SUBDISTRICT =
+  /(?:แขวง|ตำบล|ต\.)\s*([\u0E00-\u0E7F]+)|\b(?:khwaeng|tambon)\s+([A-Z][a-z]+(?:\s[A-Z][a-z]+)?)|\b([A-Z][a-z]+(?:\s[A-Z][a-z]+)?)\s+sub-?district\b/i;
+const DISTRICT =
+  /(?:เขต|อำเภอ|อ\.)\s*([\u0E00-\u0E7F]+)|\b(?:khet|amphoe)\s+([A-Z][a-z]+(?:\s[A-Z][a-z]+)?)|\b([A-Z][a-z]+(?:\s[A-Z][a-z]+)?)(?<!sub-?)\s+district\b/i;
 
 export const EMPTY_ADDRESS: AddressParsing = Object.freeze({
   street_address: '',
@@ -72,7 +93,10 @@ function findStreet(text: string, stops: number[]): string {
   const stop = STREET_END.exec(rest);
   let end = stop ? afterWord + stop.index : text.length;
   for (const s of stops) if (s > afterWord && s < end) end = s;
-  return text.slice(start, end).replace(/[\s,]+$/, '').trim();
+  return text
+    .slice(start, end)
+    .replace(/[\s,]+$/, '')
+    .trim();
 }
 
 function pick(m: RegExpExecArray | null): string {
@@ -90,7 +114,8 @@ export function extractAddress(text: string, language: Language): AddressParsing
   const subdistrict = pick(SUBDISTRICT.exec(text));
   const district = pick(DISTRICT.exec(text));
   const postal_code = postal?.[1] ?? '';
-  const city = named?.city ?? (postal_code ? CITIES.find((c) => c.postalPrefix === postal_code.slice(0, 2)) : undefined);
+  const city =
+    named?.city ?? (postal_code ? CITIES.find((c) => c.postalPrefix === postal_code.slice(0, 2)) : undefined);
   const cityName = city ? (language === 'th' ? city.th : city.en) : '';
   const found = Boolean(street_address || subdistrict || district || cityName || postal_code);
   if (!found) return { ...EMPTY_ADDRESS };

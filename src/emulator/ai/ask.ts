@@ -12,10 +12,11 @@ import { detectIntents } from './intents.js';
 /** spec: Limits, "Chat history used as context: 50 messages". */
 export const ASK_CONTEXT_MESSAGES = 50;
 
-const NEGATIVE = /\b(broken|damaged|terrible|awful|angry|disappoint\w*|bad|worst|late|wrong|refund|complain\w*)\b|ไม่พอใจ|แย่|เสีย|ชำรุด|ผิดหวัง/i;
+const NEGATIVE =
+  /\b(broken|damaged|terrible|awful|angry|disappoint\w*|bad|worst|late|wrong|refund|complain\w*)\b|ไม่พอใจ|แย่|เสีย|ชำรุด|ผิดหวัง/i;
 const POSITIVE = /\b(thanks|thank you|great|love|perfect|good|excellent|happy|awesome|nice)\b|ขอบคุณ|ดีมาก|ชอบ|สวย/i;
 
-export interface AskInsight {
+interface AskInsight {
   sentiment: 'positive' | 'negative' | 'neutral';
   productInterest: string[];
   concerns: string[];
@@ -25,7 +26,7 @@ export interface AskInsight {
 }
 
 /** `messages` newest first (as stored); only the newest 50 are read. */
-export function analyseConversation(messages: readonly ConversationMessage[], catalogue: Catalogue): AskInsight {
+function analyseConversation(messages: readonly ConversationMessage[], catalogue: Catalogue): AskInsight {
   const recent = messages.slice(0, ASK_CONTEXT_MESSAGES);
   const human = recent.filter((m) => m.type === 'human').map((m) => (m.contentType === 'image' ? m.alt : m.content));
   let score = 0;
@@ -36,22 +37,32 @@ export function analyseConversation(messages: readonly ConversationMessage[], ca
     if (POSITIVE.test(text)) score += 1;
     for (const m of findProducts(text, catalogue)) products.add(m.product.name);
     for (const intent of detectIntents(text, { mentionsProduct: false, hasContact: false, followUpPurchase: false })) {
-      if (intent === 'complaint' || intent === 'return_request' || intent === 'shipping' || intent === 'payment' || intent === 'price_inquiry') concerns.add(intent);
+      if (
+        intent === 'complaint' ||
+        intent === 'return_request' ||
+        intent === 'shipping' ||
+        intent === 'payment' ||
+        intent === 'price_inquiry'
+      )
+        concerns.add(intent);
     }
   }
   const sentiment = score > 0 ? 'positive' : score < 0 ? 'negative' : 'neutral';
   const productInterest = [...products];
   const concernList = [...concerns];
-  const nextStep = concerns.has('complaint') || concerns.has('return_request')
-    ? 'Resolve the open issue first: contact the customer and arrange a return or replacement.'
-    : productInterest.length > 0
-      ? `Follow up with an offer for ${productInterest.join(', ')}.`
-      : 'Ask which products the customer is looking for.';
-  const summary = human.length === 0
-    ? 'No customer messages yet.'
-    : `${human.length} customer message(s); sentiment ${sentiment}` +
-      (productInterest.length > 0 ? `; interested in ${productInterest.join(', ')}` : '') +
-      (concernList.length > 0 ? `; topics: ${concernList.join(', ')}` : '') + '.';
+  const nextStep =
+    concerns.has('complaint') || concerns.has('return_request')
+      ? 'Resolve the open issue first: contact the customer and arrange a return or replacement.'
+      : productInterest.length > 0
+        ? `Follow up with an offer for ${productInterest.join(', ')}.`
+        : 'Ask which products the customer is looking for.';
+  const summary =
+    human.length === 0
+      ? 'No customer messages yet.'
+      : `${human.length} customer message(s); sentiment ${sentiment}` +
+        (productInterest.length > 0 ? `; interested in ${productInterest.join(', ')}` : '') +
+        (concernList.length > 0 ? `; topics: ${concernList.join(', ')}` : '') +
+        '.';
   return { sentiment, productInterest, concerns: concernList, summary, nextStep, messagesConsidered: recent.length };
 }
 
@@ -73,7 +84,8 @@ export function answerPrompt(prompt: string, messages: readonly ConversationMess
   const p = prompt.toLowerCase();
   const templateKeys = /\bjson\b/.test(p) ? [...new Set([...prompt.matchAll(TEMPLATE_KEY)].map((m) => m[1]!))] : [];
   // A prompt that spells out the JSON it wants gets exactly those keys (as an LLM would).
-  if (templateKeys.length > 0) return JSON.stringify(Object.fromEntries(templateKeys.map((key) => [key, templateValue(key, insight)])));
+  if (templateKeys.length > 0)
+    return JSON.stringify(Object.fromEntries(templateKeys.map((key) => [key, templateValue(key, insight)])));
   const wants = {
     sentiment: /sentiment|feel|mood|emotion|ความรู้สึก|อารมณ์/.test(p),
     productInterest: /product|interest|buy|สินค้า|สนใจ/.test(p),
@@ -95,7 +107,11 @@ export function answerPrompt(prompt: string, messages: readonly ConversationMess
   const parts: string[] = [];
   if (none || wants.sentiment) parts.push(`The customer's sentiment is ${insight.sentiment}.`);
   if (none || wants.productInterest) {
-    parts.push(insight.productInterest.length > 0 ? `They are interested in ${insight.productInterest.join(', ')}.` : 'No product interest was expressed.');
+    parts.push(
+      insight.productInterest.length > 0
+        ? `They are interested in ${insight.productInterest.join(', ')}.`
+        : 'No product interest was expressed.',
+    );
   }
   if (none || wants.concerns) parts.push(`Summary: ${insight.summary}`);
   if (none || wants.nextStep) parts.push(`Next step: ${insight.nextStep}`);

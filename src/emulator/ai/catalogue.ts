@@ -45,7 +45,14 @@ const amountFormat = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, 
 
 /** "Oxford shirt" => "OXFORD-SHIRT" (the default product code). */
 export function productCode(product: CatalogueProduct): string {
-  return product.code ?? (product.name.toUpperCase().replace(/[^A-Z0-9]+/g, '-').replace(/^-+|-+$/g, '') || 'PRODUCT');
+  return (
+    product.code ??
+    (product.name
+      .toUpperCase()
+      .replace(/[^A-Z0-9]+/g, '-')
+      .replace(/^-+|-+$/g, '') ||
+      'PRODUCT')
+  );
 }
 
 /**
@@ -70,12 +77,12 @@ interface KeywordEntry {
 
 const compiled = new WeakMap<Catalogue, KeywordEntry[]>();
 
-function escape(s: string): string {
+function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 /** Keyword patterns, longest first, compiled once per catalogue object. */
-export function keywordIndex(catalogue: Catalogue): KeywordEntry[] {
+function keywordIndex(catalogue: Catalogue): KeywordEntry[] {
   let entries = compiled.get(catalogue);
   if (entries) return entries;
   entries = [];
@@ -84,7 +91,7 @@ export function keywordIndex(catalogue: Catalogue): KeywordEntry[] {
       const k = keyword.toLowerCase();
       const thai = /[\u0E00-\u0E7F]/.test(k);
       // English: word boundaries and an optional plural; Thai has no spaces, so a plain substring.
-      const source = thai ? escape(k) : `(?<![a-z-])${escape(k)}(?:s|es)?(?![a-z])`;
+      const source = thai ? escapeRegExp(k) : `(?<![a-z-])${escapeRegExp(k)}(?:s|es)?(?![a-z])`;
       entries.push({ keyword: k, product, pattern: new RegExp(source, 'g') });
     }
   }

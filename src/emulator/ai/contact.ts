@@ -11,9 +11,37 @@ export interface ContactInfo {
 
 const EMAIL = /[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}/;
 const PHONE = /(?<![\d/])(\+66|0)[\s-]?(\d{1,2})[\s-]?(\d{3})[\s-]?(\d{3,4})(?![\d/])/;
-const NAME_EN = /\b(?:my name is|my name's|name:|call me|this is)\s+([A-Za-z][A-Za-z'’-]*(?:\s+[A-Za-z][A-Za-z'’-]*){0,2})/i;
+const NAME_EN =
+  /\b(?:my name is|my name's|name:|call me|this is)\s+([A-Za-z][A-Za-z'’-]*(?:\s+[A-Za-z][A-Za-z'’-]*){0,2})/i;
 const NAME_TH = /(?:ชื่อว่า|ชื่อ)\s*(?:คุณ|นาย|นางสาว|นาง|น\.ส\.)?\s*([\u0E00-\u0E7F]+(?:[ \t]+[\u0E00-\u0E7F]+)?)/;
-const STOP_EN = new Set(['and', 'my', 'i', "i'm", 'im', 'please', 'phone', 'email', 'e-mail', 'from', 'here', 'the', 'number', 'mobile', 'call', 'you', 'can', 'at', 'with', 'in', 'to', 'is', 'by', 'on', 'for', 'speaking']);
+const STOP_EN = new Set([
+  'and',
+  'my',
+  'i',
+  "i'm",
+  'im',
+  'please',
+  'phone',
+  'email',
+  'e-mail',
+  'from',
+  'here',
+  'the',
+  'number',
+  'mobile',
+  'call',
+  'you',
+  'can',
+  'at',
+  'with',
+  'in',
+  'to',
+  'is',
+  'by',
+  'on',
+  'for',
+  'speaking',
+]);
 const PARTICLES_TH = /(?:ครับผม|ครับ|ค่ะ|คะ|นะคะ|นะครับ|นะ|จ้า|จ้ะ)$/;
 const STOP_TH = /^(?:เบอร์|โทร|อีเมล|อีเมล์|ที่อยู่|ส่ง|ครับ|ค่ะ|คะ|นะ)/;
 

@@ -4,7 +4,7 @@
  */
 import { findProducts, type Catalogue } from './catalogue.js';
 
-export const IMAGE_URL_PATTERN = /\.(?:jpe?g|png|gif|webp)$/i;
+const IMAGE_URL_PATTERN = /\.(?:jpe?g|png|gif|webp)$/i;
 
 /** True when the URL parses, is http(s) and its path ends in a supported extension. */
 export function isSupportedImageUrl(url: string): boolean {
@@ -24,7 +24,11 @@ export function imageAltText(url: string, catalogue: Catalogue): string {
   } catch {
     // keep the raw text
   }
-  const words = file.replace(IMAGE_URL_PATTERN, '').replace(/[-_.+]+/g, ' ').replace(/\s+/g, ' ').trim();
+  const words = file
+    .replace(IMAGE_URL_PATTERN, '')
+    .replace(/[-_.+]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   const products = findProducts(words, catalogue);
   if (products.length > 0) {
     const names = [...new Set(products.map((p) => p.product.name))].join(' and ');

@@ -15,18 +15,13 @@ import { conversationLanguage, LANGUAGE_NAMES, type Language } from './language.
 import { detectPaymentMethod, type PaymentMethod } from './payment.js';
 import { bareQuantity, quantityAround } from './quantity.js';
 
-export { DEFAULT_CATALOGUE, formatAmount, formatMoney, findProducts, productCode } from './catalogue.js';
-export type { Catalogue, CatalogueProduct } from './catalogue.js';
+export { DEFAULT_CATALOGUE, formatAmount, formatMoney } from './catalogue.js';
+export type { Catalogue } from './catalogue.js';
 export { extractAddress } from './address.js';
 export { extractContact } from './contact.js';
-export { detectLanguage, LANGUAGE_NAMES } from './language.js';
-export type { Language } from './language.js';
-export { detectIntents, DETECTORS, USER_INTENT_SENTENCES } from './intents.js';
-export type { Detector } from './intents.js';
-export { DEFAULT_INTENTS, resolveIntents } from './intent-config.js';
-export type { IntentDefinition, IntentWebhookConfig } from './intent-config.js';
+export { detectLanguage } from './language.js';
+export type { IntentDefinition } from './intent-config.js';
 export { detectPaymentMethod } from './payment.js';
-export type { PaymentMethod } from './payment.js';
 
 export interface AnswerInput {
   humanMessage: string;
@@ -34,7 +29,10 @@ export interface AnswerInput {
 }
 
 /** The content fields of the answer payload (everything but ids, executionTime and timestamp). */
-export type AnswerBody = Pick<AnswerPayload, 'responses' | 'addressParsing' | 'customerInsight' | 'customExtractedInfo' | 'answer' | 'intents'> & {
+export type AnswerBody = Pick<
+  AnswerPayload,
+  'responses' | 'addressParsing' | 'customerInsight' | 'customExtractedInfo' | 'answer' | 'intents'
+> & {
   /** The emulator's cart (choice tier: lines as {code, name, price, count, total, available}). */
   shoppingCart: ShoppingCart;
 };
@@ -59,10 +57,11 @@ function lastHistoryProduct(history: ChatHistoryItem[], catalogue: Catalogue): C
   return undefined;
 }
 
-const TAKE_IT = /\b(?:i'?ll take|i will take|take (?:it|them|one)|i'?ll have|i want (?:it|them|one)|add (?:it|them) to)\b|เอาอันนี้|เอาตัวนี้|เอาเลย|สั่งเลย/i;
+const TAKE_IT =
+  /\b(?:i'?ll take|i will take|take (?:it|them|one)|i'?ll have|i want (?:it|them|one)|add (?:it|them) to)\b|เอาอันนี้|เอาตัวนี้|เอาเลย|สั่งเลย/i;
 
 /** What the emulator needs beyond the payload (intent webhooks). */
-export interface AnswerFacts {
+interface AnswerFacts {
   language: Language;
   paymentMethod: PaymentMethod;
 }
@@ -73,7 +72,11 @@ export interface AnalysedAnswer {
 }
 
 /** `generateAnswer` with the facts the intent webhook needs (pure, deterministic). */
-export function analyseAnswer(input: AnswerInput, catalogue: Catalogue = DEFAULT_CATALOGUE, intents: readonly IntentDefinition[] = DEFAULT_INTENTS): AnalysedAnswer {
+export function analyseAnswer(
+  input: AnswerInput,
+  catalogue: Catalogue = DEFAULT_CATALOGUE,
+  intents: readonly IntentDefinition[] = DEFAULT_INTENTS,
+): AnalysedAnswer {
   return build(input, catalogue, intents);
 }
 
@@ -86,7 +89,11 @@ export function analyseAnswer(input: AnswerInput, catalogue: Catalogue = DEFAULT
  * droid's (`intents`, default DEFAULT_INTENTS); `user_language` a language name ("English");
  * `user_intent` a sentence ("Asking about product pricing").
  */
-export function generateAnswer(input: AnswerInput, catalogue: Catalogue = DEFAULT_CATALOGUE, intents: readonly IntentDefinition[] = DEFAULT_INTENTS): AnswerBody {
+export function generateAnswer(
+  input: AnswerInput,
+  catalogue: Catalogue = DEFAULT_CATALOGUE,
+  intents: readonly IntentDefinition[] = DEFAULT_INTENTS,
+): AnswerBody {
   return build(input, catalogue, intents).body;
 }
 
@@ -100,7 +107,8 @@ function build(input: AnswerInput, catalogue: Catalogue, intentDefs: readonly In
 
   let followUp: CatalogueProduct | undefined;
   const bare = mentions.length === 0 ? bareQuantity(message) : undefined;
-  if (mentions.length === 0 && (bare !== undefined || TAKE_IT.test(message))) followUp = lastHistoryProduct(input.chatHistory, catalogue);
+  if (mentions.length === 0 && (bare !== undefined || TAKE_IT.test(message)))
+    followUp = lastHistoryProduct(input.chatHistory, catalogue);
 
   const intents = detectIntents(message, {
     mentionsProduct: mentions.length > 0,
@@ -112,7 +120,9 @@ function build(input: AnswerInput, catalogue: Catalogue, intentDefs: readonly In
   if (intents.includes('purchase')) {
     lines = followUp
       ? [{ product: followUp, quantity: bare ?? 1 }]
-      : mergeLines(mentions.map((m) => ({ product: m.product, quantity: quantityAround(message, m.start, m.end) ?? 1 })));
+      : mergeLines(
+          mentions.map((m) => ({ product: m.product, quantity: quantityAround(message, m.start, m.end) ?? 1 })),
+        );
   }
   const cart = priceCart(lines, catalogue);
 

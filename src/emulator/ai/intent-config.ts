@@ -59,7 +59,11 @@ function lowerKeywords(defs: readonly IntentDefinition[]): (string[] | undefined
 }
 
 /** Maps the detectors that fired (priority order) and the message to the droid's intents. */
-export function resolveIntents(detected: readonly Detector[], message: string, defs: readonly IntentDefinition[]): ResolvedIntents {
+export function resolveIntents(
+  detected: readonly Detector[],
+  message: string,
+  defs: readonly IntentDefinition[],
+): ResolvedIntents {
   const lower = message.toLowerCase();
   const keywords = lowerKeywords(defs);
   const matched: IntentDefinition[] = [];
@@ -79,4 +83,3 @@ export function resolveIntents(detected: readonly Detector[], message: string, d
       : USER_INTENT_SENTENCES[detected[0] ?? 'general_inquiry'];
   return { names: matched.map((m) => m.name), matched, userIntent };
 }
-

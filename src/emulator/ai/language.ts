@@ -29,13 +29,36 @@ export function conversationLanguage(message: string, humanTurns: string[]): Lan
 }
 
 const WORDS: Record<string, number> = {
-  a: 1, an: 1, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10,
-  couple: 2, pair: 1, single: 1, dozen: 12,
-  หนึ่ง: 1, สอง: 2, สาม: 3, สี่: 4, ห้า: 5, หก: 6, เจ็ด: 7, แปด: 8, เก้า: 9, สิบ: 10,
+  a: 1,
+  an: 1,
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  couple: 2,
+  pair: 1,
+  single: 1,
+  dozen: 12,
+  หนึ่ง: 1,
+  สอง: 2,
+  สาม: 3,
+  สี่: 4,
+  ห้า: 5,
+  หก: 6,
+  เจ็ด: 7,
+  แปด: 8,
+  เก้า: 9,
+  สิบ: 10,
 };
 
 /** Thai digits ๐-๙ to ASCII digits. */
-export function normaliseDigits(text: string): string {
+function normaliseDigits(text: string): string {
   return text.replace(/[\u0E50-\u0E59]/g, (d) => String(d.charCodeAt(0) - 0x0e50));
 }
 
@@ -49,4 +72,5 @@ export function parseQuantityToken(token: string): number | undefined {
   return WORDS[t];
 }
 
-export const QUANTITY_WORD = '(?:\\d{1,3}|[\\u0E50-\\u0E59]{1,3}|a|an|one|two|three|four|five|six|seven|eight|nine|ten|couple|dozen|หนึ่ง|สอง|สาม|สี่|ห้า|หก|เจ็ด|แปด|เก้า|สิบ)';
+export const QUANTITY_WORD =
+  '(?:\\d{1,3}|[\\u0E50-\\u0E59]{1,3}|a|an|one|two|three|four|five|six|seven|eight|nine|ten|couple|dozen|หนึ่ง|สอง|สาม|สี่|ห้า|หก|เจ็ด|แปด|เก้า|สิบ)';

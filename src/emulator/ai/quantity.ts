@@ -5,9 +5,15 @@
 import { parseQuantityToken, QUANTITY_WORD } from './language.js';
 
 /** Up to two adjectives between the number and the product ("2 blue Oxford shirts"). */
-const BEFORE = new RegExp(`(?:^|[^a-z0-9\\u0E00-\\u0E7F])(${QUANTITY_WORD})\\s*(?:x\\s*)?(?:(?:pairs?|pieces?|pcs|units?|of)\\s+)*(?:[a-z-]+\\s+){0,2}$`, 'i');
+const BEFORE = new RegExp(
+  `(?:^|[^a-z0-9\\u0E00-\\u0E7F])(${QUANTITY_WORD})\\s*(?:x\\s*)?(?:(?:pairs?|pieces?|pcs|units?|of)\\s+)*(?:[a-z-]+\\s+){0,2}$`,
+  'i',
+);
 /** Thai style: product then number then classifier ("เสื้อ 2 ตัว"); or "x2", "× 3". */
-const AFTER = new RegExp(`^\\s*(?:[x×*]\\s*)?(${QUANTITY_WORD})(?:\\s*(?:ตัว|ชิ้น|คู่|ใบ|เส้น|ผืน|อัน|pcs|pieces?|units?)|\\s*$|[\\s,.!?])`, 'i');
+const AFTER = new RegExp(
+  `^\\s*(?:[x×*]\\s*)?(${QUANTITY_WORD})(?:\\s*(?:ตัว|ชิ้น|คู่|ใบ|เส้น|ผืน|อัน|pcs|pieces?|units?)|\\s*$|[\\s,.!?])`,
+  'i',
+);
 
 /** The quantity written just before or after a mention at [start, end) of `text`, if any. */
 export function quantityAround(text: string, start: number, end: number): number | undefined {

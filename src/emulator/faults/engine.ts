@@ -44,7 +44,10 @@ export class FaultEngine {
     const rules = this.current.requests;
     for (let i = 0; i < rules.length; i++) {
       const rule = rules[i]!;
-      const applies = rule.endpoint === '*' || rule.endpoint === endpoint || (Array.isArray(rule.endpoint) && rule.endpoint.includes(endpoint));
+      const applies =
+        rule.endpoint === '*' ||
+        rule.endpoint === endpoint ||
+        (Array.isArray(rule.endpoint) && rule.endpoint.includes(endpoint));
       if (applies && this.random() < rule.probability) return rule;
     }
     return undefined;

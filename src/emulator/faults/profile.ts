@@ -24,10 +24,9 @@ import { z } from 'zod';
 import { ENDPOINT_NAMES, type EndpointName } from '../../contract/index.js';
 import { parseYamlFile } from '../profile/load.js';
 
-export { ENDPOINT_NAMES, type EndpointName };
+export type { EndpointName };
 
-
-export const delaySchema = z.discriminatedUnion('kind', [
+const delaySchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('fixed'), ms: z.number().nonnegative() }),
   z.strictObject({ kind: z.literal('uniform'), minMs: z.number().nonnegative(), maxMs: z.number().nonnegative() }),
   z.strictObject({
@@ -41,7 +40,7 @@ export type DelayDistribution = z.infer<typeof delaySchema>;
 
 const probability = z.number().min(0).max(1).default(1);
 
-export const requestFaultSchema = z.strictObject({
+const requestFaultSchema = z.strictObject({
   endpoint: z.union([z.enum([...ENDPOINT_NAMES, '*']), z.array(z.enum(ENDPOINT_NAMES)).min(1)]).default('*'),
   probability,
   action: z.enum(['error', 'rate-limit', 'reset', 'hang', 'delay']),
@@ -55,10 +54,9 @@ export const requestFaultSchema = z.strictObject({
 export type RequestFaultRule = z.infer<typeof requestFaultSchema>;
 
 /** Which outbound webhook a rule applies to (default: the answer webhook). */
-export const WEBHOOK_TARGETS = ['answer', 'message', 'intent', '*'] as const;
-export type WebhookFaultTarget = (typeof WEBHOOK_TARGETS)[number];
+const WEBHOOK_TARGETS = ['answer', 'message', 'intent', '*'] as const;
 
-export const webhookFaultSchema = z.strictObject({
+const webhookFaultSchema = z.strictObject({
   /** answer (default), message (forwarding, `verify_token`), intent (secret in the body), or `*`. */
   target: z.enum(WEBHOOK_TARGETS).default('answer'),
   probability,
@@ -73,7 +71,7 @@ export const webhookFaultSchema = z.strictObject({
 });
 export type WebhookFaultRule = z.infer<typeof webhookFaultSchema>;
 
-export const faultProfileSchema = z.strictObject({
+const faultProfileSchema = z.strictObject({
   /** Seed of the fault stream; default: the emulator's seed. */
   seed: z.number().int().optional(),
   ackDelay: delaySchema.optional(),
@@ -110,7 +108,8 @@ export function parseFaultProfile(input: FaultProfileInput | undefined): FaultPr
     }
   }
   const parsed = faultProfileSchema.safeParse(raw);
-  if (!parsed.success) throw new FaultProfileError(parsed.error.issues.map((i) => `${i.path.join('.') || '(profile)'}: ${i.message}`));
+  if (!parsed.success)
+    throw new FaultProfileError(parsed.error.issues.map((i) => `${i.path.join('.') || '(profile)'}: ${i.message}`));
   return parsed.data;
 }
 

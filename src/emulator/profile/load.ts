@@ -19,7 +19,8 @@ export const DEFAULT_PROFILE_PATH = fileURLToPath(new URL('../../../scenarios/em
 function objectAt(schema: z.ZodType, path: readonly PropertyKey[]): z.ZodObject | undefined {
   const unwrap = (s: z.ZodType | undefined): z.ZodType | undefined => {
     let t = s;
-    while (t instanceof z.ZodOptional || t instanceof z.ZodDefault || t instanceof z.ZodNullable) t = t.unwrap() as z.ZodType;
+    while (t instanceof z.ZodOptional || t instanceof z.ZodDefault || t instanceof z.ZodNullable)
+      t = t.unwrap() as z.ZodType;
     return t;
   };
   let s = unwrap(schema);
@@ -44,7 +45,9 @@ export function parseYamlFile<T>(text: string, file: string, schema: z.ZodType<T
     return { file, line: pos.line, col: pos.col };
   };
   if (doc.errors.length > 0) {
-    throw new ScenarioError(doc.errors.map((e) => ({ location: at(e.pos[0]), message: `YAML syntax error: ${e.message.split('\n')[0]}` })));
+    throw new ScenarioError(
+      doc.errors.map((e) => ({ location: at(e.pos[0]), message: `YAML syntax error: ${e.message.split('\n')[0]}` })),
+    );
   }
   const parsed = schema.safeParse(doc.toJS() ?? {});
   if (parsed.success) return parsed.data;
@@ -67,7 +70,12 @@ export function parseYamlFile<T>(text: string, file: string, schema: z.ZodType<T
     }
     const offset = isNode(node) && node.range ? node.range[0] : 0;
     const missing = issue.code === 'invalid_type' && /received undefined$/.test(issue.message);
-    issues.push({ location: at(offset), message: missing ? `${where}missing; add it (${issue.message.replace(/^Invalid input: /, '')})` : `${where}${issue.message}` });
+    issues.push({
+      location: at(offset),
+      message: missing
+        ? `${where}missing; add it (${issue.message.replace(/^Invalid input: /, '')})`
+        : `${where}${issue.message}`,
+    });
   }
   throw new ScenarioError(issues);
 }
@@ -84,7 +92,12 @@ export function loadProfile(path: string = DEFAULT_PROFILE_PATH): EmulatorProfil
     text = readFileSync(path, 'utf8');
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code ?? 'error';
-    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory; give the profile YAML file' : `cannot read (${code})`;
+    const why =
+      code === 'ENOENT'
+        ? 'no such file'
+        : code === 'EISDIR'
+          ? 'is a directory; give the profile YAML file'
+          : `cannot read (${code})`;
     throw new ScenarioError([{ location: { file: path, line: 1, col: 1 }, message: `emulator profile: ${why}` }]);
   }
   return parseProfile(text, path);
@@ -95,6 +108,9 @@ export function resolveProfile(profile: unknown): EmulatorProfile {
   const parsed = emulatorProfileSchema.safeParse(profile);
   if (parsed.success) return parsed.data;
   throw new ScenarioError(
-    parsed.error.issues.map((i) => ({ location: { file: '<profile>', line: 1, col: 1 }, message: `${i.path.join('.')}: ${i.message}` })),
+    parsed.error.issues.map((i) => ({
+      location: { file: '<profile>', line: 1, col: 1 },
+      message: `${i.path.join('.')}: ${i.message}`,
+    })),
   );
 }

@@ -13,7 +13,7 @@ import { WEAKNESSES } from '../ai/weaknesses.js';
 
 const offsetSchema = z.string().regex(/^[+-]\d\d:\d\d$/, 'expected a UTC offset like +07:00');
 
-export const profileProductSchema = z.strictObject({
+const profileProductSchema = z.strictObject({
   name: z.string().min(1),
   /** Product code for the intent webhook's cart lines; default: the name as a slug ("OXFORD-SHIRT"). */
   code: z.string().min(1).optional(),
@@ -21,14 +21,14 @@ export const profileProductSchema = z.strictObject({
   keywords: z.array(z.string().min(1)).min(1),
 });
 
-export const profileCatalogueSchema = z.strictObject({
+const profileCatalogueSchema = z.strictObject({
   currency: z.string().regex(/^[A-Z]{3}$/, 'expected an ISO 4217 code such as THB'),
   shippingFee: z.number().nonnegative(),
   freeShippingThreshold: z.number().nonnegative(),
   products: z.array(profileProductSchema).min(1),
 });
 
-export const profileChannelSchema = z.strictObject({
+const profileChannelSchema = z.strictObject({
   id: z.number().int(),
   type: z.enum(['line', 'facebook', 'whatsapp', 'webchat']),
   name: z.string(),
@@ -40,7 +40,7 @@ export const profileChannelSchema = z.strictObject({
  * receiving-webhook.mdx, "Message Type" and "Content Types"); a `button` message's choices are
  * one per line of `content`.
  */
-export const profileMessageSchema = z.strictObject({
+const profileMessageSchema = z.strictObject({
   id: z.number().int(),
   type: z.enum(MESSAGE_SENDER_TYPES),
   contentType: z.enum(MESSAGE_CONTENT_TYPES),
@@ -50,9 +50,8 @@ export const profileMessageSchema = z.strictObject({
   createdAt: isoTimestampSchema,
   updatedAt: isoTimestampSchema,
 });
-export type ProfileMessage = z.infer<typeof profileMessageSchema>;
 
-export const profileCustomerSchema = z.strictObject({
+const profileCustomerSchema = z.strictObject({
   // Every field the spec names for a customer (spec: Resources, Customer), as the contract has them.
   ...customerSchema.shape,
   customerId: z.number().int(),
@@ -67,7 +66,7 @@ export type ProfileCustomer = z.infer<typeof profileCustomerSchema>;
  * `intents` reports; `detects` the rule engine's detectors that raise it, `keywords` extra words;
  * `webhook` the "Call third party API" setting (URL and "API Secret Key", sent in the body).
  */
-export const profileIntentSchema = z
+const profileIntentSchema = z
   .strictObject({
     name: z.string().min(1).max(64),
     detects: z.array(z.enum(DETECTORS)).default([]),
@@ -79,8 +78,10 @@ export const profileIntentSchema = z
       })
       .optional(),
   })
-  .refine((i) => i.detects.length + i.keywords.length > 0, { message: 'an intent needs "detects" or "keywords"', path: ['detects'] });
-export type ProfileIntent = z.infer<typeof profileIntentSchema>;
+  .refine((i) => i.detects.length + i.keywords.length > 0, {
+    message: 'an intent needs "detects" or "keywords"',
+    path: ['detects'],
+  });
 
 export const emulatorProfileSchema = z
   .strictObject({
@@ -111,17 +112,26 @@ export const emulatorProfileSchema = z
   .superRefine((p, ctx) => {
     const names = new Set<string>();
     p.intents.forEach((intent, i) => {
-      if (names.has(intent.name)) ctx.addIssue({ code: 'custom', path: ['intents', i, 'name'], message: `duplicate intent name ${intent.name}` });
+      if (names.has(intent.name))
+        ctx.addIssue({ code: 'custom', path: ['intents', i, 'name'], message: `duplicate intent name ${intent.name}` });
       names.add(intent.name);
     });
     const ids = new Set<number>();
     p.customers.forEach((c, i) => {
-      if (ids.has(c.customerId)) ctx.addIssue({ code: 'custom', path: ['customers', i, 'customerId'], message: `duplicate customerId ${c.customerId}` });
+      if (ids.has(c.customerId))
+        ctx.addIssue({
+          code: 'custom',
+          path: ['customers', i, 'customerId'],
+          message: `duplicate customerId ${c.customerId}`,
+        });
       ids.add(c.customerId);
       if (!p.channels.some((ch) => ch.id === c.channelId)) {
-        ctx.addIssue({ code: 'custom', path: ['customers', i, 'channelId'], message: `no channel with id ${c.channelId}` });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['customers', i, 'channelId'],
+          message: `no channel with id ${c.channelId}`,
+        });
       }
     });
   });
 export type EmulatorProfile = z.infer<typeof emulatorProfileSchema>;
-export type EmulatorProfileInput = z.input<typeof emulatorProfileSchema>;

@@ -28,10 +28,19 @@ function isUrl(v: string): boolean {
   }
 }
 
-export function adminRoutes(app: FastifyInstance, ctx: EmulatorContext, stats: () => EmulatorStats, control: EmulatorControl): void {
-  app.addContentTypeParser(['text/yaml', 'application/yaml', 'application/x-yaml', 'text/plain'], { parseAs: 'string' }, (_req, body, done) => {
-    done(null, body);
-  });
+export function adminRoutes(
+  app: FastifyInstance,
+  ctx: EmulatorContext,
+  stats: () => EmulatorStats,
+  control: EmulatorControl,
+): void {
+  app.addContentTypeParser(
+    ['text/yaml', 'application/yaml', 'application/x-yaml', 'text/plain'],
+    { parseAs: 'string' },
+    (_req, body, done) => {
+      done(null, body);
+    },
+  );
 
   app.get('/faults', async () => ctx.faults.profile);
 
@@ -57,13 +66,15 @@ export function adminRoutes(app: FastifyInstance, ctx: EmulatorContext, stats: (
         return sendError(reply, 400, `url is not a URL: ${body.url}`);
       }
     }
-    ctx.webhook = typeof body.url === 'string' ? webhookTarget(body.url, (body.secret as string | null | undefined) ?? null) : null;
+    ctx.webhook =
+      typeof body.url === 'string' ? webhookTarget(body.url, (body.secret as string | null | undefined) ?? null) : null;
     return { webhookConfigured: ctx.webhook !== null };
   });
 
   app.put('/message-webhook', async (request, reply) => {
     const body = (request.body ?? {}) as { url?: unknown; verifyToken?: unknown };
-    if (body.url !== null && (typeof body.url !== 'string' || !isUrl(body.url))) return sendError(reply, 400, 'url must be a URL or null');
+    if (body.url !== null && (typeof body.url !== 'string' || !isUrl(body.url)))
+      return sendError(reply, 400, 'url must be a URL or null');
     if (body.verifyToken !== undefined && body.verifyToken !== null && typeof body.verifyToken !== 'string') {
       return sendError(reply, 400, 'verifyToken must be a string');
     }
@@ -78,13 +89,26 @@ export function adminRoutes(app: FastifyInstance, ctx: EmulatorContext, stats: (
       return { intentWebhooks: [...ctx.intentHooks.keys()] };
     }
     if (typeof body.url !== 'string' || !isUrl(body.url)) return sendError(reply, 400, 'url must be a URL or null');
-    if (body.secret !== undefined && typeof body.secret !== 'string') return sendError(reply, 400, 'secret must be a string');
-    if (body.intents !== undefined && (!Array.isArray(body.intents) || !body.intents.every((i) => typeof i === 'string'))) {
+    if (body.secret !== undefined && typeof body.secret !== 'string')
+      return sendError(reply, 400, 'secret must be a string');
+    if (
+      body.intents !== undefined &&
+      (!Array.isArray(body.intents) || !body.intents.every((i) => typeof i === 'string'))
+    ) {
       return sendError(reply, 400, 'intents must be a list of intent names');
     }
     const unknown = ((body.intents ?? []) as string[]).filter((n) => !ctx.intents.some((d) => d.name === n));
-    if (unknown.length > 0) return sendError(reply, 400, `unknown intent(s) ${unknown.join(', ')}; the profile has ${ctx.intents.map((d) => d.name).join(', ')}`);
-    control.setIntentWebhook({ url: body.url, ...(body.secret !== undefined ? { secret: body.secret as string } : {}), ...(body.intents ? { intents: body.intents as string[] } : {}) });
+    if (unknown.length > 0)
+      return sendError(
+        reply,
+        400,
+        `unknown intent(s) ${unknown.join(', ')}; the profile has ${ctx.intents.map((d) => d.name).join(', ')}`,
+      );
+    control.setIntentWebhook({
+      url: body.url,
+      ...(body.secret !== undefined ? { secret: body.secret as string } : {}),
+      ...(body.intents ? { intents: body.intents as string[] } : {}),
+    });
     return { intentWebhooks: [...ctx.intentHooks.keys()] };
   });
 

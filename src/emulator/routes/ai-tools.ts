@@ -36,20 +36,24 @@ function scheduleReply(ctx: EmulatorContext, customerId: number, text: string, h
 export function aiToolRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
   let tracking = 0;
 
-  app.post<{ Params: { customerId: string } }>('/customer/:customerId/ask', { config: { endpoint: 'ask' } }, async (request, reply) => {
-    const id = knownCustomer(ctx, request.params.customerId, reply);
-    if (id === undefined) return reply;
-    const prompt = (request.body as { prompt?: unknown } | null)?.prompt;
-    if (typeof prompt !== 'string' || prompt.trim() === '') {
-      ctx.stats.rejected += 1;
-      return sendError(reply, 400, 'prompt is required');
-    }
-    if (prompt.length > ASK_PROMPT_MAX) {
-      ctx.stats.rejected += 1;
-      return sendError(reply, 400, `prompt must be at most ${ASK_PROMPT_MAX} characters (got ${prompt.length})`);
-    }
-    return { answer: answerPrompt(prompt, ctx.store.conversations(id), ctx.catalogue) };
-  });
+  app.post<{ Params: { customerId: string } }>(
+    '/customer/:customerId/ask',
+    { config: { endpoint: 'ask' } },
+    async (request, reply) => {
+      const id = knownCustomer(ctx, request.params.customerId, reply);
+      if (id === undefined) return reply;
+      const prompt = (request.body as { prompt?: unknown } | null)?.prompt;
+      if (typeof prompt !== 'string' || prompt.trim() === '') {
+        ctx.stats.rejected += 1;
+        return sendError(reply, 400, 'prompt is required');
+      }
+      if (prompt.length > ASK_PROMPT_MAX) {
+        ctx.stats.rejected += 1;
+        return sendError(reply, 400, `prompt must be at most ${ASK_PROMPT_MAX} characters (got ${prompt.length})`);
+      }
+      return { answer: answerPrompt(prompt, ctx.store.conversations(id), ctx.catalogue) };
+    },
+  );
 
   app.post('/send', { config: { endpoint: 'send' } }, async (request, reply) => {
     const body = (request.body ?? {}) as { customerId?: unknown; humanMessage?: unknown };
@@ -68,9 +72,17 @@ export function aiToolRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
       .conversations(id)
       .slice(0, ASK_CONTEXT_MESSAGES)
       .filter((m) => m.type === 'human' || m.type === 'ai' || m.type === 'admin')
-      .map((m) => ({ type: m.type === 'human' ? ('human' as const) : ('ai' as const), content: m.contentType === 'image' ? m.alt : m.content }))
+      .map((m) => ({
+        type: m.type === 'human' ? ('human' as const) : ('ai' as const),
+        content: m.contentType === 'image' ? m.alt : m.content,
+      }))
       .reverse();
-    const stored = storeMessage(ctx, id, { type: 'human', contentType: isImage ? 'image' : 'text', content: isImage ? text.trim() : text, alt })!;
+    const stored = storeMessage(ctx, id, {
+      type: 'human',
+      contentType: isImage ? 'image' : 'text',
+      content: isImage ? text.trim() : text,
+      alt,
+    })!;
     if (ctx.store.customer(id)?.botEnabled) scheduleReply(ctx, id, isImage ? alt : text, history);
     return { success: true, mid: stored.mid };
   });

@@ -14,7 +14,12 @@ import type { AsyncAck } from '../../contract/index.js';
 import { scheduleAnswer } from '../answer-job.js';
 import type { EmulatorContext } from '../context.js';
 import { fireIntentWebhooks } from '../intent-webhooks.js';
-import { MSG_INVALID_HUMAN_MESSAGE, MSG_MISSING_TEST_CUSTOMER, MSG_WEBHOOK_NOT_CONFIGURED, sendError } from '../http-errors.js';
+import {
+  MSG_INVALID_HUMAN_MESSAGE,
+  MSG_MISSING_TEST_CUSTOMER,
+  MSG_WEBHOOK_NOT_CONFIGURED,
+  sendError,
+} from '../http-errors.js';
 import { buildAnswerPayload, checkAnswerRequest } from '../payload.js';
 
 /** The acknowledgement's message, word for word (async docs page, "Immediate Response"). */
@@ -22,7 +27,11 @@ export const ACK_MESSAGE = 'Answer request queued. Response will be sent to your
 const SHUTTING_DOWN = 'The emulator is shutting down';
 const JSON_TYPE = 'application/json; charset=utf-8';
 /** The acknowledgement's JSON around its requestId: JSON.stringify({success: true, requestId, message: ACK_MESSAGE}). */
-const [ACK_HEAD, ACK_TAIL] = JSON.stringify({ success: true, requestId: '\u0000', message: ACK_MESSAGE } satisfies AsyncAck).split('"\\u0000"') as [string, string];
+const [ACK_HEAD, ACK_TAIL] = JSON.stringify({
+  success: true,
+  requestId: '\u0000',
+  message: ACK_MESSAGE,
+} satisfies AsyncAck).split('"\\u0000"') as [string, string];
 
 export function answerRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
   app.post('/get-droid-answer', { config: { endpoint: 'get-droid-answer' } }, async (request, reply) => {
@@ -53,7 +62,13 @@ export function answerRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
     const check = checkAnswerRequest(request.body, false);
     const webhook = ctx.webhook;
     const customerId = ctx.testCustomerId;
-    const refusal = !check.ok ? check.message : !webhook ? MSG_WEBHOOK_NOT_CONFIGURED : customerId === null ? MSG_MISSING_TEST_CUSTOMER : undefined;
+    const refusal = !check.ok
+      ? check.message
+      : !webhook
+        ? MSG_WEBHOOK_NOT_CONFIGURED
+        : customerId === null
+          ? MSG_MISSING_TEST_CUSTOMER
+          : undefined;
     if (refusal !== undefined || !check.ok || !webhook || customerId === null) {
       ctx.stats.rejected += 1;
       return sendError(reply, 400, refusal ?? MSG_INVALID_HUMAN_MESSAGE);

@@ -37,22 +37,30 @@ export function customerRoutes(app: FastifyInstance, ctx: EmulatorContext): void
     return ctx.store.customer(id);
   });
 
-  app.get<CustomerParams>('/customer/:customerId/conversations', { config: { endpoint: 'conversations' } }, async (request, reply) => {
-    const id = knownCustomer(ctx, request.params.customerId, reply);
-    if (id === undefined) return reply;
-    const conversations = ctx.store.conversations(id);
-    return { conversations, total: conversations.length };
-  });
+  app.get<CustomerParams>(
+    '/customer/:customerId/conversations',
+    { config: { endpoint: 'conversations' } },
+    async (request, reply) => {
+      const id = knownCustomer(ctx, request.params.customerId, reply);
+      if (id === undefined) return reply;
+      const conversations = ctx.store.conversations(id);
+      return { conversations, total: conversations.length };
+    },
+  );
 
-  app.post<CustomerParams>('/customer/:customerId', { config: { endpoint: 'customer-update' } }, async (request, reply) => {
-    const id = knownCustomer(ctx, request.params.customerId, reply);
-    if (id === undefined) return reply;
-    const botEnabled = (request.body as { botEnabled?: unknown } | null)?.botEnabled;
-    if (typeof botEnabled !== 'boolean') {
-      ctx.stats.rejected += 1;
-      return sendError(reply, 400, 'botEnabled must be a boolean');
-    }
-    ctx.store.setBotEnabled(id, botEnabled);
-    return { success: true, customerId: id, botEnabled };
-  });
+  app.post<CustomerParams>(
+    '/customer/:customerId',
+    { config: { endpoint: 'customer-update' } },
+    async (request, reply) => {
+      const id = knownCustomer(ctx, request.params.customerId, reply);
+      if (id === undefined) return reply;
+      const botEnabled = (request.body as { botEnabled?: unknown } | null)?.botEnabled;
+      if (typeof botEnabled !== 'boolean') {
+        ctx.stats.rejected += 1;
+        return sendError(reply, 400, 'botEnabled must be a boolean');
+      }
+      ctx.store.setBotEnabled(id, botEnabled);
+      return { success: true, customerId: id, botEnabled };
+    },
+  );
 }

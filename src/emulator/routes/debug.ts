@@ -25,7 +25,7 @@ interface DebugQuery {
 }
 
 /** Parses the filters; returns an error text for a bad one. */
-export function parseDebugQuery(q: DebugQuery): DeliveryLogQuery | string {
+function parseDebugQuery(q: DebugQuery): DeliveryLogQuery | string {
   const out: DeliveryLogQuery = {};
   if (q.status) {
     if (q.status === 'success' || q.status === 'failed') out.status = q.status;
@@ -46,10 +46,11 @@ export function parseDebugQuery(q: DebugQuery): DeliveryLogQuery | string {
   return out;
 }
 
-export function renderDeliveryPage(droidId: number, entries: DeliveryLogEntry[], q: DebugQuery): string {
+function renderDeliveryPage(droidId: number, entries: DeliveryLogEntry[], q: DebugQuery): string {
   const rows = entries
     .map(
-      (e) => `<tr class="${e.ok ? 'ok' : 'fail'}"><td>${esc(e.timestamp)}</td><td>${e.kind}</td><td>${esc(e.requestId)}</td><td>${e.attempt}</td>` +
+      (e) =>
+        `<tr class="${e.ok ? 'ok' : 'fail'}"><td>${esc(e.timestamp)}</td><td>${e.kind}</td><td>${esc(e.requestId)}</td><td>${e.attempt}</td>` +
         `<td>${esc(e.targetUrl)}</td><td>${e.status ?? '-'}</td><td>${e.durationMs}</td><td>${esc(e.error)}</td>` +
         `<td><details><summary>payload</summary><pre>${esc(JSON.stringify(e.requestPayload, null, 2))}</pre></details></td>` +
         `<td><pre>${esc(e.responseBody)}</pre></td></tr>`,
@@ -78,23 +79,35 @@ ${rows}
 export function debugRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
   const droid = String(ctx.droidId);
 
-  app.get<{ Params: { droidId: string }; Querystring: DebugQuery }>('/droids/:droidId/debug/webhooks', async (request, reply) => {
-    if (request.params.droidId !== droid) return sendError(reply, 403, `No access to droid ${request.params.droidId}`);
-    const query = parseDebugQuery(request.query);
-    if (typeof query === 'string') return sendError(reply, 400, query);
-    ctx.log.sweep();
-    const entries = ctx.log.query(query);
-    if (request.query.format === 'json') return { deliveries: entries, total: entries.length };
-    return reply.type('text/html; charset=utf-8').send(renderDeliveryPage(ctx.droidId, entries, request.query));
-  });
+  app.get<{ Params: { droidId: string }; Querystring: DebugQuery }>(
+    '/droids/:droidId/debug/webhooks',
+    async (request, reply) => {
+      if (request.params.droidId !== droid)
+        return sendError(reply, 403, `No access to droid ${request.params.droidId}`);
+      const query = parseDebugQuery(request.query);
+      if (typeof query === 'string') return sendError(reply, 400, query);
+      ctx.log.sweep();
+      const entries = ctx.log.query(query);
+      if (request.query.format === 'json') return { deliveries: entries, total: entries.length };
+      return reply.type('text/html; charset=utf-8').send(renderDeliveryPage(ctx.droidId, entries, request.query));
+    },
+  );
 
-  app.post<{ Params: { droidId: string } }>('/api/droids/:droidId/test-async-answer-webhook', async (request, reply) => {
-    if (request.params.droidId !== droid) return sendError(reply, 403, `No access to droid ${request.params.droidId}`);
-    const query = request.query as Record<string, unknown>;
-    ctx.echo.push({ receivedAt: ctx.options.clock.wallNow().toISOString(), secretPresent: typeof query.secret === 'string', body: request.body });
-    if (ctx.echo.length > ECHO_MAX) ctx.echo.splice(0, ctx.echo.length - ECHO_MAX);
-    return { received: true, requestId: (request.body as { requestId?: unknown } | null)?.requestId ?? null };
-  });
+  app.post<{ Params: { droidId: string } }>(
+    '/api/droids/:droidId/test-async-answer-webhook',
+    async (request, reply) => {
+      if (request.params.droidId !== droid)
+        return sendError(reply, 403, `No access to droid ${request.params.droidId}`);
+      const query = request.query as Record<string, unknown>;
+      ctx.echo.push({
+        receivedAt: ctx.options.clock.wallNow().toISOString(),
+        secretPresent: typeof query.secret === 'string',
+        body: request.body,
+      });
+      if (ctx.echo.length > ECHO_MAX) ctx.echo.splice(0, ctx.echo.length - ECHO_MAX);
+      return { received: true, requestId: (request.body as { requestId?: unknown } | null)?.requestId ?? null };
+    },
+  );
 
   app.get<{ Params: { droidId: string } }>('/api/droids/:droidId/test-async-answer-webhook', async (request, reply) => {
     if (request.params.droidId !== droid) return sendError(reply, 403, `No access to droid ${request.params.droidId}`);

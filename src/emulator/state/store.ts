@@ -3,14 +3,20 @@
  * fields, a chat thread id) and their conversations (kept newest first, spec: Conversation
  * message).
  */
-import type { Channel, ConversationMessage, Customer, MessageContentType, MessageSenderType } from '../../contract/index.js';
+import type {
+  Channel,
+  ConversationMessage,
+  Customer,
+  MessageContentType,
+  MessageSenderType,
+} from '../../contract/index.js';
 import type { EmulatorProfile, ProfileCustomer } from '../profile/schema.js';
 
 /** At most this many messages per customer; the oldest go first. */
 const MAX_MESSAGES = 10_000;
 
 /** "2025-01-15T10:30:00+07:00": the wall time at `offset`, seconds precision. */
-export function isoWithOffset(date: Date, offset: string): string {
+function isoWithOffset(date: Date, offset: string): string {
   const sign = offset.startsWith('-') ? -1 : 1;
   const [h = 0, m = 0] = offset.slice(1).split(':').map(Number);
   const local = new Date(date.getTime() + sign * (h * 60 + m) * 60_000);

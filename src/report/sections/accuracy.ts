@@ -48,14 +48,29 @@ const intentSchema = obj({
   recall: ratio,
   f1: ratio,
 });
-const confusionSchema = obj({ expected: z.array(z.string()), actual: z.array(z.string()), counts: z.record(z.string(), z.record(z.string(), count)) }).describe('multi-label confusion matrix: counts[expected][returned]; "(none)" on either side');
-const fieldSchema = obj({ path: z.string(), group: z.enum(['cart', 'address']), checks: count, hits: count, hitRate: share });
-const accuracySchema = obj({ samples: count.describe('answers that said something about intents'), intents: z.array(intentSchema), confusion: confusionSchema, fields: z.array(fieldSchema) });
+const confusionSchema = obj({
+  expected: z.array(z.string()),
+  actual: z.array(z.string()),
+  counts: z.record(z.string(), z.record(z.string(), count)),
+}).describe('multi-label confusion matrix: counts[expected][returned]; "(none)" on either side');
+const fieldSchema = obj({
+  path: z.string(),
+  group: z.enum(['cart', 'address']),
+  checks: count,
+  hits: count,
+  hitRate: share,
+});
+const accuracySchema = obj({
+  samples: count.describe('answers that said something about intents'),
+  intents: z.array(intentSchema),
+  confusion: confusionSchema,
+  fields: z.array(fieldSchema),
+});
 /** Figures of one intent, all read from the confusion matrix. */
-export type IntentMetrics = z.output<typeof intentSchema>;
+type IntentMetrics = z.output<typeof intentSchema>;
 /** Rows: expected intents (+ `(none)`); columns: returned intents (+ `(none)`); counts[row][column]. */
-export type IntentConfusion = z.output<typeof confusionSchema>;
-export type FieldHitRate = z.output<typeof fieldSchema>;
+type IntentConfusion = z.output<typeof confusionSchema>;
+type FieldHitRate = z.output<typeof fieldSchema>;
 export type AccuracyReport = z.output<typeof accuracySchema>;
 
 /** What one answer's expectations say about intents. */
@@ -84,7 +99,7 @@ export function expectedIntents(expect: readonly Expectation[]): string[] | unde
 }
 
 /** The judgement of one sample (see the module doc), or undefined when it says nothing about intents. */
-export function intentJudgement(expect: readonly Expectation[], explicit?: readonly string[]): IntentJudgement | undefined {
+function intentJudgement(expect: readonly Expectation[], explicit?: readonly string[]): IntentJudgement | undefined {
   const excluded = [...new Set(onIntents(expect, ['excludes', 'notContains']).flatMap(values))];
   const closed = explicit === undefined && onIntents(expect, ['equals']).length > 0;
   const expected = explicit ? [...new Set(explicit)] : expectedIntents(expect);
@@ -105,7 +120,9 @@ export function confusionCells(j: IntentJudgement, answerIntents: readonly strin
   const others = actual.filter((a) => !expected.has(a));
   const excludedPresent = others.filter((a) => j.excluded.includes(a));
   const rest = others.filter((a) => !j.excluded.includes(a));
-  const wrong = j.closed ? [...excludedPresent, ...rest] : [...excludedPresent, ...rest.slice(0, Math.max(0, misses.length - excludedPresent.length))];
+  const wrong = j.closed
+    ? [...excludedPresent, ...rest]
+    : [...excludedPresent, ...rest.slice(0, Math.max(0, misses.length - excludedPresent.length))];
   const pairs = Math.min(misses.length, wrong.length);
   for (let i = 0; i < pairs; i++) cells.push([misses[i]!, wrong[i]!]);
   for (const m of misses.slice(pairs)) cells.push([m, NONE_LABEL]);
@@ -114,10 +131,11 @@ export function confusionCells(j: IntentJudgement, answerIntents: readonly strin
 }
 
 const ratioOf = (a: number, b: number): number | null => (b === 0 ? null : a / b);
-const labelOrder = (a: string, b: string): number => Number(a === NONE_LABEL) - Number(b === NONE_LABEL) || a.localeCompare(b);
+const labelOrder = (a: string, b: string): number =>
+  Number(a === NONE_LABEL) - Number(b === NONE_LABEL) || a.localeCompare(b);
 
 /** Per-intent TP, FP, FN, precision, recall and F1, from the matrix alone. */
-export function intentMetricsFromConfusion(confusion: IntentConfusion): IntentMetrics[] {
+function intentMetricsFromConfusion(confusion: IntentConfusion): IntentMetrics[] {
   const tp = new Map<string, number>();
   const fp = new Map<string, number>();
   const fn = new Map<string, number>();
@@ -138,20 +156,37 @@ export function intentMetricsFromConfusion(confusion: IntentConfusion): IntentMe
     const t = tp.get(intent) ?? 0;
     const p = fp.get(intent) ?? 0;
     const n = fn.get(intent) ?? 0;
-    return { intent, support: t + n, predicted: t + p, truePositives: t, falsePositives: p, falseNegatives: n, precision: ratioOf(t, t + p), recall: ratioOf(t, t + n), f1: ratioOf(2 * t, 2 * t + p + n) };
+    return {
+      intent,
+      support: t + n,
+      predicted: t + p,
+      truePositives: t,
+      falsePositives: p,
+      falseNegatives: n,
+      precision: ratioOf(t, t + p),
+      recall: ratioOf(t, t + n),
+      f1: ratioOf(2 * t, 2 * t + p + n),
+    };
   });
 }
 
 /** The matrix of `counts`, with its row and column labels sorted (`(none)` last). */
-export function confusionOf(counts: Record<string, Record<string, number>>): IntentConfusion {
-  const expected = Object.keys(counts).filter((r) => Object.values(counts[r] ?? {}).some((n) => n > 0)).sort(labelOrder);
-  const actual = [...new Set(Object.values(counts).flatMap((row) => Object.keys(row).filter((c) => (row[c] ?? 0) > 0)))].sort(labelOrder);
+function confusionOf(counts: Record<string, Record<string, number>>): IntentConfusion {
+  const expected = Object.keys(counts)
+    .filter((r) => Object.values(counts[r] ?? {}).some((n) => n > 0))
+    .sort(labelOrder);
+  const actual = [
+    ...new Set(Object.values(counts).flatMap((row) => Object.keys(row).filter((c) => (row[c] ?? 0) > 0))),
+  ].sort(labelOrder);
   return { expected, actual, counts };
 }
 
 function samplesOf(r: RequestRecord, sc: Scenario | undefined): Sample[] {
   if (!sc) return [];
-  if (!sc.steps) return r.outcome === 'answered' ? [{ expect: sc.expect, ...(sc.intents ? { explicit: sc.intents } : {}), answer: r.answer }] : [];
+  if (!sc.steps)
+    return r.outcome === 'answered'
+      ? [{ expect: sc.expect, ...(sc.intents ? { explicit: sc.intents } : {}), answer: r.answer }]
+      : [];
   const says = sc.steps.filter((s) => s.kind === 'say');
   const lastSay = says[says.length - 1];
   return (r.steps ?? [])
@@ -159,7 +194,9 @@ function samplesOf(r: RequestRecord, sc: Scenario | undefined): Sample[] {
     .flatMap((res) => {
       const step = sc.steps?.[res.index];
       if (!step) return [];
-      return [{ expect: step.expect, ...(sc.intents && step === lastSay ? { explicit: sc.intents } : {}), answer: res.body }];
+      return [
+        { expect: step.expect, ...(sc.intents && step === lastSay ? { explicit: sc.intents } : {}), answer: res.body },
+      ];
     });
 }
 
@@ -172,7 +209,11 @@ function fieldHitRates(samples: readonly Sample[]): FieldHitRate[] {
   const fieldMap = new Map<string, FieldHitRate>();
   for (const s of samples) {
     for (const e of s.expect) {
-      const group = e.path.startsWith('shoppingCart.') ? 'cart' : e.path.startsWith('addressParsing.') ? 'address' : undefined;
+      const group = e.path.startsWith('shoppingCart.')
+        ? 'cart'
+        : e.path.startsWith('addressParsing.')
+          ? 'address'
+          : undefined;
       if (!group) continue;
       const f = fieldMap.get(e.path) ?? { path: e.path, group, checks: 0, hits: 0, hitRate: 0 };
       f.checks += 1;
@@ -186,7 +227,9 @@ function fieldHitRates(samples: readonly Sample[]): FieldHitRate[] {
 
 /** Accuracy of a run's `records` against the planned `suites` (see the module doc). */
 export function computeAccuracy(records: readonly RequestRecord[], suites: readonly Suite[]): AccuracyReport {
-  const scenarios = new Map(suites.flatMap((s) => s.scenarios.map((sc) => [JSON.stringify([sc.suite, sc.name]), sc] as const)));
+  const scenarios = new Map(
+    suites.flatMap((s) => s.scenarios.map((sc) => [JSON.stringify([sc.suite, sc.name]), sc] as const)),
+  );
   const samples = records.flatMap((r) => samplesOf(r, scenarios.get(JSON.stringify([r.suite, r.scenario]))));
   const counts: Record<string, Record<string, number>> = {};
   let labelled = 0;
@@ -200,7 +243,12 @@ export function computeAccuracy(records: readonly RequestRecord[], suites: reado
     }
   }
   const confusion = confusionOf(counts);
-  return { samples: labelled, intents: intentMetricsFromConfusion(confusion), confusion, fields: fieldHitRates(samples) };
+  return {
+    samples: labelled,
+    intents: intentMetricsFromConfusion(confusion),
+    confusion,
+    fields: fieldHitRates(samples),
+  };
 }
 
 /** Sums accuracy of shards (matrices, samples, field checks); undefined when an input has none. */
@@ -233,8 +281,22 @@ export function mergeAccuracy(inputs: readonly (AccuracyReport | undefined)[]): 
 function accuracyView(a: AccuracyReport, maxCols = 8): SectionView {
   const tables: ViewTable[] = [];
   if (a.intents.length > 0) {
-    tables.push({ columns: ['intent', 'support', 'TP', 'FP', 'FN', 'precision', 'recall', 'f1'].map((header) => ({ header })), rows: a.intents.map((m) => [m.intent, String(m.support), String(m.truePositives), String(m.falsePositives), String(m.falseNegatives), pct(m.precision), pct(m.recall), pct(m.f1)]) });
-    const off = a.confusion.expected.some((e) => Object.entries(a.confusion.counts[e] ?? {}).some(([c, n]) => c !== e && n > 0));
+    tables.push({
+      columns: ['intent', 'support', 'TP', 'FP', 'FN', 'precision', 'recall', 'f1'].map((header) => ({ header })),
+      rows: a.intents.map((m) => [
+        m.intent,
+        String(m.support),
+        String(m.truePositives),
+        String(m.falsePositives),
+        String(m.falseNegatives),
+        pct(m.precision),
+        pct(m.recall),
+        pct(m.f1),
+      ]),
+    });
+    const off = a.confusion.expected.some((e) =>
+      Object.entries(a.confusion.counts[e] ?? {}).some(([c, n]) => c !== e && n > 0),
+    );
     if (off) {
       const cols = a.confusion.actual.slice(0, maxCols);
       const cell = (e: string, c: string) => {
@@ -245,7 +307,9 @@ function accuracyView(a: AccuracyReport, maxCols = 8): SectionView {
         caption: 'confusion (rows expected, columns returned)',
         columns: [{ header: '' }, ...cols.map((header) => ({ header }))],
         rows: a.confusion.expected.map((e) => [e, ...cols.map((c) => cell(e, c))]),
-        ...(a.confusion.actual.length > maxCols && { more: `… ${a.confusion.actual.length - maxCols} more columns in report.json` }),
+        ...(a.confusion.actual.length > maxCols && {
+          more: `… ${a.confusion.actual.length - maxCols} more columns in report.json`,
+        }),
       });
     }
   }
@@ -255,7 +319,9 @@ function accuracyView(a: AccuracyReport, maxCols = 8): SectionView {
     const checks = fields.reduce((n, f) => n + f.checks, 0);
     const hits = fields.reduce((n, f) => n + f.hits, 0);
     const misses = fields.filter((f) => f.hits < f.checks).map((f) => `${f.path} ${f.hits}/${f.checks}`);
-    return [`${group} fields: ${hits}/${checks} hit (${pct(checks === 0 ? null : hits / checks)})${misses.length > 0 ? `; missed: ${misses.join(', ')}` : ''}`];
+    return [
+      `${group} fields: ${hits}/${checks} hit (${pct(checks === 0 ? null : hits / checks)})${misses.length > 0 ? `; missed: ${misses.join(', ')}` : ''}`,
+    ];
   });
   return { id: 'accuracy', title: 'Accuracy', summary: `${a.samples} labelled answers`, tables, notes };
 }
@@ -265,11 +331,19 @@ const hasVerdict = (r: RequestRecord): boolean => r.outcome !== 'not-sent' && r.
 
 export const accuracySection = defineSection({
   name: 'accuracy',
-  fields: { accuracy: accuracySchema.optional().describe('intent precision/recall/f1, confusion table, cart/address hit rates (run)') },
-  compute: (input: SectionInput) => (input.kind === 'run' && input.suites ? { accuracy: computeAccuracy((input.records ?? []).filter(hasVerdict), input.suites) } : {}),
+  fields: {
+    accuracy: accuracySchema
+      .optional()
+      .describe('intent precision/recall/f1, confusion table, cart/address hit rates (run)'),
+  },
+  compute: (input: SectionInput) =>
+    input.kind === 'run' && input.suites
+      ? { accuracy: computeAccuracy((input.records ?? []).filter(hasVerdict), input.suites) }
+      : {},
   merge: (docs: readonly Doc[]) => {
     const accuracy = mergeAccuracy(docs.map((d) => d.accuracy));
     return accuracy ? { accuracy } : {};
   },
-  views: (d: Doc) => (d.accuracy && (d.accuracy.samples > 0 || d.accuracy.fields.length > 0) ? [accuracyView(d.accuracy)] : []),
+  views: (d: Doc) =>
+    d.accuracy && (d.accuracy.samples > 0 || d.accuracy.fields.length > 0) ? [accuracyView(d.accuracy)] : [],
 });

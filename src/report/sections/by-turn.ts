@@ -15,15 +15,26 @@ import { span, type SectionView, type Text } from '../view.js';
 import { latencySummarySchema, obj, statMs } from './common.js';
 
 /** The metrics of an answer turn (a `say` step: sync, or async acknowledgement and answer). */
-export const TURN_METRICS = ['answer', 'sync', 'ack'] as const;
-export type TurnMetric = (typeof TURN_METRICS)[number];
+const TURN_METRICS = ['answer', 'sync', 'ack'] as const;
+type TurnMetric = (typeof TURN_METRICS)[number];
 
-const perTurnMetric = <T extends z.ZodType>(schema: T) => obj({ answer: schema.optional(), sync: schema.optional(), ack: schema.optional() });
-const turnKey = z.string().regex(/^[1-9]\d*$/).describe('turn number, 1-based (the N-th say of a conversation)');
-const byTurnSchema = z.record(turnKey, perTurnMetric(latencySummarySchema)).describe('latency in ms of each answer turn of the conversations, by turn number (only turns and metrics with samples)');
-const byTurnHistogramsSchema = z.record(turnKey, perTurnMetric(z.string().describe('HDR histogram, compressed base64, values in microseconds')));
+const perTurnMetric = <T extends z.ZodType>(schema: T) =>
+  obj({ answer: schema.optional(), sync: schema.optional(), ack: schema.optional() });
+const turnKey = z
+  .string()
+  .regex(/^[1-9]\d*$/)
+  .describe('turn number, 1-based (the N-th say of a conversation)');
+const byTurnSchema = z
+  .record(turnKey, perTurnMetric(latencySummarySchema))
+  .describe(
+    'latency in ms of each answer turn of the conversations, by turn number (only turns and metrics with samples)',
+  );
+const byTurnHistogramsSchema = z.record(
+  turnKey,
+  perTurnMetric(z.string().describe('HDR histogram, compressed base64, values in microseconds')),
+);
 
-export type ByTurn = Record<string, Partial<Record<TurnMetric, LatencySummary>>>;
+type ByTurn = Record<string, Partial<Record<TurnMetric, LatencySummary>>>;
 type Encoded = Record<string, Partial<Record<TurnMetric, string>>>;
 type Doc = { byTurn?: ByTurn; byTurnHistograms?: Encoded };
 /** The section's fields (what thresholds.ts reads). */
@@ -70,19 +81,42 @@ function byTurnView(d: Doc): SectionView[] {
       const s = byTurn[turn]![m];
       if (!s) continue;
       if (s.count < 100) unsupported = true;
-      rows.push([turn, m, String(s.count), statMs(s.p50, s.count, 'p50'), statMs(s.p90, s.count, 'p90'), statMs(s.p99, s.count, 'p99'), formatMs(s.max)]);
+      rows.push([
+        turn,
+        m,
+        String(s.count),
+        statMs(s.p50, s.count, 'p50'),
+        statMs(s.p90, s.count, 'p90'),
+        statMs(s.p99, s.count, 'p99'),
+        formatMs(s.max),
+      ]);
     }
   }
   const right = 'r' as const;
-  return [{
-    id: 'by-turn',
-    title: 'Latency by turn',
-    tables: [{ columns: [{ header: 'turn', align: right }, { header: 'metric' }, { header: 'count', align: right }, { header: 'p50', align: right }, { header: 'p90', align: right }, { header: 'p99', align: right }, { header: 'max', align: right }], rows }],
-    notes: [
-      span('turn N: the N-th say of a conversation, measured from its own start (think time excluded)', 'muted'),
-      ...(unsupported ? [span('— fewer samples than the percentile needs (p50 2, p90 10, p99 100)', 'muted')] : []),
-    ],
-  }];
+  return [
+    {
+      id: 'by-turn',
+      title: 'Latency by turn',
+      tables: [
+        {
+          columns: [
+            { header: 'turn', align: right },
+            { header: 'metric' },
+            { header: 'count', align: right },
+            { header: 'p50', align: right },
+            { header: 'p90', align: right },
+            { header: 'p99', align: right },
+            { header: 'max', align: right },
+          ],
+          rows,
+        },
+      ],
+      notes: [
+        span('turn N: the N-th say of a conversation, measured from its own start (think time excluded)', 'muted'),
+        ...(unsupported ? [span('— fewer samples than the percentile needs (p50 2, p90 10, p99 100)', 'muted')] : []),
+      ],
+    },
+  ];
 }
 
 export const byTurnSection = defineSection({

@@ -37,7 +37,8 @@ export type CapacitySection = z.output<typeof capacitySchema>;
 export type CapacityPoint = CapacitySection['curve'][number];
 
 /** `12.3 ms (150)`: a p99 with its count, `—` when the count cannot support it. */
-const p99Cell = (s: { count: number; p99: number }, none: string): string => (s.count > 0 ? `${statMs(s.p99, s.count, 'p99')} (${s.count})` : none);
+const p99Cell = (s: { count: number; p99: number }, none: string): string =>
+  s.count > 0 ? `${statMs(s.p99, s.count, 'p99')} (${s.count})` : none;
 
 function capacityView(c: CapacitySection): SectionView {
   const rows = c.curve.map((p): Text[] => [
@@ -48,17 +49,42 @@ function capacityView(c: CapacitySection): SectionView {
     p99Cell(p.answer, '-'),
     `${p.errors} (${formatPercent(p.errorRate, 2)})`,
     String(p.dropped),
-    [p.passed ? span('pass', 'ok') : span(`FAIL: ${p.reasons.join('; ')}`, 'fail'), p.generatorBound ? ' [generator-bound]' : ''],
+    [
+      p.passed ? span('pass', 'ok') : span(`FAIL: ${p.reasons.join('; ')}`, 'fail'),
+      p.generatorBound ? ' [generator-bound]' : '',
+    ],
   ]);
   const criteria = `ack p99 < ${formatMs(c.criteria.ackP99Ms)}${c.criteria.answerP99Ms !== null ? `, answer p99 < ${formatMs(c.criteria.answerP99Ms)}` : ''}, errors <= ${formatPercent(c.criteria.maxErrorRate)}`;
-  const verdict = c.maxRate === null ? span('no rate passed', 'fail') : span(`${formatRate(c.maxRate)}${c.limitedBySearch ? ' (the highest rate tried; raise --max-rate to look further)' : ''}`, 'ok');
+  const verdict =
+    c.maxRate === null
+      ? span('no rate passed', 'fail')
+      : span(
+          `${formatRate(c.maxRate)}${c.limitedBySearch ? ' (the highest rate tried; raise --max-rate to look further)' : ''}`,
+          'ok',
+        );
   return {
     id: 'capacity',
     title: 'Capacity',
     summary: verdict,
     rows: [['criteria', criteria]],
-    tables: [{ columns: ['rate', 'achieved', 'ack p50', 'ack p99 (samples)', 'answer p99 (samples)', 'errors', 'dropped', 'verdict'].map((header, i) => ({ header, ...(i === 7 && { align: 'l' as const }) })), rows }],
-    notes: c.suspect ? [span('WARNING: some steps were generator-bound (send delay p99 > 10 ms); their figures are suspect', 'warn')] : [],
+    tables: [
+      {
+        columns: [
+          'rate',
+          'achieved',
+          'ack p50',
+          'ack p99 (samples)',
+          'answer p99 (samples)',
+          'errors',
+          'dropped',
+          'verdict',
+        ].map((header, i) => ({ header, ...(i === 7 && { align: 'l' as const }) })),
+        rows,
+      },
+    ],
+    notes: c.suspect
+      ? [span('WARNING: some steps were generator-bound (send delay p99 > 10 ms); their figures are suspect', 'warn')]
+      : [],
     charts: c.curve.length > 0 ? ['chart-capacity'] : [],
   };
 }

@@ -20,9 +20,16 @@ export const count = z.number().int().nonnegative();
 export const share = z.number().min(0).max(1).describe('0..1');
 export const modeEnum = z.enum(['sync', 'async']);
 export const outcomeEnum = z.enum(OUTCOMES);
-export const outcomeCounts = obj(Object.fromEntries(OUTCOMES.map((o) => [o, count])) as Record<(typeof OUTCOMES)[number], typeof count>);
+export const outcomeCounts = obj(
+  Object.fromEntries(OUTCOMES.map((o) => [o, count])) as Record<(typeof OUTCOMES)[number], typeof count>,
+);
 export const sourceLocationSchema = obj({ file: z.string(), line: z.number().int(), col: z.number().int() });
-export const recordErrorSchema = obj({ code: z.string(), message: z.string(), excerpt: z.string().optional(), cause: z.string().optional() });
+export const recordErrorSchema = obj({
+  code: z.string(),
+  message: z.string(),
+  excerpt: z.string().optional(),
+  cause: z.string().optional(),
+});
 export const latencySummarySchema = obj({ count, p50: ms, p90: ms, p99: ms, p999: ms, max: ms, min: ms, mean: ms });
 
 /**

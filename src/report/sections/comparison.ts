@@ -17,7 +17,19 @@
  * Every latency and outcome row says which rule decided it. `regressed` is the CI verdict.
  */
 import { z } from 'zod';
-import { LATENCY_METRICS, LatencyRecorder, fisherGreater, fisherMinP, minSamplesForStat, quantileShiftTest, taroneSignificant, type FamilyTest, type HistogramBucket, type LatencyMetric, type ThresholdResult } from '../../metrics/index.js';
+import {
+  LATENCY_METRICS,
+  LatencyRecorder,
+  fisherGreater,
+  fisherMinP,
+  minSamplesForStat,
+  quantileShiftTest,
+  taroneSignificant,
+  type FamilyTest,
+  type HistogramBucket,
+  type LatencyMetric,
+  type ThresholdResult,
+} from '../../metrics/index.js';
 import { OUTCOMES, type Outcome } from '../../outcomes.js';
 import { formatMs, formatPercent, formatRate } from '../../units.js';
 import { defineSection } from '../section.js';
@@ -58,7 +70,10 @@ const latencyChangeSchema = obj({
   currentMs: z.number(),
   deltaMs: z.number().describe('currentMs - baseMs'),
   // Infinity (a percentile grew from 0) is written as null by JSON.stringify.
-  changePct: z.number().or(z.null().transform(() => Infinity)).describe('percent change, 1 decimal; null (Infinity) when the base was 0'),
+  changePct: z
+    .number()
+    .or(z.null().transform(() => Infinity))
+    .describe('percent change, 1 decimal; null (Infinity) when the base was 0'),
   baseCount: count,
   currentCount: count,
   minCount: count.describe('samples the percentile needs on each side'),
@@ -79,7 +94,13 @@ const outcomeChangeSchema = obj({
   rule: outcomeRule,
   regressed: z.boolean(),
 });
-const thresholdFlipSchema = obj({ expression: z.string(), base: z.boolean().optional(), current: z.boolean().optional(), baseStatus: thresholdStatusEnum.optional(), currentStatus: thresholdStatusEnum.optional() });
+const thresholdFlipSchema = obj({
+  expression: z.string(),
+  base: z.boolean().optional(),
+  current: z.boolean().optional(),
+  baseStatus: thresholdStatusEnum.optional(),
+  currentStatus: thresholdStatusEnum.optional(),
+});
 const comparisonSchema = obj({
   regressed: z.boolean(),
   rules: obj({ tolerancePct: z.number(), minDeltaMs: z.number(), rateTolerancePts: z.number(), alpha: z.number() }),
@@ -90,20 +111,26 @@ const comparisonSchema = obj({
   removed: z.array(flipSchema).describe('in the baseline only'),
   latency: z.array(latencyChangeSchema).describe('p50, p90, p99, p99.9 of every metric with values in either report'),
   outcomes: z.array(outcomeChangeSchema).describe('every outcome'),
-  thresholds: z.array(thresholdFlipSchema).describe('thresholds whose verdict differs, or that exist in one report only'),
+  thresholds: z
+    .array(thresholdFlipSchema)
+    .describe('thresholds whose verdict differs, or that exist in one report only'),
 });
-export type ResolvedCompareRules = Required<CompareOptions>;
-export type ScenarioState = z.output<typeof state>;
-export type CompareStat = z.output<typeof compareStat>;
-export type LatencyRule = z.output<typeof latencyRule>;
-export type OutcomeRule = z.output<typeof outcomeRule>;
-export type ScenarioFlip = z.output<typeof flipSchema>;
-export type LatencyChange = z.output<typeof latencyChangeSchema>;
-export type OutcomeChange = z.output<typeof outcomeChangeSchema>;
-export type ThresholdFlip = z.output<typeof thresholdFlipSchema>;
+type ResolvedCompareRules = Required<CompareOptions>;
+type ScenarioState = z.output<typeof state>;
+type CompareStat = z.output<typeof compareStat>;
+type OutcomeRule = z.output<typeof outcomeRule>;
+type ScenarioFlip = z.output<typeof flipSchema>;
+type LatencyChange = z.output<typeof latencyChangeSchema>;
+type OutcomeChange = z.output<typeof outcomeChangeSchema>;
+type ThresholdFlip = z.output<typeof thresholdFlipSchema>;
 export type ReportComparison = z.output<typeof comparisonSchema>;
 
-export const DEFAULT_COMPARE_RULES: Readonly<ResolvedCompareRules> = { tolerancePct: 10, minDeltaMs: 1, rateTolerancePts: 1, alpha: 0.01 };
+const DEFAULT_COMPARE_RULES: Readonly<ResolvedCompareRules> = {
+  tolerancePct: 10,
+  minDeltaMs: 1,
+  rateTolerancePts: 1,
+  alpha: 0.01,
+};
 
 /** What a comparison reads of a report. */
 export interface ComparableReport {
@@ -159,12 +186,17 @@ function bucketsOf(report: ComparableReport): Partial<Record<LatencyMetric, Hist
  * sync p50 from 15.3 to 70.5 ms over 21 quick starts on a 2-core box with one core busy). Below
  * this the row is `too-few-samples` (docs/statistics.md).
  */
-export const MIN_COMPARE_SAMPLES = 100;
+const MIN_COMPARE_SAMPLES = 100;
 
-const outcomeCount = (r: ComparableReport, o: Outcome): number => (r.summary.outcomes as Partial<Record<string, number>>)[o] ?? 0;
+const outcomeCount = (r: ComparableReport, o: Outcome): number =>
+  (r.summary.outcomes as Partial<Record<string, number>>)[o] ?? 0;
 
 /** A tested row waiting for the family's decision; `beyond`: it moved the wrong way beyond the tolerances. */
-interface Pending { test: FamilyTest; beyond: boolean; row: { rule: OutcomeRule; regressed: boolean } }
+interface Pending {
+  test: FamilyTest;
+  beyond: boolean;
+  row: { rule: OutcomeRule; regressed: boolean };
+}
 
 type Out = Pick<ReportComparison, 'regressions' | 'fixed' | 'added' | 'removed'>;
 
@@ -173,7 +205,13 @@ function scenarioFlips(base: ComparableReport, current: ComparableReport): Out {
   const before = states(base);
   const after = states(current);
   const out: Out = { regressions: [], fixed: [], added: [], removed: [] };
-  const flip = (e: ScenarioEntry, from: ScenarioState, to: ScenarioState): ScenarioFlip => ({ suite: e.suite, name: e.name, mode: e.mode, from, to });
+  const flip = (e: ScenarioEntry, from: ScenarioState, to: ScenarioState): ScenarioFlip => ({
+    suite: e.suite,
+    name: e.name,
+    mode: e.mode,
+    from,
+    to,
+  });
   for (const [key, now] of after) {
     const was = before.get(key);
     const to: ScenarioState = now.passed ? 'pass' : 'fail';
@@ -181,12 +219,18 @@ function scenarioFlips(base: ComparableReport, current: ComparableReport): Out {
     else if (was.passed && !now.passed) out.regressions.push(flip(now.entry, 'pass', 'fail'));
     else if (!was.passed && now.passed) out.fixed.push(flip(now.entry, 'fail', 'pass'));
   }
-  for (const [key, was] of before) if (!after.has(key)) out.removed.push(flip(was.entry, was.passed ? 'pass' : 'fail', 'missing'));
+  for (const [key, was] of before)
+    if (!after.has(key)) out.removed.push(flip(was.entry, was.passed ? 'pass' : 'fail', 'missing'));
   return out;
 }
 
 /** A row per metric with values x statistic; rows with enough samples wait in `pending` for the family's test. */
-function latencyRows(base: ComparableReport, current: ComparableReport, rules: ResolvedCompareRules, pending: Pending[]): LatencyChange[] {
+function latencyRows(
+  base: ComparableReport,
+  current: ComparableReport,
+  rules: ResolvedCompareRules,
+  pending: Pending[],
+): LatencyChange[] {
   const rows: LatencyChange[] = [];
   const baseBuckets = bucketsOf(base);
   const currentBuckets = bucketsOf(current);
@@ -198,7 +242,20 @@ function latencyRows(base: ComparableReport, current: ComparableReport, rules: R
       const deltaMs = Math.round((c[stat] - b[stat]) * 1000) / 1000;
       const changePct = b[stat] === 0 ? (c[stat] === 0 ? 0 : Infinity) : round1((deltaMs / b[stat]) * 100);
       const minCount = Math.max(minSamplesForStat(stat), MIN_COMPARE_SAMPLES);
-      const row: LatencyChange = { metric, stat, baseMs: b[stat], currentMs: c[stat], deltaMs, changePct, baseCount: b.count, currentCount: c.count, minCount, pValue: null, rule: 'too-few-samples', regressed: false };
+      const row: LatencyChange = {
+        metric,
+        stat,
+        baseMs: b[stat],
+        currentMs: c[stat],
+        deltaMs,
+        changePct,
+        baseCount: b.count,
+        currentCount: c.count,
+        minCount,
+        pValue: null,
+        rule: 'too-few-samples',
+        regressed: false,
+      };
       rows.push(row);
       if (b.count < minCount || c.count < minCount) continue;
       const beyond = changePct > rules.tolerancePct && deltaMs >= rules.minDeltaMs;
@@ -216,7 +273,12 @@ function latencyRows(base: ComparableReport, current: ComparableReport, rules: R
 }
 
 /** A row per outcome; judged ones wait in `pending` for the family's test. */
-function outcomeRows(base: ComparableReport, current: ComparableReport, rules: ResolvedCompareRules, pending: Pending[]): OutcomeChange[] {
+function outcomeRows(
+  base: ComparableReport,
+  current: ComparableReport,
+  rules: ResolvedCompareRules,
+  pending: Pending[],
+): OutcomeChange[] {
   return OUTCOMES.map((outcome) => {
     const baseCount = outcomeCount(base, outcome);
     const currentCount = outcomeCount(current, outcome);
@@ -224,7 +286,19 @@ function outcomeRows(base: ComparableReport, current: ComparableReport, rules: R
     const currentRequests = current.summary.requests;
     const baseRate = baseRequests === 0 ? 0 : baseCount / baseRequests;
     const currentRate = currentRequests === 0 ? 0 : currentCount / currentRequests;
-    const row: OutcomeChange = { outcome, baseRate, currentRate, changePts: round1((currentRate - baseRate) * 100), baseCount, currentCount, baseRequests, currentRequests, pValue: null, rule: 'not-judged', regressed: false };
+    const row: OutcomeChange = {
+      outcome,
+      baseRate,
+      currentRate,
+      changePts: round1((currentRate - baseRate) * 100),
+      baseCount,
+      currentCount,
+      baseRequests,
+      currentRequests,
+      pValue: null,
+      rule: 'not-judged',
+      regressed: false,
+    };
     if (NOT_JUDGED.has(outcome)) return row;
     if (baseRequests === 0 || currentRequests === 0) {
       row.rule = 'too-few-samples';
@@ -234,9 +308,14 @@ function outcomeRows(base: ComparableReport, current: ComparableReport, rules: R
     const worse = outcome === 'answered' ? baseRate - currentRate : currentRate - baseRate;
     const beyond = worse * 100 > rules.rateTolerancePts;
     row.rule = beyond ? 'not-significant' : 'within-tolerance';
-    const [e1, e2] = outcome === 'answered' ? [baseRequests - baseCount, currentRequests - currentCount] : [baseCount, currentCount];
+    const [e1, e2] =
+      outcome === 'answered' ? [baseRequests - baseCount, currentRequests - currentCount] : [baseCount, currentCount];
     row.pValue = fisherGreater(e1, baseRequests, e2, currentRequests);
-    pending.push({ test: { pValue: row.pValue, minP: fisherMinP(e1 + e2, baseRequests, currentRequests) }, beyond, row });
+    pending.push({
+      test: { pValue: row.pValue, minP: fisherMinP(e1 + e2, baseRequests, currentRequests) },
+      beyond,
+      row,
+    });
     return row;
   });
 }
@@ -249,18 +328,34 @@ function thresholdFlips(base: ComparableReport, current: ComparableReport): Thre
     const b = baseT.get(expression);
     const c = curT.get(expression);
     if (b?.passed === c?.passed) return [];
-    return [{ expression, ...(b && { base: b.passed, baseStatus: b.status }), ...(c && { current: c.passed, currentStatus: c.status }) }];
+    return [
+      {
+        expression,
+        ...(b && { base: b.passed, baseStatus: b.status }),
+        ...(c && { current: c.passed, currentStatus: c.status }),
+      },
+    ];
   });
 }
 
 /** Compares `current` with `base` (see {@link CompareOptions} for the rules). Pure. */
-export function compareReports(base: ComparableReport, current: ComparableReport, opts: CompareOptions = {}): ReportComparison {
-  const rules: ResolvedCompareRules = { ...DEFAULT_COMPARE_RULES, ...Object.fromEntries(Object.entries(opts).filter(([, v]) => v !== undefined)) };
+export function compareReports(
+  base: ComparableReport,
+  current: ComparableReport,
+  opts: CompareOptions = {},
+): ReportComparison {
+  const rules: ResolvedCompareRules = {
+    ...DEFAULT_COMPARE_RULES,
+    ...Object.fromEntries(Object.entries(opts).filter(([, v]) => v !== undefined)),
+  };
   const pending: Pending[] = [];
   const flips = scenarioFlips(base, current);
   const latency = latencyRows(base, current, rules, pending);
   const outcomes = outcomeRows(base, current, rules, pending);
-  const family = taroneSignificant(pending.map((p) => p.test), rules.alpha);
+  const family = taroneSignificant(
+    pending.map((p) => p.test),
+    rules.alpha,
+  );
   pending.forEach((p, i) => {
     if (family.significant[i] && p.beyond) {
       p.row.rule = 'regressed';
@@ -269,14 +364,18 @@ export function compareReports(base: ComparableReport, current: ComparableReport
   });
   const thresholds = thresholdFlips(base, current);
   const regressed =
-    flips.regressions.length > 0 || flips.added.some((a) => a.to === 'fail') || latency.some((l) => l.regressed) || outcomes.some((o) => o.regressed) || thresholds.some((t) => t.current === false);
+    flips.regressions.length > 0 ||
+    flips.added.some((a) => a.to === 'fail') ||
+    latency.some((l) => l.regressed) ||
+    outcomes.some((o) => o.regressed) ||
+    thresholds.some((t) => t.current === false);
   return { regressed, rules, significanceBound: rules.alpha / family.k, ...flips, latency, outcomes, thresholds };
 }
 
 // ---------------------------------------------------------------- phrases and view
 
 /** `p 0.021`, `p < 0.0001`. */
-export function formatPValue(p: number): string {
+function formatPValue(p: number): string {
   return p < 0.0001 ? 'p < 0.0001' : `p ${Number(p.toPrecision(2))}`;
 }
 
@@ -284,12 +383,12 @@ const signedPct = (n: number): string => (n === Infinity ? 'new' : `${n > 0 ? '+
 const signedMs = (ms: number): string => `${ms > 0 ? '+' : ms < 0 ? '-' : '±'}${formatMs(Math.abs(ms))}`;
 
 /** `+34% (+10.4 ms)`. */
-export function latencyChangeText(l: LatencyChange): string {
+function latencyChangeText(l: LatencyChange): string {
   return `${signedPct(l.changePct)} (${signedMs(l.deltaMs)})`;
 }
 
 /** `16 / 16 samples`. */
-export function latencySamplesText(l: Pick<LatencyChange, 'baseCount' | 'currentCount'>): string {
+function latencySamplesText(l: Pick<LatencyChange, 'baseCount' | 'currentCount'>): string {
   return `${l.baseCount} / ${l.currentCount} samples`;
 }
 
@@ -297,16 +396,23 @@ export function latencySamplesText(l: Pick<LatencyChange, 'baseCount' | 'current
  * Why a row was decided so: `too few samples (16 < 100)`, `within tolerance (<= +10% or < +1 ms)`,
  * `not significant (p 0.21 > 0.0033)`, `REGRESSED (p 0.0003 <= 0.0033)`.
  */
-export function ruleText(row: LatencyChange | OutcomeChange, cmp?: Pick<ReportComparison, 'rules' | 'significanceBound'>): string {
+function ruleText(
+  row: LatencyChange | OutcomeChange,
+  cmp?: Pick<ReportComparison, 'rules' | 'significanceBound'>,
+): string {
   const rules = cmp?.rules;
   const bound = cmp ? ` ${row.rule === 'regressed' ? '<=' : '>'} ${Number(cmp.significanceBound.toPrecision(2))}` : '';
   const p = row.pValue === null ? '' : ` (${formatPValue(row.pValue)}${bound})`;
   switch (row.rule) {
     case 'too-few-samples':
-      return 'minCount' in row ? `too few samples (${Math.min(row.baseCount, row.currentCount)} < ${row.minCount})` : 'no requests';
+      return 'minCount' in row
+        ? `too few samples (${Math.min(row.baseCount, row.currentCount)} < ${row.minCount})`
+        : 'no requests';
     case 'within-tolerance':
       if (!rules) return 'within tolerance';
-      return 'minCount' in row ? `within tolerance (<= ${signedPct(rules.tolerancePct)} or < +${formatMs(rules.minDeltaMs)})` : `within tolerance (<= +${rules.rateTolerancePts} pts)`;
+      return 'minCount' in row
+        ? `within tolerance (<= ${signedPct(rules.tolerancePct)} or < +${formatMs(rules.minDeltaMs)})`
+        : `within tolerance (<= +${rules.rateTolerancePts} pts)`;
     case 'not-significant':
       return row.pValue === null ? 'not significant (no histogram to test)' : `not significant${p}`;
     case 'regressed':
@@ -317,17 +423,15 @@ export function ruleText(row: LatencyChange | OutcomeChange, cmp?: Pick<ReportCo
 }
 
 /** `97.1% (34 of 35)`. */
-export function outcomeRateText(rate: number, count: number, requests: number): string {
+function outcomeRateText(rate: number, count: number, requests: number): string {
   return `${formatPercent(rate)} (${count} of ${requests})`;
 }
 
-
 /** The rules in one phrase. */
-export function rulesText(cmp: Pick<ReportComparison, 'rules' | 'significanceBound'>): string {
+function rulesText(cmp: Pick<ReportComparison, 'rules' | 'significanceBound'>): string {
   const r = cmp.rules;
   return `a percentile regresses when both runs have enough samples for it, it grows by > ${r.tolerancePct}% and >= ${formatMs(r.minDeltaMs)}, and its quantile test gives p <= ${Number(cmp.significanceBound.toPrecision(2))}; an outcome rate when it moves > ${r.rateTolerancePts} pts the wrong way with Fisher's p <= the same bound (false-alarm rate ${r.alpha} over the whole comparison)`;
 }
-
 
 const name = (f: ScenarioFlip): string => `${f.suite} › ${f.name} [${f.mode}]`;
 const mark = (bad: boolean): Text => (bad ? span('✗', 'fail') : ' ');
@@ -338,28 +442,54 @@ const mark = (bad: boolean): Text => (bad ? span('✗', 'fail') : ' ');
  * the latency table) and the outcome rows that are not zero in both.
  */
 export function comparisonView(cmp: ReportComparison): SectionView {
-  const verdict = (v: boolean | undefined, status: string | undefined): string => (v === undefined ? 'absent' : (status ?? (v ? 'passed' : 'breached')));
+  const verdict = (v: boolean | undefined, status: string | undefined): string =>
+    v === undefined ? 'absent' : (status ?? (v ? 'passed' : 'breached'));
   const notes: Text[] = [
     span(`rules: ${rulesText(cmp)}`, 'muted'),
     ...cmp.regressions.map((f) => [span('✗', 'fail'), ` ${name(f)}: pass -> fail`]),
     ...cmp.added.filter((a) => a.to === 'fail').map((f) => [span('✗', 'fail'), ` ${name(f)}: new, failing`]),
     ...cmp.fixed.map((f) => [span('✓', 'ok'), ` ${name(f)}: fail -> pass`]),
-    ...cmp.thresholds.map((t) => [t.current === false ? span('✗', 'fail') : span('✓', 'ok'), ` threshold ${t.expression}: ${verdict(t.base, t.baseStatus)} -> ${verdict(t.current, t.currentStatus)}`]),
+    ...cmp.thresholds.map((t) => [
+      t.current === false ? span('✗', 'fail') : span('✓', 'ok'),
+      ` threshold ${t.expression}: ${verdict(t.base, t.baseStatus)} -> ${verdict(t.current, t.currentStatus)}`,
+    ]),
     ...(cmp.removed.length > 0 ? [`${cmp.removed.length} scenario(s) not in the current report`] : []),
   ];
-  const latency = cmp.latency.map((l): Text[] => [mark(l.regressed), `${l.metric}.${l.stat}`, statMs(l.baseMs, l.baseCount, l.stat), statMs(l.currentMs, l.currentCount, l.stat), l.rule === 'too-few-samples' ? '—' : latencyChangeText(l), latencySamplesText(l), span(ruleText(l, cmp), l.regressed ? 'fail' : undefined)]);
+  const latency = cmp.latency.map((l): Text[] => [
+    mark(l.regressed),
+    `${l.metric}.${l.stat}`,
+    statMs(l.baseMs, l.baseCount, l.stat),
+    statMs(l.currentMs, l.currentCount, l.stat),
+    l.rule === 'too-few-samples' ? '—' : latencyChangeText(l),
+    latencySamplesText(l),
+    span(ruleText(l, cmp), l.regressed ? 'fail' : undefined),
+  ]);
   const outcomes = cmp.outcomes
     .filter((o) => o.baseCount > 0 || o.currentCount > 0)
-    .map((o): Text[] => [mark(o.regressed), o.outcome, outcomeRateText(o.baseRate, o.baseCount, o.baseRequests), outcomeRateText(o.currentRate, o.currentCount, o.currentRequests), `${o.changePts > 0 ? '+' : ''}${o.changePts} pts`, span(ruleText(o, cmp), o.regressed ? 'fail' : undefined)]);
-  const cols = (names: string[]) => names.map((header, i) => ({ header, ...((i <= 1 || i === names.length - 1) && { align: 'l' as const }) }));
+    .map((o): Text[] => [
+      mark(o.regressed),
+      o.outcome,
+      outcomeRateText(o.baseRate, o.baseCount, o.baseRequests),
+      outcomeRateText(o.currentRate, o.currentCount, o.currentRequests),
+      `${o.changePts > 0 ? '+' : ''}${o.changePts} pts`,
+      span(ruleText(o, cmp), o.regressed ? 'fail' : undefined),
+    ]);
+  const cols = (names: string[]) =>
+    names.map((header, i) => ({ header, ...((i <= 1 || i === names.length - 1) && { align: 'l' as const }) }));
   return {
     id: 'comparison',
     title: 'Baseline',
-    summary: cmp.regressed ? span('REGRESSED against the baseline', 'fail') : span('no regression against the baseline', 'ok'),
+    summary: cmp.regressed
+      ? span('REGRESSED against the baseline', 'fail')
+      : span('no regression against the baseline', 'ok'),
     notes,
     tables: [
-      ...(latency.length > 0 ? [{ columns: cols(['', 'latency', 'base', 'current', 'change', 'samples', 'rule']), rows: latency }] : []),
-      ...(outcomes.length > 0 ? [{ columns: cols(['', 'outcome', 'base', 'current', 'change', 'rule']), rows: outcomes }] : []),
+      ...(latency.length > 0
+        ? [{ columns: cols(['', 'latency', 'base', 'current', 'change', 'samples', 'rule']), rows: latency }]
+        : []),
+      ...(outcomes.length > 0
+        ? [{ columns: cols(['', 'outcome', 'base', 'current', 'change', 'rule']), rows: outcomes }]
+        : []),
     ],
   };
 }
@@ -369,7 +499,8 @@ type Doc = ComparableReport & { comparison?: ReportComparison };
 export const comparisonSection = defineSection({
   name: 'comparison',
   fields: { comparison: comparisonSchema.optional().describe('against a baseline report (--baseline)') },
-  compute: (input: { baseline?: ComparableReport; compare?: CompareOptions }, doc: ComparableReport) => (input.baseline ? { comparison: compareReports(input.baseline, doc, input.compare) } : {}),
+  compute: (input: { baseline?: ComparableReport; compare?: CompareOptions }, doc: ComparableReport) =>
+    input.baseline ? { comparison: compareReports(input.baseline, doc, input.compare) } : {},
   // A merged report is compared afresh (`droidcheck compare`): the inputs' comparisons do not add up.
   merge: () => ({}),
   views: (d: Doc) => (d.comparison ? [comparisonView(d.comparison)] : []),
@@ -407,7 +538,10 @@ const targetOf = (r: RunIdentity): string => {
 };
 /** Share of sync requests, 0..1; undefined when the report has none. */
 function syncShare(r: RunIdentity): number | undefined {
-  const counts = r.tallies && r.tallies.length > 0 ? r.tallies.map((t) => [t.mode, t.requests] as const) : r.scenarios.map((s) => [s.mode, 1] as const);
+  const counts =
+    r.tallies && r.tallies.length > 0
+      ? r.tallies.map((t) => [t.mode, t.requests] as const)
+      : r.scenarios.map((s) => [s.mode, 1] as const);
   const total = counts.reduce((n, [, c]) => n + c, 0);
   return total === 0 ? undefined : counts.reduce((n, [m, c]) => n + (m === 'sync' ? c : 0), 0) / total;
 }
@@ -423,12 +557,27 @@ const mixText = (s: number): string => `${share0(s)} sync / ${share0(1 - s)} asy
 export function unlikeRuns(base: RunIdentity, current: RunIdentity): Unlike[] {
   const out: Unlike[] = [];
   if (base.kind !== current.kind) out.push({ what: 'kind', base: base.kind, current: current.kind, refuse: true });
-  if (targetOf(base) !== targetOf(current)) out.push({ what: 'target', base: targetOf(base), current: targetOf(current), refuse: true });
-  if (apart(base.durationMs, current.durationMs)) out.push({ what: 'duration', base: formatMs(base.durationMs), current: formatMs(current.durationMs), refuse: false });
-  if (base.load && current.load && apart(base.load.achievedRate, current.load.achievedRate)) out.push({ what: 'achieved rate', base: formatRate(base.load.achievedRate), current: formatRate(current.load.achievedRate), refuse: false });
+  if (targetOf(base) !== targetOf(current))
+    out.push({ what: 'target', base: targetOf(base), current: targetOf(current), refuse: true });
+  if (apart(base.durationMs, current.durationMs))
+    out.push({
+      what: 'duration',
+      base: formatMs(base.durationMs),
+      current: formatMs(current.durationMs),
+      refuse: false,
+    });
+  if (base.load && current.load && apart(base.load.achievedRate, current.load.achievedRate))
+    out.push({
+      what: 'achieved rate',
+      base: formatRate(base.load.achievedRate),
+      current: formatRate(current.load.achievedRate),
+      refuse: false,
+    });
   const [bm, cm] = [syncShare(base), syncShare(current)];
-  if (bm !== undefined && cm !== undefined && Math.abs(bm - cm) * 100 > ALIKE_MIX_PTS) out.push({ what: 'mode mix', base: mixText(bm), current: mixText(cm), refuse: false });
-  if (base.toolVersion !== current.toolVersion) out.push({ what: 'droidcheck version', base: base.toolVersion, current: current.toolVersion, refuse: false });
+  if (bm !== undefined && cm !== undefined && Math.abs(bm - cm) * 100 > ALIKE_MIX_PTS)
+    out.push({ what: 'mode mix', base: mixText(bm), current: mixText(cm), refuse: false });
+  if (base.toolVersion !== current.toolVersion)
+    out.push({ what: 'droidcheck version', base: base.toolVersion, current: current.toolVersion, refuse: false });
   return out;
 }
 

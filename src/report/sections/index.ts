@@ -65,9 +65,10 @@ export const SECTIONS = [
  */
 export const REPORT_VERSION = 1;
 /** This droidcheck's version (package.json: one level above src/ and dist/, where this module runs from). */
-export const TOOL_VERSION: string = (createRequire(import.meta.url)('../../../package.json') as { version: string }).version;
+export const TOOL_VERSION: string = (createRequire(import.meta.url)('../../../package.json') as { version: string })
+  .version;
 
-export const REPORT_KINDS = ['run', 'load', 'capacity', 'redteam', 'webhook-policy'] as const;
+const REPORT_KINDS = ['run', 'load', 'capacity', 'redteam', 'webhook-policy'] as const;
 export type ReportKind = (typeof REPORT_KINDS)[number];
 
 const header = {
@@ -81,7 +82,12 @@ const header = {
   settings: z.record(z.string(), z.unknown()).describe('the settings of the job; never a token or secret'),
 };
 const footer = {
-  exitCode: z.number().int().describe('130 interrupted; else 99 a threshold breached (capacity: no rate passed); else 1 an expectation or pass-rate requirement failed, judge errors, or a regression against the baseline; else 0'),
+  exitCode: z
+    .number()
+    .int()
+    .describe(
+      '130 interrupted; else 99 a threshold breached (capacity: no rate passed); else 1 an expectation or pass-rate requirement failed, judge errors, or a regression against the baseline; else 0',
+    ),
 };
 
 type FieldsOf<S> = S extends Section<infer F> ? F : never;
@@ -93,8 +99,6 @@ const sectionFields = Object.assign({}, ...SECTIONS.map((s) => s.fields)) as Sec
 /** The zod schema of report.json (strict: see sections/common.ts). */
 export const reportDocumentSchema = obj({ ...header, ...sectionFields, ...footer });
 export type ReportDocument = z.output<typeof reportDocumentSchema>;
-/** The fixed fields every report starts with. */
-export type ReportHeader = Pick<ReportDocument, keyof typeof header>;
 
 /** Parses a report.json value; throws a ZodError naming the paths that do not fit. */
 export function parseReportDocument(value: unknown): ReportDocument {
@@ -103,5 +107,8 @@ export function parseReportDocument(value: unknown): ReportDocument {
 
 /** The JSON Schema (draft 2020-12) of report.json. */
 export function reportJsonSchema(): Record<string, unknown> {
-  return { ...z.toJSONSchema(reportDocumentSchema, { io: 'input', unrepresentable: 'any' }), title: `droidcheck report (version ${REPORT_VERSION})` };
+  return {
+    ...z.toJSONSchema(reportDocumentSchema, { io: 'input', unrepresentable: 'any' }),
+    title: `droidcheck report (version ${REPORT_VERSION})`,
+  };
 }

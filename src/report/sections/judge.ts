@@ -7,10 +7,21 @@ import { defineSection } from '../section.js';
 import { span } from '../view.js';
 import { count, obj } from './common.js';
 
-const USAGE_KEYS = ['chatCalls', 'embeddingCalls', 'httpRequests', 'promptTokens', 'completionTokens', 'totalTokens', 'cacheHits', 'judgeErrors'] as const;
+const USAGE_KEYS = [
+  'chatCalls',
+  'embeddingCalls',
+  'httpRequests',
+  'promptTokens',
+  'completionTokens',
+  'totalTokens',
+  'cacheHits',
+  'judgeErrors',
+] as const;
 const judgeSchema = obj({
   settings: z.record(z.string(), z.unknown()).describe('the grader settings, without the key'),
-  usage: obj(Object.fromEntries(USAGE_KEYS.map((k) => [k, count])) as Record<(typeof USAGE_KEYS)[number], typeof count>),
+  usage: obj(
+    Object.fromEntries(USAGE_KEYS.map((k) => [k, count])) as Record<(typeof USAGE_KEYS)[number], typeof count>,
+  ),
 });
 export type JudgeSection = z.output<typeof judgeSchema>;
 
@@ -18,18 +29,28 @@ type Doc = { judge?: JudgeSection };
 
 export const judgeSection = defineSection({
   name: 'judge',
-  fields: { judge: judgeSchema.optional().describe('LLM-graded matchers: the grader settings (no key) and its token usage') },
+  fields: {
+    judge: judgeSchema.optional().describe('LLM-graded matchers: the grader settings (no key) and its token usage'),
+  },
   compute: (input: { judge?: JudgeSection }) => (input.judge ? { judge: input.judge } : {}),
   merge: (docs: readonly Doc[]) => {
     const list = docs.flatMap((d) => (d.judge ? [d.judge] : []));
     if (!list[0]) return {};
-    const usage = Object.fromEntries(USAGE_KEYS.map((k) => [k, list.reduce((n, j) => n + j.usage[k], 0)])) as JudgeSection['usage'];
+    const usage = Object.fromEntries(
+      USAGE_KEYS.map((k) => [k, list.reduce((n, j) => n + j.usage[k], 0)]),
+    ) as JudgeSection['usage'];
     return { judge: { settings: list[0].settings, usage } };
   },
   views: (d: Doc) => {
     const u = d.judge?.usage;
     if (!u) return [];
     const summary = `${u.chatCalls} chat and ${u.embeddingCalls} embedding calls (${u.httpRequests} HTTP requests), ${u.totalTokens} tokens (${u.promptTokens} prompt, ${u.completionTokens} completion), ${u.cacheHits} cache hits`;
-    return [{ id: 'judge', title: 'Judge', summary: u.judgeErrors > 0 ? [summary, ' · ', span(`${u.judgeErrors} judge errors`, 'warn')] : summary }];
+    return [
+      {
+        id: 'judge',
+        title: 'Judge',
+        summary: u.judgeErrors > 0 ? [summary, ' · ', span(`${u.judgeErrors} judge errors`, 'warn')] : summary,
+      },
+    ];
   },
 });

@@ -5,22 +5,41 @@
  * percentiles; the verdicts are judged again on the merged figures.
  */
 import { z } from 'zod';
-import { LATENCY_FOOTNOTE, LATENCY_HEADER, LATENCY_METRICS, LIMITS_MS, LatencyRecorder, formatLimit, latencyCells, minSamplesForStat, perLatencyMetric, shownMetrics, type AckBasis, type LatencyMetric } from '../../metrics/index.js';
+import {
+  LATENCY_FOOTNOTE,
+  LATENCY_HEADER,
+  LATENCY_METRICS,
+  LIMITS_MS,
+  LatencyRecorder,
+  formatLimit,
+  latencyCells,
+  minSamplesForStat,
+  perLatencyMetric,
+  shownMetrics,
+  type AckBasis,
+  type LatencyMetric,
+} from '../../metrics/index.js';
 import { formatMs } from '../../units.js';
 import { defineSection } from '../section.js';
 import { span, type SectionView, type Text } from '../view.js';
 import { latencySummarySchema, ms, obj } from './common.js';
 import type { NetworkSection } from './network.js';
 
-export const latencyEntrySchema = latencySummarySchema.extend({
+const latencyEntrySchema = latencySummarySchema.extend({
   limitMs: ms,
   limitStat: z.enum(['p99', 'max']).describe('the statistic the limit is judged on'),
   limitVerdict: z.enum(['ok', 'breach', 'too-few-samples', 'no-samples']),
   withinLimit: z.boolean().describe('false only for a breach'),
-  judgedOn: z.literal('ackServer').optional().describe("ack of a remote target: its limit is judged on ackServer (ack minus the network round trip); the verdict is ackServer's"),
+  judgedOn: z
+    .literal('ackServer')
+    .optional()
+    .describe(
+      "ack of a remote target: its limit is judged on ackServer (ack minus the network round trip); the verdict is ackServer's",
+    ),
 });
 export type LatencyEntry = z.output<typeof latencyEntrySchema>;
-const perMetric = <T extends z.ZodType>(schema: T) => obj(Object.fromEntries(LATENCY_METRICS.map((m) => [m, schema])) as Record<LatencyMetric, T>);
+const perMetric = <T extends z.ZodType>(schema: T) =>
+  obj(Object.fromEntries(LATENCY_METRICS.map((m) => [m, schema])) as Record<LatencyMetric, T>);
 const latencySchema = perMetric(latencyEntrySchema);
 const histogramsSchema = perMetric(z.string().describe('HDR histogram, compressed base64, values in microseconds'));
 export type Histograms = z.output<typeof histogramsSchema>;
@@ -29,7 +48,13 @@ export type Histograms = z.output<typeof histogramsSchema>;
  * The statistic each metric's spec limit is judged on, as the default thresholds do
  * (metrics/thresholds.ts): ack p99 < 100 ms (needs 100 samples), answer and sync max < 180 s.
  */
-export const LIMIT_STATS: Readonly<Record<LatencyMetric, 'p99' | 'max'>> = { ack: 'p99', answer: 'max', sync: 'max', reply: 'max', ackServer: 'p99' };
+const LIMIT_STATS: Readonly<Record<LatencyMetric, 'p99' | 'max'>> = {
+  ack: 'p99',
+  answer: 'max',
+  sync: 'max',
+  reply: 'max',
+  ackServer: 'p99',
+};
 
 /**
  * Summary (ms) of each metric with the spec's limit and its verdict, judged like the default
@@ -37,16 +62,29 @@ export const LIMIT_STATS: Readonly<Record<LatencyMetric, 'p99' | 'max'>> = { ack
  * `no-samples` when empty; `withinLimit` is false only for a `breach`. With `ackBasis`
  * `ackServer` (a remote target) the `ack` entry takes ackServer's verdict and says so (`judgedOn`).
  */
-export function latencyEntries(recorder: LatencyRecorder, ackBasis: AckBasis = 'ack'): Record<LatencyMetric, LatencyEntry> {
+function latencyEntries(recorder: LatencyRecorder, ackBasis: AckBasis = 'ack'): Record<LatencyMetric, LatencyEntry> {
   const entry = (m: LatencyMetric): LatencyEntry => {
     const s = recorder.summary(m);
     const stat = LIMIT_STATS[m];
-    const limitVerdict: LatencyEntry['limitVerdict'] = s.count === 0 ? 'no-samples' : s.count < minSamplesForStat(stat) ? 'too-few-samples' : s[stat] < LIMITS_MS[m] ? 'ok' : 'breach';
+    const limitVerdict: LatencyEntry['limitVerdict'] =
+      s.count === 0
+        ? 'no-samples'
+        : s.count < minSamplesForStat(stat)
+          ? 'too-few-samples'
+          : s[stat] < LIMITS_MS[m]
+            ? 'ok'
+            : 'breach';
     return { ...s, limitMs: LIMITS_MS[m], limitStat: stat, limitVerdict, withinLimit: limitVerdict !== 'breach' };
   };
   const entries = perLatencyMetric(entry);
   // A remote target: the acknowledgement's limit is the server's (ackServer); ack keeps its figures.
-  if (ackBasis === 'ackServer') entries.ack = { ...entries.ack, limitVerdict: entries.ackServer.limitVerdict, withinLimit: entries.ackServer.withinLimit, judgedOn: 'ackServer' };
+  if (ackBasis === 'ackServer')
+    entries.ack = {
+      ...entries.ack,
+      limitVerdict: entries.ackServer.limitVerdict,
+      withinLimit: entries.ackServer.withinLimit,
+      judgedOn: 'ackServer',
+    };
   return entries;
 }
 
@@ -68,8 +106,15 @@ function chartsOf(d: Doc, metrics: readonly LatencyMetric[]): Pick<SectionView, 
     if (l.count >= CURVE_MIN_SAMPLES) charts.push(`chart-${m}-pct`);
     if (l.count >= HISTOGRAM_MIN_SAMPLES) charts.push(`chart-${m}-hist`);
     else {
-      const figures = [...(['p50', 'p90'] as const).filter((s) => l.count >= minSamplesForStat(s)).map((s) => `${s} ${formatMs(l[s])}`), `max ${formatMs(l.max)}`].join(', ');
-      chartNotes.push(`${m}: ${l.count} sample${l.count === 1 ? '' : 's'}: too few for ${l.count >= CURVE_MIN_SAMPLES ? 'a histogram' : 'a chart'} (${figures})`);
+      const figures = [
+        ...(['p50', 'p90'] as const)
+          .filter((s) => l.count >= minSamplesForStat(s))
+          .map((s) => `${s} ${formatMs(l[s])}`),
+        `max ${formatMs(l.max)}`,
+      ].join(', ');
+      chartNotes.push(
+        `${m}: ${l.count} sample${l.count === 1 ? '' : 's'}: too few for ${l.count >= CURVE_MIN_SAMPLES ? 'a histogram' : 'a chart'} (${figures})`,
+      );
     }
   }
   return { charts, chartNotes };
@@ -77,7 +122,12 @@ function chartsOf(d: Doc, metrics: readonly LatencyMetric[]): Pick<SectionView, 
 
 type Doc = { latency: Record<LatencyMetric, LatencyEntry>; histograms: Histograms; network?: NetworkSection };
 
-const VERDICT: Record<LatencyEntry['limitVerdict'], Text> = { ok: span('ok', 'ok'), breach: span('BREACH', 'fail'), 'too-few-samples': span('too few samples', 'muted'), 'no-samples': '' };
+const VERDICT: Record<LatencyEntry['limitVerdict'], Text> = {
+  ok: span('ok', 'ok'),
+  breach: span('BREACH', 'fail'),
+  'too-few-samples': span('too few samples', 'muted'),
+  'no-samples': '',
+};
 
 /** The table in ms with the spec's limits; HTML adds a percentile curve and a histogram per metric with values. */
 function latencyView(d: Doc): SectionView {
@@ -86,14 +136,31 @@ function latencyView(d: Doc): SectionView {
   const rows = metrics.map((m, i): Text[] => {
     const l = d.latency[m];
     // A remote target's ack: its limit is judged on the ackServer row.
-    return [m, ...cells[i]!.cells, l.judgedOn ? `on ${l.judgedOn}` : formatLimit(l.limitMs, 'ms'), l.judgedOn ? '' : VERDICT[l.limitVerdict]];
+    return [
+      m,
+      ...cells[i]!.cells,
+      l.judgedOn ? `on ${l.judgedOn}` : formatLimit(l.limitMs, 'ms'),
+      l.judgedOn ? '' : VERDICT[l.limitVerdict],
+    ];
   });
   const none = metrics.every((m) => d.latency[m].count === 0);
   return {
     id: 'latency',
     title: 'Latency',
-    tables: [{ columns: [...LATENCY_HEADER.map((h) => ({ header: h })), { header: 'limit' }, { header: '', align: 'l' as const }], rows }],
-    notes: [...(cells.some((c) => c.unsupported) ? [span(LATENCY_FOOTNOTE, 'muted')] : []), ...(none ? [span('No latencies recorded.', 'muted')] : [])],
+    tables: [
+      {
+        columns: [
+          ...LATENCY_HEADER.map((h) => ({ header: h })),
+          { header: 'limit' },
+          { header: '', align: 'l' as const },
+        ],
+        rows,
+      },
+    ],
+    notes: [
+      ...(cells.some((c) => c.unsupported) ? [span(LATENCY_FOOTNOTE, 'muted')] : []),
+      ...(none ? [span('No latencies recorded.', 'muted')] : []),
+    ],
     ...chartsOf(d, metrics),
   };
 }
@@ -101,12 +168,18 @@ function latencyView(d: Doc): SectionView {
 export const latencySection = defineSection({
   name: 'latency',
   fields: { latency: latencySchema, histograms: histogramsSchema },
-  compute: (input: { latency: LatencyRecorder; network?: NetworkSection }) => ({ latency: latencyEntries(input.latency, input.network ? 'ackServer' : 'ack'), histograms: input.latency.encodeAll() }),
+  compute: (input: { latency: LatencyRecorder; network?: NetworkSection }) => ({
+    latency: latencyEntries(input.latency, input.network ? 'ackServer' : 'ack'),
+    histograms: input.latency.encodeAll(),
+  }),
   merge: (docs: readonly Doc[]) => {
     const recorder = new LatencyRecorder();
     for (const d of docs) recorder.merge(LatencyRecorder.fromEncoded(d.histograms));
     // Remote targets (a `network` section): the acknowledgement is judged on ackServer, as each input was.
-    return { latency: latencyEntries(recorder, docs[0]?.network ? 'ackServer' : 'ack'), histograms: recorder.encodeAll() };
+    return {
+      latency: latencyEntries(recorder, docs[0]?.network ? 'ackServer' : 'ack'),
+      histograms: recorder.encodeAll(),
+    };
   },
   views: (d: Doc) => [latencyView(d)],
 });

@@ -19,7 +19,16 @@ import { span, type SectionView, type Text } from '../view.js';
 import type { ReportSummary } from './summary.js';
 import { count, ms, obj, statMs, type Assert, type Same } from './common.js';
 
-const sendDelaySchema = obj({ count, p50: ms, p90: ms, p99: ms, p999: ms, max: ms, mean: ms, histogram: z.string().describe('HDR histogram, compressed base64, microseconds') });
+const sendDelaySchema = obj({
+  count,
+  p50: ms,
+  p90: ms,
+  p99: ms,
+  p999: ms,
+  max: ms,
+  mean: ms,
+  histogram: z.string().describe('HDR histogram, compressed base64, microseconds'),
+});
 const generatorSchema = obj({ generatorBound: z.boolean(), p99Ms: ms, limitMs: ms, message: z.string() });
 const _delay: Assert<Same<Omit<z.output<typeof sendDelaySchema>, 'histogram'>, SendDelaySummary>> = true;
 const _generator: Assert<Same<z.output<typeof generatorSchema>, GeneratorVerdict>> = true;
@@ -36,15 +45,21 @@ const loadSchema = obj({
   answeredRate: z.number().describe('answered / measured time, req/s'),
   sendDelay: sendDelaySchema.optional().describe('open model: actual minus intended start, ms'),
   generator: generatorSchema.optional(),
-  shards: z.array(z.string()).optional().describe('--shard i/n: the execution segments this load was (a merged report: every input\'s)'),
+  shards: z
+    .array(z.string())
+    .optional()
+    .describe("--shard i/n: the execution segments this load was (a merged report: every input's)"),
   startAt: z.string().optional().describe('--start-at: the instant sending was to start, ISO 8601 UTC'),
-  startLagMs: ms.optional().describe('--start-at: how late sending started (a merged report: the latest shard\'s)'),
+  startLagMs: ms.optional().describe("--start-at: how late sending started (a merged report: the latest shard's)"),
 });
 export type LoadSection = z.output<typeof loadSchema>;
 
 const round3 = (n: number): number => Math.round(n * 1000) / 1000;
 
-function mergeGenerator(verdicts: readonly GeneratorVerdict[], p99Ms: number | undefined): GeneratorVerdict | undefined {
+function mergeGenerator(
+  verdicts: readonly GeneratorVerdict[],
+  p99Ms: number | undefined,
+): GeneratorVerdict | undefined {
   if (verdicts.length === 0) return undefined;
   const limitMs = verdicts[0]!.limitMs;
   const bound = verdicts.filter((v) => v.generatorBound);
@@ -61,7 +76,10 @@ function mergeGenerator(verdicts: readonly GeneratorVerdict[], p99Ms: number | u
 }
 
 /** The merged load section; undefined when no input has one. `answered`: the merged answered outcome count. */
-export function mergeLoadSections(inputs: readonly (LoadSection | undefined)[], answered: number): LoadSection | undefined {
+export function mergeLoadSections(
+  inputs: readonly (LoadSection | undefined)[],
+  answered: number,
+): LoadSection | undefined {
   const list = inputs.filter((l): l is LoadSection => l !== undefined);
   const first = list[0];
   if (!first) return undefined;
@@ -84,7 +102,10 @@ export function mergeLoadSections(inputs: readonly (LoadSection | undefined)[], 
     const { min: _min, ...summary } = summarizeHistogram(h);
     merged.sendDelay = { ...summary, histogram: hdr.encodeIntoCompressedBase64(h) };
   }
-  const generator = mergeGenerator(list.flatMap((l) => (l.generator ? [l.generator] : [])), merged.sendDelay?.p99);
+  const generator = mergeGenerator(
+    list.flatMap((l) => (l.generator ? [l.generator] : [])),
+    merged.sendDelay?.p99,
+  );
   if (generator) merged.generator = generator;
   const shards = list.flatMap((l) => l.shards ?? []);
   if (shards.length > 0) merged.shards = shards;
@@ -98,17 +119,44 @@ function loadView(l: LoadSection): SectionView {
   const d = l.sendDelay;
   const rows: [string, Text][] = [
     // A percentile the count cannot support is a dash, as in the latency table.
-    ...(d ? [['send delay', `p50 ${statMs(d.p50, d.count, 'p50')} · p99 ${statMs(d.p99, d.count, 'p99')} · max ${formatMs(d.max)} (${d.count} samples)`] as [string, Text]] : []),
-    ...(l.shards ? [[`shard${l.shards.length === 1 ? '' : 's'}`, `${l.shards.join(', ')} (execution segments of one load)`] as [string, Text]] : []),
-    ...(l.startAt ? [['started at', `${l.startAt}${l.startLagMs !== undefined ? `, ${formatMs(l.startLagMs)} late${l.shards && l.shards.length > 1 ? ' (latest shard)' : ''}` : ''}`] as [string, Text]] : []),
+    ...(d
+      ? [
+          [
+            'send delay',
+            `p50 ${statMs(d.p50, d.count, 'p50')} · p99 ${statMs(d.p99, d.count, 'p99')} · max ${formatMs(d.max)} (${d.count} samples)`,
+          ] as [string, Text],
+        ]
+      : []),
+    ...(l.shards
+      ? [
+          [`shard${l.shards.length === 1 ? '' : 's'}`, `${l.shards.join(', ')} (execution segments of one load)`] as [
+            string,
+            Text,
+          ],
+        ]
+      : []),
+    ...(l.startAt
+      ? [
+          [
+            'started at',
+            `${l.startAt}${l.startLagMs !== undefined ? `, ${formatMs(l.startLagMs)} late${l.shards && l.shards.length > 1 ? ' (latest shard)' : ''}` : ''}`,
+          ] as [string, Text],
+        ]
+      : []),
   ];
   const g = l.generator;
   return {
     id: 'load',
     title: `Load (${l.model} model)`,
-    summary: [`sent ${l.sent} · warm-up ${l.warmupSent} · `, l.dropped > 0 ? span(`dropped ${l.dropped}`, 'warn') : 'dropped 0', ` · achieved ${formatRate(l.achievedRate)} · answered ${formatRate(l.answeredRate)} over ${formatMs(l.measuredMs)}`],
+    summary: [
+      `sent ${l.sent} · warm-up ${l.warmupSent} · `,
+      l.dropped > 0 ? span(`dropped ${l.dropped}`, 'warn') : 'dropped 0',
+      ` · achieved ${formatRate(l.achievedRate)} · answered ${formatRate(l.answeredRate)} over ${formatMs(l.measuredMs)}`,
+    ],
     rows,
-    ...(g && { notes: [g.generatorBound ? [span('WARNING ', 'fail'), span(g.message, 'fail')] : span(g.message, 'muted')] }),
+    ...(g && {
+      notes: [g.generatorBound ? [span('WARNING ', 'fail'), span(g.message, 'fail')] : span(g.message, 'muted')],
+    }),
   };
 }
 
@@ -119,7 +167,10 @@ export const loadSection = defineSection({
   fields: { load: loadSchema.optional().describe('load and capacity: how the traffic was generated') },
   compute: (input: { load?: LoadSection }) => (input.load ? { load: input.load } : {}),
   merge: (docs: readonly Doc[], merged: { summary: ReportSummary }) => {
-    const load = mergeLoadSections(docs.map((d) => d.load), merged.summary.outcomes.answered);
+    const load = mergeLoadSections(
+      docs.map((d) => d.load),
+      merged.summary.outcomes.answered,
+    );
     return load ? { load } : {};
   },
   views: (d: Doc) => (d.load ? [loadView(d.load)] : []),

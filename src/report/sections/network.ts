@@ -18,13 +18,23 @@ type Doc = { network?: NetworkSection };
 
 export const networkSection = defineSection({
   name: 'network',
-  fields: { network: networkSchema.optional().describe('remote targets only: the round trip ackServer (ack minus it) is judged on') },
+  fields: {
+    network: networkSchema
+      .optional()
+      .describe('remote targets only: the round trip ackServer (ack minus it) is judged on'),
+  },
   compute: (input: { network?: NetworkSection }) => (input.network ? { network: input.network } : {}),
   // Shards of one load measure one target: the first shard's round trip stands for all.
   merge: (docs: readonly Doc[]) => (docs[0]?.network ? { network: docs[0].network } : {}),
   views: (d: Doc) => {
     const n = d.network;
     if (!n) return [];
-    return [{ id: 'network', title: 'Network round trip', summary: `${formatMs(n.rttMs)} (fastest of ${n.samples} TCP connects): ackServer = ack minus it, the server's share the 100 ms limit is about` }];
+    return [
+      {
+        id: 'network',
+        title: 'Network round trip',
+        summary: `${formatMs(n.rttMs)} (fastest of ${n.samples} TCP connects): ackServer = ack minus it, the server's share the 100 ms limit is about`,
+      },
+    ];
   },
 });

@@ -18,19 +18,30 @@ import { code, span, type SectionView } from '../view.js';
 import { formatValue } from '../format-value.js';
 import { count, obj } from './common.js';
 
-export const PARITY_FIELDS = ['intents', 'cart', 'address', 'language'] as const;
+const PARITY_FIELDS = ['intents', 'cart', 'address', 'language'] as const;
 const fieldEnum = z.enum(PARITY_FIELDS);
-const differenceSchema = obj({ field: fieldEnum, path: z.string().describe('dotted path of the differing value'), sync: z.unknown(), async: z.unknown() });
-const entrySchema = obj({ suite: z.string(), scenario: z.string(), repeat: count, turn: count.optional().describe("0-based say turn (scenarios with steps)"), differences: z.array(differenceSchema) });
+const differenceSchema = obj({
+  field: fieldEnum,
+  path: z.string().describe('dotted path of the differing value'),
+  sync: z.unknown(),
+  async: z.unknown(),
+});
+const entrySchema = obj({
+  suite: z.string(),
+  scenario: z.string(),
+  repeat: count,
+  turn: count.optional().describe('0-based say turn (scenarios with steps)'),
+  differences: z.array(differenceSchema),
+});
 const paritySchema = obj({
   compared: count.describe('answer pairs compared'),
   differing: count.describe('pairs with at least one difference'),
   byField: obj({ intents: count, cart: count, address: count, language: count }).describe('differing pairs per field'),
   entries: z.array(entrySchema).describe('every compared pair, differences or not'),
 });
-export type ParityField = (typeof PARITY_FIELDS)[number];
+type ParityField = (typeof PARITY_FIELDS)[number];
 export type ParityDifference = z.output<typeof differenceSchema>;
-export type ParityEntry = z.output<typeof entrySchema>;
+type ParityEntry = z.output<typeof entrySchema>;
 export type ParityReport = z.output<typeof paritySchema>;
 
 const ADDRESS = ['street_address', 'subdistrict', 'district', 'city', 'postal_code', 'country'];
@@ -71,7 +82,8 @@ export function diffAnswers(sync: unknown, async: unknown): ParityDifference[] {
 
 /** Answers of a record: its `say` step bodies (steps), or its one answer. */
 function answers(r: RequestRecord): (unknown | undefined)[] {
-  if (r.steps) return r.steps.filter((s) => s.kind === 'say').map((s) => (s.outcome === 'answered' ? s.body : undefined));
+  if (r.steps)
+    return r.steps.filter((s) => s.kind === 'say').map((s) => (s.outcome === 'answered' ? s.body : undefined));
   return [r.outcome === 'answered' ? r.answer : undefined];
 }
 
@@ -98,28 +110,59 @@ export function computeParity(records: readonly RequestRecord[]): ParityReport {
       for (const f of new Set(differences.map((d) => d.field))) byField[f] += 1;
     }
   }
-  return { compared: entries.length, differing: entries.filter((e) => e.differences.length > 0).length, byField, entries };
+  return {
+    compared: entries.length,
+    differing: entries.filter((e) => e.differences.length > 0).length,
+    byField,
+    entries,
+  };
 }
 
 /** Concatenates parity entries of shards; undefined when an input has none. */
-export function mergeParity(inputs: readonly (ParityReport | undefined)[]): ParityReport | undefined {
+function mergeParity(inputs: readonly (ParityReport | undefined)[]): ParityReport | undefined {
   const list = fromEvery(inputs, (p) => p);
   if (!list) return undefined;
-  const byField = Object.fromEntries(PARITY_FIELDS.map((f) => [f, list.reduce((n, p) => n + p.byField[f], 0)])) as ParityReport['byField'];
-  return { compared: list.reduce((n, p) => n + p.compared, 0), differing: list.reduce((n, p) => n + p.differing, 0), byField, entries: list.flatMap((p) => p.entries) };
+  const byField = Object.fromEntries(
+    PARITY_FIELDS.map((f) => [f, list.reduce((n, p) => n + p.byField[f], 0)]),
+  ) as ParityReport['byField'];
+  return {
+    compared: list.reduce((n, p) => n + p.compared, 0),
+    differing: list.reduce((n, p) => n + p.differing, 0),
+    byField,
+    entries: list.flatMap((p) => p.entries),
+  };
 }
 
 const MAX_DIFFS = 20;
 
 function parityView(p: ParityReport): SectionView {
   const rows = p.entries.flatMap((e) =>
-    e.differences.map((d) => [`${e.suite} › ${e.scenario}${e.repeat > 0 ? ` #${e.repeat}` : ''}${e.turn !== undefined ? ` turn ${e.turn}` : ''}`, code(d.path), span(formatValue(d.sync, 60), 'warn'), span(formatValue(d.async, 60), 'warn')]),
+    e.differences.map((d) => [
+      `${e.suite} › ${e.scenario}${e.repeat > 0 ? ` #${e.repeat}` : ''}${e.turn !== undefined ? ` turn ${e.turn}` : ''}`,
+      code(d.path),
+      span(formatValue(d.sync, 60), 'warn'),
+      span(formatValue(d.async, 60), 'warn'),
+    ]),
   );
   return {
     id: 'parity',
     title: 'Parity (sync vs async)',
     summary: `compared ${p.compared}, differing ${p.differing} (intents ${p.byField.intents}, cart ${p.byField.cart}, address ${p.byField.address}, language ${p.byField.language})`,
-    tables: rows.length === 0 ? [] : [{ columns: [{ header: 'scenario' }, { header: 'path', align: 'l' }, { header: 'sync', align: 'l' }, { header: 'async', align: 'l' }], rows: rows.slice(0, MAX_DIFFS), ...(rows.length > MAX_DIFFS && { more: `… ${rows.length - MAX_DIFFS} more in report.json` }) }],
+    tables:
+      rows.length === 0
+        ? []
+        : [
+            {
+              columns: [
+                { header: 'scenario' },
+                { header: 'path', align: 'l' },
+                { header: 'sync', align: 'l' },
+                { header: 'async', align: 'l' },
+              ],
+              rows: rows.slice(0, MAX_DIFFS),
+              ...(rows.length > MAX_DIFFS && { more: `… ${rows.length - MAX_DIFFS} more in report.json` }),
+            },
+          ],
   };
 }
 
@@ -129,7 +172,8 @@ const hasVerdict = (r: RequestRecord): boolean => r.outcome !== 'not-sent' && r.
 export const paritySection = defineSection({
   name: 'parity',
   fields: { parity: paritySchema.optional().describe('sync vs async answers of scenarios run in both modes (run)') },
-  compute: (input: SectionInput) => (input.kind === 'run' ? { parity: computeParity((input.records ?? []).filter(hasVerdict)) } : {}),
+  compute: (input: SectionInput) =>
+    input.kind === 'run' ? { parity: computeParity((input.records ?? []).filter(hasVerdict)) } : {},
   merge: (docs: readonly Doc[]) => {
     const parity = mergeParity(docs.map((d) => d.parity));
     return parity ? { parity } : {};

@@ -37,12 +37,22 @@ const scenarioPassRateSchema = obj({
   interval,
   allPassed: z.boolean().describe('pass^k: all k (= runs) runs passed'),
   status: statusEnum,
-  required: z.union([obj({ passRate: share }), obj({ minPasses: count }), obj({ all: z.literal(true) })]).describe('what was asked; { all: true } when no requirement was written'),
+  required: z
+    .union([obj({ passRate: share }), obj({ minPasses: count }), obj({ all: z.literal(true) })])
+    .describe('what was asked; { all: true } when no requirement was written'),
   requiredPasses: count,
   flaky: z.boolean().describe('passed some runs and failed others'),
   passed: z.boolean().describe('met its requirement (and, with failOnFlaky, was not flaky)'),
 });
-const suitePassRateSchema = obj({ suite: z.string(), runs: count, passes: count, passRate: share, interval, required: share.optional().describe("the suite's passRate, when written"), passed: z.boolean() });
+const suitePassRateSchema = obj({
+  suite: z.string(),
+  runs: count,
+  passes: count,
+  passRate: share,
+  interval,
+  required: share.optional().describe("the suite's passRate, when written"),
+  passed: z.boolean(),
+});
 const passRatesSchema = obj({
   scenarios: z.array(scenarioPassRateSchema),
   suites: z.array(suitePassRateSchema),
@@ -50,10 +60,10 @@ const passRatesSchema = obj({
   flaky: count.describe('scenario x mode entries with status flaky'),
   failOnFlaky: z.boolean().describe('flaky entries failed their verdict (--fail-on-flaky)'),
 });
-export type PassRateStatus = z.output<typeof statusEnum>;
-export type RateInterval = z.output<typeof interval>;
+type PassRateStatus = z.output<typeof statusEnum>;
+type RateInterval = z.output<typeof interval>;
 export type ScenarioPassRate = z.output<typeof scenarioPassRateSchema>;
-export type SuitePassRate = z.output<typeof suitePassRateSchema>;
+type SuitePassRate = z.output<typeof suitePassRateSchema>;
 export type PassRates = z.output<typeof passRatesSchema>;
 
 export interface PassRateOptions {
@@ -66,19 +76,19 @@ const NO_VERDICT: ReadonlySet<string> = new Set(['interrupted', 'not-sent']);
 const key = (suite: string, scenario: string): string => JSON.stringify([suite, scenario]);
 
 /** Passes a requirement asks of `runs` runs. */
-export function requiredPassesFor(required: ScenarioPassRate['required'], runs: number): number {
+function requiredPassesFor(required: ScenarioPassRate['required'], runs: number): number {
   if ('minPasses' in required) return required.minPasses;
   if ('passRate' in required) return Math.ceil(required.passRate * runs - 1e-9);
   return runs;
 }
 
 /** The status of `passes` out of `runs`. */
-export function passRateStatus(runs: number, passes: number): PassRateStatus {
+function passRateStatus(runs: number, passes: number): PassRateStatus {
   return runs === 0 ? 'not-run' : passes === runs ? 'passed' : passes === 0 ? 'failed' : 'flaky';
 }
 
 /** Every figure of one scenario x mode from its counts and requirement. */
-export function scenarioPassRate(
+function scenarioPassRate(
   g: { suite: string; scenario: string; mode: AnswerMode; runs: number; passes: number },
   required: ScenarioPassRate['required'],
   failOnFlaky: boolean,
@@ -104,21 +114,35 @@ export function scenarioPassRate(
 }
 
 /** Suite entries (in first-seen order) from scenario entries and the suites' `passRate`s. */
-export function suitePassRates(entries: readonly ScenarioPassRate[], requiredOf: (suite: string) => number | undefined): SuitePassRate[] {
+function suitePassRates(
+  entries: readonly ScenarioPassRate[],
+  requiredOf: (suite: string) => number | undefined,
+): SuitePassRate[] {
   return [...new Set(entries.map((e) => e.suite))].map((name): SuitePassRate => {
     const mine = entries.filter((e) => e.suite === name);
     const runs = mine.reduce((n, e) => n + e.runs, 0);
     const passes = mine.reduce((n, e) => n + e.passes, 0);
     const passRate = runs === 0 ? 1 : passes / runs;
     const required = requiredOf(name);
-    const out: SuitePassRate = { suite: name, runs, passes, passRate, interval: wilsonInterval(passes, runs), passed: mine.every((e) => e.passed) && (required === undefined || passRate >= required) };
+    const out: SuitePassRate = {
+      suite: name,
+      runs,
+      passes,
+      passRate,
+      interval: wilsonInterval(passes, runs),
+      passed: mine.every((e) => e.passed) && (required === undefined || passRate >= required),
+    };
     if (required !== undefined) out.required = required;
     return out;
   });
 }
 
 /** The whole section from scenario entries. */
-export function passRatesOf(scenarios: ScenarioPassRate[], requiredOf: (suite: string) => number | undefined, failOnFlaky: boolean): PassRates {
+function passRatesOf(
+  scenarios: ScenarioPassRate[],
+  requiredOf: (suite: string) => number | undefined,
+  failOnFlaky: boolean,
+): PassRates {
   const suites = suitePassRates(scenarios, requiredOf);
   return {
     scenarios,
@@ -133,7 +157,11 @@ export function passRatesOf(scenarios: ScenarioPassRate[], requiredOf: (suite: s
  * @param records every record of the run; @param suites the suites that were planned
  * (requirements); @param options `failOnFlaky` (the CLI's `--fail-on-flaky`).
  */
-export function computePassRates(records: readonly RequestRecord[], suites: readonly Suite[], options: PassRateOptions = {}): PassRates {
+export function computePassRates(
+  records: readonly RequestRecord[],
+  suites: readonly Suite[],
+  options: PassRateOptions = {},
+): PassRates {
   const failOnFlaky = options.failOnFlaky ?? false;
   const scenarios = new Map(suites.flatMap((s) => s.scenarios.map((sc) => [key(sc.suite, sc.name), sc] as const)));
   const groups = new Map<string, { suite: string; scenario: string; mode: AnswerMode; runs: number; passes: number }>();
@@ -145,7 +173,9 @@ export function computePassRates(records: readonly RequestRecord[], suites: read
     g.runs += 1;
     if (r.passed) g.passes += 1;
   }
-  const entries = [...groups.values()].map((g) => scenarioPassRate(g, scenarios.get(key(g.suite, g.scenario))?.requirement ?? { all: true }, failOnFlaky));
+  const entries = [...groups.values()].map((g) =>
+    scenarioPassRate(g, scenarios.get(key(g.suite, g.scenario))?.requirement ?? { all: true }, failOnFlaky),
+  );
   return passRatesOf(entries, (name) => suites.find((s) => s.name === name)?.passRate, failOnFlaky);
 }
 
@@ -153,7 +183,10 @@ export function computePassRates(records: readonly RequestRecord[], suites: read
  * Sums pass rates of shards; undefined when an input has none. `failOnFlaky`: the option, else
  * true when any input was judged with it.
  */
-export function mergePassRates(inputs: readonly (PassRates | undefined)[], options: { failOnFlaky?: boolean } = {}): PassRates | undefined {
+export function mergePassRates(
+  inputs: readonly (PassRates | undefined)[],
+  options: { failOnFlaky?: boolean } = {},
+): PassRates | undefined {
   const list = fromEvery(inputs, (p) => p);
   if (!list) return undefined;
   const failOnFlaky = options.failOnFlaky ?? list.some((p) => p.failOnFlaky);
@@ -165,7 +198,11 @@ export function mergePassRates(inputs: readonly (PassRates | undefined)[], optio
   }
   const scenarios = [...byKey.values()].map((e) => scenarioPassRate(e, e.required, failOnFlaky));
   const suites = list.flatMap((p) => p.suites);
-  return passRatesOf(scenarios, (name) => suites.find((s) => s.suite === name && s.required !== undefined)?.required, failOnFlaky);
+  return passRatesOf(
+    scenarios,
+    (name) => suites.find((s) => s.suite === name && s.required !== undefined)?.required,
+    failOnFlaky,
+  );
 }
 
 // ---------------------------------------------------------------- phrases (every format, JUnit too)
@@ -173,40 +210,48 @@ export function mergePassRates(inputs: readonly (PassRates | undefined)[], optio
 const pct0 = (x: number): string => formatPercent(x, 0);
 
 /** `≥ 80%`, `≥ 3 passes`, or `all`. */
-export function requirementText(r: ScenarioPassRate['required']): string {
+function requirementText(r: ScenarioPassRate['required']): string {
   return 'passRate' in r ? `≥ ${pct0(r.passRate)}` : 'minPasses' in r ? `≥ ${r.minPasses} passes` : 'all';
 }
 
 /** `30–95%` (Wilson 95% interval). */
-export function intervalText(i: RateInterval): string {
+function intervalText(i: RateInterval): string {
   return `${formatPercent(i.low, 0).replace('%', '')}–${pct0(i.high)}`;
 }
 
 /** `pass^4 ✓` / `pass^4 ✗`: whether all k runs passed. */
-export function passKText(e: Pick<ScenarioPassRate, 'runs' | 'allPassed'>): string {
+function passKText(e: Pick<ScenarioPassRate, 'runs' | 'allPassed'>): string {
   return `pass^${e.runs} ${e.allPassed ? '✓' : '✗'}`;
 }
 
 /** Should the section be shown: some scenario x mode ran more than once, or was flaky. */
-export function showPassRates(p: PassRates | undefined): p is PassRates {
-  return p !== undefined && p.scenarios.some((e) => e.runs > 1 || e.flaky);
+function showPassRates(p: PassRates | undefined): p is PassRates {
+  return p?.scenarios.some((e) => e.runs > 1 || e.flaky) ?? false;
 }
 
 /** Header of the pass-rate table. */
-export const PASS_RATE_HEADER: readonly string[] = ['scenario', 'passes', 'rate', '95% CI', 'pass^k', 'required', 'verdict'];
+const PASS_RATE_HEADER: readonly string[] = ['scenario', 'passes', 'rate', '95% CI', 'pass^k', 'required', 'verdict'];
 
 /** `ok`, `FAIL`, `ok flaky`, `FAIL flaky`: the verdict against the requirement, then the flaky status. */
-export function verdictText(e: Pick<ScenarioPassRate, 'passed' | 'flaky'>): string {
+function verdictText(e: Pick<ScenarioPassRate, 'passed' | 'flaky'>): string {
   return `${e.passed ? 'ok' : 'FAIL'}${e.flaky ? ' flaky' : ''}`;
 }
 
 /** One row: `Shop › buys shirts [sync]`, `3/4`, `75%`, `30–95%`, `pass^4 ✗`, `≥ 50%`, `ok flaky`. */
-export function passRateCells(e: ScenarioPassRate): string[] {
-  return [`${e.suite} › ${e.scenario} [${e.mode}]`, `${e.passes}/${e.runs}`, pct0(e.passRate), intervalText(e.interval), passKText(e), requirementText(e.required), verdictText(e)];
+function passRateCells(e: ScenarioPassRate): string[] {
+  return [
+    `${e.suite} › ${e.scenario} [${e.mode}]`,
+    `${e.passes}/${e.runs}`,
+    pct0(e.passRate),
+    intervalText(e.interval),
+    passKText(e),
+    requirementText(e.required),
+    verdictText(e),
+  ];
 }
 
 /** The section's title line: `Pass rates  1 flaky` (`, flaky fails (--fail-on-flaky)` when set). */
-export function passRatesTitle(p: PassRates): string {
+function passRatesTitle(p: PassRates): string {
   return `${p.flaky} flaky${p.failOnFlaky ? ', flaky fails (--fail-on-flaky)' : ''}`;
 }
 
@@ -231,19 +276,40 @@ export function passRateProperties(e: ScenarioPassRate): [string, string][] {
 }
 
 /** The pass-rate entry of a scenario x mode, if the report has one. */
-export function passRateOf(p: PassRates | undefined, suite: string, scenario: string, mode: string): ScenarioPassRate | undefined {
+export function passRateOf(
+  p: PassRates | undefined,
+  suite: string,
+  scenario: string,
+  mode: string,
+): ScenarioPassRate | undefined {
   return p?.scenarios.find((e) => e.suite === suite && e.scenario === scenario && e.mode === mode);
 }
 
 function passRatesView(p: PassRates): SectionView {
   const rows = p.scenarios.map((e): Text[] => {
     const cells = passRateCells(e);
-    return [...cells.slice(0, 6), [span(e.passed ? 'ok' : 'FAIL', e.passed ? 'ok' : 'fail'), ...(e.flaky ? [span(' flaky', 'warn')] : [])]];
+    return [
+      ...cells.slice(0, 6),
+      [span(e.passed ? 'ok' : 'FAIL', e.passed ? 'ok' : 'fail'), ...(e.flaky ? [span(' flaky', 'warn')] : [])],
+    ];
   });
   const suites = p.suites
     .filter((s) => s.required !== undefined)
-    .map((s): Text => [`suite ${s.suite} ${s.passes}/${s.runs} (${pct0(s.passRate)}, 95% CI ${intervalText(s.interval)}, required ${pct0(s.required ?? 1)}) `, span(s.passed ? 'ok' : 'FAIL', s.passed ? 'ok' : 'fail')]);
-  return { id: 'pass-rates', title: 'Pass rates', summary: passRatesTitle(p), tables: [{ columns: PASS_RATE_HEADER.map((header, i) => ({ header, ...(i >= 4 && { align: 'l' as const }) })), rows }], notes: suites };
+    .map(
+      (s): Text => [
+        `suite ${s.suite} ${s.passes}/${s.runs} (${pct0(s.passRate)}, 95% CI ${intervalText(s.interval)}, required ${pct0(s.required ?? 1)}) `,
+        span(s.passed ? 'ok' : 'FAIL', s.passed ? 'ok' : 'fail'),
+      ],
+    );
+  return {
+    id: 'pass-rates',
+    title: 'Pass rates',
+    summary: passRatesTitle(p),
+    tables: [
+      { columns: PASS_RATE_HEADER.map((header, i) => ({ header, ...(i >= 4 && { align: 'l' as const }) })), rows },
+    ],
+    notes: suites,
+  };
 }
 
 type Doc = { passRates?: PassRates };
@@ -252,8 +318,17 @@ const hasVerdict = (r: RequestRecord): boolean => r.outcome !== 'not-sent' && r.
 
 export const passRatesSection = defineSection({
   name: 'passRates',
-  fields: { passRates: passRatesSchema.optional().describe('pass rates per scenario x mode and per suite over repeats (run)') },
-  compute: (input: Input) => (input.kind === 'run' ? { passRates: computePassRates((input.records ?? []).filter(hasVerdict), input.suites ?? [], { failOnFlaky: input.failOnFlaky ?? false }) } : {}),
+  fields: {
+    passRates: passRatesSchema.optional().describe('pass rates per scenario x mode and per suite over repeats (run)'),
+  },
+  compute: (input: Input) =>
+    input.kind === 'run'
+      ? {
+          passRates: computePassRates((input.records ?? []).filter(hasVerdict), input.suites ?? [], {
+            failOnFlaky: input.failOnFlaky ?? false,
+          }),
+        }
+      : {},
   merge: (docs: readonly Doc[]) => {
     const passRates = mergePassRates(docs.map((d) => d.passRates));
     return passRates ? { passRates } : {};

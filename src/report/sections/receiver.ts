@@ -1,5 +1,5 @@
 /** `receiver`: the webhook receiver's counts (receiver/types.ts ReceiverStats); shards merge by adding. */
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { ReceiverStats } from '../run-types.js';
 import { defineSection } from '../section.js';
 import { span } from '../view.js';
@@ -27,12 +27,26 @@ export const receiverSection = defineSection({
   name: 'receiver',
   fields: { receiver: receiverSchema },
   compute: (input: { receiver: ReceiverStats }) => ({ receiver: { ...input.receiver } }),
-  merge: (docs: readonly Doc[]) => ({ receiver: Object.fromEntries(KEYS.map((k) => [k, docs.reduce((n, d) => n + d.receiver[k], 0)])) as unknown as ReceiverStats }),
+  merge: (docs: readonly Doc[]) => ({
+    receiver: Object.fromEntries(
+      KEYS.map((k) => [k, docs.reduce((n, d) => n + d.receiver[k], 0)]),
+    ) as unknown as ReceiverStats,
+  }),
   views: (d: Doc) => {
     const r = d.receiver;
-    const n = (k: keyof ReceiverStats, label: string, bad = false) => (bad && r[k] > 0 ? span(`${label} ${r[k]}`, 'warn') : `${label} ${r[k]}`);
-    const parts = [n('received', 'received'), n('matched', 'matched'), n('duplicates', 'duplicates'), n('late', 'late', true), n('orphans', 'orphans', true), n('badSecret', 'bad secret', true), n('malformed', 'malformed', true)];
-    if (r.published > 0 || r.unavailable > 0) parts.push(n('published', 'published'), n('unavailable', 'unavailable', true));
+    const n = (k: keyof ReceiverStats, label: string, bad = false) =>
+      bad && r[k] > 0 ? span(`${label} ${r[k]}`, 'warn') : `${label} ${r[k]}`;
+    const parts = [
+      n('received', 'received'),
+      n('matched', 'matched'),
+      n('duplicates', 'duplicates'),
+      n('late', 'late', true),
+      n('orphans', 'orphans', true),
+      n('badSecret', 'bad secret', true),
+      n('malformed', 'malformed', true),
+    ];
+    if (r.published > 0 || r.unavailable > 0)
+      parts.push(n('published', 'published'), n('unavailable', 'unavailable', true));
     return [{ id: 'receiver', title: 'Receiver', summary: parts.flatMap((p, i) => (i === 0 ? [p] : [' · ', p])) }];
   },
 });

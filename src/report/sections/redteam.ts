@@ -38,7 +38,9 @@ const redteamSchema = obj({
   maxSuccessRate: share.optional().describe('--max-success-rate: a category fails above it, 0..1'),
   categories: z.array(categorySchema),
   findings: z.array(findingSchema),
-  errors: z.array(obj({ category: categoryId, code: z.string(), message: z.string(), count })).describe('first error of each category that had some'),
+  errors: z
+    .array(obj({ category: categoryId, code: z.string(), message: z.string(), count }))
+    .describe('first error of each category that had some'),
   interrupted: z.boolean(),
 });
 
@@ -55,7 +57,15 @@ export function redteamReasons(r: RedteamReportSection): string[] {
 function mergeRows(rows: readonly RedteamCategoryRow[]): RedteamCategoryRow {
   const sum = (k: 'attempts' | 'successes' | 'undecided' | 'errors'): number => rows.reduce((n, r) => n + r[k], 0);
   const [attempts, successes] = [sum('attempts'), sum('successes')];
-  const row: RedteamCategoryRow = { id: rows[0]!.id, attempts, successes, rate: attempts > 0 ? successes / attempts : null, interval: wilsonInterval(successes, attempts), undecided: sum('undecided'), errors: sum('errors') };
+  const row: RedteamCategoryRow = {
+    id: rows[0]!.id,
+    attempts,
+    successes,
+    rate: attempts > 0 ? successes / attempts : null,
+    interval: wilsonInterval(successes, attempts),
+    undecided: sum('undecided'),
+    errors: sum('errors'),
+  };
   if (rows.every((r) => r.skipped !== undefined)) row.skipped = rows[0]!.skipped!;
   return row;
 }
@@ -80,7 +90,8 @@ export function mergeRedteam(sections: readonly RedteamReportSection[]): Redteam
   };
 }
 
-const rateCell = (c: RedteamCategoryRow): Text => (c.rate === null ? '-' : `${pct(c.rate, 1)} (${pct(c.interval.low, 1)}–${pct(c.interval.high, 1)})`);
+const rateCell = (c: RedteamCategoryRow): Text =>
+  c.rate === null ? '-' : `${pct(c.rate, 1)} (${pct(c.interval.low, 1)}–${pct(c.interval.high, 1)})`;
 
 function redteamView(r: RedteamReportSection): SectionView {
   const reasons = redteamReasons(r);
@@ -91,28 +102,59 @@ function redteamView(r: RedteamReportSection): SectionView {
     rateCell(c),
     String(c.undecided),
     c.errors > 0 ? span(String(c.errors), 'fail') : '0',
-    c.skipped !== undefined ? span(`skipped: ${c.skipped}`, 'muted') : r.interrupted && c.attempts + c.undecided + c.errors === 0 ? span('interrupted', 'warn') : reasons.some((x) => x.startsWith(`${c.id}:`)) ? span('FAIL', 'fail') : span('pass', 'ok'),
+    c.skipped !== undefined
+      ? span(`skipped: ${c.skipped}`, 'muted')
+      : r.interrupted && c.attempts + c.undecided + c.errors === 0
+        ? span('interrupted', 'warn')
+        : reasons.some((x) => x.startsWith(`${c.id}:`))
+          ? span('FAIL', 'fail')
+          : span('pass', 'ok'),
   ]);
   const notes: Text[] = [];
   for (const [i, f] of r.findings.entries()) {
     notes.push([span(`finding ${i + 1}`, 'fail'), ' ', code(f.category), `: ${f.evidence}`]);
     for (const line of f.transcript.split('\n')) notes.push(span(`    ${line}`, 'muted'));
   }
-  for (const e of r.errors) notes.push([span('error', 'warn'), ' ', code(e.category), `: ${e.count} attempt(s) without an answer or a verdict, first: ${e.code}: ${e.message}`]);
-  if (r.interrupted) notes.push(span('interrupted: the figures are those of the attempts decided before the interrupt', 'warn'));
+  for (const e of r.errors)
+    notes.push([
+      span('error', 'warn'),
+      ' ',
+      code(e.category),
+      `: ${e.count} attempt(s) without an answer or a verdict, first: ${e.code}: ${e.message}`,
+    ]);
+  if (r.interrupted)
+    notes.push(span('interrupted: the figures are those of the attempts decided before the interrupt', 'warn'));
   const found = r.findings.length;
   return {
     id: 'redteam',
     title: 'Red team',
     tone: reasons.length > 0 ? 'fail' : 'ok',
-    summary: [span(found > 0 ? plural(found, 'finding') : 'no finding', found > 0 ? 'fail' : 'ok'), ` (seed ${r.seed}, ${plural(r.attemptsPerCategory, 'attempt')} per category${r.maxSuccessRate ? `, max success rate ${pct(r.maxSuccessRate, 1)}` : ''})`],
-    tables: [{ columns: [{ header: 'category' }, { header: 'attempts' }, { header: 'successes' }, { header: 'rate (95% interval)' }, { header: 'undecided' }, { header: 'errors' }, { header: 'verdict', align: 'l' }], rows }],
+    summary: [
+      span(found > 0 ? plural(found, 'finding') : 'no finding', found > 0 ? 'fail' : 'ok'),
+      ` (seed ${r.seed}, ${plural(r.attemptsPerCategory, 'attempt')} per category${r.maxSuccessRate ? `, max success rate ${pct(r.maxSuccessRate, 1)}` : ''})`,
+    ],
+    tables: [
+      {
+        columns: [
+          { header: 'category' },
+          { header: 'attempts' },
+          { header: 'successes' },
+          { header: 'rate (95% interval)' },
+          { header: 'undecided' },
+          { header: 'errors' },
+          { header: 'verdict', align: 'l' },
+        ],
+        rows,
+      },
+    ],
     notes,
   };
 }
 
 /** One JUnit testcase per category: a failure with its findings, skipped when it did not run (junit.ts). */
-export function redteamTestcases(r: RedteamReportSection): { name: string; failure?: { message: string; body: string }; skipped?: string }[] {
+export function redteamTestcases(
+  r: RedteamReportSection,
+): { name: string; failure?: { message: string; body: string }; skipped?: string }[] {
   const reasons = redteamReasons(r);
   return r.categories.map((c) => {
     if (c.skipped !== undefined) return { name: c.id, skipped: c.skipped };
@@ -127,7 +169,13 @@ type Doc = { redteam?: RedteamReportSection };
 
 export const redteamSection = defineSection({
   name: 'redteam',
-  fields: { redteam: redteamSchema.optional().describe('redteam: attacks per category, success rates with their Wilson 95% interval, findings with their conversations') },
+  fields: {
+    redteam: redteamSchema
+      .optional()
+      .describe(
+        'redteam: attacks per category, success rates with their Wilson 95% interval, findings with their conversations',
+      ),
+  },
   compute: (input: { redteam?: RedteamReportSection }) => (input.redteam ? { redteam: input.redteam } : {}),
   merge: (docs: readonly Doc[]) => {
     const sections = docs.flatMap((d) => (d.redteam ? [d.redteam] : []));

@@ -14,7 +14,18 @@ import type { ExpectationFailure, GradeEntry, JudgeErrorEntry } from '../../scen
 import type { ContractViolationRecord, RequestRecord, ScenarioTally } from '../run-types.js';
 import { defineSection } from '../section.js';
 import { span, type SectionView, type Text } from '../view.js';
-import { count, ms, modeEnum, obj, outcomeCounts, outcomeEnum, recordErrorSchema, sourceLocationSchema, type Assert, type Same } from './common.js';
+import {
+  count,
+  ms,
+  modeEnum,
+  obj,
+  outcomeCounts,
+  outcomeEnum,
+  recordErrorSchema,
+  sourceLocationSchema,
+  type Assert,
+  type Same,
+} from './common.js';
 
 const expectationFailureSchema = obj({
   path: z.string(),
@@ -27,9 +38,29 @@ const expectationFailureSchema = obj({
   score: z.number().optional().describe('similar/judge: 0..1'),
   reason: z.string().optional().describe("judge: the judge's reason"),
 });
-const contractViolationSchema = obj({ endpoint: z.string(), path: z.string(), message: z.string(), value: z.unknown().optional() });
-const judgeErrorSchema = obj({ path: z.string(), matcher: z.string(), code: z.string(), message: z.string(), location: sourceLocationSchema });
-const gradeSchema = obj({ path: z.string(), matcher: z.string(), score: z.number(), pass: z.boolean(), reason: z.string().optional(), cached: z.boolean(), calls: count, location: sourceLocationSchema });
+const contractViolationSchema = obj({
+  endpoint: z.string(),
+  path: z.string(),
+  message: z.string(),
+  value: z.unknown().optional(),
+});
+const judgeErrorSchema = obj({
+  path: z.string(),
+  matcher: z.string(),
+  code: z.string(),
+  message: z.string(),
+  location: sourceLocationSchema,
+});
+const gradeSchema = obj({
+  path: z.string(),
+  matcher: z.string(),
+  score: z.number(),
+  pass: z.boolean(),
+  reason: z.string().optional(),
+  cached: z.boolean(),
+  calls: count,
+  location: sourceLocationSchema,
+});
 const _checks: [
   Assert<Same<z.output<typeof expectationFailureSchema>, ExpectationFailure>>,
   Assert<Same<z.output<typeof contractViolationSchema>, ContractViolationRecord>>,
@@ -38,7 +69,7 @@ const _checks: [
 ] = [true, true, true, true];
 void _checks;
 
-export const scenarioEntrySchema = obj({
+const scenarioEntrySchema = obj({
   suite: z.string(),
   name: z.string(),
   file: z.string(),
@@ -52,18 +83,29 @@ export const scenarioEntrySchema = obj({
   failures: z.array(expectationFailureSchema),
   contractViolations: z.array(contractViolationSchema),
   error: recordErrorSchema.optional(),
-  judgeErrors: z.array(judgeErrorSchema).optional().describe('graded expectations that got no verdict: a judge error, not a failure'),
+  judgeErrors: z
+    .array(judgeErrorSchema)
+    .optional()
+    .describe('graded expectations that got no verdict: a judge error, not a failure'),
   grades: z.array(gradeSchema).optional().describe('every graded expectation: score 0..1, pass, the reason'),
   answerText: z.string().optional().describe('failed entries: the answer text, at most 2,000 characters'),
-  failedStep: obj({ index: count.describe('0-based'), kind: z.string(), endpoint: z.string() }).optional().describe('failed steps scenarios: the first step that did not pass'),
+  failedStep: obj({ index: count.describe('0-based'), kind: z.string(), endpoint: z.string() })
+    .optional()
+    .describe('failed steps scenarios: the first step that did not pass'),
   simulation: obj({
-    end: z.string().describe('stop (the customer was done), max-turns, empty (the model said nothing), judge-error, droid-error, aborted'),
+    end: z
+      .string()
+      .describe(
+        'stop (the customer was done), max-turns, empty (the model said nothing), judge-error, droid-error, aborted',
+      ),
     turns: z.array(obj({ customer: z.string(), droid: z.string(), latencyMs: ms.describe("the droid's answer time") })),
     modelCalls: count.describe('chat calls of the simulator model (0: replayed from its cache)'),
-  }).optional().describe('simulate: scenarios: the conversation, each customer line with the answer and its latency'),
+  })
+    .optional()
+    .describe('simulate: scenarios: the conversation, each customer line with the answer and its latency'),
 });
 export type ScenarioEntry = z.output<typeof scenarioEntrySchema>;
-export type FailedStep = NonNullable<ScenarioEntry['failedStep']>;
+type FailedStep = NonNullable<ScenarioEntry['failedStep']>;
 
 const tallySchema = obj({
   suite: z.string(),
@@ -74,7 +116,15 @@ const tallySchema = obj({
   passed: count,
   failed: count,
   outcomes: outcomeCounts,
-  examples: z.array(obj({ seq: count, outcome: outcomeEnum, requestId: z.string().optional(), error: recordErrorSchema.optional(), failures: z.array(obj({ path: z.string(), message: z.string() })) })),
+  examples: z.array(
+    obj({
+      seq: count,
+      outcome: outcomeEnum,
+      requestId: z.string().optional(),
+      error: recordErrorSchema.optional(),
+      failures: z.array(obj({ path: z.string(), message: z.string() })),
+    }),
+  ),
 });
 const _tally: Assert<Same<z.output<typeof tallySchema>, ScenarioTally>> = true;
 void _tally;
@@ -94,7 +144,7 @@ function stepsMs(r: RequestRecord): number | undefined {
 }
 
 /** The report's view of one record: failed ones carry the answer text and the failing step. */
-export function scenarioEntry(r: RequestRecord): ScenarioEntry {
+function scenarioEntry(r: RequestRecord): ScenarioEntry {
   const latencyMs = (r.mode === 'sync' ? r.syncMs : r.answerMs) ?? stepsMs(r);
   const text = r.passed ? undefined : (r.answer as { answer?: unknown } | null | undefined)?.answer;
   const step = r.passed ? undefined : failedStep(r);
@@ -114,9 +164,13 @@ export function scenarioEntry(r: RequestRecord): ScenarioEntry {
     ...(r.error && { error: r.error }),
     ...(r.judgeErrors && { judgeErrors: r.judgeErrors }),
     ...(r.grades && { grades: r.grades }),
-    ...(typeof text === 'string' && { answerText: text.length > MAX_ANSWER_CHARS ? `${text.slice(0, MAX_ANSWER_CHARS - 1)}…` : text }),
+    ...(typeof text === 'string' && {
+      answerText: text.length > MAX_ANSWER_CHARS ? `${text.slice(0, MAX_ANSWER_CHARS - 1)}…` : text,
+    }),
     ...(step && { failedStep: step }),
-    ...(r.simulation && { simulation: { end: r.simulation.end, turns: r.simulation.turns, modelCalls: r.simulation.modelCalls } }),
+    ...(r.simulation && {
+      simulation: { end: r.simulation.end, turns: r.simulation.turns, modelCalls: r.simulation.modelCalls },
+    }),
   };
 }
 
@@ -126,13 +180,33 @@ const MAX_TALLIES = 50;
 function talliesView(tallies: readonly ScenarioTally[]): SectionView {
   const rows = tallies.slice(0, MAX_TALLIES).map((t): Text[] => {
     const e = t.examples[0];
-    const example = e ? `#${e.seq} ${e.outcome}${e.error ? `: ${e.error.message}` : ''}${e.failures[0] ? `: ${e.failures[0].message}` : ''}` : '';
-    return [span(`${t.suite} › ${t.name} [${t.mode}]`, t.failed > 0 ? 'fail' : undefined), String(t.requests), String(t.passed), t.failed > 0 ? span(String(t.failed), 'fail') : '0', example.slice(0, 120)];
+    const example = e
+      ? `#${e.seq} ${e.outcome}${e.error ? `: ${e.error.message}` : ''}${e.failures[0] ? `: ${e.failures[0].message}` : ''}`
+      : '';
+    return [
+      span(`${t.suite} › ${t.name} [${t.mode}]`, t.failed > 0 ? 'fail' : undefined),
+      String(t.requests),
+      String(t.passed),
+      t.failed > 0 ? span(String(t.failed), 'fail') : '0',
+      example.slice(0, 120),
+    ];
   });
   return {
     id: 'scenarios',
     title: 'Scenarios',
-    tables: [{ columns: [{ header: 'scenario' }, { header: 'requests' }, { header: 'passed' }, { header: 'failed' }, { header: 'example failure', align: 'l' }], rows, ...(tallies.length > MAX_TALLIES && { more: `… ${tallies.length - MAX_TALLIES} more in report.json` }) }],
+    tables: [
+      {
+        columns: [
+          { header: 'scenario' },
+          { header: 'requests' },
+          { header: 'passed' },
+          { header: 'failed' },
+          { header: 'example failure', align: 'l' },
+        ],
+        rows,
+        ...(tallies.length > MAX_TALLIES && { more: `… ${tallies.length - MAX_TALLIES} more in report.json` }),
+      },
+    ],
   };
 }
 
@@ -141,8 +215,13 @@ type Doc = { scenarios: ScenarioEntry[]; tallies?: ScenarioTally[] };
 export const scenariosSection = defineSection({
   name: 'scenarios',
   fields: {
-    scenarios: z.array(scenarioEntrySchema).describe('one entry per request record (run); empty for load and capacity (see tallies)'),
-    tallies: z.array(tallySchema).optional().describe('per scenario x mode counts with failing examples (load, capacity)'),
+    scenarios: z
+      .array(scenarioEntrySchema)
+      .describe('one entry per request record (run); empty for load and capacity (see tallies)'),
+    tallies: z
+      .array(tallySchema)
+      .optional()
+      .describe('per scenario x mode counts with failing examples (load, capacity)'),
   },
   compute: (input: { kind: string; records?: readonly RequestRecord[]; tally: { scenarios: ScenarioTally[] } }) => ({
     scenarios: (input.records ?? []).map(scenarioEntry),

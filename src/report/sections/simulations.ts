@@ -46,7 +46,10 @@ export const simulationsSection = defineSection({
         tone: 'fail',
         summary: plural(failed.length, 'conversation'),
         tables: failed.slice(0, MAX_CONVERSATIONS).map(conversationTable),
-        notes: failed.length > MAX_CONVERSATIONS ? [span(`… ${failed.length - MAX_CONVERSATIONS} more in report.json`, 'muted')] : [],
+        notes:
+          failed.length > MAX_CONVERSATIONS
+            ? [span(`… ${failed.length - MAX_CONVERSATIONS} more in report.json`, 'muted')]
+            : [],
       },
     ];
   },

@@ -24,7 +24,9 @@ const streamSchema = obj({
       receivers: z.array(
         obj({
           receiverId: z.string(),
-          redisMinusReceiverUs: z.number().describe("Redis TIME minus the receiver's wall clock, us, as the receiver measured it"),
+          redisMinusReceiverUs: z
+            .number()
+            .describe("Redis TIME minus the receiver's wall clock, us, as the receiver measured it"),
           receiverMinusLocalUs: z.number().describe("the receiver's clock minus the shard's, us"),
           uncertaintyUs: z.number().describe('the skew is known within +- this, us'),
         }),
@@ -36,14 +38,16 @@ const streamSchema = obj({
 const _skew: Assert<Same<Omit<z.output<typeof streamSchema>['shards'][number], 'shardId'>, ClockSkew>> = true;
 void _skew;
 export type StreamSection = z.output<typeof streamSchema>;
-export type StreamShardSkew = StreamSection['shards'][number];
 
 type Doc = { stream?: StreamSection; receiver: ReceiverStats };
 
 /** The stream read, the deliveries other shards counted (`foreign`), and the largest skew measured between a receiver and a shard. */
 function streamView(st: StreamSection, receiver: ReceiverStats): SectionView {
   const skews = st.shards.flatMap((sh) => sh.receivers.map((r) => ({ shard: sh.shardId, ...r })));
-  const worst = skews.reduce<(typeof skews)[number] | undefined>((w, r) => (w === undefined || Math.abs(r.receiverMinusLocalUs) > Math.abs(w.receiverMinusLocalUs) ? r : w), undefined);
+  const worst = skews.reduce<(typeof skews)[number] | undefined>(
+    (w, r) => (w === undefined || Math.abs(r.receiverMinusLocalUs) > Math.abs(w.receiverMinusLocalUs) ? r : w),
+    undefined,
+  );
   return {
     id: 'stream',
     title: 'Stream',
@@ -61,11 +65,15 @@ function streamView(st: StreamSection, receiver: ReceiverStats): SectionView {
 
 export const streamSection = defineSection({
   name: 'stream',
-  fields: { stream: streamSchema.optional().describe('--deliveries: the Redis Stream read, and the clock skew measured') },
+  fields: {
+    stream: streamSchema.optional().describe('--deliveries: the Redis Stream read, and the clock skew measured'),
+  },
   compute: (input: { stream?: StreamSection }) => (input.stream ? { stream: input.stream } : {}),
   merge: (docs: readonly Doc[]) => {
     const list = docs.flatMap((d) => (d.stream ? [d.stream] : []));
-    return list[0] ? { stream: { stream: list[0].stream, redis: list[0].redis, shards: list.flatMap((s) => s.shards) } } : {};
+    return list[0]
+      ? { stream: { stream: list[0].stream, redis: list[0].redis, shards: list.flatMap((s) => s.shards) } }
+      : {};
   },
   views: (d: Doc) => (d.stream ? [streamView(d.stream, d.receiver)] : []),
 });

@@ -10,7 +10,7 @@ import { defineSection } from '../section.js';
 import { span, pct, type SectionView } from '../view.js';
 import { count, obj, outcomeCounts, type Assert, type Same } from './common.js';
 
-export const summarySchema = obj({
+const summarySchema = obj({
   requests: count.describe('requests planned (run) or sent (load, capacity): the outcomes add up to it'),
   sent: count.describe('requests sent (every outcome but not-sent)'),
   outcomes: outcomeCounts.describe('every outcome name, zeros included'),
@@ -23,12 +23,18 @@ export const summarySchema = obj({
 });
 export type ReportSummary = z.output<typeof summarySchema>;
 
-const accountingSchema = obj({ requests: count, sent: count, notSent: count, outcomes: count, webhooks: obj({ received: count, classified: count }) });
+const accountingSchema = obj({
+  requests: count,
+  sent: count,
+  notSent: count,
+  outcomes: count,
+  webhooks: obj({ received: count, classified: count }),
+});
 const _accounting: Assert<Same<z.output<typeof accountingSchema>, Accounting>> = true;
 void _accounting;
 
 /** The summary of a tally (runner/tally.ts). */
-export function summaryOfTally(t: TallySnapshot): ReportSummary {
+function summaryOfTally(t: TallySnapshot): ReportSummary {
   const scenarios = t.passed + t.failed + t.judgeErrors;
   return {
     requests: t.requests,
@@ -50,12 +56,28 @@ function mergeSummaries(list: readonly ReportSummary[]): ReportSummary {
   const scenarios = sum((s) => s.scenarios);
   const passed = sum((s) => s.passed);
   const judgeErrors = sum((s) => s.judgeErrors ?? 0);
-  return { requests: sum((s) => s.requests), sent: sum((s) => s.sent), outcomes, scenarios, passed, failed: sum((s) => s.failed), passRate: scenarios === 0 ? 1 : passed / scenarios, retries: sum((s) => s.retries), ...(judgeErrors > 0 && { judgeErrors }) };
+  return {
+    requests: sum((s) => s.requests),
+    sent: sum((s) => s.sent),
+    outcomes,
+    scenarios,
+    passed,
+    failed: sum((s) => s.failed),
+    passRate: scenarios === 0 ? 1 : passed / scenarios,
+    retries: sum((s) => s.retries),
+    ...(judgeErrors > 0 && { judgeErrors }),
+  };
 }
 
 function mergeAccounting(list: readonly Accounting[]): Accounting {
   const sum = (f: (a: Accounting) => number): number => list.reduce((n, a) => n + f(a), 0);
-  return { requests: sum((a) => a.requests), sent: sum((a) => a.sent), notSent: sum((a) => a.notSent), outcomes: sum((a) => a.outcomes), webhooks: { received: sum((a) => a.webhooks.received), classified: sum((a) => a.webhooks.classified) } };
+  return {
+    requests: sum((a) => a.requests),
+    sent: sum((a) => a.sent),
+    notSent: sum((a) => a.notSent),
+    outcomes: sum((a) => a.outcomes),
+    webhooks: { received: sum((a) => a.webhooks.received), classified: sum((a) => a.webhooks.classified) },
+  };
 }
 
 /**
@@ -73,17 +95,42 @@ function outcomesView(d: { kind?: string; summary: ReportSummary; accounting?: A
   return {
     id: 'outcomes',
     title: 'Outcomes',
-    summary: [shown.map((o) => `${label(o)} ${s.outcomes[o]}`).join(' · '), ...(s.retries > 0 ? [' · ', span(`retries ${s.retries}`, 'warn')] : []), `  (${planned})`],
+    summary: [
+      shown.map((o) => `${label(o)} ${s.outcomes[o]}`).join(' · '),
+      ...(s.retries > 0 ? [' · ', span(`retries ${s.retries}`, 'warn')] : []),
+      `  (${planned})`,
+    ],
     // The table adds shares when more than one outcome happened; one alone is all in the line above.
-    tables: shown.filter((o) => s.outcomes[o] > 0).length < 2 ? [] : [{ columns: [{ header: 'outcome' }, { header: 'count' }, { header: 'share' }], rows: shown.map((o) => [span(label(o), s.outcomes[o] > 0 && bad(o) ? 'fail' : undefined), String(s.outcomes[o]), pct(s.outcomes[o] / total, 1)]) }],
-    ...(d.accounting && d.accounting.outcomes !== d.accounting.requests && { notes: [span(`outcomes add up to ${d.accounting.outcomes}, not ${d.accounting.requests} requests`, 'fail')] }),
+    tables:
+      shown.filter((o) => s.outcomes[o] > 0).length < 2
+        ? []
+        : [
+            {
+              columns: [{ header: 'outcome' }, { header: 'count' }, { header: 'share' }],
+              rows: shown.map((o) => [
+                span(label(o), s.outcomes[o] > 0 && bad(o) ? 'fail' : undefined),
+                String(s.outcomes[o]),
+                pct(s.outcomes[o] / total, 1),
+              ]),
+            },
+          ],
+    ...(d.accounting &&
+      d.accounting.outcomes !== d.accounting.requests && {
+        notes: [span(`outcomes add up to ${d.accounting.outcomes}, not ${d.accounting.requests} requests`, 'fail')],
+      }),
   };
 }
 
 export const summarySection = defineSection({
   name: 'summary',
-  fields: { summary: summarySchema, accounting: accountingSchema.optional().describe('the accounting invariant as checked') },
-  compute: (input) => ({ summary: summaryOfTally(input.tally), ...(input.accounting && { accounting: input.accounting }) }),
+  fields: {
+    summary: summarySchema,
+    accounting: accountingSchema.optional().describe('the accounting invariant as checked'),
+  },
+  compute: (input) => ({
+    summary: summaryOfTally(input.tally),
+    ...(input.accounting && { accounting: input.accounting }),
+  }),
   merge: (docs: readonly { summary: ReportSummary; accounting?: Accounting }[]) => {
     const accounting = docs.every((d) => d.accounting) ? mergeAccounting(docs.map((d) => d.accounting!)) : undefined;
     return { summary: mergeSummaries(docs.map((d) => d.summary)), ...(accounting && { accounting }) };

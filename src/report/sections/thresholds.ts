@@ -4,7 +4,17 @@
  * expressions and the merge's own), never by combining the inputs' verdicts.
  */
 import { z } from 'zod';
-import { DEFAULT_THRESHOLDS, LOAD_DEFAULT_THRESHOLDS, REMOTE_DEFAULT_THRESHOLDS, THRESHOLD_MARKS, evaluateThresholds, thresholdVerdictText, type LatencyMetric, type ThresholdResult, type ThresholdStatus } from '../../metrics/index.js';
+import {
+  DEFAULT_THRESHOLDS,
+  LOAD_DEFAULT_THRESHOLDS,
+  REMOTE_DEFAULT_THRESHOLDS,
+  THRESHOLD_MARKS,
+  evaluateThresholds,
+  thresholdVerdictText,
+  type LatencyMetric,
+  type ThresholdResult,
+  type ThresholdStatus,
+} from '../../metrics/index.js';
 import type { ReceiverStats } from '../run-types.js';
 import type { ByTurnFields } from './by-turn.js';
 import { defineSection, type MergeReportsOptions, type SectionInput } from '../section.js';
@@ -16,7 +26,7 @@ import type { NetworkSection } from './network.js';
 import type { ReportSummary } from './summary.js';
 
 export const thresholdStatusEnum = z.enum(['passed', 'breached', 'too-few-samples', 'no-samples']);
-export const thresholdResultSchema = obj({
+const thresholdResultSchema = obj({
   expression: z.string(),
   metric: z.string(),
   status: thresholdStatusEnum,
@@ -27,28 +37,73 @@ export const thresholdResultSchema = obj({
   limit: z.number().describe('in `unit`'),
   count: count.describe('samples behind the figure'),
   minCount: count.describe('samples the statistic needs (p99: 100, p99.9: 1,000)'),
-  beside: obj({ metric: z.string(), actual: z.number().nullable(), count }).optional().describe('ackServer thresholds: the same statistic of the raw client-side ack (ms)'),
+  beside: obj({ metric: z.string(), actual: z.number().nullable(), count })
+    .optional()
+    .describe('ackServer thresholds: the same statistic of the raw client-side ack (ms)'),
 });
 const _threshold: Assert<Same<z.output<typeof thresholdResultSchema>, ThresholdResult>> = true;
 void _threshold;
 
-type Judged = { summary: ReportSummary; latency: Record<LatencyMetric, LatencyEntry>; receiver: ReceiverStats; histograms: Histograms; network?: NetworkSection; load?: Pick<LoadSection, 'sent' | 'dropped'>; byTurn?: ByTurnFields['byTurn']; byTurnHistograms?: ByTurnFields['byTurnHistograms'] };
+type Judged = {
+  summary: ReportSummary;
+  latency: Record<LatencyMetric, LatencyEntry>;
+  receiver: ReceiverStats;
+  histograms: Histograms;
+  network?: NetworkSection;
+  load?: Pick<LoadSection, 'sent' | 'dropped'>;
+  byTurn?: ByTurnFields['byTurn'];
+  byTurnHistograms?: ByTurnFields['byTurnHistograms'];
+};
 type Doc = Judged & { kind: string; settings: Record<string, unknown>; thresholds: ThresholdResult[] };
 
-const TONE: Record<ThresholdStatus, Tone> = { passed: 'ok', breached: 'fail', 'too-few-samples': 'warn', 'no-samples': 'warn' };
+const TONE: Record<ThresholdStatus, Tone> = {
+  passed: 'ok',
+  breached: 'fail',
+  'too-few-samples': 'warn',
+  'no-samples': 'warn',
+};
 const judge = (expressions: readonly string[], d: Judged, defaults: boolean): ThresholdResult[] =>
-  evaluateThresholds(expressions, { summary: d.summary, latency: d.latency, receiver: d.receiver, histograms: d.histograms, ...(d.load && { load: d.load }), ...(d.byTurn && { byTurn: d.byTurn, byTurnHistograms: d.byTurnHistograms ?? {} }) }, { defaults, ackBasis: d.network ? 'ackServer' : 'ack' });
+  evaluateThresholds(
+    expressions,
+    {
+      summary: d.summary,
+      latency: d.latency,
+      receiver: d.receiver,
+      histograms: d.histograms,
+      ...(d.load && { load: d.load }),
+      ...(d.byTurn && { byTurn: d.byTurn, byTurnHistograms: d.byTurnHistograms ?? {} }),
+    },
+    { defaults, ackBasis: d.network ? 'ackServer' : 'ack' },
+  );
 
 export const thresholdsSection = defineSection({
   name: 'thresholds',
   fields: { thresholds: z.array(thresholdResultSchema) },
-  compute: (input: SectionInput, doc: Judged) => ({ thresholds: judge(input.thresholds ?? [], doc, input.defaultThresholds ?? input.kind !== 'capacity') }),
+  compute: (input: SectionInput, doc: Judged) => ({
+    thresholds: judge(input.thresholds ?? [], doc, input.defaultThresholds ?? input.kind !== 'capacity'),
+  }),
   merge: (docs: readonly Doc[], merged: Judged, opts: MergeReportsOptions) => {
     const first = docs[0]!;
     const defaults = new Set([...DEFAULT_THRESHOLDS, ...REMOTE_DEFAULT_THRESHOLDS, ...LOAD_DEFAULT_THRESHOLDS]);
-    const expressions = [...new Set([...docs.flatMap((d) => d.thresholds.map((t) => t.expression)), ...(opts.thresholds ?? [])])].filter((e) => !defaults.has(e));
-    return { thresholds: judge(expressions, merged, first.kind !== 'capacity' && first.settings.defaultThresholds !== false) };
+    const expressions = [
+      ...new Set([...docs.flatMap((d) => d.thresholds.map((t) => t.expression)), ...(opts.thresholds ?? [])]),
+    ].filter((e) => !defaults.has(e));
+    return {
+      thresholds: judge(expressions, merged, first.kind !== 'capacity' && first.settings.defaultThresholds !== false),
+    };
   },
   views: (d: Doc) =>
-    d.thresholds.length === 0 ? [] : [{ id: 'thresholds', title: 'Thresholds', notes: d.thresholds.map((t) => [span(THRESHOLD_MARKS[t.status], TONE[t.status]), ' ', thresholdVerdictText(t)]) }],
+    d.thresholds.length === 0
+      ? []
+      : [
+          {
+            id: 'thresholds',
+            title: 'Thresholds',
+            notes: d.thresholds.map((t) => [
+              span(THRESHOLD_MARKS[t.status], TONE[t.status]),
+              ' ',
+              thresholdVerdictText(t),
+            ]),
+          },
+        ],
 });

@@ -12,8 +12,14 @@ import type { Timeline, TimelinePoint } from '../run-types.js';
 import { defineSection } from '../section.js';
 import { count, ms, obj, type Assert, type Same } from './common.js';
 
-const intervalLatency = obj({ count, p50: ms, p99: ms, max: ms, histogram: z.string().describe('HDR histogram, compressed base64, microseconds') });
-export const timelineSchema = obj({
+const intervalLatency = obj({
+  count,
+  p50: ms,
+  p99: ms,
+  max: ms,
+  histogram: z.string().describe('HDR histogram, compressed base64, microseconds'),
+});
+const timelineSchema = obj({
   intervalMs: ms,
   points: z.array(
     obj({
@@ -23,11 +29,21 @@ export const timelineSchema = obj({
       ended: count,
       inFlight: count,
       maxInFlight: count,
-      outcomes: obj(Object.fromEntries(OUTCOMES.map((o) => [o, count.optional()])) as Record<(typeof OUTCOMES)[number], z.ZodOptional<typeof count>>).describe('ended requests by outcome (outcomes with a count only)'),
+      outcomes: obj(
+        Object.fromEntries(OUTCOMES.map((o) => [o, count.optional()])) as Record<
+          (typeof OUTCOMES)[number],
+          z.ZodOptional<typeof count>
+        >,
+      ).describe('ended requests by outcome (outcomes with a count only)'),
       targetRate: z.number().optional().describe('intended arrival rate at the end of the interval, req/s'),
-      openConversations: count.optional().describe("conversations (steps scenarios with say turns, think time included) open at the interval's end"),
+      openConversations: count
+        .optional()
+        .describe("conversations (steps scenarios with say turns, think time included) open at the interval's end"),
       maxOpenConversations: count.optional().describe('conversations open at most during the interval'),
-      ...(Object.fromEntries(LATENCY_METRICS.map((m) => [m, intervalLatency.optional()])) as Record<LatencyMetric, z.ZodOptional<typeof intervalLatency>>),
+      ...(Object.fromEntries(LATENCY_METRICS.map((m) => [m, intervalLatency.optional()])) as Record<
+        LatencyMetric,
+        z.ZodOptional<typeof intervalLatency>
+      >),
     }),
   ),
 });
@@ -35,26 +51,37 @@ const _timeline: Assert<Same<z.output<typeof timelineSchema>, Timeline>> = true;
 void _timeline;
 
 /** Interval i of every timeline is added to interval i of the merge (shards started together: `--start-at`). */
-export function mergeTimelines(timelines: readonly Timeline[]): Timeline | undefined {
+function mergeTimelines(timelines: readonly Timeline[]): Timeline | undefined {
   if (timelines.length === 0) return undefined;
   const intervalMs = timelines[0]!.intervalMs;
   const points: TimelinePoint[] = [];
   const n = Math.max(...timelines.map((t) => t.points.length));
   for (let i = 0; i < n; i++) {
     const parts = timelines.map((t) => t.points[i]).filter((p): p is TimelinePoint => p !== undefined);
-    const point: TimelinePoint = { t: Math.max(...parts.map((p) => p.t)), durationS: Math.max(...parts.map((p) => p.durationS)), started: 0, ended: 0, inFlight: 0, maxInFlight: 0, outcomes: {} };
+    const point: TimelinePoint = {
+      t: Math.max(...parts.map((p) => p.t)),
+      durationS: Math.max(...parts.map((p) => p.durationS)),
+      started: 0,
+      ended: 0,
+      inFlight: 0,
+      maxInFlight: 0,
+      outcomes: {},
+    };
     for (const p of parts) {
       point.started += p.started;
       point.ended += p.ended;
       point.inFlight += p.inFlight;
       point.maxInFlight += p.maxInFlight;
-      for (const [o, c] of Object.entries(p.outcomes)) point.outcomes[o as keyof typeof point.outcomes] = (point.outcomes[o as keyof typeof point.outcomes] ?? 0) + (c ?? 0);
+      for (const [o, c] of Object.entries(p.outcomes))
+        point.outcomes[o as keyof typeof point.outcomes] =
+          (point.outcomes[o as keyof typeof point.outcomes] ?? 0) + (c ?? 0);
     }
     if (parts.some((p) => p.openConversations !== undefined)) {
       point.openConversations = parts.reduce((s, p) => s + (p.openConversations ?? 0), 0);
       point.maxOpenConversations = parts.reduce((s, p) => s + (p.maxOpenConversations ?? 0), 0);
     }
-    if (parts.some((p) => p.targetRate !== undefined)) point.targetRate = parts.reduce((s, p) => s + (p.targetRate ?? 0), 0);
+    if (parts.some((p) => p.targetRate !== undefined))
+      point.targetRate = parts.reduce((s, p) => s + (p.targetRate ?? 0), 0);
     for (const m of LATENCY_METRICS) {
       const withM = parts.filter((p) => p[m] !== undefined);
       if (withM.length === 0) continue;
@@ -84,7 +111,16 @@ export const timelineSection = defineSection({
     if (!t || t.points.length < 2) return [];
     const rates = t.points.map((p) => (p.durationS > 0 ? p.started / p.durationS : 0));
     const peakInFlight = Math.max(...t.points.map((p) => p.maxInFlight));
-    const conversations = t.points.some((p) => p.maxOpenConversations !== undefined) ? ` · at most ${Math.max(...t.points.map((p) => p.maxOpenConversations ?? 0))} conversations open` : '';
-    return [{ id: 'timeline', title: `Over time (per ${formatMs(t.intervalMs)})`, summary: `${t.points.length} intervals · started up to ${formatRate(Math.max(...rates))} · at most ${peakInFlight} in flight${conversations}`, charts: ['chart-timeline-rate', 'chart-timeline-latency'] }];
+    const conversations = t.points.some((p) => p.maxOpenConversations !== undefined)
+      ? ` · at most ${Math.max(...t.points.map((p) => p.maxOpenConversations ?? 0))} conversations open`
+      : '';
+    return [
+      {
+        id: 'timeline',
+        title: `Over time (per ${formatMs(t.intervalMs)})`,
+        summary: `${t.points.length} intervals · started up to ${formatRate(Math.max(...rates))} · at most ${peakInFlight} in flight${conversations}`,
+        charts: ['chart-timeline-rate', 'chart-timeline-latency'],
+      },
+    ];
   },
 });

@@ -16,9 +16,9 @@ import type { Expectation, SourceLocation, Suite } from '../types.js';
 import { show } from './values.js';
 
 /** `similar` passes at or above this cosine similarity unless the file says otherwise (docs/llm.md). */
-export const DEFAULT_SIMILAR_THRESHOLD = 0.8;
+const DEFAULT_SIMILAR_THRESHOLD = 0.8;
 /** `judge`: a vote passes when the judge says pass and its score reaches this (promptfoo's llm-rubric). */
-export const DEFAULT_JUDGE_THRESHOLD = 0.5;
+const DEFAULT_JUDGE_THRESHOLD = 0.5;
 
 /** `Expectation.expected` of `similar`. */
 export interface SimilarExpected {
@@ -49,31 +49,46 @@ const rubric = z.string().min(1, 'a rubric must not be empty');
 
 const similar: GradedMatcherDef = {
   name: 'similar',
-  summary: 'semantically close to a reference text (cosine similarity of embeddings >= threshold, default 0.8); needs an embedding model',
+  summary:
+    'semantically close to a reference text (cosine similarity of embeddings >= threshold, default 0.8); needs an embedding model',
   schema: z.union([references, z.strictObject({ value: references, threshold: threshold.optional() })], {
     error: 'similar takes a text, a list of texts, or { value: text(s), threshold: 0..1 }',
   }),
   normalise: (v) => {
-    const o = v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as { value: string | string[]; threshold?: number }) : { value: v as string | string[] };
+    const o =
+      v !== null && typeof v === 'object' && !Array.isArray(v)
+        ? (v as { value: string | string[]; threshold?: number })
+        : { value: v as string | string[] };
     const values = Array.isArray(o.value) ? [...o.value] : [o.value];
     return { expected: { values, threshold: o.threshold ?? DEFAULT_SIMILAR_THRESHOLD } satisfies SimilarExpected };
   },
   describe: (e) => {
     const { values, threshold: t } = e as SimilarExpected;
-    const what = values.length === 1 ? show(values[0], 80) : `one of ${values.length} references (${show(values[0], 60)}, ...)`;
+    const what =
+      values.length === 1 ? show(values[0], 80) : `one of ${values.length} references (${show(values[0], 60)}, ...)`;
     return `to be similar (cosine >= ${t}) to ${what}`;
   },
 };
 
 const judge: GradedMatcherDef = {
   name: 'judge',
-  summary: 'meets a rubric, graded by a language model: "rubric" or { rubric, threshold: 0..1 (0.5), grounded: true|false }; needs a judge model',
-  schema: z.union([rubric, z.strictObject({ rubric, threshold: threshold.optional(), grounded: z.boolean().optional() })], {
-    error: 'judge takes a rubric text or { rubric, threshold, grounded }',
-  }),
+  summary:
+    'meets a rubric, graded by a language model: "rubric" or { rubric, threshold: 0..1 (0.5), grounded: true|false }; needs a judge model',
+  schema: z.union(
+    [rubric, z.strictObject({ rubric, threshold: threshold.optional(), grounded: z.boolean().optional() })],
+    {
+      error: 'judge takes a rubric text or { rubric, threshold, grounded }',
+    },
+  ),
   normalise: (v) => {
     const o = typeof v === 'string' ? { rubric: v } : (v as { rubric: string; threshold?: number; grounded?: boolean });
-    return { expected: { rubric: o.rubric, threshold: o.threshold ?? DEFAULT_JUDGE_THRESHOLD, grounded: o.grounded === true } satisfies JudgeExpected };
+    return {
+      expected: {
+        rubric: o.rubric,
+        threshold: o.threshold ?? DEFAULT_JUDGE_THRESHOLD,
+        grounded: o.grounded === true,
+      } satisfies JudgeExpected,
+    };
   },
   describe: (e) => {
     const { rubric: r, threshold: t, grounded } = e as JudgeExpected;
@@ -83,10 +98,6 @@ const judge: GradedMatcherDef = {
 
 /** The graded matchers by name. */
 export const GRADED_MATCHERS: ReadonlyMap<string, GradedMatcherDef> = new Map([similar, judge].map((m) => [m.name, m]));
-
-export function isGradedMatcher(name: string): boolean {
-  return GRADED_MATCHERS.has(name);
-}
 
 /** Where a suite uses a graded matcher: the matcher and the file:line:col of its key. */
 export interface GraderUse {

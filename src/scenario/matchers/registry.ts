@@ -13,8 +13,8 @@ import { GRADED_MATCHERS } from './graded.js';
 import { sameMoney, showMoney, toMoney, type Money } from './money.js';
 import { deepEqual, fold, isAbsent, kindOf, show } from './values.js';
 
-export type MatcherOptions = Record<string, unknown> | undefined;
-export interface MatcherOutcome {
+type MatcherOptions = Record<string, unknown> | undefined;
+interface MatcherOutcome {
   pass: boolean;
   note?: string;
 }
@@ -28,12 +28,16 @@ export interface MatcherDef {
 }
 
 const ic = (o: MatcherOptions): boolean => o?.ignoreCase === true;
-const eq = (a: unknown, b: unknown, o: MatcherOptions): boolean => (ic(o) ? deepEqual(fold(a), fold(b)) : deepEqual(a, b));
+const eq = (a: unknown, b: unknown, o: MatcherOptions): boolean =>
+  ic(o) ? deepEqual(fold(a), fold(b)) : deepEqual(a, b);
 const scalar = z.union([z.string(), z.number(), z.boolean()]);
 const textValue = z.union([scalar, z.strictObject({ value: scalar, ignoreCase: z.boolean().optional() })]);
 const count = z.number().int().nonnegative();
 
-function normaliseText(value: unknown, forceIgnoreCase = false): { expected: unknown; options?: Record<string, unknown> } {
+function normaliseText(
+  value: unknown,
+  forceIgnoreCase = false,
+): { expected: unknown; options?: Record<string, unknown> } {
   if (value !== null && typeof value === 'object') {
     const { value: v, ignoreCase } = value as { value: unknown; ignoreCase?: boolean };
     return ignoreCase || forceIgnoreCase ? { expected: v, options: { ignoreCase: true } } : { expected: v };
@@ -52,7 +56,7 @@ function containsTest(actual: unknown, expected: unknown, o: MatcherOptions): Ma
 
 const regexCache = new Map<string, RegExp>();
 /** Compiles (and caches) a pattern; throws SyntaxError for a bad one. */
-export function compileRegex(pattern: string, flags: string): RegExp {
+function compileRegex(pattern: string, flags: string): RegExp {
   const key = `${flags}/${pattern}`;
   let re = regexCache.get(key);
   if (!re) {
@@ -63,26 +67,46 @@ export function compileRegex(pattern: string, flags: string): RegExp {
   return re;
 }
 /** A leading `(?i)`, `(?s)`, `(?m)` (or a mix, `(?is)`) becomes RegExp flags. */
-export function splitInlineFlags(pattern: string, flags = ''): { pattern: string; flags: string } {
+function splitInlineFlags(pattern: string, flags = ''): { pattern: string; flags: string } {
   const m = /^\(\?([ims]+)\)/.exec(pattern);
   const all = new Set([...flags, ...(m?.[1] ?? '')]);
   return { pattern: m ? pattern.slice(m[0].length) : pattern, flags: [...all].sort().join('') };
 }
 const regexValue = z
-  .union([z.string(), z.strictObject({ pattern: z.string(), flags: z.string().regex(/^[imsu]*$/, 'flags may only hold i, m, s, u').optional() })])
+  .union([
+    z.string(),
+    z.strictObject({
+      pattern: z.string(),
+      flags: z
+        .string()
+        .regex(/^[imsu]*$/, 'flags may only hold i, m, s, u')
+        .optional(),
+    }),
+  ])
   .superRefine((v, ctx) => {
     if (typeof v !== 'string' && v.flags !== undefined && !/^[imsu]*$/.test(v.flags)) return; // reported by the flags schema
     const raw = typeof v === 'string' ? splitInlineFlags(v) : splitInlineFlags(v.pattern, v.flags);
     try {
       compileRegex(raw.pattern, raw.flags);
     } catch (err) {
-      ctx.addIssue({ code: 'custom', message: `bad regular expression: ${err instanceof Error ? err.message : String(err)}` });
+      ctx.addIssue({
+        code: 'custom',
+        message: `bad regular expression: ${err instanceof Error ? err.message : String(err)}`,
+      });
     }
   });
 
 /** A number, or a whole `{{ vars.name }}` (a captured number, rendered at run time). */
 const numberOrTemplate = z.union(
-  [z.number(), z.string().regex(/^\{\{\s*vars\.[A-Za-z_][A-Za-z0-9_]*\s*\}\}$/, 'expected a number, or "{{ vars.name }}" for a captured one')],
+  [
+    z.number(),
+    z
+      .string()
+      .regex(
+        /^\{\{\s*vars\.[A-Za-z_][A-Za-z0-9_]*\s*\}\}$/,
+        'expected a number, or "{{ vars.name }}" for a captured one',
+      ),
+  ],
   { error: 'expected a number, or "{{ vars.name }}" for a captured one' },
 );
 
@@ -108,7 +132,11 @@ function compare(name: string, word: string, ok: (a: number, b: number) => boole
 function lengthOf(actual: unknown): number | undefined {
   return typeof actual === 'string' || Array.isArray(actual) ? actual.length : undefined;
 }
-function lengthDef(name: string, schema: z.ZodType, toBounds: (e: unknown) => { min?: number; max?: number }): MatcherDef {
+function lengthDef(
+  name: string,
+  schema: z.ZodType,
+  toBounds: (e: unknown) => { min?: number; max?: number },
+): MatcherDef {
   return {
     name,
     summary: 'length of a string or list within bounds',
@@ -136,11 +164,27 @@ const MATCHER_LIST: MatcherDef[] = [
     test: (a, e, o) => {
       if (eq(a, e, o)) return { pass: true };
       const typeHint = a !== undefined && typeof a !== typeof e && String(a) === String(e);
-      return typeHint ? { pass: false, note: `${kindOf(a)} vs ${kindOf(e)}: quote the value in YAML to compare strings` } : { pass: false };
+      return typeHint
+        ? { pass: false, note: `${kindOf(a)} vs ${kindOf(e)}: quote the value in YAML to compare strings` }
+        : { pass: false };
     },
   },
-  { name: 'contains', summary: 'substring of a string, or element of a list', schema: textValue, normalise: (v) => normaliseText(v), describe: (e, o) => `to contain ${show(e)}${ic(o) ? ' (ignoring case)' : ''}`, test: containsTest },
-  { name: 'icontains', summary: 'contains, ignoring case', schema: scalar, normalise: (v) => normaliseText(v, true), describe: (e) => `to contain ${show(e)} (ignoring case)`, test: containsTest },
+  {
+    name: 'contains',
+    summary: 'substring of a string, or element of a list',
+    schema: textValue,
+    normalise: (v) => normaliseText(v),
+    describe: (e, o) => `to contain ${show(e)}${ic(o) ? ' (ignoring case)' : ''}`,
+    test: containsTest,
+  },
+  {
+    name: 'icontains',
+    summary: 'contains, ignoring case',
+    schema: scalar,
+    normalise: (v) => normaliseText(v, true),
+    describe: (e) => `to contain ${show(e)} (ignoring case)`,
+    test: containsTest,
+  },
   {
     name: 'notContains',
     summary: 'neither a substring nor an element',
@@ -158,7 +202,10 @@ const MATCHER_LIST: MatcherDef[] = [
     summary: 'a regular expression (JavaScript syntax; a leading (?i) sets the i flag)',
     schema: regexValue,
     normalise: (v) => {
-      const r = typeof v === 'string' ? splitInlineFlags(v) : splitInlineFlags((v as { pattern: string }).pattern, (v as { flags?: string }).flags);
+      const r =
+        typeof v === 'string'
+          ? splitInlineFlags(v)
+          : splitInlineFlags((v as { pattern: string }).pattern, (v as { flags?: string }).flags);
       return r.flags ? { expected: r.pattern, options: { flags: r.flags } } : { expected: r.pattern };
     },
     describe: (e, o) => `to match /${String(e)}/${String(o?.flags ?? '')}${ic(o) ? 'i' : ''}`,
@@ -177,7 +224,9 @@ const MATCHER_LIST: MatcherDef[] = [
       if (!Array.isArray(a)) return { pass: false, note: `${kindOf(a)}, not a list` };
       const want = Array.isArray(e) ? e : [e];
       const missing = want.filter((w) => !a.some((x) => eq(x, w, o)));
-      return missing.length === 0 ? { pass: true } : { pass: false, note: Array.isArray(e) ? `missing ${show(missing)}` : undefined };
+      return missing.length === 0
+        ? { pass: true }
+        : { pass: false, note: Array.isArray(e) ? `missing ${show(missing)}` : undefined };
     },
   },
   {
@@ -200,11 +249,29 @@ const MATCHER_LIST: MatcherDef[] = [
     describe: (e) => `to be one of ${show(e)}`,
     test: (a, e, o) => ({ pass: (e as unknown[]).some((x) => eq(a, x, o)) }),
   },
-  { name: 'absent', summary: 'missing, null or "" (false: present)', schema: z.boolean(), describe: (e) => (e ? 'to be absent (missing, null or "")' : 'to be present'), test: (a, e) => ({ pass: isAbsent(a) === e }) },
-  { name: 'present', summary: 'not missing, null or "" (false: absent)', schema: z.boolean(), describe: (e) => (e ? 'to be present' : 'to be absent (missing, null or "")'), test: (a, e) => ({ pass: isAbsent(a) !== e }) },
+  {
+    name: 'absent',
+    summary: 'missing, null or "" (false: present)',
+    schema: z.boolean(),
+    describe: (e) => (e ? 'to be absent (missing, null or "")' : 'to be present'),
+    test: (a, e) => ({ pass: isAbsent(a) === e }),
+  },
+  {
+    name: 'present',
+    summary: 'not missing, null or "" (false: absent)',
+    schema: z.boolean(),
+    describe: (e) => (e ? 'to be present' : 'to be absent (missing, null or "")'),
+    test: (a, e) => ({ pass: isAbsent(a) !== e }),
+  },
   lengthDef(
     'length',
-    z.union([count, z.strictObject({ min: count.optional(), max: count.optional() }).refine((b) => b.min !== undefined || b.max !== undefined, 'length needs min, max or both').refine((b) => b.min === undefined || b.max === undefined || b.min <= b.max, 'length: min is greater than max')]),
+    z.union([
+      count,
+      z
+        .strictObject({ min: count.optional(), max: count.optional() })
+        .refine((b) => b.min !== undefined || b.max !== undefined, 'length needs min, max or both')
+        .refine((b) => b.min === undefined || b.max === undefined || b.min <= b.max, 'length: min is greater than max'),
+    ]),
     (e) => (typeof e === 'number' ? { min: e, max: e } : (e as { min?: number; max?: number })),
   ),
   lengthDef('minLength', count, (e) => ({ min: e as number })),
@@ -218,7 +285,10 @@ const MATCHER_LIST: MatcherDef[] = [
     summary: 'an amount and currency: "2,580.00 THB" or {amount, currency}',
     schema: z.union([
       z.string().refine((s) => toMoney(s) !== undefined, 'expected an amount and a currency code, e.g. "2,580.00 THB"'),
-      z.strictObject({ amount: z.number(), currency: z.string().regex(/^[A-Z]{3}$/, 'currency must be a 3-letter code, e.g. THB') }),
+      z.strictObject({
+        amount: z.number(),
+        currency: z.string().regex(/^[A-Z]{3}$/, 'currency must be a 3-letter code, e.g. THB'),
+      }),
     ]),
     normalise: (v) => ({ expected: toMoney(v) }),
     describe: (e) => `an amount of ${showMoney(e as Money)}`,
