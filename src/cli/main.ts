@@ -15,6 +15,15 @@ const ctx: CliContext = {
   exitCode: EXIT.OK,
 };
 
+// package.json's engines say >= 22.12; npm only warns at install, so say it here too, once and
+// without changing the verdict (an end-of-life Node still runs the suite, but nobody patches it).
+const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
+if (major < 22 || (major === 22 && minor < 12)) {
+  process.stderr.write(
+    `droidcheck: Node.js ${process.version} is not supported (end of life or too old): use 22.12 or newer (22, 24 or 26)\n`,
+  );
+}
+
 // Exit explicitly: a keep-alive socket or a timer left by a target must not hold the process.
 runProgram(process.argv, ctx).then(
   (code) => process.exit(code),

@@ -117,6 +117,15 @@ export function renderConsoleSummary(report: ReportDocument, opts: ConsoleSummar
       ? [paint('warn', `${s.judgeErrors} judge error${s.judgeErrors === 1 ? '' : 's'}`)]
       : []),
     ...(breached > 0 ? [paint('fail', `${breached} threshold${breached === 1 ? '' : 's'} breached`)] : []),
+    // A red team's exit 1 comes from its findings, not from failed requests: the last line says so.
+    ...(report.redteam
+      ? [
+          paint(
+            report.redteam.findings.length > 0 ? 'fail' : 'muted',
+            `${report.redteam.findings.length} attack${report.redteam.findings.length === 1 ? '' : 's'} succeeded`,
+          ),
+        ]
+      : []),
   ];
   const lines = [
     paint('strong', `droidcheck ${report.kind}: ${s.sent} requests in ${formatMs(report.durationMs)}`),

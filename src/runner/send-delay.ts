@@ -8,7 +8,14 @@
  * Recorded in an HDR histogram of integer microseconds (1 us .. 1 h, 3 significant digits).
  */
 import * as hdr from 'hdr-histogram-js';
-import { msToClampedUs, newLatencyHistogram, summarizeHistogram, type LatencySummary } from '../metrics/index.js';
+import {
+  minSamplesFor,
+  msToClampedUs,
+  newLatencyHistogram,
+  summarizeHistogram,
+  type LatencySummary,
+} from '../metrics/index.js';
+import { formatMs } from '../units.js';
 
 /** p99 send delay above which a run is generator-bound, ms. */
 const GENERATOR_BOUND_P99_MS = 10;
@@ -60,15 +67,22 @@ export class SendDelayRecorder {
   }
 }
 
-/** Judges a send-delay summary: generator-bound when p99 > `limitMs` (default 10 ms). */
+/**
+ * Judges a send-delay summary: generator-bound when p99 > `limitMs` (default 10 ms). With fewer
+ * samples than a p99 needs (100) it is judged on the max, as every percentile is below its count
+ * (the summary prints `—` for that p99, so the verdict must not quote one).
+ */
 export function generatorVerdict(summary: SendDelaySummary, limitMs = GENERATOR_BOUND_P99_MS): GeneratorVerdict {
-  const generatorBound = summary.count > 0 && summary.p99 > limitMs;
+  const enough = summary.count >= minSamplesFor(99);
+  const value = enough ? summary.p99 : summary.max;
+  const stat = enough ? 'p99' : `max (${summary.count} samples, too few for a p99)`;
+  const generatorBound = summary.count > 0 && value > limitMs;
   return {
     generatorBound,
     p99Ms: summary.p99,
     limitMs,
     message: generatorBound
-      ? `generator-bound: send delay p99 ${summary.p99} ms > ${limitMs} ms; the load generator could not keep up, so the latency figures are suspect (lower the rate, or run the generator on more cores)`
-      : `send delay p99 ${summary.p99} ms <= ${limitMs} ms: the generator kept up`,
+      ? `generator-bound: send delay ${stat} ${formatMs(value)} > ${formatMs(limitMs)}; the load generator could not keep up, so the latency figures are suspect (lower the rate, or run the generator on more cores)`
+      : `send delay ${stat} ${formatMs(value)} <= ${formatMs(limitMs)}: the generator kept up`,
   };
 }

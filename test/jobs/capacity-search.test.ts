@@ -40,6 +40,19 @@ describe('send delay and the generator-bound verdict', () => {
     expect(v.message).toMatch(/generator-bound.*suspect/);
     expect(bad.encode().length).toBeGreaterThan(10);
   });
+
+  it('quotes no p99 from fewer than 100 samples: it judges their max, as the summary does', () => {
+    const few = new SendDelayRecorder();
+    for (let i = 0; i < 25; i++) few.recordMs(i === 24 ? 7.6 : 0.6);
+    const v = generatorVerdict(few.summary());
+    expect(v.generatorBound).toBe(false);
+    expect(v.message).toMatch(
+      /^send delay max \(25 samples, too few for a p99\) 7\.\d+ ms <= 10 ms: the generator kept up$/,
+    );
+    const slow = new SendDelayRecorder();
+    for (let i = 0; i < 25; i++) slow.recordMs(i === 24 ? 30 : 0.6);
+    expect(generatorVerdict(slow.summary()).generatorBound).toBe(true);
+  });
 });
 
 describe('capacity search', () => {

@@ -10,6 +10,7 @@ import { OUTCOMES } from '../../outcomes.js';
 import { formatMs, formatRate } from '../../units.js';
 import type { Timeline, TimelinePoint } from '../run-types.js';
 import { defineSection } from '../section.js';
+import { plural } from '../view.js';
 import { count, ms, obj, type Assert, type Same } from './common.js';
 
 const intervalLatency = obj({
@@ -112,7 +113,7 @@ export const timelineSection = defineSection({
     const rates = t.points.map((p) => (p.durationS > 0 ? p.started / p.durationS : 0));
     const peakInFlight = Math.max(...t.points.map((p) => p.maxInFlight));
     const conversations = t.points.some((p) => p.maxOpenConversations !== undefined)
-      ? ` · at most ${Math.max(...t.points.map((p) => p.maxOpenConversations ?? 0))} conversations open`
+      ? ` · at most ${plural(Math.max(...t.points.map((p) => p.maxOpenConversations ?? 0)), 'conversation')} open`
       : '';
     return [
       {
