@@ -64,14 +64,12 @@ export interface Emulator {
 
 const SWEEP_EVERY_MS = 60 * 60 * 1000;
 
-/**
- * Creates an emulator. Throws RangeError for a negative delay, ScenarioError
- * (DROIDCHECK_ERR_SCENARIO) for an invalid profile, FaultProfileError for invalid faults,
- * TypeError for an invalid webhook, message-webhook or intent-webhook URL.
- */
-export async function createEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
-  const resolved = resolveOptions(options);
-  const profile = resolveEmulatorProfile(options.profile);
+/** The emulator's shared state (context.ts) from the options and the resolved profile. */
+function buildContext(
+  options: EmulatorOptions,
+  resolved: ReturnType<typeof resolveOptions>,
+  profile: ReturnType<typeof resolveEmulatorProfile>,
+): EmulatorContext {
   const catalogue: Catalogue = options.catalogue ?? (profile.catalogue as Catalogue) ?? DEFAULT_CATALOGUE;
   const droidId = options.droidId ?? profile.droid.id;
   const testCustomerId = options.testCustomerId === undefined ? profile.droid.testCustomerId : options.testCustomerId;
@@ -87,10 +85,10 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
     log,
     wallNow,
   );
-  let secret = options.webhookSecret ?? null;
+  const secret = options.webhookSecret ?? null;
   const verifyToken = options.verifyToken ?? null;
   const intents = applyIntentOverride(profile.intents, options.intentWebhook);
-  const ctx: EmulatorContext = {
+  return {
     options: resolved,
     droidId,
     testCustomerId,
@@ -122,6 +120,35 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
     hung: new Set(),
     echo: [],
   };
+}
+
+/** Stops the sweeper and every timer, drops hung sockets, then closes the dispatcher and the server. */
+async function shutDown(
+  ctx: EmulatorContext,
+  app: FastifyInstance,
+  sweeper: ReturnType<typeof setInterval>,
+): Promise<void> {
+  clearInterval(sweeper);
+  ctx.timers.close();
+  for (const socket of ctx.hung) socket.destroy();
+  ctx.hung.clear();
+  await ctx.dispatcher.close();
+  await app.close();
+  ctx.stats.pending = 0;
+}
+
+/**
+ * Creates an emulator. Throws RangeError for a negative delay, ScenarioError
+ * (DROIDCHECK_ERR_SCENARIO) for an invalid profile, FaultProfileError for invalid faults,
+ * TypeError for an invalid webhook, message-webhook or intent-webhook URL.
+ */
+export async function createEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
+  const resolved = resolveOptions(options);
+  const profile = resolveEmulatorProfile(options.profile);
+  const ctx = buildContext(options, resolved, profile);
+  const { droidId, testCustomerId, stats, timers, log } = ctx;
+  let secret = options.webhookSecret ?? null;
+  const verifyToken = options.verifyToken ?? null;
   let token = resolved.token;
   const snapshot = (): EmulatorStats => ({ ...stats, scheduled: timers.size });
   const control = createControl(ctx, profile.intents, verifyToken);
@@ -163,17 +190,6 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
     setFaults: (p) => ctx.faults.set(p),
     sweepDeliveryLog: () => log.sweep(),
     stats: snapshot,
-    close() {
-      closing ??= (async () => {
-        clearInterval(sweeper);
-        timers.close();
-        for (const socket of ctx.hung) socket.destroy();
-        ctx.hung.clear();
-        await dispatcher.close();
-        await app.close();
-        stats.pending = 0;
-      })();
-      return closing;
-    },
+    close: () => (closing ??= shutDown(ctx, app, sweeper)),
   };
 }

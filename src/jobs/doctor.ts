@@ -164,6 +164,45 @@ const ORDER: readonly CheckId[] = [
   'message-webhook',
 ];
 
+/** The round trip (and the message webhook after it), or a skip when the cheap checks did not pass. */
+async function roundTripChecks(
+  config: ResolvedDoctorConfig,
+  io: DoctorIO,
+  t: DoctorTarget,
+  accessOk: boolean,
+  network: NetworkEstimate | undefined,
+  log: (line: string) => void,
+  checks: Map<CheckId, DoctorCheck>,
+): Promise<void> {
+  const ready = accessOk && t.receiver && t.webhookUrl && t.localUrl;
+  if (!ready)
+    checks.set(
+      'round-trip',
+      check('round-trip', 'skip', 'needs a reachable target that accepts the token and the droid'),
+    );
+  else {
+    const messages = t.emulator
+      ? { skip: 'the embedded emulator forwards the messages of send only (run wires it to the receiver)' }
+      : { withinMs: config.messageWebhookCheckMs, url: t.messagesUrl ?? '/messages of the receiver' };
+    const rt = await roundTrip({
+      client: t.client,
+      receiver: t.receiver!,
+      webhookUrl: t.webhookUrl!,
+      localUrl: t.localUrl!,
+      baseUrl: t.probe.baseUrl,
+      droidId: t.probe.droidId,
+      timeoutMs: config.timeoutMs,
+      rttMs: network?.rttMs,
+      signal: io.signal,
+      log,
+      messages,
+    });
+    for (const c of rt.settled) checks.set(c.id, c);
+    checks.set('round-trip', rt.roundTrip);
+    if (rt.messageWebhook) checks.set('message-webhook', rt.messageWebhook);
+  }
+}
+
 /**
  * Runs the checklist against `config.target` (module docs). Throws only for droidcheck's own
  * failures (the embedded emulator or the receiver cannot start: e.g. `--receiver-port` taken).
@@ -216,35 +255,7 @@ export async function doctor(config: ResolvedDoctorConfig, io: DoctorIO): Promis
         (err: Error) => ((problem = err.message), undefined),
       );
     checks.set('network', networkCheck(network, problem, `${host}:${port}`, t.emulator === undefined));
-    if (config.roundTrip) {
-      const ready = cheap.accessOk && t.receiver && t.webhookUrl && t.localUrl;
-      if (!ready)
-        checks.set(
-          'round-trip',
-          check('round-trip', 'skip', 'needs a reachable target that accepts the token and the droid'),
-        );
-      else {
-        const messages = t.emulator
-          ? { skip: 'the embedded emulator forwards the messages of send only (run wires it to the receiver)' }
-          : { withinMs: config.messageWebhookCheckMs, url: t.messagesUrl ?? '/messages of the receiver' };
-        const rt = await roundTrip({
-          client: t.client,
-          receiver: t.receiver!,
-          webhookUrl: t.webhookUrl!,
-          localUrl: t.localUrl!,
-          baseUrl: t.probe.baseUrl,
-          droidId: t.probe.droidId,
-          timeoutMs: config.timeoutMs,
-          rttMs: network?.rttMs,
-          signal: io.signal,
-          log,
-          messages,
-        });
-        for (const c of rt.settled) checks.set(c.id, c);
-        checks.set('round-trip', rt.roundTrip);
-        if (rt.messageWebhook) checks.set('message-webhook', rt.messageWebhook);
-      }
-    }
+    if (config.roundTrip) await roundTripChecks(config, io, t, cheap.accessOk, network, log, checks);
   } finally {
     await t.close();
   }

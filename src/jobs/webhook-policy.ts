@@ -207,6 +207,33 @@ async function waitForSettled(
   }
 }
 
+/** The policy the probes show at `end`, with the emulator's configured one beside it, and the findings. */
+function policyOf(
+  config: ResolvedWebhookPolicyConfig,
+  probes: ProbeState[],
+  quietMs: number,
+  end: number,
+  interrupted: boolean,
+): WebhookPolicyReport {
+  // Interrupted: not complete, even when every probe sent had settled (others were not sent).
+  const derived = derivePolicy(probes, quietMs, (p) => settled(p, end, quietMs));
+  const figures = { ...derived, complete: derived.complete && !interrupted };
+  const emulated = config.target.kind === 'emulator' ? config.target.retry : undefined;
+  const withConfigured = emulated
+    ? {
+        ...figures,
+        configured: {
+          attempts: emulated.attempts,
+          backoffMs: emulated.backoffMs,
+          maxBackoffMs: 10_000,
+          timeoutMs: emulated.timeoutMs,
+          jitter: emulated.jitter,
+        },
+      }
+    : figures;
+  return { ...withConfigured, findings: findings(withConfigured) };
+}
+
 /** Runs the probes against `config.target` and writes the reports into `config.reportDir`. */
 export async function webhookPolicy(
   config: ResolvedWebhookPolicyConfig,
@@ -239,23 +266,7 @@ export async function webhookPolicy(
   }
   const end = clock.now();
   const interrupted = io.signal?.aborted ?? false;
-  // Interrupted: not complete, even when every probe sent had settled (others were not sent).
-  const derived = derivePolicy(probes, quietMs, (p) => settled(p, end, quietMs));
-  const figures = { ...derived, complete: derived.complete && !interrupted };
-  const emulated = config.target.kind === 'emulator' ? config.target.retry : undefined;
-  const withConfigured = emulated
-    ? {
-        ...figures,
-        configured: {
-          attempts: emulated.attempts,
-          backoffMs: emulated.backoffMs,
-          maxBackoffMs: 10_000,
-          timeoutMs: emulated.timeoutMs,
-          jitter: emulated.jitter,
-        },
-      }
-    : figures;
-  const policy: WebhookPolicyReport = { ...withConfigured, findings: findings(withConfigured) };
+  const policy = policyOf(config, probes, quietMs, end, interrupted);
   const built = buildReport({
     kind: 'webhook-policy',
     startedAt: startedAt.toISOString(),

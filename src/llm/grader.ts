@@ -18,7 +18,7 @@
 import pLimit from 'p-limit';
 import type { Dispatcher } from 'undici';
 import { JudgeError } from '../errors.js';
-import { createRedactor } from '../redact.js';
+import { createRedactor, type Redactor } from '../redact.js';
 import { cacheKey, createDiskCache, decodeVector, encodeVector, NO_CACHE, type LlmCache } from './cache.js';
 import type { ResolvedLlmConfig } from './config.js';
 import { judgeMessages, PROMPT_VERSION } from './judge-prompt.js';
@@ -63,6 +63,183 @@ function remember<V>(map: Map<string, V>, key: string, value: V): void {
   map.set(key, value);
 }
 
+/** What the grader's module-level helpers share: its config, provider, cache, limit and counters. */
+interface GraderState {
+  config: ResolvedLlmConfig;
+  counts: LlmUsage;
+  provider: LlmProvider;
+  cache: LlmCache;
+  limit: ReturnType<typeof pLimit>;
+  /** The judge's reasons go into reports and the cache: a key echoed back is scrubbed. */
+  redact: Redactor;
+  verdictMemo: Map<string, Promise<Verdict[]>>;
+  vectorMemo: Map<string, Promise<Float32Array>>;
+}
+
+/** One verdict; an answer without one is asked again up to `retries` times. */
+async function askVerdict(
+  state: GraderState,
+  model: string,
+  messages: ChatMessage[],
+  signal: AbortSignal,
+  calls: { n: number },
+): Promise<Verdict> {
+  const { config, counts, provider, limit, redact } = state;
+  let last = '';
+  for (let attempt = 0; attempt <= config.retries; attempt++) {
+    const answer = await limit(() => provider.chat(model, messages, signal));
+    calls.n += 1;
+    counts.chatCalls += 1;
+    counts.promptTokens += answer.promptTokens;
+    counts.completionTokens += answer.completionTokens;
+    counts.totalTokens += answer.promptTokens + answer.completionTokens;
+    const verdict = parseVerdict(answer.content);
+    if (verdict) return { ...verdict, reason: redact(verdict.reason) };
+    last = answer.content;
+  }
+  throw new JudgeError(
+    redact(
+      `judge model ${model} gave no verdict JSON {"pass": boolean, "score": 0..1, "reason": string} in ${config.retries + 1} answer(s); last answer: "${excerpt(last)}"`,
+    ),
+  );
+}
+
+/** The verdicts under `key`, at least `needed` of them (asked for what is missing). */
+function verdicts(state: GraderState, key: string, needed: number, ask: () => Promise<Verdict>): Promise<Verdict[]> {
+  const { cache, verdictMemo } = state;
+  const prev = verdictMemo.get(key) ?? cache.get('judge', key).then(asVerdicts);
+  const next = prev.then(async (have) => {
+    if (have.length >= needed) return have;
+    const more = await Promise.all(Array.from({ length: needed - have.length }, ask));
+    const all = [...have, ...more];
+    await cache.set('judge', key, all);
+    return all;
+  });
+  remember(
+    verdictMemo,
+    key,
+    next.catch(() => prev),
+  );
+  return next;
+}
+
+/** A judge grade: one verdict, or a majority of more on a close call (see module docs). */
+async function judgeWith(state: GraderState, request: JudgeRequest, signal: AbortSignal): Promise<GradeResult> {
+  const { config, counts } = state;
+  const model = config.judgeModel;
+  if (model === undefined) throw new JudgeError('judge: no judge model configured (--judge-model or judge.model)');
+  const messages = judgeMessages(request.rubric, request.answer, request.context);
+  const key = cacheKey(['judge', PROMPT_VERSION, model, request.rubric, request.answer, request.context ?? null]);
+  const calls = { n: 0 };
+  const ask = (): Promise<Verdict> => askVerdict(state, model, messages, signal, calls);
+  let list = await verdicts(state, key, 1, ask);
+  let decision = decide(list, request.threshold, config.margin);
+  if (!decision.decided) {
+    list = await verdicts(state, key, decision.needed, ask);
+    decision = decide(list, request.threshold, config.margin);
+  }
+  if (calls.n === 0) counts.cacheHits += 1;
+  return {
+    pass: decision.pass,
+    score: decision.score,
+    reason: decision.reason,
+    cached: calls.n === 0,
+    calls: calls.n,
+    votes: decision.needed,
+  };
+}
+
+/** Indexes of `keys` neither in memory nor on disk; the others' lookups are filled in. */
+async function lookupVectors(
+  state: GraderState,
+  keys: readonly string[],
+): Promise<{ lookups: (Float32Array | Promise<Float32Array> | undefined)[]; missing: number[] }> {
+  const { cache, vectorMemo } = state;
+  const missing: number[] = [];
+  const lookups: (Float32Array | Promise<Float32Array> | undefined)[] = await Promise.all(
+    keys.map(async (key, i): Promise<Float32Array | Promise<Float32Array> | undefined> => {
+      const memo = vectorMemo.get(key);
+      if (memo) return memo;
+      const disk = decodeVector(await cache.get('embedding', key));
+      if (disk) return disk;
+      const again = vectorMemo.get(key); // another grade may have asked meanwhile
+      if (again) return again;
+      missing.push(i);
+      return undefined;
+    }),
+  );
+  return { lookups, missing };
+}
+
+/** Asks for the distinct `inputs` in one batched call; each vector is memoized and cached under its key. */
+function embedMissing(
+  state: GraderState,
+  model: string,
+  inputs: string[],
+  signal: AbortSignal,
+  calls: { n: number },
+): void {
+  const { cache, counts, limit, provider, vectorMemo } = state;
+  const batch = limit(() => provider.embed(model, inputs, signal)).then((answer) => {
+    calls.n += 1;
+    counts.embeddingCalls += 1;
+    counts.promptTokens += answer.promptTokens;
+    counts.totalTokens += answer.promptTokens;
+    return answer.vectors;
+  });
+  for (const [j, text] of inputs.entries()) {
+    const key = cacheKey(['embedding', model, text]);
+    const one = batch.then(async (vs) => {
+      const v = vs[j]!;
+      await cache.set('embedding', key, encodeVector(v));
+      return v;
+    });
+    one.catch(() => vectorMemo.delete(key));
+    remember(vectorMemo, key, one);
+  }
+}
+
+/** Vectors of `texts` (memory, disk, then one batched call); `calls` counts the call. */
+async function vectors(
+  state: GraderState,
+  model: string,
+  texts: readonly string[],
+  signal: AbortSignal,
+  calls: { n: number },
+): Promise<Float32Array[]> {
+  const keys = texts.map((t) => cacheKey(['embedding', model, t]));
+  const { lookups, missing } = await lookupVectors(state, keys);
+  state.counts.cacheHits += texts.length - missing.length;
+  if (missing.length > 0) {
+    missing.sort((a, b) => a - b);
+    embedMissing(state, model, [...new Set(missing.map((i) => texts[i]!))], signal, calls);
+    for (const i of missing) lookups[i] = state.vectorMemo.get(keys[i]!);
+  }
+  return Promise.all(lookups.map((l) => l!));
+}
+
+/** A similar grade: the best cosine similarity between the text and a reference (see module docs). */
+async function similarWith(state: GraderState, request: SimilarRequest, signal: AbortSignal): Promise<GradeResult> {
+  const model = state.config.embeddingModel;
+  if (model === undefined)
+    throw new JudgeError('similar: no embedding model configured (--embedding-model or judge.embeddingModel)');
+  const calls = { n: 0 };
+  const [text, ...refs] = await vectors(state, model, [request.text, ...request.references], signal, calls);
+  const best = bestMatch(text!, refs);
+  const ref = request.references[best.index] ?? '';
+  const reason =
+    request.references.length > 1
+      ? `closest reference ${best.index + 1} of ${request.references.length}: "${excerpt(ref, 80)}"`
+      : undefined;
+  return {
+    pass: best.score >= request.threshold,
+    score: best.score,
+    ...(reason ? { reason } : {}),
+    cached: calls.n === 0,
+    calls: calls.n,
+  };
+}
+
 /** Creates a grader (see module docs). `close()` it when the run ends. */
 export function createGrader(config: ResolvedLlmConfig, options: GraderOptions = {}): Grader {
   const counts: LlmUsage = zeroLlmUsage();
@@ -72,153 +249,25 @@ export function createGrader(config: ResolvedLlmConfig, options: GraderOptions =
       ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
       onHttpRequest: () => void counts.httpRequests++,
     });
-  const cache = options.cache ?? (config.cacheDir !== undefined ? createDiskCache(config.cacheDir) : NO_CACHE);
-  const limit = pLimit(config.concurrency);
-  /** The judge's reasons go into reports and the cache: a key echoed back is scrubbed. */
-  const redact = createRedactor([config.apiKey]);
+  const state: GraderState = {
+    config,
+    counts,
+    provider,
+    cache: options.cache ?? (config.cacheDir !== undefined ? createDiskCache(config.cacheDir) : NO_CACHE),
+    limit: pLimit(config.concurrency),
+    redact: createRedactor([config.apiKey]),
+    verdictMemo: new Map<string, Promise<Verdict[]>>(),
+    vectorMemo: new Map<string, Promise<Float32Array>>(),
+  };
   const closing = new AbortController();
-  const verdictMemo = new Map<string, Promise<Verdict[]>>();
-  const vectorMemo = new Map<string, Promise<Float32Array>>();
 
   const signalFor = (signal?: AbortSignal): AbortSignal =>
     signal ? AbortSignal.any([signal, closing.signal]) : closing.signal;
 
-  /** One verdict; an answer without one is asked again up to `retries` times. */
-  async function askVerdict(
-    model: string,
-    messages: ChatMessage[],
-    signal: AbortSignal,
-    calls: { n: number },
-  ): Promise<Verdict> {
-    let last = '';
-    for (let attempt = 0; attempt <= config.retries; attempt++) {
-      const answer = await limit(() => provider.chat(model, messages, signal));
-      calls.n += 1;
-      counts.chatCalls += 1;
-      counts.promptTokens += answer.promptTokens;
-      counts.completionTokens += answer.completionTokens;
-      counts.totalTokens += answer.promptTokens + answer.completionTokens;
-      const verdict = parseVerdict(answer.content);
-      if (verdict) return { ...verdict, reason: redact(verdict.reason) };
-      last = answer.content;
-    }
-    throw new JudgeError(
-      redact(
-        `judge model ${model} gave no verdict JSON {"pass": boolean, "score": 0..1, "reason": string} in ${config.retries + 1} answer(s); last answer: "${excerpt(last)}"`,
-      ),
-    );
-  }
-
-  /** The verdicts under `key`, at least `needed` of them (asked for what is missing). */
-  function verdicts(key: string, needed: number, ask: () => Promise<Verdict>): Promise<Verdict[]> {
-    const prev = verdictMemo.get(key) ?? cache.get('judge', key).then(asVerdicts);
-    const next = prev.then(async (have) => {
-      if (have.length >= needed) return have;
-      const more = await Promise.all(Array.from({ length: needed - have.length }, ask));
-      const all = [...have, ...more];
-      await cache.set('judge', key, all);
-      return all;
-    });
-    remember(
-      verdictMemo,
-      key,
-      next.catch(() => prev),
-    );
-    return next;
-  }
-
-  async function judge(request: JudgeRequest, callerSignal?: AbortSignal): Promise<GradeResult> {
-    const model = config.judgeModel;
-    if (model === undefined) throw new JudgeError('judge: no judge model configured (--judge-model or judge.model)');
-    const signal = signalFor(callerSignal);
-    const messages = judgeMessages(request.rubric, request.answer, request.context);
-    const key = cacheKey(['judge', PROMPT_VERSION, model, request.rubric, request.answer, request.context ?? null]);
-    const calls = { n: 0 };
-    const ask = (): Promise<Verdict> => askVerdict(model, messages, signal, calls);
-    let list = await verdicts(key, 1, ask);
-    let decision = decide(list, request.threshold, config.margin);
-    if (!decision.decided) {
-      list = await verdicts(key, decision.needed, ask);
-      decision = decide(list, request.threshold, config.margin);
-    }
-    if (calls.n === 0) counts.cacheHits += 1;
-    return {
-      pass: decision.pass,
-      score: decision.score,
-      reason: decision.reason,
-      cached: calls.n === 0,
-      calls: calls.n,
-      votes: decision.needed,
-    };
-  }
-
-  /** Vectors of `texts` (memory, disk, then one batched call); `calls` counts the call. */
-  async function vectors(
-    model: string,
-    texts: readonly string[],
-    signal: AbortSignal,
-    calls: { n: number },
-  ): Promise<Float32Array[]> {
-    const keys = texts.map((t) => cacheKey(['embedding', model, t]));
-    const missing: number[] = [];
-    const lookups: (Float32Array | Promise<Float32Array> | undefined)[] = await Promise.all(
-      keys.map(async (key, i): Promise<Float32Array | Promise<Float32Array> | undefined> => {
-        const memo = vectorMemo.get(key);
-        if (memo) return memo;
-        const disk = decodeVector(await cache.get('embedding', key));
-        if (disk) return disk;
-        const again = vectorMemo.get(key); // another grade may have asked meanwhile
-        if (again) return again;
-        missing.push(i);
-        return undefined;
-      }),
-    );
-    counts.cacheHits += texts.length - missing.length;
-    if (missing.length > 0) {
-      missing.sort((a, b) => a - b);
-      const inputs = [...new Set(missing.map((i) => texts[i]!))];
-      const batch = limit(() => provider.embed(model, inputs, signal)).then((answer) => {
-        calls.n += 1;
-        counts.embeddingCalls += 1;
-        counts.promptTokens += answer.promptTokens;
-        counts.totalTokens += answer.promptTokens;
-        return answer.vectors;
-      });
-      for (const [j, text] of inputs.entries()) {
-        const key = cacheKey(['embedding', model, text]);
-        const one = batch.then(async (vs) => {
-          const v = vs[j]!;
-          await cache.set('embedding', key, encodeVector(v));
-          return v;
-        });
-        one.catch(() => vectorMemo.delete(key));
-        remember(vectorMemo, key, one);
-      }
-      for (const i of missing) lookups[i] = vectorMemo.get(keys[i]!);
-    }
-    return Promise.all(lookups.map((l) => l!));
-  }
-
-  async function similar(request: SimilarRequest, callerSignal?: AbortSignal): Promise<GradeResult> {
-    const model = config.embeddingModel;
-    if (model === undefined)
-      throw new JudgeError('similar: no embedding model configured (--embedding-model or judge.embeddingModel)');
-    const calls = { n: 0 };
-    const [text, ...refs] = await vectors(model, [request.text, ...request.references], signalFor(callerSignal), calls);
-    const best = bestMatch(text!, refs);
-    const ref = request.references[best.index] ?? '';
-    const reason =
-      request.references.length > 1
-        ? `closest reference ${best.index + 1} of ${request.references.length}: "${excerpt(ref, 80)}"`
-        : undefined;
-    return {
-      pass: best.score >= request.threshold,
-      score: best.score,
-      ...(reason ? { reason } : {}),
-      cached: calls.n === 0,
-      calls: calls.n,
-    };
-  }
+  const judge = (request: JudgeRequest, callerSignal?: AbortSignal): Promise<GradeResult> =>
+    judgeWith(state, request, signalFor(callerSignal));
+  const similar = (request: SimilarRequest, callerSignal?: AbortSignal): Promise<GradeResult> =>
+    similarWith(state, request, signalFor(callerSignal));
 
   const countErrors =
     <A extends unknown[]>(fn: (...args: A) => Promise<GradeResult>) =>

@@ -203,43 +203,52 @@ interface Counts {
   completionTokens: number;
 }
 
+/** Where customer lines come from: the cache, then the model. */
+interface LineSource {
+  cache: LlmCache;
+  provider: LlmProvider;
+  model: string;
+}
+
+/** The next customer line: the cache, else the model (an empty answer asked once more). */
+async function nextLine(
+  source: LineSource,
+  spec: SimulateSpec,
+  turns: readonly SimulatedTurn[],
+  signal: AbortSignal | undefined,
+  counts: Counts,
+): Promise<{ text: string; cached: boolean }> {
+  const { cache, provider, model } = source;
+  const key = cacheKey([
+    'simulator',
+    SIMULATOR_PROMPT_VERSION,
+    model,
+    spec.persona,
+    spec.goal,
+    turns.map((t) => [t.customer, t.droid]),
+  ]);
+  const hit = await cache.get('simulator', key);
+  if (typeof hit === 'string' && hit.trim() !== '') return { text: hit, cached: true };
+  const messages = customerMessages(spec, turns);
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const answer = await provider.chat(model, messages, signal);
+    counts.calls += 1;
+    counts.promptTokens += answer.promptTokens;
+    counts.completionTokens += answer.completionTokens;
+    const text = answer.content.trim();
+    if (text !== '') {
+      await cache.set('simulator', key, text);
+      return { text, cached: false };
+    }
+  }
+  return { text: '', cached: false };
+}
+
 /** Creates a simulator over `provider` (see module docs). */
 export function createSimulator(options: SimulatorOptions): Simulator {
-  const cache = options.cache ?? NO_CACHE;
   const redact = createRedactor([...(options.secrets ?? [])]);
   const { provider, model } = options;
-
-  /** The next customer line: the cache, else the model (an empty answer asked once more). */
-  async function nextLine(
-    spec: SimulateSpec,
-    turns: readonly SimulatedTurn[],
-    signal: AbortSignal | undefined,
-    counts: Counts,
-  ): Promise<{ text: string; cached: boolean }> {
-    const key = cacheKey([
-      'simulator',
-      SIMULATOR_PROMPT_VERSION,
-      model,
-      spec.persona,
-      spec.goal,
-      turns.map((t) => [t.customer, t.droid]),
-    ]);
-    const hit = await cache.get('simulator', key);
-    if (typeof hit === 'string' && hit.trim() !== '') return { text: hit, cached: true };
-    const messages = customerMessages(spec, turns);
-    for (let attempt = 0; attempt < 2; attempt++) {
-      const answer = await provider.chat(model, messages, signal);
-      counts.calls += 1;
-      counts.promptTokens += answer.promptTokens;
-      counts.completionTokens += answer.completionTokens;
-      const text = answer.content.trim();
-      if (text !== '') {
-        await cache.set('simulator', key, text);
-        return { text, cached: false };
-      }
-    }
-    return { text: '', cached: false };
-  }
+  const source: LineSource = { cache: options.cache ?? NO_CACHE, provider, model };
 
   async function simulate(spec: SimulateSpec, ask: AskDroid, signal?: AbortSignal): Promise<Simulation> {
     const turns: SimulatedTurn[] = [];
@@ -262,7 +271,7 @@ export function createSimulator(options: SimulatorOptions): Simulator {
       if (turns.length === 0 && spec.opening !== undefined) line = { text: spec.opening, cached: true };
       else {
         try {
-          line = await nextLine(spec, turns, signal, counts);
+          line = await nextLine(source, spec, turns, signal, counts);
         } catch (err) {
           if (err instanceof AbortedError || signal?.aborted)
             return done('aborted', { code: AbortedError.code, message: 'run interrupted' });

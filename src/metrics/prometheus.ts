@@ -163,46 +163,46 @@ class HdrHistogramMetric {
   }
 }
 
-/** Builds the registry and its metrics (nothing listens: metrics-server.ts serves it). */
-export function createLiveMetrics(options: LiveMetricsOptions = {}): LiveMetrics {
-  const registry = new Registry();
-  if (options.labels) registry.setDefaultLabels(options.labels);
-  if (options.processMetrics ?? true) collectDefaultMetrics({ register: registry, prefix: 'droidcheck_' });
-  const registers = [registry];
+/** The run's own counters and gauges, registered in this order on `registers`. */
+function createRunMetrics(registers: Registry[]) {
+  return {
+    requests: new Counter({
+      name: 'droidcheck_requests_total',
+      help: 'Ended requests by outcome (answered, failed, rejected, timeout, ...), warm-up excluded',
+      labelNames: ['outcome'],
+      registers,
+    }),
+    results: new Counter({
+      name: 'droidcheck_scenario_results_total',
+      help: 'Ended requests with a verdict, by scenario and mode: passed, failed, judge_error',
+      labelNames: ['suite', 'scenario', 'mode', 'result'],
+      registers,
+    }),
+    inFlight: new Gauge({
+      name: 'droidcheck_requests_in_flight',
+      help: 'Requests in flight at the last progress tick',
+      registers,
+    }),
+    dropped: new Counter({
+      name: 'droidcheck_arrivals_dropped_total',
+      help: 'Open model: arrivals dropped at the in-flight cap (never delayed)',
+      registers,
+    }),
+    targetRate: new Gauge({
+      name: 'droidcheck_arrival_rate_target',
+      help: 'Open model: intended arrival rate at the last progress tick, req/s',
+      registers,
+    }),
+    finished: new Gauge({
+      name: 'droidcheck_job_finished',
+      help: '1 once the figures are final and the reports are written',
+      registers,
+    }),
+  };
+}
 
-  const requests = new Counter({
-    name: 'droidcheck_requests_total',
-    help: 'Ended requests by outcome (answered, failed, rejected, timeout, ...), warm-up excluded',
-    labelNames: ['outcome'],
-    registers,
-  });
-  const results = new Counter({
-    name: 'droidcheck_scenario_results_total',
-    help: 'Ended requests with a verdict, by scenario and mode: passed, failed, judge_error',
-    labelNames: ['suite', 'scenario', 'mode', 'result'],
-    registers,
-  });
-  const inFlight = new Gauge({
-    name: 'droidcheck_requests_in_flight',
-    help: 'Requests in flight at the last progress tick',
-    registers,
-  });
-  const dropped = new Counter({
-    name: 'droidcheck_arrivals_dropped_total',
-    help: 'Open model: arrivals dropped at the in-flight cap (never delayed)',
-    registers,
-  });
-  const targetRate = new Gauge({
-    name: 'droidcheck_arrival_rate_target',
-    help: 'Open model: intended arrival rate at the last progress tick, req/s',
-    registers,
-  });
-  const finished = new Gauge({
-    name: 'droidcheck_job_finished',
-    help: '1 once the figures are final and the reports are written',
-    registers,
-  });
-
+/** One HDR-backed histogram per latency series, registered on `registry`. */
+function registerLatencyHistograms(registry: Registry): Record<LatencySeries, HdrHistogramMetric> {
   const histograms = Object.fromEntries(
     LATENCY_SERIES.map((s) => [
       s,
@@ -210,9 +210,11 @@ export function createLiveMetrics(options: LiveMetricsOptions = {}): LiveMetrics
     ]),
   ) as Record<LatencySeries, HdrHistogramMetric>;
   for (const h of Object.values(histograms)) registry.registerMetric(h as unknown as Metric);
+  return histograms;
+}
 
-  let readWebhooks: (() => WebhookTotals) | undefined;
-  const webhooks = (): WebhookTotals => readWebhooks?.() ?? {};
+/** The webhook metrics, read from `webhooks()` at each scrape. */
+function registerWebhookMetrics(registers: Registry[], webhooks: () => WebhookTotals): void {
   new Counter({
     name: 'droidcheck_webhooks_received_total',
     help: 'Webhook deliveries received, by route (answer, messages, intents)',
@@ -242,7 +244,10 @@ export function createLiveMetrics(options: LiveMetricsOptions = {}): LiveMetrics
       this.set(Object.values(webhooks()).reduce((n, t) => n + (t.parked ?? 0), 0));
     },
   });
-  let readSkew: (() => Record<string, number>) | undefined;
+}
+
+/** The receivers' clock skew, read from `skew()` at each scrape. */
+function registerClockSkew(registers: Registry[], skew: () => Record<string, number>): void {
   new Gauge({
     name: 'droidcheck_clock_skew_seconds',
     help: "Stream mode: a receiver's wall clock minus this process's, measured through Redis TIME",
@@ -250,9 +255,25 @@ export function createLiveMetrics(options: LiveMetricsOptions = {}): LiveMetrics
     registers,
     collect() {
       this.reset();
-      for (const [receiver, s] of Object.entries(readSkew?.() ?? {})) this.set({ receiver }, s);
+      for (const [receiver, s] of Object.entries(skew())) this.set({ receiver }, s);
     },
   });
+}
+
+/** Builds the registry and its metrics (nothing listens: metrics-server.ts serves it). */
+export function createLiveMetrics(options: LiveMetricsOptions = {}): LiveMetrics {
+  const registry = new Registry();
+  if (options.labels) registry.setDefaultLabels(options.labels);
+  if (options.processMetrics ?? true) collectDefaultMetrics({ register: registry, prefix: 'droidcheck_' });
+  const registers = [registry];
+
+  const { requests, results, inFlight, dropped, targetRate, finished } = createRunMetrics(registers);
+  const histograms = registerLatencyHistograms(registry);
+
+  let readWebhooks: (() => WebhookTotals) | undefined;
+  registerWebhookMetrics(registers, () => readWebhooks?.() ?? {});
+  let readSkew: (() => Record<string, number>) | undefined;
+  registerClockSkew(registers, () => readSkew?.() ?? {});
 
   let droppedSeen = 0;
   return {

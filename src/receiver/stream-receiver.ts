@@ -124,6 +124,8 @@ function shardSkew(sample: TimeSample, classifier: EntryClassifier): ClockSkew {
 
 /** What close() works through, in order (see the module comment). */
 interface ShardParts {
+  /** Housekeeping and skew sampling: cleared first. */
+  timers: ReturnType<typeof setInterval>[];
   clock: Clock;
   cmd: RedisClient;
   streamReader: StreamReader;
@@ -137,6 +139,7 @@ interface ShardParts {
 }
 
 async function closeShard(p: ShardParts): Promise<void> {
+  for (const timer of p.timers) clearInterval(timer);
   const { clock, classifier, connectTimeoutMs, closeSettleMs } = p;
   await within(p.streamReader.drain().catch(p.fail), connectTimeoutMs);
   await p.streamReader.stop();
@@ -151,6 +154,77 @@ async function closeShard(p: ShardParts): Promise<void> {
   await quitRedis(p.cmd);
 }
 
+/** The shard's correlator of answers to this shard's requestIds (defaults: see CorrelationOptions). */
+function newCorrelator(
+  options: StreamReceiverOptions,
+  clock: Clock,
+  orphanGraceMs: number,
+  maxHeld: number,
+): Correlator {
+  return new Correlator({
+    clock,
+    orphanGraceMs,
+    maxParked: maxHeld,
+    rememberMs: options.rememberMs ?? 600_000,
+    maxRemembered: options.maxRemembered ?? 500_000,
+  });
+}
+
+/** A `track` that keeps each promise in `inFlight` until it settles (close() waits for them). */
+function tracker(inFlight: Set<Promise<unknown>>): <T>(p: Promise<T>) => Promise<T> {
+  return <T>(p: Promise<T>): Promise<T> => {
+    inFlight.add(p);
+    const done = (): void => void inFlight.delete(p);
+    p.then(done, done);
+    return p;
+  };
+}
+
+/** Starts reading `options.stream` after `from`, each batch to the classifier. */
+function startStreamReader(
+  options: StreamReceiverOptions,
+  reader: RedisClient,
+  cmd: RedisClient,
+  from: string,
+  classifier: EntryClassifier,
+  fail: (err: unknown) => void,
+): StreamReader {
+  const onBatch = (entries: RawEntry[]): Promise<void> => classifier.onBatch(entries);
+  const streamReader = new StreamReader({
+    reader,
+    cmd,
+    stream: options.stream,
+    from,
+    count: options.readCount ?? 500,
+    blockMs: options.blockMs ?? 1_000,
+    onBatch,
+    onError: fail,
+  });
+  streamReader.start();
+  return streamReader;
+}
+
+/** Re-samples Redis TIME every `intervalMs` (unref'd timer), each sample to `onSample`. */
+function startSkewSampling(
+  cmd: RedisClient,
+  clock: Clock,
+  wallUs: ReturnType<typeof createWallUs>,
+  intervalMs: number,
+  onSample: (sample: TimeSample) => void,
+  fail: (err: unknown) => void,
+): ReturnType<typeof setInterval> {
+  const timer = setInterval(() => void sampleRedisTime(cmd, clock, wallUs).then(onSample, fail), intervalMs);
+  timer.unref();
+  return timer;
+}
+
+/** Runs `housekeep` every orphanGraceMs / 4 (10 ms to 1 s; unref'd timer). */
+function startHousekeeping(housekeep: () => void, orphanGraceMs: number): ReturnType<typeof setInterval> {
+  const timer = setInterval(() => housekeep(), Math.min(1000, Math.max(10, Math.floor(orphanGraceMs / 4))));
+  timer.unref();
+  return timer;
+}
+
 /** Connects, measures the skew, and starts reading. Options and defaults: see StreamReceiverOptions. */
 export async function createStreamReceiver(options: StreamReceiverOptions): Promise<StreamReceiver> {
   const clock = options.clock ?? systemClock;
@@ -163,24 +237,13 @@ export async function createStreamReceiver(options: StreamReceiverOptions): Prom
   const from = options.from ?? `${Math.floor(sample.redisUs / 1000) - 1}-18446744073709551615`;
 
   const maxHeld = options.maxParked ?? 100_000;
-  const correlator = new Correlator({
-    clock,
-    orphanGraceMs,
-    maxParked: maxHeld,
-    rememberMs: options.rememberMs ?? 600_000,
-    maxRemembered: options.maxRemembered ?? 500_000,
-  });
+  const correlator = newCorrelator(options, clock, orphanGraceMs, maxHeld);
   const inbound = new InboundDeliveries(clock, options);
   const ownership = new Ownership(cmd, options.keyPrefix ?? options.stream, shardId, options.ownerTtlSeconds ?? 86_400);
   const inFlight = new Set<Promise<unknown>>();
   let lastError: string | undefined;
   let closing: Promise<void> | undefined;
-  const track = <T>(p: Promise<T>): Promise<T> => {
-    inFlight.add(p);
-    const done = (): void => void inFlight.delete(p);
-    p.then(done, done);
-    return p;
-  };
+  const track = tracker(inFlight);
   const fail = (err: unknown): void => void (lastError = err instanceof Error ? err.message : String(err));
   const toMono = (e: StreamEntry): number => sample.monoMs + (e.atUs + e.skewUs - sample.redisUs) / 1000;
   const classifier = new EntryClassifier({
@@ -194,33 +257,19 @@ export async function createStreamReceiver(options: StreamReceiverOptions): Prom
     track,
     fail,
   });
-  const onBatch = (entries: RawEntry[]): Promise<void> => classifier.onBatch(entries);
-  const streamReader = new StreamReader({
-    reader,
-    cmd,
-    stream: options.stream,
-    from,
-    count: options.readCount ?? 500,
-    blockMs: options.blockMs ?? 1_000,
-    onBatch,
-    onError: fail,
-  });
-  streamReader.start();
+  const streamReader = startStreamReader(options, reader, cmd, from, classifier, fail);
 
   const housekeep = (now = clock.now()): void => {
     correlator.housekeep(now);
     inbound.fire(now);
     if (closing === undefined) classifier.housekeep(now);
   };
-  const housekeeping = setInterval(() => housekeep(), Math.min(1000, Math.max(10, Math.floor(orphanGraceMs / 4))));
-  housekeeping.unref();
-  const skewTimer = setInterval(
-    () => void sampleRedisTime(cmd, clock, wallUs).then((s) => void (sample = s), fail),
-    options.skewIntervalMs ?? 30_000,
-  );
-  skewTimer.unref();
+  const housekeeping = startHousekeeping(housekeep, orphanGraceMs);
+  const skewInterval = options.skewIntervalMs ?? 30_000;
+  const skewTimer = startSkewSampling(cmd, clock, wallUs, skewInterval, (s) => void (sample = s), fail);
   const closeSettleMs = options.closeSettleMs ?? Math.min(orphanGraceMs, 2_000);
   const parts: ShardParts = {
+    timers: [housekeeping, skewTimer],
     clock,
     cmd,
     streamReader,
@@ -253,13 +302,6 @@ export async function createStreamReceiver(options: StreamReceiverOptions): Prom
     parkedCount: () => correlator.parked + classifier.parked,
     housekeep,
     clockSkew: () => shardSkew(sample, classifier),
-    close() {
-      closing ??= (async () => {
-        clearInterval(housekeeping);
-        clearInterval(skewTimer);
-        await closeShard(parts);
-      })();
-      return closing;
-    },
+    close: () => (closing ??= closeShard(parts)),
   };
 }

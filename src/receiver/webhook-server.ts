@@ -120,6 +120,39 @@ function createApp(
   return app;
 }
 
+/**
+ * Errors before a handler on a webhook route (413 body too large, bad content-length...): a JSON
+ * error, and a POST to a webhook route counted as received and malformed.
+ */
+function handleRouteErrors(
+  app: FastifyInstance,
+  paths: { answer: string; messages: string; intents: string },
+  counts: Record<Route, RouteCounts>,
+): void {
+  const byUrl = new Map<string, RouteCounts>([
+    [paths.answer, counts.answer],
+    [paths.messages, counts.message],
+    [paths.intents, counts.intent],
+  ]);
+  app.setErrorHandler((err: { statusCode?: number; message?: string }, req, reply) => {
+    const status = err.statusCode !== undefined && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;
+    const c = byUrl.get(req.routeOptions.url ?? '');
+    if (req.method === 'POST' && c !== undefined) {
+      c.received++;
+      c.malformed++;
+    }
+    reply
+      .code(status)
+      .header('content-type', JSON_TYPE)
+      .send(
+        JSON.stringify({
+          error: status === 413 ? 'Payload Too Large' : 'Bad Request',
+          message: redactSecretParam(err.message ?? 'error'),
+        }),
+      );
+  });
+}
+
 /** Builds the server (not listening). Options and defaults: see WebhookServerOptions. */
 export function createWebhookServer(options: WebhookServerOptions, clock: Clock, sink: DeliverySink): WebhookServer {
   const host = options.host ?? '127.0.0.1';
@@ -138,29 +171,7 @@ export function createWebhookServer(options: WebhookServerOptions, clock: Clock,
   };
   const app = createApp(options, counts, bodyLimit);
   app.addHook('onReady', () => sink.ready());
-  const byUrl = new Map<string, RouteCounts>([
-    [paths.answer, counts.answer],
-    [paths.messages, counts.message],
-    [paths.intents, counts.intent],
-  ]);
-  // Errors before a handler on a webhook route (413 body too large, bad content-length...).
-  app.setErrorHandler((err: { statusCode?: number; message?: string }, req, reply) => {
-    const status = err.statusCode !== undefined && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;
-    const c = byUrl.get(req.routeOptions.url ?? '');
-    if (req.method === 'POST' && c !== undefined) {
-      c.received++;
-      c.malformed++;
-    }
-    reply
-      .code(status)
-      .header('content-type', JSON_TYPE)
-      .send(
-        JSON.stringify({
-          error: status === 413 ? 'Payload Too Large' : 'Bad Request',
-          message: redactSecretParam(err.message ?? 'error'),
-        }),
-      );
-  });
+  handleRouteErrors(app, paths, counts);
   registerRoutes(app, { clock, paths, checks: checksOf(options), counts, sink, bodyLimit });
 
   let urls: ReceiverUrls | undefined;

@@ -122,18 +122,18 @@ function addTestcase(suite: XMLBuilder, s: ScenarioEntry, rate?: ScenarioPassRat
   }).txt(xmlSafe([...problems, ...where].join('\n')));
 }
 
+/** Adds a `<testsuite>` (with the run's properties) and returns it. */
+type OpenSuite = (
+  name: string,
+  list: { length: number },
+  failures: number,
+  errors: number,
+  skipped: number,
+  timeMs: number,
+) => XMLBuilder;
+
 /** `droidcheck redteam`: one testcase per attack category (classname droidcheck.redteam), a failure with its findings' conversations. */
-function addRedteamSuite(
-  r: RedteamReportSection,
-  openSuite: (
-    name: string,
-    list: { length: number },
-    failures: number,
-    errors: number,
-    skipped: number,
-    timeMs: number,
-  ) => XMLBuilder,
-): void {
+function addRedteamSuite(r: RedteamReportSection, openSuite: OpenSuite): void {
   const cases = redteamTestcases(r);
   const suite = openSuite(
     REDTEAM_SUITE,
@@ -151,6 +151,89 @@ function addRedteamSuite(
   }
 }
 
+type TallyEntry = NonNullable<ReportDocument['tallies']>[number];
+
+/** Entries of `list` with a problem of `kind` (a testcase has at most one). */
+function countOf(list: ScenarioEntry[], kind: 'failure' | 'error' | 'skipped'): number {
+  return list.filter((s) =>
+    kind === 'skipped'
+      ? s.outcome === 'interrupted'
+      : kind === 'error'
+        ? s.outcome !== 'answered' && s.outcome !== 'interrupted'
+        : s.outcome === 'answered' && !s.passed,
+  ).length;
+}
+
+/** The suite opener over `root`: every suite carries the run's timestamp and settings properties. */
+function suiteOpener(root: XMLBuilder, startedAt: string, properties: [string, string][]): OpenSuite {
+  return (name, list, failures, errors, skipped, timeMs) => {
+    const suite = root.ele('testsuite', {
+      name: attr(name),
+      tests: String(list.length),
+      failures: String(failures),
+      errors: String(errors),
+      skipped: String(skipped),
+      time: seconds(timeMs),
+      timestamp: startedAt,
+    });
+    if (properties.length > 0) {
+      const props = suite.ele('properties');
+      for (const [key, value] of properties) props.ele('property', { name: attr(key), value: attr(value) });
+    }
+    return suite;
+  };
+}
+
+/** One load/capacity testcase from a tally: its request and pass counts, a failure listing its examples. */
+function addTallyTestcase(suite: XMLBuilder, t: TallyEntry): void {
+  const tc = suite.ele('testcase', {
+    classname: attr(t.suite),
+    name: attr(`${t.name} [${t.mode}]`),
+    time: '0.000',
+    file: attr(t.file),
+  });
+  tc.ele('properties')
+    .ele('property', { name: 'requests', value: String(t.requests) })
+    .up()
+    .ele('property', { name: 'passed', value: String(t.passed) });
+  if (t.failed === 0) return;
+  const lines = t.examples.map(
+    (e) =>
+      `#${e.seq} ${e.outcome}${e.requestId ? ` ${e.requestId}` : ''}${e.error ? `: ${e.error.code}: ${e.error.message}` : ''}${e.failures.map((f) => `\n  ${f.path}: ${f.message}`).join('')}`,
+  );
+  tc.ele('failure', { message: attr(`${t.failed} of ${t.requests} requests failed`), type: 'load' }).txt(
+    xmlSafe(lines.join('\n')),
+  );
+}
+
+/** load and capacity keep no per-request entries: one testcase per scenario x mode from the tallies. */
+function addTallySuites(tallies: TallyEntry[], openSuite: OpenSuite): void {
+  const talliesBySuite = new Map<string, TallyEntry[]>();
+  for (const t of tallies) talliesBySuite.set(t.suite, [...(talliesBySuite.get(t.suite) ?? []), t]);
+  for (const [name, list] of talliesBySuite) {
+    const suite = openSuite(name, list, list.filter((t) => t.failed > 0).length, 0, 0, 0);
+    for (const t of list) addTallyTestcase(suite, t);
+  }
+}
+
+/** The `droidcheck.thresholds` suite: a failure per breached threshold, skipped when not judged. */
+function addThresholdSuite(
+  thresholds: ReportDocument['thresholds'],
+  breached: number,
+  unjudged: number,
+  openSuite: OpenSuite,
+): void {
+  const suite = openSuite(THRESHOLD_SUITE, thresholds, breached, 0, unjudged, 0);
+  for (const t of thresholds) {
+    const tc = suite.ele('testcase', { classname: THRESHOLD_SUITE, name: attr(t.expression), time: '0.000' });
+    if (t.status === 'breached')
+      tc.ele('failure', { message: attr(thresholdVerdictText(t)), type: 'threshold' }).txt(
+        xmlSafe(`${t.expression}\n${describeThreshold(t)}`),
+      );
+    else if (t.status !== 'passed') tc.ele('skipped', { message: attr(thresholdVerdictText(t)) });
+  }
+}
+
 /** Renders `report` as a JUnit XML document (UTF-8, pretty-printed). */
 export function renderJUnit(report: ReportDocument, opts: JUnitOptions = {}): string {
   const doc = create({ version: '1.0', encoding: 'UTF-8' });
@@ -159,14 +242,6 @@ export function renderJUnit(report: ReportDocument, opts: JUnitOptions = {}): st
   const breached = report.thresholds.filter((t) => !t.passed).length;
   const unjudged = report.thresholds.filter((t) => t.status === 'too-few-samples' || t.status === 'no-samples').length;
   const withThresholds = (opts.thresholds ?? true) && report.thresholds.length > 0;
-  const countOf = (list: ScenarioEntry[], kind: 'failure' | 'error' | 'skipped'): number =>
-    list.filter((s) =>
-      kind === 'skipped'
-        ? s.outcome === 'interrupted'
-        : kind === 'error'
-          ? s.outcome !== 'answered' && s.outcome !== 'interrupted'
-          : s.outcome === 'answered' && !s.passed,
-    ).length;
   const all = report.scenarios;
   const tallyCases = report.scenarios.length === 0 ? (report.tallies ?? []) : [];
   // The total is the sum of the suites' times, each the sum of its testcases' (whole ms): they add up.
@@ -192,30 +267,7 @@ export function renderJUnit(report: ReportDocument, opts: JUnitOptions = {}): st
     time: seconds(totalMs),
     timestamp: report.startedAt,
   });
-  const properties = settingsProperties(report.settings);
-  const openSuite = (
-    name: string,
-    list: { length: number },
-    failures: number,
-    errors: number,
-    skipped: number,
-    timeMs: number,
-  ): XMLBuilder => {
-    const suite = root.ele('testsuite', {
-      name: attr(name),
-      tests: String(list.length),
-      failures: String(failures),
-      errors: String(errors),
-      skipped: String(skipped),
-      time: seconds(timeMs),
-      timestamp: report.startedAt,
-    });
-    if (properties.length > 0) {
-      const props = suite.ele('properties');
-      for (const [key, value] of properties) props.ele('property', { name: attr(key), value: attr(value) });
-    }
-    return suite;
-  };
+  const openSuite = suiteOpener(root, report.startedAt, settingsProperties(report.settings));
   for (const [name, list] of bySuite) {
     const timeMs = list.reduce((sum, s) => sum + caseMs(s), 0);
     const suite = openSuite(
@@ -228,45 +280,9 @@ export function renderJUnit(report: ReportDocument, opts: JUnitOptions = {}): st
     );
     for (const s of list) addTestcase(suite, s, passRateOf(report.passRates, s.suite, s.name, s.mode));
   }
-  // load and capacity keep no per-request entries: one testcase per scenario x mode from the tallies.
-  const tallies = report.scenarios.length === 0 ? (report.tallies ?? []) : [];
-  const talliesBySuite = new Map<string, typeof tallies>();
-  for (const t of tallies) talliesBySuite.set(t.suite, [...(talliesBySuite.get(t.suite) ?? []), t]);
-  for (const [name, list] of talliesBySuite) {
-    const suite = openSuite(name, list, list.filter((t) => t.failed > 0).length, 0, 0, 0);
-    for (const t of list) {
-      const tc = suite.ele('testcase', {
-        classname: attr(t.suite),
-        name: attr(`${t.name} [${t.mode}]`),
-        time: '0.000',
-        file: attr(t.file),
-      });
-      tc.ele('properties')
-        .ele('property', { name: 'requests', value: String(t.requests) })
-        .up()
-        .ele('property', { name: 'passed', value: String(t.passed) });
-      if (t.failed === 0) continue;
-      const lines = t.examples.map(
-        (e) =>
-          `#${e.seq} ${e.outcome}${e.requestId ? ` ${e.requestId}` : ''}${e.error ? `: ${e.error.code}: ${e.error.message}` : ''}${e.failures.map((f) => `\n  ${f.path}: ${f.message}`).join('')}`,
-      );
-      tc.ele('failure', { message: attr(`${t.failed} of ${t.requests} requests failed`), type: 'load' }).txt(
-        xmlSafe(lines.join('\n')),
-      );
-    }
-  }
+  addTallySuites(tallyCases, openSuite);
   if (report.redteam) addRedteamSuite(report.redteam, openSuite);
-  if (withThresholds) {
-    const suite = openSuite(THRESHOLD_SUITE, report.thresholds, breached, 0, unjudged, 0);
-    for (const t of report.thresholds) {
-      const tc = suite.ele('testcase', { classname: THRESHOLD_SUITE, name: attr(t.expression), time: '0.000' });
-      if (t.status === 'breached')
-        tc.ele('failure', { message: attr(thresholdVerdictText(t)), type: 'threshold' }).txt(
-          xmlSafe(`${t.expression}\n${describeThreshold(t)}`),
-        );
-      else if (t.status !== 'passed') tc.ele('skipped', { message: attr(thresholdVerdictText(t)) });
-    }
-  }
+  if (withThresholds) addThresholdSuite(report.thresholds, breached, unjudged, openSuite);
   return doc.end({ prettyPrint: true });
 }
 

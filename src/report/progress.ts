@@ -77,6 +77,25 @@ export function progressLine(s: ProgressSnapshot): string {
   return `[${formatMs(s.elapsedMs).padStart(9)}] ${formatRate(s.rate)}${target} | in flight ${s.inFlight} | ended ${ended}${s.dropped > 0 ? ` | dropped ${s.dropped}` : ''} | ${outcomes}${ack}`;
 }
 
+/** The live bar's container on `stream`: passed, failed and the ETA beside the count. */
+function newMultiBar(stream: ProgressOptions['stream']): cliProgress.MultiBar {
+  return new cliProgress.MultiBar(
+    {
+      stream: stream as NodeJS.WriteStream,
+      format: '{bar} {value}/{total} | {passed} passed, {failed} failed | {remaining}',
+      hideCursor: false,
+      clearOnComplete: true,
+      stopOnComplete: false,
+      // cli-progress checks stream.isTTY itself; we decided already (tests drive a real pty).
+      noTTYOutput: true,
+      notTTYSchedule: 200,
+      // droidcheck handles SIGINT itself (cli/signals.ts) and stops the bar through onRunEnd.
+      gracefulExit: false,
+    },
+    cliProgress.Presets.shades_classic,
+  );
+}
+
 /** A progress reporter over an explicit stream and mode (see {@link createProgressReporter}). */
 export function createProgressReporterWith(opts: ProgressOptions): Reporter & { log(line: string): void } {
   const now = opts.now ?? (() => performance.now());
@@ -109,21 +128,7 @@ export function createProgressReporterWith(opts: ProgressOptions): Reporter & { 
       planned = info.planned;
       t0 = now();
       if (!opts.live || planned === undefined) return;
-      multi = new cliProgress.MultiBar(
-        {
-          stream: opts.stream as NodeJS.WriteStream,
-          format: '{bar} {value}/{total} | {passed} passed, {failed} failed | {remaining}',
-          hideCursor: false,
-          clearOnComplete: true,
-          stopOnComplete: false,
-          // cli-progress checks stream.isTTY itself; we decided already (tests drive a real pty).
-          noTTYOutput: true,
-          notTTYSchedule: 200,
-          // droidcheck handles SIGINT itself (cli/signals.ts) and stops the bar through onRunEnd.
-          gracefulExit: false,
-        },
-        cliProgress.Presets.shades_classic,
-      );
+      multi = newMultiBar(opts.stream);
       bar = multi.create(planned, 0, payload());
       const live = multi;
       liveBars.set(opts.stream, (line) => {

@@ -95,6 +95,75 @@ function firstLine(message: string): string {
   return (message.split('\n')[0] ?? message).replace(/ at line \d+, column \d+:?$/, '').trim();
 }
 
+/**
+ * `locate` of a parsed document: the location of the node at a data path (its key with
+ * `want: 'key'`), or of the deepest node found on the way; 1:1 when there is none.
+ */
+function locator(
+  doc: Document,
+  loc: (offset: number) => SourceLocation,
+  at: (line: number, col: number) => SourceLocation,
+): (path: DataPath, want?: 'value' | 'key') => SourceLocation {
+  // key text -> first pair with that key, built on the first lookup in each map.
+  const pairIndex = new WeakMap<YAMLMap, Map<string, Pair>>();
+  const pairOf = (map: YAMLMap, seg: unknown): Pair | undefined => {
+    let index = pairIndex.get(map);
+    if (!index) {
+      index = new Map();
+      for (const p of map.items) {
+        const k = keyText(p.key);
+        if (!index.has(k)) index.set(k, p);
+      }
+      pairIndex.set(map, index);
+    }
+    return index.get(String(seg));
+  };
+  return (path: DataPath, want: 'value' | 'key' = 'value'): SourceLocation => {
+    let node: unknown = doc.contents;
+    let last: Node | null = (doc.contents as Node | null) ?? null;
+    for (let i = 0; i < path.length; i++) {
+      // Inside an aliased node the problem belongs to where the alias is used: stop at the alias.
+      if (isAlias(node)) break;
+      const seg = path[i];
+      let next: unknown;
+      let keyNode: unknown;
+      if (isMap(node)) {
+        const pair = pairOf(node as YAMLMap, seg);
+        if (!pair) break;
+        keyNode = pair.key;
+        next = pair.value ?? pair.key;
+      } else if (isSeq(node) && typeof seg === 'number') {
+        next = node.items[seg];
+      } else {
+        break;
+      }
+      if (next === undefined || next === null) break;
+      if (i === path.length - 1 && want === 'key' && keyNode) next = keyNode;
+      node = next;
+      last = next as Node;
+    }
+    const range = (last as { range?: [number, number, number] } | null)?.range;
+    return range ? loc(range[0]) : at(1, 1);
+  };
+}
+
+/** The parser's errors and the duplicate keys, as issues. */
+function syntaxIssues(
+  errors: readonly { pos: [number, number]; message: string }[],
+  duplicates: readonly number[],
+  loc: (offset: number) => SourceLocation,
+): FileIssue[] {
+  const issues = errors.map((e) => ({
+    location: loc(e.pos[0]),
+    message: /call stack/i.test(e.message)
+      ? `nesting is too deep (more than ${MAX_DEPTH} levels)`
+      : `YAML syntax error: ${firstLine(e.message)}`,
+  }));
+  for (const offset of duplicates)
+    issues.push({ location: loc(offset), message: `YAML syntax error: ${DUPLICATE_KEY}` });
+  return issues;
+}
+
 /** Parses `text` as one YAML document. Issues carry file:line:col; `source` is set when parsing worked. */
 export function readYaml(text: string, file: string): ParsedYaml {
   const at = (line: number, col: number): SourceLocation => ({ file, line, col });
@@ -122,17 +191,8 @@ export function readYaml(text: string, file: string): ParsedYaml {
     return at(line, col);
   };
   const duplicates = doc.errors.some((e) => /call stack/i.test(e.message)) ? [] : duplicateKeyOffsets(doc.contents);
-  if (doc.errors.length > 0 || duplicates.length > 0) {
-    const issues = doc.errors.map((e) => ({
-      location: loc(e.pos[0]),
-      message: /call stack/i.test(e.message)
-        ? `nesting is too deep (more than ${MAX_DEPTH} levels)`
-        : `YAML syntax error: ${firstLine(e.message)}`,
-    }));
-    for (const offset of duplicates)
-      issues.push({ location: loc(offset), message: `YAML syntax error: ${DUPLICATE_KEY}` });
-    return { source: undefined, issues };
-  }
+  if (doc.errors.length > 0 || duplicates.length > 0)
+    return { source: undefined, issues: syntaxIssues(doc.errors, duplicates, loc) };
   let data: unknown;
   try {
     data = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
@@ -150,46 +210,6 @@ export function readYaml(text: string, file: string): ParsedYaml {
     };
   }
 
-  // key text -> first pair with that key, built on the first lookup in each map.
-  const pairIndex = new WeakMap<YAMLMap, Map<string, Pair>>();
-  const pairOf = (map: YAMLMap, seg: unknown): Pair | undefined => {
-    let index = pairIndex.get(map);
-    if (!index) {
-      index = new Map();
-      for (const p of map.items) {
-        const k = keyText(p.key);
-        if (!index.has(k)) index.set(k, p);
-      }
-      pairIndex.set(map, index);
-    }
-    return index.get(String(seg));
-  };
-  const locate = (path: DataPath, want: 'value' | 'key' = 'value'): SourceLocation => {
-    let node: unknown = doc.contents;
-    let last: Node | null = (doc.contents as Node | null) ?? null;
-    for (let i = 0; i < path.length; i++) {
-      // Inside an aliased node the problem belongs to where the alias is used: stop at the alias.
-      if (isAlias(node)) break;
-      const seg = path[i];
-      let next: unknown;
-      let keyNode: unknown;
-      if (isMap(node)) {
-        const pair = pairOf(node as YAMLMap, seg);
-        if (!pair) break;
-        keyNode = pair.key;
-        next = pair.value ?? pair.key;
-      } else if (isSeq(node) && typeof seg === 'number') {
-        next = node.items[seg];
-      } else {
-        break;
-      }
-      if (next === undefined || next === null) break;
-      if (i === path.length - 1 && want === 'key' && keyNode) next = keyNode;
-      node = next;
-      last = next as Node;
-    }
-    const range = (last as { range?: [number, number, number] } | null)?.range;
-    return range ? loc(range[0]) : at(1, 1);
-  };
+  const locate = locator(doc, loc, at);
   return { source: { file, doc, data, locate }, issues: [] };
 }

@@ -127,14 +127,11 @@ function toPath(path: readonly PropertyKey[]): (string | number)[] {
   return path.filter((p): p is string | number => typeof p !== 'symbol');
 }
 
-/** Maps every zod issue (relative to `schema` at `base`) to one or more `FileIssue`s. */
-export function issuesFromZod(
-  issues: readonly Issue[],
-  source: YamlSource,
-  schema: unknown,
-  base: DataPath = [],
-): FileIssue[] {
-  const out: FileIssue[] = [];
+/**
+ * The paths (JSON) of the keys a did-you-mean on an unknown key points at: such a key's own
+ * "missing" issue is not reported twice.
+ */
+function guessedKeys(issues: readonly Issue[], source: YamlSource, schema: unknown, base: DataPath): Set<string> {
   const coveredMissing = new Set<string>();
   for (const issue of issues) {
     if (issue.code !== 'unrecognized_keys') continue;
@@ -146,6 +143,75 @@ export function issuesFromZod(
       if (guess) coveredMissing.add(JSON.stringify([...toPath(issue.path), guess]));
     }
   }
+  return coveredMissing;
+}
+
+/**
+ * A union that matched no branch: the issues of the branch whose type matched with the fewest
+ * issues, else one "must be A or B" issue.
+ */
+function unionIssues(
+  issue: Extract<Issue, { code: 'invalid_union' }>,
+  source: YamlSource,
+  schema: unknown,
+  rel: DataPath,
+  path: DataPath,
+): FileIssue[] {
+  const branches = issue.errors;
+  let best = -1;
+  branches.forEach((b, i) => {
+    const typeMatched = !b.some((x) => x.code === 'invalid_type' && x.path.length === 0);
+    if (typeMatched && (best < 0 || b.length < (branches[best]?.length ?? Infinity))) best = i;
+  });
+  const union = schemaAt(schema, rel);
+  const options = defOf(union)?.options as unknown[] | undefined;
+  const branch = best >= 0 ? branches[best] : undefined;
+  if (branch && options?.[best]) return issuesFromZod(branch, source, options[best], path);
+  const types = branches.flatMap((b) =>
+    b
+      .filter((x) => x.code === 'invalid_type' && x.path.length === 0)
+      .map((x) => (x.code === 'invalid_type' ? (EXPECTED[x.expected] ?? x.expected) : '')),
+  );
+  const msg =
+    issue.message && issue.message !== 'Invalid input' ? issue.message : `must be ${orList([...new Set(types)])}`;
+  const value = valueAt(source.data, path);
+  return [{ location: source.locate(path, 'value'), message: `${labelOf(path)}: ${msg}, got ${kindOf(value)}` }];
+}
+
+/** A missing required key (at its parent), or a value of the wrong type. */
+function typeIssue(
+  issue: Extract<Issue, { code: 'invalid_type' }>,
+  source: YamlSource,
+  rel: DataPath,
+  path: DataPath,
+  value: unknown,
+): FileIssue {
+  if (value === undefined && rel.length > 0) {
+    return {
+      location: source.locate(path.slice(0, -1), 'value'),
+      message: `missing required key "${String(path[path.length - 1])}"`,
+    };
+  }
+  const want = EXPECTED[issue.expected] ?? issue.expected;
+  // A schema's own type message (e.g. a duration's "with its unit") says more than the type.
+  const own = issue.message && !issue.message.startsWith('Invalid input') ? issue.message : undefined;
+  return {
+    location: source.locate(path, 'value'),
+    message: own
+      ? `${labelOf(path)}: ${own}, got ${kindOf(value)}`
+      : `${labelOf(path)} must be ${want}, got ${kindOf(value)}`,
+  };
+}
+
+/** Maps every zod issue (relative to `schema` at `base`) to one or more `FileIssue`s. */
+export function issuesFromZod(
+  issues: readonly Issue[],
+  source: YamlSource,
+  schema: unknown,
+  base: DataPath = [],
+): FileIssue[] {
+  const out: FileIssue[] = [];
+  const coveredMissing = guessedKeys(issues, source, schema, base);
   for (const issue of issues) {
     const rel = toPath(issue.path);
     const path = [...base, ...rel];
@@ -160,32 +226,9 @@ export function issuesFromZod(
     const at = (p: DataPath = path, want: 'value' | 'key' = 'value'): FileIssue['location'] => source.locate(p, want);
     const value = valueAt(source.data, path);
     switch (issue.code) {
-      case 'invalid_union': {
-        const branches = issue.errors;
-        let best = -1;
-        branches.forEach((b, i) => {
-          const typeMatched = !b.some((x) => x.code === 'invalid_type' && x.path.length === 0);
-          if (typeMatched && (best < 0 || b.length < (branches[best]?.length ?? Infinity))) best = i;
-        });
-        const union = schemaAt(schema, rel);
-        const options = defOf(union)?.options as unknown[] | undefined;
-        const branch = best >= 0 ? branches[best] : undefined;
-        if (branch && options?.[best]) {
-          out.push(...issuesFromZod(branch, source, options[best], path));
-        } else {
-          const types = branches.flatMap((b) =>
-            b
-              .filter((x) => x.code === 'invalid_type' && x.path.length === 0)
-              .map((x) => (x.code === 'invalid_type' ? (EXPECTED[x.expected] ?? x.expected) : '')),
-          );
-          const msg =
-            issue.message && issue.message !== 'Invalid input'
-              ? issue.message
-              : `must be ${orList([...new Set(types)])}`;
-          out.push({ location: at(), message: `${labelOf(path)}: ${msg}, got ${kindOf(value)}` });
-        }
+      case 'invalid_union':
+        out.push(...unionIssues(issue, source, schema, rel, path));
         break;
-      }
       case 'unrecognized_keys': {
         const obj = schemaAt(schema, rel);
         const candidates = Object.keys(shapeFor(obj, value) ?? {});
@@ -194,25 +237,9 @@ export function issuesFromZod(
           out.push({ location: at([...path, key], 'key'), message: unknownKey(key, candidates, isMatcher) });
         break;
       }
-      case 'invalid_type': {
-        if (value === undefined && rel.length > 0) {
-          out.push({
-            location: at(path.slice(0, -1)),
-            message: `missing required key "${String(path[path.length - 1])}"`,
-          });
-        } else {
-          const want = EXPECTED[issue.expected] ?? issue.expected;
-          // A schema's own type message (e.g. a duration's "with its unit") says more than the type.
-          const own = issue.message && !issue.message.startsWith('Invalid input') ? issue.message : undefined;
-          out.push({
-            location: at(),
-            message: own
-              ? `${labelOf(path)}: ${own}, got ${kindOf(value)}`
-              : `${labelOf(path)} must be ${want}, got ${kindOf(value)}`,
-          });
-        }
+      case 'invalid_type':
+        out.push(typeIssue(issue, source, rel, path, value));
         break;
-      }
       case 'invalid_value': {
         const allowed = issue.values.map((v) => String(v)).join(', ');
         out.push({

@@ -28,6 +28,39 @@ function isUrl(v: string): boolean {
   }
 }
 
+/** PUT /__emulator/intent-webhook: `{url, secret?, intents?}` over the profile's, `null` restores them. */
+function intentWebhookRoute(app: FastifyInstance, ctx: EmulatorContext, control: EmulatorControl): void {
+  app.put('/intent-webhook', async (request, reply) => {
+    const body = request.body as { url?: unknown; secret?: unknown; intents?: unknown } | null;
+    if (body === null || body.url === null) {
+      control.setIntentWebhook(null);
+      return { intentWebhooks: [...ctx.intentHooks.keys()] };
+    }
+    if (typeof body.url !== 'string' || !isUrl(body.url)) return sendError(reply, 400, 'url must be a URL or null');
+    if (body.secret !== undefined && typeof body.secret !== 'string')
+      return sendError(reply, 400, 'secret must be a string');
+    if (
+      body.intents !== undefined &&
+      (!Array.isArray(body.intents) || !body.intents.every((i) => typeof i === 'string'))
+    ) {
+      return sendError(reply, 400, 'intents must be a list of intent names');
+    }
+    const unknown = ((body.intents ?? []) as string[]).filter((n) => !ctx.intents.some((d) => d.name === n));
+    if (unknown.length > 0)
+      return sendError(
+        reply,
+        400,
+        `unknown intent(s) ${unknown.join(', ')}; the profile has ${ctx.intents.map((d) => d.name).join(', ')}`,
+      );
+    control.setIntentWebhook({
+      url: body.url,
+      ...(body.secret !== undefined ? { secret: body.secret as string } : {}),
+      ...(body.intents ? { intents: body.intents as string[] } : {}),
+    });
+    return { intentWebhooks: [...ctx.intentHooks.keys()] };
+  });
+}
+
 export function adminRoutes(
   app: FastifyInstance,
   ctx: EmulatorContext,
@@ -82,35 +115,7 @@ export function adminRoutes(
     return { messageWebhookConfigured: ctx.messageWebhook !== null };
   });
 
-  app.put('/intent-webhook', async (request, reply) => {
-    const body = request.body as { url?: unknown; secret?: unknown; intents?: unknown } | null;
-    if (body === null || body.url === null) {
-      control.setIntentWebhook(null);
-      return { intentWebhooks: [...ctx.intentHooks.keys()] };
-    }
-    if (typeof body.url !== 'string' || !isUrl(body.url)) return sendError(reply, 400, 'url must be a URL or null');
-    if (body.secret !== undefined && typeof body.secret !== 'string')
-      return sendError(reply, 400, 'secret must be a string');
-    if (
-      body.intents !== undefined &&
-      (!Array.isArray(body.intents) || !body.intents.every((i) => typeof i === 'string'))
-    ) {
-      return sendError(reply, 400, 'intents must be a list of intent names');
-    }
-    const unknown = ((body.intents ?? []) as string[]).filter((n) => !ctx.intents.some((d) => d.name === n));
-    if (unknown.length > 0)
-      return sendError(
-        reply,
-        400,
-        `unknown intent(s) ${unknown.join(', ')}; the profile has ${ctx.intents.map((d) => d.name).join(', ')}`,
-      );
-    control.setIntentWebhook({
-      url: body.url,
-      ...(body.secret !== undefined ? { secret: body.secret as string } : {}),
-      ...(body.intents ? { intents: body.intents as string[] } : {}),
-    });
-    return { intentWebhooks: [...ctx.intentHooks.keys()] };
-  });
+  intentWebhookRoute(app, ctx, control);
 
   app.post('/messages', async (request, reply) => {
     const result = control.addMessage(request.body);
