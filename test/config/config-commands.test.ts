@@ -35,9 +35,21 @@ async function cli(args: string[]): Promise<{ code: number; stdout: string; stde
 
 let dir: string;
 let suite: string;
+/**
+ * For the tests of dropped arrivals: each arrival holds its slot for at least the 50 ms pause
+ * between two turns, ten times the 5 ms between arrivals at 200 req/s, so a cap of 1 drops
+ * however fast the machine answers (a one-turn answer in under 5 ms dropped nothing on an idle
+ * machine).
+ */
+let slow: string;
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'droidcheck-config-'));
+  slow = join(dir, 'slow.yaml');
+  await writeFile(
+    slow,
+    'suite: slow\nscenarios:\n  - name: two turns\n    modes: [async]\n    steps:\n      - say: Hello!\n      - say: Thanks\n        think: 50ms\n',
+  );
   suite = join(dir, 'ok.yaml');
   await writeFile(
     suite,
@@ -155,7 +167,7 @@ describe('dropped arrivals', () => {
     const out = join(dir, 'dropped');
     const r = await cli([
       'load',
-      suite,
+      slow,
       '--rate',
       '200',
       '-d',
@@ -187,7 +199,7 @@ describe('dropped arrivals', () => {
   it('a capacity step that drops arrivals does not pass, and the log names the cap', async () => {
     const r = await cli([
       'capacity',
-      suite,
+      slow,
       '--start-rate',
       '200',
       '--max-steps',
