@@ -17,7 +17,7 @@
  * weaknesses against a real service) throw UsageError (exit 2) before anything is sent.
  */
 import type { RedteamConfig } from '../config/index.js';
-import { publicSettings, redisPassword } from '../config/index.js';
+import { publicSettings } from '../config/index.js';
 import { resolveEmulatorProfile, WEAKNESSES, type Weakness } from '../emulator/index.js';
 import { SetupError, UsageError } from '../errors.js';
 import {
@@ -33,7 +33,7 @@ import {
   type Rephraser,
 } from '../llm/index.js';
 import { LatencyRecorder } from '../metrics/index.js';
-import { createRedactor, environmentSecrets, redactValue } from '../redact.js';
+import { createRedactor, redactValue } from '../redact.js';
 import {
   buildRedteamSection,
   CATEGORY_IDS,
@@ -55,7 +55,7 @@ import {
 import type { Scenario } from '../scenario/index.js';
 import { didYouMean } from '../suggest.js';
 import { systemClock } from '../clock.js';
-import { announceTarget, createReporters, setupMessage, type JobIO, type JobSummary } from './pipeline.js';
+import { announceTarget, createReporters, jobSecrets, setupMessage, type JobIO, type JobSummary } from './pipeline.js';
 import { preflight } from './preflight.js';
 import { openTarget, type Target } from './target.js';
 
@@ -182,14 +182,7 @@ function redteamSettings(config: RedteamConfig): Record<string, unknown> & { red
 export async function redteam(config: RedteamConfig, io: JobIO): Promise<JobSummary> {
   const categories = parseCategories(config.redteam.categories);
   const weaknesses = parseWeaknesses(config.redteam.emulatorWeaknesses, config);
-  const secrets = [
-    config.webhookSecret,
-    config.verifyToken,
-    config.intentSecret,
-    config.target.kind === 'remote' ? config.target.token : undefined,
-    redisPassword(config.deliveries?.redisUrl),
-    ...environmentSecrets(io.env ?? process.env),
-  ];
+  const secrets = jobSecrets(config, io);
   let redactor = createRedactor(secrets);
   const redact = (text: string): string => redactor(text);
   const { grader, rephrase, provider } = models(config);
