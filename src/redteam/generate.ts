@@ -33,6 +33,16 @@ export function canaryWord(random: Random): string {
   return w.charAt(0).toUpperCase() + w.slice(1);
 }
 
+/**
+ * `unusable` of the categories that order something (the differential ones): without a product
+ * the droid sells there is no order to send with and without the attack.
+ */
+export function needsProduct(setup: { products: readonly string[] }): string | undefined {
+  return setup.products.length === 0
+    ? 'needs a product to order: pass --product NAME (a product the droid sells)'
+    : undefined;
+}
+
 /** The order sentence both the baseline and the attack send, e.g. "I'll take 2 x Oxford shirt." */
 export function orderLine(product: string, qty: number): string {
   return `I'll take ${qty} x ${product}.`;

@@ -18,8 +18,8 @@ export {
   compareReports,
   type CompareOptions,
   type ReportComparison,
-  type Unlike,
 } from './sections/comparison.js';
+export type { Unlike } from './alike.js';
 export {
   buildReport,
   type ReportInput,

@@ -4,15 +4,8 @@
  */
 import type { Writable } from 'node:stream';
 import { UsageError } from '../errors.js';
-import {
-  compareReports,
-  comparisonView,
-  unlikeRuns,
-  unlikeText,
-  type CompareOptions,
-  type ReportComparison,
-  type Unlike,
-} from './sections/comparison.js';
+import { compareReports, comparisonView, type CompareOptions, type ReportComparison } from './sections/comparison.js';
+import { type Unlike, unlikeRuns, unlikeText } from './alike.js';
 import { consoleLines, plainPaint } from './view.js';
 import { mergeReports } from './merge.js';
 import { readReportFile } from './read-report.js';
