@@ -35,20 +35,18 @@ async function child(kind, total, window) {
     const { createReceiver } = await import(`${dist}receiver/index.js`);
     const receiver = createReceiver({ secret: SECRET });
     url = await receiver.listen();
-    // Every delivery has a waiter, registered shortly before it, awaited the way the runner
-    // awaits it (an async function per request, answer-turn.ts): `window` loops, each waiting for
-    // the next requestId. The runner reads each match's contract check (violations), so these do
-    // too. (A .then() chain instead of await makes V8 promote every matched payload to the old
-    // generation: a cost of the chain, not of the receiver.)
+    // Every delivery has a waiter, registered shortly before it (`window` requestIds ahead), and
+    // awaited the way the runner awaits it: one async function per request (answer-turn.ts) that
+    // reads the match's contract check (violations) and ends; the next request's waiter starts
+    // when one ends.
     const deadline = performance.now() + 3_600_000;
     let next = 0;
-    const waiter = async () => {
-      while (next < total) {
-        const m = await receiver.waitFor(`tpa-${next++}`, deadline);
-        if (m.kind === 'answered' && m.contract.violations.length === 0) handled++;
-      }
+    const request = async (id) => {
+      const m = await receiver.waitFor(id, deadline);
+      if (m.kind === 'answered' && m.contract.violations.length === 0) handled++;
+      if (next < total) void request(`tpa-${next++}`);
     };
-    for (let i = 0; i < window; i++) void waiter();
+    for (let i = 0; i < window; i++) void request(`tpa-${next++}`);
     server = {
       close: () => receiver.close(),
       stats: () => ({ ...receiver.stats(), parkedNow: receiver.parkedCount(), pending: receiver.pendingCount() }),

@@ -24,7 +24,6 @@ interface ZodInternals {
 
 const internals = (s: unknown): ZodInternals | undefined => (s as { _zod?: ZodInternals } | undefined)?._zod;
 
-const ALWAYS: Accept = () => true;
 /** Reused by every scalar check: zod's check functions push issues into `issues` (only on failure). */
 const scratch: { value: unknown; issues: unknown[] } = { value: undefined, issues: [] };
 
@@ -34,29 +33,46 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 const isPlainJsonObject = (v: unknown): v is Record<string, unknown> =>
   isObject(v) && Object.getPrototypeOf(v) === Object.prototype && !Object.hasOwn(v, 'constructor');
 
+/**
+ * One of zod's checks on a scalar, as the generated code runs it: the pattern of a regex or ISO
+ * format check (zod's check is exactly `pattern.test(value)`), the predicate of a refine (zod's
+ * check fails on a falsy result), or zod's own check function for anything else.
+ */
+type ScalarCheck =
+  | { kind: 'pattern'; pattern: RegExp }
+  | { kind: 'predicate'; fn: (v: unknown) => unknown }
+  | { kind: 'zod'; run: (value: unknown) => boolean };
+
+/** zod classes whose check is `def.pattern.test(value)` and nothing else (zod v4 core/checks.js, core/schemas.js). */
+const PATTERN_ONLY = ['$ZodCheckRegex', '$ZodISODateTime', '$ZodISODate', '$ZodISOTime'];
+
+/** Runs one zod check function on `value`; false when it reports an issue or is asynchronous. */
+function zodCheck(run: (payload: typeof scratch) => unknown): (value: unknown) => boolean {
+  return (value) => {
+    scratch.value = value;
+    scratch.issues.length = 0;
+    const out = run(scratch);
+    const ok = !(out instanceof Promise) && scratch.issues.length === 0;
+    scratch.issues.length = 0;
+    return ok;
+  };
+}
+
 /** zod's checks of a scalar schema (its `.checks` and, for formats, the schema itself), or undefined when one cannot be run here. */
-function scalarChecks(z: ZodInternals, schema: unknown): Accept | undefined {
+function scalarChecks(z: ZodInternals, schema: unknown): ScalarCheck[] | undefined {
   const checks = [...(z.traits.has('$ZodCheck') ? [schema] : []), ...(z.def.checks ?? [])];
-  const runs: ((payload: typeof scratch) => unknown)[] = [];
+  const out: ScalarCheck[] = [];
   for (const c of checks) {
     const ci = internals(c);
     if (!ci || typeof ci.check !== 'function' || ci.def.when !== undefined || ci.def.check === 'overwrite')
       return undefined;
-    runs.push(ci.check);
+    const pattern = ci.def.pattern;
+    if (pattern instanceof RegExp && PATTERN_ONLY.some((t) => ci.traits.has(t))) out.push({ kind: 'pattern', pattern });
+    else if (ci.traits.has('$ZodCustom') && typeof ci.def.fn === 'function')
+      out.push({ kind: 'predicate', fn: ci.def.fn as (v: unknown) => unknown });
+    else out.push({ kind: 'zod', run: zodCheck(ci.check) });
   }
-  if (runs.length === 0) return ALWAYS;
-  return (value) => {
-    for (const run of runs) {
-      scratch.value = value;
-      scratch.issues.length = 0;
-      const out = run(scratch);
-      if (out instanceof Promise || scratch.issues.length > 0) {
-        scratch.issues.length = 0;
-        return false;
-      }
-    }
-    return true;
-  };
+  return out;
 }
 
 /**
@@ -96,7 +112,7 @@ class Generator {
           def.type === 'number'
             ? `typeof ${v} !== 'number' || !Number.isFinite(${v})`
             : `typeof ${v} !== '${def.type}'`;
-        return `if (${type}${checks === ALWAYS ? '' : ` || !${this.ref(checks)}(${v})`}) return false;`;
+        return `if (${type}) return false;${checks.map((c) => ` ${this.#check(c, v)}`).join('')}`;
       }
       case 'null':
         return `if (${v} !== null) return false;`;
@@ -152,6 +168,20 @@ class Generator {
       default:
         return undefined;
     }
+  }
+
+  /** A statement that returns false when check `c` fails on `v` (zod's semantics: see ScalarCheck). */
+  #check(c: ScalarCheck, v: string): string {
+    if (c.kind === 'zod') return `if (!${this.ref(c.run)}(${v})) return false;`;
+    if (c.kind === 'predicate') {
+      const x = this.variable();
+      return `{ const ${x} = ${this.ref(c.fn)}(${v}); if (!${x} || ${x} instanceof Promise) return false; }`;
+    }
+    // zod resets lastIndex before each test; only a global or sticky pattern reads it.
+    const re = this.ref(c.pattern);
+    return c.pattern.global || c.pattern.sticky
+      ? `${re}.lastIndex = 0; if (!${re}.test(${v})) return false;`
+      : `if (!${re}.test(${v})) return false;`;
   }
 
   #object(z: ZodInternals, v: string, depth: number): string | undefined {

@@ -14,7 +14,7 @@
  * `unknownFields` (a walk over precomputed key sets) are computed on first read only, so a hot
  * path (the receiver, per webhook) that does not read them does not pay for them.
  */
-import { z } from 'zod';
+import type { z } from 'zod';
 import { acceptsAll } from './accept.js';
 
 interface ContractViolation {
@@ -255,8 +255,12 @@ class TieredCheck<T> implements ContractCheck<T> {
 /** Contracts made from bare schemas, so each schema compiles its key set once. */
 const bare = new WeakMap<z.ZodType, TieredContract>();
 
+/** A tiered contract is told by its `documented` field (zod's `instanceof` runs a trait lookup per call). */
+const isTiered = (c: z.ZodType | TieredContract): c is TieredContract =>
+  (c as Partial<TieredContract>).documented !== undefined;
+
 function asContract(c: z.ZodType | TieredContract): TieredContract {
-  if (!(c instanceof z.ZodType)) return c;
+  if (isTiered(c)) return c;
   let contract = bare.get(c);
   if (!contract) {
     contract = { name: '(schema)', documented: c, source: '(schema)' };

@@ -4,20 +4,23 @@
  * HTTP receiver (deliveries from its route, local-sink.ts) and the stream receiver (deliveries
  * read from Redis that this shard owns).
  *
- * - waiters: Map<requestId, Waiter{resolve, deadline, signal}>, deadlines in one DeadlineTimer
- *   (a heap and a single timer armed at the earliest deadline: no timer per waiter).
+ * - ids: one FinishedIds table, requestId -> its Waiter while waited for, then its finish
+ *   (matched, timed out, orphaned, foreign; compact, bounded) to tell a duplicate from a late
+ *   delivery. A webhook costs one lookup, and its waiter's entry is overwritten in place.
+ * - deadlines: one DeadlineTimer keyed by Waiter (a heap and a single timer armed at the
+ *   earliest deadline: no timer per waiter). A matched waiter's slot is left behind (`settled`)
+ *   and dropped when due, or when stale slots pile up (filtered without a lookup).
  * - parked: deliveries that came before their waitFor (the webhook can beat the acknowledgement);
  *   claimed by the later waitFor, or counted as orphans after `orphanGraceMs` / at close().
- * - finished: FinishedIds (compact, bounded) to tell a duplicate from a late delivery.
  * - AbortSignals: one listener per distinct signal (not per waiter). A signal's first few
- *   requestIds are listed; past SIGNAL_LIST_MAX its abort walks every waiter once instead, so
- *   a run-wide signal shared by 60,000 waiters costs no memory per waiter.
+ *   waiters are listed; past SIGNAL_LIST_MAX its abort walks every pending waiter once instead,
+ *   so a run-wide signal shared by 60,000 waiters costs no memory per waiter.
  * Memory per pending waiter (bench/receiver-memory.js): the Waiter, its Promise and resolving
  * functions, a Map entry and a heap slot, about 0.25 KB; the requestId string is the caller's.
  */
 import type { Clock } from '../clock.js';
 import { DeadlineTimer } from './deadline-timer.js';
-import { FINISHED, FinishedIds } from './finished-ids.js';
+import { FINISHED, FinishedIds, type FinishedState } from './finished-ids.js';
 import type { DeliveredMatch, WebhookMatch } from './types.js';
 
 export type DeliveryOutcome = 'matched' | 'parked' | 'duplicate' | 'late' | 'orphan';
@@ -32,24 +35,33 @@ export interface CorrelatorOptions {
 
 const TIMEOUT: WebhookMatch = Object.freeze({ kind: 'timeout' });
 
-/** `id` is the caller's requestId string: the one remembered once finished (the body's copy can go). */
+/**
+ * A pending waitFor. `id` is the caller's requestId string: the one remembered once finished (the
+ * body's copy can go). `settled` once it is resolved: its deadline slot is then stale.
+ */
 class Waiter {
+  settled = false;
   constructor(
     readonly id: string,
-    readonly resolve: (m: WebhookMatch) => void,
+    /** Dropped once called: a settled waiter's slot must not keep its promise, and the match in it, alive. */
+    public resolve: ((m: WebhookMatch) => void) | undefined,
     readonly deadline: number,
     readonly signal: AbortSignal | undefined,
   ) {}
 }
 
+const isPending = (w: Waiter): boolean => !w.settled;
+
 /**
  * Matched waiters leave their deadline slot behind (removed lazily, when it comes due). Once the
- * slots outnumber twice the waiters by this much, they are rebuilt from the waiters, so a slot
- * (and its requestId string) does not outlive its waiter by a whole timeout.
+ * slots outnumber twice the waiters by this much, the settled ones are dropped (a pass over the
+ * slots, amortized O(1) per match by the factor two), so a settled Waiter does not outlive its
+ * match by a whole timeout: each one kept is one more object every young-generation collection
+ * copies (1,024 here measured +60 KB copied per scavenge in bench/receiver.js).
  */
-const STALE_SLOTS = 1024;
+const STALE_SLOTS = 64;
 
-/** A signal's requestIds are listed up to this many; past it, its abort walks every waiter. */
+/** A signal's waiters are listed up to this many; past it, its abort walks every pending waiter. */
 const SIGNAL_LIST_MAX = 16;
 
 /**
@@ -69,78 +81,78 @@ interface Parked {
 export class Correlator {
   readonly counts = { matched: 0, duplicates: 0, late: 0, orphans: 0 };
   readonly #o: CorrelatorOptions;
-  readonly #waiters = new Map<string, Waiter>();
+  /** Pending waiters and finished ids, by requestId. */
+  readonly #ids: FinishedIds<Waiter>;
   readonly #parked = new Map<string, Parked>();
-  readonly #finished: FinishedIds;
-  readonly #deadlines: DeadlineTimer<string>;
-  /** Signals listened to, with their requestIds (null once past SIGNAL_LIST_MAX: walk every waiter). */
-  readonly #bySignal = new WeakMap<AbortSignal, string[] | null>();
+  readonly #deadlines: DeadlineTimer<Waiter>;
+  /** Signals listened to, with their waiters (null once past SIGNAL_LIST_MAX: walk every pending waiter). */
+  readonly #bySignal = new WeakMap<AbortSignal, Waiter[] | null>();
+  #pending = 0;
   #closed = false;
 
   constructor(options: CorrelatorOptions) {
     this.#o = options;
-    this.#finished = new FinishedIds(options.rememberMs, options.maxRemembered);
-    this.#deadlines = new DeadlineTimer<string>(options.clock, (id, at, now) => {
-      const w = this.#waiters.get(id);
-      if (w !== undefined && w.deadline === at) this.#timeOut(id, w, now); // else matched already, or a stale slot
+    this.#ids = new FinishedIds<Waiter>(options.rememberMs, options.maxRemembered);
+    this.#deadlines = new DeadlineTimer<Waiter>(options.clock, (w, at, now) => {
+      if (!w.settled && w.deadline === at) this.#finish(w, FINISHED.TIMED_OUT, now, TIMEOUT); // else matched already
     });
   }
 
   get pending(): number {
-    return this.#waiters.size;
+    return this.#pending;
   }
 
   get parked(): number {
     return this.#parked.size;
   }
 
-  /** Deadline slots held (pending waiters, and matched ones' slots not yet due or rebuilt away). */
+  /** Deadline slots held (pending waiters, and matched ones' slots not yet due or dropped). */
   get deadlineSlots(): number {
     return this.#deadlines.size;
   }
 
   /** True when `id` is waited for, parked, or remembered as finished here (and not another shard's). */
   knows(id: string): boolean {
-    if (this.#waiters.has(id) || this.#parked.has(id)) return true;
-    const done = this.#finished.get(id);
-    return done !== undefined && done !== FINISHED.FOREIGN;
+    if (this.#parked.has(id)) return true;
+    const e = this.#ids.entry(id);
+    return typeof e === 'object' || (e !== undefined && this.#ids.stateOf(e) !== FINISHED.FOREIGN);
   }
 
   /** See Receiver.waitFor. */
   waitFor(id: string, deadline: number, signal?: AbortSignal): Promise<WebhookMatch> {
     const now = this.#o.clock.now();
-    const parked = this.#parked.get(id);
+    const parked = this.#parked.size > 0 ? this.#parked.get(id) : undefined;
     if (parked !== undefined) {
       this.#parked.delete(id);
-      this.#finished.add(id, FINISHED.MATCHED, now);
+      this.#ids.add(id, FINISHED.MATCHED, now);
       this.counts.matched++;
       return Promise.resolve(parked.match);
     }
-    if (this.#waiters.has(id) || this.#finished.get(id) !== undefined) return Promise.resolve(TIMEOUT);
+    if (this.#ids.entry(id) !== undefined) return Promise.resolve(TIMEOUT); // waited for already, or finished
     if (this.#closed || signal?.aborted === true || deadline <= now) {
-      this.#finished.add(id, FINISHED.TIMED_OUT, now);
+      this.#ids.add(id, FINISHED.TIMED_OUT, now);
       return Promise.resolve(TIMEOUT);
     }
     const promise = new Promise<WebhookMatch>(capture);
-    this.#waiters.set(id, new Waiter(id, captured as (m: WebhookMatch) => void, deadline, signal));
+    const w = new Waiter(id, captured as (m: WebhookMatch) => void, deadline, signal);
     captured = undefined;
-    this.#deadlines.add(deadline, id, now);
-    if (signal !== undefined) this.#link(signal, id);
+    this.#ids.wait(id, w);
+    this.#pending++;
+    this.#deadlines.add(deadline, w, now);
+    if (signal !== undefined) this.#link(signal, w);
     return promise;
   }
 
   /** Classifies one valid delivery (requestId present) and resolves its waiter when there is one. */
   deliver(id: string, match: DeliveredMatch, now: number): DeliveryOutcome {
-    const waiter = this.#waiters.get(id);
-    if (waiter !== undefined) {
-      this.#waiters.delete(id);
-      this.#finished.add(waiter.id, FINISHED.MATCHED, now);
+    const e = this.#ids.entry(id);
+    if (typeof e === 'object') {
       this.counts.matched++;
-      waiter.resolve(match);
-      if (this.#deadlines.size > 2 * this.#waiters.size + STALE_SLOTS) this.#rebuildDeadlines(now);
+      this.#finish(e, FINISHED.MATCHED, now, match);
+      if (this.#deadlines.size > 2 * this.#pending + STALE_SLOTS) this.#deadlines.retain(isPending, now);
       return 'matched';
     }
-    const done = this.#finished.get(id);
+    const done = e === undefined ? undefined : this.#ids.stateOf(e);
     if (done === FINISHED.TIMED_OUT) {
       this.counts.late++;
       return 'late';
@@ -163,12 +175,9 @@ export class Correlator {
    * and remembers it as FOREIGN, so a later waitFor resolves timeout at once and knows() is false.
    */
   expel(id: string, now = this.#o.clock.now()): void {
-    const w = this.#waiters.get(id);
-    if (w !== undefined) {
-      this.#waiters.delete(id);
-      w.resolve(TIMEOUT);
-    }
-    this.#finished.add(id, FINISHED.FOREIGN, now);
+    const e = this.#ids.entry(id);
+    if (typeof e === 'object') this.#finish(e, FINISHED.FOREIGN, now, TIMEOUT);
+    else this.#ids.add(id, FINISHED.FOREIGN, now);
   }
 
   /**
@@ -182,72 +191,66 @@ export class Correlator {
     for (const [id, p] of this.#parked) {
       if (p.at > cutoff) break;
       this.#parked.delete(id);
-      this.#finished.add(id, FINISHED.ORPHANED, now);
+      this.#ids.add(id, FINISHED.ORPHANED, now);
       this.counts.orphans++;
     }
-    this.#finished.expire(now);
+    this.#ids.expire(now);
   }
 
   /** Resolves every waiter as timeout and turns every parked delivery into an orphan. */
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
+    const waiters = this.#deadlines.keys().filter(isPending);
     this.#deadlines.close();
     this.counts.orphans += this.#parked.size;
     this.#parked.clear();
-    const waiters = [...this.#waiters.values()];
-    this.#waiters.clear();
-    this.#finished.clear();
-    for (const w of waiters) w.resolve(TIMEOUT);
+    this.#ids.clear();
+    this.#pending = 0;
+    for (const w of waiters) {
+      w.settled = true;
+      const resolve = w.resolve as (m: WebhookMatch) => void;
+      w.resolve = undefined;
+      resolve(TIMEOUT);
+    }
+  }
+
+  /** Settles pending waiter `w` as `state` and hands it `match`. */
+  #finish(w: Waiter, state: FinishedState, now: number, match: WebhookMatch): void {
+    w.settled = true;
+    this.#pending--;
+    this.#ids.settle(w.id, state, now);
+    const resolve = w.resolve as (m: WebhookMatch) => void;
+    w.resolve = undefined;
+    resolve(match);
   }
 
   #orphanOldest(now: number): void {
     const oldest = this.#parked.keys().next();
     if (oldest.done) return;
     this.#parked.delete(oldest.value);
-    this.#finished.add(oldest.value, FINISHED.ORPHANED, now);
+    this.#ids.add(oldest.value, FINISHED.ORPHANED, now);
     this.counts.orphans++;
   }
 
-  #timeOut(id: string, w: Waiter, now: number): void {
-    this.#waiters.delete(id);
-    this.#finished.add(w.id, FINISHED.TIMED_OUT, now);
-    w.resolve(TIMEOUT);
-  }
-
-  #rebuildDeadlines(now: number): void {
-    this.#deadlines.replace(
-      this.#waiters.values(),
-      (w) => w.deadline,
-      (w) => w.id,
-      now,
-    );
-  }
-
-  /** Listens to `signal` once; lists `id` while the list is short (a stale id is skipped at abort). */
-  #link(signal: AbortSignal, id: string): void {
-    const ids = this.#bySignal.get(signal);
-    if (ids === undefined) {
-      this.#bySignal.set(signal, [id]);
+  /** Listens to `signal` once; lists `w` while the list is short (a settled one is skipped at abort). */
+  #link(signal: AbortSignal, w: Waiter): void {
+    const listed = this.#bySignal.get(signal);
+    if (listed === undefined) {
+      this.#bySignal.set(signal, [w]);
       signal.addEventListener('abort', () => this.#abortAll(signal), { once: true });
-    } else if (ids !== null) {
-      if (ids.length < SIGNAL_LIST_MAX) ids.push(id);
+    } else if (listed !== null) {
+      if (listed.length < SIGNAL_LIST_MAX) listed.push(w);
       else this.#bySignal.set(signal, null);
     }
   }
 
-  /** Times out the waiters of `signal` (a Map may lose entries while it is walked). */
+  /** Times out the pending waiters of `signal` (every pending waiter has a deadline slot). */
   #abortAll(signal: AbortSignal): void {
     const now = this.#o.clock.now();
-    const ids = this.#bySignal.get(signal);
+    const listed = this.#bySignal.get(signal);
     this.#bySignal.delete(signal);
-    if (ids === undefined || ids === null) {
-      for (const [id, w] of this.#waiters) if (w.signal === signal) this.#timeOut(id, w, now);
-      return;
-    }
-    for (const id of ids) {
-      const w = this.#waiters.get(id);
-      if (w !== undefined && w.signal === signal) this.#timeOut(id, w, now);
-    }
+    const waiters = listed ?? this.#deadlines.keys();
+    for (const w of waiters) if (!w.settled && w.signal === signal) this.#finish(w, FINISHED.TIMED_OUT, now, TIMEOUT);
   }
 }

@@ -1,6 +1,6 @@
 /**
  * Binary min-heap of (deadline ms, key) in two parallel arrays: no object per entry. The key is a
- * requestId (answer waiters) or a waiter object (message and intent waiters).
+ * waiter object (answer, message and intent waiters).
  * Entries are removed lazily: the owner checks, when one pops, whether it is still current.
  */
 export class DeadlineHeap<K = string> {
@@ -36,31 +36,57 @@ export class DeadlineHeap<K = string> {
 
   /** Removes the earliest entry and returns its id (call only when size > 0; read peek() first). */
   pop(): K {
-    const a = this.#at;
-    const ids = this.#ids;
-    const top = ids[0] as K;
-    const lastAt = a.pop() as number;
-    const lastId = ids.pop() as K;
-    const n = a.length;
-    if (n === 0) return top;
-    let i = 0;
-    for (;;) {
-      const l = 2 * i + 1;
-      if (l >= n) break;
-      const r = l + 1;
-      const c = r < n && (a[r] as number) < (a[l] as number) ? r : l;
-      if ((a[c] as number) >= lastAt) break;
-      a[i] = a[c] as number;
-      ids[i] = ids[c] as K;
-      i = c;
-    }
-    a[i] = lastAt;
-    ids[i] = lastId;
+    const top = this.#ids[0] as K;
+    const lastAt = this.#at.pop() as number;
+    const lastId = this.#ids.pop() as K;
+    if (this.#at.length > 0) this.#siftDown(0, lastAt, lastId);
     return top;
   }
 
   clear(): void {
     this.#at.length = 0;
     this.#ids.length = 0;
+  }
+
+  /** The keys, in no particular order (a copy: the heap may change while it is walked). */
+  keys(): K[] {
+    return this.#ids.slice();
+  }
+
+  /** Keeps only the entries whose key passes `keep`, in O(size) (filtered in place, then heapified). */
+  retain(keep: (key: K) => boolean): void {
+    const a = this.#at;
+    const ids = this.#ids;
+    let n = 0;
+    for (let i = 0; i < a.length; i++) {
+      const id = ids[i] as K;
+      if (!keep(id)) continue;
+      a[n] = a[i] as number;
+      ids[n] = id;
+      n++;
+    }
+    a.length = n;
+    ids.length = n;
+    for (let i = (n >> 1) - 1; i >= 0; i--) this.#siftDown(i, a[i] as number, ids[i] as K);
+  }
+
+  /** Places (at, id) at `i` or below it, moving smaller children up. */
+  #siftDown(start: number, at: number, id: K): void {
+    const a = this.#at;
+    const ids = this.#ids;
+    const n = a.length;
+    let i = start;
+    for (;;) {
+      const l = 2 * i + 1;
+      if (l >= n) break;
+      const r = l + 1;
+      const c = r < n && (a[r] as number) < (a[l] as number) ? r : l;
+      if ((a[c] as number) >= at) break;
+      a[i] = a[c] as number;
+      ids[i] = ids[c] as K;
+      i = c;
+    }
+    a[i] = at;
+    ids[i] = id;
   }
 }

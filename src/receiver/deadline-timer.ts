@@ -47,11 +47,15 @@ export class DeadlineTimer<K> {
     if (heap.size > 0 && !this.#closed) this.#arm(heap.peek(), now);
   }
 
-  /** Replaces every entry with one per item of `items` (deadline `atOf`, key `keyOf`), and re-arms the timer. */
-  replace<T>(items: Iterable<T>, atOf: (item: T) => number, keyOf: (item: T) => K, now = this.#clock.now()): void {
+  /** The keys of every entry (pending and stale), in no particular order. */
+  keys(): K[] {
+    return this.#heap.keys();
+  }
+
+  /** Drops the entries whose key fails `keep` (stale ones), and re-arms the timer at the earliest left. */
+  retain(keep: (key: K) => boolean, now = this.#clock.now()): void {
     if (this.#closed) return;
-    this.#heap.clear();
-    for (const item of items) this.#heap.push(atOf(item), keyOf(item));
+    this.#heap.retain(keep);
     if (this.#timer !== undefined) clearTimeout(this.#timer);
     this.#timer = undefined;
     this.#timerAt = Infinity;

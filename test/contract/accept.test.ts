@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { acceptsAll, hasShortcut } from '../../src/contract/accept.js';
 import { CONTRACTS, checkContract } from '../../src/contract/index.js';
 import { generateAnswer } from '../../src/emulator/index.js';
@@ -155,6 +156,30 @@ describe('acceptsAll: a yes-only shortcut in front of zod', () => {
     }
     // The shortcut is taken for most bodies zod accepts (the rest go to zod, which is only slower).
     expect(yes).toBeGreaterThan(zodYes * 0.9);
+  });
+
+  it('runs regex, ISO-format and refine checks as zod does (global patterns, truthy and async refines)', () => {
+    const global = /^a+$/g;
+    const cases: [z.ZodType, unknown[]][] = [
+      [z.string().regex(global), ['aaa', 'aaa', 'b', 'aaa']],
+      [z.string().regex(/^\d+$/), ['12', '1x', '']],
+      [z.iso.datetime({ offset: true }), ['2026-02-11T03:20:24.267Z', '2026-02-30T03:20:24Z', 'yesterday']],
+      [z.string().refine((s) => s.length), ['ab', '']],
+      [
+        z
+          .string()
+          .refine((s) => s.startsWith('tpa-'))
+          .regex(/\d$/),
+        ['tpa-1', 'tpa-x', 'x-1'],
+      ],
+    ];
+    for (const [schema, values] of cases) {
+      expect(hasShortcut(schema)).toBe(true);
+      for (const v of values) expect(acceptsAll(schema, v), `${String(v)}`).toBe(schema.safeParse(v).success);
+    }
+    // An asynchronous refine cannot be judged synchronously: the shortcut says "not known" (zod decides).
+    const pending = z.string().refine(async () => true);
+    expect(acceptsAll(pending, 'x')).toBe(false);
   });
 
   it("leaves the findings to zod: a body with a violation gets zod's path and message", () => {

@@ -1,3 +1,5 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import type { AnswerPayload } from '../../src/contract/index.js';
 import { Correlator } from '../../src/receiver/correlator.js';
@@ -131,9 +133,9 @@ describe('Correlator', () => {
     clock,
     c: new Correlator({ clock, orphanGraceMs: 1_000, maxParked: 100, rememberMs: 600_000, maxRemembered: 100_000 }),
   });
-  const match = (at: number): DeliveredMatch => ({
+  const match = (at: number, payload = {} as AnswerPayload): DeliveredMatch => ({
     kind: 'answered',
-    payload: {} as AnswerPayload,
+    payload,
     receivedAt: at,
     contract: { ok: true, value: undefined, violations: [], unverified: [], unknownFields: [] },
   });
@@ -163,6 +165,23 @@ describe('Correlator', () => {
     expect(c.counts).toMatchObject({ matched: 3, late: 1 }); // m3 timed out by the abort
   });
 
+  it('a matched waiter keeps nothing of its match alive, though its deadline slot stays until due', async () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const { clock, c } = make();
+    const delivered = await (async () => {
+      const payload = { answer: 'x'.repeat(10_000) } as unknown as AnswerPayload;
+      const w = c.waitFor('tpa-1', clock.now() + 60_000);
+      c.deliver('tpa-1', match(clock.now(), payload), clock.now());
+      expect((await w).kind).toBe('answered');
+      return new WeakRef(payload);
+    })();
+    expect([c.pending, c.deadlineSlots]).toEqual([0, 1]);
+    await new Promise((resolve) => setImmediate(resolve)); // a WeakRef's target lives to the end of the job that made it
+    gc();
+    expect(delivered.deref()).toBeUndefined();
+  });
+
   it('deadline slots of matched waiters are rebuilt away, and pending deadlines still fire on time', async () => {
     const { clock, c } = make();
     const long = c.waitFor('long', clock.now() + 10_000);
@@ -172,7 +191,7 @@ describe('Correlator', () => {
       c.deliver(id, match(clock.now()), clock.now());
       expect((await w).kind).toBe('answered');
     }
-    expect(c.deadlineSlots).toBeLessThanOrEqual(2 * c.pending + 1_024);
+    expect(c.deadlineSlots).toBeLessThanOrEqual(2 * c.pending + 64);
     const short = c.waitFor('short', clock.now() + 5_000);
     c.housekeep(clock.advance(5_000));
     expect((await short).kind).toBe('timeout');

@@ -27,4 +27,19 @@ describe('FinishedIds (FIFO of finishes)', () => {
     ids.add('x', FINISHED.FOREIGN, 1);
     expect(ids.get('x')).toBe(FINISHED.FOREIGN);
   });
+
+  it('holds waiters beside finished ids: a waiter is not counted, not bounded, and settles in place', () => {
+    const ids = new FinishedIds<{ name: string }>(1000, 2);
+    const w = { name: 'waiter' };
+    ids.wait('w', w);
+    expect([ids.entry('w'), ids.get('w'), ids.size]).toEqual([w, undefined, 0]);
+    for (let i = 0; i < 5; i++) ids.add(`f${i}`, FINISHED.MATCHED, i); // the bound drops finished ids only
+    expect([ids.entry('w'), ids.size, ids.get('f2'), ids.get('f4')]).toEqual([w, 2, undefined, FINISHED.MATCHED]);
+    ids.settle('w', FINISHED.TIMED_OUT, 10);
+    expect([ids.get('w'), ids.size, ids.get('f3')]).toEqual([FINISHED.TIMED_OUT, 2, undefined]);
+    const e = ids.entry('w');
+    expect(typeof e === 'number' && ids.stateOf(e)).toBe(FINISHED.TIMED_OUT);
+    ids.expire(1011);
+    expect([ids.entry('w'), ids.size]).toEqual([undefined, 0]);
+  });
 });
