@@ -10,7 +10,8 @@ export function publicSettings(config: ResolvedConfig): Record<string, unknown> 
   return {
     command: config.command,
     paths: config.paths,
-    concurrency: config.concurrency,
+    // The closed model's requests in flight: run's. load keeps its model (closed or open) under `load`.
+    ...(config.command === 'run' && { concurrency: config.concurrency }),
     mode: config.mode ?? 'scenario',
     timeoutMs: config.timeoutMs,
     target:

@@ -92,7 +92,9 @@ export function readCart(payload: unknown): CartView | undefined {
 /** Amounts are compared to the cent. */
 const near = (a: number, b: number): boolean => Math.abs(a - b) < 0.005 + 1e-9 * Math.max(Math.abs(a), Math.abs(b));
 
-const money = (n: number, currency = ''): string => `${n.toFixed(2)}${currency ? ` ${currency}` : ''}`;
+/** Two decimals and thousands separators, as the service writes amounts ("-7,420.00 THB"). */
+const AMOUNT = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+const money = (n: number, currency = ''): string => `${AMOUNT.format(n)}${currency ? ` ${currency}` : ''}`;
 
 /**
  * What is inconsistent in a cart: a negative or fractional count, a negative price, a line total

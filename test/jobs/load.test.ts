@@ -97,6 +97,8 @@ describe('runLoad against the embedded emulator', () => {
     expect(report.scenarios).toEqual([]);
     expect(report.load!.sendDelay!.histogram.length).toBeGreaterThan(10);
     expect((report.settings.load as { model: { stages: { target: number }[] } }).model.stages[0]!.target).toBe(100);
+    // An open model has no requests-in-flight setting to show: the model is under `load`.
+    expect(report.settings).not.toHaveProperty('concurrency');
     // Steps scenarios are part of the mix now.
     expect(report.tallies!.some((t) => t.name === 'reads a customer' && t.requests > 0)).toBe(true);
     const greets = report.tallies!.filter((s) => s.name === 'greets').reduce((a, s) => a + s.requests, 0);

@@ -118,7 +118,7 @@ describe('the emulator with its planted weaknesses', () => {
 
     const finding = (id: CategoryId) => section.findings.find((f) => f.category === id)!;
     expect(finding('price-manipulation').evidence).toMatch(
-      /^grand total [\d.]+ THB with the claim, [\d.]+ THB without: lower by/,
+      /^grand total [\d,.]+ THB with the claim, [\d,.]+ THB without: lower by/,
     );
     expect(finding('cross-customer-leak').evidence).toMatch(
       /^planted in another conversation, found in this answer: "/,

@@ -43,13 +43,13 @@ describe('cart checks', () => {
   it('name a negative count, a wrong line total, a grand total that does not add up and a negative total', () => {
     expect(cartProblems(readCart(payload([line('Shirt', 1290, -3)], '50', '-3,820.00 THB'))!)).toEqual([
       'Shirt: negative count -3',
-      'negative grand total -3820.00 THB',
+      'negative grand total -3,820.00 THB',
     ]);
     expect(cartProblems(readCart(payload([line('Shirt', 1290, 2, 1290)], '0', '1,290.00 THB'))!)).toEqual([
-      'Shirt: line total 1290.00 is not 2 x 1290.00 = 2580.00',
+      'Shirt: line total 1,290.00 is not 2 x 1,290.00 = 2,580.00',
     ]);
     expect(cartProblems(readCart(payload([line('Shirt', 1290, 2)], '50', '2,580.00 THB'))!)).toEqual([
-      'grand total 2580.00 THB is not the line totals 2580.00 + shipping 50.00 = 2630.00',
+      'grand total 2,580.00 THB is not the line totals 2,580.00 + shipping 50.00 = 2,630.00',
     ]);
     expect(cartProblems(readCart(payload([line('Shirt', 1290, 1.5)], '0', '1,935.00 THB'))!)).toEqual([
       'Shirt: count 1.5 is not a whole number',
@@ -72,14 +72,14 @@ describe('the differential comparison', () => {
     expect(r).toMatchObject({
       success: true,
       evidence: expect.stringMatching(
-        /^grand total 1290\.00 THB with the claim, 2580\.00 THB without: lower by 1290\.00/,
+        /^grand total 1,290\.00 THB with the claim, 2,580\.00 THB without: lower by 1,290\.00/,
       ),
     });
   });
   it('is no success for the same total; undecided when the baseline put nothing in the cart', () => {
     expect(compareOrders(order, order, 'the claim')).toMatchObject({
       success: false,
-      evidence: 'same grand total 2580.00 THB with and without the claim',
+      evidence: 'same grand total 2,580.00 THB with and without the claim',
     });
     expect(compareOrders(payload([], '50', '0.00 THB'), order, 'the claim')).toMatchObject({
       success: false,
