@@ -165,7 +165,8 @@ export function createProgressReporterWith(opts: ProgressOptions): Reporter & { 
         stopBar();
         return;
       }
-      if (last) opts.stream.write(`${progressLine({ ...last, ended: done, passed, failed })}\n`);
+      // At the end every request has an outcome (an interrupted one too): none is in flight.
+      if (last) opts.stream.write(`${progressLine({ ...last, ended: done, passed, failed, inFlight: 0 })}\n`);
     },
   };
 }

@@ -90,7 +90,7 @@ describe('progress reporter', () => {
     expect(out.text().trim().split('\n')).toEqual([
       '[      1 s] 10 req/s | in flight 1 | ended 10 | answered 10',
       '[      2 s] 10 req/s | in flight 1 | ended 20 | answered 20',
-      '[      2 s] 10 req/s | in flight 1 | ended 1 | answered 20',
+      '[      2 s] 10 req/s | in flight 0 | ended 1 | answered 20',
     ]);
   });
 
