@@ -149,7 +149,7 @@ export class Correlator {
     if (typeof e === 'object') {
       this.counts.matched++;
       this.#finish(e, FINISHED.MATCHED, now, match);
-      if (this.#deadlines.size > 2 * this.#pending + STALE_SLOTS) this.#deadlines.retain(isPending, now);
+      if (this.#deadlines.size > 2 * this.#pending + STALE_SLOTS) this.#deadlines.retain(isPending);
       return 'matched';
     }
     const done = e === undefined ? undefined : this.#ids.stateOf(e);

@@ -52,14 +52,12 @@ export class DeadlineTimer<K> {
     return this.#heap.keys();
   }
 
-  /** Drops the entries whose key fails `keep` (stale ones), and re-arms the timer at the earliest left. */
-  retain(keep: (key: K) => boolean, now = this.#clock.now()): void {
-    if (this.#closed) return;
-    this.#heap.retain(keep);
-    if (this.#timer !== undefined) clearTimeout(this.#timer);
-    this.#timer = undefined;
-    this.#timerAt = Infinity;
-    if (this.#heap.size > 0) this.#arm(this.#heap.peek(), now);
+  /**
+   * Drops the entries whose key fails `keep` (stale ones). The timer is left as armed: if the
+   * earliest entry went, fire() at that time finds nothing due and re-arms at the earliest left.
+   */
+  retain(keep: (key: K) => boolean): void {
+    if (!this.#closed) this.#heap.retain(keep);
   }
 
   /** Drops every entry and the timer; add() does nothing afterwards. */
