@@ -121,7 +121,7 @@ export class Correlator {
   /** See Receiver.waitFor. */
   waitFor(id: string, deadline: number, signal?: AbortSignal): Promise<WebhookMatch> {
     const now = this.#o.clock.now();
-    const parked = this.#parked.size > 0 ? this.#parked.get(id) : undefined;
+    const parked = this.#parked.get(id);
     if (parked !== undefined) {
       this.#parked.delete(id);
       this.#ids.add(id, FINISHED.MATCHED, now);
@@ -201,18 +201,12 @@ export class Correlator {
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
-    const waiters = this.#deadlines.keys().filter(isPending);
+    const now = this.#o.clock.now();
+    for (const w of this.#deadlines.keys()) if (!w.settled) this.#finish(w, FINISHED.TIMED_OUT, now, TIMEOUT);
     this.#deadlines.close();
     this.counts.orphans += this.#parked.size;
     this.#parked.clear();
     this.#ids.clear();
-    this.#pending = 0;
-    for (const w of waiters) {
-      w.settled = true;
-      const resolve = w.resolve as (m: WebhookMatch) => void;
-      w.resolve = undefined;
-      resolve(TIMEOUT);
-    }
   }
 
   /** Settles pending waiter `w` as `state` and hands it `match`. */
