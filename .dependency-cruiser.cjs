@@ -4,7 +4,7 @@
  * and the leaves; nothing may import the CLI but index.ts; no import cycle, type-only imports
  * included.
  *
- *   leaves   src/{errors,clock,outcomes,units,suggest,text-table,redact,random}.ts: nothing of ours
+ *   leaves   src/{errors,clock,outcomes,units,suggest,text-table,redact,random,tick-shape}.ts: nothing of ours
  *   contract nothing of ours           llm      leaves             metrics  leaves
  *   client   contract + leaves         emulator contract + leaves  receiver contract + leaves
  *   scenario contract + leaves
@@ -14,7 +14,7 @@
  *   redteam  scenario, contract, llm, metrics + leaves (attacks, oracles; the target is an injected ask)
  *   jobs     everything but cli        cli      everything         index.ts everything
  */
-const LEAVES = '^src/(errors|clock|outcomes|units|suggest|text-table|redact|random)\\.ts$';
+const LEAVES = '^src/(errors|clock|outcomes|units|suggest|text-table|redact|random|tick-shape)\\.ts$';
 
 /** `folder` may import only its own files, the leaves and `allowed` folders of src/. */
 function mayImport(folder, allowed, comment) {

@@ -9,6 +9,9 @@
  * imports this file (.dependency-cruiser.cjs).
  */
 
+// First, before any module that schedules a tick: see tick-shape.ts.
+import './tick-shape.js';
+
 // ---- errors and shared vocabulary --------------------------------------------------------------
 export {
   /** Exit codes: 0 passed, 1 expectation failed, 2 usage or scenario error, 70 internal, 99 threshold, 130 interrupted (docs/exit-codes.md). */

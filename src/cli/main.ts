@@ -3,6 +3,8 @@
  * The binary: runs the command line (run-program.ts) and is the only place that exits the
  * process, with the code the command ended with (docs/exit-codes.md).
  */
+// First, before any module that schedules a tick: see tick-shape.ts.
+import '../tick-shape.js';
 import { EXIT } from '../errors.js';
 import { runProgram } from './run-program.js';
 import type { CliContext } from './shared.js';
