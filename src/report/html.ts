@@ -20,6 +20,8 @@ import {
   uplotAssets,
 } from './html-charts.js';
 import { failuresHtml } from './html-failures.js';
+import { reportHeadline } from './headline.js';
+import { measuresRequests } from './sections/common.js';
 import { CHAT_CSS, chatHtml } from './html-chat.js';
 import type { ReportDocument } from './sections/index.js';
 import type { ScenarioEntry } from './sections/scenarios.js';
@@ -89,15 +91,14 @@ function settingsHtml(settings: Record<string, unknown>): string {
 
 /** Renders `report` as one self-contained HTML document (no external resources). */
 export function renderHtmlReport(report: ReportDocument): string {
-  const s = report.summary;
+  const head = reportHeadline(report);
   const { js, css } = uplotAssets();
   const views = sectionViews(report);
-  const verdict =
-    report.exitCode === 0 ? '<span class="pass">passed</span>' : `<span class="fail">exit ${report.exitCode}</span>`;
-  const failures = failuresHtml(report);
+  const verdict = `<span class="${report.exitCode === 0 ? 'pass' : 'fail'}">exit ${report.exitCode}</span>`;
+  const failures = measuresRequests(report.kind) ? failuresHtml(report) : '';
   const contract = contractHtml(report);
   const ids = [
-    'failures',
+    ...(failures ? ['failures'] : []),
     ...views.map((v) => v.id),
     ...(contract ? ['contract'] : []),
     ...(report.scenarios.length > 0 ? ['scenarios'] : []),
@@ -106,8 +107,8 @@ export function renderHtmlReport(report: ReportDocument): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>droidcheck report ${h(report.startedAt)}</title><style>${css}\n${CSS}\n${CHAT_CSS}</style></head><body>
-<h1>droidcheck ${h(report.kind)}: ${s.passed} passed, ${s.failed} failed — ${verdict}</h1>
-<p class="muted">${s.sent} of ${s.requests} requests sent, started ${h(report.startedAt)}, ${h(formatMs(report.durationMs))}.</p>
+<h1>droidcheck ${h(report.kind)}: ${h(head.verdict)} — ${verdict}</h1>
+<p class="muted">${h(head.sent)}</p>
 <nav>${[...new Set(ids)].map((id) => `<a href="#${id}">${id}</a>`).join('')}</nav>
 ${failures}
 ${views.map(htmlSection).join('\n')}

@@ -7,10 +7,10 @@ import { appendFile, writeFile } from 'node:fs/promises';
 import { makeDir } from './make-dir.js';
 import { join } from 'node:path';
 import { formatLocation } from '../errors.js';
-import { formatMs } from '../units.js';
 import { sectionViews } from './console.js';
 import { formatValue } from './format-value.js';
 import { groupFailures } from './failure-groups.js';
+import { reportHeadline } from './headline.js';
 import type { ReportDocument } from './sections/index.js';
 import { markdownLines, mdCell as cell, mdCode as code } from './view.js';
 
@@ -47,13 +47,11 @@ function failureLines(report: ReportDocument, max: number): string[] {
 
 /** Renders `report` as GitHub-flavoured Markdown: the verdict, the failures, then every section's view. */
 export function renderMarkdownSummary(report: ReportDocument, opts: MarkdownOptions = {}): string {
-  const s = report.summary;
-  const breached = report.thresholds.filter((t) => !t.passed);
-  const verdict = report.exitCode === 0 ? '✅' : '❌';
+  const head = reportHeadline(report);
   const lines = [
-    `## ${verdict} droidcheck ${report.kind}: ${s.passed} passed, ${s.failed} failed${breached.length > 0 ? `, ${breached.length} threshold${breached.length === 1 ? '' : 's'} breached` : ''} (exit ${report.exitCode})`,
+    `## ${report.exitCode === 0 ? '✅' : '❌'} droidcheck ${report.kind}: ${head.verdict} (exit ${report.exitCode})`,
     '',
-    `${s.sent} of ${s.requests} requests sent in ${formatMs(report.durationMs)}, started ${report.startedAt}; ${s.retries} submit retr${s.retries === 1 ? 'y' : 'ies'}.`,
+    head.sent,
     ...failureLines(report, opts.maxFailures ?? 50),
     ...sectionViews(report).flatMap(markdownLines),
   ];

@@ -106,6 +106,15 @@ describe('webhook-policy interrupted', () => {
       };
       expect(doc.exitCode).toBe(130);
       expect(doc.webhookPolicy.findings.join(' ')).toContain('Cut short');
+      // Its probes are not requests of the engine: no passed/failed, outcomes, latency or failures.
+      const md = await readFile(join(dir, 'summary.md'), 'utf8');
+      expect(md.split('\n')[0]).toBe('## ❌ droidcheck webhook-policy: not measured (exit 130)');
+      expect(md).toMatch(/^1 probe, one async answer each, in \S+ \S+, started \S+\.$/m);
+      expect(md).not.toMatch(/### (Outcomes|Latency|Failures)|passed, \d+ failed|requests sent/);
+      expect(md).toContain('Webhook retry policy');
+      const html = await readFile(join(dir, 'report.html'), 'utf8');
+      expect(html).toContain('<h1>droidcheck webhook-policy: not measured — ');
+      expect(html).not.toMatch(/<h2[^>]*>(Outcomes|Latency|Failures)|href="#failures"/);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

@@ -93,7 +93,9 @@ describe('webhook-policy', () => {
     expect(doc.webhookPolicy?.probes.find((x) => x.probe === 'fail')?.attempts.map((a) => a.status)).toEqual([
       500, 500, 500,
     ]);
-    expect(await readFile(join(out, 'summary.md'), 'utf8')).toContain('Webhook retry policy');
+    const md = await readFile(join(out, 'summary.md'), 'utf8');
+    expect(md.split('\n')[0]).toBe('## ✅ droidcheck webhook-policy: measured (exit 0)');
+    expect(md).toContain('Webhook retry policy');
   });
 
   it('measures a second implementation with a policy of its own (constant delay, 4 attempts) within 10 %', async () => {

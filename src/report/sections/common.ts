@@ -14,6 +14,13 @@ import { UNSUPPORTED_CELL, minSamplesForStat } from '../../metrics/index.js';
 import { OUTCOMES } from '../../outcomes.js';
 import { formatMs } from '../../units.js';
 
+/**
+ * Whether a job's report is about the requests it sent through the engine (outcomes, latency,
+ * passed and failed): every job but webhook-policy, whose probes measure the service's retries
+ * and are not tallied as requests. Its report has no outcomes, latency or failures to show.
+ */
+export const measuresRequests = (kind: string | undefined): boolean => kind !== 'webhook-policy';
+
 export const obj = z.strictObject;
 export const ms = z.number().nonnegative().describe('milliseconds');
 export const count = z.number().int().nonnegative();

@@ -22,7 +22,7 @@ import {
 import { formatMs } from '../../units.js';
 import { defineSection } from '../section.js';
 import { span, type SectionView, type Text } from '../view.js';
-import { latencySummarySchema, ms, obj } from './common.js';
+import { latencySummarySchema, measuresRequests, ms, obj } from './common.js';
 import type { NetworkSection } from './network.js';
 
 const latencyEntrySchema = latencySummarySchema.extend({
@@ -120,7 +120,12 @@ function chartsOf(d: Doc, metrics: readonly LatencyMetric[]): Pick<SectionView, 
   return { charts, chartNotes };
 }
 
-type Doc = { latency: Record<LatencyMetric, LatencyEntry>; histograms: Histograms; network?: NetworkSection };
+type Doc = {
+  kind?: string;
+  latency: Record<LatencyMetric, LatencyEntry>;
+  histograms: Histograms;
+  network?: NetworkSection;
+};
 
 const VERDICT: Record<LatencyEntry['limitVerdict'], Text> = {
   ok: span('ok', 'ok'),
@@ -181,5 +186,5 @@ export const latencySection = defineSection({
       histograms: recorder.encodeAll(),
     };
   },
-  views: (d: Doc) => [latencyView(d)],
+  views: (d: Doc) => (measuresRequests(d.kind) ? [latencyView(d)] : []),
 });

@@ -8,7 +8,7 @@ import { OUTCOMES, zeroOutcomes } from '../../outcomes.js';
 import type { Accounting, TallySnapshot } from '../run-types.js';
 import { defineSection } from '../section.js';
 import { span, pct, type SectionView } from '../view.js';
-import { count, obj, outcomeCounts, type Assert, type Same } from './common.js';
+import { count, measuresRequests, obj, outcomeCounts, type Assert, type Same } from './common.js';
 
 const summarySchema = obj({
   requests: count.describe('requests planned (run) or sent (load, capacity): the outcomes add up to it'),
@@ -135,5 +135,6 @@ export const summarySection = defineSection({
     const accounting = docs.every((d) => d.accounting) ? mergeAccounting(docs.map((d) => d.accounting!)) : undefined;
     return { summary: mergeSummaries(docs.map((d) => d.summary)), ...(accounting && { accounting }) };
   },
-  views: (d: { kind?: string; summary: ReportSummary; accounting?: Accounting }) => [outcomesView(d)],
+  views: (d: { kind?: string; summary: ReportSummary; accounting?: Accounting }) =>
+    measuresRequests(d.kind) ? [outcomesView(d)] : [],
 });

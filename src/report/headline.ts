@@ -1,0 +1,36 @@
+/**
+ * The first two lines the report files open with (summary.md, report.html): the verdict in the
+ * job's own terms, then what it sent and when. Written once, so the formats say the same; the
+ * console's last line is the job's (each job prints its own).
+ */
+import { formatMs } from '../units.js';
+import { measuresRequests } from './sections/common.js';
+import type { ReportDocument } from './sections/index.js';
+
+export interface Headline {
+  /** `12 passed, 1 failed, 2 thresholds breached`; webhook-policy: `measured` or `not measured`. */
+  verdict: string;
+  /**
+   * `36 of 36 requests sent in 1.2 s, started <ISO 8601>; 0 submit retries.`; webhook-policy:
+   * `4 probes, one async answer each, in 20.3 s, started <ISO 8601>.` (its probes are not tallied
+   * as requests).
+   */
+  sent: string;
+}
+
+export function reportHeadline(report: ReportDocument): Headline {
+  const took = `in ${formatMs(report.durationMs)}, started ${report.startedAt}`;
+  if (!measuresRequests(report.kind)) {
+    const probes = report.webhookPolicy?.probes.length ?? 0;
+    return {
+      verdict: report.exitCode === 0 ? 'measured' : 'not measured',
+      sent: `${probes} probe${probes === 1 ? '' : 's'}, one async answer each, ${took}.`,
+    };
+  }
+  const s = report.summary;
+  const breached = report.thresholds.filter((t) => !t.passed).length;
+  return {
+    verdict: `${s.passed} passed, ${s.failed} failed${breached > 0 ? `, ${breached} threshold${breached === 1 ? '' : 's'} breached` : ''}`,
+    sent: `${s.sent} of ${s.requests} requests sent ${took}; ${s.retries} submit retr${s.retries === 1 ? 'y' : 'ies'}.`,
+  };
+}
