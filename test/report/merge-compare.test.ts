@@ -9,7 +9,8 @@ import {
   renderComparison,
 } from '../../src/report/index.js';
 import type { RequestRecord } from '../../src/report/run-types.js';
-import { failingRecord, latencyRun, record, run } from './fixtures.js';
+import { mulberry32 } from '../../src/random.js';
+import { failingRecord, latencyRun, logNormal, record, run } from './fixtures.js';
 
 const syncs = (from: number, to: number, over: Partial<RequestRecord> = {}): RequestRecord[] =>
   Array.from({ length: to - from + 1 }, (_, i) =>
@@ -224,6 +225,38 @@ describe('compareReports', () => {
     });
     expect(renderComparison(many)).toMatch(
       /✗\s+timeout\s+0% \(0 of 200\)\s+10% \(20 of 200\)\s+\+10 pts\s+REGRESSED \(p [<\d. ]+<= [\d.]+\)/,
+    );
+  });
+
+  it('compares each conversation turn in both reports, and finds the one turn that slowed down', () => {
+    // Five turns of 300 conversations; the current run's third turn answers 2x slower, the rest alike.
+    const withTurns = (seed: number, slowTurn3: number) => {
+      const input = latencyRun(seed, 300);
+      const random = mulberry32(seed + 1000);
+      for (let i = 0; i < 300; i++)
+        for (let turn = 1; turn <= 5; turn++)
+          input.latency.recordTurnMs(turn, 'answer', logNormal(random, 40 + 10 * turn, 0.3) * (turn === 3 ? slowTurn3 : 1));
+      if (seed === 52) input.latency.recordTurnMs(6, 'answer', 80); // a turn in one report only: nothing to compare
+      return buildReport(input);
+    };
+    const base = withTurns(51, 1);
+    const current = withTurns(52, 2);
+    const cmp = compareReports(base, current);
+    const turnRows = cmp.latency.filter((l) => l.turn !== undefined);
+    expect(new Set(turnRows.map((l) => l.turn))).toEqual(new Set([1, 2, 3, 4, 5]));
+    expect(turnRows.filter((l) => l.regressed).map((l) => `turn${l.turn}.${l.metric}.${l.stat}`)).toEqual(
+      expect.arrayContaining(['turn3.answer.p50', 'turn3.answer.p90']),
+    );
+    expect(turnRows.filter((l) => l.regressed).every((l) => l.turn === 3)).toBe(true);
+    expect(cmp.latency.filter((l) => l.turn === undefined && l.metric === 'answer').some((l) => l.regressed)).toBe(
+      false,
+    );
+    expect(cmp.regressed).toBe(true);
+    expect(renderComparison(cmp)).toMatch(/✗\s+turn3\.answer\.p50\s+[\d.]+ ms\s+[\d.]+ ms\s+\+\d+(\.\d)?% .*REGRESSED/);
+    // The same run against itself, turns included: nothing regressed; a report without turns compares as before.
+    expect(compareReports(base, base).regressed).toBe(false);
+    expect(compareReports(buildReport(latencyRun(51, 300)), base).latency.some((l) => l.turn !== undefined)).toBe(
+      false,
     );
   });
 

@@ -35,6 +35,7 @@ import { formatMs, formatPercent } from '../../units.js';
 import { defineSection } from '../section.js';
 import { span, type SectionView, type Text } from '../view.js';
 import { count, modeEnum, obj, share, statMs } from './common.js';
+import { TURN_METRICS, type ByTurnFields } from './by-turn.js';
 import type { Histograms, LatencyEntry } from './latency.js';
 import type { PassRates } from './pass-rates.js';
 import type { ScenarioEntry } from './scenarios.js';
@@ -64,6 +65,12 @@ const latencyRule = z.enum(['too-few-samples', 'within-tolerance', 'not-signific
 const outcomeRule = z.enum(['too-few-samples', 'within-tolerance', 'not-significant', 'regressed', 'not-judged']);
 const compareStat = z.enum(['p50', 'p90', 'p99', 'p999']);
 const latencyChangeSchema = obj({
+  turn: z
+    .number()
+    .int()
+    .positive()
+    .optional()
+    .describe("a conversation's turn number (byTurn); absent: the whole run's latency"),
   metric: z.enum(LATENCY_METRICS),
   stat: compareStat,
   baseMs: z.number(),
@@ -109,7 +116,11 @@ const comparisonSchema = obj({
   fixed: z.array(flipSchema).describe('fail -> pass'),
   added: z.array(flipSchema).describe('in the current report only'),
   removed: z.array(flipSchema).describe('in the baseline only'),
-  latency: z.array(latencyChangeSchema).describe('p50, p90, p99, p99.9 of every metric with values in either report'),
+  latency: z
+    .array(latencyChangeSchema)
+    .describe(
+      "p50, p90, p99, p99.9 of every metric with values in either report, then of every conversation turn's metric in both (byTurn)",
+    ),
   outcomes: z.array(outcomeChangeSchema).describe('every outcome'),
   thresholds: z
     .array(thresholdFlipSchema)
@@ -140,6 +151,8 @@ export interface ComparableReport {
   thresholds: ThresholdResult[];
   scenarios: ScenarioEntry[];
   passRates?: PassRates;
+  byTurn?: ByTurnFields['byTurn'];
+  byTurnHistograms?: ByTurnFields['byTurnHistograms'];
 }
 
 const STATS: readonly CompareStat[] = ['p50', 'p90', 'p99', 'p999'];
@@ -166,17 +179,14 @@ function states(report: ComparableReport): Map<string, { entry: ScenarioEntry; p
   return map;
 }
 
-/** Decoded buckets per metric; a histogram that cannot be decoded gives none (then no test). */
-function bucketsOf(report: ComparableReport): Partial<Record<LatencyMetric, HistogramBucket[]>> {
-  const out: Partial<Record<LatencyMetric, HistogramBucket[]>> = {};
-  for (const m of LATENCY_METRICS) {
-    try {
-      out[m] = LatencyRecorder.fromEncoded({ [m]: report.histograms[m] }).buckets(m);
-    } catch {
-      // A damaged histogram: the rows of this metric get no test (not-significant).
-    }
+/** The buckets of one encoded histogram; none when absent or damaged (its rows get no test: not-significant). */
+function bucketsOf(metric: LatencyMetric, encoded: string | undefined): HistogramBucket[] | undefined {
+  if (encoded === undefined) return undefined;
+  try {
+    return LatencyRecorder.fromEncoded({ [metric]: encoded }).buckets(metric);
+  } catch {
+    return undefined;
   }
-  return out;
 }
 
 /**
@@ -224,7 +234,54 @@ function scenarioFlips(base: ComparableReport, current: ComparableReport): Out {
   return out;
 }
 
-/** A row per metric with values x statistic; rows with enough samples wait in `pending` for the family's test. */
+/** One latency series of both reports: the whole run's metric, or one turn's (`turn`). */
+interface Series {
+  turn?: number;
+  metric: LatencyMetric;
+  base: Pick<LatencyEntry, 'count' | CompareStat>;
+  current: Pick<LatencyEntry, 'count' | CompareStat>;
+  baseHistogram: string | undefined;
+  currentHistogram: string | undefined;
+}
+
+/**
+ * Every series compared: each whole-run metric with values in either report, then each turn x
+ * metric in both (a turn in one report only has nothing to compare against).
+ */
+function seriesOf(base: ComparableReport, current: ComparableReport): Series[] {
+  const out: Series[] = [];
+  for (const metric of LATENCY_METRICS) {
+    const b = base.latency[metric];
+    const c = current.latency[metric];
+    if (b.count === 0 && c.count === 0) continue;
+    out.push({
+      metric,
+      base: b,
+      current: c,
+      baseHistogram: base.histograms[metric],
+      currentHistogram: current.histograms[metric],
+    });
+  }
+  const turns = Object.keys(current.byTurn ?? {}).sort((x, y) => Number(x) - Number(y));
+  for (const turn of turns) {
+    for (const metric of TURN_METRICS) {
+      const b = base.byTurn?.[turn]?.[metric];
+      const c = current.byTurn?.[turn]?.[metric];
+      if (!b || !c) continue;
+      out.push({
+        turn: Number(turn),
+        metric,
+        base: b,
+        current: c,
+        baseHistogram: base.byTurnHistograms?.[turn]?.[metric],
+        currentHistogram: current.byTurnHistograms?.[turn]?.[metric],
+      });
+    }
+  }
+  return out;
+}
+
+/** A row per series x statistic; rows with enough samples wait in `pending` for the family's test. */
 function latencyRows(
   base: ComparableReport,
   current: ComparableReport,
@@ -232,17 +289,16 @@ function latencyRows(
   pending: Pending[],
 ): LatencyChange[] {
   const rows: LatencyChange[] = [];
-  const baseBuckets = bucketsOf(base);
-  const currentBuckets = bucketsOf(current);
-  for (const metric of LATENCY_METRICS) {
-    const b = base.latency[metric];
-    const c = current.latency[metric];
-    if (b.count === 0 && c.count === 0) continue;
+  for (const series of seriesOf(base, current)) {
+    const { turn, metric, base: b, current: c } = series;
+    const bb = bucketsOf(metric, series.baseHistogram);
+    const cb = bucketsOf(metric, series.currentHistogram);
     for (const stat of STATS) {
       const deltaMs = Math.round((c[stat] - b[stat]) * 1000) / 1000;
       const changePct = b[stat] === 0 ? (c[stat] === 0 ? 0 : Infinity) : round1((deltaMs / b[stat]) * 100);
       const minCount = Math.max(minSamplesForStat(stat), MIN_COMPARE_SAMPLES);
       const row: LatencyChange = {
+        ...(turn !== undefined && { turn }),
         metric,
         stat,
         baseMs: b[stat],
@@ -260,8 +316,6 @@ function latencyRows(
       if (b.count < minCount || c.count < minCount) continue;
       const beyond = changePct > rules.tolerancePct && deltaMs >= rules.minDeltaMs;
       row.rule = beyond ? 'not-significant' : 'within-tolerance';
-      const bb = baseBuckets[metric];
-      const cb = currentBuckets[metric];
       if (bb && cb) {
         const t = quantileShiftTest(bb, cb, PERCENTILE[stat]);
         row.pValue = t.pValue;
@@ -439,7 +493,8 @@ const mark = (bad: boolean): Text => (bad ? span('✗', 'fail') : ' ');
 /**
  * The verdict, the scenario flips and thresholds that flipped, a table of every latency row
  * (base, current, change, samples, rule; a percentile the count cannot support is `—`, as in
- * the latency table) and the outcome rows that are not zero in both.
+ * the latency table; a turn's row only when it had samples enough to be judged) and the
+ * outcome rows that are not zero in both.
  */
 export function comparisonView(cmp: ReportComparison): SectionView {
   const verdict = (v: boolean | undefined, status: string | undefined): string =>
@@ -455,9 +510,14 @@ export function comparisonView(cmp: ReportComparison): SectionView {
     ]),
     ...(cmp.removed.length > 0 ? [`${cmp.removed.length} scenario(s) not in the current report`] : []),
   ];
-  const latency = cmp.latency.map((l): Text[] => [
+  // A conversation's turns can add dozens of rows: those with too few samples are left to report.json.
+  const hiddenTurnRows = cmp.latency.filter((l) => l.turn !== undefined && l.rule === 'too-few-samples').length;
+  if (hiddenTurnRows > 0)
+    notes.push(span(`${hiddenTurnRows} turn row(s) with too few samples not shown (report.json has them)`, 'muted'));
+  const shown = cmp.latency.filter((l) => l.turn === undefined || l.rule !== 'too-few-samples');
+  const latency = shown.map((l): Text[] => [
     mark(l.regressed),
-    `${l.metric}.${l.stat}`,
+    `${l.turn === undefined ? '' : `turn${l.turn}.`}${l.metric}.${l.stat}`,
     statMs(l.baseMs, l.baseCount, l.stat),
     statMs(l.currentMs, l.currentCount, l.stat),
     l.rule === 'too-few-samples' ? '—' : latencyChangeText(l),
