@@ -16,7 +16,7 @@ import { latencySummarySchema, obj, statMs } from './common.js';
 
 /** The metrics of an answer turn (a `say` step: sync, or async acknowledgement and answer). */
 export const TURN_METRICS = ['answer', 'sync', 'ack'] as const;
-export type TurnMetric = (typeof TURN_METRICS)[number];
+type TurnMetric = (typeof TURN_METRICS)[number];
 
 const perTurnMetric = <T extends z.ZodType>(schema: T) =>
   obj({ answer: schema.optional(), sync: schema.optional(), ack: schema.optional() });
