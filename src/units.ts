@@ -52,6 +52,11 @@ export function formatRate(perSecond: number): string {
   return `${trim(perSecond, perSecond >= 100 ? 0 : 1)} req/s`;
 }
 
+/** A count with thousands separators: `52,310`. */
+export function formatCount(n: number): string {
+  return n.toLocaleString('en-US');
+}
+
 /** A share 0..1 as a percentage: `12.5%` (null: `-`). */
 export function formatPercent(share: number | null, digits = 1): string {
   return share === null || !Number.isFinite(share) ? '-' : `${trim(share * 100, digits)}%`;

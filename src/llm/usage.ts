@@ -3,6 +3,7 @@
  * reported): an empty
  * count, the sum of two (shards, merged reports) and the console line.
  */
+import { formatCount } from '../units.js';
 import type { LlmUsage } from './types.js';
 
 export function zeroLlmUsage(): LlmUsage {
@@ -18,7 +19,7 @@ export function zeroLlmUsage(): LlmUsage {
   };
 }
 
-const n = (x: number): string => x.toLocaleString('en-US');
+const n = formatCount;
 
 /** `Judge  calls 12 (chat 9, embeddings 3) · HTTP requests 13 · tokens 4,512 (prompt 4,100, completion 412) · cache hits 30 · judge errors 0`. */
 export function formatLlmUsage(u: LlmUsage): string {

@@ -78,6 +78,9 @@ function simulationRecord(sim: CustomerSimulation): SimulationRecord {
     turns: sim.turns.map((t) => ({ customer: t.customer, droid: t.droid, latencyMs: t.latencyMs })),
     transcript: sim.transcript,
     modelCalls: sim.calls,
+    cacheHits: sim.cacheHits,
+    promptTokens: sim.promptTokens,
+    completionTokens: sim.completionTokens,
   };
 }
 

@@ -21,6 +21,11 @@ export interface CustomerSimulation {
   expectPayload: Record<string, unknown>;
   /** Chat calls made to the model (0: replayed from the cache). */
   calls: number;
+  /** Customer lines replayed from the cache (no call). */
+  cacheHits: number;
+  /** Tokens of the model's calls, as its endpoint reported them. */
+  promptTokens: number;
+  completionTokens: number;
 }
 
 /** Sends one customer line (with the conversation so far) and resolves the answer payload; rejects when the droid did not answer. */

@@ -115,13 +115,17 @@ export interface RequestRecord {
 /**
  * A simulated customer's conversation: each customer line, the droid's answer text and its
  * latency (ms; sync: the whole request, async: submit to webhook); how it ended (`stop`,
- * `max-turns`, `empty`, `judge-error`, `droid-error`, `aborted`); the model's chat calls.
+ * `max-turns`, `empty`, `judge-error`, `droid-error`, `aborted`); the model's chat calls, the
+ * lines replayed from its cache and the tokens its calls used.
  */
 export interface SimulationRecord {
   end: string;
   turns: { customer: string; droid: string; latencyMs: number }[];
   transcript: string;
   modelCalls: number;
+  cacheHits: number;
+  promptTokens: number;
+  completionTokens: number;
 }
 
 /**

@@ -61,6 +61,11 @@ describe('simulate: in droidcheck run', () => {
       expect(entry.simulation!.turns.map((t) => t.customer)).toEqual(PURCHASE);
       expect(entry.simulation!.turns[1]!.droid).toContain('2,580.00 THB');
       for (const t of entry.simulation!.turns) expect(t.latencyMs).toBeGreaterThan(0);
+      // The simulator model's cost, apart from the judge's: three calls of 100 + 20 tokens (the fake's usage).
+      expect(entry.simulation).toMatchObject({ modelCalls: 3, cacheHits: 0, promptTokens: 300, completionTokens: 60 });
+      expect(r.stdout).toMatch(
+        /Simulated customers\s+1 conversation · 3 model calls \(0 lines from the cache\), 360 tokens \(300 prompt, 60 completion\)/,
+      );
       // One record for the conversation; each line's latency in the histogram of its mode.
       expect(report.summary.requests).toBe(1);
       expect(report.latency[mode === 'sync' ? 'sync' : 'answer']!.count).toBe(2);

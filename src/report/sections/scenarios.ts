@@ -100,6 +100,9 @@ const scenarioEntrySchema = obj({
       ),
     turns: z.array(obj({ customer: z.string(), droid: z.string(), latencyMs: ms.describe("the droid's answer time") })),
     modelCalls: count.describe('chat calls of the simulator model (0: replayed from its cache)'),
+    cacheHits: count.optional().describe('customer lines replayed from the cache (no call)'),
+    promptTokens: count.optional().describe("tokens of the simulator model's calls, as its endpoint reported them"),
+    completionTokens: count.optional(),
   })
     .optional()
     .describe('simulate: scenarios: the conversation, each customer line with the answer and its latency'),
@@ -169,7 +172,14 @@ function scenarioEntry(r: RequestRecord): ScenarioEntry {
     }),
     ...(step && { failedStep: step }),
     ...(r.simulation && {
-      simulation: { end: r.simulation.end, turns: r.simulation.turns, modelCalls: r.simulation.modelCalls },
+      simulation: {
+        end: r.simulation.end,
+        turns: r.simulation.turns,
+        modelCalls: r.simulation.modelCalls,
+        cacheHits: r.simulation.cacheHits,
+        promptTokens: r.simulation.promptTokens,
+        completionTokens: r.simulation.completionTokens,
+      },
     }),
   };
 }
