@@ -235,7 +235,11 @@ describe('compareReports', () => {
       const random = mulberry32(seed + 1000);
       for (let i = 0; i < 300; i++)
         for (let turn = 1; turn <= 5; turn++)
-          input.latency.recordTurnMs(turn, 'answer', logNormal(random, 40 + 10 * turn, 0.3) * (turn === 3 ? slowTurn3 : 1));
+          input.latency.recordTurnMs(
+            turn,
+            'answer',
+            logNormal(random, 40 + 10 * turn, 0.3) * (turn === 3 ? slowTurn3 : 1),
+          );
       if (seed === 52) input.latency.recordTurnMs(6, 'answer', 80); // a turn in one report only: nothing to compare
       return buildReport(input);
     };

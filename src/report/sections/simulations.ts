@@ -40,15 +40,15 @@ type Doc = { scenarios: ScenarioEntry[] };
 function usageView(sims: readonly NonNullable<ScenarioEntry['simulation']>[]): SectionView {
   const sum = (f: (s: (typeof sims)[number]) => number | undefined): number =>
     sims.reduce((n, s) => n + (f(s) ?? 0), 0);
-  const calls = plural(sum((s) => s.modelCalls), 'model call');
-  const cached = plural(sum((s) => s.cacheHits), 'line');
+  const calls = sum((s) => s.modelCalls);
+  const cached = sum((s) => s.cacheHits);
   const prompt = sum((s) => s.promptTokens);
   const completion = sum((s) => s.completionTokens);
   const tokens = `${formatCount(prompt + completion)} tokens (${formatCount(prompt)} prompt, ${formatCount(completion)} completion)`;
   return {
     id: 'simulator',
     title: 'Simulated customers',
-    summary: `${plural(sims.length, 'conversation')} · ${calls} (${cached} from the cache), ${tokens}`,
+    summary: `${plural(sims.length, 'conversation')} · ${plural(calls, 'model call')} (${plural(cached, 'line')} from the cache), ${tokens}`,
   };
 }
 
