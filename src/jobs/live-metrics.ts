@@ -157,6 +157,7 @@ export async function startJobMetrics(config: ResolvedConfig & { metrics: Resolv
       lastDropped = s.dropped;
       metrics.observeProgress({
         inFlight: s.inFlight,
+        openConversations: s.openConversations,
         droppedTotal: droppedBefore + s.dropped,
         targetRate: s.targetRate,
       });
@@ -168,7 +169,13 @@ export async function startJobMetrics(config: ResolvedConfig & { metrics: Resolv
     finish(engine) {
       if (engine) {
         metrics.setLatencySources([sourcesOf(engine.latency, engine.sendDelay)]);
-        metrics.observeProgress({ inFlight: 0, droppedTotal: engine.counts.dropped, targetRate: undefined });
+        // Every request and conversation has ended: the last tick's figures would be stale.
+        metrics.observeProgress({
+          inFlight: 0,
+          openConversations: 0,
+          droppedTotal: engine.counts.dropped,
+          targetRate: undefined,
+        });
       }
       metrics.finish();
     },

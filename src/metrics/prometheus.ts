@@ -10,6 +10,7 @@
  * | `droidcheck_requests_total` | counter | outcome | each ended request (not warm-up) |
  * | `droidcheck_scenario_results_total` | counter | suite, scenario, mode, result (passed, failed, judge_error) | each ended request with a verdict |
  * | `droidcheck_requests_in_flight` | gauge | | every progress tick |
+ * | `droidcheck_open_conversations` | gauge | | every progress tick: conversations open, pauses included (runs with conversations) |
  * | `droidcheck_arrivals_dropped_total` | counter | | every progress tick (open model, at the in-flight cap) |
  * | `droidcheck_arrival_rate_target` | gauge | | every progress tick: intended arrival rate, req/s |
  * | `droidcheck_{ack,answer,sync,reply,ack_server}_latency_seconds` | histogram | | the job's HDR histograms, read at scrape time |
@@ -87,6 +88,8 @@ interface RequestObservation {
 /** What a progress tick says. Totals are cumulative over the job. */
 interface ProgressObservation {
   inFlight: number;
+  /** Conversations open now (think time included); undefined: the run has none (the gauge is not set). */
+  openConversations?: number | undefined;
   droppedTotal: number;
   /** Intended arrival rate now, req/s (open model). */
   targetRate: number | undefined;
@@ -183,6 +186,11 @@ function createRunMetrics(registers: Registry[]) {
       help: 'Requests in flight at the last progress tick',
       registers,
     }),
+    openConversations: new Gauge({
+      name: 'droidcheck_open_conversations',
+      help: 'Conversations (steps scenarios under load) open at the last progress tick, think time included',
+      registers,
+    }),
     dropped: new Counter({
       name: 'droidcheck_arrivals_dropped_total',
       help: 'Open model: arrivals dropped at the in-flight cap (never delayed)',
@@ -267,7 +275,7 @@ export function createLiveMetrics(options: LiveMetricsOptions = {}): LiveMetrics
   if (options.processMetrics ?? true) collectDefaultMetrics({ register: registry, prefix: 'droidcheck_' });
   const registers = [registry];
 
-  const { requests, results, inFlight, dropped, targetRate, finished } = createRunMetrics(registers);
+  const { requests, results, inFlight, openConversations, dropped, targetRate, finished } = createRunMetrics(registers);
   const histograms = registerLatencyHistograms(registry);
 
   let readWebhooks: (() => WebhookTotals) | undefined;
@@ -291,6 +299,7 @@ export function createLiveMetrics(options: LiveMetricsOptions = {}): LiveMetrics
     },
     observeProgress(p) {
       inFlight.set(p.inFlight);
+      if (p.openConversations !== undefined) openConversations.set(p.openConversations);
       if (p.droppedTotal > droppedSeen) dropped.inc(p.droppedTotal - droppedSeen);
       droppedSeen = Math.max(droppedSeen, p.droppedTotal);
       if (p.targetRate !== undefined) targetRate.set(p.targetRate);

@@ -60,6 +60,8 @@ export interface ProgressSnapshot {
   /** Measured records ended so far. */
   ended: number;
   inFlight: number;
+  /** Conversations (steps scenarios under load) open now, pauses included; undefined: the run has none. */
+  openConversations?: number | undefined;
   dropped: number;
   outcomes: Readonly<Record<Outcome, number>>;
   passed: number;

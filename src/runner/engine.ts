@@ -51,6 +51,7 @@ export async function runEngine(o: EngineOptions): Promise<EngineResult> {
         sent,
         ended: t.requests,
         inFlight: run.inFlight,
+        openConversations: run.latency.openConversations,
         dropped: run.dropped,
         outcomes: t.outcomes,
         passed: t.passed,

@@ -49,7 +49,7 @@ describe('the registry', () => {
     metrics.observeRequest({ outcome: 'answered', verdict: 'failed', suite: 'S', scenario: 'b', mode: 'sync' });
     metrics.observeRequest({ outcome: 'timeout', verdict: 'failed', suite: 'S', scenario: 'b', mode: 'sync' });
     metrics.observeRequest({ outcome: 'not-sent', verdict: 'none', suite: 'S', scenario: 'b', mode: 'sync' });
-    metrics.observeProgress({ inFlight: 7, droppedTotal: 3, targetRate: 25 });
+    metrics.observeProgress({ inFlight: 7, openConversations: 4, droppedTotal: 3, targetRate: 25 });
     metrics.observeProgress({ inFlight: 2, droppedTotal: 5, targetRate: 30 });
     metrics.watchWebhooks(() => ({ answer: { received: 4, parked: 1, verdicts: { matched: 2, bad_secret: 1 } } }));
     metrics.watchClockSkew(() => ({ 'host-a:12': 0.0021 }));
@@ -79,6 +79,8 @@ describe('the registry', () => {
       ).toBe(1);
       expect(valueOf(families, 'droidcheck_scenario_results_total', { scenario: 'b', result: 'failed' })).toBe(2);
       expect(valueOf(families, 'droidcheck_requests_in_flight')).toBe(2);
+      // Set by the tick that knew it; a tick of a run without conversations leaves it be.
+      expect(valueOf(families, 'droidcheck_open_conversations')).toBe(4);
       expect(valueOf(families, 'droidcheck_arrivals_dropped_total')).toBe(5);
       expect(valueOf(families, 'droidcheck_arrival_rate_target')).toBe(30);
       expect(valueOf(families, 'droidcheck_webhooks_received_total', { route: 'answer' })).toBe(4);

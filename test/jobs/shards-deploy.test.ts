@@ -289,6 +289,7 @@ describe('the Grafana dashboard', async () => {
     for (const name of [
       'droidcheck_requests_total',
       'droidcheck_requests_in_flight',
+      'droidcheck_open_conversations',
       'droidcheck_ack_latency_seconds_bucket',
       'droidcheck_answer_latency_seconds_bucket',
       'droidcheck_sync_latency_seconds_bucket',
