@@ -30,7 +30,8 @@ import { DroidClient } from '../client/index.js';
 import type { ResolvedDoctorConfig } from '../config/index.js';
 import { createEmulator, type Emulator } from '../emulator/index.js';
 import { createReceiver, type Receiver } from '../receiver/index.js';
-import { createRedactor, environmentSecrets, redactValue } from '../redact.js';
+import { createRedactor, redactValue } from '../redact.js';
+import { jobSecrets } from './job-secrets.js';
 import {
   check,
   failures,
@@ -208,24 +209,10 @@ async function roundTripChecks(
  * failures (the embedded emulator or the receiver cannot start: e.g. `--receiver-port` taken).
  */
 export async function doctor(config: ResolvedDoctorConfig, io: DoctorIO): Promise<DoctorResult> {
-  const remoteToken = config.target.kind === 'remote' ? config.target.token : undefined;
-  let redact = createRedactor([
-    remoteToken,
-    config.webhookSecret,
-    config.verifyToken,
-    config.intentSecret,
-    ...environmentSecrets(io.env ?? process.env),
-  ]);
+  let redact = createRedactor(jobSecrets(config, io.env ?? process.env));
   const log = (line: string): void => void io.stderr.write(`${redact(line)}\n`);
   const t = await openDoctorTarget(config);
-  redact = createRedactor([
-    remoteToken,
-    t.emulator?.token,
-    config.webhookSecret,
-    config.verifyToken,
-    config.intentSecret,
-    ...environmentSecrets(io.env ?? process.env),
-  ]);
+  redact = createRedactor(jobSecrets(config, io.env ?? process.env, t.emulator?.token));
   const checks = new Map<CheckId, DoctorCheck>();
   let network: NetworkEstimate | undefined;
   try {

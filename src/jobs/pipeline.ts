@@ -20,11 +20,12 @@
  * 2, one line). An interrupt (SIGINT) still writes the partial report; the exit code is 130.
  */
 import type { Writable } from 'node:stream';
-import { publicSettings, redisPassword, type ResolvedConfig } from '../config/index.js';
+import { publicSettings, type ResolvedConfig } from '../config/index.js';
 import { SetupError, UsageError } from '../errors.js';
 import { formatMs } from '../units.js';
 import { parseThreshold } from '../metrics/index.js';
-import { createRedactor, environmentSecrets, redactValue } from '../redact.js';
+import { jobSecrets } from './job-secrets.js';
+import { createRedactor, redactValue } from '../redact.js';
 import {
   buildReport,
   createReporter,
@@ -289,21 +290,6 @@ interface Prepared {
   startedAt: string;
 }
 
-/**
- * Every secret a job knows, for the redactor: the webhook secret, verify token and intent
- * secret, the target's token, a Redis password, and the environment's secret-looking values.
- */
-export function jobSecrets(config: ResolvedConfig, io: JobIO): (string | null | undefined)[] {
-  return [
-    config.webhookSecret,
-    config.verifyToken,
-    config.intentSecret,
-    config.target.kind === 'remote' ? config.target.token : undefined,
-    redisPassword(config.deliveries?.redisUrl),
-    ...environmentSecrets(io.env ?? process.env),
-  ];
-}
-
 /** Steps 1 and 2: select, check what must hold before sending, build the reporters, preflight. */
 async function prepare(config: ResolvedConfig, io: JobIO, live: JobMetrics | undefined): Promise<Prepared> {
   const suites = await selectSuites(config);
@@ -317,7 +303,7 @@ async function prepare(config: ResolvedConfig, io: JobIO, live: JobMetrics | und
   if (llm !== config.llm) config = { ...config, llm };
   checkSimulated(config, suites);
   const baseline = config.baseline !== undefined ? await loadBaseline(config.baseline) : undefined;
-  let secrets = jobSecrets(config, io);
+  let secrets = jobSecrets(config, io.env ?? process.env);
   let redactor = createRedactor(secrets);
   const redact = (text: string): string => redactor(text);
   const reporters = createReporters(config, io, redact);

@@ -55,7 +55,8 @@ import {
 import type { Scenario } from '../scenario/index.js';
 import { didYouMean } from '../suggest.js';
 import { systemClock } from '../clock.js';
-import { announceTarget, createReporters, jobSecrets, setupMessage, type JobIO, type JobSummary } from './pipeline.js';
+import { jobSecrets } from './job-secrets.js';
+import { announceTarget, createReporters, setupMessage, type JobIO, type JobSummary } from './pipeline.js';
 import { preflight } from './preflight.js';
 import { openTarget, type Target } from './target.js';
 
@@ -182,8 +183,8 @@ function redteamSettings(config: RedteamConfig): Record<string, unknown> & { red
 export async function redteam(config: RedteamConfig, io: JobIO): Promise<JobSummary> {
   const categories = parseCategories(config.redteam.categories);
   const weaknesses = parseWeaknesses(config.redteam.emulatorWeaknesses, config);
-  const secrets = jobSecrets(config, io);
-  let redactor = createRedactor(secrets);
+  const env = io.env ?? process.env;
+  let redactor = createRedactor(jobSecrets(config, env));
   const redact = (text: string): string => redactor(text);
   const { grader, rephrase, provider } = models(config);
   const reporters = createReporters(config, io, redact);
@@ -196,7 +197,7 @@ export async function redteam(config: RedteamConfig, io: JobIO): Promise<JobSumm
     await preflight(config, log, io.stopSignal);
     target = await openTarget(config, log, weaknesses ? { weaknesses } : {});
     const opened = target;
-    redactor = createRedactor([...secrets, target.emulator?.token]);
+    redactor = createRedactor(jobSecrets(config, env, target.emulator?.token));
     await announceTarget(config, target, [], io, log);
     if (weaknesses && weaknesses.length > 0)
       log(`droidcheck: the embedded emulator has planted weaknesses: ${weaknesses.join(', ')}`);

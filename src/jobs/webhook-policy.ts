@@ -24,7 +24,8 @@ import { createEmulator, type Emulator } from '../emulator/index.js';
 import { EXIT, SetupError } from '../errors.js';
 import { listenError } from '../os-errors.js';
 import { createReceiver, ResponsePlan, type Receiver } from '../receiver/index.js';
-import { createRedactor, environmentSecrets, redactValue } from '../redact.js';
+import { createRedactor, redactValue } from '../redact.js';
+import { jobSecrets } from './job-secrets.js';
 import { buildReport, createReporter, type ReportDocument, type WebhookPolicyReport } from '../report/index.js';
 import { LatencyRecorder } from '../metrics/index.js';
 import { webhookPolicySection } from '../report/sections/webhook-policy.js';
@@ -240,17 +241,12 @@ export async function webhookPolicy(
   io: WebhookPolicyIO,
   clock: Clock = systemClock,
 ): Promise<WebhookPolicyResult> {
-  const secrets = [
-    config.target.kind === 'remote' ? config.target.token : undefined,
-    config.webhookSecret,
-    ...environmentSecrets(io.env ?? process.env),
-  ];
-  let redact = createRedactor(secrets);
+  let redact = createRedactor(jobSecrets(config, io.env ?? process.env));
   const log = (line: string): void => void io.stderr.write(`${redact(line)}\n`);
   const startedAt = clock.wallNow();
   const t0 = clock.now();
   const o = await open(config, clock);
-  redact = createRedactor([...secrets, o.emulator?.token]);
+  redact = createRedactor(jobSecrets(config, io.env ?? process.env, o.emulator?.token));
   let probes: ProbeState[] = [];
   let quietMs = config.quietMs;
   let stats: ReturnType<typeof o.receiver.stats> | undefined;
