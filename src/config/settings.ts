@@ -19,7 +19,8 @@ export function publicSettings(config: ResolvedConfig): Record<string, unknown> 
         ? { kind: 'remote', baseUrl: config.target.baseUrl, droidId: config.target.droidId }
         : { kind: 'emulator' },
     webhookSecretSet: config.webhookSecret !== null,
-    thresholds: config.thresholds,
+    // The user's thresholds, when there are any; the report's `thresholds` lists every one judged.
+    ...(config.thresholds.length > 0 && { thresholds: config.thresholds }),
     defaultThresholds: config.defaultThresholds,
     ...(config.retries > 0 && { retries: config.retries }),
     ...(config.tags.length > 0 && { tags: config.tags }),

@@ -99,6 +99,9 @@ describe('runLoad against the embedded emulator', () => {
     expect((report.settings.load as { model: { stages: { target: number }[] } }).model.stages[0]!.target).toBe(100);
     // An open model has no requests-in-flight setting to show: the model is under `load`.
     expect(report.settings).not.toHaveProperty('concurrency');
+    // No user threshold given: no empty list beside the default ones' switch.
+    expect(report.settings).not.toHaveProperty('thresholds');
+    expect(report.settings.defaultThresholds).toBe(false);
     // Steps scenarios are part of the mix now.
     expect(report.tallies!.some((t) => t.name === 'reads a customer' && t.requests > 0)).toBe(true);
     const greets = report.tallies!.filter((s) => s.name === 'greets').reduce((a, s) => a + s.requests, 0);
