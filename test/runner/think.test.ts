@@ -16,7 +16,7 @@ const SUITE = `
 suite: Talk
 scenarios:
   - name: three turns
-    think: 300ms
+    think: 1s
     steps:
       - say: Hi, do you sell shirts?
       - say: I want to buy 2 Oxford shirts
@@ -34,7 +34,7 @@ describe('think time in a conversation (127.0.0.1)', () => {
   const scenario = parseSuite(SUITE, 'talk.yaml').scenarios[0]!;
 
   it.each(['sync', 'async'] as const)(
-    '%s: waits 2 x 300 ms between the turns, none of it in a latency',
+    '%s: waits 2 x 1 s between the turns, none of it in a latency',
     async (mode) => {
       const latency = new LatencyRecorder();
       const ctx: ExecuteContext = {
@@ -49,14 +49,15 @@ describe('think time in a conversation (127.0.0.1)', () => {
       const wallMs = performance.now() - t0;
       expect(record.outcome).toBe('answered');
       expect(record.steps!.map((s) => s.kind)).toEqual(['say', 'say', 'say']);
-      expect(wallMs).toBeGreaterThanOrEqual(600);
+      expect(wallMs).toBeGreaterThanOrEqual(2000);
       const metric = mode === 'sync' ? 'sync' : 'answer';
-      for (const s of record.steps!) expect(s.latencyMs!).toBeLessThan(300);
+      // The emulator answers in milliseconds: a turn's latency stays below the 1 s pause even on a loaded machine.
+      for (const s of record.steps!) expect(s.latencyMs!).toBeLessThan(1000);
       expect([...latency.byTurn.keys()].sort()).toEqual([1, 2, 3]);
       for (const turn of [1, 2, 3]) {
         const r = latency.byTurn.get(turn)!;
         expect(r.count(metric)).toBe(1);
-        expect(r.summary(metric).max).toBeLessThan(300);
+        expect(r.summary(metric).max).toBeLessThan(1000);
         if (mode === 'async') expect(r.count('ack')).toBe(1);
       }
       // The run-wide histogram holds the same three turns.
