@@ -33,37 +33,34 @@ describe('think time in a conversation (127.0.0.1)', () => {
   });
   const scenario = parseSuite(SUITE, 'talk.yaml').scenarios[0]!;
 
-  it.each(['sync', 'async'] as const)(
-    '%s: waits 2 x 1 s between the turns, none of it in a latency',
-    async (mode) => {
-      const latency = new LatencyRecorder();
-      const ctx: ExecuteContext = {
-        client: rig.client,
-        receiver: rig.receiver,
-        clock: systemClock,
-        timeoutMs: 10_000,
-        latency,
-      };
-      const t0 = performance.now();
-      const record = await executeRequest({ seq: 0, scenario, mode }, ctx);
-      const wallMs = performance.now() - t0;
-      expect(record.outcome).toBe('answered');
-      expect(record.steps!.map((s) => s.kind)).toEqual(['say', 'say', 'say']);
-      expect(wallMs).toBeGreaterThanOrEqual(2000);
-      const metric = mode === 'sync' ? 'sync' : 'answer';
-      // The emulator answers in milliseconds: a turn's latency stays below the 1 s pause even on a loaded machine.
-      for (const s of record.steps!) expect(s.latencyMs!).toBeLessThan(1000);
-      expect([...latency.byTurn.keys()].sort()).toEqual([1, 2, 3]);
-      for (const turn of [1, 2, 3]) {
-        const r = latency.byTurn.get(turn)!;
-        expect(r.count(metric)).toBe(1);
-        expect(r.summary(metric).max).toBeLessThan(1000);
-        if (mode === 'async') expect(r.count('ack')).toBe(1);
-      }
-      // The run-wide histogram holds the same three turns.
-      expect(latency.count(metric)).toBe(3);
-    },
-  );
+  it.each(['sync', 'async'] as const)('%s: waits 2 x 1 s between the turns, none of it in a latency', async (mode) => {
+    const latency = new LatencyRecorder();
+    const ctx: ExecuteContext = {
+      client: rig.client,
+      receiver: rig.receiver,
+      clock: systemClock,
+      timeoutMs: 10_000,
+      latency,
+    };
+    const t0 = performance.now();
+    const record = await executeRequest({ seq: 0, scenario, mode }, ctx);
+    const wallMs = performance.now() - t0;
+    expect(record.outcome).toBe('answered');
+    expect(record.steps!.map((s) => s.kind)).toEqual(['say', 'say', 'say']);
+    expect(wallMs).toBeGreaterThanOrEqual(2000);
+    const metric = mode === 'sync' ? 'sync' : 'answer';
+    // The emulator answers in milliseconds: a turn's latency stays below the 1 s pause even on a loaded machine.
+    for (const s of record.steps!) expect(s.latencyMs!).toBeLessThan(1000);
+    expect([...latency.byTurn.keys()].sort()).toEqual([1, 2, 3]);
+    for (const turn of [1, 2, 3]) {
+      const r = latency.byTurn.get(turn)!;
+      expect(r.count(metric)).toBe(1);
+      expect(r.summary(metric).max).toBeLessThan(1000);
+      if (mode === 'async') expect(r.count('ack')).toBe(1);
+    }
+    // The run-wide histogram holds the same three turns.
+    expect(latency.count(metric)).toBe(3);
+  });
 
   it('an interrupt during a pause ends the conversation interrupted, before the next turn', async () => {
     const abort = new AbortController();
