@@ -6,6 +6,7 @@
 import { formatMs } from '../units.js';
 import { measuresRequests } from './sections/common.js';
 import type { ReportDocument } from './sections/index.js';
+import { plural } from './view.js';
 
 export interface Headline {
   /** `12 passed, 1 failed, 2 thresholds breached`; webhook-policy: `measured` or `not measured`. */
@@ -24,7 +25,7 @@ export function reportHeadline(report: ReportDocument): Headline {
     const probes = report.webhookPolicy?.probes.length ?? 0;
     return {
       verdict: report.exitCode === 0 ? 'measured' : 'not measured',
-      sent: `${probes} probe${probes === 1 ? '' : 's'}, one async answer each, ${took}.`,
+      sent: `${plural(probes, 'probe')}, one async answer each, ${took}.`,
     };
   }
   const s = report.summary;

@@ -102,7 +102,7 @@ const scenarioEntrySchema = obj({
     modelCalls: count.describe('chat calls of the simulator model (0: replayed from its cache)'),
     cacheHits: count.optional().describe('customer lines replayed from the cache (no call)'),
     promptTokens: count.optional().describe("tokens of the simulator model's calls, as its endpoint reported them"),
-    completionTokens: count.optional(),
+    completionTokens: count.optional().describe("tokens the simulator model's calls produced"),
   })
     .optional()
     .describe('simulate: scenarios: the conversation, each customer line with the answer and its latency'),
