@@ -6,7 +6,8 @@
  * - a latency percentile regressed only when all of: both runs hold enough samples for it
  *   (p99 >= 100, p99.9 >= 1,000; metrics/sample-size.ts), it grew by more than `tolerancePct`
  *   AND by at least `minDeltaMs`, and the quantile test on both HDR histograms
- *   (metrics/latency-shift.ts) says the growth is not sampling noise;
+ *   (metrics/latency-shift.ts) says the growth is not sampling noise; each conversation turn in
+ *   both reports (`byTurn`) is compared so too, its rows carrying `turn`;
  * - an outcome's rate regressed only when it moved the wrong way by more than `rateTolerancePts`
  *   AND Fisher's exact test on the counts says so;
  * - the tests of one comparison share one error budget: every row with enough samples is tested
