@@ -32,18 +32,20 @@ describe('think time in a conversation (127.0.0.1)', () => {
     await rig?.close();
   });
   const scenario = parseSuite(SUITE, 'talk.yaml').scenarios[0]!;
+  /** A request's context on the loopback rig, recording into `latency`. */
+  const contextOf = (latency: ExecuteContext['latency'], abortSignal?: AbortSignal): ExecuteContext => ({
+    client: rig.client,
+    receiver: rig.receiver,
+    clock: systemClock,
+    timeoutMs: 10_000,
+    latency,
+    ...(abortSignal && { abortSignal }),
+  });
 
   it.each(['sync', 'async'] as const)('%s: waits 2 x 1 s between the turns, none of it in a latency', async (mode) => {
     const latency = new LatencyRecorder();
-    const ctx: ExecuteContext = {
-      client: rig.client,
-      receiver: rig.receiver,
-      clock: systemClock,
-      timeoutMs: 10_000,
-      latency,
-    };
     const t0 = performance.now();
-    const record = await executeRequest({ seq: 0, scenario, mode }, ctx);
+    const record = await executeRequest({ seq: 0, scenario, mode }, contextOf(latency));
     const wallMs = performance.now() - t0;
     expect(record.outcome).toBe('answered');
     expect(record.steps!.map((s) => s.kind)).toEqual(['say', 'say', 'say']);
@@ -66,15 +68,7 @@ describe('think time in a conversation (127.0.0.1)', () => {
     const abort = new AbortController();
     // The run is interrupted the moment the first turn's answer is measured: in the pause after it.
     const latency = { recordMs: () => abort.abort() };
-    const ctx: ExecuteContext = {
-      client: rig.client,
-      receiver: rig.receiver,
-      clock: systemClock,
-      timeoutMs: 10_000,
-      latency,
-      abortSignal: abort.signal,
-    };
-    const record = await executeRequest({ seq: 0, scenario, mode: 'sync' }, ctx);
+    const record = await executeRequest({ seq: 0, scenario, mode: 'sync' }, contextOf(latency, abort.signal));
     expect(record.outcome).toBe('interrupted');
     expect(record.steps).toHaveLength(1);
     expect(record.error?.message).toBe('run interrupted before step 2');
