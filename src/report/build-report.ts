@@ -7,7 +7,7 @@ import { EXIT } from '../errors.js';
 import type { ThresholdResult } from '../metrics/index.js';
 import type { SectionInput } from './section.js';
 import type { CapacitySection } from './sections/capacity.js';
-import type { CompareOptions } from './sections/comparison.js';
+import type { CompareOptions } from './sections/comparison-schema.js';
 import { REPORT_VERSION, SECTIONS, TOOL_VERSION, type ReportDocument } from './sections/index.js';
 import type { JudgeSection } from './sections/judge.js';
 import type { LoadSection } from './sections/load.js';

@@ -14,11 +14,8 @@ export type { LoadSection } from './sections/load.js';
 export type { CapacityPoint, CapacitySection } from './sections/capacity.js';
 export type { StreamSection } from './sections/stream.js';
 export type { WebhookPolicyReport, WebhookPolicyProbe } from './sections/webhook-policy.js';
-export {
-  compareReports,
-  type CompareOptions,
-  type ReportComparison,
-} from './sections/comparison.js';
+export { compareReports } from './sections/comparison.js';
+export type { CompareOptions, ReportComparison } from './sections/comparison-schema.js';
 export type { Unlike } from './alike.js';
 export {
   buildReport,

@@ -4,7 +4,9 @@
  */
 import type { Writable } from 'node:stream';
 import { UsageError } from '../errors.js';
-import { compareReports, comparisonView, type CompareOptions, type ReportComparison } from './sections/comparison.js';
+import { compareReports } from './sections/comparison.js';
+import type { CompareOptions, ReportComparison } from './sections/comparison-schema.js';
+import { comparisonView } from './sections/comparison-view.js';
 import { type Unlike, unlikeRuns, unlikeText } from './alike.js';
 import { consoleLines, plainPaint } from './view.js';
 import { mergeReports } from './merge.js';

@@ -16,8 +16,8 @@
  *   with a twin of the same code says "no regression" 99 times in 100 or more;
  * - a threshold that turned breached is a regression.
  * Every latency and outcome row says which rule decided it. `regressed` is the CI verdict.
+ * The section's shapes are in comparison-schema.ts, how it reads in comparison-view.ts.
  */
-import { z } from 'zod';
 import {
   LATENCY_METRICS,
   LatencyRecorder,
@@ -29,113 +29,27 @@ import {
   type FamilyTest,
   type HistogramBucket,
   type LatencyMetric,
-  type ThresholdResult,
 } from '../../metrics/index.js';
 import { OUTCOMES, type Outcome } from '../../outcomes.js';
-import { formatMs, formatPercent } from '../../units.js';
 import { defineSection } from '../section.js';
-import { span, type SectionView, type Text } from '../view.js';
-import { count, modeEnum, obj, share, statMs } from './common.js';
-import { TURN_METRICS, type ByTurnFields } from './by-turn.js';
-import type { Histograms, LatencyEntry } from './latency.js';
-import type { PassRates } from './pass-rates.js';
+import { TURN_METRICS } from './by-turn.js';
+import {
+  comparisonSchema,
+  type ComparableReport,
+  type CompareOptions,
+  type CompareStat,
+  type LatencyChange,
+  type OutcomeChange,
+  type OutcomeRule,
+  type ReportComparison,
+  type ResolvedCompareRules,
+  type ScenarioFlip,
+  type ScenarioState,
+  type ThresholdFlip,
+} from './comparison-schema.js';
+import { comparisonView } from './comparison-view.js';
+import type { LatencyEntry } from './latency.js';
 import type { ScenarioEntry } from './scenarios.js';
-import type { ReportSummary } from './summary.js';
-import { thresholdStatusEnum } from './thresholds.js';
-
-export interface CompareOptions {
-  /** A percentile must grow more than this (percent) to regress; default 10. */
-  tolerancePct?: number;
-  /** ...and by at least this many ms (a floor for tiny latencies); default 1. */
-  minDeltaMs?: number;
-  /** An outcome rate must move more than this many percentage points the wrong way; default 1. */
-  rateTolerancePts?: number;
-  /** Family-wise false-alarm rate of the comparison's tests (Tarone-Bonferroni); default 0.01. */
-  alpha?: number;
-}
-const state = z.enum(['pass', 'fail', 'missing']);
-const flipSchema = obj({ suite: z.string(), name: z.string(), mode: modeEnum, from: state, to: state });
-const pValue = z.number().min(0).max(1).nullable().describe('one-sided p-value; null when not tested');
-/**
- * Which rule decided a row, checked in this order: `too-few-samples` (either run holds fewer
- * than the statistic needs), `within-tolerance` (it did not move the wrong way beyond the
- * tolerances), `not-significant` (the test cannot tell it from noise), `regressed`.
- * Outcome rows also have `not-judged` (interrupted, not-sent: the operator's doing).
- */
-const latencyRule = z.enum(['too-few-samples', 'within-tolerance', 'not-significant', 'regressed']);
-const outcomeRule = z.enum(['too-few-samples', 'within-tolerance', 'not-significant', 'regressed', 'not-judged']);
-const compareStat = z.enum(['p50', 'p90', 'p99', 'p999']);
-const latencyChangeSchema = obj({
-  turn: z
-    .number()
-    .int()
-    .positive()
-    .optional()
-    .describe("a conversation's turn number (byTurn); absent: the whole run's latency"),
-  metric: z.enum(LATENCY_METRICS),
-  stat: compareStat,
-  baseMs: z.number(),
-  currentMs: z.number(),
-  deltaMs: z.number().describe('currentMs - baseMs'),
-  // Infinity (a percentile grew from 0) is written as null by JSON.stringify.
-  changePct: z
-    .number()
-    .or(z.null().transform(() => Infinity))
-    .describe('percent change, 1 decimal; null (Infinity) when the base was 0'),
-  baseCount: count,
-  currentCount: count,
-  minCount: count.describe('samples the percentile needs on each side'),
-  pValue,
-  rule: latencyRule,
-  regressed: z.boolean(),
-});
-const outcomeChangeSchema = obj({
-  outcome: z.enum(OUTCOMES),
-  baseRate: share,
-  currentRate: share,
-  changePts: z.number().describe('percentage points, 1 decimal'),
-  baseCount: count,
-  currentCount: count,
-  baseRequests: count,
-  currentRequests: count,
-  pValue,
-  rule: outcomeRule,
-  regressed: z.boolean(),
-});
-const thresholdFlipSchema = obj({
-  expression: z.string(),
-  base: z.boolean().optional(),
-  current: z.boolean().optional(),
-  baseStatus: thresholdStatusEnum.optional(),
-  currentStatus: thresholdStatusEnum.optional(),
-});
-const comparisonSchema = obj({
-  regressed: z.boolean(),
-  rules: obj({ tolerancePct: z.number(), minDeltaMs: z.number(), rateTolerancePts: z.number(), alpha: z.number() }),
-  significanceBound: z.number().min(0).max(1).describe('alpha / K (Tarone); the bound a p-value had to reach'),
-  regressions: z.array(flipSchema).describe('pass -> fail'),
-  fixed: z.array(flipSchema).describe('fail -> pass'),
-  added: z.array(flipSchema).describe('in the current report only'),
-  removed: z.array(flipSchema).describe('in the baseline only'),
-  latency: z
-    .array(latencyChangeSchema)
-    .describe(
-      "p50, p90, p99, p99.9 of every metric with values in either report, then of every conversation turn's metric in both (byTurn)",
-    ),
-  outcomes: z.array(outcomeChangeSchema).describe('every outcome'),
-  thresholds: z
-    .array(thresholdFlipSchema)
-    .describe('thresholds whose verdict differs, or that exist in one report only'),
-});
-type ResolvedCompareRules = Required<CompareOptions>;
-type ScenarioState = z.output<typeof state>;
-type CompareStat = z.output<typeof compareStat>;
-type OutcomeRule = z.output<typeof outcomeRule>;
-type ScenarioFlip = z.output<typeof flipSchema>;
-type LatencyChange = z.output<typeof latencyChangeSchema>;
-type OutcomeChange = z.output<typeof outcomeChangeSchema>;
-type ThresholdFlip = z.output<typeof thresholdFlipSchema>;
-export type ReportComparison = z.output<typeof comparisonSchema>;
 
 const DEFAULT_COMPARE_RULES: Readonly<ResolvedCompareRules> = {
   tolerancePct: 10,
@@ -143,18 +57,6 @@ const DEFAULT_COMPARE_RULES: Readonly<ResolvedCompareRules> = {
   rateTolerancePts: 1,
   alpha: 0.01,
 };
-
-/** What a comparison reads of a report. */
-export interface ComparableReport {
-  summary: ReportSummary;
-  latency: Record<LatencyMetric, LatencyEntry>;
-  histograms: Histograms;
-  thresholds: ThresholdResult[];
-  scenarios: ScenarioEntry[];
-  passRates?: PassRates;
-  byTurn?: ByTurnFields['byTurn'];
-  byTurnHistograms?: ByTurnFields['byTurnHistograms'];
-}
 
 const STATS: readonly CompareStat[] = ['p50', 'p90', 'p99', 'p999'];
 const PERCENTILE: Record<CompareStat, number> = { p50: 50, p90: 90, p99: 99, p999: 99.9 };
@@ -425,134 +327,6 @@ export function compareReports(
     outcomes.some((o) => o.regressed) ||
     thresholds.some((t) => t.current === false);
   return { regressed, rules, significanceBound: rules.alpha / family.k, ...flips, latency, outcomes, thresholds };
-}
-
-// ---------------------------------------------------------------- phrases and view
-
-/** `p 0.021`, `p < 0.0001`. */
-function formatPValue(p: number): string {
-  return p < 0.0001 ? 'p < 0.0001' : `p ${Number(p.toPrecision(2))}`;
-}
-
-const signedPct = (n: number): string => (n === Infinity ? 'new' : `${n > 0 ? '+' : ''}${n}%`);
-const signedMs = (ms: number): string => `${ms > 0 ? '+' : ms < 0 ? '-' : '±'}${formatMs(Math.abs(ms))}`;
-
-/** `+34% (+10.4 ms)`. */
-function latencyChangeText(l: LatencyChange): string {
-  return `${signedPct(l.changePct)} (${signedMs(l.deltaMs)})`;
-}
-
-/** `16 / 16 samples`. */
-function latencySamplesText(l: Pick<LatencyChange, 'baseCount' | 'currentCount'>): string {
-  return `${l.baseCount} / ${l.currentCount} samples`;
-}
-
-/**
- * Why a row was decided so: `too few samples (16 < 100)`, `within tolerance (<= +10% or < +1 ms)`,
- * `not significant (p 0.21 > 0.0033)`, `REGRESSED (p 0.0003 <= 0.0033)`.
- */
-function ruleText(
-  row: LatencyChange | OutcomeChange,
-  cmp?: Pick<ReportComparison, 'rules' | 'significanceBound'>,
-): string {
-  const rules = cmp?.rules;
-  const bound = cmp ? ` ${row.rule === 'regressed' ? '<=' : '>'} ${Number(cmp.significanceBound.toPrecision(2))}` : '';
-  const p = row.pValue === null ? '' : ` (${formatPValue(row.pValue)}${bound})`;
-  switch (row.rule) {
-    case 'too-few-samples':
-      return 'minCount' in row
-        ? `too few samples (${Math.min(row.baseCount, row.currentCount)} < ${row.minCount})`
-        : 'no requests';
-    case 'within-tolerance':
-      if (!rules) return 'within tolerance';
-      return 'minCount' in row
-        ? `within tolerance (<= ${signedPct(rules.tolerancePct)} or < +${formatMs(rules.minDeltaMs)})`
-        : `within tolerance (<= +${rules.rateTolerancePts} pts)`;
-    case 'not-significant':
-      return row.pValue === null ? 'not significant (no histogram to test)' : `not significant${p}`;
-    case 'regressed':
-      return `REGRESSED${p}`;
-    case 'not-judged':
-      return 'not judged (operator)';
-  }
-}
-
-/** `97.1% (34 of 35)`. */
-function outcomeRateText(rate: number, count: number, requests: number): string {
-  return `${formatPercent(rate)} (${count} of ${requests})`;
-}
-
-/** The rules in one phrase. */
-function rulesText(cmp: Pick<ReportComparison, 'rules' | 'significanceBound'>): string {
-  const r = cmp.rules;
-  return `a percentile regresses when both runs have enough samples for it, it grows by > ${r.tolerancePct}% and >= ${formatMs(r.minDeltaMs)}, and its quantile test gives p <= ${Number(cmp.significanceBound.toPrecision(2))}; an outcome rate when it moves > ${r.rateTolerancePts} pts the wrong way with Fisher's p <= the same bound (false-alarm rate ${r.alpha} over the whole comparison)`;
-}
-
-const name = (f: ScenarioFlip): string => `${f.suite} › ${f.name} [${f.mode}]`;
-const mark = (bad: boolean): Text => (bad ? span('✗', 'fail') : ' ');
-
-/**
- * The verdict, the scenario flips and thresholds that flipped, a table of every latency row
- * (base, current, change, samples, rule; a percentile the count cannot support is `—`, as in
- * the latency table; a turn's row only when it had samples enough to be judged) and the
- * outcome rows that are not zero in both.
- */
-export function comparisonView(cmp: ReportComparison): SectionView {
-  const verdict = (v: boolean | undefined, status: string | undefined): string =>
-    v === undefined ? 'absent' : (status ?? (v ? 'passed' : 'breached'));
-  const notes: Text[] = [
-    span(`rules: ${rulesText(cmp)}`, 'muted'),
-    ...cmp.regressions.map((f) => [span('✗', 'fail'), ` ${name(f)}: pass -> fail`]),
-    ...cmp.added.filter((a) => a.to === 'fail').map((f) => [span('✗', 'fail'), ` ${name(f)}: new, failing`]),
-    ...cmp.fixed.map((f) => [span('✓', 'ok'), ` ${name(f)}: fail -> pass`]),
-    ...cmp.thresholds.map((t) => [
-      t.current === false ? span('✗', 'fail') : span('✓', 'ok'),
-      ` threshold ${t.expression}: ${verdict(t.base, t.baseStatus)} -> ${verdict(t.current, t.currentStatus)}`,
-    ]),
-    ...(cmp.removed.length > 0 ? [`${cmp.removed.length} scenario(s) not in the current report`] : []),
-  ];
-  // A conversation's turns can add dozens of rows: those with too few samples are left to report.json.
-  const hiddenTurnRows = cmp.latency.filter((l) => l.turn !== undefined && l.rule === 'too-few-samples').length;
-  if (hiddenTurnRows > 0)
-    notes.push(span(`${hiddenTurnRows} turn row(s) with too few samples not shown (report.json has them)`, 'muted'));
-  const shown = cmp.latency.filter((l) => l.turn === undefined || l.rule !== 'too-few-samples');
-  const latency = shown.map((l): Text[] => [
-    mark(l.regressed),
-    `${l.turn === undefined ? '' : `turn${l.turn}.`}${l.metric}.${l.stat}`,
-    statMs(l.baseMs, l.baseCount, l.stat),
-    statMs(l.currentMs, l.currentCount, l.stat),
-    l.rule === 'too-few-samples' ? '—' : latencyChangeText(l),
-    latencySamplesText(l),
-    span(ruleText(l, cmp), l.regressed ? 'fail' : undefined),
-  ]);
-  const outcomes = cmp.outcomes
-    .filter((o) => o.baseCount > 0 || o.currentCount > 0)
-    .map((o): Text[] => [
-      mark(o.regressed),
-      o.outcome,
-      outcomeRateText(o.baseRate, o.baseCount, o.baseRequests),
-      outcomeRateText(o.currentRate, o.currentCount, o.currentRequests),
-      `${o.changePts > 0 ? '+' : ''}${o.changePts} pts`,
-      span(ruleText(o, cmp), o.regressed ? 'fail' : undefined),
-    ]);
-  const cols = (names: string[]) =>
-    names.map((header, i) => ({ header, ...((i <= 1 || i === names.length - 1) && { align: 'l' as const }) }));
-  return {
-    id: 'comparison',
-    title: 'Baseline',
-    summary: cmp.regressed
-      ? span('REGRESSED against the baseline', 'fail')
-      : span('no regression against the baseline', 'ok'),
-    notes,
-    tables: [
-      ...(latency.length > 0
-        ? [{ columns: cols(['', 'latency', 'base', 'current', 'change', 'samples', 'rule']), rows: latency }]
-        : []),
-      ...(outcomes.length > 0
-        ? [{ columns: cols(['', 'outcome', 'base', 'current', 'change', 'rule']), rows: outcomes }]
-        : []),
-    ],
-  };
 }
 
 type Doc = ComparableReport & { comparison?: ReportComparison };

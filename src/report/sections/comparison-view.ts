@@ -1,0 +1,134 @@
+/**
+ * How a comparison reads (comparison.ts decides it): a phrase per rule, a row per latency
+ * percentile and outcome, the verdict first.
+ */
+import { formatMs, formatPercent } from '../../units.js';
+import { span, type SectionView, type Text } from '../view.js';
+import { statMs } from './common.js';
+import type { LatencyChange, OutcomeChange, ReportComparison, ScenarioFlip } from './comparison-schema.js';
+
+/** `p 0.021`, `p < 0.0001`. */
+function formatPValue(p: number): string {
+  return p < 0.0001 ? 'p < 0.0001' : `p ${Number(p.toPrecision(2))}`;
+}
+
+const signedPct = (n: number): string => (n === Infinity ? 'new' : `${n > 0 ? '+' : ''}${n}%`);
+const signedMs = (ms: number): string => `${ms > 0 ? '+' : ms < 0 ? '-' : '±'}${formatMs(Math.abs(ms))}`;
+
+/** `+34% (+10.4 ms)`. */
+function latencyChangeText(l: LatencyChange): string {
+  return `${signedPct(l.changePct)} (${signedMs(l.deltaMs)})`;
+}
+
+/** `16 / 16 samples`. */
+function latencySamplesText(l: Pick<LatencyChange, 'baseCount' | 'currentCount'>): string {
+  return `${l.baseCount} / ${l.currentCount} samples`;
+}
+
+/**
+ * Why a row was decided so: `too few samples (16 < 100)`, `within tolerance (<= +10% or < +1 ms)`,
+ * `not significant (p 0.21 > 0.0033)`, `REGRESSED (p 0.0003 <= 0.0033)`.
+ */
+function ruleText(
+  row: LatencyChange | OutcomeChange,
+  cmp?: Pick<ReportComparison, 'rules' | 'significanceBound'>,
+): string {
+  const rules = cmp?.rules;
+  const bound = cmp ? ` ${row.rule === 'regressed' ? '<=' : '>'} ${Number(cmp.significanceBound.toPrecision(2))}` : '';
+  const p = row.pValue === null ? '' : ` (${formatPValue(row.pValue)}${bound})`;
+  switch (row.rule) {
+    case 'too-few-samples':
+      return 'minCount' in row
+        ? `too few samples (${Math.min(row.baseCount, row.currentCount)} < ${row.minCount})`
+        : 'no requests';
+    case 'within-tolerance':
+      if (!rules) return 'within tolerance';
+      return 'minCount' in row
+        ? `within tolerance (<= ${signedPct(rules.tolerancePct)} or < +${formatMs(rules.minDeltaMs)})`
+        : `within tolerance (<= +${rules.rateTolerancePts} pts)`;
+    case 'not-significant':
+      return row.pValue === null ? 'not significant (no histogram to test)' : `not significant${p}`;
+    case 'regressed':
+      return `REGRESSED${p}`;
+    case 'not-judged':
+      return 'not judged (operator)';
+  }
+}
+
+/** `97.1% (34 of 35)`. */
+function outcomeRateText(rate: number, count: number, requests: number): string {
+  return `${formatPercent(rate)} (${count} of ${requests})`;
+}
+
+/** The rules in one phrase. */
+function rulesText(cmp: Pick<ReportComparison, 'rules' | 'significanceBound'>): string {
+  const r = cmp.rules;
+  return `a percentile regresses when both runs have enough samples for it, it grows by > ${r.tolerancePct}% and >= ${formatMs(r.minDeltaMs)}, and its quantile test gives p <= ${Number(cmp.significanceBound.toPrecision(2))}; an outcome rate when it moves > ${r.rateTolerancePts} pts the wrong way with Fisher's p <= the same bound (false-alarm rate ${r.alpha} over the whole comparison)`;
+}
+
+const name = (f: ScenarioFlip): string => `${f.suite} › ${f.name} [${f.mode}]`;
+const mark = (bad: boolean): Text => (bad ? span('✗', 'fail') : ' ');
+
+/**
+ * The verdict, the scenario flips and thresholds that flipped, a table of every latency row
+ * (base, current, change, samples, rule; a percentile the count cannot support is `—`, as in
+ * the latency table; a turn's row only when it had samples enough to be judged) and the
+ * outcome rows that are not zero in both.
+ */
+export function comparisonView(cmp: ReportComparison): SectionView {
+  const verdict = (v: boolean | undefined, status: string | undefined): string =>
+    v === undefined ? 'absent' : (status ?? (v ? 'passed' : 'breached'));
+  const notes: Text[] = [
+    span(`rules: ${rulesText(cmp)}`, 'muted'),
+    ...cmp.regressions.map((f) => [span('✗', 'fail'), ` ${name(f)}: pass -> fail`]),
+    ...cmp.added.filter((a) => a.to === 'fail').map((f) => [span('✗', 'fail'), ` ${name(f)}: new, failing`]),
+    ...cmp.fixed.map((f) => [span('✓', 'ok'), ` ${name(f)}: fail -> pass`]),
+    ...cmp.thresholds.map((t) => [
+      t.current === false ? span('✗', 'fail') : span('✓', 'ok'),
+      ` threshold ${t.expression}: ${verdict(t.base, t.baseStatus)} -> ${verdict(t.current, t.currentStatus)}`,
+    ]),
+    ...(cmp.removed.length > 0 ? [`${cmp.removed.length} scenario(s) not in the current report`] : []),
+  ];
+  // A conversation's turns can add dozens of rows: those with too few samples are left to report.json.
+  const hiddenTurnRows = cmp.latency.filter((l) => l.turn !== undefined && l.rule === 'too-few-samples').length;
+  if (hiddenTurnRows > 0)
+    notes.push(span(`${hiddenTurnRows} turn row(s) with too few samples not shown (report.json has them)`, 'muted'));
+  const shown = cmp.latency.filter((l) => l.turn === undefined || l.rule !== 'too-few-samples');
+  const latency = shown.map((l): Text[] => [
+    mark(l.regressed),
+    `${l.turn === undefined ? '' : `turn${l.turn}.`}${l.metric}.${l.stat}`,
+    statMs(l.baseMs, l.baseCount, l.stat),
+    statMs(l.currentMs, l.currentCount, l.stat),
+    l.rule === 'too-few-samples' ? '—' : latencyChangeText(l),
+    latencySamplesText(l),
+    span(ruleText(l, cmp), l.regressed ? 'fail' : undefined),
+  ]);
+  const outcomes = cmp.outcomes
+    .filter((o) => o.baseCount > 0 || o.currentCount > 0)
+    .map((o): Text[] => [
+      mark(o.regressed),
+      o.outcome,
+      outcomeRateText(o.baseRate, o.baseCount, o.baseRequests),
+      outcomeRateText(o.currentRate, o.currentCount, o.currentRequests),
+      `${o.changePts > 0 ? '+' : ''}${o.changePts} pts`,
+      span(ruleText(o, cmp), o.regressed ? 'fail' : undefined),
+    ]);
+  const cols = (names: string[]) =>
+    names.map((header, i) => ({ header, ...((i <= 1 || i === names.length - 1) && { align: 'l' as const }) }));
+  return {
+    id: 'comparison',
+    title: 'Baseline',
+    summary: cmp.regressed
+      ? span('REGRESSED against the baseline', 'fail')
+      : span('no regression against the baseline', 'ok'),
+    notes,
+    tables: [
+      ...(latency.length > 0
+        ? [{ columns: cols(['', 'latency', 'base', 'current', 'change', 'samples', 'rule']), rows: latency }]
+        : []),
+      ...(outcomes.length > 0
+        ? [{ columns: cols(['', 'outcome', 'base', 'current', 'change', 'rule']), rows: outcomes }]
+        : []),
+    ],
+  };
+}
