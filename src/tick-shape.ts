@@ -16,7 +16,8 @@
  *
  * How: inside a nextTick callback, `async_hooks.executionAsyncResource()` is that callback's tick
  * object (a public API; no async hook is installed). Until the callback runs, the queued tick
- * object itself holds the classes. What is kept is one small object and an empty callback; on a
+ * object itself holds the classes. What is kept is one small object, an empty callback and the
+ * async context the import ran in (the importer's AsyncLocalStorage stores, usually none); on a
  * Node that builds tick objects another way, it is one harmless object.
  */
 import { executionAsyncResource } from 'node:async_hooks';
