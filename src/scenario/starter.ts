@@ -1,10 +1,12 @@
 /**
  * `initProject(dir, { force, emulatorProfile })`: writes a starter project for `droidcheck init`:
  * - `scenarios/starter.yaml`: a PORTABLE suite (the same text as the repository's
- *   scenarios/portable.yaml): it asserts documented behaviour only (an answer with intents, an
- *   address parsed, a grand total in money format, the test customer read and asked about), so
- *   it passes against the embedded emulator and against any service that keeps to the spec; a
- *   commented example shows shop-specific expectations to adapt. Valid for `run` and `load`;
+ *   scenarios/portable.yaml): it asserts documented behaviour only (an answer with text and an
+ *   intents list, an address parsed, a grand total in money format, the test customer read, and
+ *   an `ask` for JSON answered with JSON text: spec 5 promises the format, not the prompt's keys),
+ *   so it passes against the embedded emulator and against any service that keeps to the spec;
+ *   commented examples show shop-specific expectations to adapt (a product, its price, an intent
+ *   name, wording, the keys of the AI's JSON). Valid for `run` and `load`;
  * - `scenarios/emulator-profile.yaml` (when `emulatorProfile` is given): the demo shop the
  *   embedded emulator answers from (catalogue, prices, intents, seeded customers), to read;
  * - `droidcheck.schema.json`: the JSON Schema of the suite format (editor completion);
@@ -20,15 +22,19 @@ export const STARTER_SUITE = String.raw`# yaml-language-server: $schema=../droid
 # Portable checks: every expectation here holds for any service that keeps to the Message Endpoint
 # API specification (droidcheck's embedded emulator, the real service, another implementation),
 # because each asserts documented behaviour only, never a shop's catalogue, intent names or wording:
-# - an answer arrives with text and at least one intent (async: on the webhook, matched to its
-#   requestId; an answer that never comes is a timeout, one for no request an orphan);
+# - an answer arrives with text and an intents list (async: on the webhook, matched to its
+#   requestId; an answer that never comes is a timeout, one for no request an orphan); the list
+#   may be empty: which intents exist, and so whether a greeting raises one, is your droid's
+#   configuration;
 # - an address written in the message is parsed into addressParsing;
 # - the cart has a grand total in money format: an amount, then a currency code ("2,580.00 THB");
+# - the test customer can be read, and asked about: a prompt that asks for JSON gets JSON text
+#   (the spec promises the format, not the keys the prompt names);
 # - every scenario runs in both modes, so the sync and the async answer must both hold it (the
 #   report's Parity section also compares them field by field).
-# Your droid's own expectations (products, prices, intent names, wording) come on top: adapt the
-# commented example at the end. droidcheck's emulator answers from its demo shop, whose catalogue,
-# prices and intents are in scenarios/emulator-profile.yaml.
+# Your droid's own expectations (products, prices, intent names, wording, the keys of its JSON
+# answers) come on top: adapt the commented examples at the end. droidcheck's emulator answers from
+# its demo shop, whose catalogue, prices and intents are in scenarios/emulator-profile.yaml.
 suite: Portable checks
 scenarios:
   - name: answers a greeting with text and intents
@@ -36,7 +42,7 @@ scenarios:
     humanMessage: Hello there!
     expect:
       answer: { present: true }
-      intents: { minLength: 1 }                          # the names are your droid's configuration
+      intents: { present: true }                         # a list, maybe empty: the names are your droid's configuration
       customerInsight.user_language: { present: true }
     latency: "< 180s"                                    # the spec's answer limit
 
@@ -44,7 +50,6 @@ scenarios:
     tags: [address]
     humanMessage: Please deliver my order to 99 Sukhumvit Rd, Bangkok 10110
     expect:
-      intents: { minLength: 1 }
       addressParsing.postal_code: "10110"
       addressParsing.city: { icontains: bangkok }
 
@@ -54,7 +59,6 @@ scenarios:
     passRate: 0.66
     humanMessage: I would like to buy 2 shirts, please send them to 99 Sukhumvit Rd, Bangkok 10110
     expect:
-      intents: { minLength: 1 }
       shoppingCart.grandTotal: { matches: "^\\d[\\d,]*(\\.\\d+)?\\s?[A-Z]{3}$" }
       addressParsing.postal_code: "10110"
 
@@ -71,12 +75,13 @@ scenarios:
         customerId: "{{ vars.customer }}"
         prompt: 'Analyze user sentiment. Respond ONLY with valid JSON: { "status": "positive" | "negative" | "neutral", "reason": "brief explanation" }'
         expect:
-          answer: { json: { status: { oneOf: [positive, negative, neutral] } } }
+          answer: { json: {} }                           # JSON text, whatever its keys
 
-# Your shop's expectations: adapt the product, the price, the intent name and the wording to your
-# droid, then uncomment (indent as the scenarios above). As written they hold for droidcheck's
-# embedded emulator (its demo shop: 1,290.00 THB a shirt, free shipping from 1,500.00 THB, an
-# intent named "purchase"), so droidcheck run passes with them too.
+# Your shop's expectations: adapt the product, the price, the intent name, the wording and the keys
+# of the AI's JSON to your droid, then uncomment (indent as the scenarios above). As written they
+# hold for droidcheck's embedded emulator (its demo shop: 1,290.00 THB a shirt, free shipping from
+# 1,500.00 THB, an intent named "purchase"; its ask answers with the keys the prompt spells out),
+# so droidcheck run passes with them too.
 #
 #  - name: buys two Oxford shirts
 #    tags: [cart, my-shop]
@@ -85,6 +90,18 @@ scenarios:
 #      intents: { includes: purchase }                    # your droid's intent name
 #      shoppingCart.grandTotal: { money: "2,580.00 THB" } # 2 x 1,290.00 THB, shipping free
 #      answer: { icontains: oxford }                      # your droid's wording
+#
+#  - name: the AI's sentiment JSON has the keys the prompt asks for
+#    tags: [crm, my-shop]
+#    modes: [async]
+#    steps:
+#      - say: Hi, I am looking for a gift for my sister
+#        capture: { customer: customerId }
+#      - call: ask
+#        customerId: "{{ vars.customer }}"
+#        prompt: 'Analyze user sentiment. Respond ONLY with valid JSON: { "status": "positive" | "negative" | "neutral", "reason": "brief explanation" }'
+#        expect:
+#          answer: { json: { status: { oneOf: [positive, negative, neutral] }, reason: { present: true } } }  # your droid's keys
 `;
 
 const ENV_EXAMPLE = `# droidcheck: a real target (leave DROID_BASE_URL unset to use the embedded emulator).

@@ -8,8 +8,11 @@
  *
  * Nor do they assume the demo shop unless tagged `demo-shop`: its catalogue, prices, intent names
  * and wording are each droid owner's configuration, so a portable scenario checks intents only as
- * a non-empty list, money only by its format, and no answer wording. The starter that `init`
- * writes is scenarios/portable.yaml, word for word.
+ * a list, money only by its format, and no answer wording. Nor what the spec names without
+ * promising: an intent in every answer (the list may be empty: a droid raises only the intents
+ * its owner configured), the keys of an `ask` answer (spec 5: a prompt that asks for JSON gets
+ * JSON text; the keys the prompt spells out are the AI's to follow or not). The starter that
+ * `init` writes is scenarios/portable.yaml, word for word.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
@@ -137,6 +140,66 @@ function demoShopAssertions(s: RawScenario): string[] {
   });
   return out;
 }
+
+/** A length matcher's value that requires at least one element (`minLength: 1`, `length: 2`, `length: { min: 1 }`). */
+function requiresElements(matcher: string, value: unknown): boolean {
+  if (matcher === 'minLength') return typeof value === 'number' && value > 0;
+  if (matcher !== 'length') return false;
+  if (typeof value === 'number') return value > 0;
+  const min = (value as { min?: unknown } | null)?.min;
+  return typeof min === 'number' && min > 0;
+}
+
+/** What a scenario asserts that the spec names but does not promise, as "what: path (why)". */
+function unpromised(s: RawScenario): string[] {
+  const out: string[] = [];
+  const scan = (expect: Record<string, unknown> | undefined, where: string, ask: boolean) => {
+    for (const [path, m] of Object.entries(expect ?? {})) {
+      const matchers = m !== null && typeof m === 'object' && !Array.isArray(m) ? (m as Record<string, unknown>) : {};
+      const isIntents = path === 'intents' || path === 'customerInsight.intents';
+      if (isIntents && Object.entries(matchers).some(([k, v]) => requiresElements(k, v)))
+        out.push(`${where}: ${path} (an intent in every answer)`);
+      const json = matchers.json;
+      if (ask && path === 'answer' && json !== null && typeof json === 'object' && Object.keys(json).length > 0)
+        out.push(`${where}: answer#${Object.keys(json).join(',')} (keys of the ask answer)`);
+    }
+  };
+  scan(s.expect, 'answer', false);
+  (s.steps ?? []).forEach((step, i) => {
+    if (step.call === undefined || step.call === 'ask') scan(step.expect, `step ${i + 1}`, step.call === 'ask');
+  });
+  return out;
+}
+
+describe('shipped portable scenarios assert only what the spec promises', () => {
+  for (const file of yamlFiles(ROOT)) {
+    const suite = parse(readFileSync(file, 'utf8')) as { suite: string; scenarios: RawScenario[] };
+    for (const s of suite.scenarios) {
+      const tags = [s.tags ?? []].flat();
+      if (tags.includes('demo-shop') || tags.includes('emulator-only')) continue;
+      it(`${relative(ROOT, file)} / ${s.name}`, () => {
+        expect(unpromised(s)).toEqual([]);
+      });
+    }
+  }
+
+  it('the check itself finds a required intent and the keys of an ask answer, and lets a list and JSON text pass', () => {
+    const s: RawScenario = {
+      name: 'x',
+      expect: { intents: { minLength: 1 }, 'customerInsight.intents': { length: { min: 1 } } },
+      steps: [
+        { say: 'hi', expect: { intents: { present: true } } },
+        { call: 'ask', expect: { answer: { json: { status: { oneOf: ['positive'] }, reason: { present: true } } } } },
+        { call: 'ask', expect: { answer: { json: {} } } },
+      ],
+    };
+    expect(unpromised(s)).toEqual([
+      'answer: intents (an intent in every answer)',
+      'answer: customerInsight.intents (an intent in every answer)',
+      'step 2: answer#status,reason (keys of the ask answer)',
+    ]);
+  });
+});
 
 describe('shipped scenarios assume the demo shop only when tagged demo-shop', () => {
   const files = yamlFiles(ROOT);

@@ -12,7 +12,9 @@
  * - customer: every named field, of other types (customerId and channelId strings, externalId a
  *   number, unknown values null), plus fields of its own;
  * - send `{queued, messageId}`; setBot `{ok}`; get-image-alt `{alt, took_ms, meta}`, 422 for an
- *   unsupported extension; ask adds `usage`;
+ *   unsupported extension; ask adds `usage`, and answers a prompt that asks for JSON with JSON
+ *   text of its own keys (`{"sentiment": "neutral"}`), never those of a template the prompt
+ *   spells out (the spec promises JSON text, not its keys);
  * - the sync endpoint accepts **only a string** humanMessage (as the endpoint page shows): an
  *   object gets 400 `Invalid humanMessage format`; its answer has no requestId;
  * - the async endpoint checks its settings (webhook, test customer) before the message, in the
@@ -22,7 +24,8 @@
  *   delay between attempts (not a backoff), retried on a non-2xx answer, a network error or no
  *   answer within its own attempt timeout;
  * - another shop: its own catalogue (other products, prices in USD, another shipping rule),
- *   its own intent names (`buy`, `question`, `hello`, ...: each droid's owner names them) and its
+ *   its own intent names (`buy`, `question`, ...: each droid's owner names them; none for a
+ *   greeting, so a greeting's `intents` is an empty list) and its
  *   own wording of the answer. The extraction (address, contact details, quantities, languages)
  *   comes from the emulator's rule engine (src/emulator/ai), so documented behaviour (an address
  *   in the message is parsed, the cart has a grand total in money format) holds, while every
@@ -81,7 +84,11 @@ const ALT_CATALOGUE: Catalogue = {
   ],
 };
 
-/** The alternative droid's intents: every built-in detector, under names of its owner's choosing. */
+/**
+ * The alternative droid's intents: the built-in detectors under names of its owner's choosing,
+ * and none for a greeting (its owner configured none), so "Hello there!" gets `intents: []`: the
+ * spec names the list, not that an answer raises an intent.
+ */
 const ALT_INTENTS: readonly IntentDefinition[] = [
   { name: 'unhappy', detects: ['complaint', 'return_request'], keywords: [] },
   { name: 'buy', detects: ['purchase'], keywords: [] },
@@ -89,7 +96,6 @@ const ALT_INTENTS: readonly IntentDefinition[] = [
   { name: 'delivery', detects: ['shipping'], keywords: [] },
   { name: 'pay', detects: ['payment'], keywords: [] },
   { name: 'contact', detects: ['contact_update'], keywords: [] },
-  { name: 'hello', detects: ['greeting'], keywords: [] },
   { name: 'thank_you', detects: ['thanks'], keywords: [] },
 ];
 
@@ -393,7 +399,10 @@ export async function startAltService(options: AltServiceOptions = {}): Promise<
         const prompt = (req.body as { prompt?: unknown } | null)?.prompt;
         if (typeof prompt !== 'string' || prompt.length === 0 || prompt.length > 500)
           return refuse(reply, 400, 'prompt must be 1 to 500 characters');
-        return { answer: answerPrompt(prompt, c.conversation, ALT_CATALOGUE), usage: { tokens: 42 } };
+        // JSON when JSON is asked for (spec 5), but with this droid's own keys: a template the
+        // prompt spells out (`{ "status": ... }`) is not followed.
+        const ownKeys = prompt.replace(/\{[^{}]*\}/g, '');
+        return { answer: answerPrompt(ownKeys, c.conversation, ALT_CATALOGUE), usage: { tokens: 42 } };
       });
       api.post('/send', async (req, reply) => {
         const b = (req.body ?? {}) as { customerId?: unknown; humanMessage?: unknown };

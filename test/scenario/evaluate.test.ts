@@ -101,6 +101,10 @@ describe('matchers', () => {
     ],
     ['customExtractedInfo.summary', '{ json: { sentiment: negative } }', false],
     ['answer', '{ json: { a: 1 } }', false],
+    // `json: {}` asserts only that the string is JSON text (the ask answer to a JSON prompt, spec 5).
+    ['customExtractedInfo.summary', '{ json: {} }', true],
+    ['answer', '{ json: {} }', false],
+    ['intents', '{ json: {} }', false],
   ])('%s %s -> %s', async (path, matcher, ok) => {
     expect(await passes(path, matcher)).toBe(ok);
   });
