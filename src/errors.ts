@@ -18,7 +18,10 @@
  */
 export const ERROR_CODES = {
   DROIDCHECK_ERR_USAGE: 'a bad flag, option or argument (exit 2)',
-  DROIDCHECK_ERR_SCENARIO: 'a scenario, config or profile file is malformed; each problem at file:line:col (exit 2)',
+  DROIDCHECK_ERR_SCENARIO:
+    'a scenario suite or an emulator/fault profile is malformed; each problem at file:line:col (exit 2)',
+  DROIDCHECK_ERR_CONFIG_FILE:
+    'droidcheck.config.yaml (or --config FILE) is malformed; every problem at file:line:col, all at once (exit 2)',
   DROIDCHECK_ERR_CONFIG: 'configuration missing or contradictory, e.g. a real target without its token (exit 2)',
   DROIDCHECK_ERR_THRESHOLD: 'a threshold (SLO) expression is malformed or names an unknown metric (exit 2)',
   DROIDCHECK_ERR_SETUP:
@@ -82,12 +85,32 @@ export interface FileIssue {
   message: string;
 }
 
-/** DROIDCHECK_ERR_SCENARIO: a scenario, config or profile file is malformed. Exit 2. */
+/** DROIDCHECK_ERR_SCENARIO: a scenario suite or an emulator/fault profile is malformed (the config file: ConfigFileError). Exit 2. */
 export class ScenarioError extends DroidcheckError {
   static readonly code = 'DROIDCHECK_ERR_SCENARIO';
   readonly issues: FileIssue[];
   constructor(issues: FileIssue[]) {
     super(ScenarioError.code, issues.map((i) => `${formatLocation(i.location)}: ${i.message}`).join('\n'), EXIT.USAGE);
+    this.issues = issues;
+  }
+}
+
+/**
+ * DROIDCHECK_ERR_CONFIG_FILE: the config file is malformed: a misspelt or misplaced key, a value
+ * its option's parser refuses, a secret written into it. Its own code, apart from
+ * DROIDCHECK_ERR_SCENARIO (a suite) and DROIDCHECK_ERR_CONFIG (a setting missing or
+ * contradictory, fixed in the environment), because the fix is in this one file, at each
+ * `issues` position. Exit 2.
+ */
+export class ConfigFileError extends DroidcheckError {
+  static readonly code = 'DROIDCHECK_ERR_CONFIG_FILE';
+  readonly issues: FileIssue[];
+  constructor(issues: FileIssue[]) {
+    super(
+      ConfigFileError.code,
+      issues.map((i) => `${formatLocation(i.location)}: ${i.message}`).join('\n'),
+      EXIT.USAGE,
+    );
     this.issues = issues;
   }
 }
@@ -231,6 +254,7 @@ export class InternalError extends DroidcheckError {
 /** Every error class, for the test that walks the table. */
 export const ERROR_CLASSES = [
   ScenarioError,
+  ConfigFileError,
   UsageError,
   ConfigError,
   ApiError,

@@ -20,8 +20,10 @@ export {
   ERROR_CODES,
   /** Base class of every droidcheck error: a stable `code` (DROIDCHECK_ERR_*) and an `exitCode`. */
   DroidcheckError,
-  /** A scenario or config file is wrong; says where (file:line:col) and how to fix it (exit 2). */
+  /** A scenario suite or a profile is wrong; says where (file:line:col) and how to fix it (exit 2). */
   ScenarioError,
+  /** The config file is wrong; every problem at file:line:col, `issues` (DROIDCHECK_ERR_CONFIG_FILE, exit 2). */
+  ConfigFileError,
   /** A flag or argument is wrong (exit 2). */
   UsageError,
   /** The configuration is wrong or incomplete (exit 2). */
@@ -106,7 +108,7 @@ export { initProject, type InitResult } from './scenario/index.js';
 export {
   /** `resolveConfig(command, flags, env, fileFlags)`: flags > environment > .env > config file > defaults. */
   resolveConfig,
-  /** `loadConfigFile(path, required)`: the config file's content (a missing default file is `{}`). */
+  /** `loadConfigFile(path, required)`: the config file's content (a missing default file is `{}`); ConfigFileError listing every problem. */
   loadConfigFile,
   /** `fileFlags(file, command)`: the flags a config file gives a command (its section over the shared keys). */
   fileFlags,

@@ -5,6 +5,7 @@ import {
   AbortedError,
   ApiError,
   ConfigError,
+  ConfigFileError,
   ContractError,
   type DroidcheckError,
   ERROR_CLASSES,
@@ -116,6 +117,7 @@ describe('every error code in one table, documented once', () => {
     const samples: DroidcheckError[] = [
       new UsageError('x'),
       new ScenarioError([]),
+      new ConfigFileError([]),
       new ConfigError('x'),
       new ThresholdError('x'),
       new SetupError('x'),

@@ -199,6 +199,7 @@ describe('src/index.ts', () => {
         "ApiError",
         "CONTRACTS",
         "ConfigError",
+        "ConfigFileError",
         "ContractError",
         "DroidClient",
         "DroidcheckError",

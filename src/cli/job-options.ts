@@ -99,7 +99,8 @@ export function toFlags(command: OptionCommand, opts: Record<string, unknown>, p
 /**
  * The resolved config of `kind` from what the user typed on `cmd`, the config file (`--config`,
  * or ./droidcheck.config.yaml when present), `.env` and the environment.
- * Throws UsageError / ConfigError / ThresholdError / ScenarioError (file:line:col): exit 2.
+ * Throws UsageError / ConfigError / ThresholdError; ConfigFileError (the config file, each problem
+ * at file:line:col): exit 2.
  */
 export async function jobConfig<K extends JobKind>(kind: K, cmd: Command, ctx: CliContext): Promise<ConfigOf<K>> {
   const explicit = explicitOptions<Record<string, unknown>>(cmd);

@@ -11,67 +11,27 @@
  * `concurrency` sits in the `run:` / `load:` sections, never at the top: in `load` it chooses
  * the closed model, which `--rate` or `--stages` on the command line replace (flags beat the
  * file), as k6's executor or Artillery's phases are per scenario, not global.
- * Every value goes through the same parser as its flag; every problem is reported at
- * file:line:col (ScenarioError, DROIDCHECK_ERR_SCENARIO, exit 2). Tokens and secrets are never
- * read from it: they come from the environment only.
+ * Every value goes through the same parser as its flag; every problem of the file is reported at
+ * once, each at file:line:col (ConfigFileError, DROIDCHECK_ERR_CONFIG_FILE, exit 2), as a suite's
+ * are: a fix-and-rerun loop per mistake is what the list saves. Tokens and secrets are never read
+ * from it: they come from the environment only.
  * Precedence: flags > environment > `.env` > config file > defaults.
  */
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
-import { ScenarioError, UsageError, type FileIssue } from '../errors.js';
+import { ConfigFileError, UsageError, type FileIssue } from '../errors.js';
+import { judgeConfigSchema } from '../llm/config.js';
 import { readYaml, type YamlSource } from '../scenario/yaml-source.js';
 import { issuesFromZod } from '../scenario/zod-issues.js';
-import { judgeConfigSchema } from '../llm/config.js';
+import { fileKeys, keyIssues, optionShape, valueIssues, type Section } from './file-issues.js';
 import type { JobFlags } from './flags.js';
-import {
-  isSharedKey,
-  JOB_COMMANDS,
-  OPTIONS,
-  specFor,
-  type OptionCommand,
-  type OptionKey,
-  type OptionSpec,
-} from './options.js';
+import type { OptionCommand } from './options.js';
 import { rememberOrigin } from './values.js';
 
 export const DEFAULT_CONFIG_FILE = 'droidcheck.config.yaml';
 
-const SECRET_KEYS = [
-  'token',
-  'apiToken',
-  'secret',
-  'webhookSecret',
-  'verifyToken',
-  'DROID_API_TOKEN',
-  'DROID_WEBHOOK_SECRET',
-  'DROID_VERIFY_TOKEN',
-  'OPENAI_API_KEY',
-  'apiKey',
-];
-/** The sections of the file: one per job command, and `redteam:` (its attacks, and overrides of the top-level keys). */
-const SECTIONS = [...JOB_COMMANDS, 'redteam'] as const;
-type Section = (typeof SECTIONS)[number];
-
-const fileKeys = (command?: Section): OptionKey[] =>
-  (Object.keys(OPTIONS) as OptionKey[]).filter((k) => {
-    const o = OPTIONS[k] as OptionSpec;
-    return o.file !== false && (command === undefined ? isSharedKey(k) : o.commands.includes(command));
-  });
-
-/** The YAML shape of an option (its parser checks the value itself). */
-function shapeOf(key: OptionKey, command: Section | undefined): z.ZodType {
-  const spec = specFor(key, command ?? 'run');
-  const shape =
-    spec.kind === 'list'
-      ? z.array(z.union([z.string(), z.number()]).transform(String))
-      : spec.kind === 'value'
-        ? z.union([z.string(), z.number()])
-        : z.boolean();
-  return shape.optional().describe(spec.help);
-}
-
-const objectOf = (command: Section | undefined) =>
-  Object.fromEntries(fileKeys(command).map((k) => [k, shapeOf(k, command)]));
+const objectOf = (section: Section | undefined) =>
+  Object.fromEntries(fileKeys(section).map((k) => [k, optionShape(k, section)]));
 
 /** What a config file may hold (derived from the table; `droidcheck schema` may print it). */
 export const userConfigSchema = z.strictObject({
@@ -95,93 +55,32 @@ export type UserConfig = Record<string, unknown> & {
 
 const sources = new WeakMap<object, YamlSource>();
 
-const commandList = (cs: readonly string[]): string => cs.map((c) => `\`${c}:\``).join(' or ');
-
-/** A table key written where it does not belong: at the top (not every command's) or in another command's section. */
-function misplaced(data: Record<string, unknown>, source: YamlSource): FileIssue[] {
-  const issues: FileIssue[] = [];
-  const check = (key: string, section: Section | undefined): void => {
-    if (!Object.hasOwn(OPTIONS, key)) return;
-    const o = OPTIONS[key as OptionKey] as OptionSpec;
-    const location = source.locate(section ? [section, key] : [key], 'key');
-    const jobs = SECTIONS.filter((c) => o.commands.includes(c));
-    if (o.file === false)
-      issues.push({
-        location,
-        message: `"${key}" is not a config-file key: give ${o.flag ?? key} on the command line`,
-      });
-    else if (section === undefined && !isSharedKey(key as OptionKey))
-      issues.push({
-        location,
-        message: `"${key}" is an option of ${jobs.map((c) => `droidcheck ${c}`).join(' and ')}, not of every command: put it under ${commandList(jobs)}`,
-      });
-    else if (section !== undefined && !o.commands.includes(section))
-      issues.push({
-        location,
-        message: `"${key}" is not an option of droidcheck ${section}${jobs.length > 0 ? `: put it under ${commandList(jobs)}` : ''}`,
-      });
-  };
-  for (const key of Object.keys(data)) check(key, undefined);
-  for (const section of SECTIONS) {
-    const s = data[section];
-    if (s !== null && typeof s === 'object' && !Array.isArray(s)) for (const key of Object.keys(s)) check(key, section);
-  }
-  return issues;
-}
-
-/** Every value through its option's parser, each mistake at its file:line:col. */
-function badValues(data: UserConfig, source: YamlSource): FileIssue[] {
-  const issues: FileIssue[] = [];
-  const check = (values: Record<string, unknown>, section: Section | undefined): void => {
-    for (const [key, raw] of Object.entries(values)) {
-      if (!Object.hasOwn(OPTIONS, key) || raw === undefined) continue;
-      const label = section ? `${section}.${key}` : key;
-      const path = section ? [section, key] : [key];
-      // A list's items one by one, so that a mistake points at its item.
-      const items: [unknown, (string | number)[]][] = Array.isArray(raw)
-        ? raw.map((v, i) => [[v], [...path, i]])
-        : [[raw, path]];
-      for (const [value, at] of items) {
-        try {
-          specFor(key as OptionKey, section ?? 'run').parse(value as never, label);
-        } catch (err) {
-          issues.push({ location: source.locate(at), message: (err as Error).message });
-        }
-      }
-    }
-  };
-  check(data, undefined);
-  for (const section of SECTIONS) if (data[section]) check(data[section], section);
-  return issues;
-}
+const at = (i: FileIssue): string => `${i.location.line}:${i.location.col}`;
 
 /**
- * Parses config text. Throws ScenarioError (DROIDCHECK_ERR_SCENARIO, exit 2) naming
- * file:line:col for every problem: a key in the wrong place, a value its option's parser refuses
- * (the same message as the flag's), a token or secret written into the file.
+ * Parses config text. Throws ConfigFileError (DROIDCHECK_ERR_CONFIG_FILE, exit 2) listing every
+ * problem, each at file:line:col, top to bottom: a YAML syntax error (alone: nothing else can be
+ * read then), a secret written into the file, a key in the wrong place or misspelt (with where it
+ * belongs, or a did-you-mean), a value of the wrong type, a value its option's parser refuses
+ * (the same message as the flag's).
  */
 export function parseConfigFile(text: string, file: string): UserConfig {
   const { source, issues } = readYaml(text, file);
-  if (!source) throw new ScenarioError(issues);
+  if (!source) throw new ConfigFileError(issues);
   const data = source.data ?? {};
-  if (data !== null && typeof data === 'object' && !Array.isArray(data)) {
-    const secrets = Object.keys(data).filter((k) => SECRET_KEYS.includes(k));
-    if (secrets.length > 0) {
-      throw new ScenarioError(
-        secrets.map((k) => ({
-          location: source.locate([k], 'key'),
-          message: `"${k}" does not belong in a file: export DROID_API_TOKEN / DROID_WEBHOOK_SECRET in the environment instead`,
-        })),
-      );
-    }
-    const wrongPlace = misplaced(data as Record<string, unknown>, source);
-    if (wrongPlace.length > 0) throw new ScenarioError(wrongPlace);
-  }
+  const keys = keyIssues(data, source);
   const parsed = userConfigSchema.safeParse(data);
-  if (!parsed.success) throw new ScenarioError(issuesFromZod(parsed.error.issues, source, userConfigSchema));
+  // A key the schema does not know is already one of `keys`, at the same position, in better words.
+  const said = new Set(keys.map(at));
+  const types = parsed.success ? [] : issuesFromZod(parsed.error.issues, source, userConfigSchema);
+  const problems = [...keys, ...types.filter((i) => !said.has(at(i))), ...valueIssues(data, source)];
+  if (problems.length > 0 || !parsed.success)
+    throw new ConfigFileError(
+      (problems.length > 0 ? problems : types).sort(
+        (a, b) => a.location.line - b.location.line || a.location.col - b.location.col,
+      ),
+    );
   const config = parsed.data as UserConfig;
-  const bad = badValues(config, source);
-  if (bad.length > 0) throw new ScenarioError(bad);
   sources.set(config, source);
   return config;
 }

@@ -413,7 +413,7 @@ function resolveBase(
  * every option through the table (options.ts, values.ts). The result is typed by `command`:
  * `resolveConfig('load', ...)` has its `load` settings.
  * Throws UsageError / ConfigError (exit 2) naming the flag, the variable or the file's key at
- * its line:col; ScenarioError for a file value its parser refuses.
+ * its line:col; ConfigFileError for a file value its parser refuses.
  */
 export function resolveConfig<K extends JobKind>(
   command: K,

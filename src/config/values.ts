@@ -5,11 +5,11 @@
  * `load.rate (droidcheck.config.yaml:4:9)`).
  *
  * A config file read by file.ts remembers where each key is written (`fileOrigin`), so a file
- * value's mistake is reported at its file:line:col (ScenarioError, exit 2); a plain object given
- * through the API is named `key (config file)`.
+ * value's mistake is reported at its file:line:col (ConfigFileError, DROIDCHECK_ERR_CONFIG_FILE,
+ * exit 2); a plain object given through the API is named `key (config file)`.
  */
 import type { SourceLocation } from '../errors.js';
-import { isDroidcheckError, ScenarioError } from '../errors.js';
+import { ConfigFileError, isDroidcheckError } from '../errors.js';
 import type { JobFlags } from './flags.js';
 import {
   flagName,
@@ -98,7 +98,7 @@ function pick(
   return undefined;
 }
 
-/** Parses `raw` from `source`; a file value's mistake becomes a ScenarioError at its position. */
+/** Parses `raw` from `source`; a file value's mistake becomes a ConfigFileError at its position. */
 function parseFrom(
   key: OptionKey,
   spec: OptionSpec,
@@ -111,7 +111,7 @@ function parseFrom(
   try {
     return spec.parse(raw, where);
   } catch (err) {
-    if (at && isDroidcheckError(err)) throw new ScenarioError([{ location: at.location, message: err.message }]);
+    if (at && isDroidcheckError(err)) throw new ConfigFileError([{ location: at.location, message: err.message }]);
     throw err;
   }
 }
@@ -120,7 +120,7 @@ function parseFrom(
  * Resolves every option of `command` from `cli` (what the user typed, `JobFlags` names), `env`
  * and `file` (the config file's flags for this command, file.ts `fileFlags`). Options of other
  * commands stay undefined. Throws what the parsers throw (UsageError, ThresholdError; a file
- * value's ScenarioError at file:line:col): exit 2.
+ * value's ConfigFileError at file:line:col): exit 2.
  */
 export function resolveOptions(
   command: OptionCommand,

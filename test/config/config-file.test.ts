@@ -7,16 +7,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fileFlags, parseConfigFile, readDotenv, resolveConfig, withDotenv } from '../../src/config/index.js';
-import { ConfigError, ScenarioError } from '../../src/errors.js';
+import { ConfigError, ConfigFileError } from '../../src/errors.js';
 
-function errorOf(fn: () => unknown): ScenarioError {
+function errorOf(fn: () => unknown): ConfigFileError {
   try {
     fn();
   } catch (err) {
-    if (err instanceof ScenarioError) return err;
+    if (err instanceof ConfigFileError) return err;
     throw err;
   }
-  throw new Error('expected a ScenarioError');
+  throw new Error('expected a ConfigFileError');
 }
 
 describe('droidcheck.config.yaml', () => {
@@ -41,10 +41,50 @@ describe('droidcheck.config.yaml', () => {
       /^c\.yaml:2:10: retries: "many" must be a whole number/,
     );
     const both = errorOf(() => parseConfigFile('run:\n  concurrency: many\n  concurency: 3\n', 'c.yaml'));
-    expect(both.issues.map((i) => i.location.line)).toEqual([3]);
+    expect(both.issues.map((i) => i.location.line)).toEqual([2, 3]);
     const typo = errorOf(() => parseConfigFile('reportDir: r\nretires: 3\n', 'c.yaml'));
     expect(typo.message).toMatch(/^c\.yaml:2:1: .*"retires".*did you mean "retries"/);
     expect(errorOf(() => parseConfigFile('load:\n  rate: fast\n', 'c.yaml')).message).toMatch(/^c\.yaml:2:9: /);
+  });
+
+  it('reports every mistake at once, each at its line, under its own code: a misspelt key with where it belongs, a bad value', () => {
+    const err = errorOf(() =>
+      parseConfigFile(
+        'paths: [suites]\nconcurency: 4\nmode: turbo\nload:\n  rate: 5\n  timout: 30s\ncapacity:\n  warmup: soon\n',
+        'c.yaml',
+      ),
+    );
+    expect(err.code).toBe('DROIDCHECK_ERR_CONFIG_FILE');
+    expect(err.exitCode).toBe(2);
+    expect(err.message.split('\n')).toEqual([
+      'c.yaml:2:1: unknown key "concurency" — did you mean "concurrency" under `run:` or `load:`?',
+      'c.yaml:3:7: mode: "turbo" must be sync, async or both',
+      'c.yaml:6:3: unknown key "timout" — did you mean "timeout"?',
+      expect.stringMatching(/^c\.yaml:8:11: capacity\.warmup: "soon" /),
+    ]);
+  });
+
+  it("names a misplaced key, a secret and a wrong type together, and a judge section's secret and URL", () => {
+    const err = errorOf(() =>
+      parseConfigFile(
+        'rate: 5\ntoken: abc123456789\nretries: [1]\njudge:\n  apiKey: sk-secret-0123\n  baseUrl: localhost:11434\n',
+        'c.yaml',
+      ),
+    );
+    expect(err.issues.map((i) => `${i.location.line}:${i.location.col}`)).toEqual([
+      '1:1',
+      '2:1',
+      '3:10',
+      '5:3',
+      '6:12',
+    ]);
+    expect(err.message).toContain(
+      'c.yaml:1:1: "rate" is an option of droidcheck load, not of every command: put it under `load:`',
+    );
+    expect(err.message).toContain('c.yaml:3:10: "retries": must be a string or a number, got a list');
+    expect(err.message).toContain('"judge.apiKey" does not belong in a file: export OPENAI_API_KEY');
+    expect(err.message).toContain('judge.baseUrl: "localhost:11434" is not an http(s) URL');
+    expect(err.message).not.toMatch(/abc123456789|sk-secret/);
   });
 
   it('refuses a token or secret written into the file', () => {

@@ -25,20 +25,20 @@ import {
   type OptionKey,
   type OptionSpec,
 } from '../../src/config/index.js';
-import { ScenarioError } from '../../src/errors.js';
+import { ConfigFileError } from '../../src/errors.js';
 import { REPO } from '../helpers/cli.js';
 
 const sink = (): Writable => new Writable({ write: (_c, _e, cb) => cb() });
 const ctx = (): CliContext => ({ stdout: sink(), stderr: sink(), env: {}, color: false, exitCode: 0 });
 
-function scenarioError(fn: () => unknown): ScenarioError {
+function fileError(fn: () => unknown): ConfigFileError {
   try {
     fn();
   } catch (err) {
-    if (err instanceof ScenarioError) return err;
+    if (err instanceof ConfigFileError) return err;
     throw err;
   }
-  throw new Error('expected a ScenarioError');
+  throw new Error('expected a ConfigFileError');
 }
 
 describe('the table of options', () => {
@@ -87,18 +87,18 @@ describe('the table of options', () => {
       }
     })();
     expect(fromFlag).toBe('--timeout: "soon" is not a duration; write e.g. 500ms, 30s, 2m');
-    const err = scenarioError(() => parseConfigFile('reportDir: r\ntimeout: soon\n', 'droidcheck.config.yaml'));
+    const err = fileError(() => parseConfigFile('reportDir: r\ntimeout: soon\n', 'droidcheck.config.yaml'));
     expect(err.message).toBe(
       'droidcheck.config.yaml:2:10: timeout: "soon" is not a duration; write e.g. 500ms, 30s, 2m',
     );
     expect(err.message).not.toContain('--timeout');
-    expect(scenarioError(() => parseConfigFile('load:\n  maxInFlight: 0\n', 'c.yaml')).message).toBe(
+    expect(fileError(() => parseConfigFile('load:\n  maxInFlight: 0\n', 'c.yaml')).message).toBe(
       'c.yaml:2:16: load.maxInFlight: "0" must be a whole number >= 1',
     );
-    expect(scenarioError(() => parseConfigFile('thresholds: ["answer.max < 180"]\n', 'c.yaml')).message).toMatch(
+    expect(fileError(() => parseConfigFile('thresholds: ["answer.max < 180"]\n', 'c.yaml')).message).toMatch(
       /^c\.yaml:1:14: thresholds: threshold "answer\.max < 180": "180" needs a unit: write 180ms or 180s$/,
     );
-    expect(scenarioError(() => parseConfigFile('capacity:\n  maxErrorRate: 2\n', 'c.yaml')).message).toMatch(
+    expect(fileError(() => parseConfigFile('capacity:\n  maxErrorRate: 2\n', 'c.yaml')).message).toMatch(
       /^c\.yaml:2:17: capacity\.maxErrorRate: "2" must be 0\.\.1/,
     );
   });
