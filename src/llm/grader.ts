@@ -9,7 +9,9 @@
  *
  * similar: embeddings of (model, text) come from memory, then disk, then one batched call for
  * all that are missing; the score is the best cosine similarity between the text and a
- * reference, and the grade passes at or above the threshold.
+ * reference, and the grade passes at or above the threshold. Vectors that cannot be compared
+ * (empty, non-finite, all zeros, of different lengths: similarity.ts) are a judge error naming
+ * the model, never a score, and are not cached.
  *
  * Every call goes through one p-limit of `concurrency`. Identical grades in flight at once share
  * their calls. Failures reject with JudgeError (DROIDCHECK_ERR_JUDGE); `usage()` counts calls,
@@ -23,7 +25,7 @@ import { cacheKey, createDiskCache, decodeVector, encodeVector, NO_CACHE, type L
 import type { ResolvedLlmConfig } from './config.js';
 import { judgeMessages, PROMPT_VERSION } from './judge-prompt.js';
 import { createOpenAiProvider, type ChatMessage, type LlmProvider } from './provider.js';
-import { bestMatch } from './similarity.js';
+import { bestMatch, incomparable, vectorProblem } from './similarity.js';
 import type { GradeResult, Grader, JudgeRequest, LlmUsage, SimilarRequest, Verdict } from './types.js';
 import { zeroLlmUsage } from './usage.js';
 import { decide, parseVerdict } from './verdict.js';
@@ -161,7 +163,7 @@ async function lookupVectors(
       const memo = vectorMemo.get(key);
       if (memo) return memo;
       const disk = decodeVector(await cache.get('embedding', key));
-      if (disk) return disk;
+      if (disk && vectorProblem(disk) === undefined) return disk;
       const again = vectorMemo.get(key); // another grade may have asked meanwhile
       if (again) return again;
       missing.push(i);
@@ -191,7 +193,10 @@ function embedMissing(
     const key = cacheKey(['embedding', model, text]);
     const one = batch.then(async (vs) => {
       const v = vs[j]!;
-      await cache.set('embedding', key, encodeVector(v));
+      // A vector that cannot be compared is neither cached nor kept: its grade is a judge
+      // error (similarWith), and a judge error is asked again next time.
+      if (vectorProblem(v) === undefined) await cache.set('embedding', key, encodeVector(v));
+      else if (vectorMemo.get(key) === one) vectorMemo.delete(key);
       return v;
     });
     one.catch(() => vectorMemo.delete(key));
@@ -225,6 +230,11 @@ async function similarWith(state: GraderState, request: SimilarRequest, signal: 
     throw new JudgeError('similar: no embedding model configured (--embedding-model or judge.embeddingModel)');
   const calls = { n: 0 };
   const [text, ...refs] = await vectors(state, model, [request.text, ...request.references], signal, calls);
+  const problem = incomparable([
+    { label: 'the graded text', vector: text! },
+    ...refs.map((vector, i) => ({ label: `reference ${i + 1}`, vector })),
+  ]);
+  if (problem) throw new JudgeError(`embedding model ${model}: ${problem}: no similarity can be computed`);
   const best = bestMatch(text!, refs);
   const ref = request.references[best.index] ?? '';
   const reason =

@@ -125,3 +125,85 @@ describe('similar', () => {
     expect(result.judgeErrors[0]!.message).toContain('answered no embedding for input 1 of 2');
   });
 });
+
+/** An embeddings body whose vector for input `i` is `vectorOf(text, i)` (the default trigram one otherwise). */
+function vectorsBody(input: string[], vectorOf: (text: string, i: number) => number[] | undefined): unknown {
+  return {
+    object: 'list',
+    model: 'embed-1',
+    data: input.map((text, index) => ({
+      object: 'embedding',
+      index,
+      embedding: vectorOf(text, index) ?? embedText(text),
+    })),
+    usage: { prompt_tokens: input.length, total_tokens: input.length },
+  };
+}
+
+describe('similar: vectors that cannot be compared are judge errors, never a score', () => {
+  it('a zero vector: a judge error naming the model, counted, not cached (the next run asks again)', async () => {
+    server.onEmbeddings(({ input }) => ({
+      body: vectorsBody(input, (t) => (t === ANSWER ? Array(64).fill(0) : undefined)),
+    }));
+    const g = grader();
+    const result = await evaluateExpectations(exp('{ similar: "Two shirts" }'), { answer: ANSWER }, { grader: g });
+    expect(result.failures).toEqual([]);
+    expect(result.grades).toEqual([]);
+    expect(result.judgeErrors).toHaveLength(1);
+    expect(result.judgeErrors[0]!.message).toBe(
+      'answer: embedding model embed-1: the vector of the graded text is all zeros (64 dimensions): no similarity can be computed',
+    );
+    expect(g.usage()).toMatchObject({ embeddingCalls: 1, judgeErrors: 1 });
+
+    // Within the run, the same text is asked for again (not kept); across runs, not cached.
+    await evaluateExpectations(exp('{ similar: "Two shirts" }'), { answer: ANSWER }, { grader: g });
+    expect(server.embeddingRequests().map((r) => r.input)).toEqual([[ANSWER, 'Two shirts'], [ANSWER]]);
+    const g2 = grader();
+    await evaluateExpectations(exp('{ similar: "Two shirts" }'), { answer: ANSWER }, { grader: g2 });
+    expect(server.embeddingRequests().map((r) => r.input)).toEqual([[ANSWER, 'Two shirts'], [ANSWER], [ANSWER]]);
+    expect(g2.usage()).toMatchObject({ judgeErrors: 1, cacheHits: 1 });
+  });
+
+  it('a component that overflows a float32 (non-finite once stored) is a judge error', async () => {
+    server.onEmbeddings(({ input }) => ({
+      body: vectorsBody(input, (_t, i) => (i === 1 ? [1e39, ...Array(63).fill(1)] : undefined)),
+    }));
+    const result = await evaluateExpectations(
+      exp('{ similar: "Two shirts" }'),
+      { answer: ANSWER },
+      { grader: grader() },
+    );
+    expect(result.failures).toEqual([]);
+    expect(result.judgeErrors[0]!.message).toBe(
+      'answer: embedding model embed-1: the vector of reference 1 has a non-finite component (Infinity at index 0): no similarity can be computed',
+    );
+  });
+
+  it('vectors of different lengths are a judge error naming each length', async () => {
+    server.onEmbeddings(({ input }) => ({
+      body: vectorsBody(input, (_t, i) => (i === 1 ? Array(32).fill(1) : undefined)),
+    }));
+    const result = await evaluateExpectations(
+      exp('{ similar: "Two shirts" }'),
+      { answer: ANSWER },
+      { grader: grader() },
+    );
+    expect(result.failures).toEqual([]);
+    expect(result.judgeErrors[0]!.message).toBe(
+      'answer: embedding model embed-1: vectors of different lengths: the graded text 64, reference 1 32: no similarity can be computed',
+    );
+  });
+
+  it('cosineSimilarity refuses what it cannot compare (RangeError), and scores what it can', () => {
+    const v = Float32Array.from([1, 2, 3]);
+    expect(cosineSimilarity(v, v)).toBeCloseTo(1, 6);
+    expect(() => cosineSimilarity(v, new Float32Array(3))).toThrow(
+      'cosine similarity: the vector of b is all zeros (3 dimensions)',
+    );
+    expect(() => cosineSimilarity(new Float32Array(0), new Float32Array(0))).toThrow('the vector of a is empty');
+    expect(() => cosineSimilarity(v, Float32Array.from([1, 2]))).toThrow('vectors of different lengths: a 3, b 2');
+    expect(() => cosineSimilarity(v, Float32Array.from([1, Number.NaN, 3]))).toThrow(
+      'non-finite component (NaN at index 1)',
+    );
+  });
+});
