@@ -1,14 +1,17 @@
 /**
- * `droidcheck validate [paths...]`: loads and checks scenario files without sending anything
- * (thin wrapper over `validateScenarios`, src/jobs/validate.ts, exported from the package).
- * Every problem is a ScenarioError line `file:line:col: message` (DROIDCHECK_ERR_SCENARIO,
- * exit 2, printed by main); a path that holds no scenario (an empty folder, a folder of other
- * YAML) is a UsageError naming it (exit 2: a check that checked nothing must not pass a CI gate);
- * graded expectations no configured model could grade are warnings on stderr; success prints a
+ * `droidcheck validate [paths...]`: loads and checks scenario files without sending anything,
+ * then refuses what `run` would refuse before its first request (thin wrapper over
+ * `validateScenarios`, src/jobs/validate.ts, exported from the package). It reads the config
+ * file, `.env` and the environment as run does. Every problem of a suite is a ScenarioError
+ * line `file:line:col: message` (DROIDCHECK_ERR_SCENARIO), of the config file a ConfigFileError
+ * (DROIDCHECK_ERR_CONFIG_FILE); a path that holds no scenario (an empty folder, a folder of other
+ * YAML) is a UsageError naming it (a check that checked nothing must not pass a CI gate); a model
+ * `judge`, `similar` or `simulate:` needs and nothing names is run's ConfigError: all exit 2,
+ * printed by main. A model only the endpoint can name is a warning on stderr; success prints a
  * count, exit 0.
  */
 import type { Command } from 'commander';
-import { DEFAULT_CONFIG_FILE } from '../config/index.js';
+import { DEFAULT_CONFIG_FILE, withDotenv } from '../config/index.js';
 import { EXIT } from '../errors.js';
 import { validateScenarios, type ValidateOptions } from '../jobs/validate.js';
 import type { CliContext } from './shared.js';
@@ -16,13 +19,19 @@ import type { CliContext } from './shared.js';
 export function registerValidateCommand(program: Command, ctx: CliContext): void {
   program
     .command('validate')
-    .description('check scenario files (types, keys, regexes, variables, names) without running anything')
-    .argument('[paths...]', 'scenario files or directories', ['scenarios'])
+    .description(
+      'check scenario files (types, keys, regexes, variables, names) and refuse what run would refuse before sending, without sending anything',
+    )
+    .argument('[paths...]', 'scenario files or directories (default: the paths of the config file, else scenarios)')
     .option('--judge-model <model>', 'the chat model `judge` expectations will use (as for run)')
+    .option('--simulator-model <model>', 'the chat model playing the customer of `simulate:` scenarios (as for run)')
     .option('--embedding-model <model>', 'the embedding model `similar` expectations will use (as for run)')
-    .option('--config <file>', `config file whose judge: section names the models (default ${DEFAULT_CONFIG_FILE})`)
+    .option('--config <file>', `config file, read as run reads it (default ${DEFAULT_CONFIG_FILE} when present)`)
     .action(async (paths: string[], flags: Omit<ValidateOptions, 'env'>) => {
-      const { suites, scenarios, steps, warnings } = await validateScenarios(paths, { ...flags, env: ctx.env });
+      const { suites, scenarios, steps, warnings } = await validateScenarios(paths, {
+        ...flags,
+        env: withDotenv(ctx.env),
+      });
       ctx.stdout.write(`ok: ${suites.length} suite(s), ${scenarios} scenario(s), ${steps} step(s)\n`);
       for (const line of warnings) ctx.stderr.write(`droidcheck: warning: ${line}\n`);
       ctx.exitCode = EXIT.OK;

@@ -4,8 +4,9 @@
  *
  * 1. select: load the suites (a path that holds no scenario is exit 2), filter (`--tag`,
  *    `--grep`), shard (`--shard i/n`);
- * 2. preflight: thresholds parsed, baseline read, reporters built; against a remote target the
- *    doctor's cheap checks (preflight.ts: reachable, JSON, token, droid, the async endpoint's
+ * 2. preflight: what needs no network checked as `droidcheck validate` checks it (pre-send.ts:
+ *    thresholds, models, a receiver the service can reach), baseline read, reporters built;
+ *    against a remote target the doctor's cheap checks (preflight.ts: reachable, JSON, token, droid, the async endpoint's
  *    400s; exit 2 before anything is sent);
  * 3. target: the embedded emulator (default) or the real service, and the receiver; connections
  *    warmed up with a read-only call; against a remote target the network round trip measured
@@ -23,7 +24,6 @@ import type { Writable } from 'node:stream';
 import { publicSettings, type ResolvedConfig } from '../config/index.js';
 import { SetupError, UsageError } from '../errors.js';
 import { formatMs } from '../units.js';
-import { parseThreshold } from '../metrics/index.js';
 import { jobSecrets } from './job-secrets.js';
 import { createRedactor, redactValue } from '../redact.js';
 import {
@@ -49,18 +49,11 @@ import {
   type RecordSink,
   type SetupFailure,
 } from '../runner/index.js';
-import {
-  assertGraderConfig,
-  createGrader,
-  discoverModels,
-  formatLlmUsage,
-  llmSettings,
-  type Grader,
-} from '../llm/index.js';
-import { filterScenarios, loadSuites, needsGrader, withoutThink, type Suite } from '../scenario/index.js';
+import { createGrader, discoverModels, formatLlmUsage, llmSettings, type Grader } from '../llm/index.js';
+import { filterScenarios, loadSuites, withoutThink, type Suite } from '../scenario/index.js';
 import { measureRoundTrip, type NetworkEstimate } from './network.js';
+import { checkBeforeSending, type PreSendResult } from './pre-send.js';
 import { preflight } from './preflight.js';
-import { checkSimulated } from './simulator.js';
 import { startJobMetrics, type JobMetrics } from './live-metrics.js';
 import { openTarget, type Target } from './target.js';
 
@@ -136,11 +129,12 @@ function replyWaiters(suites: readonly Suite[]): number {
 }
 
 /**
- * Loads, filters and shards the suites of `config`. Throws ScenarioError (file:line:col) and
- * UsageError (exit 2) when the paths hold no scenario or the filters match none.
+ * Loads (unless given the suites `read` from `config.paths`, as validate.ts has them), filters
+ * and shards the suites of `config`. Throws ScenarioError (file:line:col) and UsageError (exit 2)
+ * when the paths hold no scenario or the filters match none.
  */
-export async function selectSuites(config: ResolvedConfig): Promise<Suite[]> {
-  const read = await loadSuites(config.paths);
+export async function selectSuites(config: ResolvedConfig, given?: Suite[]): Promise<Suite[]> {
+  const read = given ?? (await loadSuites(config.paths));
   // --no-think: the conversations run without their pauses (think time never counts in a latency).
   const loaded = config.think ? read : withoutThink(read);
   if (loaded.every((s) => s.scenarios.length === 0)) {
@@ -278,7 +272,7 @@ interface Prepared {
   /** The configuration the job runs with: the given one, with the judge models the endpoint named (llm/discover.ts). */
   config: ResolvedConfig;
   suites: Suite[];
-  graded: ReturnType<typeof needsGrader>;
+  graded: PreSendResult['graded'];
   baseline: Awaited<ReturnType<typeof loadBaseline>> | undefined;
   reporters: Reporter[];
   /** Redacts every known secret (the emulator's token too, once the target is open). */
@@ -291,17 +285,11 @@ interface Prepared {
 }
 
 /** Steps 1 and 2: select, check what must hold before sending, build the reporters, preflight. */
-async function prepare(config: ResolvedConfig, io: JobIO, live: JobMetrics | undefined): Promise<Prepared> {
-  const suites = await selectSuites(config);
-  for (const t of config.thresholds) parseThreshold(t);
-  // LLM-graded matchers: a model must be configured before anything is sent (run only; load
-  // and capacity leave them ungraded, one LLM call per request would be the load).
-  const graded = config.command === 'run' ? needsGrader(suites) : [];
-  // No model named: the one the endpoint serves (llm/discover.ts).
-  const llm = await discoverModels(graded, config.llm);
-  assertGraderConfig(graded, llm);
-  if (llm !== config.llm) config = { ...config, llm };
-  checkSimulated(config, suites);
+async function prepare(given: ResolvedConfig, io: JobIO, live: JobMetrics | undefined): Promise<Prepared> {
+  const suites = await selectSuites(given);
+  // What must hold before sending, the one check `droidcheck validate` runs too (pre-send.ts);
+  // a model nobody named is the one the endpoint serves (llm/discover.ts).
+  const { config, graded } = await checkBeforeSending(given, suites, { discover: discoverModels });
   const baseline = config.baseline !== undefined ? await loadBaseline(config.baseline) : undefined;
   let secrets = jobSecrets(config, io.env ?? process.env);
   let redactor = createRedactor(secrets);
@@ -314,7 +302,7 @@ async function prepare(config: ResolvedConfig, io: JobIO, live: JobMetrics | und
     progress?.log ? progress.log(redact(line)) : void io.stderr.write(`${redact(line)}\n`);
   const settings = publicSettings(config);
   const startedAt = new Date().toISOString();
-  await preflight(config, log, io.stopSignal, suites);
+  await preflight(config, log, io.stopSignal);
   if (live) log(`droidcheck: metrics at ${live.url}`);
   const addSecrets = (more: (string | null | undefined)[]): void => {
     secrets = [...secrets, ...more];

@@ -15,9 +15,7 @@
  */
 import { Agent } from 'undici';
 import type { ResolvedConfig } from '../config/index.js';
-import { ConfigError, SetupError } from '../errors.js';
-import { modesFor } from '../runner/index.js';
-import type { Scenario, Suite } from '../scenario/index.js';
+import { SetupError } from '../errors.js';
 import {
   accessChecks,
   apiCheck,
@@ -91,58 +89,18 @@ function fixedReceiverUrl(config: ResolvedConfig): string | undefined {
   return `http://${host.includes(':') ? `[${host}]` : host}:${config.receiverPort}/webhook`;
 }
 
-/** True when `scenario` waits for a webhook in this run: an async answer (unless ack-only), a reply or its silence, an intent webhook. */
-function waitsForDeliveries(scenario: Scenario, config: ResolvedConfig): boolean {
-  const ackOnly =
-    (config.command === 'load' && config.load.ackOnly) || (config.command === 'capacity' && config.capacity.ackOnly);
-  const steps = scenario.steps;
-  if (
-    steps?.some(
-      (st) =>
-        (st.kind === 'call' && (st.waitForReply !== undefined || st.noReplyWithin !== undefined)) ||
-        (!ackOnly && st.intentWebhook !== undefined),
-    )
-  )
-    return true;
-  if (ackOnly || !modesFor(scenario, config.mode).includes('async')) return false;
-  return steps === undefined || steps.some((st) => st.kind === 'say');
-}
-
-/**
- * Refuses (ConfigError, exit 2) a remote run whose scenarios wait for the service's webhooks
- * while the receiver would listen on a random port with no `--public-url` and no
- * `--deliveries`: the service posts to the URLs in its own settings, which cannot name a port
- * chosen now, so every answer would wait out `--timeout` (180 s by default) and end "no
- * webhook". Nothing for the embedded emulator (droidcheck wires it to the receiver).
- */
-function assertReceiverReachable(config: ResolvedConfig, suites: readonly Suite[]): void {
-  if (
-    config.target.kind !== 'remote' ||
-    config.deliveries ||
-    config.publicUrl !== undefined ||
-    config.receiverPort !== 0
-  )
-    return;
-  const waiting = suites.flatMap((s) => s.scenarios).filter((sc) => waitsForDeliveries(sc, config));
-  if (waiting.length === 0) return;
-  throw new ConfigError(
-    `${waiting.length} scenario(s) (e.g. "${waiting[0]!.name}") wait for the service's webhooks, but the receiver would listen on a random port: the service posts to the URLs in its settings (Settings > Integrations, "When AI Answer Ready"; the Automation Panel's message webhook), so droidcheck must listen there: give --receiver-port <the port those URLs reach> (with --receiver-host 0.0.0.0 when the service reaches this machine directly), or --public-url <the tunnel's https URL>/webhook with the --receiver-port the tunnel forwards to, or --deliveries when \`droidcheck receive\` listens there`,
-  );
-}
-
 /**
  * The preflight of `run`, `load` and `capacity` against a remote target (nothing for the
  * emulator): the cheap checks, warnings as log lines (and secrets shorter than advised), and
  * SetupError (DROIDCHECK_ERR_SETUP, exit 2) naming each failed check and its fix before
- * anything of the suite is sent; then, given the `suites`, assertReceiverReachable
- * (ConfigError, exit 2). A token that is not set or too short was already refused by
- * resolveConfig (ConfigError, exit 2).
+ * anything of the suite is sent. What needs no network (a receiver the service cannot reach,
+ * models, thresholds) was refused before by pre-send.ts; a token that is not set or too short,
+ * by resolveConfig (ConfigError, exit 2).
  */
 export async function preflight(
   config: ResolvedConfig,
   log: (line: string) => void,
   signal?: AbortSignal,
-  suites: readonly Suite[] = [],
 ): Promise<void> {
   if (config.target.kind !== 'remote') return;
   const { baseUrl, droidId, token } = config.target;
@@ -176,5 +134,4 @@ export async function preflight(
       `preflight against ${baseUrl} (droid ${droidId}) failed; nothing was sent:\n${failed.flatMap((c) => checkLines(c)).join('\n')}\n(droidcheck doctor --base-url ${baseUrl} --droid-id ${droidId} prints the whole checklist)`,
     );
   }
-  assertReceiverReachable(config, suites);
 }

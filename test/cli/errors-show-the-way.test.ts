@@ -1,8 +1,8 @@
 /**
  * Errors a new user meets in the first hour point at the next step, through the real CLI:
  * a first `run` in an empty folder suggests `droidcheck init`; a misspelt suite file suggests
- * the one beside it; `validate` warns (exit 0) when `judge`/`similar` expectations have no model
- * configured, where `run` would stop with exit 2.
+ * the one beside it; `validate` refuses (exit 2, in run's words) `judge`/`similar` expectations
+ * with no model configured, as `run` does before sending (validate-as-run.test.ts: the rest).
  */
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -49,16 +49,18 @@ describe('errors that show the way', () => {
     );
   });
 
-  it('validate warns about judge/similar with no model configured (exit 0), and says nothing once they are', async () => {
+  it('validate refuses judge/similar with no model in the words run does (exit 2); a model only the endpoint can name is a warning', async () => {
     const cwd = join(dir, 'graded');
+    const errorLine = (stderr: string): string | undefined =>
+      stderr.split('\n').find((l) => l.includes('DROIDCHECK_ERR_'));
     const bare = await droidcheck(['validate'], { cwd });
-    expect(bare.code, bare.stderr).toBe(0);
-    expect(bare.stderr).toContain(
-      'droidcheck: warning: scenarios/graded.yaml:7:9: 2 "judge" expectation(s) need a chat model and none is configured: pass --judge-model',
+    expect(bare.code, bare.stderr).toBe(2);
+    expect(errorLine(bare.stderr)).toBe(
+      'droidcheck: DROIDCHECK_ERR_CONFIG: scenarios/graded.yaml:7:9: "judge" needs a chat model: pass --judge-model (or judge.model in droidcheck.config.yaml) and point OPENAI_BASE_URL at an OpenAI-compatible endpoint (or set OPENAI_API_KEY for OpenAI); see docs/llm.md',
     );
-    expect(bare.stderr).toContain(
-      'droidcheck: warning: scenarios/graded.yaml:8:9: 1 "similar" expectation(s) need an embedding model and none is configured: pass --embedding-model',
-    );
+    const run = await droidcheck(['run', '--reporter', 'console'], { cwd });
+    expect(run.code).toBe(2);
+    expect(errorLine(run.stderr)).toBe(errorLine(bare.stderr));
 
     // A model given without an endpoint is a mistake in what was configured: exit 2, as for run.
     const noEndpoint = await droidcheck(['validate', '--judge-model', 'llama3.1:8b'], { cwd });
@@ -67,16 +69,24 @@ describe('errors that show the way', () => {
       'a judge model (--judge-model) is configured but no endpoint: set OPENAI_BASE_URL',
     );
 
+    // OpenAI's own API: its catalogue leaves the choice to the user, so run refuses, and so does validate.
+    const openai = await droidcheck(['validate'], { cwd, env: { OPENAI_API_KEY: 'sk-test-0123456789abcdef' } });
+    expect(openai.code).toBe(2);
+    expect(openai.stderr).toContain('"judge" needs a chat model');
+
+    // Another endpoint: run asks it which model it serves; validate sends nothing and says so.
+    const local = await droidcheck(['validate'], { cwd, env: { OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' } });
+    expect(local.code, local.stderr).toBe(0);
+    expect(local.stderr).toContain(
+      'droidcheck: warning: scenarios/graded.yaml:7:9: 2 "judge" expectation(s) name no chat model: run asks http://127.0.0.1:9/v1/models for the one it serves',
+    );
+    expect(local.stderr).toContain('scenarios/graded.yaml:8:9: 1 "similar" expectation(s) name no embedding model');
+
     const configured = await droidcheck(
       ['validate', '--judge-model', 'llama3.1:8b', '--embedding-model', 'nomic-embed-text'],
       { cwd, env: { OPENAI_BASE_URL: 'http://127.0.0.1:11434/v1' } },
     );
     expect(configured.code).toBe(0);
     expect(configured.stderr).toBe('');
-
-    // What the warning announces: run stops before sending anything.
-    const run = await droidcheck(['run', '--reporter', 'console'], { cwd });
-    expect(run.code).toBe(2);
-    expect(run.stderr).toContain('"judge" needs a chat model');
   }, 90_000);
 });
