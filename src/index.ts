@@ -97,7 +97,7 @@ export {
   type ImportOptions,
   type ImportResult,
 } from './jobs/import-conversations.js';
-/** `validateScenarios(paths, options)`: `droidcheck validate`; loads and checks suites without sending anything, warns of graded expectations no model could grade. */
+/** `validateScenarios(paths, options)`: `droidcheck validate`; loads and checks suites and the config file without sending anything, and throws what `run` would throw before its first request. */
 export { validateScenarios, type ValidateOptions, type ValidateResult } from './jobs/validate.js';
 /** `jsonSchema(kind)`: `droidcheck schema`; the JSON Schema of a scenario suite or of report.json. */
 export { jsonSchema, type SchemaKind } from './jobs/schema.js';
