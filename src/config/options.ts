@@ -544,6 +544,14 @@ export const OPTIONS = {
     parse: (raw: Raw, where: string) => relabel('--output-file', where, () => parseOutputFiles(list(raw, where))),
     help: 'output path of one reporter, repeatable, e.g. junit=out/junit.xml',
   }),
+  verbose: opt({
+    kind: 'switch',
+    flag: '--verbose',
+    commands: JOBS_AND_REDTEAM,
+    parse: bool,
+    default: false,
+    help: 'console: a line per request and every section in full (default: a line per suite, the failures in full, empty sections left out)',
+  }),
   thresholds: opt({
     kind: 'list',
     flag: '--threshold',

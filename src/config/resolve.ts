@@ -131,6 +131,8 @@ interface BaseConfig {
   shard: Shard | undefined;
   baseline: string | undefined;
   outputFile: Record<string, string> | undefined;
+  /** `--verbose`: the console lists every request and draws every section in full (report/console.ts). */
+  verbose: boolean;
   failOnFlaky: boolean;
   /**
    * get-droid-answer's humanMessage form: `auto` (object first, the other form once on 400
@@ -390,6 +392,7 @@ function resolveBase(
     shard: v.shard,
     baseline: v.baseline,
     outputFile: Object.keys(v.outputFiles).length > 0 ? v.outputFiles : undefined,
+    verbose: v.verbose ?? false,
     failOnFlaky: v.failOnFlaky ?? false,
     syncMessage: v.syncMessage,
     llm: resolveLlmConfig(

@@ -187,6 +187,7 @@ export function createReporters(config: ResolvedConfig, io: JobIO, redact: (text
       stderr: io.stderr,
       env,
       color: io.color ?? false,
+      verbose: config.verbose,
       redact,
       answers: config.command === 'run' ? 'all' : 'failed',
       ...(config.command === 'load' && { progressIntervalMs: config.load.progressMs }),

@@ -2,6 +2,11 @@
  * `renderConsoleSummary(report)`: the job's summary as text for a terminal. Returns a string
  * and prints nothing (compute, then render). ANSI colour only when asked.
  *
+ * By default it fits a screen, as k6's end-of-test summary does: one line per suite
+ * (suite-lines.ts), the failures in full, and each section's brief view (section.ts `brief`:
+ * a line when all is well, nothing when a section is empty). `verbose` (`--verbose`) draws a line
+ * per request and every section's whole view, as report.html and summary.md always do.
+ *
  * The scenario list and the failures (grouped: failure-groups.ts) are drawn here; every other
  * section is its view (sections/*.ts) drawn by the one console painter (view.ts).
  */
@@ -11,13 +16,19 @@ import { formatValue } from './format-value.js';
 import { groupFailures } from './failure-groups.js';
 import { SECTIONS, type ReportDocument } from './sections/index.js';
 import type { ScenarioEntry } from './sections/scenarios.js';
+import { suiteCounts, suiteLines } from './suite-lines.js';
 import { ansiPaint, consoleLines, plainPaint, type Paint, type SectionView } from './view.js';
 
 export interface ConsoleSummaryOptions {
   /** ANSI colours (default false). */
   color?: boolean;
-  /** Most scenario lines to list (default 200); failures are always all shown. */
+  /** Most scenario lines (or, not verbose, suite lines) to list (default 200); failures are always all shown. */
   maxScenarioLines?: number;
+  /**
+   * A line per request and every section in full (default false: a line per suite, the
+   * failures in full, each section briefly or not at all when it has nothing to say).
+   */
+  verbose?: boolean;
 }
 
 const title = (s: ScenarioEntry): string => `${s.suite} › ${s.name} [${s.mode}]`;
@@ -25,6 +36,11 @@ const title = (s: ScenarioEntry): string => `${s.suite} › ${s.name} [${s.mode}
 /** Every section's views of `report`, in the registry's order. */
 export function sectionViews(report: ReportDocument): SectionView[] {
   return SECTIONS.flatMap((s) => s.views(report));
+}
+
+/** The console's views: each section's brief one where it has one, unless `verbose`. */
+function consoleViews(report: ReportDocument, verbose: boolean): SectionView[] {
+  return SECTIONS.flatMap((s) => (!verbose && s.brief ? s.brief(report) : s.views(report)));
 }
 
 function scenarioLines(report: ReportDocument, paint: Paint, max: number): string[] {
@@ -100,11 +116,12 @@ function failureLines(report: ReportDocument, paint: Paint): string[] {
 }
 
 /**
- * Renders `report` for a terminal: one line per scenario entry (✓/✗ suite › name [mode]
- * outcome latency, `retries N` when retried), the failures (path, matcher, expected, actual,
- * file:line:col), every section's view (outcomes, latency in ms with the spec's limits, load,
- * capacity, receiver, thresholds, pass rates, parity, accuracy, notes, the baseline...), and a
- * final `N passed, N failed` line.
+ * Renders `report` for a terminal: one line per suite (`✓ Purchases  7 passed  (sync 4, async
+ * 3)`; `verbose`: one per scenario entry, ✓/✗ suite › name [mode] outcome latency, `retries N`
+ * when retried), the failures (path, matcher, expected, actual, file:line:col), the sections
+ * (outcomes, latency in ms with the spec's limits, load, capacity, thresholds, the baseline...;
+ * receiver, pass rates, parity, accuracy and latency by turn only when they have something to
+ * say unless `verbose`), and a final `N passed, N failed` line.
  */
 export function renderConsoleSummary(report: ReportDocument, opts: ConsoleSummaryOptions = {}): string {
   const paint = opts.color ? ansiPaint : plainPaint;
@@ -127,11 +144,13 @@ export function renderConsoleSummary(report: ReportDocument, opts: ConsoleSummar
         ]
       : []),
   ];
+  const verbose = opts.verbose ?? false;
+  const max = opts.maxScenarioLines ?? 200;
   const lines = [
     paint('strong', `droidcheck ${report.kind}: ${s.sent} requests in ${formatMs(report.durationMs)}`),
-    ...scenarioLines(report, paint, opts.maxScenarioLines ?? 200),
+    ...(verbose ? scenarioLines(report, paint, max) : suiteLines(suiteCounts(report), paint, max)),
     ...failureLines(report, paint),
-    ...sectionViews(report).flatMap((v) => consoleLines(v, paint)),
+    ...consoleViews(report, verbose).flatMap((v) => consoleLines(v, paint)),
     '',
     `${parts.join(', ')} (${s.sent} requests) · exit ${report.exitCode}`,
   ];

@@ -9,7 +9,11 @@
  * - Otherwise (CI logs, or an unbounded load): one plain line every `intervalMs` (default 5 s)
  *   with the elapsed time, requests started per second, in flight, ended/planned, outcomes and
  *   ack p99 (with its count; `—` below the 100 samples a p99 needs, as in the summary), each
- *   with its unit.
+ *   with its unit. The first line comes once an interval has passed, so a job shorter than one
+ *   prints none: the summary follows at once and says more. A job that knows what it planned
+ *   (run) prints no last line either, as its summary gives the same counts; a load, whose
+ *   planned count is open, ends with one (the only one with `intervalMs` 0). `verbose` prints
+ *   every line: the first at the first tick, and the last one.
  */
 import cliProgress from 'cli-progress';
 import type { Writable } from 'node:stream';
@@ -28,6 +32,8 @@ export interface ProgressOptions {
   intervalMs?: number;
   /** Clock of the throttle and the ETA, ms (default performance.now). */
   now?: () => number;
+  /** Plain mode: a line at the first tick and a last one, whatever the job's length (`--verbose`). */
+  verbose?: boolean;
 }
 
 /** The `log` of the live bar drawn on a stream, while it is drawn (see {@link writeAboveProgress}). */
@@ -106,6 +112,7 @@ export function createProgressReporterWith(opts: ProgressOptions): Reporter & { 
   let failed = 0;
   let t0 = now();
   let lastLine = -Infinity;
+  let printed = 0;
   let last: ProgressSnapshot | undefined;
   let multi: cliProgress.MultiBar | undefined;
   let bar: cliProgress.SingleBar | undefined;
@@ -127,6 +134,7 @@ export function createProgressReporterWith(opts: ProgressOptions): Reporter & { 
     onRunStart(info: RunStartInfo) {
       planned = info.planned;
       t0 = now();
+      if (!opts.verbose) lastLine = t0;
       if (!opts.live || planned === undefined) return;
       multi = newMultiBar(opts.stream);
       bar = multi.create(planned, 0, payload());
@@ -150,6 +158,7 @@ export function createProgressReporterWith(opts: ProgressOptions): Reporter & { 
       const t = now();
       if (interval > 0 && t - lastLine >= interval) {
         lastLine = t;
+        printed += 1;
         opts.stream.write(`${progressLine(snapshot)}\n`);
       }
     },
@@ -165,6 +174,8 @@ export function createProgressReporterWith(opts: ProgressOptions): Reporter & { 
         stopBar();
         return;
       }
+      // A run's summary follows with the same counts; a load's count is open (see the module docs).
+      if (!opts.verbose && (planned !== undefined || (interval > 0 && printed === 0))) return;
       // At the end every request has an outcome (an interrupted one too): none is in flight.
       if (last) opts.stream.write(`${progressLine({ ...last, ended: done, passed, failed, inFlight: 0 })}\n`);
     },
@@ -177,6 +188,7 @@ export function createProgressReporter(opts: ReporterOptions): Reporter {
   return createProgressReporterWith({
     stream,
     live: wantsLiveProgress(stream, opts.env ?? process.env),
+    verbose: opts.verbose ?? false,
     ...(opts.progressIntervalMs !== undefined && { intervalMs: opts.progressIntervalMs }),
   });
 }

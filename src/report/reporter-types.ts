@@ -45,6 +45,8 @@ export interface ReporterOptions {
   /** Where console output goes (default process.stdout). */
   stdout?: Writable;
   color?: boolean;
+  /** `--verbose`: the console lists every request and every section in full; progress prints every line. */
+  verbose?: boolean;
   /** Environment (default process.env), e.g. for GITHUB_STEP_SUMMARY and CI. */
   env?: Record<string, string | undefined>;
   /**

@@ -29,7 +29,9 @@ function createConsoleReporter(opts: ReporterOptions): Reporter {
   return {
     name: 'console',
     onRunEnd(report) {
-      (opts.stdout ?? process.stdout).write(renderConsoleSummary(report, { color: opts.color ?? false }));
+      (opts.stdout ?? process.stdout).write(
+        renderConsoleSummary(report, { color: opts.color ?? false, verbose: opts.verbose ?? false }),
+      );
     },
   };
 }

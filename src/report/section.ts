@@ -6,7 +6,10 @@
  * - `compute(input, doc)`: the fields of a new report from the engine's result (buildReport);
  * - `merge(docs, merged, opts)`: the fields of several reports as one (`droidcheck merge`);
  * - `views(doc)`: what it shows, format-neutral (view.ts), drawn alike by the console, Markdown
- *   and HTML reporters.
+ *   and HTML reporters;
+ * - `brief(doc)` (optional): what the console shows by default, when it differs from `views`:
+ *   only what a person needs at a glance (a line when all is well, nothing when it is empty;
+ *   the interesting rows, never fewer failures). `--verbose`, Markdown and HTML draw `views`.
  *
  * `compute` and `merge` run in the registry's order and see the fields of the sections before
  * them in `doc` / `merged` (thresholds are judged on the summary, latency and receiver); each
@@ -72,6 +75,8 @@ export interface Section<F extends z.ZodRawShape = z.ZodRawShape> {
   compute(input: SectionInput, doc: object): Partial<Out<F>>;
   merge(docs: readonly object[], merged: object, opts: MergeReportsOptions): Partial<Out<F>>;
   views(doc: object): SectionView[];
+  /** The console's default views; absent: `views`. */
+  brief?(doc: object): SectionView[];
 }
 
 /** Declares a section; `D` is what its functions read of the report (its own fields and those before it). */
@@ -87,6 +92,8 @@ export function defineSection<
   compute(input: I, doc: D): Partial<Out<F>>;
   merge(docs: readonly D[], merged: M, opts: MergeReportsOptions): Partial<Out<F>>;
   views(doc: D): SectionView[];
+  /** What the console shows unless `--verbose` (see the module docs); absent: `views`. */
+  brief?(doc: D): SectionView[];
 }): Section<F> {
   return spec as unknown as Section<F>;
 }

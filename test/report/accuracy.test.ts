@@ -194,9 +194,14 @@ describe('accuracy consistent with itself', () => {
       ['return_request', 1, 1, 1],
       ['shipping', 1, 1, 1],
     ]);
-    const text = renderConsoleSummary(buildReport(run(greenRecords), { suites: [green] }));
+    const report = buildReport(run(greenRecords), { suites: [green] });
+    const text = renderConsoleSummary(report, { verbose: true });
     expect(text).toMatch(/shipping\s+6\s+6\s+0\s+0\s+100%\s+100%\s+100%/);
     expect(text).not.toContain('confusion');
+    // The console's default: one line, no table when no intent went wrong.
+    const brief = renderConsoleSummary(report);
+    expect(brief).toMatch(/^Accuracy {2}24 labelled answers · intents 24\/24 found, 0 wrong/m);
+    expect(brief).not.toMatch(/shipping\s+6/);
   });
 
   it('gives the same figures unsharded and merged from 4 shards', () => {

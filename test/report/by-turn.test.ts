@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { LatencyRecorder } from '../../src/metrics/index.js';
 import { buildReport, mergeReports, parseReportDocument } from '../../src/report/index.js';
 import { SECTIONS } from '../../src/report/sections/index.js';
-import { consoleLines, plainPaint } from '../../src/report/view.js';
+import { consoleLines, plainPaint, type SectionView } from '../../src/report/view.js';
 import { record, run } from './fixtures.js';
 
 /** A report of `n` 2-turn async conversations: turn 1 answers in `first` ms, turn 2 in `second` ms (+ i ms). */
@@ -28,6 +28,18 @@ const byTurnLines = (doc: object): string[] =>
     .flatMap((v) => consoleLines(v, plainPaint));
 
 describe('byTurn', () => {
+  it('is on the console by default only when a later turn has the 10 samples a p90 needs', () => {
+    const brief = (doc: object): SectionView[] => SECTIONS.find((s) => s.name === 'byTurn')!.brief!(doc);
+    expect(brief(talks(9, 100, 800))).toEqual([]);
+    expect(brief(talks(10, 100, 800)).map((v) => v.title)).toEqual(['Latency by turn']);
+    // Only turn 1 (scenarios of one say): the run-wide table again.
+    const latency = new LatencyRecorder();
+    for (let i = 0; i < 200; i++) latency.recordTurnMs(1, 'answer', 100 + i);
+    const oneTurn = buildReport({ ...run([record()]), latency });
+    expect(brief(oneTurn)).toEqual([]);
+    expect(byTurnLines(oneTurn).length).toBeGreaterThan(0);
+  });
+
   it('writes each turn that had samples, only its metrics, and reads back', () => {
     const doc = talks(60, 100, 800);
     expect(Object.keys(doc.byTurn!)).toEqual(['1', '2']);

@@ -24,8 +24,8 @@ const report = buildReport(
   { thresholds: ['receiver.orphans == 0'] },
 );
 
-describe('renderConsoleSummary', () => {
-  const text = renderConsoleSummary(report);
+describe('renderConsoleSummary --verbose', () => {
+  const text = renderConsoleSummary(report, { verbose: true });
 
   it('lists each scenario with mark, mode, outcome and latency', () => {
     expect(text).toContain('✓ Shop › buys shirts [sync]  answered  120 ms');
@@ -64,7 +64,7 @@ describe('renderConsoleSummary', () => {
     expect(text).toMatch(/ack\s+1\s+—\s+—\s+—\s+—\s+12 ms\s+100 ms\s+too few samples/);
     expect(text).toMatch(/sync\s+1\s+—.*120 ms\s+180 s\s+ok/);
     expect(text).toContain('— fewer samples than the percentile needs');
-    expect(text).toContain('duplicates 0 · late 0 · orphans 0');
+    expect(text).toContain('received 1 · matched 1 · duplicates 0 · late 0 · orphans 0');
     expect(text).toContain('✓ receiver.orphans == 0 (actual 0)');
     expect(text).toContain('– ack.p99 < 100 ms: too few samples (1 < 100)');
     expect(text).toContain('✓ answer.max < 180 s (actual 340 ms, 1 sample)');
@@ -75,22 +75,28 @@ describe('renderConsoleSummary', () => {
     const slow = buildReport(run(Array.from({ length: 100 }, (_, i) => failingRecord({ seq: i, ackMs: 400 }))), {
       thresholds: ['ack.max < 100ms'],
     });
-    const plain = renderConsoleSummary(slow);
+    const plain = renderConsoleSummary(slow, { verbose: true });
     expect(plain).toMatch(/ack\s+100\s.*BREACH/);
     expect(plain).toContain('✗ ack.max < 100 ms (actual 400 ms, 100 samples)');
     // An empty metric says so, never "0.0 ... ok".
     expect(plain).toMatch(/sync\s+0\s+no samples\s+180 s$/m);
     expect(plain).toContain('2 thresholds breached');
     expect(plain).not.toContain('\u001b[');
+    // By default the empty metric is left out: its count says nothing the others' do not.
+    expect(renderConsoleSummary(slow)).not.toMatch(/^\s+sync\s/m);
     const colored = renderConsoleSummary(slow, { color: true });
     expect(colored).toContain('\u001b[31mBREACH\u001b[0m');
   });
 
   it('cuts the scenario list but not the failures', () => {
     const many = buildReport(run(Array.from({ length: 5 }, (_, i) => record({ seq: i, scenario: `s${i}` }))));
-    const out = renderConsoleSummary(many, { maxScenarioLines: 2 });
+    const out = renderConsoleSummary(many, { maxScenarioLines: 2, verbose: true });
     expect(out).toContain('… 3 more');
     expect(out).not.toContain('s4 [sync]');
+    const suites = buildReport(run(Array.from({ length: 5 }, (_, i) => record({ seq: i, suite: `suite ${i}` }))));
+    const brief = renderConsoleSummary(suites, { maxScenarioLines: 2 });
+    expect(brief).toContain('  … 3 more suites');
+    expect(brief).not.toContain('suite 2');
   });
 });
 

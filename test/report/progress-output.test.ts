@@ -75,22 +75,44 @@ describe('progress reporter', () => {
     ack: { count: 0, p99Ms: 0 },
   });
 
-  it('writes plain lines at most once per interval, with units, and a last one', async () => {
+  /** Plain lines of a job with ticks at `ticks` (ms since its start), `planned` as a run knows it. */
+  async function plain(ticks: number[], opts: { planned?: number; verbose?: boolean } = {}): Promise<string[]> {
     const out = sink();
     let t = 0;
-    const p = createProgressReporterWith({ stream: out.stream, live: false, intervalMs: 1000, now: () => t });
-    await p.onRunStart?.({ startedAt: '', settings: {} });
-    p.onProgress?.(snap(1000, 10));
-    t = 500;
-    p.onProgress?.(snap(1500, 15));
-    t = 1500;
-    p.onProgress?.(snap(2000, 20));
+    const p = createProgressReporterWith({
+      stream: out.stream,
+      live: false,
+      intervalMs: 1000,
+      now: () => t,
+      ...(opts.verbose && { verbose: true }),
+    });
+    await p.onRunStart?.({ startedAt: '', settings: {}, planned: opts.planned });
+    for (const [i, at] of ticks.entries()) {
+      t = at;
+      p.onProgress?.(snap(at, 10 * (i + 1)));
+    }
     p.onResult?.(record());
     await p.onRunEnd?.(buildReport(run([])));
-    expect(out.text().trim().split('\n')).toEqual([
-      '[      1 s] 10 req/s | in flight 1 | ended 10 | answered 10',
-      '[      2 s] 10 req/s | in flight 1 | ended 20 | answered 20',
-      '[      2 s] 10 req/s | in flight 0 | ended 1 | answered 20',
+    return out.text().trim().split('\n').filter(Boolean);
+  }
+
+  it('writes plain lines at most once per interval, the first after one, with units, and a last one (load)', async () => {
+    expect(await plain([500, 1000, 1500, 2100])).toEqual([
+      '[      1 s] 10 req/s | in flight 1 | ended 20 | answered 20',
+      '[    2.1 s] 10 req/s | in flight 1 | ended 40 | answered 40',
+      '[    2.1 s] 10 req/s | in flight 0 | ended 1 | answered 40',
+    ]);
+    // Shorter than an interval: nothing; the summary follows at once.
+    expect(await plain([500, 900])).toEqual([]);
+  });
+
+  it("leaves out a run's last line (its summary follows with the same counts); --verbose prints every line", async () => {
+    expect(await plain([500, 1000, 1500], { planned: 40 })).toEqual([
+      '[      1 s] 10 req/s | in flight 1 | ended 20 | answered 20',
+    ]);
+    expect(await plain([500, 900], { planned: 40, verbose: true })).toEqual([
+      '[   500 ms] 10 req/s | in flight 1 | ended 10 | answered 10',
+      '[   900 ms] 10 req/s | in flight 0 | ended 1 | answered 20',
     ]);
   });
 

@@ -91,7 +91,7 @@ describe('buildReport sections', () => {
       ['addressParsing.city', 1, 2],
       ['shoppingCart.grandTotal', 2, 2],
     ]);
-    const text = renderConsoleSummary(report);
+    const text = renderConsoleSummary(report, { verbose: true });
     expect(text).toContain('Parity (sync vs async)  compared 1, differing 1');
     expect(text).toMatch(/Shop › buys shirts\s+addressParsing\.city\s+"Bangkok"\s+"Paris"/);
     expect(text).toMatch(/purchase\s+2\s+2\s+0\s+0\s+100%\s+100%\s+100%/);
@@ -104,11 +104,31 @@ describe('buildReport sections', () => {
     expect(md).toContain('| purchase | 2 | 2 | 0 | 0 | 100% | 100% | 100% |');
     // The same lines as the console's: one view, every format.
     expect(md).toContain('address fields: 1/2 hit (50%); missed: addressParsing.city 1/2');
+    // The console's default: one accuracy line and what went wrong, the difference in full.
+    const brief = renderConsoleSummary(report);
+    expect(brief).toMatch(/Shop › buys shirts\s+addressParsing\.city\s+"Bangkok"\s+"Paris"/);
+    expect(brief).toContain(
+      'Accuracy  2 labelled answers · intents 2/2 found, 0 wrong · cart fields 2/2 hit · address fields 1/2 hit',
+    );
+    expect(brief).toContain('address fields missed: addressParsing.city 1/2');
+    expect(brief).not.toMatch(/purchase\s+2\s+2\s+0\s+0/); // no intent went wrong: no table
   });
 
-  it('shows pass rates in the console when a scenario repeats', () => {
-    const text = renderConsoleSummary(buildReport(run(repeats([true, false, true, true])), { suites: [suite] }));
+  it('shows pass rates in the console when a scenario repeats: by default only the flaky or failing rows', () => {
+    const report = buildReport(
+      run([...repeats([true, false, true, true]), ...repeats([true, true, true, true], 'async')]),
+      {
+        suites: [suite],
+      },
+    );
+    const text = renderConsoleSummary(report);
     expect(text).toContain('Pass rates  1 flaky');
+    expect(text).not.toMatch(/Shop › buys shirts \[async\]\s+4\/4/);
+    expect(renderConsoleSummary(report, { verbose: true })).toMatch(/Shop › buys shirts \[async\]\s+4\/4\s+100%/);
+    // Every repeat passed: nothing to look at, no section.
+    expect(
+      renderConsoleSummary(buildReport(run(repeats([true, true, true, true])), { suites: [suite] })),
+    ).not.toContain('Pass rates');
     expect(text).toMatch(/scenario\s+passes\s+rate\s+95% CI\s+pass\^k\s+required\s+verdict/);
     expect(text).toMatch(/Shop › buys shirts \[sync\]\s+3\/4\s+75%\s+30–95%\s+pass\^4 ✗\s+≥ 50%\s+ok flaky/);
   });

@@ -34,8 +34,9 @@ describe('retries in the report', () => {
     );
   });
 
-  it('shows retries on the outcomes line and the scenario lines of the console, only when > 0', () => {
-    const text = renderConsoleSummary(retried);
+  it('shows retries on the outcomes line and the scenario (or suite) lines of the console, only when > 0', () => {
+    expect(renderConsoleSummary(retried)).toMatch(/✗ Shop {2}2 passed, 1 failed, retries 3 {2}\(sync 2, async 1\)/);
+    const text = renderConsoleSummary(retried, { verbose: true });
     expect(text).toContain('✓ Shop › buys shirts [sync]  answered  120 ms  retries 2');
     expect(text).toContain('✗ Shop › expects refund [async]  answered  340 ms  retries 1');
     expect(text).toMatch(/✓ Shop › calm \[sync\] {2}answered {2}120 ms\n/);

@@ -27,51 +27,19 @@
  * Fields: each expectation on a `shoppingCart.*` (cart) or `addressParsing.*` (address) path is
  * one check; hit rate = checks that held / checks.
  */
-import { z } from 'zod';
 import { evaluatePlainExpectations, type Expectation, type Scenario, type Suite } from '../../scenario/index.js';
 import type { RequestRecord } from '../run-types.js';
 import { defineSection, fromEvery, type SectionInput } from '../section.js';
-import { pct, span, type SectionView, type ViewTable } from '../view.js';
-import { count, obj, share } from './common.js';
+import {
+  accuracySchema,
+  type AccuracyReport,
+  type FieldHitRate,
+  type IntentConfusion,
+  type IntentMetrics,
+} from './accuracy-schema.js';
+import { accuracyBrief, accuracyView } from './accuracy-view.js';
 
 export const NONE_LABEL = '(none)';
-
-const ratio = z.number().min(0).max(1).nullable().describe('0..1, null when undefined (0/0)');
-const intentSchema = obj({
-  intent: z.string(),
-  support: count.describe('TP + FN: samples that expected it'),
-  predicted: count.describe('TP + FP: samples where it was judged present'),
-  truePositives: count,
-  falsePositives: count,
-  falseNegatives: count,
-  precision: ratio,
-  recall: ratio,
-  f1: ratio,
-});
-const confusionSchema = obj({
-  expected: z.array(z.string()),
-  actual: z.array(z.string()),
-  counts: z.record(z.string(), z.record(z.string(), count)),
-}).describe('multi-label confusion matrix: counts[expected][returned]; "(none)" on either side');
-const fieldSchema = obj({
-  path: z.string(),
-  group: z.enum(['cart', 'address']),
-  checks: count,
-  hits: count,
-  hitRate: share,
-});
-const accuracySchema = obj({
-  samples: count.describe('answers that said something about intents'),
-  intents: z.array(intentSchema),
-  confusion: confusionSchema,
-  fields: z.array(fieldSchema),
-});
-/** Figures of one intent, all read from the confusion matrix. */
-type IntentMetrics = z.output<typeof intentSchema>;
-/** Rows: expected intents (+ `(none)`); columns: returned intents (+ `(none)`); counts[row][column]. */
-type IntentConfusion = z.output<typeof confusionSchema>;
-type FieldHitRate = z.output<typeof fieldSchema>;
-export type AccuracyReport = z.output<typeof accuracySchema>;
 
 /** What one answer's expectations say about intents. */
 export interface IntentJudgement {
@@ -277,55 +245,6 @@ export function mergeAccuracy(inputs: readonly (AccuracyReport | undefined)[]): 
   };
 }
 
-/** Intent table (from the confusion matrix), the matrix when anything is off its diagonal (at most `maxCols` columns), and cart/address hit rates. */
-function accuracyView(a: AccuracyReport, maxCols = 8): SectionView {
-  const tables: ViewTable[] = [];
-  if (a.intents.length > 0) {
-    tables.push({
-      columns: ['intent', 'support', 'TP', 'FP', 'FN', 'precision', 'recall', 'f1'].map((header) => ({ header })),
-      rows: a.intents.map((m) => [
-        m.intent,
-        String(m.support),
-        String(m.truePositives),
-        String(m.falsePositives),
-        String(m.falseNegatives),
-        pct(m.precision),
-        pct(m.recall),
-        pct(m.f1),
-      ]),
-    });
-    const off = a.confusion.expected.some((e) =>
-      Object.entries(a.confusion.counts[e] ?? {}).some(([c, n]) => c !== e && n > 0),
-    );
-    if (off) {
-      const cols = a.confusion.actual.slice(0, maxCols);
-      const cell = (e: string, c: string) => {
-        const n = a.confusion.counts[e]?.[c] ?? 0;
-        return n === 0 ? span('0', 'muted') : span(String(n), c === e ? 'ok' : 'fail');
-      };
-      tables.push({
-        caption: 'confusion (rows expected, columns returned)',
-        columns: [{ header: '' }, ...cols.map((header) => ({ header }))],
-        rows: a.confusion.expected.map((e) => [e, ...cols.map((c) => cell(e, c))]),
-        ...(a.confusion.actual.length > maxCols && {
-          more: `… ${a.confusion.actual.length - maxCols} more columns in report.json`,
-        }),
-      });
-    }
-  }
-  const notes = (['cart', 'address'] as const).flatMap((group) => {
-    const fields = a.fields.filter((f) => f.group === group);
-    if (fields.length === 0) return [];
-    const checks = fields.reduce((n, f) => n + f.checks, 0);
-    const hits = fields.reduce((n, f) => n + f.hits, 0);
-    const misses = fields.filter((f) => f.hits < f.checks).map((f) => `${f.path} ${f.hits}/${f.checks}`);
-    return [
-      `${group} fields: ${hits}/${checks} hit (${pct(checks === 0 ? null : hits / checks)})${misses.length > 0 ? `; missed: ${misses.join(', ')}` : ''}`,
-    ];
-  });
-  return { id: 'accuracy', title: 'Accuracy', summary: `${a.samples} labelled answers`, tables, notes };
-}
-
 type Doc = { accuracy?: AccuracyReport };
 const hasVerdict = (r: RequestRecord): boolean => r.outcome !== 'not-sent' && r.outcome !== 'interrupted';
 
@@ -346,4 +265,6 @@ export const accuracySection = defineSection({
   },
   views: (d: Doc) =>
     d.accuracy && (d.accuracy.samples > 0 || d.accuracy.fields.length > 0) ? [accuracyView(d.accuracy)] : [],
+  brief: (d: Doc) =>
+    d.accuracy && (d.accuracy.samples > 0 || d.accuracy.fields.length > 0) ? [accuracyBrief(d.accuracy)] : [],
 });

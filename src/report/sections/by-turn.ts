@@ -8,7 +8,7 @@
  * is measured from its own intended start (the end of the pause before it).
  */
 import { z } from 'zod';
-import { LatencyRecorder, type LatencySummary } from '../../metrics/index.js';
+import { LatencyRecorder, minSamplesForStat, type LatencySummary } from '../../metrics/index.js';
 import { formatMs } from '../../units.js';
 import { defineSection } from '../section.js';
 import { span, type SectionView, type Text } from '../view.js';
@@ -119,10 +119,23 @@ function byTurnView(d: Doc): SectionView[] {
   ];
 }
 
+/**
+ * Does the table say something at a glance: some turn after the first has a metric with the
+ * samples p90 needs (10)? A run of one-turn scenarios has only turn 1, which is the run-wide
+ * table again; a turn 2 of one or two samples is a max, not a trend (docs/statistics.md).
+ */
+function turnsWorthShowing(d: Doc): boolean {
+  return Object.entries(d.byTurn ?? {}).some(
+    ([turn, metrics]) =>
+      Number(turn) > 1 && TURN_METRICS.some((m) => (metrics[m]?.count ?? 0) >= minSamplesForStat('p90')),
+  );
+}
+
 export const byTurnSection = defineSection({
   name: 'byTurn',
   fields: { byTurn: byTurnSchema.optional(), byTurnHistograms: byTurnHistogramsSchema.optional() },
   compute: (input: { latency: LatencyRecorder }) => fieldsOf(input.latency.byTurn),
   merge: (docs: readonly Doc[]) => fieldsOf(mergeTurns(docs)),
   views: (d: Doc) => byTurnView(d),
+  brief: (d: Doc) => (turnsWorthShowing(d) ? byTurnView(d) : []),
 });

@@ -134,9 +134,14 @@ const VERDICT: Record<LatencyEntry['limitVerdict'], Text> = {
   'no-samples': '',
 };
 
-/** The table in ms with the spec's limits; HTML adds a percentile curve and a histogram per metric with values. */
-function latencyView(d: Doc): SectionView {
-  const metrics = shownMetrics(d.latency);
+/**
+ * The table in ms with the spec's limits; HTML adds a percentile curve and a histogram per metric
+ * with values. `brief` (the console's default) leaves out the metrics without samples (a
+ * sync-only run's `ack`): an empty row says nothing that the other rows' counts do not.
+ */
+function latencyView(d: Doc, brief = false): SectionView {
+  const all = shownMetrics(d.latency);
+  const metrics = brief ? all.filter((m) => d.latency[m].count > 0) : all;
   const cells = metrics.map((m) => latencyCells(d.latency[m]));
   const rows = metrics.map((m, i): Text[] => {
     const l = d.latency[m];
@@ -148,7 +153,7 @@ function latencyView(d: Doc): SectionView {
       l.judgedOn ? '' : VERDICT[l.limitVerdict],
     ];
   });
-  const none = metrics.every((m) => d.latency[m].count === 0);
+  const none = all.every((m) => d.latency[m].count === 0);
   return {
     id: 'latency',
     title: 'Latency',
@@ -161,7 +166,7 @@ function latencyView(d: Doc): SectionView {
         ],
         rows,
       },
-    ],
+    ].filter((t) => t.rows.length > 0),
     notes: [
       ...(cells.some((c) => c.unsupported) ? [span(LATENCY_FOOTNOTE, 'muted')] : []),
       ...(none ? [span('No latencies recorded.', 'muted')] : []),
@@ -187,4 +192,5 @@ export const latencySection = defineSection({
     };
   },
   views: (d: Doc) => (measuresRequests(d.kind) ? [latencyView(d)] : []),
+  brief: (d: Doc) => (measuresRequests(d.kind) ? [latencyView(d, true)] : []),
 });

@@ -134,8 +134,15 @@ function mergeParity(inputs: readonly (ParityReport | undefined)[]): ParityRepor
 }
 
 const MAX_DIFFS = 20;
+/** The console's default: a few differences show what kind they are; report.json has them all. */
+const BRIEF_DIFFS = 5;
 
-function parityView(p: ParityReport): SectionView {
+/**
+ * The counts and a table of the differences; `brief` (the console's default): one line when
+ * nothing differs, at most BRIEF_DIFFS rows otherwise.
+ */
+function parityView(p: ParityReport, brief = false): SectionView {
+  const maxDiffs = brief ? BRIEF_DIFFS : MAX_DIFFS;
   const rows = p.entries.flatMap((e) =>
     e.differences.map((d) => [
       `${e.suite} › ${e.scenario}${e.repeat > 0 ? ` #${e.repeat}` : ''}${e.turn !== undefined ? ` turn ${e.turn}` : ''}`,
@@ -147,7 +154,7 @@ function parityView(p: ParityReport): SectionView {
   return {
     id: 'parity',
     title: 'Parity (sync vs async)',
-    summary: `compared ${p.compared}, differing ${p.differing} (intents ${p.byField.intents}, cart ${p.byField.cart}, address ${p.byField.address}, language ${p.byField.language})`,
+    summary: `compared ${p.compared}, differing ${p.differing}${p.differing === 0 && brief ? '' : ` (intents ${p.byField.intents}, cart ${p.byField.cart}, address ${p.byField.address}, language ${p.byField.language})`}`,
     tables:
       rows.length === 0
         ? []
@@ -159,8 +166,8 @@ function parityView(p: ParityReport): SectionView {
                 { header: 'sync', align: 'l' },
                 { header: 'async', align: 'l' },
               ],
-              rows: rows.slice(0, MAX_DIFFS),
-              ...(rows.length > MAX_DIFFS && { more: `… ${rows.length - MAX_DIFFS} more in report.json` }),
+              rows: rows.slice(0, maxDiffs),
+              ...(rows.length > maxDiffs && { more: `… ${rows.length - maxDiffs} more in report.json` }),
             },
           ],
   };
@@ -179,4 +186,5 @@ export const paritySection = defineSection({
     return parity ? { parity } : {};
   },
   views: (d: Doc) => (d.parity && d.parity.compared > 0 ? [parityView(d.parity)] : []),
+  brief: (d: Doc) => (d.parity && d.parity.compared > 0 ? [parityView(d.parity, true)] : []),
 });

@@ -1,7 +1,8 @@
 /**
  * `passRates`: pass rates over repeated runs (like promptfoo's `repeat`), computed from the
  * records of a run (`computePassRates`), merged by summing runs and passes per scenario x mode
- * and computing every figure again, shown when a scenario ran more than once or was flaky.
+ * and computing every figure again, shown when a scenario ran more than once or was flaky (the
+ * console, unless `--verbose`: only the rows that were flaky or missed their requirement).
  *
  * One entry per scenario x mode (repeat is per mode): `runs` counts its records except
  * `interrupted` and `not-sent` ones (no verdict), `passes` those that passed.
@@ -285,31 +286,45 @@ export function passRateOf(
   return p?.scenarios.find((e) => e.suite === suite && e.scenario === scenario && e.mode === mode);
 }
 
-function passRatesView(p: PassRates): SectionView {
-  const rows = p.scenarios.map((e): Text[] => {
+/**
+ * The table (`brief`: the console's default, only the rows worth a look: scenarios that ran more
+ * than once and were flaky or missed their requirement, and the suites that missed theirs; a
+ * scenario that ran once is judged in the failures already, one that passed every repeat is in
+ * its suite's line). None when `brief` leaves nothing.
+ */
+function passRatesViews(p: PassRates, brief = false): SectionView[] {
+  const scenarios = brief ? p.scenarios.filter((e) => e.runs > 1 && (e.flaky || !e.passed)) : p.scenarios;
+  const required = p.suites.filter((s) => s.required !== undefined && (!brief || !s.passed));
+  if (brief && scenarios.length === 0 && required.length === 0) return [];
+  const rows = scenarios.map((e): Text[] => {
     const cells = passRateCells(e);
     return [
       ...cells.slice(0, 6),
       [span(e.passed ? 'ok' : 'FAIL', e.passed ? 'ok' : 'fail'), ...(e.flaky ? [span(' flaky', 'warn')] : [])],
     ];
   });
-  const suites = p.suites
-    .filter((s) => s.required !== undefined)
-    .map(
-      (s): Text => [
-        `suite ${s.suite} ${s.passes}/${s.runs} (${pct0(s.passRate)}, 95% CI ${intervalText(s.interval)}, required ${pct0(s.required ?? 1)}) `,
-        span(s.passed ? 'ok' : 'FAIL', s.passed ? 'ok' : 'fail'),
-      ],
-    );
-  return {
+  const suites = required.map(
+    (s): Text => [
+      `suite ${s.suite} ${s.passes}/${s.runs} (${pct0(s.passRate)}, 95% CI ${intervalText(s.interval)}, required ${pct0(s.required ?? 1)}) `,
+      span(s.passed ? 'ok' : 'FAIL', s.passed ? 'ok' : 'fail'),
+    ],
+  );
+  const view: SectionView = {
     id: 'pass-rates',
     title: 'Pass rates',
     summary: passRatesTitle(p),
-    tables: [
-      { columns: PASS_RATE_HEADER.map((header, i) => ({ header, ...(i >= 4 && { align: 'l' as const }) })), rows },
-    ],
+    tables:
+      rows.length === 0
+        ? []
+        : [
+            {
+              columns: PASS_RATE_HEADER.map((header, i) => ({ header, ...(i >= 4 && { align: 'l' as const }) })),
+              rows,
+            },
+          ],
     notes: suites,
   };
+  return [view];
 }
 
 type Doc = { passRates?: PassRates };
@@ -333,5 +348,6 @@ export const passRatesSection = defineSection({
     const passRates = mergePassRates(docs.map((d) => d.passRates));
     return passRates ? { passRates } : {};
   },
-  views: (d: Doc) => (showPassRates(d.passRates) ? [passRatesView(d.passRates)] : []),
+  views: (d: Doc) => (showPassRates(d.passRates) ? passRatesViews(d.passRates) : []),
+  brief: (d: Doc) => (showPassRates(d.passRates) ? passRatesViews(d.passRates, true) : []),
 });

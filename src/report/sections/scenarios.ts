@@ -5,8 +5,9 @@
  * merge by concatenating the entries and adding the tallies (outcomes.ts, as the capacity
  * search combines its steps).
  *
- * The views here are the tallies of a load; the list of entries and the failures are drawn by
- * each reporter (a filterable table in HTML, grouped blocks on the console: failure-groups.ts).
+ * The views here are the tallies of a load (on the console by default only those that failed);
+ * the list of entries and the failures are drawn by each reporter (a filterable table in HTML,
+ * grouped blocks on the console: failure-groups.ts).
  */
 import { z } from 'zod';
 import { mergeOutcomeTallies } from '../../outcomes.js';
@@ -186,8 +187,8 @@ function scenarioEntry(r: RequestRecord): ScenarioEntry {
 
 const MAX_TALLIES = 50;
 
-/** Per scenario x mode counts of a load, with a failing example each. */
-function talliesView(tallies: readonly ScenarioTally[]): SectionView {
+/** Per scenario x mode counts of a load, with a failing example each (`title`: the section's). */
+function talliesView(tallies: readonly ScenarioTally[], title = 'Scenarios'): SectionView {
   const rows = tallies.slice(0, MAX_TALLIES).map((t): Text[] => {
     const e = t.examples[0];
     const example = e
@@ -203,7 +204,7 @@ function talliesView(tallies: readonly ScenarioTally[]): SectionView {
   });
   return {
     id: 'scenarios',
-    title: 'Scenarios',
+    title,
     tables: [
       {
         columns: [
@@ -242,4 +243,10 @@ export const scenariosSection = defineSection({
     ...(docs.some((d) => d.tallies) && { tallies: mergeOutcomeTallies(docs.map((d) => d.tallies ?? [])) }),
   }),
   views: (d: Doc) => (d.scenarios.length === 0 && d.tallies && d.tallies.length > 0 ? [talliesView(d.tallies)] : []),
+  // The console's default: the counts of every scenario are in its suite's line (console.ts);
+  // the table keeps those that failed, each with its example.
+  brief: (d: Doc) => {
+    const failed = d.scenarios.length === 0 ? (d.tallies ?? []).filter((t) => t.failed > 0) : [];
+    return failed.length > 0 ? [talliesView(failed, 'Scenarios that failed')] : [];
+  },
 });

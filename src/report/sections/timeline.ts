@@ -10,7 +10,7 @@ import { OUTCOMES } from '../../outcomes.js';
 import { formatMs, formatRate } from '../../units.js';
 import type { Timeline, TimelinePoint } from '../run-types.js';
 import { defineSection } from '../section.js';
-import { plural } from '../view.js';
+import { plural, type SectionView } from '../view.js';
 import { count, ms, obj, type Assert, type Same } from './common.js';
 
 const intervalLatency = obj({
@@ -96,7 +96,26 @@ function mergeTimelines(timelines: readonly Timeline[]): Timeline | undefined {
   return { intervalMs, points };
 }
 
-type Doc = { timeline?: Timeline };
+type Doc = { kind?: string; timeline?: Timeline };
+
+/** One line: the interval, the peak rate and in flight (and open conversations); HTML draws the charts. */
+function timelineView(d: Doc): SectionView[] {
+  const t = d.timeline;
+  if (!t || t.points.length < 2) return [];
+  const rates = t.points.map((p) => (p.durationS > 0 ? p.started / p.durationS : 0));
+  const peakInFlight = Math.max(...t.points.map((p) => p.maxInFlight));
+  const conversations = t.points.some((p) => p.maxOpenConversations !== undefined)
+    ? ` · at most ${plural(Math.max(...t.points.map((p) => p.maxOpenConversations ?? 0)), 'conversation')} open`
+    : '';
+  return [
+    {
+      id: 'timeline',
+      title: `Over time (per ${formatMs(t.intervalMs)})`,
+      summary: `${t.points.length} intervals · started up to ${formatRate(Math.max(...rates))} · at most ${peakInFlight} in flight${conversations}`,
+      charts: ['chart-timeline-rate', 'chart-timeline-latency'],
+    },
+  ];
+}
 
 export const timelineSection = defineSection({
   name: 'timeline',
@@ -106,22 +125,8 @@ export const timelineSection = defineSection({
     const timeline = mergeTimelines(docs.flatMap((d) => (d.timeline ? [d.timeline] : [])));
     return timeline ? { timeline } : {};
   },
-  /** One line (interval, peak rate and in flight); HTML draws throughput and latency over time. */
-  views: (d: Doc) => {
-    const t = d.timeline;
-    if (!t || t.points.length < 2) return [];
-    const rates = t.points.map((p) => (p.durationS > 0 ? p.started / p.durationS : 0));
-    const peakInFlight = Math.max(...t.points.map((p) => p.maxInFlight));
-    const conversations = t.points.some((p) => p.maxOpenConversations !== undefined)
-      ? ` · at most ${plural(Math.max(...t.points.map((p) => p.maxOpenConversations ?? 0)), 'conversation')} open`
-      : '';
-    return [
-      {
-        id: 'timeline',
-        title: `Over time (per ${formatMs(t.intervalMs)})`,
-        summary: `${t.points.length} intervals · started up to ${formatRate(Math.max(...rates))} · at most ${peakInFlight} in flight${conversations}`,
-        charts: ['chart-timeline-rate', 'chart-timeline-latency'],
-      },
-    ];
-  },
+  views: (d: Doc) => timelineView(d),
+  // A run's rate is its concurrency's consequence, not a figure it set out to reach: the line
+  // matters to a load or a capacity search, whose subject is the rate.
+  brief: (d: Doc) => (d.kind === 'run' ? [] : timelineView(d)),
 });
