@@ -3,8 +3,10 @@
  * Callers branch on `err.code`, never on the message. This module imports nothing of ours.
  *
  * Exit codes (docs/exit-codes.md): 0 all passed; 1 an expectation failed; 2 usage or scenario
- * error; 99 a threshold (SLO) was breached; 130 interrupted; 70 a droidcheck bug. A CI step
- * branches on them, so they never change meaning.
+ * error; 99 a threshold (SLO) was breached; 98 nothing failed, but latency thresholds were not
+ * judged because droidcheck does not trust its latency figures (the load generator was bound:
+ * metrics/thresholds-trust.ts); 130 interrupted; 70 a droidcheck bug. A CI step branches on
+ * them, so they never change meaning.
  *
  * ERROR_CODES below is the one table of every `DROIDCHECK_ERR_*` code that reaches a user or a
  * report; docs/errors.md documents each (test/errors.test.ts keeps the two and src/ in step).
@@ -51,6 +53,7 @@ export const EXIT = {
   EXPECTATION_FAILED: 1,
   USAGE: 2,
   THRESHOLD_BREACHED: 99,
+  FIGURES_NOT_TRUSTED: 98,
   INTERRUPTED: 130,
   INTERNAL: 70,
 } as const;

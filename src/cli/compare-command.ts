@@ -2,8 +2,9 @@
  * `droidcheck compare BASE.json CURRENT.json [--tolerance 10]`: thin wrapper over
  * `compareReports` (src/jobs/compare.ts, exported from the package). Prints how the runs differ
  * (duration, rate, mode mix, version), then the comparison; exit 1 on a regression (pass ->
- * fail, a percentile beyond the tolerance, a worse outcome rate, a threshold now breached), 0
- * otherwise, 2 when a file is unreadable or not a report (UsageError naming it), or when the runs
+ * fail, a percentile beyond the tolerance, a worse outcome rate, a threshold now breached), else
+ * 98 when the latency rows were not judged (either run generator-bound), 0 otherwise, 2 when a
+ * file is unreadable or not a report (UsageError naming it), or when the runs
  * are of another target or kind and `--force` is not given.
  */
 import type { Command } from 'commander';

@@ -8,7 +8,7 @@ import { mergeReportFiles, type MergeFilesOptions, type MergeFilesResult } from 
 
 /** Where and how the merged report is written: `outDir`, more `thresholds`, `reporters`, `outputFile`, `stdout`, `color`, `env`. */
 export interface MergeReportsOptions extends MergeFilesOptions {}
-/** The merged ReportDocument, the files written, and the exit code (0, 1, 99, 130). */
+/** The merged ReportDocument, the files written, and the exit code (0, 1, 98, 99, 130). */
 export interface MergeReportsResult extends MergeFilesResult {}
 
 /**

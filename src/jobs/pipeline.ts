@@ -21,6 +21,7 @@
  * 2, one line). An interrupt (SIGINT) still writes the partial report; the exit code is 130.
  */
 import type { Writable } from 'node:stream';
+import type { Clock } from '../clock.js';
 import { publicSettings, type ResolvedConfig } from '../config/index.js';
 import { SetupError, UsageError } from '../errors.js';
 import { formatMs } from '../units.js';
@@ -67,6 +68,8 @@ export interface JobIO {
   color?: boolean;
   /** For reporters: CI, GITHUB_STEP_SUMMARY. Default process.env. */
   env?: Record<string, string | undefined>;
+  /** The engines' time source (default systemClock): send times, latencies, the timeline. */
+  clock?: Clock;
 }
 
 export interface JobSummary {
@@ -109,6 +112,7 @@ export interface JobContext {
     | 'rttMs'
     | 'webhooks'
     | 'messageWebhookCheckMs'
+    | 'clock'
   >;
 }
 
@@ -407,6 +411,7 @@ function jobContext(
       abortSignal: io.abortSignal,
       rttMs,
       messageWebhookCheckMs: config.messageWebhookCheckMs,
+      ...(io.clock && { clock: io.clock }),
       ...(config.target.kind === 'remote' && {
         webhooks: {
           answer:

@@ -6,16 +6,19 @@
  *   ✗ answer.max < 180 s (actual 3 min 23 s, 16 samples)
  *   – answer.p99 < 2 s: too few samples (16 < 100)
  *   – sync.p50 < 1 s: no samples
+ *   – ack.p99 < 100 ms: not judged: generator-bound, send delay p99 45.2 ms > 10 ms (actual 1.59 s, 812 samples)
  */
 import { formatMs, formatPercent } from '../units.js';
+import { distrustText } from './thresholds-trust.js';
 import type { ThresholdResult, ThresholdStatus, ThresholdUnit } from './thresholds.js';
 
-/** ✓ passed, ✗ breached, – not judged (too few samples, no samples). */
+/** ✓ passed, ✗ breached, – not judged (too few samples, no samples, figures not trusted). */
 export const THRESHOLD_MARKS: Readonly<Record<ThresholdStatus, string>> = {
   passed: '✓',
   breached: '✗',
   'too-few-samples': '–',
   'no-samples': '–',
+  'not-judged': '–',
 };
 
 const trim = (n: number, digits: number): string => String(Number(n.toFixed(digits)));
@@ -65,22 +68,36 @@ function thresholdHead(r: Pick<ThresholdResult, 'metric' | 'op' | 'limit' | 'uni
 /**
  * The verdict without the mark: `ack.p99 < 100 ms (actual 41.2 ms, 812 samples)`,
  * `ackServer.p99 < 100 ms (actual 61.2 ms, 812 samples; client-side ack.p99 93.5 ms)`,
- * `answer.p99 < 2 s: too few samples (16 < 100)`, `sync.p50 < 1 s: no samples`.
+ * `answer.p99 < 2 s: too few samples (16 < 100)`, `sync.p50 < 1 s: no samples`,
+ * `ack.p99 < 100 ms: not judged: generator-bound, send delay p99 45.2 ms > 10 ms (actual 1.59 s, 812 samples)`
+ * (the figure as measured, not compared with the limit: thresholds-trust.ts).
  * Counts (`ack.count`, `outcome.x.count`, `receiver.x`) show the figure only.
  */
 export function thresholdVerdictText(r: ThresholdResult): string {
   const head = thresholdHead(r);
   if (r.status === 'no-samples' || r.actual === null) return `${head}: no samples`;
   if (r.status === 'too-few-samples') return `${head}: too few samples (${r.count} < ${r.minCount})`;
-  const figure = formatFigure(r.actual, r.unit, r.limit);
-  if (r.unit === 'count') return `${head} (actual ${figure})`;
+  const figure = formatFigure(r.actual, r.unit, r.status === 'not-judged' ? undefined : r.limit);
+  const untrusted = r.status === 'not-judged' ? `: not judged: ${distrustText(r.notJudged ?? [])}` : '';
+  if (r.unit === 'count') return `${head}${untrusted} (actual ${figure})`;
   const beside = r.beside
     ? `; client-side ${r.beside.metric} ${r.beside.actual === null ? 'no samples' : formatFigure(r.beside.actual, r.unit)}`
     : '';
-  return `${head} (actual ${figure}, ${sampleNoun(r.metric, r.count)}${beside})`;
+  return `${head}${untrusted} (actual ${figure}, ${sampleNoun(r.metric, r.count)}${beside})`;
 }
 
 /** One line: mark and verdict, e.g. `✓ ack.p99 < 100 ms (actual 41.2 ms, 812 samples)`. */
 export function describeThreshold(r: ThresholdResult): string {
   return `${THRESHOLD_MARKS[r.status]} ${thresholdVerdictText(r)}`;
+}
+
+/**
+ * The verdict line's part for `not-judged` thresholds: `3 thresholds not judged: generator-bound`
+ * (each trust condition once); undefined when every threshold was judged or lacked samples.
+ */
+export function notJudgedSummary(results: readonly ThresholdResult[]): string | undefined {
+  const list = results.filter((r) => r.status === 'not-judged');
+  if (list.length === 0) return undefined;
+  const conditions = [...new Set(list.flatMap((r) => (r.notJudged ?? []).map((d) => d.condition)))];
+  return `${list.length} threshold${list.length === 1 ? '' : 's'} not judged: ${conditions.join(', ')}`;
 }

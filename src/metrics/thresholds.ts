@@ -5,6 +5,9 @@
  * - `no-samples`: the metric has nothing to judge (no ack measured, no request sent);
  * - `too-few-samples`: a percentile its count cannot support (p99 needs >= 100 samples, p99.9
  *   >= 1,000; sample-size.ts), never a breach, whatever the limit;
+ * - `not-judged`: a latency threshold of a run whose latency figures droidcheck does not trust
+ *   (thresholds-trust.ts: the generator was bound), with the conditions in `notJudged`; never a
+ *   breach, but the job exits 98 (docs/exit-codes.md). Rates and counts are judged as usual;
  * - `breached` / `passed`: the figure against the limit.
  *
  * A user who wants too few samples to fail the gate adds a count threshold (`ack.count >= 100`),
@@ -13,6 +16,7 @@
 import { ThresholdError } from '../errors.js';
 import { LATENCY_METRICS, LatencyRecorder, type LatencyMetric, type LatencySummary } from './latency-recorder.js';
 import { minSamplesForStat } from './sample-size.js';
+import { distrustOf, type Distrust, type TrustFigures } from './thresholds-trust.js';
 import {
   defaultThresholdsFor,
   LOAD_DEFAULT_THRESHOLDS,
@@ -36,14 +40,17 @@ export interface ThresholdData {
   receiver: Readonly<Record<ReceiverCounter, number>>;
   /** HDR compressed base64 per metric; needed for p95 and p(NN). */
   histograms?: Readonly<Partial<Record<LatencyMetric, string>>>;
-  /** A load's arrivals (the report's load section): sent, and dropped at the in-flight cap. */
-  load?: { readonly sent: number; readonly dropped: number };
+  /**
+   * A load's arrivals (the report's load section): sent, and dropped at the in-flight cap; its
+   * send delay and generator verdict, which decide whether the latency figures are trusted.
+   */
+  load?: { readonly sent: number; readonly dropped: number } & TrustFigures['load'];
   /** Latency of conversations' answer turns by turn number (the report's byTurn), ms; and their HDR histograms for p95 and p(NN). */
   byTurn?: Readonly<Record<string, Readonly<Partial<Record<string, LatencySummary>>>>>;
   byTurnHistograms?: Readonly<Record<string, Readonly<Partial<Record<string, string>>>>>;
 }
 
-export type ThresholdStatus = 'passed' | 'breached' | 'too-few-samples' | 'no-samples';
+export type ThresholdStatus = 'passed' | 'breached' | 'too-few-samples' | 'no-samples' | 'not-judged';
 /** `ms` latency, `share` 0..1 (a rate), `count` a number of things. */
 export type ThresholdUnit = 'ms' | 'share' | 'count';
 
@@ -56,7 +63,9 @@ export interface ThresholdResult {
   status: ThresholdStatus;
   /** False only when `breached` (old callers read this). */
   passed: boolean;
-  /** The figure in `unit` (ms, 0..1, count); null with `no-samples`. With `too-few-samples` the figure as measured, not judged. */
+  /** With `not-judged` only: the trust conditions that held (thresholds-trust.ts). */
+  notJudged?: Distrust[];
+  /** The figure in `unit` (ms, 0..1, count); null with `no-samples`. With `too-few-samples` and `not-judged` the figure as measured, not judged. */
   actual: number | null;
   unit: ThresholdUnit;
   op: ThresholdOp;
@@ -151,8 +160,16 @@ function measureThreshold(
     : { value: requests === 0 ? 0 : n / requests, count: requests };
 }
 
-/** Judges one parsed threshold on `data` (see the module's statuses). */
-function judgeThreshold(t: Threshold, data: ThresholdData, recorder?: () => LatencyRecorder): ThresholdResult {
+/**
+ * Judges one parsed threshold on `data` (see the module's statuses); `distrust`: the trust
+ * conditions of the run, which leave a latency threshold with enough samples `not-judged`.
+ */
+function judgeThreshold(
+  t: Threshold,
+  data: ThresholdData,
+  distrust: readonly Distrust[],
+  recorder?: () => LatencyRecorder,
+): ThresholdResult {
   const { value, count } = measureThreshold(t, data, recorder);
   const minCount = t.kind === 'latency' ? minSamplesForStat(t.stat) : 1;
   // Counts (ack.count, outcome.x.count, receiver.x) are judged even at zero: "== 0" and ">= 100" mean it.
@@ -162,14 +179,17 @@ function judgeThreshold(t: Threshold, data: ThresholdData, recorder?: () => Late
       ? 'no-samples'
       : !judged && count < minCount
         ? 'too-few-samples'
-        : compareOp(value, t.op, t.value)
-          ? 'passed'
-          : 'breached';
+        : t.kind === 'latency' && distrust.length > 0
+          ? 'not-judged'
+          : compareOp(value, t.op, t.value)
+            ? 'passed'
+            : 'breached';
   const result: ThresholdResult = {
     expression: t.expression,
     metric: t.name,
     status,
     passed: status !== 'breached',
+    ...(status === 'not-judged' && { notJudged: [...distrust] }),
     actual: status === 'no-samples' ? null : value,
     unit: thresholdUnit(t),
     op: t.op,
@@ -192,7 +212,9 @@ const keyOf = (t: Threshold): string => `${t.name}${t.op}${t.value}`;
  * with `ackBasis: 'ackServer'`, a remote target, REMOTE_DEFAULT_THRESHOLDS: the acknowledgement
  * judged on `ackServer.p99`, the raw `ack.p99` in `beside`), each only when its metric has values
  * (count > 0) and not repeated when a user threshold is the same; with a load section in `data`,
- * LOAD_DEFAULT_THRESHOLDS too (`load.dropped.rate < 1%`).
+ * LOAD_DEFAULT_THRESHOLDS too (`load.dropped.rate < 1%`). When the load's latency figures are
+ * not trusted (thresholds-trust.ts distrustOf: the generator was bound) every latency threshold
+ * with enough samples is `not-judged`.
  */
 export function evaluateThresholds(
   expressions: readonly (string | Threshold)[],
@@ -209,5 +231,6 @@ export function evaluateThresholds(
     .filter((t) => !userKeys.has(keyOf(t)) && measureThreshold(t, data).count > 0);
   let cached: LatencyRecorder | undefined;
   const recorder = (): LatencyRecorder => (cached ??= LatencyRecorder.fromEncoded(data.histograms ?? {}));
-  return [...defaults, ...user].map((t) => judgeThreshold(t, data, recorder));
+  const distrust = distrustOf(data);
+  return [...defaults, ...user].map((t) => judgeThreshold(t, data, distrust, recorder));
 }

@@ -43,6 +43,8 @@ interface ExitCodeInput {
   /** Every scenario and suite met its pass-rate requirement (pass-rates.ts); wins over `failed`. */
   passRatesPassed?: boolean;
   regressed?: boolean;
+  /** The comparison with the baseline left its latency rows unjudged (either run's figures not trusted). */
+  latencyNotJudged?: boolean;
   /** Capacity: no rate passed. */
   noCapacity?: boolean;
   /** Graded expectations without a verdict: a gate must not go green with grading unfinished. */
@@ -54,14 +56,19 @@ interface ExitCodeInput {
 /**
  * 130 interrupted; else 99 a threshold breached (or no capacity found); else 1 a pass-rate
  * requirement missed (or, without pass rates, a request failed) or a baseline regression; else
- * 0 (the exit codes every command shares). Judge errors (graded expectations without a verdict) also give 1:
- * they are not failures, but a gate must not pass while grading is unfinished.
+ * 98 a latency threshold or the baseline's latency rows not judged, the latency figures not
+ * trusted (metrics/thresholds-trust.ts); else 0 (the exit codes every command shares). Judge
+ * errors (graded expectations without a verdict) also give 1: they are not failures, but a gate
+ * must not pass while grading is unfinished. 99 and 1 win over 98: they are verdicts on figures
+ * droidcheck trusts (rates, counts, answers), so the run fails whatever its latency was.
  */
 function exitCodeFor(input: ExitCodeInput): number {
   if (input.interrupted) return EXIT.INTERRUPTED;
   if (input.noCapacity || input.thresholds.some((t) => !t.passed)) return EXIT.THRESHOLD_BREACHED;
   const failed = input.passRatesPassed === undefined ? input.failed > 0 : !input.passRatesPassed;
   if (failed || input.regressed || input.redteamFailed || (input.judgeErrors ?? 0) > 0) return EXIT.EXPECTATION_FAILED;
+  if (input.latencyNotJudged || input.thresholds.some((t) => t.status === 'not-judged'))
+    return EXIT.FIGURES_NOT_TRUSTED;
   return EXIT.OK;
 }
 
@@ -79,6 +86,7 @@ export function exitCodeOf(doc: Omit<ReportDocument, 'exitCode'>, interrupted: b
     thresholds: doc.thresholds,
     ...(doc.passRates && { passRatesPassed: doc.passRates.passed }),
     regressed: doc.comparison?.regressed ?? false,
+    latencyNotJudged: doc.comparison?.latencyNotJudged !== undefined,
     noCapacity: doc.capacity !== undefined && doc.capacity.maxRate === null,
     judgeErrors: doc.summary.judgeErrors ?? 0,
     redteamFailed: doc.redteam !== undefined && redteamReasons(doc.redteam).length > 0,

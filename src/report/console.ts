@@ -11,6 +11,7 @@
  * section is its view (sections/*.ts) drawn by the one console painter (view.ts).
  */
 import { formatLocation } from '../errors.js';
+import { notJudgedSummary } from '../metrics/index.js';
 import { formatMs } from '../units.js';
 import { formatValue } from './format-value.js';
 import { groupFailures } from './failure-groups.js';
@@ -127,6 +128,7 @@ export function renderConsoleSummary(report: ReportDocument, opts: ConsoleSummar
   const paint = opts.color ? ansiPaint : plainPaint;
   const s = report.summary;
   const breached = report.thresholds.filter((t) => !t.passed).length;
+  const notJudged = notJudgedSummary(report.thresholds);
   const parts = [
     paint(s.passed > 0 ? 'ok' : 'muted', `${s.passed} passed`),
     paint(s.failed > 0 ? 'fail' : 'muted', `${s.failed} failed`),
@@ -134,6 +136,7 @@ export function renderConsoleSummary(report: ReportDocument, opts: ConsoleSummar
       ? [paint('warn', `${s.judgeErrors} judge error${s.judgeErrors === 1 ? '' : 's'}`)]
       : []),
     ...(breached > 0 ? [paint('fail', `${breached} threshold${breached === 1 ? '' : 's'} breached`)] : []),
+    ...(notJudged ? [paint('warn', notJudged)] : []),
     // A red team's exit 1 comes from its findings, not from failed requests: the last line says so.
     ...(report.redteam
       ? [

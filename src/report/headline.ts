@@ -3,13 +3,17 @@
  * job's own terms, then what it sent and when. Written once, so the formats say the same; the
  * console's last line is the job's (each job prints its own).
  */
+import { notJudgedSummary } from '../metrics/index.js';
 import { formatMs } from '../units.js';
 import { measuresRequests } from './sections/common.js';
 import type { ReportDocument } from './sections/index.js';
 import { plural } from './view.js';
 
 export interface Headline {
-  /** `12 passed, 1 failed, 2 thresholds breached`; webhook-policy: `measured` or `not measured`. */
+  /**
+   * `12 passed, 1 failed, 2 thresholds breached` (`, 3 thresholds not judged: generator-bound`
+   * when the latency figures are not trusted); webhook-policy: `measured` or `not measured`.
+   */
   verdict: string;
   /**
    * `36 of 36 requests sent in 1.2 s, started <ISO 8601>; 0 submit retries.`; webhook-policy:
@@ -30,8 +34,9 @@ export function reportHeadline(report: ReportDocument): Headline {
   }
   const s = report.summary;
   const breached = report.thresholds.filter((t) => !t.passed).length;
+  const notJudged = notJudgedSummary(report.thresholds);
   return {
-    verdict: `${s.passed} passed, ${s.failed} failed${breached > 0 ? `, ${breached} threshold${breached === 1 ? '' : 's'} breached` : ''}`,
+    verdict: `${s.passed} passed, ${s.failed} failed${breached > 0 ? `, ${plural(breached, 'threshold')} breached` : ''}${notJudged ? `, ${notJudged}` : ''}`,
     sent: `${s.sent} of ${s.requests} requests sent ${took}; ${s.retries} submit retr${s.retries === 1 ? 'y' : 'ies'}.`,
   };
 }

@@ -240,7 +240,7 @@ export function renderJUnit(report: ReportDocument, opts: JUnitOptions = {}): st
   const bySuite = new Map<string, ScenarioEntry[]>();
   for (const s of report.scenarios) bySuite.set(s.suite, [...(bySuite.get(s.suite) ?? []), s]);
   const breached = report.thresholds.filter((t) => !t.passed).length;
-  const unjudged = report.thresholds.filter((t) => t.status === 'too-few-samples' || t.status === 'no-samples').length;
+  const unjudged = report.thresholds.filter((t) => t.status !== 'passed' && t.status !== 'breached').length;
   const withThresholds = (opts.thresholds ?? true) && report.thresholds.length > 0;
   const all = report.scenarios;
   const tallyCases = report.scenarios.length === 0 ? (report.tallies ?? []) : [];

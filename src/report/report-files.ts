@@ -3,7 +3,7 @@
  * a comparison or a merged report (written by the file reporters) out. Prints nothing.
  */
 import type { Writable } from 'node:stream';
-import { UsageError } from '../errors.js';
+import { EXIT, UsageError } from '../errors.js';
 import { compareReports } from './sections/comparison.js';
 import type { CompareOptions, ReportComparison } from './sections/comparison-schema.js';
 import { comparisonView } from './sections/comparison-view.js';
@@ -26,8 +26,8 @@ export interface CompareFilesResult {
   unlike: Unlike[];
   /** The differences first (`not alike: ...`), then renderComparison's text. */
   text: string;
-  /** 1 when regressed, else 0. */
-  exitCode: number;
+  /** 1 when regressed, else 98 when the latency rows were not judged (a run's figures not trusted), else 0. */
+  exitCode: 0 | 1 | 98;
 }
 
 export interface CompareFilesOptions extends CompareOptions {
@@ -70,7 +70,12 @@ export async function compareReportFiles(
   const { force: _force, ...rules } = opts;
   const comparison = compareReports(base, current, rules);
   const text = `${unlike.map((u) => `${unlikeText(u)}\n`).join('')}${renderComparison(comparison)}`;
-  return { comparison, unlike, text, exitCode: comparison.regressed ? 1 : 0 };
+  const exitCode = comparison.regressed
+    ? EXIT.EXPECTATION_FAILED
+    : comparison.latencyNotJudged
+      ? EXIT.FIGURES_NOT_TRUSTED
+      : EXIT.OK;
+  return { comparison, unlike, text, exitCode };
 }
 
 export interface MergeFilesOptions {

@@ -3,7 +3,7 @@
  * options: the types comparison.ts decides with and comparison-view.ts draws.
  */
 import { z } from 'zod';
-import { LATENCY_METRICS, type LatencyMetric, type ThresholdResult } from '../../metrics/index.js';
+import { LATENCY_METRICS, type LatencyMetric, type ThresholdResult, type TrustFigures } from '../../metrics/index.js';
 import { OUTCOMES } from '../../outcomes.js';
 import type { ByTurnFields } from './by-turn.js';
 import { count, modeEnum, obj, share } from './common.js';
@@ -11,7 +11,7 @@ import type { Histograms, LatencyEntry } from './latency.js';
 import type { PassRates } from './pass-rates.js';
 import type { ScenarioEntry } from './scenarios.js';
 import type { ReportSummary } from './summary.js';
-import { thresholdStatusEnum } from './thresholds.js';
+import { distrustSchema, thresholdStatusEnum } from './thresholds.js';
 
 export interface CompareOptions {
   /** A percentile must grow more than this (percent) to regress; default 10. */
@@ -30,9 +30,11 @@ const pValue = z.number().min(0).max(1).nullable().describe('one-sided p-value; 
  * Which rule decided a row, checked in this order: `too-few-samples` (either run holds fewer
  * than the statistic needs), `within-tolerance` (it did not move the wrong way beyond the
  * tolerances), `not-significant` (the test cannot tell it from noise), `regressed`.
- * Outcome rows also have `not-judged` (interrupted, not-sent: the operator's doing).
+ * Outcome rows also have `not-judged` (interrupted, not-sent: the operator's doing); latency
+ * rows have it when either run's latency figures are not trusted (`latencyNotJudged`), checked
+ * after `too-few-samples`.
  */
-const latencyRule = z.enum(['too-few-samples', 'within-tolerance', 'not-significant', 'regressed']);
+const latencyRule = z.enum(['too-few-samples', 'within-tolerance', 'not-significant', 'regressed', 'not-judged']);
 const outcomeRule = z.enum(['too-few-samples', 'within-tolerance', 'not-significant', 'regressed', 'not-judged']);
 const compareStat = z.enum(['p50', 'p90', 'p99', 'p999']);
 const latencyChangeSchema = obj({
@@ -92,6 +94,11 @@ export const comparisonSchema = obj({
     .describe(
       "p50, p90, p99, p99.9 of every metric with values in either report, then of every conversation turn's metric in both (byTurn)",
     ),
+  latencyNotJudged: obj({ base: z.array(distrustSchema), current: z.array(distrustSchema) })
+    .optional()
+    .describe(
+      "present when a latency row with enough samples was not judged, either run's latency figures not trusted (the generator was bound): never a regression (exit 98 unless something else decides)",
+    ),
   outcomes: z.array(outcomeChangeSchema).describe('every outcome'),
   thresholds: z
     .array(thresholdFlipSchema)
@@ -107,8 +114,8 @@ export type OutcomeChange = z.output<typeof outcomeChangeSchema>;
 export type ThresholdFlip = z.output<typeof thresholdFlipSchema>;
 export type ReportComparison = z.output<typeof comparisonSchema>;
 
-/** What a comparison reads of a report. */
-export interface ComparableReport {
+/** What a comparison reads of a report; `load` (TrustFigures) tells whether its latency figures are trusted. */
+export interface ComparableReport extends TrustFigures {
   summary: ReportSummary;
   latency: Record<LatencyMetric, LatencyEntry>;
   histograms: Histograms;

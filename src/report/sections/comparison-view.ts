@@ -2,6 +2,7 @@
  * How a comparison reads (comparison.ts decides it): a phrase per rule, a row per latency
  * percentile and outcome, the verdict first.
  */
+import { distrustText } from '../../metrics/index.js';
 import { formatMs, formatPercent } from '../../units.js';
 import { span, type SectionView, type Text } from '../view.js';
 import { statMs } from './common.js';
@@ -51,7 +52,7 @@ function ruleText(
     case 'regressed':
       return `REGRESSED${p}`;
     case 'not-judged':
-      return 'not judged (operator)';
+      return 'minCount' in row ? 'not judged (figures not trusted)' : 'not judged (operator)';
   }
 }
 
@@ -78,8 +79,20 @@ const mark = (bad: boolean): Text => (bad ? span('✗', 'fail') : ' ');
 export function comparisonView(cmp: ReportComparison): SectionView {
   const verdict = (v: boolean | undefined, status: string | undefined): string =>
     v === undefined ? 'absent' : (status ?? (v ? 'passed' : 'breached'));
+  const untrusted = cmp.latencyNotJudged;
   const notes: Text[] = [
     span(`rules: ${rulesText(cmp)}`, 'muted'),
+    ...(untrusted
+      ? [
+          span(
+            `latency not judged: ${[
+              ...(untrusted.base.length > 0 ? [`the baseline was ${distrustText(untrusted.base)}`] : []),
+              ...(untrusted.current.length > 0 ? [`the current run was ${distrustText(untrusted.current)}`] : []),
+            ].join('; ')}: latency figures droidcheck does not trust`,
+            'warn',
+          ),
+        ]
+      : []),
     ...cmp.regressions.map((f) => [span('✗', 'fail'), ` ${name(f)}: pass -> fail`]),
     ...cmp.added.filter((a) => a.to === 'fail').map((f) => [span('✗', 'fail'), ` ${name(f)}: new, failing`]),
     ...cmp.fixed.map((f) => [span('✓', 'ok'), ` ${name(f)}: fail -> pass`]),
@@ -120,7 +133,9 @@ export function comparisonView(cmp: ReportComparison): SectionView {
     title: 'Baseline',
     summary: cmp.regressed
       ? span('REGRESSED against the baseline', 'fail')
-      : span('no regression against the baseline', 'ok'),
+      : untrusted
+        ? span('no regression against the baseline in what was judged; latency not judged', 'warn')
+        : span('no regression against the baseline', 'ok'),
     notes,
     tables: [
       ...(latency.length > 0

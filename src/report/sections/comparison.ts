@@ -14,13 +14,17 @@
  *   (whatever its change), and Tarone's correction (Bonferroni over the tests that could reach
  *   significance) keeps the chance of any false alarm at `alpha` (0.01), so comparing a run
  *   with a twin of the same code says "no regression" 99 times in 100 or more;
- * - a threshold that turned breached is a regression.
+ * - a threshold that turned breached is a regression;
+ * - a latency row with enough samples is `not-judged` (never a regression, never tested) when
+ *   either run's latency figures are not trusted (metrics/thresholds-trust.ts: a bound
+ *   generator), and then `latencyNotJudged` says which run and why.
  * Every latency and outcome row says which rule decided it. `regressed` is the CI verdict.
  * The section's shapes are in comparison-schema.ts, how it reads in comparison-view.ts.
  */
 import {
   LATENCY_METRICS,
   LatencyRecorder,
+  distrustOf,
   fisherGreater,
   fisherMinP,
   minSamplesForStat,
@@ -190,6 +194,7 @@ function latencyRows(
   current: ComparableReport,
   rules: ResolvedCompareRules,
   pending: Pending[],
+  trusted: boolean,
 ): LatencyChange[] {
   const rows: LatencyChange[] = [];
   for (const series of seriesOf(base, current)) {
@@ -217,6 +222,10 @@ function latencyRows(
       };
       rows.push(row);
       if (b.count < minCount || c.count < minCount) continue;
+      if (!trusted) {
+        row.rule = 'not-judged';
+        continue;
+      }
       const beyond = changePct > rules.tolerancePct && deltaMs >= rules.minDeltaMs;
       row.rule = beyond ? 'not-significant' : 'within-tolerance';
       if (bb && cb) {
@@ -307,7 +316,9 @@ export function compareReports(
   };
   const pending: Pending[] = [];
   const flips = scenarioFlips(base, current);
-  const latency = latencyRows(base, current, rules, pending);
+  const distrust = { base: distrustOf(base), current: distrustOf(current) };
+  const trusted = distrust.base.length === 0 && distrust.current.length === 0;
+  const latency = latencyRows(base, current, rules, pending, trusted);
   const outcomes = outcomeRows(base, current, rules, pending);
   const family = taroneSignificant(
     pending.map((p) => p.test),
@@ -326,7 +337,17 @@ export function compareReports(
     latency.some((l) => l.regressed) ||
     outcomes.some((o) => o.regressed) ||
     thresholds.some((t) => t.current === false);
-  return { regressed, rules, significanceBound: rules.alpha / family.k, ...flips, latency, outcomes, thresholds };
+  return {
+    regressed,
+    rules,
+    significanceBound: rules.alpha / family.k,
+    ...flips,
+    latency,
+    // Only when it withheld a verdict: rows with too few samples were not judged either way.
+    ...(latency.some((l) => l.rule === 'not-judged') && { latencyNotJudged: distrust }),
+    outcomes,
+    thresholds,
+  };
 }
 
 type Doc = ComparableReport & { comparison?: ReportComparison };

@@ -86,7 +86,7 @@ const footer = {
     .number()
     .int()
     .describe(
-      '130 interrupted; else 99 a threshold breached (capacity: no rate passed); else 1 an expectation or pass-rate requirement failed, judge errors, or a regression against the baseline; else 0',
+      '130 interrupted; else 99 a threshold breached (capacity: no rate passed); else 1 an expectation or pass-rate requirement failed, judge errors, or a regression against the baseline; else 98 latency thresholds (or the latency rows of the comparison) not judged, the latency figures not trusted (the generator was bound); else 0',
     ),
 };
 

@@ -1,7 +1,9 @@
 /**
  * `thresholds`: every threshold judged (metrics/thresholds.ts): the spec's limits by default,
  * then the user's. Merged reports are judged again on the merged figures (the inputs'
- * expressions and the merge's own), never by combining the inputs' verdicts.
+ * expressions and the merge's own), never by combining the inputs' verdicts. A latency
+ * threshold of a load whose generator was bound (any shard's, once merged) is `not-judged`
+ * (metrics/thresholds-trust.ts).
  */
 import { z } from 'zod';
 import {
@@ -9,6 +11,7 @@ import {
   LOAD_DEFAULT_THRESHOLDS,
   REMOTE_DEFAULT_THRESHOLDS,
   THRESHOLD_MARKS,
+  TRUST_CONDITIONS,
   evaluateThresholds,
   thresholdVerdictText,
   type LatencyMetric,
@@ -25,13 +28,27 @@ import type { LoadSection } from './load.js';
 import type { NetworkSection } from './network.js';
 import type { ReportSummary } from './summary.js';
 
-export const thresholdStatusEnum = z.enum(['passed', 'breached', 'too-few-samples', 'no-samples']);
+export const thresholdStatusEnum = z.enum(['passed', 'breached', 'too-few-samples', 'no-samples', 'not-judged']);
+/** One trust condition that held (metrics/thresholds-trust.ts). */
+export const distrustSchema = obj({
+  condition: z.enum(Object.keys(TRUST_CONDITIONS) as [keyof typeof TRUST_CONDITIONS]),
+  reason: z.string().describe("the run's figure behind it, e.g. `send delay p99 45.2 ms > 10 ms`"),
+});
 const thresholdResultSchema = obj({
   expression: z.string(),
   metric: z.string(),
-  status: thresholdStatusEnum,
+  status: thresholdStatusEnum.describe(
+    'not-judged: a latency threshold of a run whose latency figures are not trusted (notJudged says why; exit 98)',
+  ),
   passed: z.boolean().describe('false only when breached'),
-  actual: z.number().nullable().describe('in `unit`; null with no-samples'),
+  notJudged: z
+    .array(distrustSchema)
+    .optional()
+    .describe('with not-judged: why the latency figures are not trusted (the generator was bound)'),
+  actual: z
+    .number()
+    .nullable()
+    .describe('in `unit`; null with no-samples; as measured with too-few-samples and not-judged'),
   unit: z.enum(['ms', 'share', 'count']),
   op: z.enum(['<', '<=', '>', '>=', '==', '!=']),
   limit: z.number().describe('in `unit`'),
@@ -50,7 +67,7 @@ type Judged = {
   receiver: ReceiverStats;
   histograms: Histograms;
   network?: NetworkSection;
-  load?: Pick<LoadSection, 'sent' | 'dropped'>;
+  load?: Pick<LoadSection, 'sent' | 'dropped' | 'sendDelay' | 'generator'>;
   byTurn?: ByTurnFields['byTurn'];
   byTurnHistograms?: ByTurnFields['byTurnHistograms'];
 };
@@ -61,6 +78,7 @@ const TONE: Record<ThresholdStatus, Tone> = {
   breached: 'fail',
   'too-few-samples': 'warn',
   'no-samples': 'warn',
+  'not-judged': 'warn',
 };
 const judge = (expressions: readonly string[], d: Judged, defaults: boolean): ThresholdResult[] =>
   evaluateThresholds(
