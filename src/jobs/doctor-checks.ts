@@ -329,6 +329,26 @@ export function asyncConfigChecks(
   ];
 }
 
+/** The checks that only get-droid-answer-async needs (spec 9, Behaviour 3 and 4; Errors). */
+const ASYNC_ONLY: readonly CheckId[] = ['async-settings', 'test-customer', 'answer-webhook'];
+
+/**
+ * The checks of a job that sends nothing to get-droid-answer-async (every answer request sync,
+ * or call steps only): its settings (the answer webhook, the test customer) are that
+ * endpoint's alone (spec 9), so their failures stop nothing and become warnings saying so.
+ */
+export function asyncNotUsed(checks: readonly DoctorCheck[]): DoctorCheck[] {
+  return checks.map((c) =>
+    c.status === 'fail' && ASYNC_ONLY.includes(c.id)
+      ? {
+          ...c,
+          status: 'warn',
+          detail: `${c.detail} (not needed now: no request of this job goes to the async endpoint)`,
+        }
+      : c,
+  );
+}
+
 /** What a secret is for: its variable, where the service holds the same value, and what it protects. */
 export interface SecretRole {
   id: 'webhook-secret' | 'verify-token' | 'intent-secret';

@@ -20,6 +20,7 @@ import {
   accessChecks,
   apiCheck,
   asyncConfigChecks,
+  asyncNotUsed,
   clockCheck,
   failures,
   reachableCheck,
@@ -43,6 +44,12 @@ export interface CheapCheckOptions {
   maxClockSkewMs: number;
   /** The answer webhook URL to configure, for the fix of a missing webhook. */
   webhookUrl?: string | undefined;
+  /**
+   * False when the job sends nothing to get-droid-answer-async: the settings only that
+   * endpoint needs (answer webhook, test customer; spec 9) are checked but a failure there is a
+   * warning (asyncNotUsed). Default true (doctor checks the whole service).
+   */
+  asyncUsed?: boolean | undefined;
   signal?: AbortSignal | undefined;
 }
 
@@ -72,14 +79,24 @@ export async function cheapChecks(o: CheapCheckOptions): Promise<CheapCheckResul
   const api = channels?.kind === 'answer' && channels.json !== undefined;
   const asyncProbe = api ? await probe(o.target, 'POST', '/get-droid-answer-async', INVALID_ASYNC_BODY) : undefined;
   const access = accessChecks(o.target.token !== undefined, [channels, asyncProbe]);
+  const asyncChecks = asyncConfigChecks(asyncProbe, access, o.webhookUrl);
   const checks = [
     reachableCheck(tcp, channels),
     apiCheck(channels),
     ...access,
-    ...asyncConfigChecks(asyncProbe, access, o.webhookUrl),
+    ...(o.asyncUsed === false ? asyncNotUsed(asyncChecks) : asyncChecks),
     clockCheck(channels, o.maxClockSkewMs),
   ];
   return { checks, tcp, accessOk: access.every((c) => c.status === 'pass') };
+}
+
+/**
+ * True when no request of the job goes to get-droid-answer-async: `--mode sync` sends every
+ * answer turn (plain scenarios, `say` steps, simulated customers) to get-droid-answer, and call
+ * steps use neither answer endpoint (runner/plan.ts modesFor: the override wins).
+ */
+function sendsSyncOnly(config: ResolvedConfig): boolean {
+  return config.mode === 'sync';
 }
 
 /** The receiver's answer-webhook URL when its port is fixed and its host is one to configure (not 0.0.0.0 / ::). */
@@ -111,6 +128,9 @@ export async function preflight(
       target: { baseUrl, droidId, token, dispatcher, timeoutMs: PROBE_TIMEOUT_MS },
       maxClockSkewMs: DEFAULT_MAX_CLOCK_SKEW_MS,
       webhookUrl: config.publicUrl ?? fixedReceiverUrl(config),
+      // The preflight requires only what the job uses: with --mode sync every answer turn goes
+      // to get-droid-answer and steps call other endpoints, so nothing needs the answer webhook.
+      asyncUsed: !sendsSyncOnly(config),
       signal,
     }));
   } finally {

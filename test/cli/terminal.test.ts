@@ -1,9 +1,10 @@
 /**
  * What a user sees in a real terminal: `droidcheck run` in a pseudo terminal
  * (tmux, test/helpers/pty.ts) with the live progress bar. After the run, the screen holds the
- * scenario list, then the summary, `reports:` and the exit line, in that order, below it; nothing
- * lands inside the list and no trace of the bar is left. The same after Ctrl-C, with the
- * interrupt message on a line of its own above the report.
+ * suite list (a line per suite), then the summary, `reports:` and the exit line, in that order,
+ * below it; nothing lands inside the list and no trace of the bar is left. The same after Ctrl-C,
+ * with the interrupt message on a line of its own above the report. The quick start's whole
+ * output fits a screen (40 lines).
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -32,7 +33,7 @@ function layout(screen: string): {
   expect(header, screen).toBeGreaterThanOrEqual(0);
   const first = header + 1;
   let last = first;
-  while (last + 1 < lines.length && /^ {2}([✓✗] |… \d+ more)/.test(lines[last + 1]!)) last += 1;
+  while (last + 1 < lines.length && /^ {2}([✓✗!–] |… \d+ more)/.test(lines[last + 1]!)) last += 1;
   return {
     lines,
     header,
@@ -47,10 +48,12 @@ function layout(screen: string): {
 
 function expectCleanReport(screen: string, exitCode: number): void {
   const at = layout(screen);
-  // The scenario list is whole: every line of it is a scenario line.
-  expect(at.lines[at.first], screen).toMatch(/^ {2}[✓✗] /);
+  // The suite list is whole: every line of it is a suite line, `✓ Purchases  7 passed  (sync 4, async 3)`.
+  expect(at.lines[at.first], screen).toMatch(/^ {2}[✓✗!–] /);
   for (let i = at.first; i <= at.last; i++)
-    expect(at.lines[i]).toMatch(/^ {2}([✓✗] .+ \[(sync|async)\] {2}\S+|… \d+ more)/);
+    expect(at.lines[i]).toMatch(
+      /^ {2}([✓✗!–] \S.* \d+ passed(, [^(]+)? {2}\((sync|async) \d+(, async \d+)?\)$|… \d+ more suites?)/,
+    );
   // Below it, in order: the summary, the final count with the exit code, reports:, the prompt's turn.
   expect(at.outcomes, screen).toBeGreaterThan(at.last);
   expect(at.summary, screen).toBeGreaterThan(at.outcomes);
@@ -73,12 +76,15 @@ describe.skipIf(!tmux)('droidcheck run in a real terminal', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  it('the quick start: the summary, reports: and the exit line come below the scenario list', async () => {
+  it('the quick start: the summary, reports: and the exit line come below the suite list', async () => {
     pty = await startInPty([process.execPath, CLI, 'run', '-o', join(dir, 'r1')], { cwd: REPO, cols: 100, rows: 24 });
     const code = await pty.exitCode(60_000);
     const screen = await pty.screen();
     expect(screen).toMatch(/^droidcheck: embedded emulator at /m);
     expectCleanReport(screen, code);
+    // All of it, the emulator's line to the exit line, fits a screen: one line per suite, no list of requests.
+    expect(screen.split('\n').length, screen).toBeLessThanOrEqual(40);
+    expect(screen).not.toContain('›');
     await pty.close();
     pty = undefined;
   }, 90_000);
