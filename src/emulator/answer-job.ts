@@ -12,6 +12,7 @@ import { dispatchWithFaults } from './outbound.js';
 import type { AnswerBody } from './ai/index.js';
 import { buildAnswerPayload, buildErrorPayload, type PayloadMeta } from './payload.js';
 import type { WebhookFaultRule } from './faults/profile.js';
+import { planDelivery } from './faults/webhook-plan.js';
 import { targetUrls, webhookTarget, type WebhookTarget } from './webhook-dispatcher.js';
 
 export interface AsyncJob {
@@ -68,14 +69,14 @@ function metaOf(ctx: EmulatorContext, job: AsyncJob): PayloadMeta {
 }
 
 function runJob(ctx: EmulatorContext, job: AsyncJob): void {
-  const errorFault = job.faults.find((f) => f.action === 'error-payload');
+  const plan = planDelivery(job.faults);
   // A dropped webhook is never sent: its answer is still made (intent webhooks fire), its payload is not built.
-  const dropped = job.faults.some((f) => f.action === 'drop');
+  const dropped = plan.drop;
   let payload: unknown;
   let body: string | undefined;
-  if (errorFault) {
+  if (plan.errorPayload !== undefined) {
     ctx.stats.errorPayloads += 1;
-    if (!dropped) payload = buildErrorPayload(errorFault.error, metaOf(ctx, job));
+    if (!dropped) payload = buildErrorPayload(plan.errorPayload, metaOf(ctx, job));
   } else {
     const answer = ctx.answers.get(job.humanMessage, job.chatHistory);
     fireIntentWebhooks(ctx, answer, job.customerId, job.requestId);

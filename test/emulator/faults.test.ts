@@ -94,9 +94,9 @@ describe('request faults', () => {
       const hung = request(`${url}/api/droids/1/endpoint/channels`, { headers, dispatcher: agent });
       hung.catch(() => {}); // rejects at close(); awaited below
       await expect.poll(() => emulator.stats().injectedFaults).toBe(2); // the hang is in place
-      const t0 = performance.now();
+      // A close() that waited for the held request would wait for ever (a hang holds until its
+      // socket is destroyed): the test's timeout, not a bound in seconds, catches that.
       await emulator.close();
-      expect(performance.now() - t0).toBeLessThan(1_000);
       await expect(hung).rejects.toThrow();
     } finally {
       await agent.destroy();
@@ -161,9 +161,9 @@ describe('webhook faults', () => {
       error: 'Failed to generate AI response: model overloaded',
     });
     expect(d!.body).not.toHaveProperty('shoppingCart');
-    expect(parseFaultProfile({ webhooks: [{ action: 'error-payload' }] }).webhooks[0]!.error).toBe(
-      'Failed to generate AI response: timeout',
-    );
+    expect(parseFaultProfile({ webhooks: [{ action: 'error-payload' }] }).webhooks[0]).toMatchObject({
+      error: 'Failed to generate AI response: timeout',
+    });
   });
 
   it('sends a wrong or a missing secret', async () => {
@@ -212,9 +212,12 @@ describe('runtime control', () => {
     expect(parseFaultProfile({ webhooks: [{ target: 'message', action: 'duplicate' }] }).webhooks[0]!.target).toBe(
       'message',
     );
+    // @ts-expect-error: the schema's type already refuses it; the parser refuses it at run time too (YAML, PUT)
     expect(() => parseFaultProfile({ webhooks: [{ target: 'intent', action: 'error-payload' }] })).toThrow(
-      /webhooks\.0\.action: error-payload applies to the answer webhook only/,
+      /webhooks\.0\.target: error-payload applies to the answer webhook only/,
     );
+    // A field of another action is refused, not ignored.
+    expect(() => parseFaultProfile('webhooks: [{ action: drop, copies: 3 }]')).toThrow(/webhooks\.0/);
     expect(() => parseFaultProfile('webhooks: [{ target: mail, action: drop }]')).toThrow(FaultProfileError);
   });
 

@@ -40,36 +40,67 @@ export type DelayDistribution = z.infer<typeof delaySchema>;
 
 const probability = z.number().min(0).max(1).default(1);
 
-const requestFaultSchema = z.strictObject({
-  endpoint: z.union([z.enum([...ENDPOINT_NAMES, '*']), z.array(z.enum(ENDPOINT_NAMES)).min(1)]).default('*'),
-  probability,
-  action: z.enum(['error', 'rate-limit', 'reset', 'hang', 'delay']),
-  /** For `error`: a 5xx status. Default 503. */
-  status: z.number().int().min(500).max(599).default(503),
-  /** For `rate-limit`: the Retry-After header, seconds. Default 1. */
-  retryAfterS: z.number().int().nonnegative().default(1),
-  /** For `delay`: extra time before the endpoint runs. */
-  delay: delaySchema.optional(),
-});
+/** Which endpoints a request rule matches: one, a list, or `*` (default). */
+const endpointMatch = z.union([z.enum([...ENDPOINT_NAMES, '*']), z.array(z.enum(ENDPOINT_NAMES)).min(1)]).default('*');
+const requestRule = <A extends string, S extends z.ZodRawShape>(action: A, shape: S) =>
+  z.strictObject({ endpoint: endpointMatch, probability, action: z.literal(action), ...shape });
+
+/**
+ * A request fault: one variant per action, each with only its own fields, so a handler table
+ * keyed by action (hook.ts) is checked by the compiler: an action without its handler does not
+ * compile.
+ */
+const requestFaultSchema = z.discriminatedUnion('action', [
+  /** A 5xx with the spec's error body. `status` default 503. */
+  requestRule('error', { status: z.number().int().min(500).max(599).default(503) }),
+  /** 429 with `Retry-After: retryAfterS` (seconds, default 1). */
+  requestRule('rate-limit', { retryAfterS: z.number().int().nonnegative().default(1) }),
+  /** The TCP connection reset, no response. */
+  requestRule('reset', {}),
+  /** The socket held open with no response until the client gives up. */
+  requestRule('hang', {}),
+  /** Extra time before the endpoint runs. */
+  requestRule('delay', { delay: delaySchema.optional() }),
+]);
 export type RequestFaultRule = z.infer<typeof requestFaultSchema>;
+/** The request faults' actions, from the schema (a new variant is a new member). */
+export type RequestFaultAction = RequestFaultRule['action'];
 
 /** Which outbound webhook a rule applies to (default: the answer webhook). */
 const WEBHOOK_TARGETS = ['answer', 'message', 'intent', '*'] as const;
 
-const webhookFaultSchema = z.strictObject({
-  /** answer (default), message (forwarding, `verify_token`), intent (secret in the body), or `*`. */
-  target: z.enum(WEBHOOK_TARGETS).default('answer'),
-  probability,
-  /** `wrong-secret` / `missing-secret`: the answer's `secret`, the message's `verify_token`, the intent body's `secret`. */
-  action: z.enum(['drop', 'duplicate', 'late', 'error-payload', 'wrong-secret', 'missing-secret']),
-  /** For `duplicate`: copies sent in total (>= 2). Default 2. */
-  copies: z.number().int().min(2).max(10).default(2),
-  /** For `late`: extra delay before the delivery, ms. Default 10_000. */
-  delayMs: z.number().nonnegative().default(10_000),
-  /** For `error-payload`: the error text. */
-  error: z.string().default('Failed to generate AI response: timeout'),
-});
+/** answer (default), message (forwarding, `verify_token`), intent (secret in the body), or `*`. */
+const webhookTarget = z.enum(WEBHOOK_TARGETS).default('answer');
+const webhookRule = <A extends string, S extends z.ZodRawShape>(action: A, shape: S) =>
+  z.strictObject({ target: webhookTarget, probability, action: z.literal(action), ...shape });
+
+/**
+ * A webhook fault: one variant per action (webhook-plan.ts folds the rules that fired into one
+ * delivery plan through a handler table keyed by action, checked by the compiler).
+ * `wrong-secret` / `missing-secret`: the answer's `secret`, the message's `verify_token`, the
+ * intent body's `secret`.
+ */
+const webhookFaultSchema = z.discriminatedUnion('action', [
+  webhookRule('drop', {}),
+  /** `copies`: copies sent in total (>= 2). Default 2. */
+  webhookRule('duplicate', { copies: z.number().int().min(2).max(10).default(2) }),
+  /** `delayMs`: extra delay before the delivery, ms. Default 10_000. */
+  webhookRule('late', { delayMs: z.number().nonnegative().default(10_000) }),
+  /** The answer webhook only: an error payload (`error`, its text) instead of the answer. */
+  z.strictObject({
+    target: z
+      .literal('answer', { error: 'error-payload applies to the answer webhook only (target: answer)' })
+      .default('answer'),
+    probability,
+    action: z.literal('error-payload'),
+    error: z.string().default('Failed to generate AI response: timeout'),
+  }),
+  webhookRule('wrong-secret', {}),
+  webhookRule('missing-secret', {}),
+]);
 export type WebhookFaultRule = z.infer<typeof webhookFaultSchema>;
+/** The webhook faults' actions, from the schema. */
+export type WebhookFaultAction = WebhookFaultRule['action'];
 
 const faultProfileSchema = z.strictObject({
   /** Seed of the fault stream; default: the emulator's seed. */
@@ -77,15 +108,7 @@ const faultProfileSchema = z.strictObject({
   ackDelay: delaySchema.optional(),
   answerDelay: delaySchema.optional(),
   requests: z.array(requestFaultSchema).max(100).default([]),
-  webhooks: z
-    .array(
-      webhookFaultSchema.refine((r) => r.action !== 'error-payload' || r.target === 'answer', {
-        message: 'error-payload applies to the answer webhook only (target: answer)',
-        path: ['action'],
-      }),
-    )
-    .max(100)
-    .default([]),
+  webhooks: z.array(webhookFaultSchema).max(100).default([]),
 });
 export type FaultProfile = z.infer<typeof faultProfileSchema>;
 /** What a caller may pass: an object in the profile's shape, or YAML/JSON text. */
