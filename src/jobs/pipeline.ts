@@ -18,12 +18,14 @@
  * 6. one report document (report/build-report.ts) with the job's `kind`, redacted once where it
  *    leaves the process, rendered by the same reporters for every job.
  * A job whose every request failed the same set-up way stops early and throws SetupError (exit
- * 2, one line). An interrupt (SIGINT) still writes the partial report; the exit code is 130.
+ * 2, one line); so does one whose answer webhooks arrive but cannot be matched (wrong secret, not
+ * answers, another droid's: runner/wiring-stop.ts), after writing its partial report. An
+ * interrupt (SIGINT) still writes the partial report; the exit code is 130.
  */
 import type { Writable } from 'node:stream';
 import type { Clock } from '../clock.js';
 import { publicSettings, type ResolvedConfig } from '../config/index.js';
-import { SetupError, UsageError } from '../errors.js';
+import { EXIT, SetupError, UsageError } from '../errors.js';
 import { formatMs } from '../units.js';
 import { jobSecrets } from './job-secrets.js';
 import { createRedactor, redactValue } from '../redact.js';
@@ -209,6 +211,7 @@ export function setupMessage(f: SetupFailure, target: Target, config: ResolvedCo
       ? `${target.baseUrl} (droid ${config.target.droidId})`
       : `the embedded emulator at ${target.baseUrl}`;
   const [kind, detail] = f.signature.split(':');
+  if (f.wiring) return f.error.message; // the receiver's sentence (runner/wiring-stop.ts) says it all
   // Its record already says the whole of it: the URL to configure and the setting.
   if (kind === 'no-delivery')
     return `the first ${f.records} async answer${f.records === 1 ? '' : 's'} from ${where} passed the deadline: ${f.error.message.replace(/^no webhook for \S+ within/, 'no webhook within')}`;
@@ -307,7 +310,7 @@ async function prepare(given: ResolvedConfig, io: JobIO, live: JobMetrics | unde
     progress?.log ? progress.log(redact(line)) : void io.stderr.write(`${redact(line)}\n`);
   const settings = publicSettings(config);
   const startedAt = new Date().toISOString();
-  await preflight(config, log, io.stopSignal);
+  await preflight(config, log, io.stopSignal, suites);
   if (live) log(`droidcheck: metrics at ${live.url}`);
   const addSecrets = (more: (string | null | undefined)[]): void => {
     secrets = [...secrets, ...more];
@@ -417,6 +420,8 @@ function jobContext(
           answer:
             target.webhookUrl ?? `\`droidcheck receive\` (the receivers of stream ${target.deliveries?.stream ?? ''})`,
           messages: target.messagesUrl ?? "`droidcheck receive`'s /messages",
+          droidId: config.target.droidId,
+          relay: target.deliveries !== undefined,
         },
       }),
     },
@@ -435,7 +440,9 @@ async function finish(
   network: NetworkEstimate | undefined,
 ): Promise<JobSummary> {
   const { engine } = output;
-  if (engine.setupFailure && !engine.interrupted) {
+  // A wiring fault (SetupFailure.wiring) stops the run too, but its partial report is kept.
+  const wiring = engine.setupFailure?.wiring && !engine.interrupted ? engine.setupFailure : undefined;
+  if (engine.setupFailure && !engine.interrupted && !wiring) {
     for (const r of p.reporters) await r.onAbort?.();
     throw new SetupError(p.redact(setupMessage(engine.setupFailure, target, config)));
   }
@@ -474,12 +481,14 @@ async function finish(
   });
   if (grader) p.log(`droidcheck: judge ${formatLlmUsage(grader.usage())}`);
   const stream = streamSection(target);
-  const safe = redactValue(stream ? { ...report, stream } : report, p.redact);
+  const judged = wiring ? { ...report, exitCode: EXIT.USAGE } : report;
+  const safe = redactValue(stream ? { ...judged, stream } : judged, p.redact);
   await endReporters(p.reporters, safe); // a file-system error on a report file: exit 2, naming it
   // After the reports are on disk, so a scraper that sees job_finished=1 can read them.
   live?.finish(output.engine);
   const files = p.reporters.flatMap((r) => r.files ?? []);
   if (files.length > 0) io.stdout.write(`reports: ${files.join(', ')}\n`);
+  if (wiring) throw new SetupError(p.redact(setupMessage(wiring, target, config)));
   return { report: safe, exitCode: safe.exitCode, files };
 }
 

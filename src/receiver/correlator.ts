@@ -111,6 +111,11 @@ export class Correlator {
     return this.#deadlines.size;
   }
 
+  /** Parked deliveries, oldest first, as `[arrival ms, body]` (the wiring rule's orphan suspects, wiring.ts). */
+  *parkedBodies(): Generator<readonly [number, unknown]> {
+    for (const p of this.#parked.values()) yield [p.at, p.match.payload];
+  }
+
   /** True when `id` is waited for, parked, or remembered as finished here (and not another shard's). */
   knows(id: string): boolean {
     if (this.#parked.has(id)) return true;

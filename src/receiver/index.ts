@@ -27,6 +27,7 @@ export type {
   WebhookMatch,
 } from './types.js';
 export type { MessageMatch } from './inbound-types.js';
+export { ORPHAN_SUSPECT_MS, WIRING_THRESHOLD, type WiringFault } from './wiring.js';
 export { emptyReceiverStats, receiverAccountingGap } from './accounting.js';
 export type { StreamReceiver, StreamReceiverOptions } from './stream-receiver.js';
 export { redactRedisUrl } from '../redact.js';

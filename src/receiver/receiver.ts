@@ -9,6 +9,7 @@ import { LocalSink } from './local-sink.js';
 import { withResponsePlan } from './response-plan.js';
 import type { Receiver, ReceiverOptions } from './types.js';
 import { createWebhookServer } from './webhook-server.js';
+import { judgeWiring, ORPHAN_SUSPECT_MS, staleOfOtherDroids } from './wiring.js';
 
 /** Builds the receiver (not listening). Options and defaults: see ReceiverOptions. */
 export function createReceiver(options: ReceiverOptions = {}): Receiver {
@@ -28,6 +29,10 @@ export function createReceiver(options: ReceiverOptions = {}): Receiver {
     stats: () => server.stats(),
     inboundStats: () => server.inboundStats(),
     pendingCount: () => correlator.pending,
+    wiring: ({ now = clock.now(), droidId } = {}) =>
+      judgeWiring(server.stats(), (limit) =>
+        staleOfOtherDroids(correlator.parkedBodies(), now - ORPHAN_SUSPECT_MS, droidId, limit),
+      ),
     parkedCount: () => correlator.parked,
     housekeep: (now) => local.housekeep(now),
     clockSkew: () => undefined,

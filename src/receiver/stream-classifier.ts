@@ -152,6 +152,11 @@ export class EntryClassifier {
     if (!final) this.#recheckHeld();
   }
 
+  /** Held requestIds (no owner known yet), oldest first, as `[first read ms, first body]` (the wiring rule, wiring.ts). */
+  *heldBodies(): Generator<readonly [number, unknown]> {
+    for (const h of this.#held.values()) yield [h.firstAt, parseObject(h.entries[0]?.body ?? '')];
+  }
+
   /** clock.now() ms when the youngest held entry was read (-Infinity when none). */
   youngestHeldAt(): number {
     let max = -Infinity;

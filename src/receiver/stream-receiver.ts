@@ -34,6 +34,7 @@ import { EntryClassifier } from './stream-classifier.js';
 import type { StreamEntry } from './stream-entry.js';
 import { Ownership } from './stream-ownership.js';
 import { StreamReader, type RawEntry } from './stream-reader.js';
+import { judgeWiring, ORPHAN_SUSPECT_MS, staleOfOtherDroids } from './wiring.js';
 import type { ClockSkew, CorrelationOptions, DeliverySource, InboxBounds, ReceiverStats } from './types.js';
 
 export interface StreamReceiverOptions extends CorrelationOptions, InboxBounds {
@@ -299,6 +300,13 @@ export async function createStreamReceiver(options: StreamReceiverOptions): Prom
     stats: () => shardStats(correlator, classifier),
     inboundStats: () => inbound.stats(),
     pendingCount: () => correlator.pending,
+    wiring({ now = clock.now(), droidId } = {}) {
+      const cutoff = now - ORPHAN_SUSPECT_MS;
+      return judgeWiring(shardStats(correlator, classifier), (limit) => {
+        const held = staleOfOtherDroids(classifier.heldBodies(), cutoff, droidId, limit);
+        return staleOfOtherDroids(correlator.parkedBodies(), cutoff, droidId, limit, held);
+      });
+    },
     parkedCount: () => correlator.parked + classifier.parked,
     housekeep,
     clockSkew: () => shardSkew(sample, classifier),

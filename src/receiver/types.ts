@@ -16,6 +16,7 @@ import type {
   MessageMatch,
   MessageWait,
 } from './inbound-types.js';
+import type { WiringQuery, WiringVerdict } from './wiring.js';
 
 /** Bounds of the kept messages and intents (memory); the oldest unclaimed are dropped first. */
 export interface InboxBounds {
@@ -198,6 +199,12 @@ export interface DeliverySource extends WebhookCounters {
   messagesOf(customerId: number | string): InboundMessage[];
   /** Answer waiters not yet resolved. */
   pendingCount(): number;
+  /**
+   * Whether the answer webhooks received so far can be matched at all: `working` after one
+   * matched, `miswired` with the kind and count once 3 of one kind could not be (wrong secret,
+   * malformed, another droid's than `query.droidId`), else `unknown`. The rule: wiring.ts.
+   */
+  wiring(query?: WiringQuery): WiringVerdict;
   /**
    * Housekeeping at `now` (default clock.now()): resolves waiters whose deadline passed, turns
    * parked deliveries past the grace period into orphans. Runs by itself on a timer; tests call it

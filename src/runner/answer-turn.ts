@@ -214,7 +214,7 @@ async function settleAnswer(
     const aborted = ctx.abortSignal?.aborted === true;
     record.outcome = aborted ? 'interrupted' : 'timeout';
     record.error = aborted
-      ? { code: AbortedError.code, message: 'run interrupted before the webhook arrived' }
+      ? { code: AbortedError.code, message: ctx.stopReason?.() ?? 'run interrupted before the webhook arrived' }
       : ctx.webhooks && ctx.receiver && nothingReceived(ctx.receiver)
         ? {
             code: TimeoutError.code,

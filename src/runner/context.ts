@@ -14,13 +14,17 @@ import type { CustomerSimulator } from './simulator-types.js';
 /**
  * Where a remote target must post its webhooks, as the user configures them in the service (the
  * public URLs behind a tunnel), for the sentences of the early stops (answer-turn.ts,
- * step-waits.ts).
+ * step-waits.ts, wiring-stop.ts).
  */
 export interface WebhookSetup {
   /** Where answers must go: the `/webhook` URL, or `droidcheck receive` with `--deliveries`. */
   answer: string;
   /** Where forwarded messages must go: the `/messages` URL. */
   messages: string;
+  /** The droid under test: answer webhooks naming another one are a wiring mistake (wiring-stop.ts). */
+  droidId?: number | string;
+  /** Webhooks reach this run through `droidcheck receive` (--deliveries), which checks their secret. */
+  relay?: boolean;
 }
 
 /** Where an executed request's latencies go (ms); the engine's measured or warm-up recorder. */
@@ -71,4 +75,9 @@ export interface ExecuteContext {
    * (step-waits.ts). Default DEFAULT_MESSAGE_WEBHOOK_CHECK_MS (15 s).
    */
   messageWebhookCheckMs?: number | undefined;
+  /**
+   * Why the set-up breaker stopped the run, once it did on the receiver's word (wiring-stop.ts):
+   * an answer wait it cut short records this instead of "run interrupted". Undefined otherwise.
+   */
+  stopReason?: (() => string | undefined) | undefined;
 }

@@ -1,6 +1,7 @@
 /**
  * The state of one engine run (runner/engine.ts): counters, the tally, the latency sink, the
- * timeline, kept records, sinks, the stop and abort controllers, and the set-up breaker.
+ * timeline, kept records, sinks, the stop and abort controllers, and the set-up breaker (fed by
+ * the records, and by the receiver's wiring verdict: wiring-stop.ts).
  * Schedulers (closed.ts, open.ts) drive it through `launch`.
  */
 import { setMaxListeners } from 'node:events';
@@ -15,6 +16,7 @@ import { SetupBreaker, type SetupFailure } from './setup-breaker.js';
 import type { RequestSource } from './source.js';
 import { Tally } from './tally.js';
 import { DISCARD_LATENCY, MeasuredLatency, TimelineBuilder } from './timeline.js';
+import { watchWiring, wiringReason } from './wiring-stop.js';
 import type { PlannedRequest, RequestRecord } from './types.js';
 
 export class EngineRun {
@@ -31,6 +33,8 @@ export class EngineRun {
   readonly #sinks: readonly RecordSink[];
   readonly #keep: boolean;
   readonly #breaker: SetupBreaker | undefined;
+  readonly #unwatch: (() => void) | undefined;
+  #stopReason: string | undefined;
   readonly stop = new AbortController();
   readonly abort = new AbortController();
   readonly t0: number;
@@ -62,6 +66,7 @@ export class EngineRun {
       rttMs: o.rttMs,
       webhooks: o.webhooks,
       messageWebhookCheckMs: o.messageWebhookCheckMs,
+      stopReason: () => this.#stopReason,
       simulator: o.simulator,
     };
     this.#ctx = { ...base, latency: this.latency };
@@ -69,6 +74,15 @@ export class EngineRun {
     this.#sinks = o.sinks ?? [];
     this.#keep = o.keepRecords ?? false;
     this.#breaker = o.setupBreaker === false ? undefined : new SetupBreaker();
+    // Only while answers are awaited: an ack-only or sync run matches no webhook by design.
+    if (this.#breaker && o.receiver && !o.ackOnly && o.source.hasAsync())
+      this.#unwatch = watchWiring(o.receiver, o.webhooks, (fault, sentence) => {
+        if (this.#breaker?.miswired(fault, sentence)) {
+          this.#stopReason = wiringReason(fault);
+          this.stop.abort();
+          this.abort.abort();
+        }
+      });
     this.t0 = this.clock.now();
     this.timeline = new TimelineBuilder(this.latency, this.t0, o.intervalMs ?? 1000);
   }
@@ -180,6 +194,11 @@ export class EngineRun {
 
   breakerFailure(): SetupFailure | undefined {
     return this.#breaker?.failure();
+  }
+
+  /** Stops watching the receiver's wiring (the run is over). Idempotent. */
+  dispose(): void {
+    this.#unwatch?.();
   }
 }
 

@@ -72,6 +72,7 @@ export async function runEngine(o: EngineOptions): Promise<EngineResult> {
       spec.kind === 'open' ? await runOpen(run, { ...spec, ...common }) : await runClosed(run, { ...spec, ...common });
   } finally {
     clearInterval(ticker);
+    run.dispose();
   }
   run.assertHealthy();
   const unsent = o.source.unsent();

@@ -10,15 +10,26 @@
  * and that is not where droidcheck listens.
  * When the first `threshold` records (default 3) all fail in the same set-up way and none was
  * answered, the breaker trips: the engine stops and the job exits 2 with one line.
+ * It also trips on the receiver's word (`miswired`): answer webhooks arrive but none can be
+ * matched (receiver/wiring.ts: 3 with a wrong secret, not answer payloads, or another droid's,
+ * and none matched), seen through wiring-stop.ts while the records still wait. The requests in
+ * flight then end `interrupted`; the job writes the partial report, then exits 2 with the
+ * sentence (`SetupFailure.wiring` set).
  */
+import type { WiringFault } from '../receiver/index.js';
+import { SetupError } from '../errors.js';
 import type { RequestRecord } from './types.js';
 
 /** What tripped the breaker: the shared signature, how many records had it, and the first one's error. */
 export interface SetupFailure {
+  /** `rejected:401`, `transport:ECONNREFUSED`, `no-delivery`, `invalid-response`, or `wiring:<kind>`. */
   signature: string;
+  /** Records that failed that way (0 for a wiring fault: the records were still waiting). */
   records: number;
   httpStatus?: number;
   error: { code: string; message: string; cause?: string; excerpt?: string };
+  /** Set when the receiver tripped it (see the module docs): the partial report is kept. */
+  wiring?: WiringFault;
 }
 
 /** `RecordError.cause` of an async answer whose deadline passed with no delivery of any kind received yet (answer-turn.ts). */
@@ -47,6 +58,7 @@ export class SetupBreaker {
   #first: SetupFailure | undefined;
   #armed = true;
   #tripped = false;
+  #wiring: SetupFailure | undefined;
 
   constructor(threshold = 3) {
     this.#threshold = threshold;
@@ -82,10 +94,27 @@ export class SetupBreaker {
   }
 
   /**
+   * Trips on a wiring fault of the receiver (`sentence`: wiring-stop.ts); true unless the
+   * breaker had tripped already.
+   */
+  miswired(fault: WiringFault, sentence: string): boolean {
+    if (this.#tripped) return false;
+    this.#tripped = true;
+    this.#wiring = {
+      signature: `wiring:${fault.kind}`,
+      records: 0,
+      error: { code: SetupError.code, message: sentence },
+      wiring: fault,
+    };
+    return true;
+  }
+
+  /**
    * The failure, when the breaker tripped or (at the end of a run too short to trip it) every
    * record sent failed the same set-up way; undefined otherwise.
    */
   failure(): SetupFailure | undefined {
+    if (this.#wiring) return { ...this.#wiring };
     return this.#armed && this.#first ? { ...this.#first } : undefined;
   }
 }
