@@ -1,207 +1,22 @@
 /**
- * The GitHub Action (action.yml at the repository root), run as a runner would run it: each
- * `run:` step's script executed by bash in a temporary workspace, with the variables a runner
- * sets (GITHUB_WORKSPACE, GITHUB_OUTPUT, GITHUB_STEP_SUMMARY, GITHUB_ACTION_PATH, RUNNER_TEMP,
- * GITHUB_EVENT_PATH...), `${{ }}` expressions and `if:` conditions evaluated from the inputs
- * and the steps' outputs. `uses:` steps (setup-node, upload-artifact) are not run: their inputs
- * are asserted. `gh` is a script on PATH that records its arguments and answers the comment
- * listing. The droidcheck it runs is this checkout's (already installed: the install step's
- * "installed" branch), against the embedded emulator.
+ * The GitHub Action (action.yml at the repository root), run as a runner would run it
+ * (./runner.ts): every command through it against the embedded emulator, the summary, the
+ * outputs, the artifact's inputs, the pull-request comment, and inputs a command does not take.
+ * The droidcheck it runs is this checkout's (already installed: the install step's "installed"
+ * branch); install-step.test.ts covers the install and its cache.
  */
-import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { parse } from 'yaml';
-import { REPO } from '../helpers/cli.js';
+import { ACTION_DIR, action, createMachine, runAction, type Machine } from './runner.js';
 
-interface Step {
-  name: string;
-  id?: string;
-  if?: string;
-  uses?: string;
-  with?: Record<string, string>;
-  shell?: string;
-  env?: Record<string, string>;
-  run?: string;
-  'working-directory'?: string;
-}
-interface ActionYaml {
-  inputs: Record<string, { default?: string }>;
-  outputs: Record<string, { value: string }>;
-  runs: { using: string; steps: Step[] };
-}
-
-const action = parse(readFileSync(join(REPO, 'action.yml'), 'utf8')) as ActionYaml;
-
-interface Context {
-  inputs: Record<string, string>;
-  steps: Record<string, { outputs: Record<string, string>; outcome: 'success' | 'failure' | 'skipped' }>;
-  github: Record<string, string>;
-}
-
-/** The value of one expression path (`inputs.x`, `steps.id.outputs.y`, `github.workspace`) or a '' literal. */
-function value(expr: string, ctx: Context): string {
-  const e = expr.trim();
-  const literal = /^'(.*)'$/.exec(e);
-  if (literal) return literal[1]!;
-  const parts = e.split('.');
-  if (parts[0] === 'inputs') return ctx.inputs[parts[1]!] ?? '';
-  if (parts[0] === 'github') return ctx.github[parts[1]!] ?? '';
-  if (parts[0] === 'steps' && parts[2] === 'outputs') return ctx.steps[parts[1]!]?.outputs[parts[3]!] ?? '';
-  throw new Error(`expression not understood by this test: ${e}`);
-}
-
-/** The `if:` conditions action.yml uses: `&&` of `!cancelled()`, `a == 'b'`, `a != 'b'` (implicit success()). */
-function condition(cond: string | undefined, ctx: Context, failed: boolean): boolean {
-  const text = (cond ?? '').replace(/^\$\{\{(.*)\}\}$/s, '$1').trim();
-  const terms = text === '' ? [] : text.split('&&');
-  const statusFunction = terms.some((t) => /always\(\)|cancelled\(\)|failure\(\)/.test(t));
-  if (!statusFunction && failed) return false;
-  return terms.every((t) => {
-    const term = t.trim();
-    if (term === '!cancelled()' || term === 'always()') return true;
-    const m = /^(.+?)\s*(==|!=)\s*(.+)$/.exec(term);
-    if (!m) throw new Error(`condition not understood by this test: ${term}`);
-    return (value(m[1]!, ctx) === value(m[3]!, ctx)) === (m[2] === '==');
-  });
-}
-
-const interpolate = (text: string, ctx: Context): string =>
-  text.replace(/\$\{\{(.*?)\}\}/g, (_, e: string) => value(e, ctx));
-
-/** key=value and key<<DELIM ... DELIM lines of a $GITHUB_OUTPUT file. */
-function parseOutputFile(text: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  const lines = text.split('\n');
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i]!;
-    const heredoc = /^([^=<]+)<<(.+)$/.exec(line);
-    if (heredoc) {
-      const body: string[] = [];
-      while (++i < lines.length && lines[i] !== heredoc[2]) body.push(lines[i]!);
-      out[heredoc[1]!] = body.join('\n');
-    } else if (line.includes('=')) out[line.slice(0, line.indexOf('='))] = line.slice(line.indexOf('=') + 1);
-  }
-  return out;
-}
-
-interface ActionRun {
-  ctx: Context;
-  outputs: Record<string, string>;
-  summary: string;
-  log: string;
-  ghCalls: string[];
-  uses: { step: Step; with: Record<string, string> }[];
-  failedStep: string | undefined;
-  exitCode: number;
-}
-
-const roots: string[] = [];
-afterAll(() => roots.forEach((r) => rmSync(r, { recursive: true, force: true })));
-
-/** Runs action.yml's steps in a fresh workspace holding `files`, with `inputs` over the defaults. */
-function runAction(inputs: Record<string, string>, files: Record<string, string>, ghExistingComment = ''): ActionRun {
-  const root = mkdtempSync(join(tmpdir(), 'droidcheck-action-'));
-  roots.push(root);
-  const workspace = join(root, 'workspace');
-  for (const [path, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(workspace, path)), { recursive: true });
-    writeFileSync(join(workspace, path), text);
-  }
-  const bin = join(root, 'bin');
-  mkdirSync(bin);
-  const ghLog = join(root, 'gh.log');
-  // gh: records each call; the comment listing answers the id of an existing droidcheck comment (or nothing).
-  writeFileSync(
-    join(bin, 'gh'),
-    `#!/usr/bin/env bash\nprintf '%s\\036' "$*" >> '${ghLog}'\nif [[ "$*" == *"--paginate"* ]]; then printf '%s' '${ghExistingComment}'; fi\n`,
-  );
-  chmodSync(join(bin, 'gh'), 0o755);
-  const event = join(root, 'event.json');
-  writeFileSync(event, JSON.stringify({ pull_request: { number: 42 } }));
-  const summaryFile = join(root, 'step_summary.md');
-  writeFileSync(summaryFile, '');
-  const ctx: Context = {
-    inputs: {
-      ...Object.fromEntries(Object.entries(action.inputs).map(([k, v]) => [k, v.default ?? ''])),
-      'github-token': 'ghs_test_token',
-      ...inputs,
-    },
-    steps: {},
-    github: { workspace, action_path: REPO, token: 'ghs_test_token' },
-  };
-  const run: ActionRun = {
-    ctx,
-    outputs: {},
-    summary: '',
-    log: '',
-    ghCalls: [],
-    uses: [],
-    failedStep: undefined,
-    exitCode: 0,
-  };
-  let failed = false;
-  for (const [i, step] of action.runs.steps.entries()) {
-    if (!condition(step.if, ctx, failed)) {
-      if (step.id) ctx.steps[step.id] = { outputs: {}, outcome: 'skipped' };
-      continue;
-    }
-    if (step.uses) {
-      run.uses.push({
-        step,
-        with: Object.fromEntries(Object.entries(step.with ?? {}).map(([k, v]) => [k, interpolate(String(v), ctx)])),
-      });
-      continue;
-    }
-    const outputFile = join(root, `output-${i}`);
-    writeFileSync(outputFile, '');
-    const env: Record<string, string> = {
-      PATH: `${bin}:${dirname(process.execPath)}:${process.env.PATH ?? ''}`,
-      HOME: process.env.HOME ?? root,
-      NO_COLOR: '1',
-      CI: 'true',
-      GITHUB_ACTIONS: 'true',
-      GITHUB_WORKSPACE: workspace,
-      GITHUB_OUTPUT: outputFile,
-      GITHUB_ENV: join(root, 'env'),
-      GITHUB_STEP_SUMMARY: summaryFile,
-      GITHUB_ACTION_PATH: REPO,
-      GITHUB_EVENT_NAME: 'pull_request',
-      GITHUB_EVENT_PATH: event,
-      GITHUB_REPOSITORY: 'acme/shop-droid',
-      RUNNER_TEMP: root,
-      ...Object.fromEntries(Object.entries(step.env ?? {}).map(([k, v]) => [k, interpolate(String(v), ctx)])),
-    };
-    expect(step.shell, `${step.name}: shell`).toBe('bash');
-    const cwd = step['working-directory'] ? interpolate(step['working-directory'], ctx) : workspace;
-    const res = spawnSync('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', step.run!], {
-      cwd,
-      env,
-      encoding: 'utf8',
-      timeout: 60_000,
-    });
-    run.log += `--- ${step.name}\n${res.stdout}${res.stderr}`;
-    ctx.steps[step.id ?? `step${i}`] = {
-      outputs: parseOutputFile(readFileSync(outputFile, 'utf8')),
-      outcome: res.status === 0 ? 'success' : 'failure',
-    };
-    if (res.status !== 0 && !failed) {
-      failed = true;
-      run.failedStep = step.name;
-      run.exitCode = res.status ?? -1;
-    }
-  }
-  run.outputs = Object.fromEntries(Object.entries(action.outputs).map(([k, o]) => [k, interpolate(o.value, ctx)]));
-  run.summary = readFileSync(summaryFile, 'utf8');
-  try {
-    run.ghCalls = readFileSync(ghLog, 'utf8').split('\x1e').slice(0, -1); // one record (RS) per call: bodies hold newlines
-  } catch {
-    run.ghCalls = [];
-  }
-  return run;
-}
+const machines: Machine[] = [];
+afterAll(() => machines.forEach((m) => m.dispose()));
+const machine = (files: Record<string, string>, ghExistingComment = ''): Machine => {
+  const m = createMachine(files, ghExistingComment);
+  machines.push(m);
+  return m;
+};
 
 const suite = (expectText: string): string =>
   [
@@ -225,22 +40,29 @@ describe('action.yml', () => {
         'paths',
         'base-url',
         'droid-id',
+        'public-url',
+        'receiver-port',
+        'deliveries',
         'thresholds',
         'baseline',
         'comment',
         'report-dir',
       ]),
     );
+    // The npm registry has no droidcheck package: an input installing one would fail.
+    expect(Object.keys(action.inputs)).not.toContain('version');
   });
 
-  it('runs droidcheck, puts summary.md in the job summary, sets exit-code 0, uploads the reports and comments on the pull request', () => {
-    const r = runAction(
-      { comment: 'true', paths: 'suites', thresholds: 'sync.p50 < 180s\n  sync.max < 180s' },
-      { 'suites/a.yaml': suite('scarf') },
-    );
-    expect(r.failedStep, r.log).toBeUndefined();
-    expect(r.outputs['exit-code'], r.log).toBe('0');
-    const reportDir = join(r.ctx.github.workspace!, 'reports');
+  it('runs droidcheck, puts summary.md in the job summary, sets exit-code 0, uploads the reports and comments on the pull request', async () => {
+    const m = machine({ 'suites/a.yaml': suite('scarf') });
+    const r = await runAction(m, {
+      comment: 'true',
+      paths: 'suites',
+      thresholds: 'sync.p50 < 180s\n  sync.max < 180s',
+    });
+    expect(r.failedStep, m.log).toBeUndefined();
+    expect(r.outputs['exit-code'], m.log).toBe('0');
+    const reportDir = join(m.workspace, 'reports');
     expect(r.outputs['report-dir']).toBe(reportDir);
     expect(r.outputs.summary).toBe(join(reportDir, 'summary.md'));
     const md = readFileSync(join(reportDir, 'summary.md'), 'utf8');
@@ -248,47 +70,162 @@ describe('action.yml', () => {
     // The thresholds input, one per line, reached droidcheck.
     expect(md).toMatch(/sync\.p50 < 180/);
     // In the job summary once (droidcheck's own append is turned off for the run step).
-    expect(r.summary.trim()).toBe(md.trim());
-    expect(r.log).toMatch(/droidcheck \S+ on Node\.js v\d+/);
+    expect(readFileSync(m.summaryFile, 'utf8').trim()).toBe(md.trim());
+    expect(m.log).toMatch(/droidcheck \S+ on Node\.js v\d+/);
+    expect(m.log).toContain('droidcheck: installed already');
     // uses: steps, with their inputs resolved.
-    const setup = r.uses.find((u) => u.step.uses === 'actions/setup-node@v4');
-    expect(setup?.with).toEqual({ 'node-version': 'lts/*' });
-    const upload = r.uses.find((u) => u.step.uses === 'actions/upload-artifact@v4');
-    expect(upload?.with).toEqual({ name: 'droidcheck-reports', path: reportDir, 'if-no-files-found': 'warn' });
+    const uses = (name: string) => m.uses.find((u) => u.uses === name)?.with;
+    expect(uses('actions/setup-node@v4')).toEqual({ 'node-version': 'lts/*' });
+    expect(uses('actions/cache@v4')).toEqual({
+      path: `${ACTION_DIR}/node_modules\n${ACTION_DIR}/dist`,
+      key: expect.stringMatching(/^droidcheck-install-Linux-X64-nodev\d+\.\d+\.\d+-[0-9a-f]{24}$/),
+    });
+    expect(uses('actions/upload-artifact@v4')).toEqual({
+      name: 'droidcheck-reports',
+      path: reportDir,
+      'if-no-files-found': 'warn',
+    });
     // gh: the listing of comments, then a new comment whose body is the marker and summary.md.
-    expect(r.ghCalls[0]).toContain('api repos/acme/shop-droid/issues/42/comments --paginate');
-    expect(r.ghCalls[1]).toMatch(
+    const gh = m.ghCalls();
+    expect(gh[0]).toContain('api repos/acme/shop-droid/issues/42/comments --paginate');
+    expect(gh[1]).toMatch(
       /^api --method POST repos\/acme\/shop-droid\/issues\/42\/comments -f body=<!-- droidcheck summary -->\n/,
     );
-    expect(r.ghCalls.join('\n')).toContain('droidcheck run: 1 passed, 0 failed (exit 0)');
-  }, 90_000);
+    expect(gh.join('\n')).toContain('droidcheck run: 1 passed, 0 failed (exit 0)');
+  });
 
-  it('an expectation that fails: exit-code 1, the summary still written, the comment edited in place, the step failed with 1', () => {
-    const r = runAction(
-      { comment: 'true', paths: 'suites', upload: 'false' },
-      { 'suites/a.yaml': suite('zebra-unicorn') },
-      '777',
-    );
-    expect(r.outputs['exit-code'], r.log).toBe('1');
-    expect(r.summary).toContain('orders scarves');
-    expect(r.uses.some((u) => u.step.uses === 'actions/upload-artifact@v4')).toBe(false);
+  it('an expectation that fails: exit-code 1, the summary still written, the comment edited in place, the step failed with 1', async () => {
+    const m = machine({ 'suites/a.yaml': suite('zebra-unicorn') }, '777');
+    const r = await runAction(m, { comment: 'true', paths: 'suites', upload: 'false' });
+    expect(r.outputs['exit-code'], m.log).toBe('1');
+    expect(readFileSync(m.summaryFile, 'utf8')).toContain('orders scarves');
+    expect(m.uses.some((u) => u.uses === 'actions/upload-artifact@v4')).toBe(false);
     expect(
-      r.ghCalls.some((c) =>
-        c.startsWith(
-          'api --method PATCH repos/acme/shop-droid/issues/comments/777 -f body=<!-- droidcheck summary -->',
+      m
+        .ghCalls()
+        .some((c) =>
+          c.startsWith(
+            'api --method PATCH repos/acme/shop-droid/issues/comments/777 -f body=<!-- droidcheck summary -->',
+          ),
         ),
-      ),
     ).toBe(true);
     expect(r.failedStep).toBe("Exit with droidcheck's code");
     expect(r.exitCode).toBe(1);
-  }, 90_000);
-
-  it('a command the action does not run is exit-code 2 with an error annotation; fail-on-error false keeps the step green', () => {
-    const r = runAction({ command: 'rm', 'fail-on-error': 'false' }, { 'scenarios/a.yaml': suite('scarf') });
-    expect(r.outputs['exit-code']).toBe('2');
-    expect(r.log).toContain('::error::droidcheck action: command must be run, load or redteam, not "rm"');
-    expect(r.failedStep).toBeUndefined();
-    expect(r.summary).toContain('No summary.md');
-    expect(r.ghCalls).toEqual([]);
   });
+
+  // Each job command with arguments that keep it to a few seconds against the embedded emulator.
+  it.each([
+    [
+      'load',
+      { paths: 'suites', thresholds: 'sync.count >= 5', args: '--rate 5 --duration 2s --no-default-thresholds' },
+      /droidcheck load: \d+ passed, 0 failed \(exit 0\)/,
+    ],
+    [
+      'capacity',
+      { paths: 'suites', args: '--start-rate 5 --max-rate 10 --step-duration 1s --warmup 0s' },
+      /droidcheck capacity: \d+ passed, 0 failed \(exit 0\)/,
+    ],
+    ['redteam', { args: '--attempts 1' }, /droidcheck redteam: \d+ passed, 0 failed \(exit 0\)/],
+    [
+      'webhook-policy',
+      { args: '--probes recover --webhook-backoff 50ms --webhook-jitter 0 --quiet 1s' },
+      /droidcheck webhook-policy: measured \(exit 0\)/,
+    ],
+  ] as const)('command: %s runs it and puts its summary.md in the job summary', async (command, inputs, headline) => {
+    const m = machine({ 'suites/a.yaml': suite('scarf') });
+    const r = await runAction(m, { command, upload: 'false', ...inputs });
+    expect(r.outputs['exit-code'], m.log).toBe('0');
+    expect(r.outputs.summary).toBe(join(m.workspace, 'reports', 'summary.md'));
+    expect(readFileSync(m.summaryFile, 'utf8')).toMatch(headline);
+  });
+
+  it('command: doctor keeps its checklist as doctor.txt and doctor.md, the job summary and the comment', async () => {
+    const m = machine({});
+    const r = await runAction(m, { command: 'doctor', comment: 'true' });
+    expect(r.outputs['exit-code'], m.log).toBe('0');
+    const reports = join(m.workspace, 'reports');
+    expect(r.outputs.summary).toBe(join(reports, 'doctor.md'));
+    expect(readFileSync(join(reports, 'doctor.txt'), 'utf8')).toMatch(/✓ reachable .*\n[\s\S]*doctor: 0 failed/);
+    const summary = readFileSync(m.summaryFile, 'utf8');
+    expect(summary).toMatch(/^### droidcheck doctor \(exit 0\)\n\n````text\n[\s\S]*✓ reachable[\s\S]*\n````\n$/);
+    expect(m.ghCalls().join('\n')).toContain('### droidcheck doctor (exit 0)');
+  });
+
+  it('command: compare takes the base report in baseline and the candidate in paths (default: report-dir/report.json)', async () => {
+    const m = machine({ 'suites/a.yaml': suite('scarf') });
+    const first = await runAction(m, { paths: 'suites', upload: 'false' });
+    expect(first.outputs['exit-code'], m.log).toBe('0');
+    mkdirSync(join(m.workspace, 'base'));
+    copyFileSync(join(m.workspace, 'reports', 'report.json'), join(m.workspace, 'base', 'report.json'));
+    writeFileSync(m.summaryFile, ''); // the next step's job summary
+    const r = await runAction(m, { command: 'compare', baseline: 'base/report.json', upload: 'false' });
+    expect(r.outputs['exit-code'], m.log).toBe('0');
+    expect(r.outputs.summary).toBe(join(m.workspace, 'reports', 'compare.md'));
+    expect(readFileSync(m.summaryFile, 'utf8')).toMatch(
+      /^### droidcheck compare \(exit 0\)\n[\s\S]*no regression against the baseline/,
+    );
+
+    // A candidate that is not a report: droidcheck's exit 2, its message in compare.md.
+    const bad = await runAction(m, {
+      command: 'compare',
+      baseline: 'base/report.json',
+      paths: 'suites/a.yaml',
+      upload: 'false',
+      'fail-on-error': 'false',
+    });
+    expect(bad.outputs['exit-code']).toBe('2');
+    expect(readFileSync(join(m.workspace, 'reports', 'compare.md'), 'utf8')).toMatch(
+      /^### droidcheck compare \(exit 2\)\n[\s\S]*suites\/a\.yaml/,
+    );
+  });
+
+  // Refused before droidcheck starts: an error annotation naming the input, exit-code 2. (Side by
+  // side: each waits on its own child processes.)
+  it.concurrent.for<[Record<string, string>, string]>([
+    [{ command: 'rm' }, 'command must be run, load, capacity, redteam, webhook-policy, doctor or compare, not "rm"'],
+    [
+      { command: 'redteam', paths: 'scenarios' },
+      'paths: droidcheck redteam reads no scenario files; leave paths empty',
+    ],
+    [
+      { command: 'doctor', thresholds: 'ack.p99 < 100ms' },
+      'thresholds: only run, load and capacity judge thresholds, not doctor',
+    ],
+    [
+      { command: 'load', baseline: 'base/report.json' },
+      'baseline: only run (--baseline) and compare take a baseline; after load, add a step with command: compare',
+    ],
+    [
+      { command: 'webhook-policy', deliveries: 'true' },
+      'deliveries: only run, load and capacity read answers from Redis, not webhook-policy',
+    ],
+    [
+      { command: 'compare', baseline: 'a.json', 'base-url': 'https://x.example' },
+      'base-url: droidcheck compare reads reports and talks to no service',
+    ],
+    [
+      { command: 'compare' },
+      'baseline: command compare needs the base report.json in baseline (and the candidate in paths)',
+    ],
+    [
+      { command: 'compare', baseline: 'a.json', paths: 'b.json c.json' },
+      'paths: command compare takes one candidate report.json, not 2 paths',
+    ],
+    [
+      { 'public-url': 'https://tunnel.example/webhook' },
+      'public-url: give receiver-port too, the local port the tunnel forwards to',
+    ],
+  ])(
+    'refuses %j: exit-code 2 with an error annotation; fail-on-error false keeps the step green',
+    async ([inputs, message], { expect }) => {
+      const m = machine({});
+      const r = await runAction(m, { ...inputs, 'fail-on-error': 'false', upload: 'false' });
+      expect(r.outputs['exit-code'], m.log).toBe('2');
+      expect(m.log).toContain(`::error::droidcheck action: ${message}`);
+      expect(m.log).not.toContain('droidcheck exited');
+      expect(r.failedStep).toBeUndefined();
+      expect(readFileSync(m.summaryFile, 'utf8')).toContain('No summary written (exit code 2)');
+      expect(m.ghCalls()).toEqual([]);
+    },
+  );
 });
