@@ -62,6 +62,8 @@ describe('load: conversations with think time', () => {
         emulatorThread: 'inline',
         thresholds,
         reporters: ['console', 'json', 'markdown', 'html'],
+        // The console's default shows the table only from 10 samples of a later turn; a second of load may have fewer.
+        verbose: true,
       },
       {},
     );
