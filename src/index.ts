@@ -14,7 +14,7 @@ import './tick-shape.js';
 
 // ---- errors and shared vocabulary --------------------------------------------------------------
 export {
-  /** Exit codes: 0 passed, 1 expectation failed, 2 usage or scenario error, 70 internal, 99 threshold, 130 interrupted (docs/exit-codes.md). */
+  /** Exit codes: 0 passed, 1 expectation failed, 2 usage or scenario error, 70 internal, 98 latency thresholds not judged (figures not trusted), 99 threshold, 130 interrupted (docs/exit-codes.md). */
   EXIT,
   /** Every `DROIDCHECK_ERR_*` code that reaches a user or a report, with its meaning (docs/errors.md). */
   ERROR_CODES,

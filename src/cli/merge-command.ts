@@ -3,7 +3,7 @@
  * (src/jobs/merge.ts, exported from the package): merges shard reports (histograms added,
  * outcomes summed, thresholds judged on the merged figures), writes report.json, junit.xml,
  * report.html and summary.md to the directory, prints the summary, and exits with the merged
- * exit code (0, 1, 99, 130; 2 for a bad file or threshold).
+ * exit code (0, 1, 98, 99, 130; 2 for a bad file or threshold).
  */
 import type { Command } from 'commander';
 import { mergeReports } from '../jobs/merge.js';

@@ -4,7 +4,8 @@
  * `--warmup` + `--step-duration` at that constant rate, judged on its own figures. Same
  * pipeline and reporters as `run` and `load` (pipeline.ts): accounting over every step,
  * redaction, every report format, exit 130 on SIGINT with the curve measured so far. Exit code:
- * 0 when some rate passed, 99 when none did.
+ * 0 when some rate passed, 99 when none did (98 when a latency `--threshold` was not judged: the
+ * combined steps' generator was bound, metrics/thresholds-trust.ts).
  */
 import { PENDING_REQUEST_BYTES, type CapacityConfig } from '../config/index.js';
 import { InternalError } from '../errors.js';
