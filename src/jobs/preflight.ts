@@ -16,6 +16,8 @@
 import { Agent } from 'undici';
 import type { ResolvedConfig } from '../config/index.js';
 import { SetupError } from '../errors.js';
+import { modesFor } from '../runner/index.js';
+import type { Suite } from '../scenario/index.js';
 import {
   accessChecks,
   apiCheck,
@@ -91,12 +93,20 @@ export async function cheapChecks(o: CheapCheckOptions): Promise<CheapCheckResul
 }
 
 /**
- * True when no request of the job goes to get-droid-answer-async: `--mode sync` sends every
- * answer turn (plain scenarios, `say` steps, simulated customers) to get-droid-answer, and call
- * steps use neither answer endpoint (runner/plan.ts modesFor: the override wins).
+ * True when some request of the job goes to get-droid-answer-async: an answer turn (a plain
+ * scenario, a `say` step, a simulated customer) in async mode (runner/plan.ts modesFor: `--mode`
+ * wins over a scenario's `modes`), ack-only included. Call steps use neither answer endpoint.
+ * Without the suites (the red team), whatever `--mode` does not rule out.
  */
-function sendsSyncOnly(config: ResolvedConfig): boolean {
-  return config.mode === 'sync';
+function usesAsyncEndpoint(config: ResolvedConfig, suites: readonly Suite[] | undefined): boolean {
+  if (suites === undefined) return config.mode !== 'sync';
+  return suites
+    .flatMap((s) => s.scenarios)
+    .some(
+      (sc) =>
+        modesFor(sc, config.mode).includes('async') &&
+        (sc.steps === undefined || sc.steps.some((st) => st.kind === 'say')),
+    );
 }
 
 /** The receiver's answer-webhook URL when its port is fixed and its host is one to configure (not 0.0.0.0 / ::). */
@@ -112,12 +122,14 @@ function fixedReceiverUrl(config: ResolvedConfig): string | undefined {
  * SetupError (DROIDCHECK_ERR_SETUP, exit 2) naming each failed check and its fix before
  * anything of the suite is sent. What needs no network (a receiver the service cannot reach,
  * models, thresholds) was refused before by pre-send.ts; a token that is not set or too short,
- * by resolveConfig (ConfigError, exit 2).
+ * by resolveConfig (ConfigError, exit 2). Given the job's `suites`, a job that sends nothing to
+ * get-droid-answer-async (usesAsyncEndpoint) is only warned about that endpoint's settings.
  */
 export async function preflight(
   config: ResolvedConfig,
   log: (line: string) => void,
   signal?: AbortSignal,
+  suites?: readonly Suite[],
 ): Promise<void> {
   if (config.target.kind !== 'remote') return;
   const { baseUrl, droidId, token } = config.target;
@@ -128,9 +140,9 @@ export async function preflight(
       target: { baseUrl, droidId, token, dispatcher, timeoutMs: PROBE_TIMEOUT_MS },
       maxClockSkewMs: DEFAULT_MAX_CLOCK_SKEW_MS,
       webhookUrl: config.publicUrl ?? fixedReceiverUrl(config),
-      // The preflight requires only what the job uses: with --mode sync every answer turn goes
-      // to get-droid-answer and steps call other endpoints, so nothing needs the answer webhook.
-      asyncUsed: !sendsSyncOnly(config),
+      // Only what the job uses is required: a job that sends nothing to the async endpoint
+      // needs neither its answer webhook nor its test customer.
+      asyncUsed: usesAsyncEndpoint(config, suites),
       signal,
     }));
   } finally {

@@ -2,10 +2,9 @@
  * The preflight requires only what the job will use: against a service whose answer webhook is
  * not configured (test/helpers/alt-service.ts answers the async endpoint with the docs' 400
  * "thirdPartyAnswerWebhook is not configured..."), a job that sends nothing to
- * get-droid-answer-async (`--mode sync`, or call steps only) runs, with the missing setting said
- * as a warning; a job with one async answer is refused before anything is sent (exit 2).
- * "Sends nothing to the async endpoint" is `--mode sync` (the override wins over a scenario's
- * modes; call steps use neither answer endpoint).
+ * get-droid-answer-async (`--mode sync`, scenarios that all say `modes: [sync]`, call steps
+ * only) runs, with the missing setting said as a warning; a job with one async answer is refused
+ * before anything is sent (exit 2).
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -19,6 +18,18 @@ scenarios:
   - name: greets
     humanMessage: Hello there!
     expect: { answer: { present: true } }
+`;
+const SYNC_MODES = `suite: Declared sync
+scenarios:
+  - name: greets in sync
+    modes: [sync]
+    humanMessage: Hello there!
+  - name: reads a customer, then greets in sync
+    modes: [sync]
+    steps:
+      - call: customer
+        customerId: 5
+      - say: Hello there!
 `;
 const STEPS = `suite: Steps only
 scenarios:
@@ -38,6 +49,7 @@ describe('the preflight of a job that sends nothing to the async endpoint', () =
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'droidcheck-preflight-sync-'));
     await writeFile(join(dir, 'sync.yaml'), SUITE);
+    await writeFile(join(dir, 'sync-modes.yaml'), SYNC_MODES);
     await writeFile(join(dir, 'steps.yaml'), STEPS);
   });
   afterEach(async () => service?.close());
@@ -78,24 +90,16 @@ describe('the preflight of a job that sends nothing to the async endpoint', () =
     expect(service.stats.asyncAccepted).toBe(0);
   }, 90_000);
 
-  it('run --mode sync of answers and of call steps runs (exit 0); run of an answer in both modes is refused (exit 2)', async () => {
+  it('run of call steps only, of scenarios declared sync, or with --mode sync runs (exit 0); an answer in both modes is refused (exit 2)', async () => {
     service = await startAltService({ answerWebhook: null });
-    const steps = await droidcheck(
-      [
-        'run',
-        join(dir, 'steps.yaml'),
-        ...target(service),
-        '--mode',
-        'sync',
-        '--reporter',
-        'console',
-        '-o',
-        join(dir, 'steps'),
-      ],
-      { env: env(service) },
-    );
-    expect(steps.code, steps.stdout + steps.stderr).toBe(0);
-    expect(steps.stderr).toMatch(WARNING);
+    for (const file of ['steps.yaml', 'sync-modes.yaml']) {
+      const res = await droidcheck(
+        ['run', join(dir, file), ...target(service), '--reporter', 'console', '-o', join(dir, file)],
+        { env: env(service) },
+      );
+      expect(res.code, res.stdout + res.stderr).toBe(0);
+      expect(res.stderr).toMatch(WARNING);
+    }
 
     const sync = await droidcheck(
       [
