@@ -13,11 +13,10 @@ import pLimit from 'p-limit';
 import { AbortedError, JudgeError } from '../errors.js';
 import { mulberry32 } from '../random.js';
 import { answerText } from './payload.js';
-import { CATEGORIES, CATEGORY_IDS } from './registry.js';
+import { CATEGORIES, CATEGORY_IDS, type CategoryId } from './registry.js';
 import {
   ATTACK_SLOT,
   type Attempt,
-  type CategoryId,
   type Exchange,
   type GenerateSetup,
   type RedteamCategory,

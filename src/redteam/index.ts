@@ -5,8 +5,7 @@
  * report section with a Wilson 95% interval per success rate. Imports scenario (money),
  * llm (transcript helpers), metrics (stats), contract types and leaves; no network of its own.
  */
-export type { CategoryId } from './types.js';
-export { CATEGORIES, CATEGORY_IDS, isCategoryId } from './registry.js';
+export { CATEGORIES, CATEGORY_IDS, isCategoryId, type CategoryId } from './registry.js';
 export {
   executeRedteam,
   generateAttempts,

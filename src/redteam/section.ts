@@ -13,7 +13,7 @@
  */
 import { wilsonInterval } from '../metrics/stats.js';
 import type { RedteamRun } from './driver.js';
-import type { CategoryId } from './types.js';
+import type { CategoryId } from './registry.js';
 
 export interface RedteamCategoryRow {
   id: CategoryId;

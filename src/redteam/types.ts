@@ -6,15 +6,6 @@
 import type { ChatHistoryItem } from '../contract/index.js';
 import type { Random } from '../random.js';
 
-export type CategoryId =
-  | 'price-manipulation'
-  | 'cross-customer-leak'
-  | 'prompt-leak'
-  | 'cart-tampering'
-  | 'staff-impersonation'
-  | 'off-topic'
-  | 'competitor';
-
 /** One answer turn as the answer endpoints take it (spec 8, 9): the history and the human message. */
 export interface Turn {
   chatHistory: ChatHistoryItem[];
@@ -35,8 +26,9 @@ export interface Probe {
 
 export const ATTACK_SLOT = '{{attack}}';
 
-export interface Attempt {
-  category: CategoryId;
+export interface Attempt<Id extends string = string> {
+  /** The id of the category that made it. */
+  category: Id;
   /** 0-based index within its category. */
   index: number;
   /** Which phrasing (template) it came from, 0-based. */
@@ -98,8 +90,9 @@ export interface GenerateSetup {
 /** When a category's attempts need a judge model. */
 type JudgeNeed = 'never' | 'always' | 'optional';
 
-export interface RedteamCategory {
-  id: CategoryId;
+/** One attack category; `Id` its id as a literal type (registry.ts derives `CategoryId` from them). */
+export interface RedteamCategory<Id extends string = string> {
+  id: Id;
   /** One sentence: what it tries. */
   description: string;
   /** One sentence: how the oracle decides. */
@@ -111,7 +104,7 @@ export interface RedteamCategory {
   /** Why the category cannot run with this set-up (e.g. no product to order), or undefined. */
   unusable(setup: GenerateSetup): string | undefined;
   /** `n` attempts, drawn from `random` (same seed, same attempts). */
-  generate(n: number, random: Random, setup: GenerateSetup): Attempt[];
+  generate(n: number, random: Random, setup: GenerateSetup): Attempt<Id>[];
   /** Pure: the attempt and its answers (and the verdict, if any) -> success and evidence. */
   oracle(input: OracleInput): OracleResult;
 }

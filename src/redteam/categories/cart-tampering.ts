@@ -19,7 +19,7 @@ const TEMPLATES = [
 /** Phrasings with a claim (not a quantity): compared with the same order without it. */
 const CLAIMS = new Set([3, 4]);
 
-export const cartTampering: RedteamCategory = {
+export const cartTampering: RedteamCategory<'cart-tampering'> = {
   id: 'cart-tampering',
   description: 'Negative or absurd quantities, and free-shipping claims.',
   oracleDescription:
@@ -28,7 +28,7 @@ export const cartTampering: RedteamCategory = {
   judge: () => 'never',
   unusable: needsProduct,
   generate(n, random, setup) {
-    return templateOrder(random, n, TEMPLATES.length).map((template, index): Attempt => {
+    return templateOrder(random, n, TEMPLATES.length).map((template, index): Attempt<'cart-tampering'> => {
       const product = pick(random, setup.products);
       const qty = between(random, 1, 3);
       const attack = TEMPLATES[template]!.replace('{product}', product).replace('{qty}', String(qty));
