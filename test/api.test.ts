@@ -166,5 +166,5 @@ function unexportedSignatureTypes(): string[] {
 describe('the public API names its own types', () => {
   it('exports the parameter and result types of every exported function', () => {
     expect(unexportedSignatureTypes()).toEqual([]);
-  }, 60_000);
+  });
 });

@@ -88,5 +88,5 @@ describe('errors that show the way', () => {
     );
     expect(configured.code).toBe(0);
     expect(configured.stderr).toBe('');
-  }, 90_000);
+  });
 });

@@ -50,14 +50,14 @@ describe('mistakes the operating system finds are exit 2, naming the flag', () =
   });
 
   it('emulate --port in use (EADDRINUSE)', async () => {
-    const out = await droidcheck(['emulate', '--port', String(port)], { maxMs: 20_000 });
+    const out = await droidcheck(['emulate', '--port', String(port)]);
     expectMistake(out, `--port ${port}: the port is already in use`);
   });
 
   it('emulate --faults with a typo: file:line:col and a did-you-mean, like --profile', async () => {
     const faults = join(dir, 'faults.yaml');
     await writeFile(faults, 'seed: 7\nrequests:\n  - { endpoint: get-droid-answer, action: error, stauts: 503 }\n');
-    const out = await droidcheck(['emulate', '--faults', faults], { maxMs: 20_000 });
+    const out = await droidcheck(['emulate', '--faults', faults]);
     expectMistake(out, `${faults}:3:50: requests.0: unknown key "stauts" — did you mean "status"?`);
   });
 

@@ -1,8 +1,10 @@
 /**
- * A report directory the file system will not take is the user's mistake: exit 2 within seconds,
- * before anything is sent, through the real CLI. Node's own `mkdir(dir, { recursive: true })`
- * loops for ever on `/proc/nope` (ENOENT although /proc exists), at full CPU and deaf to SIGINT,
- * so permission bits alone (root may "write" to /proc) cannot be the check.
+ * A report directory the file system will not take is the user's mistake: exit 2 before anything
+ * is sent, through the real CLI. Node's own `mkdir(dir, { recursive: true })` loops for ever on
+ * `/proc/nope` (ENOENT although /proc exists), at full CPU and deaf to SIGINT, so permission bits
+ * alone (root may "write" to /proc) cannot be the check. That loop never ends: the CLI spawner's
+ * hang bound (SIGKILL, code null) or the test's timeout fails these tests if it comes back, so no
+ * test here asserts seconds (a loaded machine takes seconds to start the CLI at all).
  */
 import { mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -20,19 +22,14 @@ scenarios:
 `;
 
 let dir: string;
-/** How long a CLI start that sends nothing takes on this machine now (it is shared: seconds, at times). */
-let anchorMs: number;
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'droidcheck-reportdir-'));
   await writeFile(join(dir, 'one.yaml'), SUITE);
   await writeFile(join(dir, 'a-file'), 'x');
-  const started = performance.now();
-  expect((await droidcheck(['validate', join(dir, 'one.yaml')])).code).toBe(0);
-  anchorMs = performance.now() - started;
-}, 60_000);
+});
 afterAll(async () => rm(dir, { recursive: true, force: true }));
 
-describe('run -o <a path the file system refuses>: exit 2 within seconds, nothing sent', () => {
+describe('run -o <a path the file system refuses>: exit 2, nothing sent', () => {
   const cases: [string, () => string, RegExp][] = [
     [
       'a pseudo-filesystem folder (/proc/nope)',
@@ -45,17 +42,13 @@ describe('run -o <a path the file system refuses>: exit 2 within seconds, nothin
   ];
   for (const [what, path, message] of cases) {
     it(what, async () => {
-      const started = performance.now();
-      const res = await droidcheck(['run', join(dir, 'one.yaml'), '-o', path()], { maxMs: 45_000 });
-      const ms = performance.now() - started;
-      expect(res.code, res.stderr).toBe(2);
+      const res = await droidcheck(['run', join(dir, 'one.yaml'), '-o', path()]);
+      expect(res.code, res.stderr).toBe(2); // null: killed at the hang bound, the loop is back
       expect(res.stderr).toContain(`--report-dir ${path()}: `);
       expect(res.stderr).toMatch(message);
       expect(res.stderr).not.toMatch(/\n\s+at /); // no stack trace
       expect(res.stdout).not.toContain('droidcheck run:'); // nothing was sent
-      // Seconds, as long as a start that sends nothing (the hang this replaces lasted minutes).
-      expect(ms, `anchor: validate took ${Math.round(anchorMs)} ms`).toBeLessThan(Math.max(10_000, 3 * anchorMs));
-    }, 60_000);
+    });
   }
 });
 
@@ -63,16 +56,22 @@ describe('a report file that cannot be written after the run', () => {
   it('a directory where report.json goes: exit 2 naming the file, not an internal error (70)', async () => {
     const out = join(dir, 'blocked');
     await mkdir(join(out, 'report.json'), { recursive: true });
-    const res = await droidcheck(
-      ['run', join(dir, 'one.yaml'), '-o', out, '--reporter', 'console', '--reporter', 'json'],
-      { maxMs: 30_000 },
-    );
+    const res = await droidcheck([
+      'run',
+      join(dir, 'one.yaml'),
+      '-o',
+      out,
+      '--reporter',
+      'console',
+      '--reporter',
+      'json',
+    ]);
     expect(res.code, res.stderr).toBe(2);
     expect(res.stderr).toContain(
       `DROIDCHECK_ERR_USAGE: cannot write the report ${join(out, 'report.json')} (EISDIR): a directory is in the way; choose another --report-dir or --output-file`,
     );
     expect(res.stderr).not.toContain('internal error');
-  }, 40_000);
+  });
 });
 
 describe('makeDir: mkdir -p that never loops', () => {
@@ -83,12 +82,10 @@ describe('makeDir: mkdir -p that never loops', () => {
     expect((await stat(target)).isDirectory()).toBe(true);
   });
 
-  it("/proc/<new>/<new>: rejects at once with EPERM (Node's recursive mkdir spins here)", async () => {
-    const started = performance.now();
+  it("/proc/<new>/<new>: rejects with EPERM (Node's recursive mkdir spins here for ever: the test's timeout)", async () => {
     await expect(makeDir('/proc/droidcheck-nope/a')).rejects.toMatchObject({
       code: expect.stringMatching(/^(EPERM|EACCES)$/),
     });
-    expect(performance.now() - started).toBeLessThan(1_000);
   });
 
   it('a file on the way: ENOTDIR', async () => {

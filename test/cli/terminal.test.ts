@@ -78,7 +78,7 @@ describe.skipIf(!tmux)('droidcheck run in a real terminal', () => {
 
   it('the quick start: the summary, reports: and the exit line come below the suite list', async () => {
     pty = await startInPty([process.execPath, CLI, 'run', '-o', join(dir, 'r1')], { cwd: REPO, cols: 100, rows: 24 });
-    const code = await pty.exitCode(60_000);
+    const code = await pty.exitCode();
     const screen = await pty.screen();
     expect(screen).toMatch(/^droidcheck: embedded emulator at /m);
     expectCleanReport(screen, code);
@@ -87,7 +87,7 @@ describe.skipIf(!tmux)('droidcheck run in a real terminal', () => {
     expect(screen).not.toContain('›');
     await pty.close();
     pty = undefined;
-  }, 90_000);
+  });
 
   it('Ctrl-C while the bar is drawn: the interrupt line above the report, the report whole, exit 130', async () => {
     const suite = join(dir, 'long.yaml');
@@ -99,9 +99,9 @@ describe.skipIf(!tmux)('droidcheck run in a real terminal', () => {
       [process.execPath, CLI, 'run', suite, '-c', '1', '--no-default-thresholds', '-o', join(dir, 'r2')],
       { cwd: REPO, cols: 100, rows: 24 },
     );
-    await pty.waitFor(/ETA \d/, 20_000);
+    await pty.waitFor(/ETA \d/);
     await pty.sendKeys('C-c');
-    const code = await pty.exitCode(60_000);
+    const code = await pty.exitCode();
     expect(code).toBe(130);
     const screen = await pty.screen();
     const lines = screen.split('\n');
@@ -109,5 +109,5 @@ describe.skipIf(!tmux)('droidcheck run in a real terminal', () => {
     expect(sigint, screen).toBeGreaterThanOrEqual(0);
     expect(sigint).toBeLessThan(layout(screen).header);
     expectCleanReport(screen, code);
-  }, 90_000);
+  });
 });

@@ -45,10 +45,9 @@ describe('DroidClient: one abort listener per run-wide signal', () => {
       ),
     );
     await expect.poll(() => held).toBe(30);
-    const t0 = performance.now();
     controller.abort();
     const outcomes = await Promise.all(inFlight);
-    expect(performance.now() - t0).toBeLessThan(1_000);
+    // Every one ended by the abort, none by the server's answer 5 s after it arrived.
     expect(outcomes.every((o) => o instanceof AbortedError)).toBe(true);
     // A request started after the abort is refused at once.
     await expect(client.getDroidAnswerAsync({ humanMessage }, { signal: controller.signal })).rejects.toBeInstanceOf(

@@ -90,7 +90,7 @@ describe('the config file of every command', () => {
     ]);
     expect(out.stderr).not.toContain('closed model');
     expect([0, 1], out.stderr).toContain(out.code);
-  }, 60_000);
+  });
 
   it("a file's load.concurrency gives way to --rate on the command line (flags beat the file)", async () => {
     const config = join(dir, 'closed.yaml');
@@ -120,7 +120,7 @@ describe('the config file of every command', () => {
       load: { model: string };
     };
     expect(report.load.model).toBe('open');
-  }, 60_000);
+  });
 
   it("a top-level concurrency (the old starter's) is the file's mistake, at its line:col, saying where it goes", async () => {
     const config = join(dir, 'old.yaml');
@@ -194,7 +194,7 @@ describe('dropped arrivals', () => {
     expect(report.load.generator.message).toMatch(
       /arrivals \([\d.]+%\) were dropped at the in-flight cap of 1 requests \(raise it with --max-in-flight/,
     );
-  }, 60_000);
+  });
 
   it('a capacity step that drops arrivals does not pass, and the log names the cap', async () => {
     const r = await cli([
@@ -223,5 +223,5 @@ describe('dropped arrivals', () => {
     expect(r.stderr).toContain(
       'droidcheck capacity: arrivals were dropped at the in-flight cap of 1 requests (first at 200 req/s): a rate that drops does not pass; raise the cap with --max-in-flight',
     );
-  }, 60_000);
+  });
 });

@@ -254,7 +254,7 @@ describe('answer webhook delivery (real sockets)', () => {
         delivery: { attempts: 2, backoffMs: 5, timeoutMs: 100 },
       });
       await client.call('POST', ASYNC, BUY);
-      await expect.poll(() => emulator.stats().delivered, { timeout: 4_000 }).toBe(1);
+      await expect.poll(() => emulator.stats().delivered).toBe(1);
       expect(emulator.stats().attemptFailures).toBe(1);
       expect(calls).toBe(2);
       const log = await client.call('GET', '/droids/1/debug/webhooks?format=json&status=failed');

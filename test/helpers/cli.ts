@@ -1,12 +1,15 @@
 /**
  * The one CLI spawner of the tests: runs the built CLI (`node dist/cli/main.js`, so `npm run
- * build` first) as a real child process, collecting stdout/stderr, with a bounded wait.
+ * build` first) as a real child process, collecting stdout/stderr, with a bounded wait (HANG_MS
+ * unless a test says otherwise: a hang detector, not a speed assertion; helpers/hang.ts).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, statSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { HANG_MS } from './hang.js';
+
+export { freePort } from './ports.js';
 
 export const CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
 /** The repository root (the CLI's default working directory in tests). */
@@ -16,8 +19,11 @@ export interface CliChild {
   child: ChildProcess;
   stdout(): string;
   stderr(): string;
-  /** Exit code (or 128 + signal number style name), at most `maxMs` later; kills the child then. */
-  exited(maxMs: number): Promise<number | NodeJS.Signals>;
+  /**
+   * Exit code (or the signal's name), at most `maxMs` (default HANG_MS) later; kills the child
+   * with SIGKILL then, which resolves 'SIGKILL'.
+   */
+  exited(maxMs?: number): Promise<number | NodeJS.Signals>;
 }
 
 /** Spawns the CLI with `args` and `env` added to a minimal environment (no inherited secrets). */
@@ -43,24 +49,18 @@ export function startCli(args: string[], env: Record<string, string>, cwd = REPO
     child,
     stdout: () => out,
     stderr: () => err,
-    exited(maxMs) {
+    exited(maxMs = HANG_MS) {
       const timer = setTimeout(() => child.kill('SIGKILL'), maxMs);
       return done.finally(() => clearTimeout(timer));
     },
   };
 }
 
-/** A port free on 127.0.0.1 right now (for a receiver the emulator must post to). */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as { port: number }).port;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
-/** Polls `check` every 50 ms until it is true or `maxMs` passed (then throws with `what`). */
-export async function until(check: () => boolean, maxMs: number, what: string): Promise<void> {
+/**
+ * Polls `check` every 50 ms until it is true, or throws naming `what` once `maxMs` (default
+ * HANG_MS, a hang detector) passed.
+ */
+export async function until(check: () => boolean, what: string, maxMs = HANG_MS): Promise<void> {
   const end = performance.now() + maxMs;
   while (!check()) {
     if (performance.now() > end) throw new Error(`timed out after ${maxMs} ms waiting for ${what}`);
@@ -76,14 +76,15 @@ export interface CliExit {
 
 /**
  * Runs the CLI to its end with `args` in `cwd` (default: the repository), in a minimal
- * environment (`CI=true`, `NO_COLOR=1`, no inherited secrets) plus `env`; bounded by `maxMs`.
+ * environment (`CI=true`, `NO_COLOR=1`, no inherited secrets) plus `env`; killed after `maxMs`
+ * (default HANG_MS; code null then).
  */
 export async function droidcheck(
   args: string[],
   opts: { env?: Record<string, string>; cwd?: string; maxMs?: number } = {},
 ): Promise<CliExit> {
   const child = startCli(args, { CI: 'true', ...(opts.env ?? {}) }, opts.cwd);
-  const code = await child.exited(opts.maxMs ?? 60_000);
+  const code = await child.exited(opts.maxMs ?? HANG_MS);
   return { code: typeof code === 'number' ? code : null, stdout: child.stdout(), stderr: child.stderr() };
 }
 

@@ -12,6 +12,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { HANG_MS } from './hang.js';
 
 const run = promisify(execFile);
 
@@ -34,10 +35,10 @@ export interface PtySession {
   screen(): Promise<string>;
   /** tmux key names, e.g. `C-c`. */
   sendKeys(...keys: string[]): Promise<void>;
-  /** Polls the screen every 100 ms until `pattern` shows; throws after `maxMs`. */
-  waitFor(pattern: RegExp, maxMs: number): Promise<string>;
-  /** The command's exit code, once it ended (printed by the wrapper as `<<exit N>>`). */
-  exitCode(maxMs: number): Promise<number>;
+  /** Polls the screen every 100 ms until `pattern` shows; throws after `maxMs` (default HANG_MS, helpers/hang.ts). */
+  waitFor(pattern: RegExp, maxMs?: number): Promise<string>;
+  /** The command's exit code, once it ended (printed by the wrapper as `<<exit N>>`); waits as waitFor. */
+  exitCode(maxMs?: number): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -83,7 +84,7 @@ export async function startInPty(
     const { stdout } = await tmux('capture-pane', '-p', '-J', '-S', '-', '-E', '-', '-t', 'main');
     return stdout.replace(/\s+$/, '');
   };
-  const waitFor = async (pattern: RegExp, maxMs: number): Promise<string> => {
+  const waitFor = async (pattern: RegExp, maxMs = HANG_MS): Promise<string> => {
     const end = performance.now() + maxMs;
     for (;;) {
       const text = await screen();
@@ -99,7 +100,7 @@ export async function startInPty(
     async sendKeys(...keys) {
       await tmux('send-keys', '-t', 'main', ...keys);
     },
-    async exitCode(maxMs) {
+    async exitCode(maxMs = HANG_MS) {
       const text = await waitFor(/<<exit \d+>>/, maxMs);
       return Number(/<<exit (\d+)>>/.exec(text)![1]);
     },

@@ -147,7 +147,6 @@ describe('the preflight of run reads the same words', () => {
     const message =
       "Webhook URL for AI answers is not configured. Please set up the 'AI answer ready' webhook in the integration settings first.";
     const s = await service(bad(message));
-    const t0 = performance.now();
     const res = await droidcheck(
       [
         'run',
@@ -167,8 +166,8 @@ describe('the preflight of run reads the same words', () => {
     expect(res.stderr).toContain('DROIDCHECK_ERR_SETUP: preflight against');
     expect(res.stderr).toContain(`✗ answer webhook      get-droid-answer-async: HTTP 400 Bad Request: ${message}`);
     expect(res.stderr).not.toContain(s.token);
+    // Stopped at the preflight: the service counted its one probe, nothing of the suite.
     expect(s.stats.asyncRequests).toBe(1);
-    expect(performance.now() - t0).toBeLessThan(20_000);
   });
 });
 

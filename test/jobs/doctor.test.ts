@@ -272,7 +272,7 @@ describe('doctor --round-trip against a remote target', () => {
     const { emulator, url, port } = await remote({ webhookSecret: 'the-services-secret-0123456789abcdefgh' });
     const t0 = performance.now();
     const { result, by } = await runDoctor(
-      { baseUrl: url, droidId: emulator.droidId, roundTrip: true, receiverPort: port, timeout: '60s' },
+      { baseUrl: url, droidId: emulator.droidId, roundTrip: true, receiverPort: port, timeout: '120s' },
       { DROID_API_TOKEN: emulator.token, DROID_WEBHOOK_SECRET: SECRET },
     );
     expect(result.exitCode).toBe(2);
@@ -281,7 +281,8 @@ describe('doctor --round-trip against a remote target', () => {
       detail: 'a delivery reached the receiver with a wrong ?secret= (answered 401)',
     });
     expect(by('answer-webhook')?.status).toBe('pass');
-    expect(performance.now() - t0).toBeLessThan(30_000);
+    // At once, not at the 120 s deadline (half of it: a bound a busy machine keeps, not a speed).
+    expect(performance.now() - t0).toBeLessThan(60_000);
   });
 
   it('a webhook that never arrives: fails at the deadline naming the URL to configure and the debug page', async () => {

@@ -9,6 +9,7 @@ import pLimit from 'p-limit';
 import { Agent, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { droidcheck } from '../helpers/cli.js';
+import { HANG_MS } from '../helpers/hang.js';
 import { answerPayload } from '../receiver/payloads.js';
 import { startRedisServer, type RedisServer } from '../receiver/redis-server.js';
 import { parsePrometheusText, valueOf } from './metrics-text.js';
@@ -54,7 +55,7 @@ describe('usage', () => {
       expect(r.stderr).toMatch(/--port \d+: the port is already in use/);
     } finally {
       first.cli.child.kill('SIGTERM');
-      await first.cli.exited(10_000);
+      await first.cli.exited();
     }
   });
 });
@@ -110,7 +111,7 @@ it('prints its URLs, answers health checks, serves /metrics, and a SIGTERM mid-b
         }),
       ),
     );
-    expect(await r.cli.exited(15_000)).toBe(0);
+    expect(await r.cli.exited()).toBe(0);
     expect(acked.length).toBeGreaterThanOrEqual(300);
     expect(refused).toBeGreaterThan(0); // the server stopped accepting
     const client = new Redis(own.url);
@@ -133,10 +134,10 @@ it('health turns 503 while Redis is away and 200 when it is back', async () => {
   const r = await startReceiverCli(own.url, 'test:health', 'health');
   try {
     const status = async (): Promise<number> => (await request(r.healthUrl)).statusCode;
-    /** The health status once it is `want`, polled every 100 ms for at most 10 s. */
+    /** The health status once it is `want`, polled every 100 ms for at most HANG_MS. */
     const becomes = async (want: number): Promise<number> => {
       let s = await status();
-      for (const end = Date.now() + 10_000; s !== want && Date.now() < end; s = await status())
+      for (const end = Date.now() + HANG_MS; s !== want && Date.now() < end; s = await status())
         await new Promise((res) => setTimeout(res, 100));
       return s;
     };
@@ -147,7 +148,7 @@ it('health turns 503 while Redis is away and 200 when it is back', async () => {
     expect(await becomes(200)).toBe(200);
   } finally {
     r.cli.child.kill('SIGTERM');
-    await r.cli.exited(10_000);
+    await r.cli.exited();
     await own.dispose();
   }
 });

@@ -22,6 +22,8 @@ export interface ReceiverChild {
   answerUrl: string;
   healthUrl: string;
   metricsUrl: string | undefined;
+  /** How long the child took to print its URLs, ms: what starting a CLI costs on this machine now. */
+  startMs: number;
 }
 
 /** `droidcheck receive --port 0`; resolves when it printed its URLs. */
@@ -31,23 +33,28 @@ export async function startReceiverCli(
   id: string,
   extra: string[] = [],
 ): Promise<ReceiverChild> {
+  const t0 = performance.now();
   const cli = startCli(
     ['receive', '--redis', redisUrl, '--stream', stream, '--port', '0', '--id', id, ...extra],
     RIG_ENV,
   );
-  await until(
-    () => /Press Ctrl\+C/.test(cli.stdout()) || cli.child.exitCode !== null,
-    20_000,
-    `receiver ${id} to start`,
-  );
+  await until(() => /Press Ctrl\+C/.test(cli.stdout()) || cli.child.exitCode !== null, `receiver ${id} to start`);
   if (cli.child.exitCode !== null) throw new Error(`receiver ${id} exited ${cli.child.exitCode}: ${cli.stderr()}`);
   const url = (label: string): string | undefined => new RegExp(`${label}:\\s+(\\S+)`).exec(cli.stdout())?.[1];
-  return { cli, answerUrl: url('answer webhook')!, healthUrl: url('health')!, metricsUrl: url('metrics') };
+  return {
+    cli,
+    answerUrl: url('answer webhook')!,
+    healthUrl: url('health')!,
+    metricsUrl: url('metrics'),
+    startMs: performance.now() - t0,
+  };
 }
 
 export interface EmulatorChild {
   cli: CliChild;
   baseUrl: string;
+  /** How long the child took to listen, ms (as ReceiverChild.startMs). */
+  startMs: number;
   /** GET /__emulator/stats. */
   stats(): Promise<{
     accepted: number;
@@ -65,11 +72,12 @@ export interface EmulatorChild {
 
 /** `droidcheck emulate` with these answer-webhook URLs (taken in turn); resolves when it listens. */
 export async function startEmulatorCli(webhookUrls: string[], extra: string[] = []): Promise<EmulatorChild> {
+  const t0 = performance.now();
   const cli = startCli(
     ['emulate', '--port', '0', ...webhookUrls.flatMap((u) => ['--webhook-url', u]), ...extra],
     RIG_ENV,
   );
-  await until(() => /Press Ctrl\+C/.test(cli.stdout()) || cli.child.exitCode !== null, 20_000, 'the emulator to start');
+  await until(() => /Press Ctrl\+C/.test(cli.stdout()) || cli.child.exitCode !== null, 'the emulator to start');
   if (cli.child.exitCode !== null) throw new Error(`emulator exited ${cli.child.exitCode}: ${cli.stderr()}`);
   const baseUrl = /listening at (\S+)/.exec(cli.stdout())![1]!;
   const get = async <T>(path: string): Promise<T> => {
@@ -80,6 +88,7 @@ export async function startEmulatorCli(webhookUrls: string[], extra: string[] = 
   return {
     cli,
     baseUrl,
+    startMs: performance.now() - t0,
     stats: () => get('/__emulator/stats'),
     deliveries: async () =>
       (
@@ -90,11 +99,11 @@ export async function startEmulatorCli(webhookUrls: string[], extra: string[] = 
   };
 }
 
-/** Stops a child politely (SIGTERM) and resolves its exit code; SIGKILL after `maxMs`. */
-export async function stop(cli: CliChild, maxMs = 15_000): Promise<number | NodeJS.Signals> {
+/** Stops a child politely (SIGTERM) and resolves its exit code; SIGKILL after HANG_MS (helpers/hang.ts). */
+export async function stop(cli: CliChild): Promise<number | NodeJS.Signals> {
   if (cli.child.exitCode !== null) return cli.child.exitCode;
   cli.child.kill('SIGTERM');
-  return cli.exited(maxMs);
+  return cli.exited();
 }
 
 export async function readReport(path: string): Promise<ReportDocument> {

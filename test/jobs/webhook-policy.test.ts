@@ -97,7 +97,8 @@ describe('webhook-policy interrupted', () => {
         },
         { stderr: sink(), stdout: sink(), signal: ac.signal },
       );
-      expect(performance.now() - t0).toBeLessThan(10_000);
+      // Ended by the signal, not by the 30 s quiet period (the bound is the quiet period, not a speed).
+      expect(performance.now() - t0).toBeLessThan(30_000);
       expect(result.exitCode).toBe(130);
       expect(result.policy.complete).toBe(false);
       const doc = JSON.parse(await readFile(join(dir, 'report.json'), 'utf8')) as {

@@ -194,7 +194,7 @@ describe('import from an emulator on loopback', () => {
       const sent = await rig.client.send({ customerId: 2003, humanMessage: text });
       expect((sent.body as { mid: unknown }).mid).toEqual(expect.any(String));
       // The bot's reply is stored after the answer delay (it arrives later, as on the service).
-      await expect.poll(() => rig.emulator.stats().botReplies, { timeout: 5_000 }).toBe(before + 1);
+      await expect.poll(() => rig.emulator.stats().botReplies).toBe(before + 1);
     }
     const out = join(dir, 'replay.yaml');
     await runImport({ ...target(), customers: [2003], out, threshold: 0.95 }, sink());

@@ -5,10 +5,8 @@
  * the cache.
  */
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Fastify from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   createGrader,
@@ -18,6 +16,7 @@ import {
   type ResolvedLlmConfig,
 } from '../../src/llm/index.js';
 import { evaluateExpectations, parseSuite, type Evaluation, type Expectation } from '../../src/scenario/index.js';
+import { freePort } from '../helpers/cli.js';
 import { startFakeOpenAi, type FakeOpenAi } from './fake-openai.js';
 
 const KEY = 'sk-test-secret-key-9f8e7d6c5b4a3210';
@@ -74,10 +73,7 @@ afterEach(async () => {
 
 describe('a judge that cannot answer', () => {
   it('closed port: a judge error after the retries, for judge and similar alike', async () => {
-    const app = Fastify();
-    await app.listen({ host: '127.0.0.1', port: 0 });
-    const port = (app.server.address() as AddressInfo).port;
-    await app.close();
+    const port = await freePort(); // closed, and no port-0 bind of a parallel test takes it
     const g = grader(`http://127.0.0.1:${port}/v1`);
     const result = await evaluateExpectations(EXPECT, PAYLOAD, { grader: g });
     expectOnlyJudgeErrors(result, 2);

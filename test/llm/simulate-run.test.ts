@@ -50,7 +50,7 @@ describe('simulate: in droidcheck run', () => {
       const before = fake.chatRequests().filter(isCustomerRequest).length;
       const r = await droidcheck(
         ['run', 'suite.yaml', '--mode', mode, '--judge-model', 'm-1', '--no-cache', '-o', out],
-        { cwd: dir, env: env(), maxMs: 120_000 },
+        { cwd: dir, env: env() },
       );
       expect(r.code, r.stdout + r.stderr).toBe(0);
       expect(fake.chatRequests().filter(isCustomerRequest).length - before).toBe(3); // two lines and the stop
@@ -96,7 +96,7 @@ describe('simulate: in droidcheck run', () => {
         '-r',
         'json',
       ],
-      { cwd: dir, env: env(), maxMs: 120_000 },
+      { cwd: dir, env: env() },
     );
     expect(r.code).toBe(1);
     expect(r.stdout).toContain('Simulated conversations that failed');
@@ -111,7 +111,7 @@ describe('simulate: in droidcheck run', () => {
         .filter((l) => !l.includes('transcript:'))
         .join('\n'),
     );
-    const r = await droidcheck(['run', 'unjudged.yaml', '-o', join(dir, 'out-none')], { cwd: dir, maxMs: 30_000 });
+    const r = await droidcheck(['run', 'unjudged.yaml', '-o', join(dir, 'out-none')], { cwd: dir });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(
       /unjudged\.yaml:4:5: "simulate" needs a chat model to play the customer: pass --simulator-model or --judge-model/,

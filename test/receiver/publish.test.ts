@@ -182,7 +182,7 @@ describe('publish mode: Redis down, close mid-stream', () => {
     } finally {
       await redis.start();
     }
-    await expect.poll(health, { timeout: 10_000, interval: 100 }).toBe(200);
+    await expect.poll(health, { interval: 100 }).toBe(200);
     expect(await post(`${url}/webhook?secret=${SECRET}`, answerPayload('tpa-up'))).toBe(200);
     expect(r.stats()).toMatchObject({ received: 3, unavailable: 2, published: 1, badSecret: 0 });
     expect(r.inboundStats().messages).toMatchObject({ received: 1, unavailable: 1 });

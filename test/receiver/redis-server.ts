@@ -1,13 +1,15 @@
 /**
- * A real redis-server (/usr/bin/redis-server) for tests: 127.0.0.1, a free port, no persistence
+ * A real redis-server (/usr/bin/redis-server) for tests: 127.0.0.1, a port from freePort() (never
+ * one a port-0 bind elsewhere could take before redis binds it, nor after a stop), no persistence
  * (`--save '' --appendonly no`), in a temporary directory. stop() ends it (SIGTERM, then SIGKILL
  * after 5 s) and removes the directory; start() brings it back on the same port.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from '../helpers/cli.js';
+import { HANG_MS } from '../helpers/hang.js';
 
 const REDIS_SERVER = '/usr/bin/redis-server';
 
@@ -20,14 +22,6 @@ export interface RedisServer {
   stop(): Promise<void>;
   /** stop() and remove the directory. */
   dispose(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as { port: number }).port;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 export async function startRedisServer(): Promise<RedisServer> {
@@ -48,7 +42,7 @@ export async function startRedisServer(): Promise<RedisServer> {
     exited = new Promise((resolve) => proc.once('exit', () => resolve()));
     let out = '';
     await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`redis-server did not start on port ${port}: ${out}`)), 10_000);
+      const timer = setTimeout(() => reject(new Error(`redis-server did not start on port ${port}: ${out}`)), HANG_MS);
       proc.stdout?.on('data', (chunk: Buffer) => {
         out += chunk.toString();
         if (out.includes('Ready to accept connections')) {

@@ -157,7 +157,7 @@ describe('two relays, two shards', () => {
     );
     expect(matches.filter((m) => m.kind === 'answered')).toHaveLength(n);
     await Promise.all(shards.map((s) => s.drain()));
-    await expect.poll(() => shards.map((s) => (s.housekeep(), s.parkedCount())), { timeout: 5_000 }).toEqual([0, 0]);
+    await expect.poll(() => shards.map((s) => (s.housekeep(), s.parkedCount()))).toEqual([0, 0]);
     const [sa, sb] = shards.map(expectAddsUp) as [ReceiverStats, ReceiverStats];
     const dups = Array.from({ length: n }, (_, i) => i).filter((i) => i % 3 !== 0 && i % 10 === 1).length; // all shard B's (odd)
     const entries = n + dups;

@@ -65,10 +65,7 @@ describe('droidcheck redteam against the embedded emulator', () => {
         '-o',
         out,
       ],
-      {
-        env: { OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: KEY },
-        maxMs: 120_000,
-      },
+      { env: { OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: KEY } },
     );
     expect(r.code, r.stderr).toBe(0);
     const report = await readReport(out);
@@ -88,22 +85,19 @@ describe('droidcheck redteam against the embedded emulator', () => {
 
   it('finds each planted weakness with the conversation that reproduces it: exit 1, one failing JUnit testcase per category', async () => {
     const out = join(dir, 'weak');
-    const r = await droidcheck(
-      [
-        'redteam',
-        '--attempts',
-        '3',
-        '--seed',
-        '5',
-        '--canary',
-        'Internal rule 7',
-        '--emulator-weaknesses',
-        WEAKNESSES,
-        '-o',
-        out,
-      ],
-      { maxMs: 120_000 },
-    );
+    const r = await droidcheck([
+      'redteam',
+      '--attempts',
+      '3',
+      '--seed',
+      '5',
+      '--canary',
+      'Internal rule 7',
+      '--emulator-weaknesses',
+      WEAKNESSES,
+      '-o',
+      out,
+    ]);
     expect(r.code, r.stderr).toBe(1);
     expect(r.stderr).toContain(
       'planted weaknesses: discount, cross-conversation-leak, recite-instructions, negative-quantity',
@@ -142,7 +136,7 @@ describe('droidcheck redteam against the embedded emulator', () => {
     ];
     for (const [args, message] of cases) {
       const out = join(dir, 'usage');
-      const r = await droidcheck(['redteam', ...args, '-o', out], { maxMs: 30_000 });
+      const r = await droidcheck(['redteam', ...args, '-o', out]);
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.stderr).toMatch(message);
       expect(r.stderr).not.toMatch(/\n\s+at /); // no stack trace

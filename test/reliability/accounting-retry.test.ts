@@ -1,7 +1,7 @@
 /**
  * Reliability units: the accounting invariant fails loudly; the retry policy is bounded, honours
- * Retry-After, never retries an async submit's transport error nor a success; hostile YAML
- * (added to test/scenario/hostile.test.ts: wide, long and key-heavy files) ends in bounded time.
+ * Retry-After, never retries an async submit's transport error nor a success. (Hostile YAML that
+ * must parse in time linear in its size: test/scenario/hostile.timing.test.ts.)
  */
 import { describe, expect, it } from 'vitest';
 import { isRetryable, retryDelayMs, retryPolicyFor, withRetry, type RetryPolicy } from '../../src/client/retry.js';
@@ -16,7 +16,6 @@ import {
 import { zeroOutcomes } from '../../src/outcomes.js';
 import { assertReceiverAddsUp, assertRequestsAddUp } from '../../src/runner/accounting.js';
 import { Tally, type RequestRecord } from '../../src/runner/index.js';
-import { parseSuite } from '../../src/scenario/index.js';
 
 const api = (status: number, retryAfterS?: number): ApiError =>
   new ApiError({ endpoint: 'e', status, ...(retryAfterS !== undefined && { retryAfterS }) });
@@ -125,50 +124,4 @@ describe('retry policy', () => {
     setTimeout(() => controller.abort(), 20);
     await expect(p).rejects.toBeInstanceOf(AbortedError);
   });
-});
-
-describe('hostile YAML beyond test/scenario/hostile.test.ts, in time linear in its size', () => {
-  const timed = (text: string): number => {
-    const t0 = performance.now();
-    try {
-      parseSuite(text, 'hostile.yaml');
-    } catch {
-      // a ScenarioError is fine; a hang or a crash is not
-    }
-    return performance.now() - t0;
-  };
-  /**
-   * Parses `make(n / by)` and `make(n)` (the fastest of three and of two) and checks the second
-   * took at most `factor` times the first, plus 300 ms for a GC pause: linear growth gives `by`
-   * times, quadratic `by` squared. Both are measured in the same run, so a busy machine slows them
-   * alike (a fixed bound in seconds failed on a loaded machine and would pass a slow algorithm on
-   * a fast one).
-   */
-  const linear = (make: (n: number) => string, n: number, by = 10, factor = 40): void => {
-    const smallText = make(n / by);
-    const largeText = make(n);
-    const small = Math.min(timed(smallText), timed(smallText), timed(smallText));
-    const large = Math.min(timed(largeText), timed(largeText));
-    expect(large).toBeLessThan(factor * small + 300);
-  };
-
-  it('a 2 MiB file of 10,000 scenarios, a 4 MiB single line, 10,000 expect keys, and a wide flow map', () => {
-    const scenario = (i: number): string => `  - name: s${i}\n    humanMessage: ${'hello '.repeat(30)}\n`;
-    linear((n) => `suite: many\nscenarios:\n${Array.from({ length: n }, (_, i) => scenario(i)).join('')}`, 10_000);
-    // One long string: V8 takes a faster path below about 1 MiB, so the step is 4x, not 10x (linear:
-    // 4x the time, quadratic 16x).
-    linear(
-      (n) => `suite: long\nscenarios:\n  - name: a\n    humanMessage: "${'x'.repeat(n)}"\n`,
-      4 * 1024 * 1024,
-      4,
-      10,
-    );
-    const key = (i: number): string => `      k${i}: 1\n`;
-    linear(
-      (n) =>
-        `suite: keys\nscenarios:\n  - name: a\n    humanMessage: hi\n    expect:\n${Array.from({ length: n }, (_, i) => key(i)).join('')}`,
-      10_000,
-    );
-    linear((n) => `suite: wide\nscenarios: [${Array.from({ length: n }, () => '{}').join(',')}]\n`, 100_000);
-  }, 120_000);
 });

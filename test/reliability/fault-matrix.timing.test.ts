@@ -2,6 +2,11 @@
  * Fault matrix (nothing lost): each fault of the emulator alone, then all together,
  * against a real emulator and receiver on 127.0.0.1. For each, droidcheck's outcome counts and
  * receiver stats equal the emulator's own stats, and the accounting invariant holds.
+ *
+ * On a busy machine a few answers take longer than the 2 s deadline with no fault injected (nine
+ * of these runs at once beside four busy loops did): each such timeout is judged on what the
+ * receiver recorded, its webhook counted late on arrival beyond the injected late ones
+ * (`overdue`); an idle machine has none, and every count is then exact.
  */
 import { describe, expect, it } from 'vitest';
 import { assertRigAccounting, runAndTally, SLOW_ACK_MS, startRig, type Tally } from './rig.js';
@@ -11,15 +16,30 @@ const ASYNC = 'get-droid-answer-async';
 const DEADLINE_MS = 2_000;
 const LATE_MS = 2_600; // beyond the deadline
 
+/** Webhooks the receiver counted late beyond the injected ones: answers a busy machine made late. */
+const overdue = (t: Tally): number => t.rec.late - t.emu.late;
+
+/**
+ * Acks of SLOW_ACK_MS or more are the injected ones, exactly, unless this process's timers were
+ * that late during the run (a busy machine): then at least those.
+ */
+function expectSlowAcks(t: Tally, injected: number): void {
+  if (t.lag.maxMs < SLOW_ACK_MS) expect(t.slowAcks).toBe(injected);
+  else expect(t.slowAcks).toBeGreaterThanOrEqual(injected);
+}
+
 /** What holds whatever the faults: nothing lost on either side. */
 function expectNothingLost(t: Tally & Parameters<typeof assertRigAccounting>[0]): void {
   assertRigAccounting(t);
   const sent = Object.values(t.out).reduce((a, b) => a + b, 0);
   expect(sent).toBe(N);
   expect(t.out.interrupted).toBe(0);
-  // Every acknowledged request either got its webhook or timed out (dropped or late).
+  // Every acknowledged request either got its webhook or timed out (dropped or late; late from a
+  // busy machine too, each seen late by the receiver).
   expect(t.emu.accepted).toBe(t.out.answered + t.out.failed + t.out.timeout);
-  expect(t.out.timeout).toBe(t.emu.dropped + t.emu.late);
+  expect(overdue(t)).toBeGreaterThanOrEqual(0);
+  expect(t.out.timeout).toBeGreaterThanOrEqual(t.emu.dropped + t.emu.late);
+  expect(t.out.timeout).toBeLessThanOrEqual(t.emu.dropped + t.emu.late + overdue(t));
   // Every delivery that reached the receiver is classified exactly once.
   expect(t.rec.matched).toBe(t.out.answered + t.out.failed);
   expect(t.rec.matched + t.rec.duplicates + t.rec.late + t.rec.orphans).toBe(t.emu.delivered);
@@ -31,7 +51,7 @@ describe.concurrent('fault matrix: droidcheck counts equal the emulator stats', 
   it('no faults: every request answered', async () => {
     const t = await runAndTally(await startRig(), N, { timeoutMs: DEADLINE_MS });
     expectNothingLost(t);
-    expect(t.out.answered).toBe(N);
+    expect(t.out.answered).toBe(N - t.out.timeout); // timeouts: overdue ones only (expectNothingLost)
     expect(t.emu.injectedFaults).toBe(0);
   });
 
@@ -41,7 +61,8 @@ describe.concurrent('fault matrix: droidcheck counts equal the emulator stats', 
     });
     expectNothingLost(t);
     expect(t.emu.dropped).toBeGreaterThan(0);
-    expect(t.out.timeout).toBe(t.emu.dropped);
+    // Timeouts: the dropped ones, plus overdue ones only (expectNothingLost).
+    expect(t.out.timeout - t.emu.dropped).toBeLessThanOrEqual(overdue(t));
   });
 
   it('duplicate 20%: each extra copy is one receiver duplicate', async () => {
@@ -52,8 +73,10 @@ describe.concurrent('fault matrix: droidcheck counts equal the emulator stats', 
     );
     expectNothingLost(t);
     expect(t.emu.duplicated).toBeGreaterThan(20);
-    expect(t.rec.duplicates).toBe(t.emu.duplicated);
-    expect(t.out.answered).toBe(N);
+    // A copy of an overdue answer is late, not a duplicate.
+    expect(t.rec.duplicates).toBeLessThanOrEqual(t.emu.duplicated);
+    expect(t.rec.duplicates + overdue(t)).toBeGreaterThanOrEqual(t.emu.duplicated);
+    expect(t.out.answered).toBe(N - t.out.timeout);
   });
 
   it('late 2% (beyond the deadline): timeouts, then counted late on arrival', async () => {
@@ -64,8 +87,8 @@ describe.concurrent('fault matrix: droidcheck counts equal the emulator stats', 
     );
     expectNothingLost(t);
     expect(t.emu.late).toBeGreaterThan(0);
-    expect(t.out.timeout).toBe(t.emu.late);
-    expect(t.rec.late).toBe(t.emu.late);
+    expect(t.out.timeout - t.emu.late).toBeLessThanOrEqual(overdue(t));
+    expect(t.rec.late).toBeGreaterThanOrEqual(t.emu.late);
   });
 
   it('5xx 5%: rejected with the status, one per injected fault', async () => {
@@ -112,8 +135,8 @@ describe.concurrent('fault matrix: droidcheck counts equal the emulator stats', 
     const t = await runAndTally(await startRig({ requests: [slow] }), N, { timeoutMs: DEADLINE_MS });
     expectNothingLost(t);
     expect(t.emu.injectedFaults).toBeGreaterThan(0);
-    expect(t.slowAcks).toBe(t.emu.injectedFaults);
-    expect(t.out.answered).toBe(N);
+    expectSlowAcks(t, t.emu.injectedFaults);
+    expect(t.out.answered).toBe(N - t.out.timeout);
   });
 
   it('all together: every count still matches', async () => {
@@ -137,7 +160,7 @@ describe.concurrent('fault matrix: droidcheck counts equal the emulator stats', 
     expectNothingLost(t);
     const rejected = (t.byStatus.get(502) ?? 0) + (t.byStatus.get(429) ?? 0);
     expect(rejected).toBe(t.out.rejected);
-    expect(t.out.rejected + t.out['transport-error'] + t.slowAcks).toBe(t.emu.injectedFaults);
+    expectSlowAcks(t, t.emu.injectedFaults - t.out.rejected - t.out['transport-error']);
     expect(t.emu.accepted).toBe(N - t.out.rejected - t.out['transport-error']);
     expect(t.rec.late).toBeGreaterThanOrEqual(t.emu.late);
   });

@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createReceiver, type Receiver } from '../../src/receiver/index.js';
 import { assertReceiverAddsUp } from '../../src/runner/accounting.js';
 import { systemClock } from '../../src/clock.js';
+import { HANG_MS } from '../helpers/hang.js';
 import { answerPayload } from '../receiver/payloads.js';
 
 const SECRET = 'bad-input-secret-0123456789abcdefghijklmnop';
@@ -101,7 +102,7 @@ describe('receiver under bad input', () => {
     dispatcher = new Agent({ connections: 32, keepAliveTimeout: 10_000 });
     const deliveries = generate(10_000, 2_000, 42);
     const goodIds = Array.from({ length: 2_000 }, (_, i) => `good-${i}`);
-    const waits = goodIds.map((id) => receiver!.waitFor(id, systemClock.now() + 60_000));
+    const waits = goodIds.map((id) => receiver!.waitFor(id, systemClock.now() + HANG_MS));
     const limit = pLimit(64);
     const statuses = await Promise.all(
       deliveries.map((d) =>
@@ -136,7 +137,7 @@ describe('receiver under bad input', () => {
       unavailable: 0,
     });
     assertReceiverAddsUp(s);
-  }, 60_000);
+  });
 
   it('answers huge headers with 431, counts them malformed, and keeps serving', async () => {
     receiver = createReceiver({ secret: SECRET });
@@ -155,7 +156,7 @@ describe('receiver under bad input', () => {
         await res.body.text();
       }
     }
-    const wait = receiver.waitFor('after-headers', systemClock.now() + 5_000);
+    const wait = receiver.waitFor('after-headers', systemClock.now() + HANG_MS);
     const good = await request(url + ok, {
       dispatcher,
       method: 'POST',
@@ -170,25 +171,32 @@ describe('receiver under bad input', () => {
   });
 
   it('serves others while slow clients stall, then drops the stalled ones with 408', async () => {
-    receiver = createReceiver({ secret: SECRET, requestTimeoutMs: 1_000 });
+    receiver = createReceiver({ secret: SECRET, requestTimeoutMs: 3_000 });
     const url = new URL(await receiver.listen());
     dispatcher = new Agent({ connections: 4 });
     const sockets: Socket[] = [];
     const closed: Promise<string>[] = [];
+    let dropped = 0;
     for (let i = 0; i < 20; i++) {
       const socket = connect(Number(url.port), '127.0.0.1');
       sockets.push(socket);
       let text = '';
       socket.on('data', (chunk: Buffer) => void (text += chunk.toString()));
-      closed.push(new Promise((resolve) => socket.on('close', () => resolve(text))));
+      closed.push(
+        new Promise((resolve) =>
+          socket.on('close', () => {
+            dropped += 1;
+            resolve(text);
+          }),
+        ),
+      );
       socket.on('error', () => undefined);
       // Headers promise a body that never comes.
       socket.write(
         `POST ${url.pathname}${ok} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"requestId":`,
       );
     }
-    const t0 = performance.now();
-    const wait = receiver.waitFor('while-stalled', systemClock.now() + 5_000);
+    const wait = receiver.waitFor('while-stalled', systemClock.now() + HANG_MS);
     const res = await request(url.toString() + ok, {
       dispatcher,
       method: 'POST',
@@ -197,15 +205,17 @@ describe('receiver under bad input', () => {
     expect(res.statusCode).toBe(200);
     await res.body.text();
     expect((await wait).kind).toBe('answered');
-    expect(performance.now() - t0).toBeLessThan(900);
+    // Served while they stalled: answered before the receiver dropped any of them (judged by the
+    // order of events, not by a wall-clock bound a busy machine cannot keep).
+    expect(dropped).toBe(0);
     const texts = await Promise.race([
       Promise.all(closed),
-      new Promise<never>((_, rej) => setTimeout(() => rej(new Error('stalled sockets not closed')), 8_000)),
+      new Promise<never>((_, rej) => setTimeout(() => rej(new Error('stalled sockets not closed')), HANG_MS)),
     ]);
     for (const text of texts) expect(text).toMatch(/^HTTP\/1\.1 408/);
     for (const s of sockets) s.destroy();
     await receiver.close();
     expect(receiver.stats().malformed).toBe(20);
     assertReceiverAddsUp(receiver.stats());
-  }, 15_000);
+  });
 });

@@ -6,6 +6,8 @@
 import type { RetryPolicy } from '../../src/client/retry.js';
 import type { EmulatorStats, FaultProfileInput } from '../../src/emulator/index.js';
 import type { ReceiverStats } from '../../src/receiver/index.js';
+import { HANG_MS } from '../helpers/hang.js';
+import { measuringLag, type Lag } from '../helpers/lag.js';
 import { startLoopback, type Loopback } from '../helpers/loopback.js';
 import { checkAccounting, type EngineResult, type Outcome } from '../../src/runner/index.js';
 import { parseSuite, type Suite } from '../../src/scenario/index.js';
@@ -13,9 +15,17 @@ import { runPlan } from '../helpers/engine.js';
 
 /**
  * The injected slow ack (fixed delay, ms): far over the spec's 100 ms so that an ordinary ack
- * on a loaded CI machine is never mistaken for an injected one.
+ * on a loaded CI machine is never mistaken for an injected one, unless this process's timers
+ * were that late (Tally.lag: a test judges its slow acks exactly only when they were not).
  */
 export const SLOW_ACK_MS = 1_000;
+
+/**
+ * The emulator's delivery attempt timeout and the client's request timeouts in the rig, ms: hang
+ * detectors, far above what a loaded machine takes (an attempt timed out by a busy machine would be
+ * retried, and its copy counted as a duplicate no fault injected).
+ */
+const RIG_TIMEOUT_MS = 10_000;
 
 const SECRET = 'rig-secret-0123456789abcdefghijklmnopqrstuv';
 
@@ -28,10 +38,10 @@ export function startRig(faults?: FaultProfileInput, opts: { seed?: number; time
     emulator: {
       seed: opts.seed ?? 7,
       ...(faults !== undefined && { faults }),
-      delivery: { attempts: 3, backoffMs: 50, maxBackoffMs: 200, timeoutMs: 2_000 },
+      delivery: { attempts: 3, backoffMs: 50, maxBackoffMs: 200, timeoutMs: RIG_TIMEOUT_MS },
     },
     agent: { connections: 64, keepAliveTimeout: 10_000 },
-    client: { requestTimeoutMs: opts.timeoutMs ?? 3_000, syncTimeoutMs: opts.timeoutMs ?? 3_000 },
+    client: { requestTimeoutMs: opts.timeoutMs ?? RIG_TIMEOUT_MS, syncTimeoutMs: opts.timeoutMs ?? RIG_TIMEOUT_MS },
   });
 }
 
@@ -71,10 +81,10 @@ function plannedDeliveries(s: EmulatorStats): number {
 }
 
 /**
- * Waits (at most `maxMs`) until every planned delivery ended (2xx or gave up) and none is
- * pending, so late and duplicate copies are counted before the receiver closes.
+ * Waits (at most `maxMs`, a hang detector) until every planned delivery ended (2xx or gave up)
+ * and none is pending, so late and duplicate copies are counted before the receiver closes.
  */
-async function settle(rig: Rig, maxMs = 10_000): Promise<void> {
+async function settle(rig: Rig, maxMs = HANG_MS): Promise<void> {
   const until = performance.now() + maxMs;
   for (;;) {
     const s = rig.emulator.stats();
@@ -91,6 +101,8 @@ export interface Tally {
   retries: number;
   byStatus: Map<number, number>;
   slowAcks: number;
+  /** How late this process's timers fired during the run (helpers/lag.ts). */
+  lag: Lag;
 }
 
 /** Runs, settles, closes, and tallies droidcheck's counts beside the emulator's own stats. */
@@ -99,7 +111,7 @@ export async function runAndTally(
   n: number,
   opts: Parameters<typeof runRig>[2] = {},
 ): Promise<Tally & { result: EngineResult }> {
-  const result = await runRig(rig, n, opts);
+  const [result, lag] = await measuringLag(() => runRig(rig, n, opts));
   await settle(rig);
   const emu = rig.emulator.stats();
   await rig.close();
@@ -113,5 +125,5 @@ export async function runAndTally(
       byStatus.set(r.httpStatus, (byStatus.get(r.httpStatus) ?? 0) + 1);
     if (r.ackMs !== undefined && r.ackMs >= SLOW_ACK_MS) slowAcks++;
   }
-  return { out: { ...result.tally.outcomes }, emu, rec, retries, byStatus, slowAcks, result };
+  return { out: { ...result.tally.outcomes }, emu, rec, retries, byStatus, slowAcks, lag, result };
 }

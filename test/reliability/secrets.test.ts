@@ -112,7 +112,7 @@ describe('no secret in any output of a whole run', () => {
         ],
         { DROID_API_TOKEN: TOKEN, DROID_WEBHOOK_SECRET: SECRET },
       );
-      const code = await cli.exited(30_000);
+      const code = await cli.exited();
       expect(code, cli.stderr()).toBe(1); // expectations failed, on purpose
       const files = readdirSync(reportDir);
       expect(files).toEqual(
@@ -137,7 +137,7 @@ describe('no secret in any output of a whole run', () => {
       await emulator.close();
       await rm(dir, { recursive: true, force: true });
     }
-  }, 40_000);
+  });
 
   it('an error message of the CLI is redacted too', async () => {
     const cli = startCli(
@@ -147,9 +147,9 @@ describe('no secret in any output of a whole run', () => {
         DROID_WEBHOOK_SECRET: SECRET,
       },
     );
-    const code = await cli.exited(15_000);
+    const code = await cli.exited();
     expect(code).toBe(2);
     expect(cli.stderr()).toContain(REDACTED);
     expect(leaks(cli.stderr() + cli.stdout())).toEqual([]);
-  }, 20_000);
+  });
 });

@@ -53,7 +53,7 @@ describe.skipIf(!hasChromium)('report.html in headless Chromium', () => {
         '--disable-sync',
       ],
     });
-  }, 60_000);
+  });
   afterAll(async () => {
     await browser?.close();
     await rm(dir, { recursive: true, force: true });
@@ -127,7 +127,7 @@ describe.skipIf(!hasChromium)('report.html in headless Chromium', () => {
     expect(await page.locator('#parity').count()).toBe(1);
     await page.selectOption('#filter-status', 'all');
     await page.fill('#filter-text', '');
-  }, 60_000);
+  });
 
   it('groups identical failures with a count and shows the answer, the step and the judge beside them', async () => {
     const refused = Array.from({ length: 35 }, (_, i) =>
@@ -180,7 +180,7 @@ describe.skipIf(!hasChromium)('report.html in headless Chromium', () => {
     expect(await page.locator('.failure .step').textContent()).toContain('step 1');
     // 35 transport errors record no latency: no chart, and no empty box either.
     expect(await page.locator('.chart').count()).toBe(0);
-  }, 60_000);
+  });
 
   it('draws a load report: charts where the sample supports them, ack and answer on their own axes, legends that name every series', async () => {
     const input = latencyRun(7, 300);
@@ -261,5 +261,5 @@ describe.skipIf(!hasChromium)('report.html in headless Chromium', () => {
     expect(legends.join('\n')).not.toContain('--');
     expect(legends.join('\n')).toContain('answer p99');
     await page.screenshot({ path: join(tmpdir(), 'droidcheck-report-load.png'), fullPage: true });
-  }, 60_000);
+  });
 });
