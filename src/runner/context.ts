@@ -36,27 +36,27 @@ export interface LatencySink {
   conversation?(delta: 1 | -1): void;
 }
 
-export interface ExecuteContext {
+/**
+ * How each request of a job is sent and judged: what a job passes the engine (EngineOptions)
+ * and the engine hands every request (ExecuteContext), declared once.
+ */
+export interface RequestOptions {
   client: DroidClient;
-  /** Required for async requests. */
-  receiver: DeliverySource | undefined;
-  clock: Clock;
-  /** Deadline for the sync answer and for the webhook, ms from the start (spec: Limits, 180 s). */
+  /** Required for async requests (unless `ackOnly`). */
+  receiver?: DeliverySource | undefined;
+  /** Deadline for the sync answer and for the webhook, ms from the (intended) start (spec: Limits, 180 s). */
   timeoutMs: number;
-  latency: LatencySink;
-  /** Cancels in-flight work; the request then ends `interrupted`. */
+  /** Cancels in-flight work (grace over, second SIGINT); the request then ends `interrupted`. */
   abortSignal?: AbortSignal | undefined;
   /** Opt-in retry of 429/5xx on the answer submit (client/retry.ts); undefined = no retry. */
   retry?: RetryPolicy | undefined;
   /** Async requests end at the acknowledgement (`--ack-only`): the webhook is not awaited, expectations not judged. */
   ackOnly?: boolean;
-  /** Run-level notes (unverified shapes, unknown fields), at most one per endpoint. */
-  notes?: ContractNotes | undefined;
   /** Grades `similar` and `judge` expectations (src/llm); undefined when no suite uses them. */
   grader?: ExpectationGrader | undefined;
   /** Leave `similar`/`judge` ungraded (load and capacity: no LLM call per request). */
   skipGraded?: boolean;
-  /** Plays the customer of `simulate:` scenarios (src/llm's simulator, wrapped by jobs/); undefined when no suite simulates. */
+  /** Plays the customer of `simulate:` scenarios (src/llm's simulator, wrapped by jobs/; runner/simulate.ts); undefined when no suite simulates. */
   simulator?: CustomerSimulator | undefined;
   /**
    * The network round trip to a remote target, ms (jobs/network.ts); when set, every async
@@ -75,6 +75,14 @@ export interface ExecuteContext {
    * (step-waits.ts). Default DEFAULT_MESSAGE_WEBHOOK_CHECK_MS (15 s).
    */
   messageWebhookCheckMs?: number | undefined;
+}
+
+/** What executing one request needs: the job's request options, and the engine's clock, latency sink and notes. */
+export interface ExecuteContext extends RequestOptions {
+  clock: Clock;
+  latency: LatencySink;
+  /** Run-level notes (unverified shapes, unknown fields), at most one per endpoint. */
+  notes?: ContractNotes | undefined;
   /**
    * Why the set-up breaker stopped the run, once it did on the receiver's word (wiring-stop.ts):
    * an answer wait it cut short records this instead of "run interrupted". Undefined otherwise.

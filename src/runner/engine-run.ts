@@ -52,22 +52,15 @@ export class EngineRun {
     setMaxListeners(0, this.stop.signal, this.abort.signal);
     link(o.stopSignal, this.stop);
     link(o.abortSignal, this.abort);
+    // Each request gets the job's request options as given, on this run's clock, abort and notes.
     const base = {
-      client: o.client,
-      receiver: o.receiver,
+      ...o,
       clock: this.clock,
-      timeoutMs: o.timeoutMs,
       abortSignal: this.abort.signal,
-      retry: o.retry,
       ackOnly: o.ackOnly ?? false,
-      notes: this.notes,
-      grader: o.grader,
       skipGraded: o.skipGraded ?? false,
-      rttMs: o.rttMs,
-      webhooks: o.webhooks,
-      messageWebhookCheckMs: o.messageWebhookCheckMs,
+      notes: this.notes,
       stopReason: () => this.#stopReason,
-      simulator: o.simulator,
     };
     this.#ctx = { ...base, latency: this.latency };
     this.#warmCtx = { ...base, latency: DISCARD_LATENCY };

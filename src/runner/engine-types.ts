@@ -2,15 +2,11 @@
  * Shapes of the engine (runner/engine.ts): sinks, schedulers, progress snapshots, options and
  * the result. Times in ms on the injected clock, rates in req/s.
  */
-import type { DroidClient } from '../client/index.js';
-import type { RetryPolicy } from '../client/retry.js';
 import type { Clock } from '../clock.js';
 import type { LatencyRecorder } from '../metrics/index.js';
 import type { Outcome } from '../outcomes.js';
-import type { DeliverySource } from '../receiver/index.js';
-import type { ExpectationGrader } from '../scenario/index.js';
 import type { Stage } from './arrival-schedule.js';
-import type { WebhookSetup } from './context.js';
+import type { RequestOptions } from './context.js';
 import type { Segment } from './segments.js';
 import type { SendDelayRecorder } from './send-delay.js';
 import type { SetupFailure } from './setup-breaker.js';
@@ -18,7 +14,6 @@ import type { RequestSource } from './source.js';
 import type { TallySnapshot } from './tally.js';
 import type { Timeline } from './timeline.js';
 import type { ContractNote, RequestRecord } from './types.js';
-import type { CustomerSimulator } from './simulator-types.js';
 
 /** A consumer of ended records: a reporter's onResult, the NDJSON stream. */
 export interface RecordSink {
@@ -79,17 +74,11 @@ export interface ProgressSnapshot {
   histograms?: { latency: LatencyRecorder; sendDelay: SendDelayRecorder | undefined };
 }
 
-export interface EngineOptions {
+/** The engine's options: how each request is sent and judged (context.ts RequestOptions), the source, the scheduler and the sinks. */
+export interface EngineOptions extends RequestOptions {
   source: RequestSource;
   scheduler: SchedulerSpec;
-  client: DroidClient;
-  /** Required when the source may send async requests (unless `ackOnly`). */
-  receiver?: DeliverySource | undefined;
   clock?: Clock;
-  /** Deadline per request (sync answer or webhook), ms from its (intended) start. */
-  timeoutMs: number;
-  retry?: RetryPolicy | undefined;
-  ackOnly?: boolean;
   /** Requests started before this (ms from the start) are warm-up. Default 0. */
   warmupMs?: number;
   /** After sending ends (duration or schedule over), in-flight requests get this long, ms. Default timeoutMs + 5 s. */
@@ -103,22 +92,8 @@ export interface EngineOptions {
   onTick?: (snapshot: ProgressSnapshot) => void;
   /** Aborted: send nothing new (first SIGINT). */
   stopSignal?: AbortSignal | undefined;
-  /** Aborted: cancel in-flight requests (grace over, second SIGINT). */
-  abortSignal?: AbortSignal | undefined;
   /** Stop at the first 3 identical set-up failures (setup-breaker.ts). Default true. */
   setupBreaker?: boolean;
-  /** Grades `similar` and `judge` expectations (src/llm). */
-  grader?: ExpectationGrader | undefined;
-  /** Leave `similar`/`judge` ungraded (load, capacity). */
-  skipGraded?: boolean;
-  /** Plays the customer of `simulate:` scenarios (runner/simulate.ts). */
-  simulator?: CustomerSimulator | undefined;
-  /** Network round trip to a remote target, ms: each ack also records `ackServer` = ack - rttMs (context.ts). */
-  rttMs?: number | undefined;
-  /** A remote target's webhook URLs: the early stop without deliveries and its sentence (context.ts). */
-  webhooks?: WebhookSetup | undefined;
-  /** The message-webhook check of the first reply wait, ms (context.ts, step-waits.ts). */
-  messageWebhookCheckMs?: number | undefined;
 }
 
 export interface EngineResult {

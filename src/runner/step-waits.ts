@@ -50,16 +50,33 @@ export interface WaitEnd<T> {
   interrupted: boolean;
 }
 
-function failure(
+/** A wait that ended without what it waited for, and its failed expectation. */
+type Failed = WaitEnd<never> & { failure: ExpectationFailure };
+
+function failed(
   path: string,
   matcher: string,
   expected: unknown,
   actual: unknown,
   message: string,
   location: SourceLocation,
-): ExpectationFailure {
-  return { path, matcher, expected, actual, message, location };
+): Failed {
+  return { payload: null, interrupted: false, failure: { path, matcher, expected, actual, message, location } };
 }
+
+/** The failure of a wait in a run without a receiver (`--ack-only` jobs, or none was opened). */
+function withoutReceiver(path: string, matcher: string, expected: unknown, location: SourceLocation): Failed {
+  return failed(
+    path,
+    matcher,
+    expected,
+    undefined,
+    `${matcher} needs the webhook receiver (this run has none)`,
+    location,
+  );
+}
+
+const INTERRUPTED = { payload: null, interrupted: true } as const;
 
 function receiverUrl(receiver: DeliverySource, route: 'messages' | 'intents'): string {
   const urls = (receiver as Partial<Receiver>).urls?.();
@@ -160,54 +177,19 @@ export async function awaitReply(
 ): Promise<WaitEnd<MessageForwarding> & { failure?: ExpectationFailure }> {
   const receiver = ctx.receiver;
   const from = wait.from.join('|');
-  if (!receiver) {
-    return {
-      payload: null,
-      interrupted: false,
-      failure: failure(
-        'reply',
-        'waitForReply',
-        `a reply of type ${from}`,
-        undefined,
-        'waitForReply needs the webhook receiver (this run has none)',
-        wait.location,
-      ),
-    };
-  }
+  if (!receiver) return withoutReceiver('reply', 'waitForReply', `a reply of type ${from}`, wait.location);
+  const expected = `a reply of type ${from} within ${formatMs(wait.withinMs)}`;
   const waited = await waitForwarded(receiver, wait, customerId, stepStart, ctx);
-  if ('absent' in waited)
-    return {
-      payload: null,
-      interrupted: false,
-      failure: failure(
-        'reply',
-        'waitForReply',
-        `a reply of type ${from} within ${formatMs(wait.withinMs)}`,
-        null,
-        waited.absent,
-        wait.location,
-      ),
-    };
+  if ('absent' in waited) return failed('reply', 'waitForReply', expected, null, waited.absent, wait.location);
   const match = waited.match;
   if (match.kind === 'message')
     return { payload: match.payload, receivedAt: match.receivedAt, contract: match.contract, interrupted: false };
-  if (ctx.abortSignal?.aborted) return { payload: null, interrupted: true };
+  if (ctx.abortSignal?.aborted) return INTERRUPTED;
   const hint =
     messageRouteHint(receiver, customerId, stepStart) ||
     `; messages of customer ${customerId} do reach the receiver, so the message webhook works: is the bot on for this customer?`;
   const message = `no reply (type ${from}) within ${formatMs(wait.withinMs)}${hint}`;
-  return {
-    payload: null,
-    interrupted: false,
-    failure: failure(
-      'reply',
-      'waitForReply',
-      `a reply of type ${from} within ${formatMs(wait.withinMs)}`,
-      null,
-      message,
-      wait.location,
-    ),
-  };
+  return failed('reply', 'waitForReply', expected, null, message, wait.location);
 }
 
 /** Waits out `noReplyWithin` (see module docs); `failure` when a reply came, or when nothing shows the webhook works. */
@@ -220,33 +202,17 @@ export async function awaitNoReply(
   const receiver = ctx.receiver;
   const from = wait.from.join('|');
   const expected = `no reply of type ${from} within ${formatMs(wait.withinMs)}`;
-  if (!receiver)
-    return {
-      payload: null,
-      interrupted: false,
-      failure: failure(
-        'reply',
-        'noReplyWithin',
-        expected,
-        undefined,
-        'noReplyWithin needs the webhook receiver (this run has none)',
-        wait.location,
-      ),
-    };
+  if (!receiver) return withoutReceiver('reply', 'noReplyWithin', expected, wait.location);
   const waited = await waitForwarded(receiver, wait, customerId, stepStart, ctx);
   if ('absent' in waited)
-    return {
-      payload: null,
-      interrupted: false,
-      failure: failure(
-        'reply',
-        'noReplyWithin',
-        expected,
-        undefined,
-        `cannot show that no reply came: ${waited.absent}`,
-        wait.location,
-      ),
-    };
+    return failed(
+      'reply',
+      'noReplyWithin',
+      expected,
+      undefined,
+      `cannot show that no reply came: ${waited.absent}`,
+      wait.location,
+    );
   const match = waited.match;
   if (match.kind === 'message') {
     const after = formatMs(match.receivedAt - stepStart);
@@ -256,18 +222,14 @@ export async function awaitNoReply(
       receivedAt: match.receivedAt,
       contract: match.contract,
       interrupted: false,
-      failure: failure('reply', 'noReplyWithin', expected, match.payload, message, wait.location),
+      failure: failed('reply', 'noReplyWithin', expected, match.payload, message, wait.location).failure,
     };
   }
-  if (ctx.abortSignal?.aborted) return { payload: null, interrupted: true };
+  if (ctx.abortSignal?.aborted) return INTERRUPTED;
   const hint = messageRouteHint(receiver, customerId, stepStart);
   if (hint === '') return { payload: null, interrupted: false };
   const message = `cannot show that no reply came within ${formatMs(wait.withinMs)}${hint}`;
-  return {
-    payload: null,
-    interrupted: false,
-    failure: failure('reply', 'noReplyWithin', expected, undefined, message, wait.location),
-  };
+  return failed('reply', 'noReplyWithin', expected, undefined, message, wait.location);
 }
 
 /** What an intent-webhook wait looks for. */
@@ -291,19 +253,7 @@ export async function awaitIntentWebhook(
 ): Promise<WaitEnd<IntentWebhookRequest> & { failure?: ExpectationFailure }> {
   const receiver = ctx.receiver;
   const what = lookup.intent === undefined ? 'an intent webhook' : `an intent webhook for "${lookup.intent}"`;
-  if (!receiver)
-    return {
-      payload: null,
-      interrupted: false,
-      failure: failure(
-        'intentWebhook',
-        'intentWebhook',
-        what,
-        undefined,
-        'intentWebhook needs the webhook receiver (this run has none)',
-        lookup.location,
-      ),
-    };
+  if (!receiver) return withoutReceiver('intentWebhook', 'intentWebhook', what, lookup.location);
   const deadline = lookup.answeredAt + lookup.withinMs;
   const base = { after: lookup.after, ...(lookup.intent !== undefined && { intent: lookup.intent }) };
   const mids = new Set(lookup.preferMids);
@@ -319,7 +269,7 @@ export async function awaitIntentWebhook(
     match = await receiver.waitForIntent(base, deadline, ctx.abortSignal);
   if (match?.kind === 'intent')
     return { payload: match.payload, receivedAt: match.receivedAt, contract: match.contract, interrupted: false };
-  if (ctx.abortSignal?.aborted) return { payload: null, interrupted: true };
+  if (ctx.abortSignal?.aborted) return INTERRUPTED;
   const stats = receiver.inboundStats().intents;
   const hint =
     stats.accepted > 0
@@ -328,16 +278,12 @@ export async function awaitIntentWebhook(
         ? `; the receiver refused ${stats.badSecret} intent webhook(s) for a wrong secret: set the intent's API Secret Key to the value of DROID_INTENT_SECRET`
         : `; no intent webhook reached the receiver in this run: in the droid's intent settings give the intent a webhook URL = ${receiverUrl(receiver, 'intents')} and API Secret Key = the value of DROID_INTENT_SECRET`;
   const message = `no ${what.slice(3)} within ${formatMs(lookup.withinMs)} of the answer${hint}`;
-  return {
-    payload: null,
-    interrupted: false,
-    failure: failure(
-      'intentWebhook',
-      'intentWebhook',
-      `${what} within ${formatMs(lookup.withinMs)}`,
-      null,
-      message,
-      lookup.location,
-    ),
-  };
+  return failed(
+    'intentWebhook',
+    'intentWebhook',
+    `${what} within ${formatMs(lookup.withinMs)}`,
+    null,
+    message,
+    lookup.location,
+  );
 }
