@@ -9,7 +9,9 @@
  *   and HTML reporters;
  * - `brief(doc)` (optional): what the console shows by default, when it differs from `views`:
  *   only what a person needs at a glance (a line when all is well, nothing when it is empty;
- *   the interesting rows, never fewer failures). `--verbose`, Markdown and HTML draw `views`.
+ *   the interesting rows, never fewer failures). `--verbose`, Markdown and HTML draw `views`;
+ * - `junit(doc, opts)` (optional): the JUnit test suites it contributes, format-neutral
+ *   (junit.ts renders every section's in the registry's order, the verdict suites last).
  *
  * `compute` and `merge` run in the registry's order and see the fields of the sections before
  * them in `doc` / `merged` (thresholds are judged on the summary, latency and receiver); each
@@ -63,6 +65,37 @@ export interface MergeReportsOptions {
   thresholds?: readonly string[];
 }
 
+/** Options of the JUnit rendering (junit.ts renderJUnit). */
+export interface JUnitOptions {
+  /** Add the `droidcheck.thresholds` suite (default true). */
+  thresholds?: boolean;
+}
+
+/**
+ * One JUnit testcase. CI tools count one problem per testcase, so it has at most one: a
+ * `failure` (answered, but wrong), an `error` (no answer) or `skipped` (not judged).
+ */
+export interface JUnitCase {
+  classname: string;
+  name: string;
+  /** Whole ms (the suite's time is the sum of its cases', so the sums add up exactly). */
+  timeMs: number;
+  file?: string;
+  /** `<property>` name/value pairs. */
+  properties?: readonly (readonly [string, string])[];
+  problem?:
+    | { kind: 'failure' | 'error'; message: string; type: string; text: string }
+    | { kind: 'skipped'; message: string };
+}
+
+/** One JUnit `<testsuite>`: its counts and time are those of its cases. */
+export interface JUnitSuite {
+  name: string;
+  cases: JUnitCase[];
+  /** A suite of verdicts on the whole job (thresholds): after the suites of scenarios, so a CI tab lists those first. */
+  verdicts?: boolean;
+}
+
 type Out<F extends z.ZodRawShape> = z.output<z.ZodObject<F>>;
 
 /**
@@ -77,6 +110,8 @@ export interface Section<F extends z.ZodRawShape = z.ZodRawShape> {
   views(doc: object): SectionView[];
   /** The console's default views; absent: `views`. */
   brief?(doc: object): SectionView[];
+  /** The JUnit suites it contributes; absent: none. */
+  junit?(doc: object, opts: JUnitOptions): JUnitSuite[];
 }
 
 /** Declares a section; `D` is what its functions read of the report (its own fields and those before it). */
@@ -94,6 +129,8 @@ export function defineSection<
   views(doc: D): SectionView[];
   /** What the console shows unless `--verbose` (see the module docs); absent: `views`. */
   brief?(doc: D): SectionView[];
+  /** The JUnit suites it contributes (see the module docs); absent: none. */
+  junit?(doc: D, opts: JUnitOptions): JUnitSuite[];
 }): Section<F> {
   return spec as unknown as Section<F>;
 }

@@ -5,6 +5,7 @@ import { create } from 'xmlbuilder2';
 import { describe, expect, it } from 'vitest';
 import { buildReport, renderJUnit, writeJUnitReport } from '../../src/report/index.js';
 import { settingsProperties, xmlSafe } from '../../src/report/junit.js';
+import { SECTIONS } from '../../src/report/sections/index.js';
 import { failingRecord, record, run } from './fixtures.js';
 
 const report = buildReport(
@@ -149,6 +150,16 @@ describe('renderJUnit', () => {
     expect(xml).not.toContain('SHOULD-NOT-APPEAR');
     expect(xml).not.toContain('webhookSecret');
     expect(settingsProperties({ a: { apiKey: 'k', b: [1] } })).toEqual([['a.b', '[1]']]);
+  });
+
+  it("renders the suites the sections' own hooks give, the verdict suites last", () => {
+    const bySection = SECTIONS.flatMap((s) => (s.junit?.(report, {}) ?? []).map((suite) => [s.name, suite] as const));
+    expect(bySection.map(([section, suite]) => [section, suite.name, suite.cases.length])).toEqual([
+      ['thresholds', 'droidcheck.thresholds', report.thresholds.length],
+      ['scenarios', 'Shop', 2],
+      ['scenarios', 'Greet', 2],
+    ]);
+    expect(suites.map((s) => s['@name'])).toEqual(['Shop', 'Greet', 'droidcheck.thresholds']);
   });
 
   it('replaces characters XML 1.0 cannot hold', () => {

@@ -182,4 +182,29 @@ export const redteamSection = defineSection({
     return sections.length > 0 ? { redteam: mergeRedteam(sections) } : {};
   },
   views: (d: Doc) => (d.redteam ? [redteamView(d.redteam)] : []),
+  junit: (d: Doc) =>
+    d.redteam
+      ? [
+          {
+            name: REDTEAM_SUITE,
+            cases: redteamTestcases(d.redteam).map((c) => ({
+              classname: REDTEAM_SUITE,
+              name: c.name,
+              timeMs: 0,
+              ...(c.skipped !== undefined && { problem: { kind: 'skipped' as const, message: c.skipped } }),
+              ...(c.failure && {
+                problem: {
+                  kind: 'failure' as const,
+                  message: c.failure.message,
+                  type: 'redteam',
+                  text: c.failure.body,
+                },
+              }),
+            })),
+          },
+        ]
+      : [],
 });
+
+/** The JUnit suite of the red team: one testcase per attack category. */
+const REDTEAM_SUITE = 'droidcheck.redteam';

@@ -14,6 +14,8 @@ import { mergeOutcomeTallies } from '../../outcomes.js';
 import type { ExpectationFailure, GradeEntry, JudgeErrorEntry } from '../../scenario/index.js';
 import type { ContractViolationRecord, RequestRecord, ScenarioTally } from '../run-types.js';
 import { defineSection } from '../section.js';
+import type { PassRates } from './pass-rates.js';
+import { scenarioSuites } from './scenarios-junit.js';
 import { span, type SectionView, type Text } from '../view.js';
 import {
   count,
@@ -249,4 +251,6 @@ export const scenariosSection = defineSection({
     const failed = d.scenarios.length === 0 ? (d.tallies ?? []).filter((t) => t.failed > 0) : [];
     return failed.length > 0 ? [talliesView(failed, 'Scenarios that failed')] : [];
   },
+  // Pass rates come before in the registry: a repeated scenario's testcases carry its rate.
+  junit: (d: Doc & { passRates?: PassRates }) => scenarioSuites(d),
 });

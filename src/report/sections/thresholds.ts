@@ -12,6 +12,7 @@ import {
   REMOTE_DEFAULT_THRESHOLDS,
   THRESHOLD_MARKS,
   TRUST_CONDITIONS,
+  describeThreshold,
   evaluateThresholds,
   thresholdVerdictText,
   type LatencyMetric,
@@ -124,4 +125,32 @@ export const thresholdsSection = defineSection({
             ]),
           },
         ],
+  // One testcase per threshold: a failure when breached, skipped when not judged.
+  junit: (d: Doc, opts) =>
+    (opts.thresholds ?? true) && d.thresholds.length > 0
+      ? [
+          {
+            name: THRESHOLD_SUITE,
+            verdicts: true,
+            cases: d.thresholds.map((t) => ({
+              classname: THRESHOLD_SUITE,
+              name: t.expression,
+              timeMs: 0,
+              ...(t.status === 'breached'
+                ? {
+                    problem: {
+                      kind: 'failure' as const,
+                      message: thresholdVerdictText(t),
+                      type: 'threshold',
+                      text: `${t.expression}\n${describeThreshold(t)}`,
+                    },
+                  }
+                : t.status !== 'passed' && { problem: { kind: 'skipped' as const, message: thresholdVerdictText(t) } }),
+            })),
+          },
+        ]
+      : [],
 });
+
+/** The JUnit suite of the thresholds (classname and suite name). */
+const THRESHOLD_SUITE = 'droidcheck.thresholds';
