@@ -3,14 +3,17 @@
  * the contract. Built for the load hot path (thousands of req/s): constant header objects,
  * one `body.text()` then `JSON.parse`, the body always consumed (or destroyed on error).
  */
-import type { Dispatcher } from 'undici';
+import { errors, interceptors, type Dispatcher, type RetryHandler } from 'undici';
 import { checkContract, type TieredContract } from '../contract/index.js';
 import { apiError, notJsonError, transportFailure } from './failure.js';
+import { retryOptionsFor, type RequestRetry, type RetryKind } from './retry.js';
 import type { ClientResponse, HttpMethod } from './types.js';
 
 /** What every call shares; built once per DroidClient. */
 export interface CallContext {
   dispatcher: Dispatcher;
+  /** `dispatcher` behind undici's retry interceptor: used only by a call that asks to retry (retry.ts). */
+  retrying: Dispatcher;
   /** `http://host:port` */
   origin: string;
   /** `/optional-base-path/api/droids/<droidId>/endpoint` */
@@ -33,6 +36,7 @@ export function createCallContext(
   const authorization = `Bearer ${token}`;
   return {
     dispatcher,
+    retrying: dispatcher.compose(interceptors.retry()),
     origin: url.origin,
     prefix: `${basePath}/api/droids/${encodeURIComponent(String(droidId))}/endpoint`,
     token,
@@ -95,12 +99,37 @@ function abortHub(signal: AbortSignal): Dispatcher.RequestOptions['signal'] {
   return hub as unknown as Dispatcher.RequestOptions['signal'];
 }
 
+/** A call's retry (CallOptions.retry) with the kind of request its method sends. */
+export type CallRetry = RequestRetry & { kind: RetryKind };
+
+/** undici retryOptions of one call: undici's errors classified as call() would throw them. */
+function retryOptionsOf(
+  ctx: CallContext,
+  endpoint: string,
+  timeoutMs: number,
+  signal: AbortSignal | undefined,
+  retry: CallRetry,
+  seen: { delivered: boolean },
+): RetryHandler.RetryOptions {
+  return retryOptionsFor(retry, {
+    kind: retry.kind,
+    signal,
+    classify: (err) =>
+      err instanceof errors.RequestRetryError
+        ? apiError(endpoint, err.statusCode, '', err.headers, ctx.token)
+        : transportFailure(endpoint, err, signal, timeoutMs, ctx.token),
+    delivered: () => seen.delivered,
+  });
+}
+
 /**
  * Calls `<prefix><path>` and returns the parsed 2xx body with its contract check (documented
  * tier: violations; droidcheck's choice: `unverified`, never a finding).
  * @param endpoint spec name, used in error messages (e.g. `get-droid-answer-async`)
  * @param timeoutMs undici headersTimeout and bodyTimeout (each, ms; not a total deadline). undici runs
  *   them on its fast timers, so they fire up to ~1 s late: fine for 190 s, coarse for 50 ms.
+ * @param retry when set, the call goes through `ctx.retrying` (retry.ts: 429/5xx, and a transport
+ *   error unless an async submit); its waits count in the caller's latency. The error is the last attempt's.
  * @throws ApiError (non-2xx), TransportError, TimeoutError, AbortedError, ContractError (2xx not JSON)
  */
 export async function call<T>(
@@ -112,19 +141,27 @@ export async function call<T>(
   contract: TieredContract,
   timeoutMs: number,
   signal: AbortSignal | undefined,
+  retry?: CallRetry,
 ): Promise<ClientResponse<T>> {
+  const options: Dispatcher.RequestOptions & { retryOptions?: RetryHandler.RetryOptions } = {
+    origin: ctx.origin,
+    path: ctx.prefix + path,
+    method,
+    headers: method === 'GET' ? ctx.getHeaders : ctx.postHeaders,
+    body: body === undefined ? null : JSON.stringify(body),
+    headersTimeout: timeoutMs,
+    bodyTimeout: timeoutMs,
+    signal: signal ? abortHub(signal) : null,
+  };
+  let seen: { delivered: boolean } | undefined;
+  if (retry) {
+    seen = { delivered: false };
+    options.retryOptions = retryOptionsOf(ctx, endpoint, timeoutMs, signal, retry, seen);
+  }
   let res: Dispatcher.ResponseData;
   try {
-    res = await ctx.dispatcher.request({
-      origin: ctx.origin,
-      path: ctx.prefix + path,
-      method,
-      headers: method === 'GET' ? ctx.getHeaders : ctx.postHeaders,
-      body: body === undefined ? null : JSON.stringify(body),
-      headersTimeout: timeoutMs,
-      bodyTimeout: timeoutMs,
-      signal: signal ? abortHub(signal) : null,
-    });
+    res = await (seen ? ctx.retrying : ctx.dispatcher).request(options);
+    if (seen) seen.delivered = true;
   } catch (err) {
     throw transportFailure(endpoint, err, signal, timeoutMs, ctx.token);
   }

@@ -23,7 +23,7 @@ import {
   type SyncAnswerRequest,
   type SyncAnswerResponse,
 } from '../contract/index.js';
-import { call, createCallContext, type CallContext } from './call.js';
+import { call, createCallContext, type CallContext, type CallRetry } from './call.js';
 import type {
   AskResponse,
   ChannelsResponse,
@@ -35,7 +35,8 @@ import type {
   SetBotResponse,
 } from './endpoint-schemas.js';
 import { isFormRefusal, renderSyncRequest, SyncMessageFormState, type SyncMessageForm } from './sync-message-form.js';
-import type { CallOptions, ClientResponse, DroidClientOptions } from './types.js';
+import type { RetryKind } from './retry.js';
+import type { AnswerCallOptions, CallOptions, ClientResponse, DroidClientOptions } from './types.js';
 
 /** spec 8: the answer may take 180 s; leave 10 s of margin. */
 const DEFAULT_SYNC_TIMEOUT_MS = 190_000;
@@ -45,6 +46,11 @@ export type CustomerId = number | string;
 
 function customerPath(customerId: CustomerId): string {
   return `/customer/${encodeURIComponent(String(customerId))}`;
+}
+
+/** `opts.retry` for a request of `kind` (retry.ts: an async submit's transport error is never retried). */
+function retryOf(opts: AnswerCallOptions, kind: RetryKind): CallRetry | undefined {
+  return opts.retry && { ...opts.retry, kind };
 }
 
 export class DroidClient {
@@ -70,12 +76,16 @@ export class DroidClient {
    * `humanMessage` may be a string or `{content, type?}`; it goes on the wire in the form the
    * option `syncMessageForm` picks (default `auto`: object first; on 400 `Invalid humanMessage
    * format` this one request is retried once in the other form, and an accepted form is kept).
-   * The retry is part of this call: its time counts in the caller's latency.
+   * The retry is part of this call: its time counts in the caller's latency, as do `opts.retry`'s.
    */
-  async getDroidAnswer(req: SyncAnswerRequest, opts: CallOptions = {}): Promise<ClientResponse<SyncAnswerResponse>> {
+  async getDroidAnswer(
+    req: SyncAnswerRequest,
+    opts: AnswerCallOptions = {},
+  ): Promise<ClientResponse<SyncAnswerResponse>> {
     const timeout = opts.timeoutMs ?? this.#syncTimeoutMs;
     const state = this.#syncForm;
     const form = state.form;
+    const retry = retryOf(opts, 'sync');
     const send = (f: SyncMessageForm) =>
       call<SyncAnswerResponse>(
         this.#ctx,
@@ -86,6 +96,7 @@ export class DroidClient {
         CONTRACTS['get-droid-answer'],
         timeout,
         opts.signal,
+        retry,
       );
     if (!state.auto) return send(form);
     try {
@@ -106,7 +117,7 @@ export class DroidClient {
   }
 
   /** spec 9, POST get-droid-answer-async: acknowledgement `{success, requestId, message}` (< 100 ms). */
-  getDroidAnswerAsync(req: AsyncAnswerRequest, opts: CallOptions = {}): Promise<ClientResponse<AsyncAck>> {
+  getDroidAnswerAsync(req: AsyncAnswerRequest, opts: AnswerCallOptions = {}): Promise<ClientResponse<AsyncAck>> {
     const timeout = opts.timeoutMs ?? this.#requestTimeoutMs;
     return call(
       this.#ctx,
@@ -117,6 +128,7 @@ export class DroidClient {
       CONTRACTS['get-droid-answer-async'],
       timeout,
       opts.signal,
+      retryOf(opts, 'async-submit'),
     );
   }
 

@@ -1,16 +1,28 @@
 /**
- * Opt-in retry of a submit (off by default, so a run reports what the service did): HTTP 429
+ * Opt-in retry of a request (off by default, so a run reports what the service did): HTTP 429
  * and 5xx (docs/service-reference.md: Errors; Limits, rate limit with `Retry-After`), with
  * exponential backoff and jitter, bounded in attempts and in each wait.
  *
+ * undici's retry interceptor (`interceptors.retry`, its RetryHandler) re-sends the request;
+ * this module gives it the rule, as undici's `retry` callback (`retryOptions`), because its
+ * default rule cannot express ours: it retries by method and error code, not by request kind;
+ * its backoff has no jitter; and it caps `Retry-After` at the backoff's cap.
+ *
  * What is retried:
- * - ApiError 429 or 5xx: the service said no before doing the work;
- * - TransportError (no HTTP answer) only when `kind` is `sync` or `other`: an async submit whose
+ * - a 429 or 5xx answer: the service said no before doing the work;
+ * - no HTTP answer (TransportError) only when `kind` is `sync` or `other`: an async submit whose
  *   connection broke may already have been accepted, and a second one would charge twice.
  * Never retried: a 2xx (an acknowledged async request is done: retrying it double-charges),
- * other 4xx, TimeoutError, ContractError, AbortedError.
+ * other 4xx, a timeout, an abort, and any response whose headers reached the caller: undici
+ * would resume a broken body with a `Range` request, which the endpoints do not serve, and a
+ * sync answer that broke mid-body was produced (a second request is a second answer).
+ *
+ * While it waits on a 429/5xx, undici holds that response paused on its connection: the
+ * connection is busy for the wait (the target's Agent then opens another for new requests).
  */
-import { AbortedError, ApiError, TransportError } from '../errors.js';
+import { setTimeout as wait } from 'node:timers/promises';
+import type { RetryHandler } from 'undici';
+import { ApiError, TransportError } from '../errors.js';
 
 export interface RetryPolicy {
   /** Attempts in total, the first one included (1 = no retry). `--retries N` => N + 1. */
@@ -28,15 +40,22 @@ export interface RetryPolicy {
 /** Which request is being retried: decides whether a TransportError is safe to retry. */
 export type RetryKind = 'async-submit' | 'sync' | 'other';
 
-export interface RetryOptions {
-  policy: RetryPolicy | undefined;
+/** A caller's retry of one request (CallOptions.retry): the policy and who counts the retries. */
+export interface RequestRetry {
+  policy: RetryPolicy;
+  /** Called before each retry: attempt about to start (2, 3...), the error, the wait in ms. */
+  onRetry?: ((attempt: number, err: unknown, waitMs: number) => void) | undefined;
+}
+
+/** What the client knows of the request being retried (client/call.ts). */
+export interface RetryTarget {
   kind: RetryKind;
   /** Cancels the wait between attempts (the call then rejects with AbortedError). */
-  signal?: AbortSignal | undefined;
-  /** Called before each retry: attempt about to start (2, 3...), the error, the wait in ms. */
-  onRetry?: (attempt: number, err: unknown, waitMs: number) => void;
-  /** Injected for tests; default Math.random. */
-  random?: () => number;
+  signal: AbortSignal | undefined;
+  /** The droidcheck error undici's `err` stands for: ApiError for a status, else TransportError & co. */
+  classify: (err: Error) => unknown;
+  /** True once the response's headers reached the caller: never retried from then on. */
+  delivered: () => boolean;
 }
 
 const DEFAULT_RETRY_POLICY: Omit<RetryPolicy, 'attempts'> = {
@@ -81,41 +100,37 @@ export function retryDelayMs(
   return Math.round(backoff * (1 - jitter * random()));
 }
 
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) {
-      reject(new AbortedError('aborted while waiting to retry'));
-      return;
-    }
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(new AbortedError('aborted while waiting to retry'));
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
-
 /**
- * Calls `fn` until it resolves, throws something not retryable, or the attempts run out
- * (then the last error is rethrown). Without a policy (or attempts <= 1) `fn` runs once.
- * Each retry is reported to `onRetry` (the runner counts it in `RequestRecord.retries`).
- * @throws whatever `fn` throws last; AbortedError when `signal` aborts during a wait.
+ * undici `retryOptions` for one request through the retry interceptor: retries per
+ * `isRetryable`, waits `retryDelayMs` (abortable), at most `policy.attempts` attempts in all
+ * (capped at 11), reports each retry once to `onRetry`. The last answer reaches the caller as
+ * it came (`throwOnError: false`: a final 503 keeps its body for the ApiError).
  */
-export async function withRetry<T>(fn: () => Promise<T>, options: RetryOptions): Promise<T> {
-  const policy = options.policy;
-  const attempts = policy ? Math.min(MAX_ATTEMPTS, Math.max(1, Math.floor(policy.attempts))) : 1;
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await fn();
-    } catch (err) {
-      if (!policy || attempt >= attempts || !isRetryable(err, options.kind) || options.signal?.aborted) throw err;
-      const waitMs = retryDelayMs(policy, attempt, err, options.random);
-      options.onRetry?.(attempt + 1, err, waitMs);
-      await sleep(waitMs, options.signal);
-    }
-  }
+export function retryOptionsFor(retry: RequestRetry, target: RetryTarget): RetryHandler.RetryOptions {
+  const { policy, onRetry } = retry;
+  const { kind, signal, classify, delivered } = target;
+  const attempts = Math.min(MAX_ATTEMPTS, Math.max(1, Math.floor(policy.attempts)));
+  let reported = 0;
+  return {
+    throwOnError: false,
+    maxRetries: attempts - 1,
+    retry(err, { state }, callback) {
+      // undici's counter: the attempts made so far, the one that just failed included.
+      const failed = state.counter;
+      const cause = classify(err);
+      if (failed >= attempts || delivered() || !isRetryable(cause, kind) || signal?.aborted) return callback(err);
+      const waitMs = retryDelayMs(policy, failed, cause);
+      // One attempt can fail twice (a 503 whose body then breaks): one retry, counted once.
+      if (failed > reported) {
+        reported = failed;
+        onRetry?.(failed + 1, cause, waitMs);
+      }
+      wait(waitMs, undefined, signal && { signal }).then(
+        () => callback(delivered() ? err : null),
+        // Aborted: a 429/5xx is still open (paused) and undici's abort of the request ends the
+        // call; after a transport error nothing is open, so end it here (call() maps it to AbortedError).
+        () => (cause instanceof ApiError ? undefined : callback(err)),
+      );
+    },
+  };
 }

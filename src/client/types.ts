@@ -3,6 +3,7 @@
  */
 import type { Dispatcher } from 'undici';
 import type { ContractCheck } from '../contract/index.js';
+import type { RequestRetry } from './retry.js';
 import type { SyncMessageForm, SyncMessageFormOption } from './sync-message-form.js';
 
 export interface DroidClientOptions {
@@ -33,6 +34,15 @@ export interface CallOptions {
   signal?: AbortSignal;
   /** Overrides the endpoint's default timeout, ms. */
   timeoutMs?: number;
+}
+
+/** Options of the two answer calls (get-droid-answer, get-droid-answer-async). */
+export interface AnswerCallOptions extends CallOptions {
+  /**
+   * Opt-in retry of 429/5xx, and of no HTTP answer except for get-droid-answer-async (client/retry.ts);
+   * the promise settles with the last attempt. Absent: one attempt.
+   */
+  retry?: RequestRetry | undefined;
 }
 
 /** A 2xx answer: the parsed JSON body and its contract check. */

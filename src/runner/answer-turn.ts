@@ -15,7 +15,6 @@
  * sentence naming the URL to configure: the set-up breaker (setup-breaker.ts) stops the run on
  * the first few of them instead of letting every request wait out its deadline.
  */
-import { withRetry, type RetryKind } from '../client/retry.js';
 import type { ChatHistoryItem } from '../contract/index.js';
 import type { WebhookMatch } from '../receiver/index.js';
 import { AbortedError, ContractError, TimeoutError } from '../errors.js';
@@ -104,20 +103,23 @@ function optionsOf(signal: AbortSignal | undefined): { signal?: AbortSignal } {
   return o;
 }
 
-/** The submit, retried per `ctx.retry` (opt-in, client/retry.ts); each retry counted in `record.retries`. */
-function submit<T>(ctx: ExecuteContext, record: RequestRecord, kind: RetryKind, fn: () => Promise<T>): Promise<T> {
-  if (!ctx.retry) return fn();
+/**
+ * The submit's call options: the run's signal, and `ctx.retry` (opt-in; the client retries, see
+ * client/retry.ts) with each retry counted in `record.retries`. A retried submit's latency runs
+ * from `start` to its last attempt's response, the waits between attempts included.
+ */
+function submitOptions(ctx: ExecuteContext, record: RequestRecord) {
+  const signal = ctx.abortSignal;
+  if (!ctx.retry) return optionsOf(signal);
   const onRetry = (): void => void (record.retries = (record.retries ?? 0) + 1);
-  return withRetry(fn, { policy: ctx.retry, kind, signal: ctx.abortSignal, onRetry });
+  return { ...optionsOf(signal), retry: { policy: ctx.retry, onRetry } };
 }
 
 async function executeSync(turn: AnswerTurn, ctx: ExecuteContext, start: number, record: RequestRecord): Promise<void> {
   const signal = ctx.abortSignal;
   try {
     const sync = bodiesOf(turn).sync;
-    const res = ctx.retry
-      ? await submit(ctx, record, 'sync', () => ctx.client.getDroidAnswer(sync, optionsOf(signal)))
-      : await ctx.client.getDroidAnswer(sync, optionsOf(signal));
+    const res = await ctx.client.getDroidAnswer(sync, submitOptions(ctx, record));
     const syncMs = ctx.clock.now() - start;
     record.syncMs = syncMs;
     record.httpStatus = res.status;
@@ -153,10 +155,7 @@ async function acknowledge(
 ): Promise<string | undefined> {
   try {
     const body = bodiesOf(turn).async;
-    const signal = ctx.abortSignal;
-    const ack = ctx.retry
-      ? await submit(ctx, record, 'async-submit', () => ctx.client.getDroidAnswerAsync(body, optionsOf(signal)))
-      : await ctx.client.getDroidAnswerAsync(body, optionsOf(signal));
+    const ack = await ctx.client.getDroidAnswerAsync(body, submitOptions(ctx, record));
     const ackMs = ctx.clock.now() - start;
     record.ackMs = ackMs;
     record.httpStatus = ack.status;

@@ -1,10 +1,11 @@
 /**
  * Reliability units: the accounting invariant fails loudly; the retry policy is bounded, honours
- * Retry-After, never retries an async submit's transport error nor a success. (Hostile YAML that
- * must parse in time linear in its size: test/scenario/hostile.timing.test.ts.)
+ * Retry-After, never retries an async submit's transport error nor a success (the client's retry
+ * against a real server: test/client/retry.test.ts). (Hostile YAML that must parse in time linear
+ * in its size: test/scenario/hostile.timing.test.ts.)
  */
 import { describe, expect, it } from 'vitest';
-import { isRetryable, retryDelayMs, retryPolicyFor, withRetry, type RetryPolicy } from '../../src/client/retry.js';
+import { isRetryable, retryDelayMs, retryPolicyFor, type RetryPolicy } from '../../src/client/retry.js';
 import {
   AbortedError,
   ApiError,
@@ -89,39 +90,5 @@ describe('retry policy', () => {
     expect(retryDelayMs({ ...noJitter, maxRetryAfterMs: 5_000 }, 1, api(429, 3_600))).toBe(5_000);
     expect(retryPolicyFor(0)).toBeUndefined();
     expect(retryPolicyFor(1_000)?.attempts).toBe(11);
-  });
-
-  it('stops after the attempts and rethrows the last error; counts each retry', async () => {
-    let calls = 0;
-    const retries: number[] = [];
-    const fail = () => {
-      calls++;
-      return Promise.reject(api(503));
-    };
-    await expect(
-      withRetry(fail, { policy, kind: 'async-submit', onRetry: (n) => retries.push(n) }),
-    ).rejects.toBeInstanceOf(ApiError);
-    expect(calls).toBe(4);
-    expect(retries).toEqual([2, 3, 4]);
-  });
-
-  it('never calls again after a success (an acknowledged async request is never re-sent)', async () => {
-    let calls = 0;
-    const ack = { status: 200, body: { success: true, requestId: 'r' } };
-    await expect(
-      withRetry(() => (calls++ === 0 ? Promise.reject(api(429, 0)) : Promise.resolve(ack)), {
-        policy,
-        kind: 'async-submit',
-      }),
-    ).resolves.toBe(ack);
-    expect(calls).toBe(2);
-  });
-
-  it('an abort during the wait ends with AbortedError', async () => {
-    const controller = new AbortController();
-    const long = { ...policy, baseMs: 10_000, maxMs: 10_000 };
-    const p = withRetry(() => Promise.reject(api(503)), { policy: long, kind: 'sync', signal: controller.signal });
-    setTimeout(() => controller.abort(), 20);
-    await expect(p).rejects.toBeInstanceOf(AbortedError);
   });
 });
