@@ -2,19 +2,11 @@
  * The layering of docs/architecture.md ("Layout (src/)", the "may import" column) as rules that
  * CI checks (npm run lint:deps, part of npm test). A folder may import the folders its row names
  * and the leaves; nothing may import the CLI but index.ts; no import cycle, type-only imports
- * included.
- *
- *   leaves   src/{errors,clock,outcomes,units,suggest,text-table,redact,random,tick-shape}.ts: nothing of ours
- *   contract nothing of ours           llm      leaves             metrics  leaves
- *   client   contract + leaves         emulator contract + leaves  receiver contract + leaves
- *   scenario contract + leaves
- *   runner   client, receiver, scenario, metrics, contract + leaves
- *   report   metrics, scenario, contract, redteam + leaves; runner and receiver for types only
- *   config   runner, report, llm + leaves (+ scenario: the config file is read with its YAML source)
- *   redteam  scenario, contract, llm, metrics + leaves (attacks, oracles; the target is an injected ask)
- *   jobs     everything but cli        cli      everything         index.ts everything
+ * included. The table is the one statement of what each part may import: test/docs/architecture.test.ts
+ * requires this file and checks that its rules allow exactly what each row says.
  */
-const LEAVES = '^src/(errors|clock|outcomes|units|suggest|text-table|redact|random|tick-shape)\\.ts$';
+/** Leaf modules: any part may import them; they import nothing of ours (os-errors.ts: errors.ts only). */
+const LEAVES = '^src/(errors|clock|outcomes|units|suggest|text-table|redact|random|os-errors|tick-shape|defaults)\\.ts$';
 
 /** `folder` may import only its own files, the leaves and `allowed` folders of src/. */
 function mayImport(folder, allowed, comment) {
@@ -39,10 +31,17 @@ module.exports = {
     },
     {
       name: 'leaves-import-nothing',
-      comment: 'Leaf modules import nothing of ours.',
+      comment: 'Leaf modules import nothing of ours (os-errors.ts: the next rule).',
       severity: 'error',
-      from: { path: LEAVES },
+      from: { path: LEAVES, pathNot: '^src/os-errors\\.ts$' },
       to: { path: '^src/' },
+    },
+    {
+      name: 'os-errors-imports-errors',
+      comment: 'os-errors.ts maps what the operating system says to a UsageError: it imports errors.ts only.',
+      severity: 'error',
+      from: { path: '^src/os-errors\\.ts$' },
+      to: { path: '^src/', pathNot: '^src/errors\\.ts$' },
     },
     {
       name: 'contract-imports',

@@ -1,8 +1,8 @@
 /**
  * The options table of docs/options.md, generated from the table of options (options.ts): one
- * row per option and command group, so the docs cannot drift from the flags: test/config/options-doc.test.ts compares
- * docs/options.md with `optionsMarkdown()` (regenerate: `UPDATE_OPTIONS_DOC=1 npx vitest run
- * --project unit test/config/options-doc.test.ts`).
+ * row per option and command group, so the docs cannot drift from the flags:
+ * test/config/options-table.test.ts compares docs/options.md with `optionsMarkdown()`
+ * (regenerate: `UPDATE_OPTIONS_DOC=1 npx vitest run --project unit test/config/options-table.test.ts`).
  */
 import {
   defaultShown,
@@ -20,8 +20,8 @@ export const OPTIONS_END = '<!-- options:end -->';
 const cell = (s: string | undefined): string => (s === undefined || s === '' ? '' : s.replace(/\|/g, '\\|'));
 const code = (s: string | undefined): string => (s === undefined || s === '' ? '' : `\`${s}\``);
 
-function flagCell(spec: OptionSpec): string {
-  if (spec.flag === undefined) return '`[paths...]` (argument)';
+function flagCell(key: OptionKey, spec: OptionSpec): string {
+  if (spec.flag === undefined) return key === 'paths' ? '`[paths...]` (argument)' : `library API only: \`${key}\``;
   const long = spec.arg ? `${spec.flag} ${spec.arg}` : spec.flag;
   return [spec.short, long]
     .filter(Boolean)
@@ -53,7 +53,7 @@ function rows(key: OptionKey): string[] {
   }
   return [...groups.values()].map(
     ({ commands, spec }) =>
-      `| ${flagCell(spec)} | ${code(spec.env)} | ${fileCell(key, spec, commands)} | ${cell(spec.unit)} | ${cell(defaultShown(spec))} | ${commands.join(', ')} | ${cell(spec.help)} |`,
+      `| ${flagCell(key, spec)} | ${code(spec.env)} | ${fileCell(key, spec, commands)} | ${cell(spec.unit)} | ${cell(defaultShown(spec))} | ${commands.join(', ')} | ${cell(spec.help)} |`,
   );
 }
 

@@ -1,26 +1,11 @@
 /**
- * Live metrics in the Prometheus text format (docs/scale.md), with prom-client: what a job
- * (run, load, capacity) or a receiver (`droidcheck receive`) is doing while it runs, for
- * Prometheus and Grafana (deploy/grafana-dashboard.json). Names follow Prometheus conventions
+ * Live metrics in the Prometheus text format, with prom-client: what a job (run, load, capacity)
+ * or a receiver (`droidcheck receive`) is doing while it runs, for Prometheus and Grafana
+ * (deploy/monitoring/grafana-dashboard.json). Names follow Prometheus conventions
  * (prometheus.io/docs/practices/naming): `droidcheck_` prefix, base units (seconds), counters end
- * in `_total`.
- *
- * | metric | type | labels | fed from |
- * |---|---|---|---|
- * | `droidcheck_requests_total` | counter | outcome | each ended request (not warm-up) |
- * | `droidcheck_scenario_results_total` | counter | suite, scenario, mode, result (passed, failed, judge_error) | each ended request with a verdict |
- * | `droidcheck_requests_in_flight` | gauge | | every progress tick |
- * | `droidcheck_open_conversations` | gauge | | every progress tick: conversations open, pauses included (runs with conversations) |
- * | `droidcheck_arrivals_dropped_total` | counter | | every progress tick (open model, at the in-flight cap) |
- * | `droidcheck_arrival_rate_target` | gauge | | every progress tick: intended arrival rate, req/s |
- * | `droidcheck_{ack,answer,sync,reply,ack_server}_latency_seconds` | histogram | | the job's HDR histograms, read at scrape time |
- * | `droidcheck_send_delay_seconds` | histogram | | the open model's send-delay HDR histogram |
- * | `droidcheck_webhooks_received_total` | counter | route | the receiver's counters, read at scrape time |
- * | `droidcheck_webhooks_total` | counter | route, verdict | the receiver's counters, read at scrape time |
- * | `droidcheck_webhooks_parked` | gauge | | deliveries awaiting their waiter or owner |
- * | `droidcheck_clock_skew_seconds` | gauge | receiver | stream mode: receiver clock minus this process's |
- * | `droidcheck_job_finished` | gauge | | 1 once the job's figures are final |
- * | `droidcheck_process_*`, `droidcheck_nodejs_*` | | | prom-client's default process metrics (CPU, memory, event-loop lag) |
+ * in `_total`. The metrics, their types, labels and help are declared once, below; docs/scale.md's
+ * table ("Live metrics") is rendered from `metricList()` (test/docs/metrics-table.test.ts checks
+ * it), so the names a dashboard queries are the ones documented.
  *
  * Latency histograms are views of the same HDR histograms the report is computed from, so their
  * `_count` equals the report's count; a value lands in the first bucket whose bound is at least
@@ -318,4 +303,34 @@ export function createLiveMetrics(options: LiveMetricsOptions = {}): LiveMetrics
     },
     metrics: () => registry.metrics(),
   };
+}
+
+/** One metric a job or receiver serves, as docs/scale.md lists it. */
+export interface MetricInfo {
+  /** e.g. `droidcheck_requests_total`. */
+  name: string;
+  type: 'counter' | 'gauge' | 'histogram';
+  /** Label names of the metric itself (the registry's default labels, `command` and `shard`, aside). */
+  labels: string[];
+  /** The `# HELP` text. */
+  help: string;
+}
+
+/**
+ * Every metric `createLiveMetrics` registers, in registration order, read from a registry built
+ * for the purpose (nothing listens): prom-client's default process metrics (`droidcheck_process_*`,
+ * `droidcheck_nodejs_*`) aside.
+ */
+export function metricList(): MetricInfo[] {
+  const { registry } = createLiveMetrics({ processMetrics: false });
+  return registry.getMetricsAsArray().map((m) => {
+    const metric = m as typeof m & { labelNames?: readonly string[] };
+    return {
+      name: metric.name,
+      // prom-client types it as an enum; at run time it is the exposition's word (counter, gauge...).
+      type: String(metric.type) as MetricInfo['type'],
+      labels: [...(metric.labelNames ?? [])],
+      help: metric.help,
+    };
+  });
 }
