@@ -5,7 +5,7 @@
  *   (the one whose type matched, with the fewest problems), else the union's own message;
  * - a missing key points at the map that should hold it.
  */
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { FileIssue } from '../errors.js';
 import { kindOf } from './matchers/values.js';
 import { MATCHER_NAMES } from './matchers/registry.js';
@@ -14,29 +14,33 @@ import { didYouMean } from '../suggest.js';
 import type { DataPath, YamlSource } from './yaml-source.js';
 
 type Issue = z.core.$ZodIssue;
-type Def = { type: string; [k: string]: unknown };
+type Schema = z.core.$ZodType;
+type Shape = Readonly<Record<string, Schema>>;
 
-const defOf = (s: unknown): Def | undefined => (s as { _zod?: { def?: Def } } | undefined)?._zod?.def;
-
-function unwrap(schema: unknown): unknown {
+/** The schema inside the wrappers that leave a value's type as it is (optional, default, lazy, the input of a pipe...). */
+function unwrap(schema: Schema | undefined): Schema | undefined {
   let s = schema;
   for (let i = 0; i < 20; i++) {
-    const def = defOf(s);
-    if (!def) return s;
-    if (['optional', 'nullable', 'default', 'readonly', 'nonoptional'].includes(def.type)) s = def.innerType;
-    else if (def.type === 'lazy') s = (def.getter as () => unknown)();
-    else if (def.type === 'pipe') s = def.in;
+    if (
+      s instanceof z.ZodOptional ||
+      s instanceof z.ZodNullable ||
+      s instanceof z.ZodDefault ||
+      s instanceof z.ZodReadonly ||
+      s instanceof z.ZodNonOptional ||
+      s instanceof z.ZodLazy
+    )
+      s = s.unwrap();
+    else if (s instanceof z.ZodPipe) s = s.in;
     else return s;
   }
   return s;
 }
 
 /** The shape of an object schema, or of the first object option of a union (zod flattens a union's issues when only one option's type fits). */
-function shapeOf(schema: unknown): Record<string, unknown> | undefined {
+function shapeOf(schema: Schema | undefined): Shape | undefined {
   const s = unwrap(schema);
-  const def = defOf(s);
-  if (def?.type === 'object') return def.shape as Record<string, unknown>;
-  if (def?.type === 'union') return (def.options as unknown[]).map(shapeOf).find((x) => x !== undefined);
+  if (s instanceof z.ZodObject) return s.shape;
+  if (s instanceof z.ZodUnion) return s.options.map(shapeOf).find((x) => x !== undefined);
   return undefined;
 }
 
@@ -44,13 +48,13 @@ function shapeOf(schema: unknown): Record<string, unknown> | undefined {
  * The shape of `schema` that `value` (the map the user wrote) was meant for: for a union of
  * objects (a `say` or a `call` step), the option naming most of the map's keys.
  */
-function shapeFor(schema: unknown, value: unknown): Record<string, unknown> | undefined {
-  const def = defOf(unwrap(schema));
-  if (def?.type !== 'union' || value === null || typeof value !== 'object') return shapeOf(schema);
+function shapeFor(schema: Schema | undefined, value: unknown): Shape | undefined {
+  const union = unwrap(schema);
+  if (!(union instanceof z.ZodUnion) || value === null || typeof value !== 'object') return shapeOf(schema);
   const keys = Object.keys(value);
-  let best: Record<string, unknown> | undefined;
+  let best: Shape | undefined;
   let score = -1;
-  for (const option of def.options as unknown[]) {
+  for (const option of union.options) {
     const shape = shapeOf(option);
     if (!shape) continue;
     const fit = keys.filter((k) => Object.hasOwn(shape, k)).length;
@@ -60,18 +64,14 @@ function shapeFor(schema: unknown, value: unknown): Record<string, unknown> | un
 }
 
 /** The schema reached by following `path` from `schema` (first fitting branch of a union). */
-function schemaAt(schema: unknown, path: DataPath): unknown {
+function schemaAt(schema: Schema | undefined, path: DataPath): Schema | undefined {
   let s = unwrap(schema);
   for (const seg of path) {
-    const def = defOf(s);
-    if (!def) return undefined;
-    if (def.type === 'object') s = shapeOf(s)?.[String(seg)];
-    else if (def.type === 'array') s = def.element;
-    else if (def.type === 'record') s = def.valueType;
-    else if (def.type === 'union') {
-      const opts = (def.options as unknown[]).map(unwrap);
-      s = opts.map((o) => schemaAt(o, [seg])).find((x) => x !== undefined);
-    } else return undefined;
+    if (s instanceof z.ZodObject) s = s.shape[String(seg)];
+    else if (s instanceof z.ZodArray) s = s.element;
+    else if (s instanceof z.ZodRecord) s = s.valueType;
+    else if (s instanceof z.ZodUnion) s = s.options.map((o) => schemaAt(o, [seg])).find((x) => x !== undefined);
+    else return undefined;
     s = unwrap(s);
   }
   return s;
@@ -131,7 +131,7 @@ function toPath(path: readonly PropertyKey[]): (string | number)[] {
  * The paths (JSON) of the keys a did-you-mean on an unknown key points at: such a key's own
  * "missing" issue is not reported twice.
  */
-function guessedKeys(issues: readonly Issue[], source: YamlSource, schema: unknown, base: DataPath): Set<string> {
+function guessedKeys(issues: readonly Issue[], source: YamlSource, schema: Schema, base: DataPath): Set<string> {
   const coveredMissing = new Set<string>();
   for (const issue of issues) {
     if (issue.code !== 'unrecognized_keys') continue;
@@ -153,7 +153,7 @@ function guessedKeys(issues: readonly Issue[], source: YamlSource, schema: unkno
 function unionIssues(
   issue: Extract<Issue, { code: 'invalid_union' }>,
   source: YamlSource,
-  schema: unknown,
+  schema: Schema,
   rel: DataPath,
   path: DataPath,
 ): FileIssue[] {
@@ -164,9 +164,9 @@ function unionIssues(
     if (typeMatched && (best < 0 || b.length < (branches[best]?.length ?? Infinity))) best = i;
   });
   const union = schemaAt(schema, rel);
-  const options = defOf(union)?.options as unknown[] | undefined;
+  const option = union instanceof z.ZodUnion ? union.options[best] : undefined;
   const branch = best >= 0 ? branches[best] : undefined;
-  if (branch && options?.[best]) return issuesFromZod(branch, source, options[best], path);
+  if (branch && option) return issuesFromZod(branch, source, option, path);
   const types = branches.flatMap((b) =>
     b
       .filter((x) => x.code === 'invalid_type' && x.path.length === 0)
@@ -207,7 +207,7 @@ function typeIssue(
 export function issuesFromZod(
   issues: readonly Issue[],
   source: YamlSource,
-  schema: unknown,
+  schema: Schema,
   base: DataPath = [],
 ): FileIssue[] {
   const out: FileIssue[] = [];
