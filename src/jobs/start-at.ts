@@ -7,6 +7,7 @@
  * (SIGINT/SIGTERM): the job then sends nothing and writes its (empty) report, exit 130.
  * Wall clocks of the shards' machines must agree (NTP): their skew is the shards' start skew.
  */
+import { setTimeout as wait } from 'node:timers/promises';
 import { UsageError } from '../errors.js';
 import { formatMs } from '../units.js';
 
@@ -35,15 +36,7 @@ export function checkStartAt(startAt: string, nowMs: number): number {
 /** Resolves after `ms`, or at once when `signal` aborts. Never rejects. */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   if (signal?.aborted || ms <= 0) return Promise.resolve();
-  return new Promise((resolve) => {
-    const done = (): void => {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal?.addEventListener('abort', done, { once: true });
-  });
+  return wait(ms, undefined, signal && { signal }).catch(() => undefined);
 }
 
 /**
