@@ -5,7 +5,7 @@
 import { once } from 'node:events';
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
-import { resolveOptions, type TableFlags } from '../config/index.js';
+import { resolveCommand, type TableFlags } from '../config/index.js';
 import {
   parseFaultProfileFile,
   parseProfile,
@@ -14,7 +14,10 @@ import {
 } from '../emulator/index.js';
 import { listenError, pathError } from '../os-errors.js';
 import { addOptions } from './job-options.js';
-import type { CliContext } from './shared.js';
+import { explicitOptions, type CliContext } from './shared.js';
+
+/** The emulator's options with the listen address resolved (the table's defaults, src/defaults.ts). */
+type EmulateOptions = StandaloneOptions & { host: string; port: number };
 
 /** What the user gave `emulate` (the table's keys, config/options.ts), as commander holds them. */
 export type EmulateFlags = Pick<
@@ -49,44 +52,28 @@ async function readFlagFile(path: string, flag: string): Promise<string> {
 }
 
 /**
- * Maps flags (and DROID_API_TOKEN, DROID_WEBHOOK_SECRET, DROID_VERIFY_TOKEN of `env`) to emulator
- * options, every value through the table's parser. Throws UsageError, or ScenarioError
+ * The emulator options of `emulate`'s flags (and DROID_API_TOKEN, DROID_WEBHOOK_SECRET,
+ * DROID_VERIFY_TOKEN of `env`): the one resolution (config `resolveCommand`), then the profile
+ * and fault profile files it names read and parsed. Throws UsageError, or ScenarioError
  * (file:line:col) for a bad profile or fault profile; exit 2.
  */
-export async function emulateOptions(flags: EmulateFlags, env: NodeJS.ProcessEnv): Promise<StandaloneOptions> {
-  const { values: v } = resolveOptions('emulate', flags, env, {});
-  const options: StandaloneOptions = { host: v.host, port: v.port, seed: v.seed };
-  if (v.profile !== undefined) options.profile = parseProfile(await readFlagFile(v.profile, '--profile'), v.profile);
-  if (v.faults !== undefined)
-    options.faults = parseFaultProfileFile(await readFlagFile(v.faults, '--faults'), v.faults);
-  if (v.droidId !== undefined) options.droidId = Number(v.droidId);
-  if (v.token !== undefined) options.token = v.token;
-  if (v.testCustomerId !== undefined) options.testCustomerId = v.testCustomerId;
-  // Several answer-webhook URLs stand in for a load balancer: deliveries take them in turn.
-  if (v.webhookUrl.length > 0) options.webhookUrl = v.webhookUrl.length === 1 ? v.webhookUrl[0]! : v.webhookUrl;
-  if (v.webhookSecret !== undefined) options.webhookSecret = v.webhookSecret;
-  if (v.messageWebhookUrl !== undefined) options.messageWebhookUrl = v.messageWebhookUrl;
-  if (v.verifyToken !== undefined) options.verifyToken = v.verifyToken;
-  if (v.ackDelay !== undefined) options.ackDelayMs = v.ackDelay;
-  if (v.answerDelay !== undefined) options.answerDelayMs = v.answerDelay;
-  if (v.rateLimit !== undefined) options.rateLimit = { max: v.rateLimit };
-  // The retry policy (defaults from the table, the emulator's own): webhook-policy measures it.
-  options.delivery = {
-    attempts: v.webhookAttempts,
-    backoffMs: v.webhookBackoff,
-    timeoutMs: v.webhookTimeout,
-    jitter: v.webhookJitter,
+export async function emulateOptions(flags: EmulateFlags, env: NodeJS.ProcessEnv): Promise<EmulateOptions> {
+  const { profile, faults, ...resolved } = resolveCommand('emulate', flags, env);
+  return {
+    ...resolved,
+    ...(profile !== undefined && { profile: parseProfile(await readFlagFile(profile, '--profile'), profile) }),
+    ...(faults !== undefined && { faults: parseFaultProfileFile(await readFlagFile(faults, '--faults'), faults) }),
   };
-  return options;
 }
 
 export function registerEmulateCommand(program: Command, ctx: CliContext): void {
   const command = program
     .command('emulate')
     .description('run the embedded emulator of the whole service alone, until interrupted');
-  addOptions(command, 'emulate').action(async (flags: EmulateFlags) => {
-    const options = await emulateOptions(flags, ctx.env);
-    const host = options.host ?? '127.0.0.1';
+  addOptions(command, 'emulate').action(async (_flags: unknown, cmd: Command) => {
+    // Only what the user typed: commander's defaults (another command's --no-* flag is `true`) are not flags.
+    const options = await emulateOptions(explicitOptions<EmulateFlags>(cmd), ctx.env);
+    const { host } = options;
     const port = String(options.port);
     const tokenGenerated = options.token === undefined;
     // The user's --host/--port meet the OS here: a port in use is their mistake (exit 2).

@@ -2,12 +2,14 @@
  * `droidcheck init [dir]`: writes a portable starter suite (scenarios/starter.yaml), the demo
  * shop the embedded emulator answers from (scenarios/emulator-profile.yaml, a copy of the one
  * shipped with droidcheck, so its catalogue, prices and intents are in sight), the scenario JSON
- * Schema (droidcheck.schema.json), .env.example and droidcheck.config.yaml (`initProject`).
+ * Schema (droidcheck.schema.json), .env.example, droidcheck.config.yaml and its JSON Schema
+ * (droidcheck.config.schema.json, from the table of options) (`initProject`).
  * Existing files are kept unless `--force`. A directory that cannot be created or written is a
  * UsageError (exit 2).
  */
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
+import { configJsonSchema } from '../config/index.js';
 import { DEFAULT_PROFILE_PATH } from '../emulator/index.js';
 import { pathError } from '../os-errors.js';
 import { initProject } from '../scenario/index.js';
@@ -18,7 +20,7 @@ export function registerInitCommand(program: Command, ctx: CliContext): void {
   program
     .command('init')
     .description(
-      "write a portable starter suite, the emulator's demo profile, the config file, the scenario JSON Schema and .env.example",
+      "write a portable starter suite, the emulator's demo profile, the config file and its JSON Schema, the scenario JSON Schema and .env.example",
     )
     .argument('[dir]', 'project directory', '.')
     .option('-f, --force', 'overwrite existing files')
@@ -27,11 +29,13 @@ export function registerInitCommand(program: Command, ctx: CliContext): void {
       // folder is their mistake (exit 2), found before anything is written.
       await checkWritableDir(dir, 'init');
       const emulatorProfile = await readFile(DEFAULT_PROFILE_PATH, 'utf8');
-      const { written, skipped } = await initProject(dir, { force: flags.force === true, emulatorProfile }).catch(
-        (err: unknown) => {
-          throw pathError(err, { flag: 'init', value: dir }, 'write');
-        },
-      );
+      const { written, skipped } = await initProject(dir, {
+        force: flags.force === true,
+        emulatorProfile,
+        configSchema: configJsonSchema(),
+      }).catch((err: unknown) => {
+        throw pathError(err, { flag: 'init', value: dir }, 'write');
+      });
       for (const f of written) ctx.stdout.write(`wrote ${f}\n`);
       for (const f of skipped) ctx.stdout.write(`kept ${f} (exists; --force overwrites)\n`);
       ctx.stdout.write(

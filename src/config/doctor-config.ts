@@ -1,17 +1,16 @@
 /**
- * `resolveDoctorConfig(flags, env, file)`: what `droidcheck doctor` checks, from its flags, the
- * environment (with `.env` under it) and the config file's top-level keys, through the table of
- * options (options.ts: the options whose commands include `doctor`), in the jobs' order of
- * precedence (flags > environment > config file > defaults).
+ * `droidcheck doctor`'s configuration, shaped from the values of the one resolution (resolve.ts
+ * `resolveDoctorConfig(flags, env, file)`: its flags, the environment with `.env` under it and
+ * the config file's top-level keys, through the table of options, options.ts).
  *
  * Unlike resolveConfig, a missing token and secrets of any length are taken as they are: the
  * doctor reports them as checklist lines (jobs/doctor-checks.ts) instead of refusing to start.
  * Throws UsageError / ConfigError (exit 2) for what leaves nothing to check: a bad URL or
  * duration, a real target without a droid id; ConfigFileError for a bad file value (file:line:col).
  */
-import { ConfigError } from '../errors.js';
 import type { JobFlags } from './flags.js';
-import { resolveOptions } from './values.js';
+import { envValue, remoteOf } from './target.js';
+import type { ResolvedOptions } from './values.js';
 
 /** What the user gave `doctor` (the table's keys). */
 export type DoctorFlags = Pick<
@@ -49,27 +48,15 @@ export interface ResolvedDoctorConfig {
   messageWebhookCheckMs: number;
 }
 
-const env = (e: NodeJS.ProcessEnv, name: string): string | undefined =>
-  e[name] === undefined || e[name] === '' ? undefined : e[name];
-
-/** Resolves `cli` over `file` (the config file's flags, `fileFlags(file, 'doctor')`) against `environment`. */
-export function resolveDoctorConfig(
-  cli: DoctorFlags,
-  environment: NodeJS.ProcessEnv = process.env,
-  file: JobFlags = {},
-): ResolvedDoctorConfig {
-  const { values: v } = resolveOptions('doctor', cli, environment, file);
-  let target: DoctorTarget = { kind: 'emulator' };
-  if (v.baseUrl !== undefined) {
-    if (v.droidId === undefined)
-      throw new ConfigError('a real target needs a droid id: pass --droid-id N or set DROID_ID');
-    target = { kind: 'remote', baseUrl: v.baseUrl, droidId: v.droidId, token: env(environment, 'DROID_API_TOKEN') };
-  }
+/** Doctor's shaping: the target's token and the secrets as set (the checks report what is wrong with them). */
+export function doctorConfig(o: ResolvedOptions, env: NodeJS.ProcessEnv): ResolvedDoctorConfig {
+  const v = o.values;
+  const remote = remoteOf(o);
   return {
-    target,
-    webhookSecret: env(environment, 'DROID_WEBHOOK_SECRET'),
-    verifyToken: env(environment, 'DROID_VERIFY_TOKEN'),
-    intentSecret: env(environment, 'DROID_INTENT_SECRET'),
+    target: remote ? { kind: 'remote', ...remote, token: envValue(env, 'DROID_API_TOKEN') } : { kind: 'emulator' },
+    webhookSecret: envValue(env, 'DROID_WEBHOOK_SECRET'),
+    verifyToken: envValue(env, 'DROID_VERIFY_TOKEN'),
+    intentSecret: envValue(env, 'DROID_INTENT_SECRET'),
     receiverHost: v.receiverHost,
     receiverPort: v.receiverPort,
     publicUrl: v.publicUrl,

@@ -28,6 +28,8 @@ import {
 /** The sections of the file: one per job command, and `redteam:` (its attacks, and overrides of the top-level keys). */
 const SECTIONS = [...JOB_COMMANDS, 'redteam'] as const;
 export type Section = (typeof SECTIONS)[number];
+/** True for the name of a section of the file (`run`, `load`, `capacity`, `redteam`). */
+export const isSection = (key: string): key is Section => (SECTIONS as readonly string[]).includes(key);
 /** The LLM grader's section; its schema and its use are llm/config.ts's. */
 const JUDGE = 'judge';
 
@@ -66,7 +68,7 @@ export const fileKeys = (section?: Section): OptionKey[] =>
 /** Every option key of the file, wherever it belongs. */
 const ALL_FILE_KEYS = (Object.keys(OPTIONS) as OptionKey[]).filter((k) => (OPTIONS[k] as OptionSpec).file !== false);
 
-/** The YAML shape of an option (its parser checks the value itself). */
+/** The YAML shape of an option (its parser checks the value itself), with its help and default for the JSON Schema. */
 export function optionShape(key: OptionKey, section: Section | undefined): z.ZodType {
   const spec = specFor(key, section ?? 'run');
   const shape =
@@ -75,7 +77,11 @@ export function optionShape(key: OptionKey, section: Section | undefined): z.Zod
       : spec.kind === 'value'
         ? z.union([z.string(), z.number()])
         : z.boolean();
-  return shape.optional().describe(spec.help);
+  // The default as metadata only (the JSON Schema's `default`, for editors), not zod's .default():
+  // a key the file leaves out must stay out, or it would outrank the environment (values.ts).
+  return shape
+    .optional()
+    .meta({ description: spec.help, ...(spec.default !== undefined && { default: spec.default }) });
 }
 
 /** The sections a key belongs under: `\`run:\` or \`load:\``. */
@@ -89,7 +95,8 @@ function misplaced(key: string, section: Section | undefined): string | undefine
   const o = optionOf(key);
   if (!o) return undefined;
   const jobs = SECTIONS.filter((c) => o.commands.includes(c));
-  if (o.file === false) return `"${key}" is not a config-file key: give ${o.flag ?? key} on the command line`;
+  if (o.file === false)
+    return `"${key}" is not a config-file key: ${o.flag ? `give ${o.flag} on the command line` : 'set it through the library API'}`;
   if (section === undefined && !isSharedKey(key as OptionKey))
     return `"${key}" is an option of ${jobs.map((c) => `droidcheck ${c}`).join(' and ')}, not of every command: put it under ${sectionsOf(o)}`;
   if (section !== undefined && !o.commands.includes(section))
@@ -126,7 +133,7 @@ export function keyIssues(data: unknown, source: YamlSource): FileIssue[] {
   const check = (key: string, section: Section | undefined): void => {
     const message = SECRET_KEYS.has(key)
       ? secretKey(key, section)
-      : section === undefined && ((SECTIONS as readonly string[]).includes(key) || key === JUDGE)
+      : section === undefined && (isSection(key) || key === JUDGE)
         ? undefined
         : optionOf(key)
           ? misplaced(key, section)

@@ -23,7 +23,7 @@ import { ConfigFileError, UsageError, type FileIssue } from '../errors.js';
 import { judgeConfigSchema } from '../llm/config.js';
 import { readYaml, type YamlSource } from '../scenario/yaml-source.js';
 import { issuesFromZod } from '../scenario/zod-issues.js';
-import { fileKeys, keyIssues, optionShape, valueIssues, type Section } from './file-issues.js';
+import { fileKeys, isSection, keyIssues, optionShape, valueIssues, type Section } from './file-issues.js';
 import type { JobFlags } from './flags.js';
 import type { OptionCommand } from './options.js';
 import { rememberOrigin } from './values.js';
@@ -87,12 +87,12 @@ export function parseConfigFile(text: string, file: string): UserConfig {
 
 /**
  * The flags the file gives `command`: the top-level keys, with the command's section over them
- * (`doctor` reads the top-level keys it shares). Values stay as written (resolve.ts parses them
+ * (a command without a section, `doctor`, reads the top-level keys it shares). Values stay as written (resolve.ts parses them
  * like flags); when `file` came from parseConfigFile, each remembers its file:line:col.
  */
 export function fileFlags(file: UserConfig, command: OptionCommand): JobFlags {
-  const { run: _run, load: _load, capacity: _capacity, redteam: _redteam, ...common } = file;
-  const section = command === 'doctor' ? undefined : (file[command] as Record<string, unknown> | undefined);
+  const common = Object.fromEntries(Object.entries(file).filter(([key]) => !isSection(key)));
+  const section = isSection(command) ? (file[command] as Record<string, unknown> | undefined) : undefined;
   const flags = { ...common, ...(section ?? {}) } as JobFlags;
   const source = sources.get(file);
   if (!source) return flags;

@@ -18,9 +18,9 @@ type RawOf<K extends OptionKind> = K extends 'value'
 /** Every option of the table, by its key (the config file's key), as given. */
 export type TableFlags = { [K in OptionKey]?: RawOf<Options[K]['kind']> };
 
-/** The options of `run`, `load` and `capacity` (the table's), and two that only the API sets. */
+/** The options of `run`, `load` and `capacity` (the table's), and the config file's `judge:` section. */
 export interface JobFlags extends TableFlags {
-  /** Where the embedded emulator runs. Default `worker`. API only. */
+  /** Where the embedded emulator runs (a table option without a flag: API only), typed by its choices. Default `worker`. */
   emulatorThread?: 'worker' | 'inline';
   /** The config file's `judge:` section, as written (validated by src/llm/config.ts). */
   judge?: unknown;

@@ -3,17 +3,18 @@
  * (flags > environment > `.env` > config file > defaults) and the docs are derived.
  */
 export type { CommonFlags, LoadFlags, CapacityFlags, JobFlags, JobKind, TableFlags } from './flags.js';
-export { resolveConfig, notAnOptionOf, MIN_SECRET_CHARS } from './resolve.js';
-export type {
-  ResolvedConfig,
-  RunConfig,
-  LoadConfig,
-  CapacityConfig,
-  RedteamConfig,
-  ConfigOf,
-  ResolvedLoadSettings,
-  ResolvedMetrics,
+export {
+  resolveCommand,
+  resolveConfig,
+  resolveDoctorConfig,
+  resolveReceiveConfig,
+  resolveWebhookPolicyConfig,
 } from './resolve.js';
+export { notAnOptionOf } from './values.js';
+export { MIN_SECRET_CHARS } from './parse.js';
+export type { ResolvedConfig, RunConfig, LoadConfig, CapacityConfig, RedteamConfig, ConfigOf } from './job-config.js';
+export type { ResolvedLoadSettings } from './load-config.js';
+export type { ResolvedMetrics } from './target.js';
 export { publicSettings } from './settings.js';
 export {
   DEFAULT_CONFIG_FILE,
@@ -29,12 +30,8 @@ export {
   parseGrep,
   redisPassword,
 } from './parse.js';
-export { resolveReceiveConfig, type ReceiveFlags, type ResolvedReceiveConfig } from './receive.js';
-export {
-  resolveDoctorConfig,
-  type DoctorFlags,
-  type ResolvedDoctorConfig,
-} from './doctor-config.js';
+export type { ReceiveFlags, ResolvedReceiveConfig } from './receive.js';
+export type { DoctorFlags, ResolvedDoctorConfig } from './doctor-config.js';
 export {
   OPTIONS,
   OPTION_COMMANDS,
@@ -47,16 +44,11 @@ export {
   type OptionKey,
   type OptionCommand,
 } from './options.js';
-export { resolveOptions } from './values.js';
 export {
   defaultInFlightCap,
   inFlightMemory,
   PENDING_REQUEST_BYTES,
 } from './in-flight.js';
 export { optionsMarkdown, OPTIONS_BEGIN, OPTIONS_END } from './options-doc.js';
-export {
-  resolveWebhookPolicyConfig,
-  type WebhookPolicyFlags,
-  type ResolvedWebhookPolicyConfig,
-  type ProbeName,
-} from './webhook-policy-config.js';
+export type { WebhookPolicyFlags, ResolvedWebhookPolicyConfig, ProbeName } from './webhook-policy-config.js';
+export { configJsonSchema } from './json-schema.js';

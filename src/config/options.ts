@@ -15,9 +15,13 @@
  * belongs to every job command (run, load and capacity) is a top-level key of the config file;
  * the others live in the `run:`, `load:` or `capacity:` section of their commands.
  *
+ * Every default is here (or, for the embedded emulator's own, in src/defaults.ts, which the
+ * emulator reads too): a command's resolver (resolve.ts) shapes resolved values, it adds none.
+ *
  * Parsers throw UsageError (DROIDCHECK_ERR_USAGE, exit 2) or, for `thresholds`, ThresholdError
  * (DROIDCHECK_ERR_THRESHOLD, exit 2), naming `where` (the flag, the variable or the file key).
  */
+import { EMULATOR_DEFAULTS, EMULATOR_DELIVERY_DEFAULTS } from '../defaults.js';
 import { DroidcheckError, isDroidcheckError, UsageError } from '../errors.js';
 import { parseThreshold } from '../metrics/threshold-parse.js';
 import { createReporter, parseOutputFiles, reporters as REPORTERS } from '../report/reporter.js';
@@ -61,7 +65,10 @@ export type OptionKind = 'value' | 'switch' | 'negated' | 'list' | 'optional';
 
 export interface OptionSpec<T = unknown> {
   kind: OptionKind;
-  /** Long flag, `--max-in-flight`. Absent: no flag (`paths` is the commands' argument). */
+  /**
+   * Long flag, `--max-in-flight`. Absent: no flag (`paths` is the commands' argument; the others
+   * are set through the library API only, `emulatorThread`).
+   */
   flag?: string;
   /** Short flag, `-c`: one meaning across commands. */
   short?: string;
@@ -159,6 +166,8 @@ const string = (raw: Raw, where: string): string => {
 };
 const strings = (raw: Raw, where: string): string[] => list(raw, where);
 const port = integer(0, 65_535);
+/** A duration in ms as a user writes it, for a default stated in ms: 5000 is `5s`, 500 is `500ms`. */
+const durationText = (ms: number): string => (ms > 0 && ms % 1000 === 0 ? `${ms / 1000}s` : `${ms}ms`);
 const seed = integer(0, 2 ** 32 - 1);
 /** Reporter names; an unknown one is refused with a did-you-mean (the report registry's message). */
 const reporterNames = (raw: Raw, where: string): string[] =>
@@ -339,7 +348,7 @@ export const OPTIONS = {
     default: 1,
     help: 'seed of the mix PRNG, a whole number',
     byCommand: {
-      emulate: { help: 'seed of every random draw (faults, jitter)' },
+      emulate: { help: 'seed of every random draw (faults, jitter)', default: EMULATOR_DEFAULTS.seed },
       redteam: { help: 'seed of the attack generator, a whole number: the same seed sends the same attacks' },
     },
   }),
@@ -530,7 +539,8 @@ export const OPTIONS = {
     arg: '<name>',
     commands: JOBS_AND_REDTEAM,
     parse: reporterNames,
-    default: [],
+    // An empty list (none named) means this default too (values.ts).
+    default: ['console', 'json', 'junit', 'html', 'markdown', 'ndjson'],
     defaultText: 'all but progress',
     help: 'reporter, repeatable: console, json, junit, html, markdown, ndjson, progress',
   }),
@@ -644,6 +654,14 @@ export const OPTIONS = {
     default: '5s',
     unit: 'duration',
     help: 'after an interrupt, how long in-flight requests may finish',
+  }),
+  emulatorThread: opt({
+    kind: 'value',
+    commands: JOBS_AND_REDTEAM,
+    file: false,
+    parse: choice(['worker', 'inline'] as const),
+    default: 'worker',
+    help: "where the embedded emulator runs: a worker thread, or `inline` in the job's own thread (tests, profiling)",
   }),
   // -- the target and the receiver
   baseUrl: opt({
@@ -896,7 +914,7 @@ export const OPTIONS = {
     parse: string,
     default: '127.0.0.1',
     help: 'address to bind (0.0.0.0 in a container)',
-    byCommand: { emulate: { help: 'address to bind' } },
+    byCommand: { emulate: { help: 'address to bind', default: EMULATOR_DEFAULTS.host } },
   }),
   port: opt({
     kind: 'value',
@@ -907,7 +925,7 @@ export const OPTIONS = {
     parse: port,
     default: 8787,
     help: 'port to listen on (0: any free port)',
-    byCommand: { emulate: { default: 0 } },
+    byCommand: { emulate: { default: EMULATOR_DEFAULTS.port } },
   }),
   redis: opt({
     kind: 'value',
@@ -1058,7 +1076,7 @@ export const OPTIONS = {
     commands: EMULATED_RETRY,
     file: false,
     parse: integer(1, 20),
-    default: 3,
+    default: EMULATOR_DELIVERY_DEFAULTS.attempts,
     unit: 'attempts',
     help: "the emulator's webhook retry policy: attempts per delivery, the first included",
   }),
@@ -1069,7 +1087,7 @@ export const OPTIONS = {
     commands: EMULATED_RETRY,
     file: false,
     parse: duration,
-    default: '500ms',
+    default: durationText(EMULATOR_DELIVERY_DEFAULTS.backoffMs),
     unit: 'duration',
     help: "the emulator's webhook retry policy: delay before retry n is this × 2^(n-1) (capped at 10 s), times the jitter",
   }),
@@ -1080,7 +1098,7 @@ export const OPTIONS = {
     commands: EMULATED_RETRY,
     file: false,
     parse: positiveDuration('5s'),
-    default: '5s',
+    default: durationText(EMULATOR_DELIVERY_DEFAULTS.timeoutMs),
     unit: 'duration',
     help: "the emulator's webhook retry policy: how long an attempt waits for the receiver's answer",
   }),
@@ -1092,7 +1110,7 @@ export const OPTIONS = {
     file: false,
     parse: (raw: Raw, where: string) =>
       parseNumber(typeof raw === 'number' ? raw : text(raw, where), where, { min: 0, max: 1 }),
-    default: 0.5,
+    default: EMULATOR_DELIVERY_DEFAULTS.jitter,
     help: "the emulator's webhook retry policy: each delay drawn in [1 - f, 1 + f) × its base (seeded), 0 for the exact schedule",
   }),
   // -- webhook-policy: what the service does when the receiver fails

@@ -8,8 +8,8 @@
 import { UsageError } from '../errors.js';
 import type { TableFlags } from './flags.js';
 import { parseStreamKey } from './parse.js';
-import { secretFrom } from './resolve.js';
-import { resolveOptions } from './values.js';
+import { metricsOf, secretFrom } from './target.js';
+import type { ResolvedOptions } from './values.js';
 
 /** What the user gave `receive` (the table's keys, config/options.ts). */
 export type ReceiveFlags = Pick<
@@ -34,16 +34,14 @@ export interface ResolvedReceiveConfig {
   metrics: { host: string; port: number } | undefined;
 }
 
-/** Resolves `droidcheck receive`'s flags over `env` (the environment with `.env` under it), through the table of options. */
-export function resolveReceiveConfig(flags: ReceiveFlags, env: NodeJS.ProcessEnv = process.env): ResolvedReceiveConfig {
-  const o = resolveOptions('receive', flags, env, {});
+/** Receive's shaping: UsageError (exit 2) without a Redis to publish to. */
+export function receiveConfig(o: ResolvedOptions, env: NodeJS.ProcessEnv): ResolvedReceiveConfig {
   const v = o.values;
   if (v.redis === undefined)
     throw new UsageError(
       'droidcheck receive publishes to Redis: give --redis redis://host:6379/0 or set DROIDCHECK_REDIS_URL',
     );
-  if (o.given('metricsHost') && v.metricsPort === undefined)
-    throw new UsageError('--metrics-host needs --metrics-port');
+  const metrics = metricsOf(o);
   return {
     host: v.host,
     port: v.port,
@@ -55,6 +53,6 @@ export function resolveReceiveConfig(flags: ReceiveFlags, env: NodeJS.ProcessEnv
     secret: secretFrom(env, 'DROID_WEBHOOK_SECRET') ?? null,
     verifyToken: secretFrom(env, 'DROID_VERIFY_TOKEN') ?? null,
     intentSecret: secretFrom(env, 'DROID_INTENT_SECRET') ?? null,
-    metrics: v.metricsPort === undefined ? undefined : { host: v.metricsHost, port: v.metricsPort },
+    metrics: metrics && { host: metrics.host, port: metrics.port },
   };
 }

@@ -3,14 +3,13 @@
  * `--product`, `--canary`, `--category`, `--max-success-rate`, `--rephrase`) and the embedded
  * emulator's planted weaknesses (`--emulator-weaknesses`), resolved through the table of options
  * (options.ts) like every job's. The target, receiver, reporters and judge model resolve as for
- * `run` (resolve.ts); the options a red team has no use for (paths, tags, thresholds...) take
- * `run`'s defaults, so the target's set-up reads the same configuration shape.
+ * `run` (job-config.ts); the options a red team has no use for (paths, tags, thresholds...) hold
+ * the table's defaults (values.ts), so the target's set-up reads the same configuration shape.
  *
  * Category ids and weakness names are checked by the job (jobs/redteam.ts: their lists live in
  * redteam/ and emulator/), before anything is sent (UsageError, exit 2, with a did-you-mean).
  */
-import type { JobFlags } from './flags.js';
-import { resolveOptions, type OptionValues, type ResolvedOptions } from './values.js';
+import type { ResolvedOptions } from './values.js';
 
 export interface ResolvedRedteamSettings {
   /** Attacks per category. */
@@ -29,16 +28,6 @@ export interface ResolvedRedteamSettings {
   mode: 'sync' | 'async';
   /** Planted in the embedded emulator, as given (validated by the job); undefined: none. */
   emulatorWeaknesses: string[] | undefined;
-}
-
-/**
- * The options of `redteam` from `cli`, `env` and `file`, over `run`'s defaults for the options
- * it does not have (read from no environment and no file). Throws what the parsers throw (exit 2).
- */
-export function redteamOptions(cli: JobFlags, env: NodeJS.ProcessEnv, file: JobFlags): ResolvedOptions {
-  const defaults = resolveOptions('run', {}, {}, {});
-  const own = resolveOptions('redteam', cli, env, file);
-  return { ...own, values: { ...defaults.values, ...own.values } as OptionValues };
 }
 
 /** The red team's settings of resolved options (see module docs). */

@@ -4,14 +4,31 @@
  */
 import { llmSettings } from '../llm/index.js';
 import { redactRedisUrl } from '../redact.js';
-import type { ResolvedConfig } from './resolve.js';
+import type { JobKind } from './flags.js';
+import type { ConfigOf, ResolvedConfig } from './job-config.js';
+
+/** Each command's own settings, after the ones every job shows: a job command without an entry does not compile. */
+const OWN_SETTINGS: { [K in JobKind]: (config: ConfigOf<K>) => Record<string, unknown> } = {
+  // The closed model's requests in flight: run's. load keeps its model (closed or open) under `load`.
+  run: (config) => ({ concurrency: config.concurrency }),
+  load: (config) => ({ load: { ...config.load, maxRequests: config.load.maxRequests ?? null } }),
+  capacity: (config) => ({
+    capacity: {
+      ...config.capacity,
+      precision: config.capacity.precision ?? null,
+      answerP99Ms: config.capacity.answerP99Ms ?? null,
+    },
+  }),
+  redteam: () => ({}),
+};
+
+const ownSettings = <K extends JobKind>(config: ConfigOf<K>): Record<string, unknown> =>
+  OWN_SETTINGS[config.command as K](config);
 
 export function publicSettings(config: ResolvedConfig): Record<string, unknown> {
   return {
     command: config.command,
     paths: config.paths,
-    // The closed model's requests in flight: run's. load keeps its model (closed or open) under `load`.
-    ...(config.command === 'run' && { concurrency: config.concurrency }),
     mode: config.mode ?? 'scenario',
     timeoutMs: config.timeoutMs,
     target:
@@ -32,16 +49,9 @@ export function publicSettings(config: ResolvedConfig): Record<string, unknown> 
     ...(!config.think && { think: false }),
     ...(config.syncMessage !== 'auto' && { syncMessage: config.syncMessage }),
     ...(config.llm && { judge: llmSettings(config.llm) }),
-    ...(config.command === 'load' && { load: { ...config.load, maxRequests: config.load.maxRequests ?? null } }),
     ...(config.deliveries && {
       deliveries: { redis: redactRedisUrl(config.deliveries.redisUrl), stream: config.deliveries.stream },
     }),
-    ...(config.command === 'capacity' && {
-      capacity: {
-        ...config.capacity,
-        precision: config.capacity.precision ?? null,
-        answerP99Ms: config.capacity.answerP99Ms ?? null,
-      },
-    }),
+    ...ownSettings(config),
   };
 }

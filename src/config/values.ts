@@ -2,14 +2,15 @@
  * The one resolution of the table's options (options.ts) for a command: each value from the
  * highest of flags > environment (with `.env` under it) > config file > defaults, parsed by the
  * option's own parser, with where it came from (for messages: `--rate`, `DROID_ID`,
- * `load.rate (droidcheck.config.yaml:4:9)`).
+ * `load.rate (droidcheck.config.yaml:4:9)`). An option the command does not have takes the
+ * table's default, so a command's shaping (resolve.ts) never restates one.
  *
  * A config file read by file.ts remembers where each key is written (`fileOrigin`), so a file
  * value's mistake is reported at its file:line:col (ConfigFileError, DROIDCHECK_ERR_CONFIG_FILE,
  * exit 2); a plain object given through the API is named `key (config file)`.
  */
 import type { SourceLocation } from '../errors.js';
-import { ConfigFileError, isDroidcheckError } from '../errors.js';
+import { ConfigFileError, isDroidcheckError, UsageError } from '../errors.js';
 import type { JobFlags } from './flags.js';
 import {
   flagName,
@@ -48,7 +49,7 @@ export function rememberOrigin<T extends object>(flags: T, origin: FileOrigin): 
 
 type Parsed<K extends OptionKey> = ReturnType<Options[K]['parse']>;
 /** The resolved values: an option with a default always has one. */
-export type OptionValues = {
+type OptionValues = {
   [K in OptionKey]: Options[K] extends { default: Raw } ? Parsed<K> : Parsed<K> | undefined;
 };
 
@@ -63,6 +64,14 @@ export interface ResolvedOptions {
 }
 
 const present = (v: unknown): boolean => v !== undefined;
+/** An empty list names nothing: it asks for the table's default (every default reporter, the `scenarios` path). */
+const empty = (v: unknown): boolean => Array.isArray(v) && v.length === 0;
+
+/** The table's default of `key` (`spec`: as a command has it), undefined when there is none. */
+function fallback(key: OptionKey, spec: OptionSpec): { raw: Raw; source: ValueSource } | undefined {
+  if (spec.default === undefined) return undefined;
+  return { raw: spec.default, source: { kind: 'default', level: 0, name: flagName(key) } };
+}
 
 /** The raw value of `key` for `command` and its source. */
 function pick(
@@ -75,11 +84,13 @@ function pick(
 ): { raw: Raw; source: ValueSource } | undefined {
   const flag = flagName(key);
   const fromCli = (cli as Record<string, Raw | undefined>)[key];
+  if (empty(fromCli)) return fallback(key, spec);
   if (present(fromCli)) return { raw: fromCli!, source: { kind: 'flag', level: 3, name: flag } };
   const fromEnv = spec.env !== undefined ? env[spec.env] : undefined;
   if (fromEnv !== undefined && fromEnv !== '')
     return { raw: fromEnv, source: { kind: 'env', level: 2, name: spec.env! } };
   const fromFile = (file as Record<string, Raw | undefined>)[key];
+  if (empty(fromFile)) return fallback(key, spec);
   if (present(fromFile)) {
     const at = origin?.at(key);
     return {
@@ -94,8 +105,7 @@ function pick(
         : { kind: 'file', level: 1, name: `${key} (config file)` },
     };
   }
-  if (spec.default !== undefined) return { raw: spec.default, source: { kind: 'default', level: 0, name: flag } };
-  return undefined;
+  return fallback(key, spec);
 }
 
 /** Parses `raw` from `source`; a file value's mistake becomes a ConfigFileError at its position. */
@@ -117,10 +127,33 @@ function parseFrom(
 }
 
 /**
+ * A table option given for a command it does not belong to: names the commands that have it
+ * (`--rate is an option of droidcheck load`), derived from the table.
+ */
+export function notAnOptionOf(command: string, key: OptionKey): string {
+  const o = OPTIONS[key] as OptionSpec;
+  return `${flagName(key)} is an option of ${o.commands.map((c) => `\`droidcheck ${c}\``).join(' and ')}, not of \`droidcheck ${command}\``;
+}
+
+/**
+ * UsageError (exit 2) for a table option of `cli` that `command` does not have (the API's way in;
+ * the CLI refuses it first). A switch at its default asks for nothing and passes: commander's
+ * values of a command hold `true` for every `--no-*` flag, other commands' hidden ones included.
+ */
+export function checkBelongs(command: OptionCommand, cli: JobFlags): void {
+  for (const [key, value] of Object.entries(cli)) {
+    if (!Object.hasOwn(OPTIONS, key) || value === undefined) continue;
+    const o = OPTIONS[key as OptionKey] as OptionSpec;
+    if (typeof value === 'boolean' && value === o.default) continue;
+    if (!o.commands.includes(command)) throw new UsageError(notAnOptionOf(command, key as OptionKey));
+  }
+}
+
+/**
  * Resolves every option of `command` from `cli` (what the user typed, `JobFlags` names), `env`
- * and `file` (the config file's flags for this command, file.ts `fileFlags`). Options of other
- * commands stay undefined. Throws what the parsers throw (UsageError, ThresholdError; a file
- * value's ConfigFileError at file:line:col): exit 2.
+ * and `file` (the config file's flags for this command, file.ts `fileFlags`). An option of other
+ * commands only takes the table's default (none given is read). Throws what the parsers throw
+ * (UsageError, ThresholdError; a file value's ConfigFileError at file:line:col): exit 2.
  */
 export function resolveOptions(
   command: OptionCommand,
@@ -132,9 +165,9 @@ export function resolveOptions(
   const values: Record<string, unknown> = {};
   const sources: Partial<Record<OptionKey, ValueSource>> = {};
   for (const key of Object.keys(OPTIONS) as OptionKey[]) {
-    if (!(OPTIONS[key] as OptionSpec).commands.includes(command)) continue;
-    const spec = specFor(key, command);
-    const picked = pick(key, spec, cli, env, file, origin);
+    const own = (OPTIONS[key] as OptionSpec).commands.includes(command);
+    const spec = own ? specFor(key, command) : (OPTIONS[key] as OptionSpec);
+    const picked = own ? pick(key, spec, cli, env, file, origin) : fallback(key, spec);
     if (!picked) continue;
     sources[key] = picked.source;
     values[key] = parseFrom(key, spec, picked.raw, picked.source, origin);

@@ -1,15 +1,16 @@
 /**
- * `resolveWebhookPolicyConfig(flags, env)`: what `droidcheck webhook-policy` probes, from its
- * flags and the environment (with `.env` under it), through the table of options (options.ts:
- * the options whose commands include `webhook-policy`). No config file: the command is run by
+ * `droidcheck webhook-policy`'s configuration, shaped from the values of the one resolution
+ * (resolve.ts `resolveWebhookPolicyConfig(flags, env)`: its flags and the environment with `.env`
+ * under it, through the table of options, options.ts). No config file: the command is run by
  * hand, once per service, and every figure it needs is on its command line.
  *
  * Throws UsageError (exit 2) for a bad value, ConfigError (exit 2) for a real target without a
  * droid id or token.
  */
-import { ConfigError } from '../errors.js';
+import { emulatedRetry, type EmulatedRetry } from './emulate.js';
 import type { JobFlags } from './flags.js';
-import { resolveOptions } from './values.js';
+import { envValue, targetOf } from './target.js';
+import type { ResolvedOptions } from './values.js';
 
 /** What the user gave `webhook-policy` (the table's keys). */
 export type WebhookPolicyFlags = Pick<
@@ -31,17 +32,6 @@ export type WebhookPolicyFlags = Pick<
 
 export type ProbeName = 'fail' | 'recover' | 'stall' | 'slow';
 
-/** The embedded emulator's retry policy (its delivery options). */
-interface EmulatedRetry {
-  attempts: number;
-  /** ms */
-  backoffMs: number;
-  /** ms */
-  timeoutMs: number;
-  /** 0..1 */
-  jitter: number;
-}
-
 type WebhookPolicyTarget =
   | { kind: 'emulator'; retry: EmulatedRetry }
   | { kind: 'remote'; baseUrl: string; droidId: string; token: string };
@@ -61,36 +51,13 @@ export interface ResolvedWebhookPolicyConfig {
   reportDir: string;
 }
 
-const env = (e: NodeJS.ProcessEnv, name: string): string | undefined =>
-  e[name] === undefined || e[name] === '' ? undefined : e[name];
-
-export function resolveWebhookPolicyConfig(
-  cli: WebhookPolicyFlags,
-  environment: NodeJS.ProcessEnv = process.env,
-): ResolvedWebhookPolicyConfig {
-  const { values: v } = resolveOptions('webhook-policy', cli, environment, {});
-  let target: WebhookPolicyTarget = {
-    kind: 'emulator',
-    retry: {
-      attempts: v.webhookAttempts,
-      backoffMs: v.webhookBackoff,
-      timeoutMs: v.webhookTimeout,
-      jitter: v.webhookJitter,
-    },
-  };
-  if (v.baseUrl !== undefined) {
-    if (v.droidId === undefined)
-      throw new ConfigError('a real target needs a droid id: pass --droid-id N or set DROID_ID');
-    const token = env(environment, 'DROID_API_TOKEN');
-    if (token === undefined)
-      throw new ConfigError(
-        'a real target needs its token: set DROID_API_TOKEN (never a flag: it would show in the process list)',
-      );
-    target = { kind: 'remote', baseUrl: v.baseUrl, droidId: v.droidId, token };
-  }
+/** Webhook-policy's shaping: the embedded emulator with its retry policy, or a real service with its token. */
+export function webhookPolicyConfig(o: ResolvedOptions, env: NodeJS.ProcessEnv): ResolvedWebhookPolicyConfig {
+  const v = o.values;
+  const target = targetOf(o, env);
   return {
-    target,
-    webhookSecret: env(environment, 'DROID_WEBHOOK_SECRET') ?? null,
+    target: target.kind === 'emulator' ? { kind: 'emulator', retry: emulatedRetry(o) } : target,
+    webhookSecret: envValue(env, 'DROID_WEBHOOK_SECRET') ?? null,
     receiverHost: v.receiverHost,
     receiverPort: v.receiverPort,
     publicUrl: v.publicUrl,

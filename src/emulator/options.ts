@@ -1,25 +1,27 @@
 /**
  * `EmulatorOptions` (what a caller writes) and `ResolvedEmulatorOptions` (what the emulator
- * runs with). Defaults are documented at each option below.
+ * runs with). Defaults are documented at each option below; those `droidcheck emulate` shares
+ * are src/defaults.ts's (EMULATOR_DEFAULTS), stated once for the emulator and the table of options.
  */
 import { randomBytes } from 'node:crypto';
+import { EMULATOR_DEFAULTS } from '../defaults.js';
 import type { Catalogue } from './ai/catalogue.js';
 import type { FaultProfileInput } from './faults/profile.js';
 import type { Weakness } from './ai/weaknesses.js';
 import type { EmulatorProfile } from './profile/schema.js';
 
 interface DeliveryOptions {
-  /** Total attempts per webhook delivery, first one included. Default 3. */
+  /** Total attempts per webhook delivery, first one included. Default 3 (EMULATOR_DEFAULTS). */
   attempts?: number;
-  /** Backoff before retry n (1-based) is `backoffMs * 2^(n-1)`, capped at maxBackoffMs, with +-50 % seeded jitter. Default 500. */
+  /** Backoff before retry n (1-based) is `backoffMs * 2^(n-1)`, capped at maxBackoffMs, times the seeded jitter. Default 500 (EMULATOR_DEFAULTS). */
   backoffMs?: number;
   /** Default 10_000. */
   maxBackoffMs?: number;
-  /** Per-attempt timeout: the receiver must answer within it (spec: Events, "within 5 seconds"). Default 5_000. */
+  /** Per-attempt timeout: the receiver must answer within it (spec: Events, "within 5 seconds"). Default 5_000 (EMULATOR_DEFAULTS). */
   timeoutMs?: number;
   /**
    * Jitter of each backoff, a fraction 0..1: the delay is drawn in [1 - jitter, 1 + jitter) times
-   * the base (seeded). Default 0.5; 0 gives the exact schedule (what `webhook-policy` tests compare with).
+   * the base (seeded). Default 0.5 (EMULATOR_DEFAULTS); 0 gives the exact schedule (what `webhook-policy` tests compare with).
    */
   jitter?: number;
 }
@@ -78,7 +80,7 @@ export interface EmulatorOptions {
   ackDelayMs?: number;
   /** Delay before the answer (sync response / webhook POST), ms. Default 0. */
   answerDelayMs?: number;
-  /** Seed of every random draw. Default 1. */
+  /** Seed of every random draw. Default 1 (EMULATOR_DEFAULTS). */
   seed?: number;
   /** Fastify request logging. Default false. */
   logger?: boolean;
@@ -133,20 +135,21 @@ function nonNegative(name: string, value: number | undefined, fallback: number):
 export function resolveOptions(options: EmulatorOptions): ResolvedEmulatorOptions {
   const d = options.delivery ?? {};
   const rl = options.rateLimit;
+  const { host, port, seed, delivery } = EMULATOR_DEFAULTS;
   return {
-    host: options.host ?? '127.0.0.1',
-    port: options.port ?? 0,
+    host: options.host ?? host,
+    port: options.port ?? port,
     token: options.token ?? `dc_${randomBytes(24).toString('base64url')}`,
     ackDelayMs: nonNegative('ackDelayMs', options.ackDelayMs, 0),
     answerDelayMs: nonNegative('answerDelayMs', options.answerDelayMs, 0),
-    seed: options.seed ?? 1,
+    seed: options.seed ?? seed,
     logger: options.logger ?? false,
     delivery: {
-      attempts: Math.max(1, Math.floor(nonNegative('delivery.attempts', d.attempts, 3))),
-      backoffMs: nonNegative('delivery.backoffMs', d.backoffMs, 500),
+      attempts: Math.max(1, Math.floor(nonNegative('delivery.attempts', d.attempts, delivery.attempts))),
+      backoffMs: nonNegative('delivery.backoffMs', d.backoffMs, delivery.backoffMs),
       maxBackoffMs: nonNegative('delivery.maxBackoffMs', d.maxBackoffMs, 10_000),
-      timeoutMs: nonNegative('delivery.timeoutMs', d.timeoutMs, 5_000),
-      jitter: Math.min(1, nonNegative('delivery.jitter', d.jitter, 0.5)),
+      timeoutMs: nonNegative('delivery.timeoutMs', d.timeoutMs, delivery.timeoutMs),
+      jitter: Math.min(1, nonNegative('delivery.jitter', d.jitter, delivery.jitter)),
     },
     rateLimit: rl ? { max: Math.max(1, Math.floor(rl.max)), timeWindowMs: rl.timeWindowMs ?? 1_000 } : false,
     deliveryLogRetentionMs: nonNegative('deliveryLogRetentionMs', options.deliveryLogRetentionMs, SEVEN_DAYS_MS),

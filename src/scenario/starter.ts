@@ -11,7 +11,10 @@
  *   embedded emulator answers from (catalogue, prices, intents, seeded customers), to read;
  * - `droidcheck.schema.json`: the JSON Schema of the suite format (editor completion);
  * - `.env.example`: the environment a real target needs (no token value: secrets stay out of files);
- * - `droidcheck.config.yaml`: default options of run, load and capacity (one section per command for the options of one).
+ * - `droidcheck.config.yaml`: default options of run, load and capacity (one section per command for the options of one);
+ * - `droidcheck.config.schema.json` (when `configSchema` is given: config/ derives it from the table of
+ *   options, which this folder may not import): the config file's JSON Schema, which the config
+ *   file's first line names for the YAML language server, so an editor refuses a misspelt key.
  * Existing files are kept (listed in `skipped`) unless `force`. Paths are relative to `dir`.
  */
 import { mkdir, stat, writeFile } from 'node:fs/promises';
@@ -127,6 +130,9 @@ thresholds:
 # droidId: 123
 `;
 
+/** Where the config file's JSON Schema is written (and the name it ships under, at the package's root). */
+const CONFIG_SCHEMA_FILE = 'droidcheck.config.schema.json';
+
 export interface InitResult {
   written: string[];
   skipped: string[];
@@ -154,8 +160,9 @@ const PROFILE_HEADER = `# The demo shop droidcheck's embedded emulator answers f
 
 export async function initProject(
   dir: string,
-  opts: { force?: boolean; emulatorProfile?: string } = {},
+  opts: { force?: boolean; emulatorProfile?: string; configSchema?: Record<string, unknown> } = {},
 ): Promise<InitResult> {
+  const { configSchema } = opts;
   const files: [string, string][] = [
     [join('scenarios', 'starter.yaml'), STARTER_SUITE],
     ...(opts.emulatorProfile !== undefined
@@ -163,7 +170,15 @@ export async function initProject(
       : []),
     ['droidcheck.schema.json', `${JSON.stringify(exportScenarioJsonSchema(), null, 2)}\n`],
     ['.env.example', ENV_EXAMPLE],
-    ['droidcheck.config.yaml', STARTER_CONFIG],
+    ...(configSchema !== undefined
+      ? [[CONFIG_SCHEMA_FILE, `${JSON.stringify(configSchema, null, 2)}\n`] as [string, string]]
+      : []),
+    [
+      'droidcheck.config.yaml',
+      configSchema !== undefined
+        ? `# yaml-language-server: $schema=./${CONFIG_SCHEMA_FILE}\n${STARTER_CONFIG}`
+        : STARTER_CONFIG,
+    ],
   ];
   const result: InitResult = { written: [], skipped: [] };
   for (const [rel, content] of files) {
