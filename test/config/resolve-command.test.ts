@@ -1,0 +1,67 @@
+/**
+ * One resolution for every command (src/config/resolve.ts `resolveCommand`): each command's
+ * configuration is a shaping of the table's values, and every default is the table's (or, for the
+ * embedded emulator's own, src/defaults.ts, which the emulator reads too).
+ */
+import { describe, expect, it } from 'vitest';
+import { OPTION_COMMANDS, resolveCommand, resolveConfig } from '../../src/config/index.js';
+import { resolveOptions as emulatorDefaults } from '../../src/emulator/options.js';
+import { UsageError } from '../../src/errors.js';
+
+describe('resolveCommand', () => {
+  it.each(OPTION_COMMANDS.map((c) => [c] as const))('%s resolves from the table alone', (command) => {
+    // receive needs its Redis: the one value without a default.
+    const env = command === 'receive' ? { DROIDCHECK_REDIS_URL: 'redis://127.0.0.1:6379/0' } : {};
+    expect(resolveCommand(command, {}, env)).toBeTypeOf('object');
+  });
+
+  it("emulate's defaults are the emulator's own: the flags and an emulator created without options agree", () => {
+    const flags = resolveCommand('emulate', {}, {});
+    const own = emulatorDefaults({});
+    expect({ host: flags.host, port: flags.port, seed: flags.seed }).toEqual({
+      host: own.host,
+      port: own.port,
+      seed: own.seed,
+    });
+    const { maxBackoffMs: _, ...delivery } = own.delivery;
+    expect(flags.delivery).toEqual(delivery);
+    expect(resolveCommand('webhook-policy', {}, {}).target).toEqual({ kind: 'emulator', retry: delivery });
+  });
+
+  it('a job command takes the table defaults of the options it does not have', () => {
+    expect(resolveConfig('capacity', {}, {}).concurrency).toBe(8);
+    const redteam = resolveConfig('redteam', {}, {});
+    expect(redteam).toMatchObject({ paths: ['scenarios'], tags: [], retries: 0, verbose: false, failOnFlaky: false });
+    expect(redteam.redteam.mode).toBe('sync');
+  });
+
+  it('an empty list asks for the default: every default reporter, the scenarios folder', () => {
+    const none = resolveConfig('run', { reporters: [], paths: [] }, {}, { reporters: ['json'] });
+    expect(none).toMatchObject({
+      reporters: ['console', 'json', 'junit', 'html', 'markdown', 'ndjson'],
+      defaultReporters: true,
+      paths: ['scenarios'],
+    });
+    const fromFile = resolveConfig('run', {}, {}, { reporters: ['json'] });
+    expect(fromFile).toMatchObject({ reporters: ['json'], defaultReporters: false });
+  });
+
+  it('emulatorThread is a table option of the API: flags over the file, worker by default, a bad value refused', () => {
+    expect(resolveConfig('run', {}, {}).emulatorThread).toBe('worker');
+    expect(resolveConfig('load', {}, {}, { emulatorThread: 'inline' }).emulatorThread).toBe('inline');
+    expect(resolveConfig('run', { emulatorThread: 'worker' }, {}, { emulatorThread: 'inline' }).emulatorThread).toBe(
+      'worker',
+    );
+    const bad = () => resolveConfig('run', { emulatorThread: 'thread' as 'inline' }, {});
+    expect(bad).toThrow(UsageError);
+    expect(bad).toThrow('emulatorThread: "thread" must be worker or inline');
+  });
+
+  it("refuses another command's option given through the API, naming the commands that have it", () => {
+    expect(() => resolveCommand('doctor', { rate: 5 }, {})).toThrow(
+      '--rate is an option of `droidcheck load`, not of `droidcheck doctor`',
+    );
+    // A switch at its default asks for nothing (commander's values hold every --no-* flag as true).
+    expect(() => resolveCommand('emulate', { defaultThresholds: true }, {})).not.toThrow();
+  });
+});
