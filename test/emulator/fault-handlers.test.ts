@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { REQUEST_FAULT_HANDLERS, type RequestFaultHandlers } from '../../src/emulator/faults/hook.js';
-import { parseFaultProfile } from '../../src/emulator/faults/profile.js';
+import { parseFaultProfile, parseFaultProfileFile } from '../../src/emulator/faults/profile.js';
 import {
   WEBHOOK_FAULT_HANDLERS,
   planDelivery,
@@ -57,5 +57,14 @@ describe('fault handler tables', () => {
     });
     expect(planDelivery([])).toMatchObject({ drop: false, secret: 'keep', copies: 1 });
     expect(planDelivery(parseFaultProfile({ webhooks: [{ action: 'drop' }] }).webhooks).drop).toBe(true);
+  });
+
+  it("a misspelt field gets a did-you-mean from its own action's fields", () => {
+    expect(() => parseFaultProfileFile('webhooks:\n  - { action: duplicate, copeis: 3 }\n', 'f.yaml')).toThrow(
+      'f.yaml:2:26: webhooks.0: unknown key "copeis" — did you mean "copies"?',
+    );
+    expect(() =>
+      parseFaultProfileFile('requests:\n  - { action: delay, dealy: { kind: fixed, ms: 5 } }\n', 'f.yaml'),
+    ).toThrow('unknown key "dealy" — did you mean "delay"?');
   });
 });

@@ -15,8 +15,12 @@ import { emulatorProfileSchema, type EmulatorProfile } from './schema.js';
 /** scenarios/emulator-profile.yaml at the package root (works from src/ and dist/). */
 export const DEFAULT_PROFILE_PATH = fileURLToPath(new URL('../../../scenarios/emulator-profile.yaml', import.meta.url));
 
-/** The object schema at `path` inside `schema` (through optional, default, array), if any. */
-function objectAt(schema: z.ZodType, path: readonly PropertyKey[]): z.ZodObject | undefined {
+/**
+ * The object schema at `path` inside `schema` (through optional, default, array), if any. At a
+ * union (a fault rule is one object per action), the option the user's map was meant for: the one
+ * whose literal keys (`action: error`) it matches, then the one naming most of its keys.
+ */
+function objectAt(schema: z.ZodType, path: readonly PropertyKey[], value: unknown): z.ZodObject | undefined {
   const unwrap = (s: z.ZodType | undefined): z.ZodType | undefined => {
     let t = s;
     while (t instanceof z.ZodOptional || t instanceof z.ZodDefault || t instanceof z.ZodNullable)
@@ -28,6 +32,20 @@ function objectAt(schema: z.ZodType, path: readonly PropertyKey[]): z.ZodObject 
     if (s instanceof z.ZodArray) s = unwrap(s.element as z.ZodType);
     else if (s instanceof z.ZodObject && typeof seg === 'string') s = unwrap(s.shape[seg] as z.ZodType | undefined);
     else return undefined;
+  }
+  if (s instanceof z.ZodUnion && value !== null && typeof value === 'object') {
+    const map = value as Record<string, unknown>;
+    const fit = (o: z.ZodObject): number =>
+      Object.entries(o.shape).reduce((n, [key, field]) => {
+        const t = unwrap(field as z.ZodType);
+        if (t instanceof z.ZodLiteral && key in map) return n + (t.values.has(map[key] as never) ? 1000 : -1000);
+        return n + (key in map ? 1 : 0);
+      }, 0);
+    const options = (s.options as z.ZodType[]).map(unwrap).filter((o): o is z.ZodObject => o instanceof z.ZodObject);
+    s = options.reduce<z.ZodObject | undefined>(
+      (best, o) => (best === undefined || fit(o) > fit(best) ? o : best),
+      undefined,
+    );
   }
   return s instanceof z.ZodObject ? s : undefined;
 }
@@ -58,7 +76,7 @@ export function parseYamlFile<T>(text: string, file: string, schema: z.ZodType<T
     let node: unknown;
     for (let n = issue.path.length; n >= 0 && !isNode(node); n--) node = doc.getIn(issue.path.slice(0, n), true);
     if (issue.code === 'unrecognized_keys' && isMap(node)) {
-      const known = Object.keys(objectAt(schema, issue.path)?.shape ?? {});
+      const known = Object.keys(objectAt(schema, issue.path, node.toJSON())?.shape ?? {});
       for (const key of issue.keys) {
         const pair = node.items.find((p) => isPair(p) && isScalar(p.key) && String(p.key.value) === key);
         const offset = pair && isNode(pair.key) && pair.key.range ? pair.key.range[0] : (node.range?.[0] ?? 0);
