@@ -35,7 +35,7 @@ function objectAt(schema: z.ZodType, path: readonly PropertyKey[], value: unknow
   }
   if (s instanceof z.ZodUnion && value !== null && typeof value === 'object') {
     const map = value as Record<string, unknown>;
-    const fit = (o: z.ZodObject): number =>
+    const score = (o: z.ZodObject): number =>
       Object.entries(o.shape).reduce((n, [key, field]) => {
         const t = unwrap(field as z.ZodType);
         if (t instanceof z.ZodLiteral && key in map) return n + (t.values.has(map[key] as never) ? 1000 : -1000);
@@ -43,7 +43,7 @@ function objectAt(schema: z.ZodType, path: readonly PropertyKey[], value: unknow
       }, 0);
     const options = (s.options as z.ZodType[]).map(unwrap).filter((o): o is z.ZodObject => o instanceof z.ZodObject);
     s = options.reduce<z.ZodObject | undefined>(
-      (best, o) => (best === undefined || fit(o) > fit(best) ? o : best),
+      (best, o) => (best === undefined || score(o) > score(best) ? o : best),
       undefined,
     );
   }
