@@ -1,20 +1,21 @@
 /**
  * `runCapacity(config, io)`: the capacity search as a library call (`droidcheck capacity`
  * wraps it): for each rate of the search (capacity-search.ts), one open-model engine run of
- * `--warmup` + `--step-duration` at that constant rate, judged on its own figures. Same
- * pipeline and reporters as `run` and `load` (pipeline.ts): accounting over every step,
+ * `--warmup` + `--step-duration` at that constant rate, judged on its own figures. Its spec
+ * (capacitySpec) through the pipeline and reporters of `run` and `load` (pipeline.ts): accounting over every step,
  * redaction, every report format, exit 130 on SIGINT with the curve measured so far. Exit code:
  * 0 when some rate passed, 99 when none did (98 when a latency `--threshold` was not judged: the
  * combined steps' generator was bound, metrics/thresholds-trust.ts).
  */
-import { PENDING_REQUEST_BYTES, type CapacityConfig } from '../config/index.js';
+import { PENDING_REQUEST_BYTES, publicSettings, type CapacityConfig } from '../config/index.js';
 import { InternalError } from '../errors.js';
 import { MixSource, combineResults, generatorVerdict, runEngine, type EngineResult } from '../runner/index.js';
 import { pauseBudgetMs } from '../scenario/index.js';
 import { formatRate } from '../units.js';
 import { pointLine, searchCapacity, type RateMeasurement } from './capacity-search.js';
 import { inFlightLine, loadSection } from './load.js';
-import { runJob, type JobIO, type JobSummary } from './pipeline.js';
+import type { JobContext, JobIO, JobOutput, JobSpec, JobSummary } from './job-spec.js';
+import { runJob } from './pipeline.js';
 
 /**
  * One step's figures. Against a remote target the ack criterion is judged on `ackServer` (the
@@ -44,58 +45,78 @@ function measurement(rate: number, engine: EngineResult, judgesAck: boolean, rem
   };
 }
 
+/**
+ * `capacity` as a spec: reads the suites (`--shard` deals whole scenarios), sends the mix at
+ * each rate of the search (an open-model engine run per rate), leaves `judge`/`similar`
+ * ungraded, judges its own criteria instead of the spec's limits, keeps the answers of failed
+ * requests, and adds the load and capacity sections.
+ */
+function capacitySpec(config: CapacityConfig): JobSpec<CapacityConfig> {
+  const c = config.capacity;
+  return {
+    kind: 'capacity',
+    reads: { deal: 'scenarios', shard: config.shard },
+    judges: { defaultThresholds: false, ackOnly: c.ackOnly },
+    settings: publicSettings,
+    send: (ctx) => search(config, ctx),
+  };
+}
+
 /** Throws like `run` (exit 2 before anything is sent). */
 export function runCapacity(config: CapacityConfig, io: JobIO): Promise<JobSummary> {
+  return runJob(capacitySpec(config), config, io);
+}
+
+/** The search (module docs): one engine run per rate, combined into one traffic. */
+async function search(config: CapacityConfig, ctx: JobContext<CapacityConfig>): Promise<JobOutput> {
   const c = config.capacity;
-  return runJob(config, io, async (ctx) => {
-    await ctx.begin(undefined);
-    ctx.log(inFlightLine(c, config.timeoutMs, 'capacity'));
-    ctx.log(
-      `droidcheck capacity: ${c.strategy} search from ${formatRate(c.startRate)} to ${formatRate(c.maxRate)}, ${c.stepDurationMs / 1000} s per rate after ${c.warmupMs / 1000} s of warm-up`,
-    );
-    const results: EngineResult[] = [];
-    const measure = async (rate: number): Promise<RateMeasurement | undefined> => {
-      if (ctx.stopSignal?.aborted) return undefined;
-      const source = MixSource.of(ctx.suites, { mode: config.mode, weights: c.weights, seed: c.seed });
-      const engine = await runEngine({
-        ...ctx.engine,
-        source,
-        scheduler: {
-          kind: 'open',
-          startRate: rate,
-          stages: [{ durationMs: c.warmupMs + c.stepDurationMs, target: rate }],
-          maxInFlight: c.maxInFlight,
-        },
-        ackOnly: c.ackOnly,
-        warmupMs: c.warmupMs,
-        // The engine's default drain (the deadline + 5 s), plus the pauses of the longest conversation.
-        drainTimeoutMs: config.timeoutMs + 5_000 + pauseBudgetMs(ctx.suites),
-        skipGraded: true,
-      });
-      results.push(engine);
-      if (engine.interrupted || engine.setupFailure) return undefined;
-      return measurement(rate, engine, source.hasAsync(), ctx.rttMs !== undefined);
-    };
-    const capacity = await searchCapacity(
-      measure,
-      {
-        strategy: c.strategy,
-        startRate: c.startRate,
-        stepRate: c.stepRate,
-        maxRate: c.maxRate,
-        precision: c.precision,
-        maxSteps: c.maxSteps,
+  await ctx.begin(undefined);
+  ctx.log(inFlightLine(c, config.timeoutMs, 'capacity'));
+  ctx.log(
+    `droidcheck capacity: ${c.strategy} search from ${formatRate(c.startRate)} to ${formatRate(c.maxRate)}, ${c.stepDurationMs / 1000} s per rate after ${c.warmupMs / 1000} s of warm-up`,
+  );
+  const results: EngineResult[] = [];
+  const measure = async (rate: number): Promise<RateMeasurement | undefined> => {
+    if (ctx.engine.stopSignal?.aborted) return undefined;
+    const source = MixSource.of(ctx.suites, { mode: config.mode, weights: c.weights, seed: c.seed });
+    const engine = await runEngine({
+      ...ctx.engine,
+      source,
+      scheduler: {
+        kind: 'open',
+        startRate: rate,
+        stages: [{ durationMs: c.warmupMs + c.stepDurationMs, target: rate }],
+        maxInFlight: c.maxInFlight,
       },
-      { ackP99Ms: c.ackP99Ms, answerP99Ms: c.answerP99Ms, maxErrorRate: c.maxErrorRate },
-      (p) => ctx.log(pointLine(p)),
+      ackOnly: c.ackOnly,
+      warmupMs: c.warmupMs,
+      // The engine's default drain (the deadline + 5 s), plus the pauses of the longest conversation.
+      drainTimeoutMs: config.timeoutMs + 5_000 + pauseBudgetMs(ctx.suites),
+      skipGraded: true,
+    });
+    results.push(engine);
+    if (engine.interrupted || engine.setupFailure) return undefined;
+    return measurement(rate, engine, source.hasAsync(), ctx.engine.rttMs !== undefined);
+  };
+  const capacity = await searchCapacity(
+    measure,
+    {
+      strategy: c.strategy,
+      startRate: c.startRate,
+      stepRate: c.stepRate,
+      maxRate: c.maxRate,
+      precision: c.precision,
+      maxSteps: c.maxSteps,
+    },
+    { ackP99Ms: c.ackP99Ms, answerP99Ms: c.answerP99Ms, maxErrorRate: c.maxErrorRate },
+    (p) => ctx.log(pointLine(p)),
+  );
+  if (results.length === 0) throw new InternalError('capacity: no rate was measured');
+  const dropping = capacity.curve.find((p) => p.dropped > 0);
+  if (dropping)
+    ctx.log(
+      `droidcheck capacity: arrivals were dropped at the in-flight cap of ${c.maxInFlight} requests (first at ${formatRate(dropping.rate)}): a rate that drops does not pass; raise the cap with --max-in-flight (~${PENDING_REQUEST_BYTES / 1000} KB per pending request)`,
     );
-    if (results.length === 0) throw new InternalError('capacity: no rate was measured');
-    const dropping = capacity.curve.find((p) => p.dropped > 0);
-    if (dropping)
-      ctx.log(
-        `droidcheck capacity: arrivals were dropped at the in-flight cap of ${c.maxInFlight} requests (first at ${formatRate(dropping.rate)}): a rate that drops does not pass; raise the cap with --max-in-flight (~${PENDING_REQUEST_BYTES / 1000} KB per pending request)`,
-      );
-    const engine = combineResults(results);
-    return { engine, load: loadSection(engine, c.maxInFlight), capacity };
-  });
+  const traffic = combineResults(results);
+  return { traffic, sections: { load: loadSection(traffic, c.maxInFlight), capacity } };
 }

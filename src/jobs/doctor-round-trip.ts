@@ -17,14 +17,14 @@
  */
 import type { DroidClient } from '../client/index.js';
 import { ApiError } from '../errors.js';
-import type { Receiver, WebhookMatch } from '../receiver/index.js';
+import type { DeliverySource, WebhookMatch } from '../receiver/index.js';
 import { formatMs } from '../units.js';
 import { answerWebhookFix, check, refusalChecks, refusalKind, type DoctorCheck } from './doctor-checks.js';
 import { ROUND_TRIP_MESSAGE } from './doctor-probe.js';
 
 export interface RoundTripOptions {
   client: DroidClient;
-  receiver: Receiver;
+  receiver: DeliverySource;
   /** The URL the service must POST to (the public one behind a tunnel). */
   webhookUrl: string;
   /** Where the receiver listens. */
@@ -111,7 +111,7 @@ function isLoopbackUrl(url: string): boolean {
 }
 
 /** Resolves at the first bad-secret or malformed delivery, checked every 200 ms; `stop()` ends the watch. */
-function watchRefusals(receiver: Receiver): { refused: Promise<'bad-secret' | 'malformed'>; stop(): void } {
+function watchRefusals(receiver: DeliverySource): { refused: Promise<'bad-secret' | 'malformed'>; stop(): void } {
   const before = receiver.stats();
   let timer: NodeJS.Timeout | undefined;
   const refused = new Promise<'bad-secret' | 'malformed'>((resolve) => {

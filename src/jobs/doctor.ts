@@ -22,14 +22,9 @@
  * Target: the embedded emulator (default, wired to a local receiver, so the doctor can be tried
  * with no account) or `--base-url`/`--droid-id` with `DROID_API_TOKEN`.
  */
-import { randomBytes } from 'node:crypto';
-import { listenError } from '../os-errors.js';
 import type { Writable } from 'node:stream';
 import { Agent } from 'undici';
-import { DroidClient } from '../client/index.js';
 import type { ResolvedDoctorConfig } from '../config/index.js';
-import { createEmulator, type Emulator } from '../emulator/index.js';
-import { createReceiver, type Receiver } from '../receiver/index.js';
 import { createRedactor, redactValue } from '../redact.js';
 import { jobSecrets } from './job-secrets.js';
 import {
@@ -45,6 +40,7 @@ import type { ProbeTarget } from './doctor-probe.js';
 import { roundTrip } from './doctor-round-trip.js';
 import { cheapChecks, PROBE_TIMEOUT_MS } from './preflight.js';
 import { endpointOf, measureRoundTrip, type NetworkEstimate } from './network.js';
+import { openTarget, webhookSecretFor, type Target } from './target.js';
 
 export interface DoctorIO {
   /** Progress lines (redacted). */
@@ -64,88 +60,54 @@ export interface DoctorResult {
   exitCode: 0 | 2;
 }
 
-/** What the doctor talks to. */
+/** What the doctor talks to: the target's probe (its own connections), and the one target set-up when it needs a receiver. */
 interface DoctorTarget {
   probe: ProbeTarget;
-  client: DroidClient;
   label: string;
-  receiver: Receiver | undefined;
-  localUrl: string | undefined;
-  webhookUrl: string | undefined;
-  /** The message-forwarding URL to configure (the public one behind a tunnel). */
-  messagesUrl: string | undefined;
-  emulator: Emulator | undefined;
+  /** Opened (target.ts openTarget) for the embedded emulator or `--round-trip`; undefined otherwise. */
+  opened: Target | undefined;
   close(): Promise<void>;
 }
 
+/**
+ * Opens what the checks need: against a real service without `--round-trip`, only the probe's
+ * connections (no receiver binds `--receiver-port`); otherwise the target every job opens
+ * (target.ts), the embedded emulator delivering with a random secret when none is set (as `run`
+ * does). Throws UsageError (exit 2) for a receiver address or port this machine cannot bind.
+ */
 async function openDoctorTarget(config: ResolvedDoctorConfig): Promise<DoctorTarget> {
   const needsReceiver = config.roundTrip || config.target.kind === 'emulator';
-  // The embedded emulator delivers with a random secret when none is set (as `run` does).
-  const secret =
-    config.webhookSecret ?? (config.target.kind === 'emulator' ? randomBytes(24).toString('base64url') : null);
-  const receiver = needsReceiver
-    ? createReceiver({
-        host: config.receiverHost,
-        port: config.receiverPort,
-        secret,
-        verifyToken: config.verifyToken ?? null,
-      })
-    : undefined;
-  // The user's --receiver-host/--receiver-port: a port in use or a foreign address is exit 2.
-  const localUrl = receiver
-    ? await receiver.listen().catch(async (err: unknown) => {
-        await receiver.close().catch(() => undefined);
-        throw listenError(
-          err,
-          { flag: '--receiver-host', value: config.receiverHost },
-          { flag: '--receiver-port', value: config.receiverPort },
-        );
-      })
-    : undefined;
-  const webhookUrl = config.publicUrl ?? localUrl;
-  // Behind a tunnel the routes share its origin: <public>/webhook, <public>/messages.
-  const localMessages = receiver?.urls()?.messages;
-  const messagesUrl =
-    localMessages && config.publicUrl
-      ? new URL(new URL(localMessages).pathname, config.publicUrl).toString()
-      : localMessages;
   const dispatcher = new Agent({ keepAliveTimeout: 10_000 });
-  let emulator: Emulator | undefined;
-  try {
-    let baseUrl: string;
-    let droidId: string | number;
-    let token: string | undefined;
-    if (config.target.kind === 'emulator') {
-      emulator = await createEmulator({ webhookUrl: webhookUrl ?? null, webhookSecret: secret });
-      baseUrl = await emulator.listen();
-      ({ droidId, token } = emulator);
-    } else {
-      ({ baseUrl, droidId, token } = config.target);
-    }
-    const probe: ProbeTarget = { baseUrl, droidId, token, dispatcher, timeoutMs: PROBE_TIMEOUT_MS };
-    const client = new DroidClient({ baseUrl, droidId, token: token ?? '', dispatcher });
-    const label = emulator ? `the embedded emulator at ${baseUrl} (droid ${droidId})` : `${baseUrl} (droid ${droidId})`;
-    return {
-      probe,
-      client,
-      label,
-      receiver,
-      localUrl,
-      webhookUrl,
-      messagesUrl,
-      emulator,
-      async close() {
-        await emulator?.close();
+  const opened = needsReceiver
+    ? await openTarget({
+        ...config,
+        target:
+          config.target.kind === 'remote' ? { ...config.target, token: config.target.token ?? '' } : config.target,
+        webhookSecret: webhookSecretFor(config.webhookSecret, config.target),
+        verifyToken: config.verifyToken ?? null,
+        // The intent webhooks are no check of the doctor's: none is wired to the emulator.
+        intentSecret: null,
+      }).catch(async (err: unknown) => {
         await dispatcher.close();
-        await receiver?.close();
-      },
-    };
-  } catch (err) {
-    await emulator?.close();
-    await dispatcher.close();
-    await receiver?.close();
-    throw err;
-  }
+        throw err;
+      })
+    : undefined;
+  const baseUrl = opened?.baseUrl ?? (config.target as { baseUrl: string }).baseUrl;
+  const droidId = opened?.emulator?.droidId ?? (config.target as { droidId: string }).droidId;
+  const token = opened?.emulator?.token ?? (config.target.kind === 'remote' ? config.target.token : undefined);
+  const probe: ProbeTarget = { baseUrl, droidId, token, dispatcher, timeoutMs: PROBE_TIMEOUT_MS };
+  const label = opened?.emulator
+    ? `the embedded emulator at ${baseUrl} (droid ${droidId})`
+    : `${baseUrl} (droid ${droidId})`;
+  return {
+    probe,
+    label,
+    opened,
+    async close() {
+      await opened?.close();
+      await dispatcher.close();
+    },
+  };
 }
 
 const ORDER: readonly CheckId[] = [
@@ -175,21 +137,21 @@ async function roundTripChecks(
   log: (line: string) => void,
   checks: Map<CheckId, DoctorCheck>,
 ): Promise<void> {
-  const ready = accessOk && t.receiver && t.webhookUrl && t.localUrl;
-  if (!ready)
+  const o = t.opened;
+  if (!accessOk || !o?.webhookUrl || !o.localUrl)
     checks.set(
       'round-trip',
       check('round-trip', 'skip', 'needs a reachable target that accepts the token and the droid'),
     );
   else {
-    const messages = t.emulator
+    const messages = o.emulator
       ? { skip: 'the embedded emulator forwards the messages of send only (run wires it to the receiver)' }
-      : { withinMs: config.messageWebhookCheckMs, url: t.messagesUrl ?? '/messages of the receiver' };
+      : { withinMs: config.messageWebhookCheckMs, url: o.messagesUrl ?? '/messages of the receiver' };
     const rt = await roundTrip({
-      client: t.client,
-      receiver: t.receiver!,
-      webhookUrl: t.webhookUrl!,
-      localUrl: t.localUrl!,
+      client: o.client,
+      receiver: o.receiver,
+      webhookUrl: o.webhookUrl,
+      localUrl: o.localUrl,
       baseUrl: t.probe.baseUrl,
       droidId: t.probe.droidId,
       timeoutMs: config.timeoutMs,
@@ -212,17 +174,19 @@ export async function doctor(config: ResolvedDoctorConfig, io: DoctorIO): Promis
   let redact = createRedactor(jobSecrets(config, io.env ?? process.env));
   const log = (line: string): void => void io.stderr.write(`${redact(line)}\n`);
   const t = await openDoctorTarget(config);
-  redact = createRedactor(jobSecrets(config, io.env ?? process.env, t.emulator?.token));
+  const emulated = t.opened?.emulator !== undefined;
+  const webhookUrl = t.opened?.webhookUrl;
+  redact = createRedactor(jobSecrets(config, io.env ?? process.env, t.opened?.emulator?.token));
   const checks = new Map<CheckId, DoctorCheck>();
   let network: NetworkEstimate | undefined;
   try {
-    if (t.emulator && t.webhookUrl) log(`droidcheck doctor: ${t.label}, answer webhook ${t.webhookUrl}`);
-    else if (t.webhookUrl)
-      log(`droidcheck doctor: ${t.label}; configure the service's answer webhook URL as ${t.webhookUrl}`);
+    if (emulated && webhookUrl) log(`droidcheck doctor: ${t.label}, answer webhook ${webhookUrl}`);
+    else if (webhookUrl)
+      log(`droidcheck doctor: ${t.label}; configure the service's answer webhook URL as ${webhookUrl}`);
     const cheap = await cheapChecks({
       target: t.probe,
       maxClockSkewMs: config.maxClockSkewMs,
-      webhookUrl: t.webhookUrl,
+      webhookUrl,
       signal: io.signal,
     });
     for (const c of cheap.checks) checks.set(c.id, c);
@@ -232,7 +196,7 @@ export async function doctor(config: ResolvedDoctorConfig, io: DoctorIO): Promis
       'intent-secret': config.intentSecret,
     };
     for (const role of SECRET_ROLES) {
-      const c = secretCheck(role, values[role.id], t.emulator !== undefined);
+      const c = secretCheck(role, values[role.id], emulated);
       if (c) checks.set(c.id, c);
     }
     const { host, port } = endpointOf(t.probe.baseUrl);
@@ -241,7 +205,7 @@ export async function doctor(config: ResolvedDoctorConfig, io: DoctorIO): Promis
       network = await measureRoundTrip(t.probe.baseUrl, { signal: io.signal }).catch(
         (err: Error) => ((problem = err.message), undefined),
       );
-    checks.set('network', networkCheck(network, problem, `${host}:${port}`, t.emulator === undefined));
+    checks.set('network', networkCheck(network, problem, `${host}:${port}`, !emulated));
     if (config.roundTrip) await roundTripChecks(config, io, t, cheap.accessOk, network, log, checks);
   } finally {
     await t.close();

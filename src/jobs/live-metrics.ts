@@ -9,7 +9,7 @@
  * prom-client is loaded only here, on demand (~80 ms a run without metrics does not pay).
  */
 import { listenError } from '../os-errors.js';
-import type { ResolvedConfig, ResolvedMetrics } from '../config/index.js';
+import type { ResolvedMetrics } from '../config/index.js';
 import {
   histogramBuckets,
   LatencyRecorder,
@@ -21,11 +21,12 @@ import {
 import type { DeliverySource, WebhookCounters } from '../receiver/index.js';
 import {
   verdictOf,
-  type EngineResult,
   type ProgressSnapshot,
   type RecordSink,
   type SendDelayRecorder,
+  type Shard,
 } from '../runner/index.js';
+import type { JobTraffic } from './job-spec.js';
 import { sleep } from './start-at.js';
 
 /** The receiver's counters as webhook totals by route and verdict (the names of docs/scale.md). */
@@ -101,7 +102,7 @@ export interface JobMetrics {
   /** Reads the receiver's (or the stream's) counters and clock skew at every scrape. */
   watch(receiver: DeliverySource): void;
   /** The job's final histograms (capacity: every rate combined) replace the live ones; `droidcheck_job_finished` 1. */
-  finish(engine: EngineResult | undefined): void;
+  finish(engine: JobTraffic | undefined): void;
   /** Serves `lingerMs` more (so the last scrape sees the final counts; `signal` cuts it short), then closes. */
   close(lingerMs?: number, signal?: AbortSignal): Promise<void>;
 }
@@ -117,10 +118,13 @@ function sourcesOf(latency: LatencyRecorder, sendDelay: SendDelayRecorder | unde
   };
 }
 
-/** Starts serving the job's metrics (`config.metrics`); labels `command` and, sharded, `shard`. */
-export async function startJobMetrics(config: ResolvedConfig & { metrics: ResolvedMetrics }): Promise<JobMetrics> {
+/** Starts serving the metrics of job `kind` (`config.metrics`); labels `command` (the job) and, sharded, `shard`. */
+export async function startJobMetrics(
+  kind: string,
+  config: { metrics: ResolvedMetrics; shard: Shard | undefined },
+): Promise<JobMetrics> {
   const labels: Record<string, string> = {
-    command: config.command,
+    command: kind,
     ...(config.shard && { shard: `${config.shard.index}/${config.shard.total}` }),
   };
   const { metrics, server } = await serveMetrics({ host: config.metrics.host, port: config.metrics.port, labels });

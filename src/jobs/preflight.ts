@@ -14,9 +14,7 @@
  * Two requests and one TCP handshake in all; nothing is written on the service.
  */
 import { Agent } from 'undici';
-import type { ResolvedConfig } from '../config/index.js';
 import { SetupError } from '../errors.js';
-import { modesFor } from '../runner/index.js';
 import type { Suite } from '../scenario/index.js';
 import {
   accessChecks,
@@ -33,6 +31,8 @@ import {
 } from './doctor-checks.js';
 import { INVALID_ASYNC_BODY, probe, type ProbeResult, type ProbeTarget } from './doctor-probe.js';
 import { checkLines } from './doctor-render.js';
+import type { JobConfig } from './job-spec.js';
+import { sendsAsync } from './pre-send.js';
 import { endpointOf, resolveHost, tcpConnectMs } from './network.js';
 
 /** Clock skew past which the clock check warns, ms. */
@@ -98,19 +98,13 @@ export async function cheapChecks(o: CheapCheckOptions): Promise<CheapCheckResul
  * wins over a scenario's `modes`), ack-only included. Call steps use neither answer endpoint.
  * Without the suites (the red team), whatever `--mode` does not rule out.
  */
-function usesAsyncEndpoint(config: ResolvedConfig, suites: readonly Suite[] | undefined): boolean {
+function usesAsyncEndpoint(config: JobConfig, suites: readonly Suite[] | undefined): boolean {
   if (suites === undefined) return config.mode !== 'sync';
-  return suites
-    .flatMap((s) => s.scenarios)
-    .some(
-      (sc) =>
-        modesFor(sc, config.mode).includes('async') &&
-        (sc.steps === undefined || sc.steps.some((st) => st.kind === 'say')),
-    );
+  return suites.some((s) => s.scenarios.some((sc) => sendsAsync(sc, config.mode)));
 }
 
 /** The receiver's answer-webhook URL when its port is fixed and its host is one to configure (not 0.0.0.0 / ::). */
-function fixedReceiverUrl(config: ResolvedConfig): string | undefined {
+function fixedReceiverUrl(config: JobConfig): string | undefined {
   const host = config.receiverHost;
   if (config.receiverPort === 0 || host === '0.0.0.0' || host === '::') return undefined;
   return `http://${host.includes(':') ? `[${host}]` : host}:${config.receiverPort}/webhook`;
@@ -126,7 +120,7 @@ function fixedReceiverUrl(config: ResolvedConfig): string | undefined {
  * get-droid-answer-async (usesAsyncEndpoint) is only warned about that endpoint's settings.
  */
 export async function preflight(
-  config: ResolvedConfig,
+  config: JobConfig,
   log: (line: string) => void,
   signal?: AbortSignal,
   suites?: readonly Suite[],

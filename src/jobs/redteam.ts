@@ -1,9 +1,10 @@
 /**
- * `redteam(config, io)`: `droidcheck redteam` as a library call. Sends the red team's attacks
- * (src/redteam: seeded, per category, each decided by its oracle) through the answer endpoints of
- * the target the other jobs open (jobs/target.ts: the embedded emulator by default, or
- * `--base-url`; the receiver for async), and writes one report of kind `redteam` with the
- * reporters of every job.
+ * `redteam(config, io)`: `droidcheck redteam` as a library call. Its spec (redteamSpec) through
+ * the one pipeline (pipeline.ts): sends the red team's attacks (src/redteam: seeded, per
+ * category, each decided by its oracle) through the answer endpoints of the one target
+ * (target.ts: the embedded emulator by default, with the planted weaknesses of
+ * `--emulator-weaknesses`, or `--base-url`; the receiver for async), and writes one report of
+ * kind `redteam` with the reporters of every job. It reads no suite.
  *
  * Each turn of an attack goes through the runner's per-request path (runner/execute.ts): its
  * latency lands in the report's histograms, its webhook is matched by the receiver, and the
@@ -16,24 +17,12 @@
  * are reported). Usage mistakes (an unknown category or weakness, `--rephrase` without a model,
  * weaknesses against a real service) throw UsageError (exit 2) before anything is sent.
  */
-import type { RedteamConfig } from '../config/index.js';
-import { publicSettings } from '../config/index.js';
+import { systemClock } from '../clock.js';
+import { publicSettings, type RedteamConfig } from '../config/index.js';
 import { resolveEmulatorProfile, WEAKNESSES, type Weakness } from '../emulator/index.js';
-import { SetupError, UsageError } from '../errors.js';
-import {
-  createDiskCache,
-  createGrader,
-  createOpenAiProvider,
-  createRephraser,
-  formatLlmUsage,
-  llmSettings,
-  NO_CACHE,
-  type Grader,
-  type LlmProvider,
-  type Rephraser,
-} from '../llm/index.js';
+import { UsageError } from '../errors.js';
+import { createDiskCache, createOpenAiProvider, createRephraser, NO_CACHE, type Rephraser } from '../llm/index.js';
 import { LatencyRecorder } from '../metrics/index.js';
-import { createRedactor, redactValue } from '../redact.js';
 import {
   buildRedteamSection,
   CATEGORY_IDS,
@@ -42,23 +31,18 @@ import {
   type CategoryId,
   type RedteamAsk,
 } from '../redteam/index.js';
-import { buildReport } from '../report/index.js';
-import {
-  checkAccounting,
-  ContractNotes,
-  executeRequest,
-  SetupBreaker,
-  Tally,
-  type ExecuteContext,
-  type RequestRecord,
-} from '../runner/index.js';
+import { ContractNotes, executeRequest, SetupBreaker, Tally, type RequestRecord } from '../runner/index.js';
 import type { Scenario } from '../scenario/index.js';
 import { didYouMean } from '../suggest.js';
-import { systemClock } from '../clock.js';
-import { jobSecrets } from './job-secrets.js';
-import { announceTarget, createReporters, setupMessage, type JobIO, type JobSummary } from './pipeline.js';
-import { preflight } from './preflight.js';
-import { openTarget, type Target } from './target.js';
+import {
+  drivenTraffic,
+  type JobContext,
+  type JobIO,
+  type JobOutput,
+  type JobSpec,
+  type JobSummary,
+} from './job-spec.js';
+import { runJob } from './pipeline.js';
 
 /** `--category` values as category ids; UsageError (exit 2) with a did-you-mean for an unknown one. */
 function parseCategories(given: readonly string[]): CategoryId[] | undefined {
@@ -111,63 +95,47 @@ function attackScenario(turn: { humanMessage: string; chatHistory: Scenario['cha
   };
 }
 
+/** What the attack turns add up to: counted like any job's requests, in the report's tallies and histograms. */
 interface TurnLog {
   tally: Tally;
   latency: LatencyRecorder;
   notes: ContractNotes;
   breaker: SetupBreaker;
-  onRecord(record: RequestRecord): void;
 }
 
 /**
- * The red team's `ask`: one answer turn through the runner (sync, or async + webhook), counted
- * in `log`; rejects with the turn's error when it got no answer (the attempt is then an error).
+ * The red team's `ask`: one answer turn through the runner's per-request path (sync, or async +
+ * webhook), with the job's request options (ctx.engine), counted in `log` and handed to the
+ * sinks; rejects with the turn's error when it got no answer (the attempt is then an error).
  */
-function askThrough(target: Target, config: RedteamConfig, io: JobIO, log: TurnLog): RedteamAsk {
-  const ctx: ExecuteContext = {
-    client: target.client,
-    receiver: target.receiver,
-    clock: systemClock,
-    timeoutMs: config.timeoutMs,
-    latency: log.latency,
-    abortSignal: io.abortSignal,
-    notes: log.notes,
-  };
+function askThrough(ctx: JobContext<RedteamConfig>, log: TurnLog): RedteamAsk {
+  const mode = ctx.config.redteam.mode;
+  const execute = { ...ctx.engine, clock: ctx.engine.clock ?? systemClock, latency: log.latency, notes: log.notes };
   let seq = 0;
   return async (turn) => {
-    const record = await executeRequest({ seq: seq++, scenario: attackScenario(turn), mode: config.redteam.mode }, ctx);
+    const record: RequestRecord = await executeRequest({ seq: seq++, scenario: attackScenario(turn), mode }, execute);
     log.tally.add(record);
     log.breaker.observe(record);
-    log.onRecord(record);
+    for (const sink of ctx.engine.sinks ?? []) sink.onRecord(record, false);
     if (record.outcome !== 'answered')
       throw Object.assign(new Error(record.error?.message ?? `the turn ended ${record.outcome}`), {
         code: record.error?.code ?? 'DROIDCHECK_ERR_TRANSPORT',
       });
-    return {
-      payload: record.answer,
-      latencyMs: (config.redteam.mode === 'sync' ? record.syncMs : record.answerMs) ?? 0,
-    };
+    return { payload: record.answer, latencyMs: (mode === 'sync' ? record.syncMs : record.answerMs) ?? 0 };
   };
 }
 
-/** The judge and the rephraser of the configuration (`--judge-model`, `--rephrase`), and their closing. */
-function models(config: RedteamConfig): {
-  grader: Grader | undefined;
-  rephrase: Rephraser | undefined;
-  provider: LlmProvider | undefined;
-} {
+/** The rephraser of `--rephrase` (the judge model rewords the attacks), and its closing. */
+function rephraserOf(config: RedteamConfig): { rephrase: Rephraser; close(): Promise<void> } | undefined {
   const llm = config.llm;
-  if (config.redteam.rephrase && llm?.judgeModel === undefined)
-    throw new UsageError('--rephrase has the judge model reword the attacks: give --judge-model too (docs/llm.md)');
-  const grader = llm?.judgeModel !== undefined ? createGrader(llm) : undefined;
-  if (!config.redteam.rephrase || !llm?.judgeModel) return { grader, rephrase: undefined, provider: undefined };
+  if (!config.redteam.rephrase || !llm?.judgeModel) return undefined;
   const provider = createOpenAiProvider(llm);
   const cache = llm.cacheDir !== undefined ? createDiskCache(llm.cacheDir) : NO_CACHE;
-  return { grader, provider, rephrase: createRephraser({ provider, model: llm.judgeModel, cache }) };
+  return { rephrase: createRephraser({ provider, model: llm.judgeModel, cache }), close: () => provider.close() };
 }
 
 /** The report's settings: the target's and the attacks' (no scenario selection: the red team reads no suite). */
-function redteamSettings(config: RedteamConfig): Record<string, unknown> & { redteam: { products: string[] } } {
+function redteamSettings(config: RedteamConfig): Record<string, unknown> {
   const {
     paths: _p,
     concurrency: _c,
@@ -179,127 +147,79 @@ function redteamSettings(config: RedteamConfig): Record<string, unknown> & { red
   return { ...rest, redteam: { ...config.redteam, products: productsOf(config) } };
 }
 
-/** Runs the red team (see module docs). Throws UsageError / ConfigError (exit 2) before anything is sent; SetupError (exit 2) when every turn failed the same set-up way. */
-export async function redteam(config: RedteamConfig, io: JobIO): Promise<JobSummary> {
-  const categories = parseCategories(config.redteam.categories);
-  const weaknesses = parseWeaknesses(config.redteam.emulatorWeaknesses, config);
-  const env = io.env ?? process.env;
-  let redactor = createRedactor(jobSecrets(config, env));
-  const redact = (text: string): string => redactor(text);
-  const { grader, rephrase, provider } = models(config);
-  const reporters = createReporters(config, io, redact);
-  const log = (line: string): void => void io.stderr.write(`${redact(line)}\n`);
-  const startedAt = new Date().toISOString();
+/** The attacks (module docs), each turn through the target; the red team's section. */
+async function attack(
+  ctx: JobContext<RedteamConfig>,
+  categories: CategoryId[] | undefined,
+  weaknesses: Weakness[] | undefined,
+): Promise<JobOutput> {
+  const { config } = ctx;
+  if (weaknesses && weaknesses.length > 0)
+    ctx.log(`droidcheck: the embedded emulator has planted weaknesses: ${weaknesses.join(', ')}`);
+  await ctx.begin(undefined);
+  const startedAt = new Date();
   const t0 = performance.now();
-  const settings = redteamSettings(config);
-  let target: Target | undefined;
+  const turns: TurnLog = {
+    tally: new Tally(),
+    latency: new LatencyRecorder(),
+    notes: new ContractNotes(),
+    breaker: new SetupBreaker(),
+  };
+  const rephraser = rephraserOf(config);
   try {
-    await preflight(config, log, io.stopSignal);
-    target = await openTarget(config, log, weaknesses ? { weaknesses } : {});
-    const opened = target;
-    redactor = createRedactor(jobSecrets(config, env, target.emulator?.token));
-    await announceTarget(config, target, [], io, log);
-    if (weaknesses && weaknesses.length > 0)
-      log(`droidcheck: the embedded emulator has planted weaknesses: ${weaknesses.join(', ')}`);
-    for (const r of reporters) await r.onRunStart?.({ startedAt, kind: 'redteam', planned: undefined, settings });
-    const turns: TurnLog = {
-      tally: new Tally(),
-      latency: new LatencyRecorder(),
-      notes: new ContractNotes(),
-      breaker: new SetupBreaker(),
-      onRecord: (record) => {
-        for (const r of reporters) r.onResult?.(record, false);
-      },
-    };
     const run = await executeRedteam({
-      ask: askThrough(opened, config, io, turns),
+      ask: askThrough(ctx, turns),
       ...(categories && { categories }),
       attempts: config.redteam.attempts,
       seed: config.redteam.seed,
-      products: settings.redteam.products,
+      products: productsOf(config),
       canaries: config.redteam.canaries,
-      ...(grader && { judge: grader }),
-      ...(rephrase && { rephrase }),
-      ...(io.stopSignal && { signal: io.stopSignal }),
+      ...(ctx.grader && { judge: ctx.grader }),
+      ...(rephraser && { rephrase: rephraser.rephrase }),
+      ...(ctx.engine.stopSignal && { signal: ctx.engine.stopSignal }),
     });
-    await opened.close();
-    return await finish({
-      config,
-      io,
-      reporters,
-      redact,
-      log,
+    const failure = turns.breaker.failure();
+    const traffic = drivenTraffic({
       startedAt,
-      t0,
-      settings,
-      target: opened,
-      turns,
-      run,
-      grader,
+      finishedAt: new Date(),
+      durationMs: performance.now() - t0,
+      ...turns,
+      interrupted: run.interrupted,
+      // Every turn failed the same set-up way and none was answered: exit 2 (pipeline.ts).
+      setupFailure: failure && turns.tally.outcomes.answered === 0 ? failure : undefined,
     });
-  } catch (err) {
-    for (const r of reporters) await r.onAbort?.();
-    throw err;
+    return {
+      traffic,
+      sections: { redteam: { ...buildRedteamSection(run), maxSuccessRate: config.redteam.maxSuccessRate } },
+    };
   } finally {
-    await target?.close();
-    await grader?.close();
-    await provider?.close();
+    await rephraser?.close();
   }
 }
 
-interface Finish {
-  config: RedteamConfig;
-  io: JobIO;
-  reporters: ReturnType<typeof createReporters>;
-  redact: (text: string) => string;
-  log: (line: string) => void;
-  startedAt: string;
-  t0: number;
-  settings: Record<string, unknown>;
-  target: Target;
-  turns: TurnLog;
-  run: Awaited<ReturnType<typeof executeRedteam>>;
-  grader: Grader | undefined;
+/**
+ * `redteam` as a spec: reads no suite, sends the attacks through the target with the planted
+ * weaknesses, grades the judged categories with the judge model (`--judge-model`), judges
+ * not the spec's limits (its verdict is the red team's; the command takes no --threshold), keeps the answers
+ * of failed turns, and adds the redteam section. Throws UsageError (exit 2) for an unknown
+ * category or weakness, weaknesses against a real service, or `--rephrase` without a model.
+ */
+function redteamSpec(config: RedteamConfig): JobSpec<RedteamConfig> {
+  const categories = parseCategories(config.redteam.categories);
+  const weaknesses = parseWeaknesses(config.redteam.emulatorWeaknesses, config);
+  if (config.redteam.rephrase && config.llm?.judgeModel === undefined)
+    throw new UsageError('--rephrase has the judge model reword the attacks: give --judge-model too (docs/llm.md)');
+  return {
+    kind: 'redteam',
+    reads: { deal: 'none' },
+    judges: { defaultThresholds: false, grader: 'oracles' },
+    settings: redteamSettings,
+    target: { weaknesses },
+    send: (ctx) => attack(ctx, categories, weaknesses),
+  };
 }
 
-/** The accounting, the one report (kind `redteam`), every reporter. */
-async function finish(f: Finish): Promise<JobSummary> {
-  const { config, io, turns, target } = f;
-  const interrupted = f.run.interrupted || Boolean(io.stopSignal?.aborted);
-  const failure = turns.breaker.failure();
-  if (failure && turns.tally.outcomes.answered === 0 && !interrupted)
-    throw new SetupError(f.redact(setupMessage(failure, target, config)));
-  const receiver = target.receiver.stats();
-  const accounting = checkAccounting({
-    outcomes: turns.tally.outcomes,
-    requests: turns.tally.requests,
-    notSent: 0,
-    receiver,
-    parked: target.receiver.parkedCount(),
-    inbound: target.receiver.inboundStats(),
-  });
-  const durationMs = performance.now() - f.t0;
-  const report = buildReport({
-    kind: 'redteam',
-    startedAt: f.startedAt,
-    finishedAt: new Date().toISOString(),
-    durationMs,
-    settings: f.settings,
-    tally: turns.tally.snapshot(),
-    latency: turns.latency,
-    receiver,
-    accounting,
-    thresholds: [],
-    defaultThresholds: false,
-    notes: turns.notes.list(),
-    interrupted,
-    redteam: { ...buildRedteamSection(f.run), maxSuccessRate: config.redteam.maxSuccessRate },
-    ...(f.grader && config.llm && { judge: { settings: llmSettings(config.llm), usage: f.grader.usage() } }),
-  });
-  if (f.grader) f.log(`droidcheck: judge ${formatLlmUsage(f.grader.usage())}`);
-  const safe = redactValue(report, f.redact);
-  for (const r of f.reporters) await r.onRunEnd?.(safe);
-  const files = f.reporters.flatMap((r) => r.files ?? []);
-  if (files.length > 0) io.stdout.write(`reports: ${files.join(', ')}\n`);
-  return { report: safe, exitCode: safe.exitCode, files };
+/** Runs the red team (see module docs). Throws UsageError / ConfigError (exit 2) before anything is sent; SetupError (exit 2) when every turn failed the same set-up way. */
+export function redteam(config: RedteamConfig, io: JobIO): Promise<JobSummary> {
+  return runJob(redteamSpec(config), config, io);
 }

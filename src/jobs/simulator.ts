@@ -5,7 +5,6 @@
  * the scenario's `expect` reads (the last payload, `transcript`, `turns`: docs/llm.md).
  */
 import { UsageError } from '../errors.js';
-import type { ResolvedConfig } from '../config/index.js';
 import { formatLocation } from '../errors.js';
 import {
   assertSimulatorConfig,
@@ -18,18 +17,23 @@ import {
 } from '../llm/index.js';
 import type { CustomerSimulator } from '../runner/index.js';
 import { needsSimulator, type Suite } from '../scenario/index.js';
+import type { JobConfig, JobSpec } from './job-spec.js';
 
 /**
- * Before anything is sent: `simulate:` scenarios run in `droidcheck run` only (under load one
- * model conversation per arrival would be the load), and need a model. Throws UsageError /
- * ConfigError (exit 2) naming the first scenario's file:line:col.
+ * Before anything is sent: `simulate:` scenarios run in a job that simulates (`droidcheck run`
+ * only: under load one model conversation per arrival would be the load), and need a model.
+ * Throws UsageError / ConfigError (exit 2) naming the first scenario's file:line:col.
  */
-export function checkSimulated(config: ResolvedConfig, suites: readonly Suite[]): void {
+export function checkSimulated(
+  config: Pick<JobConfig, 'llm'>,
+  suites: readonly Suite[],
+  spec: Pick<JobSpec, 'kind' | 'judges'>,
+): void {
   const uses = needsSimulator(suites);
   if (uses.length === 0) return;
-  if (config.command !== 'run') {
+  if (spec.judges.simulates !== true) {
     throw new UsageError(
-      `${formatLocation(uses[0]!.location)}: a simulate: scenario runs in droidcheck run only (under ${config.command} each arrival would be a model conversation); leave it out with --exclude-tag or --grep`,
+      `${formatLocation(uses[0]!.location)}: a simulate: scenario runs in droidcheck run only (under ${spec.kind} each arrival would be a model conversation); leave it out with --exclude-tag or --grep`,
     );
   }
   assertSimulatorConfig(uses, config.llm);
@@ -62,7 +66,7 @@ export function openSimulator(llm: ResolvedLlmConfig): OpenedSimulator {
 }
 
 /** A simulator when a suite simulates a customer, else undefined. */
-export function simulatorFor(config: ResolvedConfig, suites: readonly Suite[]): OpenedSimulator | undefined {
+export function simulatorFor(config: Pick<JobConfig, 'llm'>, suites: readonly Suite[]): OpenedSimulator | undefined {
   return needsSimulator(suites).length > 0 && config.llm?.simulatorModel !== undefined
     ? openSimulator(config.llm)
     : undefined;

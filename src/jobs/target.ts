@@ -1,20 +1,53 @@
 /**
- * Opens what a run talks to: the embedded emulator (default) or a real service, plus the
- * webhook receiver, all wired together. With no target configured it is the emulator, so
- * a fresh machine runs the suites with no account and no network. With `--deliveries
- * redis://...` (sharded load, docs/scale.md) no receiver is
- * started: the deliveries come from the Redis Stream that `droidcheck receive` fills
- * (createStreamReceiver, read from this process's start; docs/receiver.md).
+ * The one target set-up of every job (the pipeline's, and doctor's round trip): what a job talks
+ * to, the embedded emulator (default) or a real service, plus the webhook receiver, all wired
+ * together. With no target configured it is the emulator, so a fresh machine runs the suites
+ * with no account and no network. With `--deliveries redis://...` (sharded load, docs/scale.md)
+ * no receiver is started: the deliveries come from the Redis Stream that `droidcheck receive`
+ * fills (createStreamReceiver, read from this process's start; docs/receiver.md). What a job
+ * asks beyond its configuration (planted weaknesses, the emulator's webhook retries, a receiver
+ * that fails on purpose) is a TargetOptions of its spec (job-spec.ts).
  */
+import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Agent } from 'undici';
 import { DroidClient } from '../client/index.js';
+import type { Clock } from '../clock.js';
+import type { RunConfig } from '../config/index.js';
 import { InternalError } from '../errors.js';
-import type { ResolvedConfig } from '../config/index.js';
-import { createEmulator, startEmulatorWorker, type EmulatorOptions } from '../emulator/index.js';
+import { createEmulator, startEmulatorWorker, type EmulatorOptions, type Weakness } from '../emulator/index.js';
 import { listenError } from '../os-errors.js';
 import { createReceiver, createStreamReceiver, redactRedisUrl, type DeliverySource } from '../receiver/index.js';
+import type { ResponsePlan } from '../receiver/index.js';
+
+/**
+ * What openTarget reads of a configuration: a job's (config/index.ts ResolvedConfig), or what
+ * doctor and webhook-policy make of theirs (absent: no verify token or intent secret, no
+ * `--deliveries`, the emulator inline, the sync message form found out).
+ */
+export type TargetConfig = Pick<RunConfig, 'target' | 'webhookSecret' | 'receiverHost' | 'receiverPort' | 'publicUrl'> &
+  Partial<Pick<RunConfig, 'verifyToken' | 'intentSecret' | 'deliveries' | 'emulatorThread' | 'syncMessage'>>;
+
+/** What a job asks of its target beyond the configuration (JobSpec.target). */
+export interface TargetOptions {
+  /** Flaws planted in the embedded emulator (`redteam --emulator-weaknesses`). */
+  weaknesses?: Weakness[] | undefined;
+  /** The embedded emulator's answer-webhook retry policy (webhook-policy's `--webhook-attempts`...); default the emulator's. */
+  webhookRetry?: EmulatorOptions['delivery'];
+  /** How the receiver answers each answer webhook (webhook-policy: fails on purpose; receiver/response-plan.ts). */
+  responsePlan?: ResponsePlan | undefined;
+  /** The receiver's clock (arrival times); default systemClock. */
+  clock?: Clock | undefined;
+}
+
+/** The secret the embedded emulator delivers with when none is set: a random one, as resolveConfig gives `run`. */
+export function webhookSecretFor(
+  given: string | null | undefined,
+  target: { kind: 'emulator' | 'remote' },
+): string | null {
+  return given ?? (target.kind === 'emulator' ? randomBytes(24).toString('base64url') : null);
+}
 
 /** Where a shard reads its deliveries (`--deliveries`). */
 interface StreamDeliveries {
@@ -31,6 +64,8 @@ export interface Target {
   receiver: DeliverySource;
   /** The URL the service must POST answers to (without the secret); undefined with `--deliveries` (the receivers' URL). */
   webhookUrl: string | undefined;
+  /** Where this process's receiver listens for answers (the tunnel's end); undefined with `--deliveries`. */
+  localUrl: string | undefined;
   /** The message-forwarding webhook URL to configure (without the verify token). */
   messagesUrl: string | undefined;
   /** The intent webhook URL to configure in each intent. */
@@ -74,18 +109,20 @@ async function startEmbeddedEmulator(options: EmulatorOptions, preferWorker: boo
 interface OpenedDeliveries {
   receiver: DeliverySource;
   webhookUrl: string | undefined;
+  localUrl: string | undefined;
   urls: { messages: string; intents: string } | undefined;
   deliveries: StreamDeliveries | undefined;
 }
 
 /** The receiver on loopback by default, or the stream of `--deliveries`. Throws ConfigError when Redis cannot be reached. */
-async function openDeliveries(config: ResolvedConfig): Promise<OpenedDeliveries> {
+async function openDeliveries(config: TargetConfig, options: TargetOptions): Promise<OpenedDeliveries> {
   if (config.deliveries) {
     const { redisUrl, stream } = config.deliveries;
     const receiver = await createStreamReceiver({ redisUrl, stream });
     return {
       receiver,
       webhookUrl: undefined,
+      localUrl: undefined,
       urls: undefined,
       deliveries: { redis: redactRedisUrl(redisUrl), stream, shardId: receiver.shardId },
     };
@@ -94,8 +131,10 @@ async function openDeliveries(config: ResolvedConfig): Promise<OpenedDeliveries>
     host: config.receiverHost,
     port: config.receiverPort,
     secret: config.webhookSecret,
-    verifyToken: config.verifyToken,
-    intentSecret: config.intentSecret,
+    verifyToken: config.verifyToken ?? null,
+    intentSecret: config.intentSecret ?? null,
+    ...(options.responsePlan && { responsePlan: options.responsePlan }),
+    ...(options.clock && { clock: options.clock }),
   });
   // The receiver binds the user's --receiver-host/--receiver-port: a port in use or an address
   // this machine lacks is the user's mistake (exit 2), not droidcheck's.
@@ -107,19 +146,26 @@ async function openDeliveries(config: ResolvedConfig): Promise<OpenedDeliveries>
       { flag: '--receiver-port', value: config.receiverPort },
     );
   });
-  return { receiver, webhookUrl: config.publicUrl ?? receiverUrl, urls: receiver.urls(), deliveries: undefined };
+  return {
+    receiver,
+    webhookUrl: config.publicUrl ?? receiverUrl,
+    localUrl: receiverUrl,
+    urls: receiver.urls(),
+    deliveries: undefined,
+  };
 }
 
 /**
- * Starts the receiver (and the emulator when no base URL is configured) on loopback by default.
- * `emulatorExtra`: more options of the embedded emulator (`droidcheck redteam --emulator-weaknesses`).
+ * Starts the receiver (and the emulator when no base URL is configured) on loopback by default,
+ * with what the job's `options` ask. Throws UsageError (exit 2) for a receiver address or port
+ * this machine cannot bind, ConfigError when `--deliveries`' Redis cannot be reached.
  */
 export async function openTarget(
-  config: ResolvedConfig,
+  config: TargetConfig,
   log: (line: string) => void = () => undefined,
-  emulatorExtra: Pick<EmulatorOptions, 'weaknesses'> = {},
+  options: TargetOptions = {},
 ): Promise<Target> {
-  const { receiver, webhookUrl, urls, deliveries } = await openDeliveries(config);
+  const { receiver, webhookUrl, localUrl, urls, deliveries } = await openDeliveries(config, options);
   // Behind a tunnel the three webhooks share its origin: <public>/webhook, /messages, /intents.
   const publicOf = (local: string | undefined): string | undefined =>
     local === undefined
@@ -144,9 +190,10 @@ export async function openTarget(
         {
           webhookUrl,
           webhookSecret: config.webhookSecret,
-          ...(messagesUrl && { messageWebhookUrl: messagesUrl, verifyToken: config.verifyToken }),
+          ...(messagesUrl && { messageWebhookUrl: messagesUrl, verifyToken: config.verifyToken ?? null }),
           ...(intentsUrl && { intentWebhook: { url: intentsUrl, secret: config.intentSecret ?? '' } }),
-          ...emulatorExtra,
+          ...(options.weaknesses && { weaknesses: options.weaknesses }),
+          ...(options.webhookRetry && { delivery: options.webhookRetry }),
         },
         config.emulatorThread === 'worker',
       );
@@ -172,13 +219,14 @@ export async function openTarget(
     token,
     dispatcher,
     onSyncMessageForm,
-    syncMessageForm: config.syncMessage,
+    syncMessageForm: config.syncMessage ?? 'auto',
   });
   let closing: Promise<void> | undefined;
   return {
     client,
     receiver,
     webhookUrl,
+    localUrl,
     messagesUrl,
     intentsUrl,
     baseUrl,

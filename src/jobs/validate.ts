@@ -15,8 +15,9 @@ import { DEFAULT_CONFIG_FILE, fileFlags, loadConfigFile, resolveConfig, type Job
 import { formatLocation, UsageError } from '../errors.js';
 import type { GraderUse } from '../llm/index.js';
 import { loadSuites, type Suite } from '../scenario/index.js';
-import { selectSuites } from './pipeline.js';
 import { checkBeforeSending } from './pre-send.js';
+import { runSpec } from './run.js';
+import { selectSuites } from './select.js';
 
 export interface ValidateResult {
   /** Every suite loaded from the paths. */
@@ -96,7 +97,8 @@ export async function validateScenarios(
     );
   }
   // The scenarios run would run (the config's tags, grep and shard), checked as run checks them.
-  const { deferred } = await checkBeforeSending(config, await selectSuites(config, suites));
+  const spec = runSpec(config);
+  const { deferred } = await checkBeforeSending(config, await selectSuites(config, spec.reads, suites), spec);
   const scenarios = suites.reduce((n, s) => n + s.scenarios.length, 0);
   const steps = suites.reduce((n, s) => n + s.scenarios.reduce((m, sc) => m + (sc.steps?.length ?? 0), 0), 0);
   return { suites, scenarios, steps, warnings: deferredWarnings(deferred, config.llm?.baseUrl) };

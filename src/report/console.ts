@@ -15,6 +15,8 @@ import { notJudgedSummary } from '../metrics/index.js';
 import { formatMs } from '../units.js';
 import { formatValue } from './format-value.js';
 import { groupFailures } from './failure-groups.js';
+import { reportHeadline } from './headline.js';
+import { measuresRequests } from './sections/common.js';
 import { SECTIONS, type ReportDocument } from './sections/index.js';
 import type { ScenarioEntry } from './sections/scenarios.js';
 import { suiteCounts, suiteLines } from './suite-lines.js';
@@ -126,6 +128,13 @@ function failureLines(report: ReportDocument, paint: Paint): string[] {
  */
 export function renderConsoleSummary(report: ReportDocument, opts: ConsoleSummaryOptions = {}): string {
   const paint = opts.color ? ansiPaint : plainPaint;
+  const verbose = opts.verbose ?? false;
+  // A job that sends no engine requests (webhook-policy): its sections, and its verdict.
+  if (!measuresRequests(report.kind)) {
+    const views = consoleViews(report, verbose).flatMap((v) => consoleLines(v, paint));
+    const last = `droidcheck ${report.kind}: ${reportHeadline(report).verdict} in ${formatMs(report.durationMs)} · exit ${report.exitCode}`;
+    return `${[...views, '', last].join('\n')}\n`;
+  }
   const s = report.summary;
   const breached = report.thresholds.filter((t) => !t.passed).length;
   const notJudged = notJudgedSummary(report.thresholds);
@@ -147,7 +156,6 @@ export function renderConsoleSummary(report: ReportDocument, opts: ConsoleSummar
         ]
       : []),
   ];
-  const verbose = opts.verbose ?? false;
   const max = opts.maxScenarioLines ?? 200;
   const lines = [
     paint('strong', `droidcheck ${report.kind}: ${s.sent} requests in ${formatMs(report.durationMs)}`),

@@ -73,7 +73,7 @@ function addCase(suite: XMLBuilder, c: JUnitCase): void {
   addProperties(tc, c.properties ?? []);
   const p = c.problem;
   if (p?.kind === 'skipped') tc.ele('skipped', { message: attr(p.message) });
-  else if (p) tc.ele(p.kind, { message: attr(p.message), type: attr(p.type) }).txt(xmlSafe(p.text));
+  else if (p) tc.ele(p.kind, { message: attr(p.message), type: attr(p.type ?? p.kind) }).txt(xmlSafe(p.text ?? ''));
 }
 
 /** Every section's suites (section.ts `junit`), in the registry's order, the verdict suites last. */

@@ -5,14 +5,14 @@
 import type { Writable } from 'node:stream';
 import type { ProgressSnapshot } from '../runner/index.js';
 import type { AnswerPolicy } from './ndjson.js';
-import type { ReportDocument } from './sections/index.js';
+import type { ReportDocument, ReportKind } from './sections/index.js';
 import type { RequestRecord } from './run-types.js';
 
 /** What a job tells reporters when it starts. */
 export interface RunStartInfo {
   startedAt: string;
-  /** Which job: run, load or capacity. */
-  kind?: 'run' | 'load' | 'capacity' | 'redteam';
+  /** Which job (its report's kind). */
+  kind?: ReportKind;
   /** Requests planned (scenario x mode x repeat), when known (run). */
   planned?: number | undefined;
   /** Settings without token or secret. */

@@ -83,9 +83,8 @@ export interface JUnitCase {
   file?: string;
   /** `<property>` name/value pairs. */
   properties?: readonly (readonly [string, string])[];
-  problem?:
-    | { kind: 'failure' | 'error'; message: string; type: string; text: string }
-    | { kind: 'skipped'; message: string };
+  /** `type` and `text` (the message's detail) are a failure's and an error's. */
+  problem?: { kind: 'failure' | 'error' | 'skipped'; message: string; type?: string; text?: string };
 }
 
 /** One JUnit `<testsuite>`: its counts and time are those of its cases. */

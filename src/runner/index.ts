@@ -3,7 +3,7 @@
  * (closed, open), `executeRequest`, sinks, the tally, the timeline and the accounting invariant.
  */
 export * from './types.js';
-export type { ExecuteContext } from './context.js';
+export type { ExecuteContext, RequestOptions } from './context.js';
 export { ContractNotes } from './contract-notes.js';
 export { executeRequest } from './execute.js';
 export type { CustomerSimulator } from './simulator-types.js';

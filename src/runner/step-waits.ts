@@ -168,14 +168,17 @@ function excerpt(m: MessageForwarding): string {
   return one.length > 80 ? `${one.slice(0, 79)}…` : one;
 }
 
-/** Waits for the bot's reply to a `send` (see module docs); `failure` when none came in time. */
-export async function awaitReply(
+/** A wait of a `send` step on the message webhook, from `stepStart` (clock ms) for the step's customer. */
+type ReplyWaiter = (
   wait: ReplyWait,
   customerId: string | number,
   stepStart: number,
   ctx: ExecuteContext,
-): Promise<WaitEnd<MessageForwarding> & { failure?: ExpectationFailure }> {
-  const receiver = ctx.receiver;
+) => Promise<WaitEnd<MessageForwarding> & { failure?: ExpectationFailure }>;
+
+/** Waits for the bot's reply to a `send` (see module docs); `failure` when none came in time. */
+export const awaitReply: ReplyWaiter = async (wait, customerId, stepStart, ctx) => {
+  const { receiver } = ctx;
   const from = wait.from.join('|');
   if (!receiver) return withoutReceiver('reply', 'waitForReply', `a reply of type ${from}`, wait.location);
   const expected = `a reply of type ${from} within ${formatMs(wait.withinMs)}`;
@@ -190,16 +193,11 @@ export async function awaitReply(
     `; messages of customer ${customerId} do reach the receiver, so the message webhook works: is the bot on for this customer?`;
   const message = `no reply (type ${from}) within ${formatMs(wait.withinMs)}${hint}`;
   return failed('reply', 'waitForReply', expected, null, message, wait.location);
-}
+};
 
 /** Waits out `noReplyWithin` (see module docs); `failure` when a reply came, or when nothing shows the webhook works. */
-export async function awaitNoReply(
-  wait: ReplyWait,
-  customerId: string | number,
-  stepStart: number,
-  ctx: ExecuteContext,
-): Promise<WaitEnd<MessageForwarding> & { failure?: ExpectationFailure }> {
-  const receiver = ctx.receiver;
+export const awaitNoReply: ReplyWaiter = async (wait, customerId, stepStart, ctx) => {
+  const { receiver } = ctx;
   const from = wait.from.join('|');
   const expected = `no reply of type ${from} within ${formatMs(wait.withinMs)}`;
   if (!receiver) return withoutReceiver('reply', 'noReplyWithin', expected, wait.location);
@@ -230,7 +228,7 @@ export async function awaitNoReply(
   if (hint === '') return { payload: null, interrupted: false };
   const message = `cannot show that no reply came within ${formatMs(wait.withinMs)}${hint}`;
   return failed('reply', 'noReplyWithin', expected, undefined, message, wait.location);
-}
+};
 
 /** What an intent-webhook wait looks for. */
 export interface IntentLookup {

@@ -13,7 +13,9 @@ import { createEmulator, type Emulator } from '../../src/emulator/index.js';
 import { checkStartAt, sleepUntil } from '../../src/jobs/start-at.js';
 import { mergeLoadSections } from '../../src/report/sections/load.js';
 import type { LoadSection } from '../../src/report/index.js';
-import { selectSuites } from '../../src/jobs/pipeline.js';
+import { loadSpec } from '../../src/jobs/load.js';
+import { runSpec } from '../../src/jobs/run.js';
+import { selectSuites } from '../../src/jobs/select.js';
 
 const REMOTE = { baseUrl: 'http://127.0.0.1:9', droidId: 1 };
 const ENV = { DROID_API_TOKEN: 'tok-0123456789abcdef' };
@@ -45,9 +47,9 @@ describe('load --shard: an execution segment of the whole load', () => {
     // Every shard runs every stateless scenario (load --shard splits arrivals); each scenario that
     // acts on a customer's state runs in one shard only (shards cannot take turns on a customer).
     const scenarios = async (c: typeof whole) =>
-      (await selectSuites(c)).flatMap((s) => s.scenarios).map((sc) => `${sc.suite}/${sc.name}`);
+      (await selectSuites(c, loadSpec(c).reads)).flatMap((s) => s.scenarios).map((sc) => `${sc.suite}/${sc.name}`);
     const all = await scenarios(whole);
-    const stateful = (await selectSuites(whole))
+    const stateful = (await selectSuites(whole, loadSpec(whole).reads))
       .flatMap((s) => s.scenarios)
       .filter((sc) => sc.steps?.some((st) => st.kind === 'call' && st.customerId !== undefined))
       .map((sc) => `${sc.suite}/${sc.name}`);
@@ -61,7 +63,8 @@ describe('load --shard: an execution segment of the whole load', () => {
         .filter((n) => stateful.includes(n))
         .sort(),
     ).toEqual([...stateful].sort());
-    const run = await selectSuites(resolveConfig('run', { paths: ['scenarios'], shard: '1/3' }));
+    const runConfig = resolveConfig('run', { paths: ['scenarios'], shard: '1/3' });
+    const run = await selectSuites(runConfig, runSpec(runConfig).reads);
     expect(run.flatMap((s) => s.scenarios).length).toBeLessThan(all.length);
   });
 

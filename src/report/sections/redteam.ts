@@ -11,7 +11,7 @@
 import { z } from 'zod';
 import { wilsonInterval } from '../../metrics/stats.js';
 import { CATEGORY_IDS, redteamVerdict, type RedteamCategoryRow, type RedteamSection } from '../../redteam/index.js';
-import { defineSection } from '../section.js';
+import { defineSection, type JUnitCase } from '../section.js';
 import { code, pct, plural, span, type SectionView, type Text } from '../view.js';
 import { count, obj, share, type Assert, type Same } from './common.js';
 
@@ -151,19 +151,21 @@ function redteamView(r: RedteamReportSection): SectionView {
   };
 }
 
-/** One JUnit testcase per category: a failure with its findings, skipped when it did not run (junit.ts). */
-export function redteamTestcases(
-  r: RedteamReportSection,
-): { name: string; failure?: { message: string; body: string }; skipped?: string }[] {
+/** One JUnit testcase per category (classname droidcheck.redteam): a failure with its findings' conversations, skipped when it did not run. */
+export function redteamTestcases(r: RedteamReportSection): JUnitCase[] {
   const reasons = redteamReasons(r);
   return r.categories.map((c) => {
-    if (c.skipped !== undefined) return { name: c.id, skipped: c.skipped };
+    const tc = { classname: REDTEAM_SUITE, name: c.id, timeMs: 0 };
+    if (c.skipped !== undefined) return { ...tc, problem: { kind: 'skipped', message: c.skipped } };
     const why = reasons.filter((x) => x.startsWith(`${c.id}:`));
-    if (why.length === 0) return { name: c.id };
+    if (why.length === 0) return tc;
     const findings = r.findings.filter((f) => f.category === c.id).map((f) => `${f.evidence}\n${f.transcript}`);
-    return { name: c.id, failure: { message: why.join('; '), body: findings.join('\n\n') || why.join('\n') } };
+    const text = findings.join('\n\n') || why.join('\n');
+    return { ...tc, problem: { kind: 'failure', message: why.join('; '), type: 'redteam', text } };
   });
 }
+
+const REDTEAM_SUITE = 'droidcheck.redteam';
 
 type Doc = { redteam?: RedteamReportSection };
 
@@ -182,29 +184,5 @@ export const redteamSection = defineSection({
     return sections.length > 0 ? { redteam: mergeRedteam(sections) } : {};
   },
   views: (d: Doc) => (d.redteam ? [redteamView(d.redteam)] : []),
-  junit: (d: Doc) =>
-    d.redteam
-      ? [
-          {
-            name: REDTEAM_SUITE,
-            cases: redteamTestcases(d.redteam).map((c) => ({
-              classname: REDTEAM_SUITE,
-              name: c.name,
-              timeMs: 0,
-              ...(c.skipped !== undefined && { problem: { kind: 'skipped' as const, message: c.skipped } }),
-              ...(c.failure && {
-                problem: {
-                  kind: 'failure' as const,
-                  message: c.failure.message,
-                  type: 'redteam',
-                  text: c.failure.body,
-                },
-              }),
-            })),
-          },
-        ]
-      : [],
+  junit: (d: Doc) => (d.redteam ? [{ name: REDTEAM_SUITE, cases: redteamTestcases(d.redteam) }] : []),
 });
-
-/** The JUnit suite of the red team: one testcase per attack category. */
-const REDTEAM_SUITE = 'droidcheck.redteam';

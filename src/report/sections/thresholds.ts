@@ -21,7 +21,7 @@ import {
 } from '../../metrics/index.js';
 import type { ReceiverStats } from '../run-types.js';
 import type { ByTurnFields } from './by-turn.js';
-import { defineSection, type MergeReportsOptions, type SectionInput } from '../section.js';
+import { defineSection, type JUnitCase, type MergeReportsOptions, type SectionInput } from '../section.js';
 import { span, type Tone } from '../view.js';
 import { count, obj, type Assert, type Same } from './common.js';
 import type { Histograms, LatencyEntry } from './latency.js';
@@ -95,6 +95,19 @@ const judge = (expressions: readonly string[], d: Judged, defaults: boolean): Th
     { defaults, ackBasis: d.network ? 'ackServer' : 'ack' },
   );
 
+const THRESHOLD_SUITE = 'droidcheck.thresholds';
+
+function thresholdCase(t: ThresholdResult): JUnitCase {
+  const tc = { classname: THRESHOLD_SUITE, name: t.expression, timeMs: 0 };
+  if (t.status === 'passed') return tc;
+  const message = thresholdVerdictText(t);
+  if (t.status !== 'breached') return { ...tc, problem: { kind: 'skipped', message } };
+  return {
+    ...tc,
+    problem: { kind: 'failure', message, type: 'threshold', text: `${t.expression}\n${describeThreshold(t)}` },
+  };
+}
+
 export const thresholdsSection = defineSection({
   name: 'thresholds',
   fields: { thresholds: z.array(thresholdResultSchema) },
@@ -128,29 +141,6 @@ export const thresholdsSection = defineSection({
   // One testcase per threshold: a failure when breached, skipped when not judged.
   junit: (d: Doc, opts) =>
     (opts.thresholds ?? true) && d.thresholds.length > 0
-      ? [
-          {
-            name: THRESHOLD_SUITE,
-            verdicts: true,
-            cases: d.thresholds.map((t) => ({
-              classname: THRESHOLD_SUITE,
-              name: t.expression,
-              timeMs: 0,
-              ...(t.status === 'breached'
-                ? {
-                    problem: {
-                      kind: 'failure' as const,
-                      message: thresholdVerdictText(t),
-                      type: 'threshold',
-                      text: `${t.expression}\n${describeThreshold(t)}`,
-                    },
-                  }
-                : t.status !== 'passed' && { problem: { kind: 'skipped' as const, message: thresholdVerdictText(t) } }),
-            })),
-          },
-        ]
+      ? [{ name: THRESHOLD_SUITE, verdicts: true, cases: d.thresholds.map(thresholdCase) }]
       : [],
 });
-
-/** The JUnit suite of the thresholds (classname and suite name). */
-const THRESHOLD_SUITE = 'droidcheck.thresholds';
