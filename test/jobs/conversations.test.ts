@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../src/config/index.js';
 import { runLoad } from '../../src/jobs/index.js';
 import { readReportFile } from '../../src/report/index.js';
-import { collectReportDir } from '../helpers/cli.js';
+import { collectReportDir, passedExitCode } from '../helpers/cli.js';
 
 const SUITE = `
 suite: Talk
@@ -125,7 +125,7 @@ describe('load: conversations with think time', () => {
       {},
     );
     const summary = await runLoad(config, { stdout: sink().stream, stderr: sink().stream, env: {} });
-    expect(summary.exitCode).toBe(0);
+    expect(summary.exitCode).toBe(passedExitCode(reportDir));
     const report = await readReportFile(join(reportDir, 'report.json'));
     expect(report.settings.think).toBe(false);
     expect(report.summary.outcomes.answered).toBe(report.load!.sent);

@@ -88,7 +88,7 @@ describe('the preflight of a job that sends nothing to the async endpoint', () =
     expect(res.code, res.stderr).not.toBe(2);
     expect(service.stats.syncAnswered).toBeGreaterThan(0);
     expect(service.stats.asyncAccepted).toBe(0);
-  }, 90_000);
+  });
 
   it('run of call steps only, of scenarios declared sync, or with --mode sync runs (exit 0); an answer in both modes is refused (exit 2)', async () => {
     service = await startAltService({ answerWebhook: null });
@@ -137,5 +137,5 @@ describe('the preflight of a job that sends nothing to the async endpoint', () =
       /✗ answer webhook +get-droid-answer-async: HTTP 400 Bad Request: thirdPartyAnswerWebhook is not configured/,
     );
     expect(service.stats.asyncAccepted).toBe(0);
-  }, 90_000);
+  });
 });

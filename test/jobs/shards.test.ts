@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { droidcheck, startCli } from '../helpers/cli.js';
+import { HANG_MS } from '../helpers/hang.js';
 import { renderHtmlReport, renderMarkdownSummary } from '../../src/report/index.js';
 import { startRedisServer, type RedisServer } from '../receiver/redis-server.js';
 import { RIG_ENV, readRecords, readReport, shardArgs, startEmulatorCli, startReceiverCli, stop } from './scale-rig.js';
@@ -38,10 +39,9 @@ it('two receivers behind the emulator, two shards with one --start-at, merged: e
   let stopped: (number | NodeJS.Signals)[] = [];
   try {
     // Both shards must have parsed --start-at before it passes (more than 1 s late is refused,
-    // exit 2): give them three times what starting a CLI costs on this machine now, the
-    // receivers' and the emulator's start just measured (a fixed 6 s lost one shard when the
-    // machine was busy).
-    const lead = Math.max(6_000, 3 * Math.max(emulator.startMs, ...receivers.map((r) => r.startMs)));
+    // exit 2): give them twice what starting a CLI costs on this machine now, the receivers' and
+    // the emulator's start just measured (a fixed 6 s lost one shard when the machine was busy).
+    const lead = Math.max(6_000, 2 * Math.max(emulator.startMs, ...receivers.map((r) => r.startMs)));
     const startAt = new Date(Date.now() + lead).toISOString();
     const outs = [join(dir, 'shard-1'), join(dir, 'shard-2')];
     const shards = outs.map((out, i) =>
@@ -59,7 +59,7 @@ it('two receivers behind the emulator, two shards with one --start-at, merged: e
         RIG_ENV,
       ),
     );
-    const codes = await Promise.all(shards.map((s) => s.exited()));
+    const codes = await Promise.all(shards.map((s) => s.exited(lead + HANG_MS))); // they sleep through the lead first
     expect(codes, shards.map((s) => s.stderr()).join('\n')).toEqual([0, 0]);
     for (const s of shards) expect(s.stderr()).toMatch(/waiting until/);
 

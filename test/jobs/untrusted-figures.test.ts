@@ -159,7 +159,7 @@ describe('a generator-bound load', () => {
     expect(cmp.exitCode).toBe(98);
   });
 
-  it('the CLI: compare and merge of it exit 98', { timeout: 60_000 }, async () => {
+  it('the CLI: compare and merge of it exit 98', async () => {
     const file = join(bound.reportDir, 'report.json');
     const compared = await droidcheck(['compare', file, file]);
     expect(compared.stderr).toBe('');

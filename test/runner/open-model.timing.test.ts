@@ -104,17 +104,20 @@ describe('open model against a fixed 50 ms answer delay', () => {
     );
     expect(r.counts.sent + r.counts.warmupSent).toBe(300);
     expect(r.tally.outcomes.answered).toBe(r.counts.sent);
+    const bound = generatorVerdict(r.sendDelay!.summary()).generatorBound;
+    // Not generator-bound while this process's timers kept time (a send is late only when they are).
+    if (lag.maxMs < 10) expect(bound).toBe(false);
     for (const metric of ['sync', 'answer'] as const) {
       const s = r.latency.summary(metric);
       expect(s.count).toBeGreaterThan(80);
       // The emulator adds its own ~1-3 ms (answer building, its timer) to the injected 50 ms.
       expect(s.p50).toBeGreaterThanOrEqual(50);
-      expect(s.p50).toBeLessThan(60 + lag.p99Ms);
+      // Accurate, or flagged: a generator-bound run says its figures are suspect (a starved
+      // process queues requests where no timer sees it), which is all a harness owes then.
+      if (!bound) expect(s.p50).toBeLessThan(60 + lag.p99Ms);
     }
-    expect(r.latency.summary('ack').p99).toBeLessThan(20 + lag.p99Ms);
+    if (!bound) expect(r.latency.summary('ack').p99).toBeLessThan(20 + lag.p99Ms);
     expect(Math.abs(r.measuredMs - 1250)).toBeLessThan(50 + lag.maxMs);
-    // Not generator-bound while this process's timers kept time (a send is late only when they are).
-    if (lag.maxMs < 10) expect(generatorVerdict(r.sendDelay!.summary()).generatorBound).toBe(false);
     expect(ticks.length).toBeGreaterThanOrEqual(2);
     expect(progressLine(ticks[1]!)).toMatch(/req\/s \(target 200 req\/s\) \| in flight \d+/);
     // The timeline holds the run interval by interval, with the target rate.
