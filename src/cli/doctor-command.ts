@@ -5,16 +5,15 @@
 import type { Command } from 'commander';
 import { resolveDoctorConfig, withDotenv } from '../config/index.js';
 import { doctor, renderDoctorReport } from '../jobs/index.js';
-import { addOptions, doctorFlags } from './job-options.js';
+import { optionCommand, doctorFlags } from './job-options.js';
 import { withInterrupts, type CliContext } from './shared.js';
 
 export function registerDoctorCommand(program: Command, ctx: CliContext): void {
-  const command = program
-    .command('doctor')
-    .description(
-      'check a target step by step (reachable, JSON, token, droid, test customer, answer webhook, secrets, clock, network) and print the fix for each failure; exit 0 or 2',
-    );
-  addOptions(command, 'doctor').action(async (_flags: unknown, cmd: Command) => {
+  optionCommand(
+    program,
+    'doctor',
+    'check a target step by step (reachable, JSON, token, droid, test customer, answer webhook, secrets, clock, network) and print the fix for each failure; exit 0 or 2',
+  ).action(async (_flags: unknown, cmd: Command) => {
     const { flags, file } = await doctorFlags(cmd);
     const env = withDotenv(ctx.env);
     const config = resolveDoctorConfig(flags, env, file);

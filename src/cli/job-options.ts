@@ -28,7 +28,8 @@ import {
 } from '../config/index.js';
 import { UsageError } from '../errors.js';
 import { checkReportPaths } from './flag-values.js';
-import { collect, explicitOptions, type CliContext } from './shared.js';
+import type { JobIO } from '../jobs/index.js';
+import { collect, explicitOptions, withInterrupts, type CliContext } from './shared.js';
 
 /** commander's option of a table entry, with its default and environment variable in the help. */
 function commanderOption(spec: OptionSpec): Option {
@@ -65,6 +66,27 @@ function rejectForeign(cmd: Command, command: OptionCommand): void {
  * so that `run --rate 5` says `--rate is an option of droidcheck load` instead of guessing
  * (checked before the command's action runs).
  */
+/** `droidcheck <name>` with its options from the table (addOptions); `paths`: it takes scenario files or folders. */
+export function optionCommand(program: Command, name: OptionCommand, description: string, paths = false): Command {
+  const command = program.command(name).description(description);
+  if (paths) command.argument('[paths...]', 'scenario files or directories (default: scenarios)');
+  return addOptions(command, name);
+}
+
+/** A job command's action: its configuration (jobConfig), then `job` with the terminal's streams, signals and colour. */
+export function jobAction<K extends JobKind>(
+  kind: K,
+  ctx: CliContext,
+  job: (config: ConfigOf<K>, io: JobIO) => Promise<{ exitCode: number }>,
+): (...args: unknown[]) => Promise<void> {
+  return async (...args) => {
+    const config = await jobConfig(kind, args.at(-1) as Command, ctx);
+    await withInterrupts(ctx, config.graceMs, (signals) =>
+      job(config, { stdout: ctx.stdout, stderr: ctx.stderr, ...signals, color: ctx.color, env: ctx.env }),
+    );
+  };
+}
+
 export function addOptions(cmd: Command, command: OptionCommand): Command {
   cmd.hook('preAction', (_cmd, action) => rejectForeign(action, command));
   const own = optionsOf(command);

@@ -8,16 +8,15 @@ import { once } from 'node:events';
 import type { Command } from 'commander';
 import { resolveReceiveConfig, withDotenv, type ReceiveFlags } from '../config/index.js';
 import { startReceive } from '../jobs/index.js';
-import { addOptions } from './job-options.js';
+import { optionCommand } from './job-options.js';
 import { explicitOptions, type CliContext } from './shared.js';
 
 export function registerReceiveCommand(program: Command, ctx: CliContext): void {
-  const command = program
-    .command('receive')
-    .description(
-      "receive the service's webhooks and publish them to a Redis Stream for shards on other machines (run/load --deliveries)",
-    );
-  addOptions(command, 'receive').action(async (_flags: unknown, cmd: Command) => {
+  optionCommand(
+    program,
+    'receive',
+    "receive the service's webhooks and publish them to a Redis Stream for shards on other machines (run/load --deliveries)",
+  ).action(async (_flags: unknown, cmd: Command) => {
     const config = resolveReceiveConfig(explicitOptions<ReceiveFlags>(cmd), withDotenv(ctx.env));
     const service = await startReceive(config);
     const out = (s: string): void => void ctx.stdout.write(`${s}\n`);

@@ -8,16 +8,15 @@ import type { Command } from 'commander';
 import { resolveWebhookPolicyConfig, withDotenv, type WebhookPolicyFlags } from '../config/index.js';
 import { webhookPolicy } from '../jobs/index.js';
 import { checkReportPaths } from './flag-values.js';
-import { addOptions, toFlags } from './job-options.js';
+import { optionCommand, toFlags } from './job-options.js';
 import { explicitOptions, withInterrupts, type CliContext } from './shared.js';
 
 export function registerWebhookPolicyCommand(program: Command, ctx: CliContext): void {
-  const command = program
-    .command('webhook-policy')
-    .description(
-      "measure the service's webhook retry policy (attempts, delays, attempt timeout, what is retried) by having the receiver fail on purpose; exit 0 when measured",
-    );
-  addOptions(command, 'webhook-policy').action(async (_flags: unknown, cmd: Command) => {
+  optionCommand(
+    program,
+    'webhook-policy',
+    "measure the service's webhook retry policy (attempts, delays, attempt timeout, what is retried) by having the receiver fail on purpose; exit 0 when measured",
+  ).action(async (_flags: unknown, cmd: Command) => {
     const env = withDotenv(ctx.env);
     const config = resolveWebhookPolicyConfig(
       toFlags('webhook-policy', explicitOptions<Record<string, unknown>>(cmd), undefined) as WebhookPolicyFlags,
