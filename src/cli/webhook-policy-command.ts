@@ -1,7 +1,7 @@
 /**
  * `droidcheck webhook-policy`: thin wrapper over `webhookPolicy()` (src/jobs/webhook-policy.ts).
  * Measures the service's webhook retry policy on the receiving side and writes report.json,
- * report.md and report.html. Exit 0 when measured, 2 for a usage mistake or a target that
+ * summary.md and report.html. Exit 0 when measured, 2 for a usage mistake or a target that
  * refuses every probe, 130 interrupted (the partial report is written).
  */
 import type { Command } from 'commander';
@@ -24,10 +24,9 @@ export function registerWebhookPolicyCommand(program: Command, ctx: CliContext):
     );
     // The report directory is checked before anything is sent: a probe costs an AI answer.
     await checkReportPaths(config.reportDir, ['json', 'markdown', 'html'], undefined, '--report-dir');
-    await withInterrupts(ctx, 0, async ({ stopSignal }) => {
-      const result = await webhookPolicy(config, { stderr: ctx.stderr, stdout: ctx.stdout, signal: stopSignal, env });
-      ctx.stderr.write(`droidcheck webhook-policy: wrote ${result.files.join(', ')}\n`);
-      return { exitCode: result.exitCode };
-    });
+    // The files written are listed on stdout, as every job's are (jobs/pipeline.ts).
+    await withInterrupts(ctx, 0, ({ stopSignal }) =>
+      webhookPolicy(config, { stderr: ctx.stderr, stdout: ctx.stdout, signal: stopSignal, env }),
+    );
   });
 }

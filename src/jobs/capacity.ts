@@ -2,7 +2,7 @@
  * `runCapacity(config, io)`: the capacity search as a library call (`droidcheck capacity`
  * wraps it): for each rate of the search (capacity-search.ts), one open-model engine run of
  * `--warmup` + `--step-duration` at that constant rate, judged on its own figures. Its spec
- * (capacitySpec) through the pipeline and reporters of `run` and `load` (pipeline.ts): accounting over every step,
+ * through the pipeline and reporters of every job (pipeline.ts): accounting over every step,
  * redaction, every report format, exit 130 on SIGINT with the curve measured so far. Exit code:
  * 0 when some rate passed, 99 when none did (98 when a latency `--threshold` was not judged: the
  * combined steps' generator was bound, metrics/thresholds-trust.ts).
@@ -46,25 +46,19 @@ function measurement(rate: number, engine: EngineResult, judgesAck: boolean, rem
 }
 
 /**
- * `capacity` as a spec: reads the suites (`--shard` deals whole scenarios), sends the mix at
- * each rate of the search (an open-model engine run per rate), leaves `judge`/`similar`
- * ungraded, judges its own criteria instead of the spec's limits, keeps the answers of failed
- * requests, and adds the load and capacity sections.
+ * Throws like `run` (exit 2 before anything is sent). Its spec: reads the suites (`--shard` deals
+ * whole scenarios), sends the mix at each rate of the search, leaves `judge`/`similar` ungraded,
+ * judges its own criteria instead of the spec's limits, adds the load and capacity sections.
  */
-function capacitySpec(config: CapacityConfig): JobSpec<CapacityConfig> {
-  const c = config.capacity;
-  return {
+export function runCapacity(config: CapacityConfig, io: JobIO): Promise<JobSummary> {
+  const spec: JobSpec<CapacityConfig> = {
     kind: 'capacity',
     reads: { deal: 'scenarios', shard: config.shard },
-    judges: { defaultThresholds: false, ackOnly: c.ackOnly },
+    judges: { defaultThresholds: false, ackOnly: config.capacity.ackOnly },
     settings: publicSettings,
     send: (ctx) => search(config, ctx),
   };
-}
-
-/** Throws like `run` (exit 2 before anything is sent). */
-export function runCapacity(config: CapacityConfig, io: JobIO): Promise<JobSummary> {
-  return runJob(capacitySpec(config), config, io);
+  return runJob(spec, config, io);
 }
 
 /** The search (module docs): one engine run per rate, combined into one traffic. */

@@ -1,21 +1,11 @@
 /**
- * A job is a spec. Every command that sends (`run`, `load`, `capacity`, `redteam`,
- * `webhook-policy`) is a JobSpec given to the one pipeline (pipeline.ts `runJob(spec, config,
- * io)`), which opens the one target (target.ts `openTarget`). The pipeline reads the spec's
- * fields, never the command's name:
- *
- * - what it reads: `reads`, the suites selected from `config.paths` and how `--shard` deals them
- *   (whole scenarios, or a load's state lanes while its execution segment splits the arrivals:
- *   runner/shard.ts), or none (the red team generates its attacks, webhook-policy its probes);
- * - what it sends, and when: `send(ctx)`, a request source and a scheduler given to the engine
- *   with `ctx.engine` (run: the plan, closed; load: the mix, open or closed; capacity: one open
- *   run per rate), or a driver of its own through `ctx.target` (attacks, probes);
- * - how it judges: `judges` (the spec's limits or not, who gets a grader, simulated customers,
- *   which answers results.ndjson keeps); the oracles of the red team and the user's thresholds
- *   come with the sections and the configuration;
- * - what its report adds: `kind`, `settings`, and the sections `send` returns;
- * - its target: `target` (emulator weaknesses, the emulator's webhook retries, the receiver's
- *   response plan: target.ts TargetOptions).
+ * A job is a spec (docs/architecture.md, "One pipeline, many modes"). Every command that sends
+ * (`run`, `load`, `capacity`, `redteam`, `webhook-policy`) is a JobSpec given to the one pipeline
+ * (pipeline.ts `runJob(spec, config, io)`), which opens the one target (target.ts `openTarget`)
+ * and reads the spec's fields, never the command's name: what it reads (`reads`), what it sends
+ * and when (`send`: a request source and a scheduler given to the engine through `ctx.engine`,
+ * or a driver of its own through `ctx.target`), how it judges (`judges`), what its report adds
+ * (`kind`, `settings`, the sections `send` returns) and its target options (`target`).
  */
 import type { Writable } from 'node:stream';
 import type { Clock } from '../clock.js';

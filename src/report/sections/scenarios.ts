@@ -286,27 +286,29 @@ function entryCase(s: ScenarioEntry, passRates: PassRates | undefined): JUnitCas
 }
 
 function tallyCase(t: ScenarioTally): JUnitCase {
-  const lines = t.examples.map(
-    (e) =>
-      `#${e.seq} ${e.outcome}${e.requestId ? ` ${e.requestId}` : ''}${e.error ? `: ${e.error.code}: ${e.error.message}` : ''}${e.failures.map((f) => `\n  ${f.path}: ${f.message}`).join('')}`,
-  );
+  const text = t.examples
+    .map(
+      (e) =>
+        `#${e.seq} ${e.outcome}${e.requestId ? ` ${e.requestId}` : ''}${e.error ? `: ${e.error.code}: ${e.error.message}` : ''}${e.failures.map((f) => `\n  ${f.path}: ${f.message}`).join('')}`,
+    )
+    .join('\n');
+  const problem = {
+    kind: 'failure' as const,
+    message: `${t.failed} of ${t.requests} requests failed`,
+    type: 'load',
+    text,
+  };
+  const properties: [string, string][] = [
+    ['requests', String(t.requests)],
+    ['passed', String(t.passed)],
+  ];
   return {
     classname: t.suite,
     name: `${t.name} [${t.mode}]`,
     timeMs: 0,
     file: t.file,
-    properties: [
-      ['requests', String(t.requests)],
-      ['passed', String(t.passed)],
-    ],
-    ...(t.failed > 0 && {
-      problem: {
-        kind: 'failure',
-        message: `${t.failed} of ${t.requests} requests failed`,
-        type: 'load',
-        text: lines.join('\n'),
-      },
-    }),
+    properties,
+    ...(t.failed > 0 && { problem }),
   };
 }
 
@@ -317,17 +319,13 @@ function bySuite<T extends { suite: string }>(list: readonly T[], toCase: (x: T)
   return [...suites].map(([name, cases]) => ({ name, cases }));
 }
 
+type Doc = { scenarios: ScenarioEntry[]; tallies?: ScenarioTally[] };
+
 /** The suites of the module docs: of the entries (run), else of the tallies (load, capacity). */
-function scenarioSuites(d: {
-  scenarios: ScenarioEntry[];
-  tallies?: ScenarioTally[];
-  passRates?: PassRates;
-}): JUnitSuite[] {
+function scenarioSuites(d: Doc & { passRates?: PassRates }): JUnitSuite[] {
   if (d.scenarios.length > 0) return bySuite(d.scenarios, (s) => entryCase(s, d.passRates));
   return bySuite(d.tallies ?? [], tallyCase);
 }
-
-type Doc = { scenarios: ScenarioEntry[]; tallies?: ScenarioTally[] };
 
 export const scenariosSection = defineSection({
   name: 'scenarios',
