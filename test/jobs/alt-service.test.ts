@@ -345,7 +345,8 @@ describe('droidcheck run of the shipped portable scenarios, and doctor, against 
     );
     expect(service.stats.asyncAccepted).toBe(0);
 
-    // The same misconfiguration stops `run` before the suite (the preflight), exit 2.
+    // The same misconfiguration stops `run` before the suite (the preflight), exit 2. A fixed
+    // receiver port: with a random one the run is refused before the preflight (pre-send.ts).
     const run = await droidcheck(
       [
         'run',
@@ -354,6 +355,8 @@ describe('droidcheck run of the shipped portable scenarios, and doctor, against 
         service.url,
         '--droid-id',
         String(service.droidId),
+        '--receiver-port',
+        String(await freePort()),
         '--reporter',
         'console',
         '-o',

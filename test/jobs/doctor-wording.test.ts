@@ -155,8 +155,9 @@ describe('the preflight of run reads the same words', () => {
         s.url,
         '--droid-id',
         String(s.droidId),
+        // A port the service could be told (a random one is refused before the preflight).
         '--receiver-port',
-        '0',
+        String(await freePort()),
         '--reporter',
         'console',
       ],
