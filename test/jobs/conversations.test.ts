@@ -69,8 +69,11 @@ describe('load: conversations with think time', () => {
     );
     const out = sink();
     const summary = await runLoad(config, { stdout: out.stream, stderr: sink().stream, env: {} });
-    expect(summary.exitCode).toBe(0);
     const report = await readReportFile(join(reportDir, 'report.json'));
+    // A busy machine can bind the generator: its latency thresholds are then not judged, exit 98
+    // (docs/exit-codes.md), as the run's own verdict says.
+    const untrusted = report.load!.generator?.generatorBound === true;
+    expect(summary.exitCode).toBe(untrusted ? 98 : 0);
     const sent = report.load!.sent;
     expect(sent).toBeGreaterThan(5);
     expect(report.summary.outcomes.answered).toBe(sent);
@@ -93,7 +96,10 @@ describe('load: conversations with think time', () => {
       minCount: 100,
       count: report.byTurn!['2']!.answer!.count,
     });
-    expect(byName['turn3.sync.max < 60s']).toMatchObject({ status: 'passed', count: report.byTurn!['3']!.sync!.count });
+    expect(byName['turn3.sync.max < 60s']).toMatchObject({
+      status: untrusted ? 'not-judged' : 'passed',
+      count: report.byTurn!['3']!.sync!.count,
+    });
     expect(byName['turn9.answer.max < 1s']).toMatchObject({ status: 'no-samples', actual: null });
     // Open conversations over time: at least one interval saw several at once (pauses included).
     expect(Math.max(...report.timeline!.points.map((p) => p.maxOpenConversations ?? 0))).toBeGreaterThan(1);
