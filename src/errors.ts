@@ -88,15 +88,35 @@ export interface FileIssue {
   message: string;
 }
 
-/** DROIDCHECK_ERR_SCENARIO: a scenario suite or an emulator/fault profile is malformed (the config file: ConfigFileError). Exit 2. */
-export class ScenarioError extends DroidcheckError {
-  static readonly code = 'DROIDCHECK_ERR_SCENARIO';
-  readonly issues: FileIssue[];
-  constructor(issues: FileIssue[]) {
-    super(ScenarioError.code, issues.map((i) => `${formatLocation(i.location)}: ${i.message}`).join('\n'), EXIT.USAGE);
-    this.issues = issues;
-  }
+/**
+ * The base of an error class that carries only its message: `code` as the class's static `code`
+ * and on every instance, `exitCode` fixed by the class. Each class below still declares itself
+ * (`class UsageError extends messageError(...) {}`) so that its name, docstring and `instanceof`
+ * stay its own.
+ */
+function messageError<C extends ErrorCode>(code: C, exitCode: ExitCode) {
+  return class extends DroidcheckError {
+    static readonly code: C = code;
+    constructor(message: string) {
+      super(code, message, exitCode);
+    }
+  };
 }
+
+/** The base of an error class about a user's file: every problem in `issues`, one `file:line:col: message` line each. Exit 2. */
+function fileIssuesError<C extends ErrorCode>(code: C) {
+  return class extends DroidcheckError {
+    static readonly code: C = code;
+    readonly issues: FileIssue[];
+    constructor(issues: FileIssue[]) {
+      super(code, issues.map((i) => `${formatLocation(i.location)}: ${i.message}`).join('\n'), EXIT.USAGE);
+      this.issues = issues;
+    }
+  };
+}
+
+/** DROIDCHECK_ERR_SCENARIO: a scenario suite or an emulator/fault profile is malformed (the config file: ConfigFileError). Exit 2. */
+export class ScenarioError extends fileIssuesError('DROIDCHECK_ERR_SCENARIO') {}
 
 /**
  * DROIDCHECK_ERR_CONFIG_FILE: the config file is malformed: a misspelt or misplaced key, a value
@@ -105,34 +125,13 @@ export class ScenarioError extends DroidcheckError {
  * contradictory, fixed in the environment), because the fix is in this one file, at each
  * `issues` position. Exit 2.
  */
-export class ConfigFileError extends DroidcheckError {
-  static readonly code = 'DROIDCHECK_ERR_CONFIG_FILE';
-  readonly issues: FileIssue[];
-  constructor(issues: FileIssue[]) {
-    super(
-      ConfigFileError.code,
-      issues.map((i) => `${formatLocation(i.location)}: ${i.message}`).join('\n'),
-      EXIT.USAGE,
-    );
-    this.issues = issues;
-  }
-}
+export class ConfigFileError extends fileIssuesError('DROIDCHECK_ERR_CONFIG_FILE') {}
 
 /** DROIDCHECK_ERR_USAGE: a bad flag, option or argument. Exit 2. */
-export class UsageError extends DroidcheckError {
-  static readonly code = 'DROIDCHECK_ERR_USAGE';
-  constructor(message: string) {
-    super(UsageError.code, message, EXIT.USAGE);
-  }
-}
+export class UsageError extends messageError('DROIDCHECK_ERR_USAGE', EXIT.USAGE) {}
 
 /** DROIDCHECK_ERR_CONFIG: configuration missing or contradictory (e.g. a real target without a token). Exit 2. */
-export class ConfigError extends DroidcheckError {
-  static readonly code = 'DROIDCHECK_ERR_CONFIG';
-  constructor(message: string) {
-    super(ConfigError.code, message, EXIT.USAGE);
-  }
-}
+export class ConfigError extends messageError('DROIDCHECK_ERR_CONFIG', EXIT.USAGE) {}
 
 /**
  * DROIDCHECK_ERR_API: the service answered with a non-2xx status.
@@ -182,12 +181,7 @@ export class TransportError extends DroidcheckError {
 }
 
 /** DROIDCHECK_ERR_TIMEOUT: no answer within the deadline (sync response or webhook). */
-export class TimeoutError extends DroidcheckError {
-  static readonly code = 'DROIDCHECK_ERR_TIMEOUT';
-  constructor(message: string) {
-    super(TimeoutError.code, message, EXIT.EXPECTATION_FAILED);
-  }
-}
+export class TimeoutError extends messageError('DROIDCHECK_ERR_TIMEOUT', EXIT.EXPECTATION_FAILED) {}
 
 /** DROIDCHECK_ERR_CONTRACT: a 2xx body that is not JSON or breaks the contract schema. */
 export class ContractError extends DroidcheckError {
@@ -206,32 +200,21 @@ export class ContractError extends DroidcheckError {
 }
 
 /** DROIDCHECK_ERR_ABORTED: the operation was cancelled by an AbortSignal (e.g. SIGINT). */
-export class AbortedError extends DroidcheckError {
-  static readonly code = 'DROIDCHECK_ERR_ABORTED';
+export class AbortedError extends messageError('DROIDCHECK_ERR_ABORTED', EXIT.INTERRUPTED) {
   constructor(message = 'aborted') {
-    super(AbortedError.code, message, EXIT.INTERRUPTED);
+    super(message);
   }
 }
 
 /** DROIDCHECK_ERR_THRESHOLD: a threshold expression is malformed or names an unknown metric. Exit 2. */
-export class ThresholdError extends DroidcheckError {
-  static readonly code = 'DROIDCHECK_ERR_THRESHOLD';
-  constructor(message: string) {
-    super(ThresholdError.code, message, EXIT.USAGE);
-  }
-}
+export class ThresholdError extends messageError('DROIDCHECK_ERR_THRESHOLD', EXIT.USAGE) {}
 
 /**
  * DROIDCHECK_ERR_SETUP: every request failed the same way before any was answered (token refused,
  * connection refused, not the API, no webhook configured): the target or its configuration is
  * wrong, not the answers. The run stops early. Exit 2.
  */
-export class SetupError extends DroidcheckError {
-  static readonly code = 'DROIDCHECK_ERR_SETUP';
-  constructor(message: string) {
-    super(SetupError.code, message, EXIT.USAGE);
-  }
-}
+export class SetupError extends messageError('DROIDCHECK_ERR_SETUP', EXIT.USAGE) {}
 
 /**
  * DROIDCHECK_ERR_JUDGE: the language model behind a `judge` or `similar` matcher could not give a
@@ -239,37 +222,10 @@ export class SetupError extends DroidcheckError {
  * A "judge error" (docs/architecture.md, Outcomes): never a failed expectation and never a
  * pass, since a grader that could not grade says nothing about the answer.
  */
-export class JudgeError extends DroidcheckError {
-  static readonly code = 'DROIDCHECK_ERR_JUDGE';
-  constructor(message: string) {
-    super(JudgeError.code, message, EXIT.EXPECTATION_FAILED);
-  }
-}
+export class JudgeError extends messageError('DROIDCHECK_ERR_JUDGE', EXIT.EXPECTATION_FAILED) {}
 
 /** DROIDCHECK_ERR_INTERNAL: a broken invariant of droidcheck itself (e.g. outcomes do not add up). */
-export class InternalError extends DroidcheckError {
-  static readonly code = 'DROIDCHECK_ERR_INTERNAL';
-  constructor(message: string) {
-    super(InternalError.code, message, EXIT.INTERNAL);
-  }
-}
-
-/** Every error class, for the test that walks the table. */
-export const ERROR_CLASSES = [
-  ScenarioError,
-  ConfigFileError,
-  UsageError,
-  ConfigError,
-  ApiError,
-  TransportError,
-  TimeoutError,
-  ContractError,
-  AbortedError,
-  ThresholdError,
-  SetupError,
-  JudgeError,
-  InternalError,
-] as const;
+export class InternalError extends messageError('DROIDCHECK_ERR_INTERNAL', EXIT.INTERNAL) {}
 
 export function isDroidcheckError(err: unknown): err is DroidcheckError {
   return err instanceof DroidcheckError;

@@ -7,8 +7,7 @@ import {
   ConfigError,
   ConfigFileError,
   ContractError,
-  type DroidcheckError,
-  ERROR_CLASSES,
+  DroidcheckError,
   ERROR_CODES,
   EXIT,
   InternalError,
@@ -20,6 +19,12 @@ import {
   TransportError,
   UsageError,
 } from '../src/errors.js';
+import * as errors from '../src/errors.js';
+
+/** Every error class errors.ts exports, found by walking the module: a new class cannot be left out. */
+const ERROR_CLASSES = (Object.values(errors) as unknown[]).filter(
+  (v): v is { readonly code: string } => typeof v === 'function' && v.prototype instanceof DroidcheckError,
+);
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const CODE = /DROIDCHECK_ERR_[A-Z_]+/g;
