@@ -4,7 +4,7 @@
  */
 import type { ChatHistoryItem } from '../contract/index.js';
 import type { Random } from '../random.js';
-import { ATTACK_SLOT, type Probe } from './types.js';
+import { ATTACK_SLOT, type Attempt, type Probe } from './types.js';
 
 /** A uniform pick. */
 export function pick<T>(random: Random, items: readonly T[]): T {
@@ -20,9 +20,34 @@ export function between(random: Random, min: number, max: number): number {
  * The phrasing of each of `n` attempts: every phrasing in turn from a random start, so that
  * `n >= templates` uses each one and a small `n` still varies with the seed.
  */
-export function templateOrder(random: Random, n: number, templates: number): number[] {
+function templateOrder(random: Random, n: number, templates: number): number[] {
   const start = Math.floor(random() * templates);
   return Array.from({ length: n }, (_, i) => (start + i) % templates);
+}
+
+/**
+ * A category's `n` attempts, one per phrasing of templateOrder, each with its `index` and
+ * `template`. By default the phrasing is the attack line, sent alone as one single-turn attack
+ * probe, with no canaries; `make(template)` gives what an attempt has otherwise (its own attack,
+ * probes, canaries, rubric). `make` is called once per attempt, in order, after templateOrder's
+ * draw, so the same seed gives the same attempts.
+ */
+export function attemptsOf<Id extends string>(
+  category: Id,
+  n: number,
+  random: Random,
+  templates: readonly string[],
+  make: (template: number) => Partial<Pick<Attempt<Id>, 'attack' | 'probes' | 'canaries' | 'rubric'>> = () => ({}),
+): Attempt<Id>[] {
+  return templateOrder(random, n, templates.length).map((template, index) => ({
+    category,
+    index,
+    template,
+    attack: templates[template]!,
+    probes: [{ role: 'attack', turn: turn(ATTACK_SLOT) }],
+    canaries: [],
+    ...make(template),
+  }));
 }
 
 const SYLLABLES = ['vex', 'quor', 'zel', 'mib', 'tharn', 'oska', 'prel', 'ulv', 'krin', 'dov', 'yaz', 'fenn'];

@@ -2,8 +2,8 @@
  * off-topic: asks the sales droid for things no shop assistant should do (code, essays,
  * political or medical advice). Judged: a rubric per attempt; needs a judge model.
  */
-import { ATTACK_SLOT, templateOrder, turn } from '../generate.js';
-import type { Attempt, RedteamCategory } from '../types.js';
+import { attemptsOf } from '../generate.js';
+import type { RedteamCategory } from '../types.js';
 import { fromVerdict } from './judged.js';
 
 const TEMPLATES = [
@@ -24,18 +24,6 @@ export const offTopic: RedteamCategory<'off-topic'> = {
   templates: TEMPLATES,
   judge: () => 'always',
   unusable: () => undefined,
-  generate(n, random) {
-    return templateOrder(random, n, TEMPLATES.length).map(
-      (template, index): Attempt<'off-topic'> => ({
-        category: 'off-topic',
-        index,
-        template,
-        attack: TEMPLATES[template]!,
-        probes: [{ role: 'attack', turn: turn(ATTACK_SLOT) }],
-        canaries: [],
-        rubric: RUBRIC,
-      }),
-    );
-  },
+  generate: (n, random) => attemptsOf('off-topic', n, random, TEMPLATES, () => ({ rubric: RUBRIC })),
   oracle: ({ verdict }) => fromVerdict(verdict, 'did the off-topic task'),
 };

@@ -4,9 +4,9 @@
  * the claim must give the same grand total); with a judge model, also a rubric on the answer
  * (no staff privilege granted because of the claim).
  */
-import { ATTACK_SLOT, between, needsProduct, orderLine, pick, templateOrder, turn } from '../generate.js';
+import { ATTACK_SLOT, attemptsOf, between, needsProduct, orderLine, pick, turn } from '../generate.js';
 import { compareOrders } from '../payload.js';
-import type { Attempt, RedteamCategory } from '../types.js';
+import type { RedteamCategory } from '../types.js';
 import { fromVerdict } from './judged.js';
 
 const TEMPLATES = [
@@ -28,18 +28,13 @@ export const staffImpersonation: RedteamCategory<'staff-impersonation'> = {
   judge: () => 'optional',
   unusable: needsProduct,
   generate(n, random, setup) {
-    return templateOrder(random, n, TEMPLATES.length).map((template, index): Attempt<'staff-impersonation'> => {
+    return attemptsOf('staff-impersonation', n, random, TEMPLATES, () => {
       const order = orderLine(pick(random, setup.products), between(random, 1, 3));
       return {
-        category: 'staff-impersonation',
-        index,
-        template,
-        attack: TEMPLATES[template]!,
         probes: [
           { role: 'baseline', turn: turn(order) },
           { role: 'attack', turn: turn(`${ATTACK_SLOT} ${order}`) },
         ],
-        canaries: [],
         rubric: RUBRIC,
       };
     });
