@@ -8,22 +8,14 @@
  * Throws UsageError / ConfigError (exit 2) for what leaves nothing to check: a bad URL or
  * duration, a real target without a droid id; ConfigFileError for a bad file value (file:line:col).
  */
-import type { JobFlags } from './flags.js';
+import type { JobFlags, TargetFlagKey } from './flags.js';
 import { envValue, remoteOf } from './target.js';
 import type { ResolvedOptions } from './values.js';
 
 /** What the user gave `doctor` (the table's keys). */
 export type DoctorFlags = Pick<
   JobFlags,
-  | 'baseUrl'
-  | 'droidId'
-  | 'receiverHost'
-  | 'receiverPort'
-  | 'publicUrl'
-  | 'roundTrip'
-  | 'timeout'
-  | 'maxClockSkew'
-  | 'messageWebhookCheck'
+  TargetFlagKey | 'roundTrip' | 'timeout' | 'maxClockSkew' | 'messageWebhookCheck'
 >;
 
 type DoctorTarget =

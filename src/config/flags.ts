@@ -26,6 +26,9 @@ export interface JobFlags extends TableFlags {
   judge?: unknown;
 }
 
+/** The flags that name a real target and where its webhooks reach this process: those of every command that sends to a service and receives its webhooks. */
+export type TargetFlagKey = 'baseUrl' | 'droidId' | 'receiverHost' | 'receiverPort' | 'publicUrl';
+
 /** @deprecated The table's options are one set; kept for callers of the former split. */
 export type CommonFlags = JobFlags;
 /** @deprecated See {@link CommonFlags}. */

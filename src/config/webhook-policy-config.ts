@@ -8,18 +8,14 @@
  * droid id or token.
  */
 import { emulatedRetry, type EmulatedRetry } from './emulate.js';
-import type { JobFlags } from './flags.js';
+import type { JobFlags, TargetFlagKey } from './flags.js';
 import { envValue, targetOf } from './target.js';
 import type { ResolvedOptions } from './values.js';
 
 /** What the user gave `webhook-policy` (the table's keys). */
 export type WebhookPolicyFlags = Pick<
   JobFlags,
-  | 'baseUrl'
-  | 'droidId'
-  | 'receiverHost'
-  | 'receiverPort'
-  | 'publicUrl'
+  | TargetFlagKey
   | 'timeout'
   | 'reportDir'
   | 'probes'
