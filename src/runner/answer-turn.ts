@@ -15,6 +15,7 @@
  * sentence naming the URL to configure: the set-up breaker (setup-breaker.ts) stops the run on
  * the first few of them instead of letting every request wait out its deadline.
  */
+import type { ClientResponse } from '../client/index.js';
 import type { ChatHistoryItem } from '../contract/index.js';
 import type { WebhookMatch } from '../receiver/index.js';
 import { AbortedError, ContractError, TimeoutError } from '../errors.js';
@@ -115,16 +116,32 @@ function submitOptions(ctx: ExecuteContext, record: RequestRecord) {
   return { ...optionsOf(signal), retry: { policy: ctx.retry, onRetry } };
 }
 
+/**
+ * What every answered submit records: its time from `start` (ms) as `syncMs`/`ackMs` and under
+ * the metric `sync`/`ack`, its HTTP status and its contract check. Returns that time.
+ */
+function recordSubmit(
+  record: RequestRecord,
+  ctx: ExecuteContext,
+  start: number,
+  metric: 'sync' | 'ack',
+  res: ClientResponse<unknown>,
+): number {
+  const ms = ctx.clock.now() - start;
+  record[`${metric}Ms`] = ms;
+  record.httpStatus = res.status;
+  ctx.latency.recordMs(metric, ms);
+  const endpoint = metric === 'sync' ? SYNC_ENDPOINT : ASYNC_ENDPOINT;
+  addContract(record, endpoint, res.contract, ctx.notes, res.headers, res.body);
+  return ms;
+}
+
 async function executeSync(turn: AnswerTurn, ctx: ExecuteContext, start: number, record: RequestRecord): Promise<void> {
   const signal = ctx.abortSignal;
   try {
     const sync = bodiesOf(turn).sync;
     const res = await ctx.client.getDroidAnswer(sync, submitOptions(ctx, record));
-    const syncMs = ctx.clock.now() - start;
-    record.syncMs = syncMs;
-    record.httpStatus = res.status;
-    ctx.latency.recordMs('sync', syncMs);
-    addContract(record, SYNC_ENDPOINT, res.contract, ctx.notes, res.headers, res.body);
+    const syncMs = recordSubmit(record, ctx, start, 'sync', res);
     const requestId = (res.body as { requestId?: unknown } | null)?.requestId;
     if (typeof requestId === 'string') record.requestId = requestId;
     record.outcome = 'answered';
@@ -156,12 +173,8 @@ async function acknowledge(
   try {
     const body = bodiesOf(turn).async;
     const ack = await ctx.client.getDroidAnswerAsync(body, submitOptions(ctx, record));
-    const ackMs = ctx.clock.now() - start;
-    record.ackMs = ackMs;
-    record.httpStatus = ack.status;
-    ctx.latency.recordMs('ack', ackMs);
+    const ackMs = recordSubmit(record, ctx, start, 'ack', ack);
     if (ctx.rttMs !== undefined) ctx.latency.recordMs('ackServer', Math.max(0, ackMs - ctx.rttMs));
-    addContract(record, ASYNC_ENDPOINT, ack.contract, ctx.notes, ack.headers, ack.body);
     const id = (ack.body as { requestId?: unknown } | null)?.requestId;
     if (typeof id !== 'string' || id.length === 0) {
       record.outcome = 'invalid-response';
