@@ -9,8 +9,7 @@
  * the *intended* start, so a stalled target is not hidden (coordinated omission).
  */
 import { AbortedError } from '../errors.js';
-import type { Scenario } from '../scenario/index.js';
-import { executeAnswerTurn, type AnswerTurn } from './answer-turn.js';
+import { executeAnswerTurn } from './answer-turn.js';
 import type { ExecuteContext } from './context.js';
 import { executeSimulation } from './simulate.js';
 import { executeSteps } from './steps.js';
@@ -51,23 +50,6 @@ export function notSentRecord(planned: PlannedRequest, startedAt: string): Reque
   return record;
 }
 
-/** One turn object per plain scenario, so its request bodies are built once (answer-turn.ts). */
-const turns = new WeakMap<Scenario, AnswerTurn>();
-
-function turnOf(scenario: Scenario): AnswerTurn {
-  let turn = turns.get(scenario);
-  if (!turn) {
-    turn = {
-      humanMessage: scenario.humanMessage,
-      chatHistory: scenario.chatHistory,
-      expect: scenario.expect,
-      latencyMs: scenario.latencyMs,
-    };
-    turns.set(scenario, turn);
-  }
-  return turn;
-}
-
 /**
  * Starts one request (or one scenario's steps): its record, filled as it goes, and the promise
  * of its end (which never rejects for the target's behaviour). `record` is undefined when the
@@ -89,7 +71,7 @@ export function startRequest(
     ? executeSimulation(planned, ctx, start, record)
     : planned.scenario.steps
       ? executeSteps(planned, ctx, start, record)
-      : executeAnswerTurn(planned.mode, turnOf(planned.scenario), ctx, start, record);
+      : executeAnswerTurn(planned.mode, planned.scenario, ctx, start, record);
   return { record, done };
 }
 
