@@ -6,7 +6,8 @@
  * requires this file and checks that its rules allow exactly what each row says.
  */
 /** Leaf modules: any part may import them; they import nothing of ours (os-errors.ts: errors.ts only). */
-const LEAVES = '^src/(errors|clock|outcomes|units|suggest|text-table|redact|random|os-errors|tick-shape|defaults)\\.ts$';
+const LEAVES =
+  '^src/(errors|clock|outcomes|units|suggest|text-table|redact|random|os-errors|tick-shape|defaults)\\.ts$';
 
 /** `folder` may import only its own files, the leaves and `allowed` folders of src/. */
 function mayImport(folder, allowed, comment) {
