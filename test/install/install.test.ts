@@ -98,6 +98,7 @@ describe('install from the packed tarball', () => {
     expect(init.stdout).toContain('wrote scenarios/starter.yaml');
     expect((await readdir(project)).sort()).toEqual([
       '.env.example',
+      'droidcheck.config.schema.json',
       'droidcheck.config.yaml',
       'droidcheck.schema.json',
       'scenarios',
