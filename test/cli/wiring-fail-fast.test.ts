@@ -21,7 +21,8 @@ import { join } from 'node:path';
 import { request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createEmulator, type Emulator } from '../../src/emulator/index.js';
-import { freePort, startCli, type CliChild } from '../helpers/cli.js';
+import { freePort, startCli, until, type CliChild } from '../helpers/cli.js';
+import { HANG_MS } from '../helpers/hang.js';
 import { startSettingsService } from '../helpers/settings-service.js';
 
 const TOKEN = 'tok_wiring_0123456789abcdefghijklmnopq';
@@ -29,20 +30,8 @@ const SECRET = 'wiring-right-secret-0123456789abcdefghij';
 const WRONG = 'wiring-WRONG-secret-9876543210zyxwvutsrq';
 const SENTENCE_END = "the run stopped instead of waiting out each answer's deadline";
 
-/**
- * How long a run may take before the test calls it hung and kills it, ms: below the 180 s answer
- * deadline on purpose, so a run that waits the deadline out (no stop) fails the test.
- */
-const HANG_MS = 120_000;
-
-/** Polls `check` every 50 ms; throws naming `what` after HANG_MS. */
-async function until(check: () => boolean, what: string): Promise<void> {
-  const end = performance.now() + HANG_MS;
-  while (!check()) {
-    if (performance.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+// A run that waits out the 180 s answer deadline (no stop) must fail: the shared hang bound is below it.
+if (HANG_MS >= 180_000) throw new Error('these tests need HANG_MS below the 180 s answer deadline');
 
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {

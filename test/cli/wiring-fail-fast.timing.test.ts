@@ -12,26 +12,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createEmulator } from '../../src/emulator/index.js';
-import { freePort, startCli } from '../helpers/cli.js';
+import { freePort, startCli, until } from '../helpers/cli.js';
+import { HANG_MS } from '../helpers/hang.js';
 
 const TOKEN = 'tok_wiring_timing_0123456789abcdefghijk';
 const SECRET = 'wiring-timing-right-0123456789abcdefghij';
 const WRONG = 'wiring-timing-WRONG-9876543210zyxwvutsr';
 
-/**
- * How long a run may take before the test calls it hung and kills it, ms: below the 180 s answer
- * deadline on purpose, so a run that waits the deadline out (no stop) fails the test.
- */
-const HANG_MS = 120_000;
-
-/** Polls `check` every 50 ms; throws naming `what` after HANG_MS. */
-async function until(check: () => boolean, what: string): Promise<void> {
-  const end = performance.now() + HANG_MS;
-  while (!check()) {
-    if (performance.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+// A run that waits out the 180 s answer deadline (no stop) must fail: the shared hang bound is below it.
+if (HANG_MS >= 180_000) throw new Error('these tests need HANG_MS below the 180 s answer deadline');
 
 describe('a run whose every answer webhook has a wrong secret', () => {
   it('ends within 10 s of being ready to send (exit 2), not after the 180 s deadline', async () => {
