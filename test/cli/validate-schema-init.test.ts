@@ -5,23 +5,12 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProgram } from '../../src/cli/program.js';
 import type { CliContext } from '../../src/cli/shared.js';
 import { parseGrep } from '../../src/config/index.js';
 import { ScenarioError, UsageError } from '../../src/errors.js';
-
-function sink(): Writable & { text: string } {
-  const w = new Writable({
-    write(chunk, _enc, done) {
-      w.text += String(chunk);
-      done();
-    },
-  }) as Writable & { text: string };
-  w.text = '';
-  return w;
-}
+import { sink } from '../helpers/in-process-cli.js';
 
 async function cli(args: string[]): Promise<{ ctx: CliContext; stdout: string; stderr: string }> {
   const stdout = sink();

@@ -8,33 +8,14 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { runProgram } from '../../src/cli/run-program.js';
-import type { CliContext } from '../../src/cli/shared.js';
 import { configJsonSchema } from '../../src/config/index.js';
 import { REPO } from '../helpers/cli.js';
+import { cliInProcess } from '../helpers/in-process-cli.js';
 
-function sink(): Writable & { text: string } {
-  const w = new Writable({
-    write(chunk, _enc, done) {
-      w.text += String(chunk);
-      done();
-    },
-  }) as Writable & { text: string };
-  w.text = '';
-  return w;
-}
-
-async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const stdout = sink();
-  const stderr = sink();
-  const ctx: CliContext = { stdout, stderr, env: { CI: 'true' }, color: false, exitCode: 0 };
-  const code = await runProgram(['node', 'droidcheck', ...args], ctx);
-  return { code, stdout: stdout.text, stderr: stderr.text };
-}
+const cli = cliInProcess;
 
 const SCHEMA_FILE = 'droidcheck.config.schema.json';
 const validate = new Ajv2020({ allErrors: true, allowUnionTypes: true }).compile(configJsonSchema());
