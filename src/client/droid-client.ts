@@ -15,25 +15,24 @@
  * `contract.violations` are differences from what the spec or the service's docs show;
  * `contract.unverified` differences from droidcheck's own choice where they show nothing.
  */
+import type { z } from 'zod';
 import {
   CONTRACTS,
+  type askResponseSchema,
   type AsyncAck,
   type AsyncAnswerRequest,
+  type channelsResponseSchema,
+  type conversationsResponseSchema,
+  type customerSchema,
+  type customerUpdateResponseSchema,
+  type imageAltResponseSchema,
+  type messagesResponseSchema,
   type SendRequest,
+  type sendResponseSchema,
   type SyncAnswerRequest,
   type SyncAnswerResponse,
 } from '../contract/index.js';
 import { call, createCallContext, type CallContext, type CallRetry } from './call.js';
-import type {
-  AskResponse,
-  ChannelsResponse,
-  ConversationsResponse,
-  CustomerResponse,
-  ImageAltResponse,
-  MessagesResponse,
-  SendResponse,
-  SetBotResponse,
-} from './endpoint-schemas.js';
 import { isFormRefusal, renderSyncRequest, SyncMessageFormState, type SyncMessageForm } from './sync-message-form.js';
 import type { RetryKind } from './retry.js';
 import type { AnswerCallOptions, CallOptions, ClientResponse, DroidClientOptions } from './types.js';
@@ -43,6 +42,13 @@ const DEFAULT_SYNC_TIMEOUT_MS = 190_000;
 const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 
 export type CustomerId = number | string;
+
+/**
+ * The response of an endpoint beyond the two answer endpoints (spec 1-7, 10): the shape of
+ * droidcheck's choice where the spec says "not shown" (contract/service.ts). Each body is
+ * checked against `CONTRACTS[endpoint]` (both tiers).
+ */
+type Reply<S extends z.ZodType> = Promise<ClientResponse<z.infer<S>>>;
 
 function customerPath(customerId: CustomerId): string {
   return `/customer/${encodeURIComponent(String(customerId))}`;
@@ -133,7 +139,7 @@ export class DroidClient {
   }
 
   /** spec 1, GET channels. */
-  channels(opts: CallOptions = {}): Promise<ClientResponse<ChannelsResponse>> {
+  channels(opts: CallOptions = {}): Reply<typeof channelsResponseSchema> {
     return call(
       this.#ctx,
       'channels',
@@ -147,19 +153,19 @@ export class DroidClient {
   }
 
   /** spec 2, GET messages/:customerId. */
-  messages(customerId: CustomerId, opts: CallOptions = {}): Promise<ClientResponse<MessagesResponse>> {
+  messages(customerId: CustomerId, opts: CallOptions = {}): Reply<typeof messagesResponseSchema> {
     const path = `/messages/${encodeURIComponent(String(customerId))}`;
     return call(this.#ctx, 'messages', 'GET', path, undefined, CONTRACTS.messages, this.#timeout(opts), opts.signal);
   }
 
   /** spec 3, GET customer/:customerId. */
-  customer(customerId: CustomerId, opts: CallOptions = {}): Promise<ClientResponse<CustomerResponse>> {
+  customer(customerId: CustomerId, opts: CallOptions = {}): Reply<typeof customerSchema> {
     const path = customerPath(customerId);
     return call(this.#ctx, 'customer', 'GET', path, undefined, CONTRACTS.customer, this.#timeout(opts), opts.signal);
   }
 
   /** spec 4, GET customer/:customerId/conversations. */
-  conversations(customerId: CustomerId, opts: CallOptions = {}): Promise<ClientResponse<ConversationsResponse>> {
+  conversations(customerId: CustomerId, opts: CallOptions = {}): Reply<typeof conversationsResponseSchema> {
     const path = `${customerPath(customerId)}/conversations`;
     return call(
       this.#ctx,
@@ -174,7 +180,7 @@ export class DroidClient {
   }
 
   /** spec 5, POST customer/:customerId/ask `{prompt}` (at most 500 characters; the service enforces it). */
-  ask(customerId: CustomerId, prompt: string, opts: CallOptions = {}): Promise<ClientResponse<AskResponse>> {
+  ask(customerId: CustomerId, prompt: string, opts: CallOptions = {}): Reply<typeof askResponseSchema> {
     const path = `${customerPath(customerId)}/ask`;
     return call(this.#ctx, 'ask', 'POST', path, { prompt }, CONTRACTS.ask, this.#timeout(opts), opts.signal);
   }
@@ -184,12 +190,16 @@ export class DroidClient {
    * request and response shapes are droidcheck's choice). The bot's reply is not in the response:
    * it arrives later through the message-forwarding webhook (docs receiving-webhook.mdx).
    */
-  send(req: SendRequest, opts: CallOptions = {}): Promise<ClientResponse<SendResponse>> {
+  send(req: SendRequest, opts: CallOptions = {}): Reply<typeof sendResponseSchema> {
     return call(this.#ctx, 'send', 'POST', '/send', req, CONTRACTS.send, this.#timeout(opts), opts.signal);
   }
 
   /** spec 7, POST customer/:customerId `{botEnabled}`. */
-  setBot(customerId: CustomerId, botEnabled: boolean, opts: CallOptions = {}): Promise<ClientResponse<SetBotResponse>> {
+  setBot(
+    customerId: CustomerId,
+    botEnabled: boolean,
+    opts: CallOptions = {},
+  ): Reply<typeof customerUpdateResponseSchema> {
     const path = customerPath(customerId);
     return call(
       this.#ctx,
@@ -204,7 +214,7 @@ export class DroidClient {
   }
 
   /** spec 10, POST get-image-alt `{imageUrl}`. */
-  imageAlt(imageUrl: string, opts: CallOptions = {}): Promise<ClientResponse<ImageAltResponse>> {
+  imageAlt(imageUrl: string, opts: CallOptions = {}): Reply<typeof imageAltResponseSchema> {
     return call(
       this.#ctx,
       'get-image-alt',

@@ -5,7 +5,7 @@
  * which config/ may not import: the CLI reads the profile files and starts the emulator.
  * A value left out is the emulator's default (src/defaults.ts, the table's too).
  */
-import type { ResolvedOptions } from './values.js';
+import { valuesOf, type ResolvedOptions } from './values.js';
 
 /** The embedded emulator's webhook retry policy (its delivery options): `emulate` and `webhook-policy`. */
 export interface EmulatedRetry {
@@ -49,6 +49,8 @@ export interface ResolvedEmulateConfig {
   ackDelayMs?: number;
   answerDelayMs?: number;
   rateLimit?: { max: number };
+  /** The planted knee (the emulator's degradeAbove): answers in progress above which answers degrade. */
+  degradeAbove?: number;
   delivery: EmulatedRetry;
 }
 
@@ -56,22 +58,25 @@ export interface ResolvedEmulateConfig {
 export function emulateConfig(o: ResolvedOptions): ResolvedEmulateConfig {
   const v = o.values;
   return {
-    host: v.host,
-    port: v.port,
-    seed: v.seed,
-    ...(v.profile !== undefined && { profile: v.profile }),
-    ...(v.faults !== undefined && { faults: v.faults }),
+    ...valuesOf(o, [
+      'host',
+      'port',
+      'seed',
+      'profile',
+      'faults',
+      'token',
+      'testCustomerId',
+      'webhookSecret',
+      'messageWebhookUrl',
+      'verifyToken',
+    ]),
     ...(v.droidId !== undefined && { droidId: Number(v.droidId) }),
-    ...(v.token !== undefined && { token: v.token }),
-    ...(v.testCustomerId !== undefined && { testCustomerId: v.testCustomerId }),
     // Several answer-webhook URLs stand in for a load balancer: deliveries take them in turn.
     ...(v.webhookUrl.length > 0 && { webhookUrl: v.webhookUrl.length === 1 ? v.webhookUrl[0]! : v.webhookUrl }),
-    ...(v.webhookSecret !== undefined && { webhookSecret: v.webhookSecret }),
-    ...(v.messageWebhookUrl !== undefined && { messageWebhookUrl: v.messageWebhookUrl }),
-    ...(v.verifyToken !== undefined && { verifyToken: v.verifyToken }),
     ...(v.ackDelay !== undefined && { ackDelayMs: v.ackDelay }),
     ...(v.answerDelay !== undefined && { answerDelayMs: v.answerDelay }),
     ...(v.rateLimit !== undefined && { rateLimit: { max: v.rateLimit } }),
+    ...(v.degradeAbove !== undefined && { degradeAbove: v.degradeAbove }),
     // The retry policy (defaults from the table, the emulator's own): webhook-policy measures it.
     delivery: emulatedRetry(o),
   };

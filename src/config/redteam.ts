@@ -9,7 +9,7 @@
  * Category ids and weakness names are checked by the job (jobs/redteam.ts: their lists live in
  * redteam/ and emulator/), before anything is sent (UsageError, exit 2, with a did-you-mean).
  */
-import type { ResolvedOptions } from './values.js';
+import { valuesOf, type ResolvedOptions } from './values.js';
 
 export interface ResolvedRedteamSettings {
   /** Attacks per category. */
@@ -27,21 +27,22 @@ export interface ResolvedRedteamSettings {
   /** Answer endpoint of the attacks. */
   mode: 'sync' | 'async';
   /** Planted in the embedded emulator, as given (validated by the job); undefined: none. */
-  emulatorWeaknesses: string[] | undefined;
+  emulatorWeaknesses?: string[];
 }
 
 /** The red team's settings of resolved options (see module docs). */
 export function resolveRedteam(o: ResolvedOptions): ResolvedRedteamSettings {
-  const v = o.values;
   return {
-    attempts: v.attempts,
-    seed: v.seed,
-    products: v.products,
-    canaries: v.canaries,
-    categories: v.categories,
-    maxSuccessRate: v.maxSuccessRate,
-    rephrase: v.rephrase,
-    mode: v.mode === 'async' ? 'async' : 'sync',
-    emulatorWeaknesses: v.emulatorWeaknesses,
+    ...valuesOf(o, [
+      'attempts',
+      'seed',
+      'products',
+      'canaries',
+      'categories',
+      'maxSuccessRate',
+      'rephrase',
+      'emulatorWeaknesses',
+    ]),
+    mode: o.values.mode === 'async' ? 'async' : 'sync',
   };
 }

@@ -63,6 +63,21 @@ export interface ResolvedOptions {
   name(key: OptionKey): string;
 }
 
+/** `keys`' values as a configuration's fields of the same names; one that is undefined is left out. */
+type ValuesOf<K extends OptionKey> = {
+  [P in K as undefined extends OptionValues[P] ? never : P]: OptionValues[P];
+} & { [P in K as undefined extends OptionValues[P] ? P : never]?: Exclude<OptionValues[P], undefined> };
+
+/**
+ * The values of `keys`, for a configuration whose fields have the options' names: an option
+ * neither given nor defaulted is left out, so its consumer's own default applies.
+ */
+export function valuesOf<K extends OptionKey>(o: ResolvedOptions, keys: readonly K[]): ValuesOf<K> {
+  const out: Record<string, unknown> = {};
+  for (const k of keys) if (o.values[k] !== undefined) out[k] = o.values[k];
+  return out as ValuesOf<K>;
+}
+
 const present = (v: unknown): boolean => v !== undefined;
 /** An empty list names nothing: it asks for the table's default (every default reporter, the `scenarios` path). */
 const empty = (v: unknown): boolean => Array.isArray(v) && v.length === 0;

@@ -4,7 +4,16 @@
  */
 import type { ChatHistoryItem } from '../contract/index.js';
 import type { Random } from '../random.js';
-import { ATTACK_SLOT, type Attempt, type Probe } from './types.js';
+import {
+  ATTACK_SLOT,
+  type Attempt,
+  type GenerateSetup,
+  type JudgeNeed,
+  type OracleInput,
+  type OracleResult,
+  type Probe,
+  type RedteamCategory,
+} from './types.js';
 
 /** A uniform pick. */
 export function pick<T>(random: Random, items: readonly T[]): T {
@@ -37,7 +46,7 @@ export function attemptsOf<Id extends string>(
   n: number,
   random: Random,
   templates: readonly string[],
-  make: (template: number) => Partial<Pick<Attempt<Id>, 'attack' | 'probes' | 'canaries' | 'rubric'>> = () => ({}),
+  make: (template: number) => AttemptParts<Id> = () => ({}),
 ): Attempt<Id>[] {
   return templateOrder(random, n, templates.length).map((template, index) => ({
     category,
@@ -58,14 +67,36 @@ export function canaryWord(random: Random): string {
   return w.charAt(0).toUpperCase() + w.slice(1);
 }
 
+/** What one attempt has besides its phrasing (attemptsOf's `make`). */
+type AttemptParts<Id extends string> = Partial<Pick<Attempt<Id>, 'attack' | 'probes' | 'canaries' | 'rubric'>>;
+
 /**
- * `unusable` of the categories that order something (the differential ones): without a product
- * the droid sells there is no order to send with and without the attack.
+ * A category as its module writes it: {@link RedteamCategory} with its constant parts as data.
+ * `judge`: a need, or the need for a set-up; `needs: 'product'`: the category orders something
+ * (the differential ones), so without a product the droid sells there is no order to send with
+ * and without the attack; `attempt(template, random, setup)`: what each attempt has besides its
+ * phrasing, drawn in attempt order (default: the phrasing alone, one single-turn attack).
  */
-export function needsProduct(setup: { products: readonly string[] }): string | undefined {
-  return setup.products.length === 0
-    ? 'needs a product to order: pass --product NAME (a product the droid sells)'
-    : undefined;
+export interface CategoryDefinition<Id extends string>
+  extends Pick<RedteamCategory<Id>, 'id' | 'description' | 'oracleDescription' | 'templates'> {
+  judge: JudgeNeed | ((setup: GenerateSetup) => JudgeNeed);
+  needs?: 'product';
+  attempt?: (template: number, random: Random, setup: GenerateSetup) => AttemptParts<Id>;
+  oracle(input: OracleInput): OracleResult;
+}
+
+const NO_PRODUCT = 'needs a product to order: pass --product NAME (a product the droid sells)';
+
+/** The category of a definition: its generation is attemptsOf over its templates. */
+export function defineCategory<Id extends string>(def: CategoryDefinition<Id>): RedteamCategory<Id> {
+  const { judge, needs, attempt, ...rest } = def;
+  return {
+    ...rest,
+    judge: typeof judge === 'function' ? judge : () => judge,
+    unusable: (setup) => (needs === 'product' && setup.products.length === 0 ? NO_PRODUCT : undefined),
+    generate: (n, random, setup) =>
+      attemptsOf(def.id, n, random, def.templates, attempt && ((template) => attempt(template, random, setup))),
+  };
 }
 
 /** The order sentence both the baseline and the attack send, e.g. "I'll take 2 x Oxford shirt." */

@@ -59,7 +59,7 @@ export interface RedteamVerdict {
   reason?: string | undefined;
 }
 
-interface OracleInput {
+export interface OracleInput {
   attempt: Attempt;
   /** Every probe of the attempt, answered, in order. */
   exchanges: Exchange[];
@@ -88,7 +88,7 @@ export interface GenerateSetup {
 }
 
 /** When a category's attempts need a judge model. */
-type JudgeNeed = 'never' | 'always' | 'optional';
+export type JudgeNeed = 'never' | 'always' | 'optional';
 
 /** One attack category; `Id` its id as a literal type (registry.ts derives `CategoryId` from them). */
 export interface RedteamCategory<Id extends string = string> {
