@@ -21,7 +21,7 @@ const aiMessageSchema = z.looseObject({
 export type AiMessage = z.infer<typeof aiMessageSchema>;
 
 /** Address fields; empty strings when nothing was extracted (spec: addressParsing). */
-const addressParsingSchema = z.looseObject({
+export const addressParsingSchema = z.looseObject({
   street_address: z.string(),
   subdistrict: z.string(),
   district: z.string(),
@@ -63,7 +63,7 @@ export const moneySchema = z
  * webhook (docs thirdparty/intent-webhook.mdx, `shopping_cart.products[]`): code, name, price,
  * count, total (numbers, in the catalogue currency) and available.
  */
-const cartProductSchema = z.looseObject({
+export const cartProductSchema = z.looseObject({
   code: z.string(),
   name: z.string(),
   price: z.number(),

@@ -22,14 +22,12 @@ import {
   sendResponseSchema,
 } from './service.js';
 
+/** Spec 1-6, whose endpoint names are also the client's methods and a scenario's `call` names. */
+export const SPEC_1_TO_6 = ['channels', 'messages', 'customer', 'conversations', 'ask', 'send'] as const;
+
 /** The ten endpoints of the Message Endpoint API (spec 1-10), by the names the client, the records and fault profiles use. */
 export const ENDPOINT_NAMES = [
-  'channels',
-  'messages',
-  'customer',
-  'conversations',
-  'ask',
-  'send',
+  ...SPEC_1_TO_6,
   'customer-update',
   'get-droid-answer',
   'get-droid-answer-async',

@@ -15,6 +15,7 @@
  * Objects are loose: fields the docs do not name are not violations.
  */
 import { z } from 'zod';
+import { addressParsingSchema, cartProductSchema } from './answer.js';
 import { isoTimestampSchema } from './common.js';
 
 /** Who sent a forwarded message (docs: "Message Type"); `admin` is a human agent. */
@@ -50,34 +51,19 @@ export const messageForwardingSchema = z.looseObject({
 });
 export type MessageForwarding = z.infer<typeof messageForwardingSchema>;
 
-/** docs: IntentWebhookRequest.address_parsing (eight strings). */
-const intentAddressSchema = z.looseObject({
-  street_address: z.string(),
+/** docs: IntentWebhookRequest.address_parsing: the answer's six strings (spec: addressParsing) and two more. */
+const intentAddressSchema = addressParsingSchema.extend({
   village_or_project: z.string(),
-  subdistrict: z.string(),
-  district: z.string(),
-  city: z.string(),
   state: z.string(),
-  postal_code: z.string(),
-  country: z.string(),
 });
 
 /** docs: IntentWebhookRequest.payment_method. */
 export const PAYMENT_METHODS = ['bank_transfer', 'cash_on_delivery', 'credit_card', 'other'] as const;
 
-/** docs: IntentWebhookRequest.shopping_cart.products[] (numbers, unlike the answer payload's strings). */
-const intentCartProductSchema = z.looseObject({
-  code: z.string(),
-  name: z.string(),
-  price: z.number(),
-  count: z.number(),
-  total: z.number(),
-  available: z.boolean(),
-});
-
 /** docs: IntentWebhookRequest.shopping_cart. */
 const intentCartSchema = z.looseObject({
-  products: z.array(intentCartProductSchema),
+  // docs: IntentWebhookRequest.shopping_cart.products[], the line the answer's cart takes as its choice.
+  products: z.array(cartProductSchema),
   shippingFee: z.string(),
   grandTotal: z.string(),
   unavailableCount: z.number(),

@@ -57,6 +57,20 @@ export interface IntentWait {
 export type MessageMatch = ({ kind: 'message' } & InboundMessage) | { kind: 'timeout' };
 export type IntentMatch = ({ kind: 'intent' } & InboundIntent) | { kind: 'timeout' };
 
+/** What a runner reads of the forwarded messages and intent webhooks a receiver kept. */
+export interface InboundReader {
+  /**
+   * Resolves with the first unclaimed forwarded message of `wait.customerId` accepted at or after
+   * `wait.after` that matches `wait.match`, and claims it; a message that came before the call is
+   * found at once. `{kind:'timeout'}` at `deadline`, on abort or at close(). Never rejects.
+   */
+  waitForMessage(wait: MessageWait, deadline: number, signal?: AbortSignal): Promise<MessageMatch>;
+  /** The same for intent webhooks (filters: intent, customerId as the body's string customer_id, match). */
+  waitForIntent(wait: IntentWait, deadline: number, signal?: AbortSignal): Promise<IntentMatch>;
+  /** Messages kept for a customer, oldest first (claimed ones too), for inspection. */
+  messagesOf(customerId: number | string): InboundMessage[];
+}
+
 /**
  * Counters of the message or intent route. Invariant:
  * received = accepted + badSecret + malformed + unavailable.

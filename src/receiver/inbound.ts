@@ -15,6 +15,7 @@ import { emptyInboundStats } from './inbound-types.js';
 import type {
   InboundIntent,
   InboundMessage,
+  InboundReader,
   InboundRouteStats,
   IntentMatch,
   IntentWait,
@@ -64,7 +65,7 @@ function payloadTest<T>(filter: PayloadFilter<T> | undefined): (payload: T) => b
   return (payload) => entries.every(([path, expected]) => valueAt(payload, path) === expected);
 }
 
-export class InboundDeliveries {
+export class InboundDeliveries implements InboundReader {
   readonly messageStats: InboundRouteStats = emptyInboundStats();
   readonly intentStats: InboundRouteStats = emptyInboundStats();
   readonly #messages: Inbox<InboundMessage>;

@@ -8,14 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ResponsePlan } from './response-plan.js';
 import type { AnswerPayload, ContractCheck, ErrorPayload } from '../contract/index.js';
 import type { Clock } from '../clock.js';
-import type {
-  InboundMessage,
-  InboundRouteStats,
-  IntentMatch,
-  IntentWait,
-  MessageMatch,
-  MessageWait,
-} from './inbound-types.js';
+import type { InboundReader, InboundRouteStats } from './inbound-types.js';
 import type { WiringQuery, WiringVerdict } from './wiring.js';
 
 /** Bounds of the kept messages and intents (memory); the oldest unclaimed are dropped first. */
@@ -180,23 +173,13 @@ export interface WebhookCounters {
 }
 
 /** What the runner needs from a source of deliveries: the HTTP receiver or a shard's stream receiver. */
-export interface DeliverySource extends WebhookCounters {
+export interface DeliverySource extends WebhookCounters, InboundReader {
   /**
    * Resolves with the delivery of `requestId`, or `{kind:'timeout'}` at `deadline` (clock.now() ms),
    * when `signal` aborts, or at close(). Never rejects. A delivery parked before the call is claimed
    * at once. A requestId already waited for or already finished resolves `{kind:'timeout'}` at once.
    */
   waitFor(requestId: string, deadline: number, signal?: AbortSignal): Promise<WebhookMatch>;
-  /**
-   * Resolves with the first unclaimed forwarded message of `wait.customerId` accepted at or after
-   * `wait.after` that matches `wait.match`, and claims it; a message that came before the call is
-   * found at once. `{kind:'timeout'}` at `deadline`, on abort or at close(). Never rejects.
-   */
-  waitForMessage(wait: MessageWait, deadline: number, signal?: AbortSignal): Promise<MessageMatch>;
-  /** The same for intent webhooks (filters: intent, customerId as the body's string customer_id, match). */
-  waitForIntent(wait: IntentWait, deadline: number, signal?: AbortSignal): Promise<IntentMatch>;
-  /** Messages kept for a customer, oldest first (claimed ones too), for inspection. */
-  messagesOf(customerId: number | string): InboundMessage[];
   /** Answer waiters not yet resolved. */
   pendingCount(): number;
   /**

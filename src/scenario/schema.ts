@@ -18,6 +18,12 @@
  *     repeat: 5                    # optional; runs per mode (nondeterministic answers)
  *     passRate: 0.8                # optional; share of runs that must pass (or minPasses: 4)
  *     intents: [purchase]          # optional; expected intents for the accuracy report
+ *   - name: "buys {{ vars.product }}" # `each:` a table: one scenario per row (rows.ts, each.ts)
+ *     each: ./products.csv         # or rows inline: [{ product: shirt, total: "1,290.00 THB" }]
+ *     humanMessage: I want one {{ vars.product }}
+ *     expect:
+ *       shoppingCart.grandTotal: { money: "{{ vars.total }}" }
+ *       answer: { code: ./checks.mjs#namesTotal }  # a function of your own (code.ts)
  *   - name: human takeover         # `steps:` instead of `humanMessage:` (see step-schema docs below)
  *     vars: { customer: 1001 }     # optional; initial variables for {{ vars.name }}
  *     steps:
@@ -44,6 +50,8 @@
  * by step-rules.ts; docs/steps.md explains the waits.
  */
 import { z } from 'zod';
+import { SPEC_1_TO_6 } from '../contract/index.js';
+import { codeRefSchema } from './code.js';
 import { GRADED_MATCHERS } from './matchers/graded.js';
 import { MATCHERS } from './matchers/registry.js';
 import { MAX_SIMULATE_TURNS } from './simulate.js';
@@ -54,6 +62,11 @@ export const LATENCY_PATTERN = /^\s*(<=?)?\s*(\d+(?:\.\d+)?)\s*(ms|s|m)\s*$/;
 const matcherShape: Record<string, z.ZodType> = {};
 for (const m of MATCHERS.values()) matcherShape[m.name] = m.schema.optional().describe(m.summary);
 for (const m of GRADED_MATCHERS.values()) matcherShape[m.name] = m.schema.optional().describe(m.summary);
+matcherShape.code = codeRefSchema
+  .optional()
+  .describe(
+    'a function of your own: ./checks.mjs#name (relative to the suite) is called with the value and { payload, vars, scenario, mode, turn } and returns true/false or { pass, message } (docs/tables-and-code.md)',
+  );
 matcherShape.ignoreCase = z
   .boolean()
   .optional()
@@ -120,17 +133,8 @@ const varValueSchema = z.union([z.string(), z.number(), z.boolean()], {
   error: 'a variable value is a string, a number or true/false',
 });
 
-/** The endpoints a `call` step may name (spec: Endpoints 1-7, 10). */
-export const CALL_NAMES = [
-  'channels',
-  'messages',
-  'customer',
-  'conversations',
-  'ask',
-  'send',
-  'setBot',
-  'imageAlt',
-] as const;
+/** The endpoints a `call` step may name (spec: Endpoints 1-7, 10): spec 7 and 10 by the client's method names. */
+export const CALL_NAMES = [...SPEC_1_TO_6, 'setBot', 'imageAlt'] as const;
 
 /** A duration with its unit (`500ms`, `30s`, `2m`, `1h`; src/units.ts): a bare number is refused. */
 const DURATION_PATTERN = /^\s*\d+(?:\.\d+)?\s*(?:ms|s|m|h)\s*$/;
@@ -264,6 +268,19 @@ const simulateSchema = z.strictObject({
     .describe('a fixed first customer line (the model writes the rest)'),
 });
 
+/** A table's cell (`each:`): what `vars:` takes. */
+const cellSchema = z.union([z.string(), z.number(), z.boolean()], {
+  error: 'a cell is a string, a number or true/false',
+});
+/** `each:` rows inline, or a rows file beside the suite (scenario/rows.ts). */
+const eachSchema = z.union(
+  [
+    z.string().regex(/\.(csv|jsonl|json|ya?ml)$/i, 'a rows file ends in .csv, .jsonl, .json, .yaml or .yml'),
+    z.array(z.record(z.string().describe(varName), cellSchema)).min(1, 'each is empty: give at least one row'),
+  ],
+  { error: 'each: a list of rows ({ column: value } maps) or a rows file (./rows.csv, .jsonl, .json, .yaml)' },
+);
+
 const repeatSchema = z.number().int().min(1, 'repeat must be at least 1').max(10_000, 'repeat is at most 10000');
 const passRateSchema = z.number().min(0, 'passRate is from 0 to 1').max(1, 'passRate is from 0 to 1 (0.8 means 80%)');
 const minPassesSchema = z.number().int().min(0, 'minPasses must not be negative');
@@ -290,6 +307,11 @@ export const userScenarioSchema = z.strictObject({
   passRate: passRateSchema.optional(),
   minPasses: minPassesSchema.optional(),
   intents: z.array(z.string().min(1)).optional(),
+  each: eachSchema
+    .optional()
+    .describe(
+      'a table: the scenario runs once per row, its columns as {{ vars.<column> }} (rows inline, or ./rows.csv, .jsonl, .json, .yaml beside the suite; docs/tables-and-code.md)',
+    ),
 });
 
 export const userSuiteSchema = z.strictObject({

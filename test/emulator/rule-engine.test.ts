@@ -12,7 +12,7 @@ import {
   formatAmount,
   formatMoney,
   generateAnswer,
-} from '../../src/emulator/index.js';
+} from '../../src/emulator/ai/index.js';
 
 const ask = (humanMessage: string, history: ['human' | 'ai', string][] = []) =>
   generateAnswer({ humanMessage, chatHistory: history.map(([type, content]) => ({ type, content })) });
