@@ -4,6 +4,7 @@
  * - `fields`: the zod schema of its top-level fields (the TypeScript type is inferred from it;
  *   sections/index.ts composes the document's schema and type from every section's fields);
  * - `compute(input, doc)`: the fields of a new report from the engine's result (buildReport);
+ *   absent: the job hands its fields in as they are (`input.<field>`, left out when undefined);
  * - `merge(docs, merged, opts)`: the fields of several reports as one (`droidcheck merge`);
  * - `views(doc)`: what it shows, format-neutral (view.ts), drawn alike by the console, Markdown
  *   and HTML reporters;
@@ -122,8 +123,11 @@ export function defineSection<
 >(spec: {
   name: string;
   fields: F;
-  /** `input`: the part of SectionInput (or of the job's own sections, build-report.ts ReportInput) it reads. */
-  compute(input: I, doc: D): Partial<Out<F>>;
+  /**
+   * `input`: the part of SectionInput (or of the job's own sections, build-report.ts ReportInput)
+   * it reads. Absent: its fields as the job handed them in.
+   */
+  compute?(input: I, doc: D): Partial<Out<F>>;
   merge(docs: readonly D[], merged: M, opts: MergeReportsOptions): Partial<Out<F>>;
   views(doc: D): SectionView[];
   /** What the console shows unless `--verbose` (see the module docs); absent: `views`. */
@@ -131,7 +135,15 @@ export function defineSection<
   /** The JUnit suites it contributes (see the module docs); absent: none. */
   junit?(doc: D, opts: JUnitOptions): JUnitSuite[];
 }): Section<F> {
-  return spec as unknown as Section<F>;
+  const keys = Object.keys(spec.fields);
+  const handedIn = (input: object): Partial<Out<F>> =>
+    Object.fromEntries(
+      keys.flatMap((k) => {
+        const v = (input as Record<string, unknown>)[k];
+        return v === undefined ? [] : [[k, v]];
+      }),
+    ) as Partial<Out<F>>;
+  return { compute: handedIn, ...spec } as unknown as Section<F>;
 }
 
 /** Every input's `pick(doc)` when every input has one; undefined when any lacks it (a partial figure would read as the whole run's). */

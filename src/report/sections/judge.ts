@@ -32,7 +32,6 @@ export const judgeSection = defineSection({
   fields: {
     judge: judgeSchema.optional().describe('LLM-graded matchers: the grader settings (no key) and its token usage'),
   },
-  compute: (input: { judge?: JudgeSection }) => (input.judge ? { judge: input.judge } : {}),
   merge: (docs: readonly Doc[]) => {
     const list = docs.flatMap((d) => (d.judge ? [d.judge] : []));
     if (!list[0]) return {};

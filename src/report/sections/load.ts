@@ -165,7 +165,6 @@ type Doc = { load?: LoadSection };
 export const loadSection = defineSection({
   name: 'load',
   fields: { load: loadSchema.optional().describe('load and capacity: how the traffic was generated') },
-  compute: (input: { load?: LoadSection }) => (input.load ? { load: input.load } : {}),
   merge: (docs: readonly Doc[], merged: { summary: ReportSummary }) => {
     const load = mergeLoadSections(
       docs.map((d) => d.load),

@@ -23,7 +23,6 @@ export const networkSection = defineSection({
       .optional()
       .describe('remote targets only: the round trip ackServer (ack minus it) is judged on'),
   },
-  compute: (input: { network?: NetworkSection }) => (input.network ? { network: input.network } : {}),
   // Shards of one load measure one target: the first shard's round trip stands for all.
   merge: (docs: readonly Doc[]) => (docs[0]?.network ? { network: docs[0].network } : {}),
   views: (d: Doc) => {

@@ -178,7 +178,6 @@ export const redteamSection = defineSection({
         'redteam: attacks per category, success rates with their Wilson 95% interval, findings with their conversations',
       ),
   },
-  compute: (input: { redteam?: RedteamReportSection }) => (input.redteam ? { redteam: input.redteam } : {}),
   merge: (docs: readonly Doc[]) => {
     const sections = docs.flatMap((d) => (d.redteam ? [d.redteam] : []));
     return sections.length > 0 ? { redteam: mergeRedteam(sections) } : {};

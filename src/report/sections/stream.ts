@@ -68,7 +68,6 @@ export const streamSection = defineSection({
   fields: {
     stream: streamSchema.optional().describe('--deliveries: the Redis Stream read, and the clock skew measured'),
   },
-  compute: (input: { stream?: StreamSection }) => (input.stream ? { stream: input.stream } : {}),
   merge: (docs: readonly Doc[]) => {
     const list = docs.flatMap((d) => (d.stream ? [d.stream] : []));
     return list[0]

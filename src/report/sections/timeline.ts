@@ -1,17 +1,23 @@
 /**
- * `timeline`: per-interval throughput, requests in flight and latency (runner/timeline.ts).
+ * `timeline`: per-interval throughput, requests in flight, latency and answers right (runner/timeline.ts).
  * Shards started together (`--start-at`) merge interval by interval: counts added, interval
  * histograms added (HDR), so each merged interval's percentiles are those of all its values.
  */
 import * as hdr from 'hdr-histogram-js';
 import { z } from 'zod';
-import { LATENCY_METRICS, LatencyRecorder, summarizeHistogram, type LatencyMetric } from '../../metrics/index.js';
+import {
+  LATENCY_METRICS,
+  LatencyRecorder,
+  passShare,
+  summarizeHistogram,
+  type LatencyMetric,
+} from '../../metrics/index.js';
 import { OUTCOMES } from '../../outcomes.js';
-import { formatMs, formatRate } from '../../units.js';
+import { formatMs, formatPercent, formatRate } from '../../units.js';
 import type { Timeline, TimelinePoint } from '../run-types.js';
 import { defineSection } from '../section.js';
 import { plural, type SectionView } from '../view.js';
-import { count, ms, obj, type Assert, type Same } from './common.js';
+import { count, ms, obj, share, type Assert, type Same } from './common.js';
 
 const intervalLatency = obj({
   count,
@@ -19,6 +25,12 @@ const intervalLatency = obj({
   p99: ms,
   max: ms,
   histogram: z.string().describe('HDR histogram, compressed base64, microseconds'),
+});
+const intervalAnswers = obj({
+  passed: count.describe('requests ended in the interval whose outcome passed'),
+  judged: count.describe('requests ended in the interval with a verdict'),
+  share: share.nullable().describe('passed / judged, 0..1'),
+  interval: obj({ low: share, high: share }).describe('Wilson 95% interval of the share, 0..1'),
 });
 const timelineSchema = obj({
   intervalMs: ms,
@@ -41,6 +53,9 @@ const timelineSchema = obj({
         .optional()
         .describe("conversations (steps scenarios with say turns, think time included) open at the interval's end"),
       maxOpenConversations: count.optional().describe('conversations open at most during the interval'),
+      answers: intervalAnswers
+        .optional()
+        .describe('answers right: requests ended in the interval whose outcome passed (absent: none had a verdict)'),
       ...(Object.fromEntries(LATENCY_METRICS.map((m) => [m, intervalLatency.optional()])) as Record<
         LatencyMetric,
         z.ZodOptional<typeof intervalLatency>
@@ -81,6 +96,12 @@ function mergeTimelines(timelines: readonly Timeline[]): Timeline | undefined {
       point.openConversations = parts.reduce((s, p) => s + (p.openConversations ?? 0), 0);
       point.maxOpenConversations = parts.reduce((s, p) => s + (p.maxOpenConversations ?? 0), 0);
     }
+    const withAnswers = parts.filter((p) => p.answers !== undefined);
+    if (withAnswers.length > 0)
+      point.answers = passShare(
+        withAnswers.reduce((n, p) => n + p.answers!.passed, 0),
+        withAnswers.reduce((n, p) => n + p.answers!.judged, 0),
+      );
     if (parts.some((p) => p.targetRate !== undefined))
       point.targetRate = parts.reduce((s, p) => s + (p.targetRate ?? 0), 0);
     for (const m of LATENCY_METRICS) {
@@ -107,11 +128,20 @@ function timelineView(d: Doc): SectionView[] {
   const conversations = t.points.some((p) => p.maxOpenConversations !== undefined)
     ? ` · at most ${plural(Math.max(...t.points.map((p) => p.maxOpenConversations ?? 0)), 'conversation')} open`
     : '';
+  // The worst interval's answers, from intervals of 10 answers or more (fewer say little).
+  const judged = t.points.filter((p) => p.answers && p.answers.share !== null && p.answers.judged >= 10);
+  const worst = judged.reduce<TimelinePoint | undefined>(
+    (w, p) => (w === undefined || p.answers!.share! < w.answers!.share! ? p : w),
+    undefined,
+  );
+  const right = worst
+    ? ` · answers right down to ${formatPercent(worst.answers!.share)} (${worst.answers!.passed} of ${worst.answers!.judged}, at ${worst.t} s)`
+    : '';
   return [
     {
       id: 'timeline',
       title: `Over time (per ${formatMs(t.intervalMs)})`,
-      summary: `${t.points.length} intervals · started up to ${formatRate(Math.max(...rates))} · at most ${peakInFlight} in flight${conversations}`,
+      summary: `${t.points.length} intervals · started up to ${formatRate(Math.max(...rates))} · at most ${peakInFlight} in flight${conversations}${right}`,
       charts: ['chart-timeline-rate', 'chart-timeline-latency'],
     },
   ];
@@ -120,7 +150,6 @@ function timelineView(d: Doc): SectionView[] {
 export const timelineSection = defineSection({
   name: 'timeline',
   fields: { timeline: timelineSchema.optional().describe('per-interval throughput, in flight and latency') },
-  compute: (input: { timeline?: Timeline }) => (input.timeline ? { timeline: input.timeline } : {}),
   merge: (docs: readonly Doc[]) => {
     const timeline = mergeTimelines(docs.flatMap((d) => (d.timeline ? [d.timeline] : [])));
     return timeline ? { timeline } : {};

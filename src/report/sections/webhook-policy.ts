@@ -142,8 +142,6 @@ export const webhookPolicySection = defineSection({
       .optional()
       .describe('webhook-policy: the retry policy measured on the receiving side'),
   },
-  compute: (input: { webhookPolicy?: WebhookPolicyReport }) =>
-    input.webhookPolicy ? { webhookPolicy: input.webhookPolicy } : {},
   merge: (docs: readonly Doc[]) =>
     docs.length === 1 && docs[0]!.webhookPolicy ? { webhookPolicy: docs[0]!.webhookPolicy } : {},
   views: (d: Doc) => (d.webhookPolicy ? [policyView(d.webhookPolicy)] : []),
