@@ -205,6 +205,12 @@ export {
   type Evaluation,
   type EvaluationContext,
   type AnswerMode,
+  /** A `code:` assertion (docs/tables-and-code.md): `(value, ctx: CodeCheckContext) => CodeCheckResult | Promise<CodeCheckResult>`. */
+  type CodeCheck,
+  /** What a `code:` assertion is given beside the value: `{ payload, vars, scenario: { name, suite }, mode, turn }`. */
+  type CodeCheckContext,
+  /** What a `code:` assertion returns: `true`/`false` or `{ pass, message? }`. */
+  type CodeCheckResult,
 } from './scenario/index.js';
 
 // ---- thresholds --------------------------------------------------------------------------------

@@ -25,7 +25,7 @@ import type { DeliverySource } from '../receiver/index.js';
 import { formatMs } from '../units.js';
 import { NO_DELIVERY_CAUSE } from './setup-breaker.js';
 import { addContract } from './contract-notes.js';
-import { judgeAnswer, keepGrades } from './judge.js';
+import { codeContext, judgeAnswer, keepGrades } from './judge.js';
 import { settleError } from './settle.js';
 import type { RequestRecord } from './types.js';
 
@@ -38,6 +38,8 @@ export interface AnswerTurn {
   chatHistory: ChatHistoryItem[];
   expect: Expectation[];
   latencyMs?: { max: number; location: SourceLocation } | undefined;
+  /** What a `code:` check is told as `vars` (a plain scenario's `vars:`, a table's row). */
+  vars?: Readonly<Record<string, unknown>> | undefined;
 }
 
 /**
@@ -87,7 +89,7 @@ async function judge(
   ctx: ExecuteContext,
 ): Promise<void> {
   record.answer = payload;
-  const ev = await judgeAnswer(turn.expect, payload, turn, ctx);
+  const ev = await judgeAnswer(turn.expect, payload, turn, ctx, () => codeContext(record, turn.vars, 0));
   record.failures = [...ev.failures, ...latencyFailure(turn.latencyMs, latencyMs)];
   keepGrades(record, ev);
   record.passed = record.outcome === 'answered' && record.failures.length === 0 && record.judgeErrors === undefined;

@@ -21,7 +21,7 @@ import { AbortedError, InternalError, JudgeError } from '../errors.js';
 import type { Outcome } from '../outcomes.js';
 import { ASYNC_ENDPOINT, executeAnswerTurn, SYNC_ENDPOINT } from './answer-turn.js';
 import type { ExecuteContext } from './context.js';
-import { judgeAnswer, keepGrades } from './judge.js';
+import { codeContext, judgeAnswer, keepGrades } from './judge.js';
 import type { CustomerAsk, CustomerSimulation } from './simulator-types.js';
 import type { PlannedRequest, RecordError, RequestRecord, SimulationRecord, StepResult } from './types.js';
 
@@ -149,7 +149,9 @@ export async function executeSimulation(
         ]),
       }
     : undefined;
-  const ev = await judgeAnswer(planned.scenario.expect, sim.expectPayload, grounding, ctx);
+  const ev = await judgeAnswer(planned.scenario.expect, sim.expectPayload, grounding, ctx, () =>
+    codeContext(record, planned.scenario.vars, Math.max(0, sim.turns.length - 1)),
+  );
   record.failures.push(...ev.failures);
   keepGrades(record, ev);
   record.passed = record.failures.length === 0 && record.judgeErrors === undefined;

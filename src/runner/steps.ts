@@ -43,7 +43,7 @@ import {
 import { ASYNC_ENDPOINT, executeAnswerTurn, latencyFailure, SYNC_ENDPOINT } from './answer-turn.js';
 import type { ExecuteContext } from './context.js';
 import { addContract } from './contract-notes.js';
-import { judgeAnswer, keepGrades } from './judge.js';
+import { codeContext, judgeAnswer, keepGrades } from './judge.js';
 import { outcomeOf, recordErrorOf } from './settle.js';
 import { awaitIntentWebhook, awaitNoReply, awaitReply } from './step-waits.js';
 import { pause, sampleThinkMs, thinkOf, thinkRandom } from './think.js';
@@ -110,7 +110,9 @@ async function judgeStep(
   expect: readonly Expectation[] = step.expect,
 ): Promise<boolean> {
   result.body = body;
-  const ev = await judgeAnswer(renderExpectations(expect, vars), body, turn, ctx);
+  const ev = await judgeAnswer(renderExpectations(expect, vars), body, turn, ctx, () =>
+    codeContext(record, vars, step.index),
+  );
   result.failures.push(...ev.failures);
   keepGrades(record, ev, `step ${step.index + 1} (${result.kind}): `);
   if (ev.judgeErrors.length > 0) result.judgeErrors = ev.judgeErrors.length;
@@ -178,7 +180,7 @@ async function judgeIntentWebhook(
   if (end.failure) result.failures.push(end.failure);
   if (end.payload !== null) {
     if (end.contract) addContract(record, 'intent-webhook', end.contract, ctx.notes, undefined, end.payload);
-    const ev = await judgeAnswer(expect, end.payload, undefined, ctx);
+    const ev = await judgeAnswer(expect, end.payload, undefined, ctx, () => codeContext(record, vars, step.index));
     result.failures.push(
       ...ev.failures.map((f) => ({ ...f, path: `intentWebhook.${f.path}`, message: `intent webhook: ${f.message}` })),
     );

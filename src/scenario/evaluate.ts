@@ -10,12 +10,15 @@
  * `answer#sentiment`).
  *
  * The plain matchers are checked synchronously, with no allocation beyond the failures; only
- * `similar` and `judge` (matchers/graded.ts) call `ctx.grader`, all of one evaluation at once.
+ * `similar` and `judge` (matchers/graded.ts) call `ctx.grader`, all of one evaluation at once,
+ * and `code` (code.ts) calls the suite's own functions with `ctx.code` (the scenario, its
+ * variables, mode and turn), also under `skipGraded`; path `$` gives a check the whole payload.
  * A grader that cannot give a verdict (or no grader at all) makes a judge error: never a
  * failure and never a pass (an unfinished grading must neither fail the droid nor let a gate go green).
  */
 import type { ChatHistoryItem } from '../contract/index.js';
 import { JudgeError } from '../errors.js';
+import { type CodeCheckContext, runCodeCheck, WHOLE_PAYLOAD } from './code.js';
 import { GRADED_MATCHERS, type JudgeExpected, type SimilarExpected } from './matchers/graded.js';
 import { MATCHERS } from './matchers/registry.js';
 import { isAbsent, kindOf, show } from './matchers/values.js';
@@ -70,6 +73,8 @@ export interface EvaluationContext {
   signal?: AbortSignal | undefined;
   /** Leave `similar`/`judge` expectations ungraded (load and capacity: no LLM call per request). */
   skipGraded?: boolean;
+  /** What a `code` check is told beside the payload; absent: an empty scenario in sync mode, turn 0. */
+  code?: Omit<CodeCheckContext, 'payload'> | undefined;
 }
 
 /**
@@ -174,14 +179,15 @@ function shownActual(payload: unknown, path: string, actual: unknown): string {
 /** The synchronous pass: plain matchers checked, graded ones queued in `walk.pending`. */
 function walkExpectations(expectations: readonly Expectation[], payload: unknown, prefix: string, walk: Walk): void {
   for (const e of expectations) {
-    const actual = valueAtPath(payload, e.path);
+    const actual = e.path === WHOLE_PAYLOAD ? payload : valueAtPath(payload, e.path);
     if (e.matcher === 'json') {
       walkJson(e, actual, prefix, walk);
       continue;
     }
     const def = MATCHERS.get(e.matcher);
     if (!def) {
-      if (GRADED_MATCHERS.has(e.matcher)) (walk.pending ??= []).push({ at: walk.failures.length, e, prefix, actual });
+      if (GRADED_MATCHERS.has(e.matcher) || e.matcher === 'code')
+        (walk.pending ??= []).push({ at: walk.failures.length, e, prefix, actual });
       else walk.failures.push(failure(e, prefix, actual, `${e.path}: unknown matcher "${e.matcher}"`));
       continue;
     }
@@ -209,9 +215,20 @@ const JUDGE_ERROR_CODE = JudgeError.code;
 
 type Graded = { failure?: ExpectationFailure; grade?: GradeEntry; judgeError?: JudgeErrorEntry };
 
-/** Grades one `similar`/`judge` expectation (never rejects). */
+const NO_CODE_CONTEXT: Omit<CodeCheckContext, 'payload'> = Object.freeze({
+  vars: Object.freeze({}),
+  scenario: Object.freeze({ name: '', suite: '' }),
+  mode: 'sync',
+  turn: 0,
+});
+
+/** Grades one `similar`/`judge` expectation, or runs one `code` check (never rejects). */
 async function grade(p: PendingGrade, root: unknown, ctx: EvaluationContext): Promise<Graded> {
   const { e, prefix, actual } = p;
+  if (e.matcher === 'code') {
+    const f = await runCodeCheck(e, actual, { ...(ctx.code ?? NO_CODE_CONTEXT), payload: root }, prefix);
+    return f ? { failure: f } : {};
+  }
   const path = `${prefix}${e.path}`;
   const describe = GRADED_MATCHERS.get(e.matcher)!.describe(e.expected);
   const notGradable = (note: string): Graded => ({
@@ -305,13 +322,14 @@ export async function evaluateExpectations(
 ): Promise<Evaluation> {
   const walk: Walk = { failures: [], pending: undefined };
   walkExpectations(expectations, payload, '', walk);
-  if (!walk.pending || ctx.skipGraded) return { failures: walk.failures, judgeErrors: [], grades: [] };
-  const graded = await Promise.all(walk.pending.map((p) => grade(p, payload, ctx)));
+  const pending = ctx.skipGraded ? walk.pending?.filter((p) => p.e.matcher === 'code') : walk.pending;
+  if (!pending || pending.length === 0) return { failures: walk.failures, judgeErrors: [], grades: [] };
+  const graded = await Promise.all(pending.map((p) => grade(p, payload, ctx)));
   const judgeErrors: JudgeErrorEntry[] = [];
   const grades: GradeEntry[] = [];
   for (let i = graded.length - 1; i >= 0; i--) {
     const r = graded[i]!;
-    if (r.failure) walk.failures.splice(walk.pending[i]!.at, 0, r.failure);
+    if (r.failure) walk.failures.splice(pending[i]!.at, 0, r.failure);
   }
   for (const r of graded) {
     if (r.grade) grades.push(r.grade);
@@ -322,8 +340,8 @@ export async function evaluateExpectations(
 
 /**
  * The synchronous evaluation of the plain matchers, for callers that cannot await (e.g. the
- * accuracy table). A `similar`/`judge` expectation cannot be graded here and gives a failure
- * saying so; use `evaluateExpectations` with a grader for those.
+ * accuracy table). A `similar`/`judge`/`code` expectation cannot be checked here and gives a
+ * failure saying so; use `evaluateExpectations` for those.
  */
 export function evaluatePlainExpectations(
   expectations: readonly Expectation[],
@@ -337,7 +355,14 @@ export function evaluatePlainExpectations(
     walk.failures.splice(
       at,
       0,
-      failure(e, prefix, actual, `${e.path}: "${e.matcher}" needs a grader (evaluateExpectations with ctx.grader)`),
+      failure(
+        e,
+        prefix,
+        actual,
+        e.matcher === 'code'
+          ? `${e.path}: "code" calls a function: use evaluateExpectations`
+          : `${e.path}: "${e.matcher}" needs a grader (evaluateExpectations with ctx.grader)`,
+      ),
     );
   }
   return walk.failures;

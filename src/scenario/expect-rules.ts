@@ -3,6 +3,7 @@
  * field names close to a known one (did-you-mean), non-empty matcher objects.
  */
 import type { FileIssue } from '../errors.js';
+import { codeRefSchema } from './code.js';
 import { MATCHER_MODIFIERS } from './matchers/registry.js';
 import type { DataPath, YamlSource } from './yaml-source.js';
 
@@ -34,6 +35,12 @@ export function checkExpect(
 ): void {
   if (!isRecord(expect)) return;
   for (const [path, value] of Object.entries(expect)) {
+    // `code: ./checks.mjs#name`: a function given the whole payload (code.ts).
+    if (path === 'code' && typeof value === 'string') {
+      const bad = codeRefSchema.safeParse(value).error?.issues[0]?.message;
+      if (bad) out.push({ location: source.locate([...base, path]), message: bad });
+      continue;
+    }
     const problem = pathProblem(path) ?? fieldProblem?.(path);
     if (problem) out.push({ location: source.locate([...base, path], 'key'), message: problem });
     if (!isRecord(value)) continue;

@@ -2,6 +2,8 @@
  * Normalising the parts a scenario and its steps share: `expect` maps -> `Expectation[]`
  * (file order; a scalar or list is `equals`; `json` nests `Expectation[]`) and latency text -> ms.
  */
+import { dirname, resolve } from 'node:path';
+import { type CodeExpected, splitCodeRef, WHOLE_PAYLOAD } from './code.js';
 import { GRADED_MATCHERS } from './matchers/graded.js';
 import { MATCHERS } from './matchers/registry.js';
 import { LATENCY_PATTERN } from './schema.js';
@@ -19,10 +21,24 @@ function parseLatency(text: string): number | undefined {
 
 const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
-/** Expectations of one `expect` map (or a `json` map inside one), in file order. */
+/** `./checks.mjs#name` of the suite `file` -> the module's absolute path and the export. */
+function codeExpected(ref: string, file: string): CodeExpected {
+  const { file: module, name } = splitCodeRef(ref) ?? { file: ref, name: '' };
+  return { ref: ref.trim(), module: resolve(dirname(file), module), export: name };
+}
+
+/**
+ * Expectations of one `expect` map (or a `json` map inside one), in file order. A `code: ref`
+ * entry (a string) checks the whole payload: path `$` (code.ts).
+ */
 export function expectations(expect: Record<string, unknown>, base: DataPath, source: YamlSource): Expectation[] {
   const out: Expectation[] = [];
   for (const [path, value] of Object.entries(expect)) {
+    if (path === 'code' && typeof value === 'string') {
+      const location = source.locate([...base, path], 'key');
+      out.push({ path: WHOLE_PAYLOAD, matcher: 'code', expected: codeExpected(value, source.file), location });
+      continue;
+    }
     if (!isRecord(value)) {
       out.push({ path, matcher: 'equals', expected: value, location: source.locate([...base, path], 'key') });
       continue;
@@ -38,6 +54,10 @@ export function expectations(expect: Record<string, unknown>, base: DataPath, so
           expected: expectations(raw as Record<string, unknown>, [...base, path, 'json'], source),
           location,
         });
+        continue;
+      }
+      if (name === 'code') {
+        out.push({ path, matcher: name, expected: codeExpected(String(raw), source.file), location });
         continue;
       }
       const def = MATCHERS.get(name) ?? GRADED_MATCHERS.get(name);

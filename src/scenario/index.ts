@@ -22,6 +22,7 @@ export { pauseBudgetMs, withoutThink } from './think.js';
 export { needsSimulator } from './simulate.js';
 export { renderTemplate, renderText, renderExpectations } from './templates.js';
 export { parseSuite } from './parse-suite.js';
+export type { CodeCheck, CodeCheckContext, CodeCheckResult } from './code.js';
 export { loadSuites } from './load-suites.js';
 export {
   evaluateExpectations,

@@ -6,6 +6,8 @@
  *   key; other well-formed YAML files (e.g. emulator profiles) are skipped. A file named
  *   explicitly must be a suite;
  * - files larger than 5 MiB are refused (`MAX_SUITE_BYTES`);
+ * - the modules of the `code:` assertions are imported, each once (code.ts): a missing module or
+ *   export, or one that does not load, is a problem at its `code:` key;
  * - problems of every file are gathered into one `ScenarioError` (DROIDCHECK_ERR_SCENARIO, exit 2);
  *   a missing path is one too (at `path:1:1`, with a did-you-mean for a file, `droidcheck init` for a folder).
  */
@@ -13,6 +15,7 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { didYouMean } from '../suggest.js';
 import { ScenarioError, type FileIssue } from '../errors.js';
+import { loadCodeChecks } from './code.js';
 import { parseSuiteFile } from './parse-suite.js';
 import type { Suite } from './types.js';
 import { MAX_SUITE_BYTES } from './yaml-source.js';
@@ -92,6 +95,7 @@ export async function loadSuites(paths: string[]): Promise<Suite[]> {
       else issues.push({ location: { file, line: 1, col: 1 }, message: `cannot read: ${(err as Error).message}` });
     }
   }
+  if (issues.length === 0) issues.push(...(await loadCodeChecks(suites)));
   if (issues.length > 0) throw new ScenarioError(issues);
   return suites;
 }

@@ -86,7 +86,8 @@ export function normaliseSuite(user: UserSuite, source: YamlSource): Suite {
       suite: name,
       name: s.name,
       file: source.file,
-      location: source.locate(at),
+      // A table's row is where it is written (its line in the suite, or in its rows file).
+      location: source.rowOrigin?.(i)?.row.location ?? source.locate(at),
       tags: s.tags === undefined ? [] : typeof s.tags === 'string' ? [s.tags] : [...s.tags],
       modes: modes(s.modes),
       chatHistory: (s.chatHistory ?? []).map(chatTurn),

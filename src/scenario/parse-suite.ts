@@ -1,12 +1,14 @@
 /**
  * `parseSuite(text, file)`: the loading pipeline for one file, staged like changesets:
- * read (YAML text) -> YAML parse (`yaml-source.ts`) -> zod `safeParse` (`schema.ts`, issues mapped
- * by `zod-issues.ts`) + rules (`rules.ts`) -> normalise (`normalise.ts`).
+ * read (YAML text) -> YAML parse (`yaml-source.ts`) -> scenario tables expanded, one scenario per
+ * row (`each.ts`) -> zod `safeParse` (`schema.ts`, issues mapped by `zod-issues.ts`) + rules
+ * (`rules.ts`) -> normalise (`normalise.ts`).
  *
  * Every problem of the file is collected, sorted by position and thrown together as one
  * `ScenarioError` (code `DROIDCHECK_ERR_SCENARIO`, exit 2), each line `file:line:col: message`.
  */
 import { ScenarioError, type FileIssue } from '../errors.js';
+import { expandTables } from './each.js';
 import { normaliseSuite } from './normalise.js';
 import { applyRules } from './rules.js';
 import { userSuiteSchema } from './schema.js';
@@ -14,7 +16,8 @@ import type { Suite } from './types.js';
 import { readYaml } from './yaml-source.js';
 import { issuesFromZod } from './zod-issues.js';
 
-function sortIssues(issues: FileIssue[]): FileIssue[] {
+/** Issues without repeats (a table's rows share their scenario's lines), by position; a rows file's after the suite's. */
+function sortIssues(issues: FileIssue[], file?: string): FileIssue[] {
   const seen = new Set<string>();
   return issues
     .filter((i) => {
@@ -23,7 +26,13 @@ function sortIssues(issues: FileIssue[]): FileIssue[] {
       seen.add(key);
       return true;
     })
-    .sort((a, b) => a.location.line - b.location.line || a.location.col - b.location.col);
+    .sort(
+      (a, b) =>
+        Number(a.location.file !== file) - Number(b.location.file !== file) ||
+        a.location.file.localeCompare(b.location.file) ||
+        a.location.line - b.location.line ||
+        a.location.col - b.location.col,
+    );
 }
 
 /** Does `data` (a parsed YAML document) look like a suite, i.e. a map with `suite` or `scenarios`? */
@@ -38,28 +47,34 @@ function isSuiteData(data: unknown): boolean {
  * @throws ScenarioError (DROIDCHECK_ERR_SCENARIO) listing every problem with file:line:col.
  */
 export function parseSuiteFile(text: string, file: string, opts: { skipNonSuite?: boolean } = {}): Suite | undefined {
-  const { source, issues } = readYaml(text, file);
-  if (!source) throw new ScenarioError(sortIssues(issues));
-  if (!isSuiteData(source.data)) {
+  const { source: read, issues } = readYaml(text, file);
+  if (!read) throw new ScenarioError(sortIssues(issues));
+  if (!isSuiteData(read.data)) {
     if (opts.skipNonSuite) return undefined;
-    const empty = source.data === null || source.data === undefined;
+    const empty = read.data === null || read.data === undefined;
     throw new ScenarioError([
       {
-        location: source.locate([]),
+        location: read.locate([]),
         message: empty
           ? 'the file is empty: a suite needs "suite:" and "scenarios:"'
           : 'not a scenario suite: expected a map with top-level keys "suite" and "scenarios"',
       },
     ]);
   }
+  const { source, issues: tableIssues } = expandTables(read);
+  // Every table unreadable: what zod would add ("scenarios is empty") would only mislead.
+  const expanded = (source.data as { scenarios?: unknown }).scenarios;
+  if (tableIssues.length > 0 && Array.isArray(expanded) && expanded.length === 0)
+    throw new ScenarioError(sortIssues(tableIssues, file));
   const parsed = userSuiteSchema.safeParse(source.data);
   const all = [
+    ...tableIssues,
     ...(parsed.success ? [] : issuesFromZod(parsed.error.issues, source, userSuiteSchema)),
     ...applyRules(source),
   ];
   if (all.length > 0 || !parsed.success) {
     throw new ScenarioError(
-      sortIssues(all.length > 0 ? all : [{ location: source.locate([]), message: 'invalid suite' }]),
+      sortIssues(all.length > 0 ? all : [{ location: source.locate([]), message: 'invalid suite' }], file),
     );
   }
   return normaliseSuite(parsed.data, source);

@@ -1,7 +1,7 @@
 /**
  * Stage 4 of loading: rules zod cannot state, run on the raw data (guarded, so they also run
  * when the schema found problems, and every issue of a file is reported at once):
- * - scenario names are unique in a suite;
+ * - scenario names are unique in a suite (a table's rows among themselves: each.ts);
  * - a matcher object names at least one matcher;
  * - expectation paths are dotted (`responses.0.kwargs.content`), without `[]` or empty segments,
  *   and do not misspell a field of the answer payload (payload-paths.ts; a simulated scenario
@@ -26,8 +26,10 @@ export function applyRules(source: YamlSource): FileIssue[] {
     if (!isRecord(sc)) return;
     if (typeof sc.name === 'string') {
       const first = seen.get(sc.name);
+      const rows = [source.rowOrigin?.(first ?? -1), source.rowOrigin?.(i)];
       if (first === undefined) seen.set(sc.name, i);
-      else {
+      // Two rows of one table with one name: each.ts reports it at the row.
+      else if (rows[0] === undefined || rows[0].scenario !== rows[1]?.scenario) {
         const firstLoc = source.locate(['scenarios', first, 'name']);
         out.push({
           location: source.locate(['scenarios', i, 'name']),

@@ -39,6 +39,11 @@ export interface YamlSource {
   data: unknown;
   /** Location of the value at `path`, or of its key with `want: 'key'`; nearest existing parent otherwise. */
   locate(path: DataPath, want?: 'value' | 'key'): SourceLocation;
+  /**
+   * Set when the scenario tables were expanded (each.ts): the scenario of the file and the row
+   * that scenario `index` of `data` comes from; undefined for a scenario written out.
+   */
+  rowOrigin?(index: number): { scenario: number; row: { number: number; location: SourceLocation } } | undefined;
 }
 
 export interface ParsedYaml {

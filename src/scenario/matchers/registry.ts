@@ -96,14 +96,17 @@ const regexValue = z
     }
   });
 
-/** A number, or a whole `{{ vars.name }}` (a captured number, rendered at run time). */
+/**
+ * A number, a whole `{{ vars.name }}` (a captured number, rendered at run time), or a number
+ * written as text (a CSV table's cell, rendered at load time: scenario/each.ts).
+ */
 const numberOrTemplate = z.union(
   [
     z.number(),
     z
       .string()
       .regex(
-        /^\{\{\s*vars\.[A-Za-z_][A-Za-z0-9_]*\s*\}\}$/,
+        /^(\{\{\s*vars\.[A-Za-z_][A-Za-z0-9_]*\s*\}\}|\s*-?\d+(\.\d+)?\s*)$/,
         'expected a number, or "{{ vars.name }}" for a captured one',
       ),
   ],
@@ -303,5 +306,5 @@ const MATCHER_LIST: MatcherDef[] = [
 export const MATCHERS: ReadonlyMap<string, MatcherDef> = new Map(MATCHER_LIST.map((m) => [m.name, m]));
 /** Modifier keys allowed beside matchers in a matcher object. */
 export const MATCHER_MODIFIERS = ['ignoreCase'] as const;
-/** Every key a matcher object may hold. */
-export const MATCHER_NAMES: readonly string[] = [...MATCHERS.keys(), 'json', ...GRADED_MATCHERS.keys()];
+/** Every key a matcher object may hold (`code`: a function of the suite's own, scenario/code.ts). */
+export const MATCHER_NAMES: readonly string[] = [...MATCHERS.keys(), 'json', ...GRADED_MATCHERS.keys(), 'code'];
