@@ -50,5 +50,6 @@ export {
   PENDING_REQUEST_BYTES,
 } from './in-flight.js';
 export { optionsMarkdown, OPTIONS_BEGIN, OPTIONS_END } from './options-doc.js';
-export type { WebhookPolicyFlags, ResolvedWebhookPolicyConfig, ProbeName } from './webhook-policy-config.js';
+export type { WebhookPolicyFlags, ResolvedWebhookPolicyConfig } from './webhook-policy-config.js';
+export type { ProbeName } from './options.js';
 export { configJsonSchema } from './json-schema.js';

@@ -203,6 +203,8 @@ const REMOTE = [...TARGET, 'webhook-policy'] as const;
 const EMULATED_RETRY = ['emulate', 'webhook-policy'] as const;
 /** The probes of `webhook-policy` (jobs/webhook-policy-probes.ts), in the order they are sent. */
 const PROBE_NAMES = ['fail', 'recover', 'stall', 'slow'] as const;
+/** A webhook-policy probe (`--probes`). */
+export type ProbeName = (typeof PROBE_NAMES)[number];
 
 // ---- the table -----------------------------------------------------------------------------------
 
@@ -252,6 +254,15 @@ export const OPTIONS = {
     parse: bool,
     default: false,
     help: 'a flaky scenario (passed some repeats, failed others) fails the run',
+  }),
+  // -- run: the answers report.json keeps for compare (report/sections/answers.ts)
+  keepAnswers: opt({
+    kind: 'switch',
+    flag: '--keep-answers',
+    commands: ['run'],
+    parse: bool,
+    default: false,
+    help: "keep every turn's answer in report.json (text, intents, cart, address), not only each scenario's last, for compare",
   }),
   // -- load: the arrival rate
   rate: opt({
@@ -469,6 +480,16 @@ export const OPTIONS = {
     unit: '%',
     help: 'highest accepted error rate, e.g. 1% or 0.01',
   }),
+  minPassRate: opt({
+    kind: 'value',
+    flag: '--min-pass-rate',
+    arg: '<rate>',
+    commands: ['capacity'],
+    parse: (raw: Raw, where: string) => parseShare(text(raw, where), where),
+    default: '99%',
+    unit: '%',
+    help: "lowest share of answers right (their expectations held) at a passing rate, e.g. 99% or 0.99: judged on the Wilson 95% interval's lower bound where the sample allows, else on the share; 0% judges latency only",
+  }),
   // -- every job: selection
   paths: opt({
     kind: 'list',
@@ -578,6 +599,16 @@ export const OPTIONS = {
     parse: bool,
     default: true,
     help: "do not judge the spec's limits (ack.p99 < 100ms, answer.max < 180s, sync.max < 180s, load.dropped.rate < 1%)",
+  }),
+  // -- every job: the shop's policy (src/policy, docs/policy.md)
+  policy: opt({
+    kind: 'value',
+    flag: '--policy',
+    arg: '<file>',
+    commands: JOBS_AND_REDTEAM,
+    parse: string,
+    defaultText: 'droidcheck.policy.yaml when present',
+    help: "the shop's policy file (price list, shipping fee, max discount, forbidden phrases, canaries, languages) every answer is checked against; a violation fails its scenario",
   }),
   // -- every job: requests
   timeout: opt({
@@ -1068,6 +1099,18 @@ export const OPTIONS = {
     parse: duration,
     unit: 'duration',
     help: 'delay before the answer, e.g. 2s',
+  }),
+  // -- emulate: the planted knee (capacity judged by answer quality)
+  degradeAbove: opt({
+    kind: 'value',
+    flag: '--degrade-above',
+    arg: '<n>',
+    commands: ['emulate'],
+    file: false,
+    parse: integer(1),
+    unit: 'answers',
+    defaultText: "the profile's degradeAbove (none: never)",
+    help: 'above this many answers in progress, answers lose their cart and intents and become a generic apology (latency unchanged): a planted knee for capacity --min-pass-rate',
   }),
   webhookAttempts: opt({
     kind: 'value',

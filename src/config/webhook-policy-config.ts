@@ -10,6 +10,7 @@
 import { emulatedRetry, type EmulatedRetry } from './emulate.js';
 import type { JobFlags, TargetFlagKey } from './flags.js';
 import { envValue, targetOf } from './target.js';
+import type { ProbeName } from './options.js';
 import type { ResolvedOptions } from './values.js';
 
 /** What the user gave `webhook-policy` (the table's keys). */
@@ -25,8 +26,6 @@ export type WebhookPolicyFlags = Pick<
   | 'webhookTimeout'
   | 'webhookJitter'
 >;
-
-export type ProbeName = 'fail' | 'recover' | 'stall' | 'slow';
 
 type WebhookPolicyTarget =
   | { kind: 'emulator'; retry: EmulatedRetry }

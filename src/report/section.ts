@@ -32,10 +32,14 @@ import type {
 } from './run-types.js';
 import type { SectionView } from './view.js';
 
+/** The jobs that send, each a report `kind`. */
+export const REPORT_KINDS = ['run', 'load', 'capacity', 'redteam', 'webhook-policy'] as const;
+export type ReportKind = (typeof REPORT_KINDS)[number];
+
 /** What the engine and the job hand the report (jobs/pipeline.ts); sections compute from it. */
 export interface SectionInput {
-  /** The job: run, load, capacity, redteam, webhook-policy (sections/index.ts REPORT_KINDS). */
-  kind: 'run' | 'load' | 'capacity' | 'redteam' | 'webhook-policy';
+  /** The job that sends. */
+  kind: ReportKind;
   startedAt: string;
   finishedAt: string;
   durationMs: number;

@@ -8,9 +8,11 @@
  */
 import { createRequire } from 'node:module';
 import { z } from 'zod';
-import type { Section } from '../section.js';
+import { REPORT_KINDS, type Section } from '../section.js';
+export type { ReportKind } from '../section.js';
 import { ms, obj } from './common.js';
 import { accuracySection } from './accuracy.js';
+import { answersSection } from './answers.js';
 import { byTurnSection } from './by-turn.js';
 import { capacitySection } from './capacity.js';
 import { comparisonSection } from './comparison.js';
@@ -21,6 +23,7 @@ import { networkSection } from './network.js';
 import { notesSection } from './notes.js';
 import { paritySection } from './parity.js';
 import { passRatesSection } from './pass-rates.js';
+import { policySection } from './policy.js';
 import { receiverSection } from './receiver.js';
 import { redteamSection } from './redteam.js';
 import { scenariosSection } from './scenarios.js';
@@ -46,6 +49,7 @@ export const SECTIONS = [
   timelineSection,
   receiverSection,
   streamSection,
+  policySection,
   thresholdsSection,
   passRatesSection,
   paritySection,
@@ -53,6 +57,7 @@ export const SECTIONS = [
   judgeSection,
   notesSection,
   scenariosSection,
+  answersSection,
   simulationsSection,
   redteamSection,
   comparisonSection,
@@ -67,9 +72,6 @@ export const REPORT_VERSION = 1;
 /** This droidcheck's version (package.json: one level above src/ and dist/, where this module runs from). */
 export const TOOL_VERSION: string = (createRequire(import.meta.url)('../../../package.json') as { version: string })
   .version;
-
-const REPORT_KINDS = ['run', 'load', 'capacity', 'redteam', 'webhook-policy'] as const;
-export type ReportKind = (typeof REPORT_KINDS)[number];
 
 const header = {
   version: z.literal(REPORT_VERSION).describe('the report format (major version)'),
