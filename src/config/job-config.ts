@@ -79,6 +79,8 @@ interface BaseConfig {
   llm: ResolvedLlmConfig | undefined;
   /** Read deliveries from a Redis Stream instead of starting a receiver; undefined: a receiver of our own. */
   deliveries: ResolvedDeliveries | undefined;
+  /** `--keep-answers`: report.json keeps every turn's answer, not only each scenario's last (report/sections/answers.ts). */
+  keepAnswers: boolean;
   /** `--metrics-port`: serve Prometheus metrics while the job runs (and `lingerMs` after it); undefined: not served. */
   metrics: ResolvedMetrics | undefined;
 }
@@ -168,6 +170,7 @@ function jobBase<K extends JobKind>(
       env,
       file.judge,
     ),
+    keepAnswers: v.keepAnswers,
     deliveries: deliveriesOf(o, env, target),
     metrics: metricsOf(o),
   };

@@ -46,6 +46,7 @@ export function publicSettings(config: ResolvedConfig): Record<string, unknown> 
     ...(config.shard && { shard: `${config.shard.index}/${config.shard.total}` }),
     ...(config.baseline !== undefined && { baseline: config.baseline }),
     ...(config.failOnFlaky && { failOnFlaky: true }),
+    ...(config.keepAnswers && { keepAnswers: true }),
     ...(!config.think && { think: false }),
     ...(config.syncMessage !== 'auto' && { syncMessage: config.syncMessage }),
     ...(config.llm && { judge: llmSettings(config.llm) }),

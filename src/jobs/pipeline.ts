@@ -282,6 +282,7 @@ async function finish<C extends JobConfig>(
     ...(network && { network }),
   });
   if (grader) p.log(`droidcheck: judge ${formatLlmUsage(grader.usage())}`);
+    keepAnswers: config.keepAnswers,
   const stream = streamSection(target);
   const judged = wiring ? { ...report, exitCode: EXIT.USAGE } : report;
   const safe = redactValue(stream ? { ...judged, stream } : judged, p.redact);

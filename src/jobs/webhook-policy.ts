@@ -88,6 +88,7 @@ function jobConfigOf(config: ResolvedWebhookPolicyConfig): JobConfig {
     thresholds: [],
     defaultThresholds: false,
     failOnFlaky: false,
+    keepAnswers: false,
     baseline: undefined,
     llm: undefined,
     emulatorThread: 'inline',

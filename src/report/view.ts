@@ -37,6 +37,35 @@ export interface ViewTable {
   more?: string;
 }
 
+/** A piece of a word diff: in both texts, or only in the first (`removed`) or the second (`added`). */
+export interface DiffPart {
+  text: string;
+  change?: 'added' | 'removed';
+}
+
+/** Two texts compared, with what else changed beside them. */
+export interface TextDiff {
+  title: Text;
+  /** The word diff of the two texts; absent: the texts are the same. */
+  parts?: readonly DiffPart[];
+  /** What else changed, a line each. */
+  details?: readonly Text[];
+}
+
+/**
+ * Pairs of texts: the console and Markdown draw each word diff inline (console `[-removed-]`
+ * `{+added+}`, Markdown ~~removed~~ **added**), HTML the two texts side by side, the words
+ * that differ highlighted.
+ */
+export interface DiffList {
+  caption: string;
+  /** The two texts' names (HTML's column headers), e.g. `['baseline', 'current']`. */
+  labels: readonly [string, string];
+  items: readonly TextDiff[];
+  /** A line under the list, e.g. `… 12 more in report.json`. */
+  more?: string;
+}
+
 export interface SectionView {
   /** The HTML anchor. */
   id: string;
@@ -47,6 +76,8 @@ export interface SectionView {
   /** Key/value rows. */
   rows?: readonly (readonly [string, Text])[];
   tables?: readonly ViewTable[];
+  /** After the tables. */
+  diffs?: DiffList;
   notes?: readonly Text[];
   /** HTML only: the boxes the page script draws charts into (html-charts.ts), by element id. */
   charts?: readonly string[];
@@ -107,7 +138,31 @@ export function consoleLines(v: SectionView, paint: Paint): string[] {
     );
     if (t.more) lines.push(`  ${paint('muted', t.more)}`);
   }
+  if (v.diffs) lines.push(...consoleDiffs(v.diffs, paint));
   for (const n of v.notes ?? []) lines.push(`  ${consoleText(n, paint)}`);
+  return lines;
+}
+
+/** A diff list for a terminal: each title, its word diff (`text: ...`, git's `--word-diff` marks) and details. */
+function consoleDiffs(d: DiffList, paint: Paint): string[] {
+  const lines = [`  ${d.caption}:`];
+  for (const item of d.items) {
+    lines.push(`    ${consoleText(item.title, paint)}`);
+    if (item.parts) {
+      const text = item.parts
+        .map((p) =>
+          p.change === 'removed'
+            ? paint('fail', `[-${p.text}-]`)
+            : p.change === 'added'
+              ? paint('ok', `{+${p.text}+}`)
+              : p.text,
+        )
+        .join('');
+      lines.push(...`text: ${text}`.split(/\r?\n/).map((l, i) => `      ${i > 0 ? '  ' : ''}${l}`.trimEnd()));
+    }
+    for (const x of item.details ?? []) lines.push(`      ${consoleText(x, paint)}`);
+  }
+  if (d.more) lines.push(`  ${paint('muted', d.more)}`);
   return lines;
 }
 
@@ -150,7 +205,33 @@ export function markdownLines(v: SectionView): string[] {
     lines.push(...t.rows.map((r) => mdRow(r.map((c) => markdownText(c, true)))));
     if (t.more) lines.push('', `_${t.more}_`);
   }
+  if (v.diffs) lines.push(...markdownDiffs(v.diffs));
   if (v.notes && v.notes.length > 0) lines.push('', ...v.notes.map((n) => `${markdownText(n)}  `));
+  return lines;
+}
+
+/** `~~x~~` / `**x**` around a diff part, its outer spaces outside the marks (Markdown ignores marks next to a space). */
+function markDiff(p: DiffPart): string {
+  const text = p.text.replace(/\r?\n/g, ' ');
+  if (!p.change || text.trim() === '') return text;
+  const [, lead, core, trail] = /^(\s*)([\s\S]*?)(\s*)$/.exec(text) as RegExpExecArray;
+  const mark = p.change === 'removed' ? '~~' : '**';
+  return `${lead}${mark}${core}${mark}${trail}`;
+}
+
+/** A diff list as a Markdown list: each title, its word diff and details nested under it. */
+function markdownDiffs(d: DiffList): string[] {
+  const lines = ['', `${d.caption}:`, ''];
+  for (const item of d.items) {
+    lines.push(`- ${markdownText(item.title)}`);
+    // A space between a removed word and the added one: `~~2~~ **3**`, never `~~2~~**3**`.
+    const text = item.parts?.map(
+      (p, i) => (p.change === 'added' && item.parts?.[i - 1]?.change === 'removed' ? ' ' : '') + markDiff(p),
+    );
+    if (text) lines.push(`  - text: ${text.join('')}`);
+    lines.push(...(item.details ?? []).map((x) => `  - ${markdownText(x)}`));
+  }
+  if (d.more) lines.push('', `_${d.more}_`);
   return lines;
 }
 
@@ -186,6 +267,33 @@ export function htmlTable(t: ViewTable): string {
   return `${t.caption ? `<h3>${escapeHtml(t.caption)}</h3>` : ''}<table>${head}${body}</table>${t.more ? `<p class="muted">${escapeHtml(t.more)}</p>` : ''}`;
 }
 
+const DEL_STYLE = 'background:#fde2e1;color:#8a1c1c';
+const INS_STYLE = 'background:#d8f5df;color:#0f5a27;text-decoration:none';
+
+/** One side of a word diff: the parts in both, and this side's own (`change`) highlighted. */
+function htmlSide(parts: readonly DiffPart[], own: 'added' | 'removed'): string {
+  const tag = own === 'removed' ? 'del' : 'ins';
+  const style = own === 'removed' ? DEL_STYLE : INS_STYLE;
+  return parts
+    .filter((p) => p.change === undefined || p.change === own)
+    .map((p) => (p.change ? `<${tag} style="${style}">${escapeHtml(p.text)}</${tag}>` : escapeHtml(p.text)))
+    .join('');
+}
+
+/** A diff list as a table: each title and details, then the two texts side by side. */
+function htmlDiffs(d: DiffList): string {
+  const cell = 'class="l" style="white-space:pre-wrap;max-width:420px"';
+  const head = `<tr><th class="l"></th><th class="l">${escapeHtml(d.labels[0])}</th><th class="l">${escapeHtml(d.labels[1])}</th></tr>`;
+  const rows = d.items.map((item) => {
+    const about = [htmlText(item.title), ...(item.details ?? []).map(htmlText)].join('<br>');
+    const texts = item.parts
+      ? `<td ${cell}>${htmlSide(item.parts, 'removed')}</td><td ${cell}>${htmlSide(item.parts, 'added')}</td>`
+      : '<td class="l muted" colspan="2">same text</td>';
+    return `<tr><td class="l">${about}</td>${texts}</tr>`;
+  });
+  return `<h3>${escapeHtml(d.caption)}</h3><table class="answer-diff">${head}${rows.join('')}</table>${d.more ? `<p class="muted">${escapeHtml(d.more)}</p>` : ''}`;
+}
+
 /** A view as an HTML fragment: `<h2 id>`, the summary, rows, tables, notes and chart boxes. */
 export function htmlSection(v: SectionView): string {
   const title = v.tone ? `<span class="${HTML_CLASS[v.tone]}">${escapeHtml(v.title)}</span>` : escapeHtml(v.title);
@@ -196,6 +304,7 @@ export function htmlSection(v: SectionView): string {
       `<table class="kv">${v.rows.map(([k, val]) => `<tr><th class="l">${escapeHtml(k)}</th><td class="l">${htmlText(val)}</td></tr>`).join('')}</table>`,
     );
   parts.push(...(v.tables ?? []).map(htmlTable));
+  if (v.diffs) parts.push(htmlDiffs(v.diffs));
   parts.push(...(v.notes ?? []).map((n) => `<p class="note">${htmlText(n)}</p>`));
   if (v.charts && v.charts.length > 0)
     parts.push(

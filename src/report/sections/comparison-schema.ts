@@ -5,6 +5,8 @@
 import { z } from 'zod';
 import { LATENCY_METRICS, type LatencyMetric, type ThresholdResult, type TrustFigures } from '../../metrics/index.js';
 import { OUTCOMES } from '../../outcomes.js';
+import { answerComparisonSchema } from './answer-changes.js';
+import type { AnswerEntry } from './answers.js';
 import type { ByTurnFields } from './by-turn.js';
 import { count, modeEnum, obj, share } from './common.js';
 import type { Histograms, LatencyEntry } from './latency.js';
@@ -103,6 +105,11 @@ export const comparisonSchema = obj({
   thresholds: z
     .array(thresholdFlipSchema)
     .describe('thresholds whose verdict differs, or that exist in one report only'),
+  answers: answerComparisonSchema
+    .optional()
+    .describe(
+      "what changed in the bot's answers (runs only; never a regression); absent in reports of droidcheck versions before it",
+    ),
 });
 export type ResolvedCompareRules = Required<CompareOptions>;
 export type ScenarioState = z.output<typeof state>;
@@ -124,4 +131,5 @@ export interface ComparableReport extends TrustFigures {
   passRates?: PassRates;
   byTurn?: ByTurnFields['byTurn'];
   byTurnHistograms?: ByTurnFields['byTurnHistograms'];
+  answers?: AnswerEntry[];
 }

@@ -5,6 +5,7 @@
 import { distrustText } from '../../metrics/index.js';
 import { formatMs, formatPercent } from '../../units.js';
 import { span, type SectionView, type Text } from '../view.js';
+import { answerChangesView, MAX_ANSWER_DIFFS } from './answer-changes-view.js';
 import { statMs } from './common.js';
 import type { LatencyChange, OutcomeChange, ReportComparison, ScenarioFlip } from './comparison-schema.js';
 
@@ -74,9 +75,10 @@ const mark = (bad: boolean): Text => (bad ? span('✗', 'fail') : ' ');
  * The verdict, the scenario flips and thresholds that flipped, a table of every latency row
  * (base, current, change, samples, rule; a percentile the count cannot support is `—`, as in
  * the latency table; a turn's row only when it had samples enough to be judged) and the
- * outcome rows that are not zero in both.
+ * outcome rows that are not zero in both; then the answers that changed (answer-changes-view.ts),
+ * `maxAnswers` of them at most.
  */
-export function comparisonView(cmp: ReportComparison): SectionView {
+export function comparisonView(cmp: ReportComparison, maxAnswers = MAX_ANSWER_DIFFS): SectionView {
   const verdict = (v: boolean | undefined, status: string | undefined): string =>
     v === undefined ? 'absent' : (status ?? (v ? 'passed' : 'breached'));
   const untrusted = cmp.latencyNotJudged;
@@ -126,6 +128,8 @@ export function comparisonView(cmp: ReportComparison): SectionView {
       `${o.changePts > 0 ? '+' : ''}${o.changePts} pts`,
       span(ruleText(o, cmp), o.regressed ? 'fail' : undefined),
     ]);
+  const answers = answerChangesView(cmp.answers, maxAnswers);
+  notes.push(...answers.notes);
   const cols = (names: string[]) =>
     names.map((header, i) => ({ header, ...((i <= 1 || i === names.length - 1) && { align: 'l' as const }) }));
   return {
@@ -145,5 +149,6 @@ export function comparisonView(cmp: ReportComparison): SectionView {
         ? [{ columns: cols(['', 'outcome', 'base', 'current', 'change', 'rule']), rows: outcomes }]
         : []),
     ],
+    ...(answers.diffs && { diffs: answers.diffs }),
   };
 }

@@ -15,6 +15,7 @@
  *   significance) keeps the chance of any false alarm at `alpha` (0.01), so comparing a run
  *   with a twin of the same code says "no regression" 99 times in 100 or more;
  * - a threshold that turned breached is a regression;
+ * - what changed in the bot's answers (answer-changes.ts) is listed, never a regression;
  * - a latency row with enough samples is `not-judged` (never a regression, never tested) when
  *   either run's latency figures are not trusted (metrics/thresholds-trust.ts: a bound
  *   generator), and then `latencyNotJudged` says which run and why.
@@ -36,6 +37,7 @@ import {
 } from '../../metrics/index.js';
 import { OUTCOMES, type Outcome } from '../../outcomes.js';
 import { defineSection } from '../section.js';
+import { compareAnswers } from './answer-changes.js';
 import { TURN_METRICS } from './by-turn.js';
 import {
   comparisonSchema,
@@ -331,6 +333,7 @@ export function compareReports(
     }
   });
   const thresholds = thresholdFlips(base, current);
+  const answers = compareAnswers(base, current);
   const regressed =
     flips.regressions.length > 0 ||
     flips.added.some((a) => a.to === 'fail') ||
@@ -347,10 +350,13 @@ export function compareReports(
     ...(latency.some((l) => l.rule === 'not-judged') && { latencyNotJudged: distrust }),
     outcomes,
     thresholds,
+    ...(answers && { answers }),
   };
 }
 
 type Doc = ComparableReport & { comparison?: ReportComparison };
+/** Changed answers the console lists by default. */
+const BRIEF_ANSWER_DIFFS = 5;
 
 export const comparisonSection = defineSection({
   name: 'comparison',
@@ -360,4 +366,6 @@ export const comparisonSection = defineSection({
   // A merged report is compared afresh (`droidcheck compare`): the inputs' comparisons do not add up.
   merge: () => ({}),
   views: (d: Doc) => (d.comparison ? [comparisonView(d.comparison)] : []),
+  // The console's default lists a few changed answers; --verbose, report.html and summary.md list them all.
+  brief: (d: Doc) => (d.comparison ? [comparisonView(d.comparison, BRIEF_ANSWER_DIFFS)] : []),
 });
