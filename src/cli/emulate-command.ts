@@ -37,6 +37,7 @@ export type EmulateFlags = Pick<
   | 'ackDelay'
   | 'answerDelay'
   | 'rateLimit'
+  | 'degradeAbove'
   | 'webhookAttempts'
   | 'webhookBackoff'
   | 'webhookTimeout'
@@ -96,6 +97,11 @@ export function registerEmulateCommand(program: Command, ctx: CliContext): void 
       `  messages:       ${options.messageWebhookUrl ? `forwarded to ${options.messageWebhookUrl}${options.verifyToken ? ' (with verify_token)' : ''}` : 'not forwarded'}; change it with` +
         ` PUT ${url}/__emulator/message-webhook {"url": "...", "verifyToken": "..."}`,
     );
+    const knee = options.degradeAbove ?? (typeof options.profile === 'object' ? options.profile.degradeAbove : null);
+    if (knee !== null && knee !== undefined)
+      out(
+        `  planted knee:   above ${knee} answers in progress, answers degrade to a generic apology (no cart, no intent), on time`,
+      );
     out('Press Ctrl+C to stop.');
     await Promise.race([once(process, 'SIGINT'), once(process, 'SIGTERM')]);
     await close();

@@ -54,6 +54,8 @@ export interface ResolvedCapacitySettings {
   answerP99Ms: number | undefined;
   /** 0..1 */
   maxErrorRate: number;
+  /** Lowest share of answers right at a passing rate, 0..1 (metrics/pass-share.ts); 0: latency only. */
+  minPassRate: number;
   maxInFlight: number;
   /** True when `maxInFlight` was derived from `--max-rate` and the timeout (in-flight.ts). */
   maxInFlightDerived: boolean;
@@ -144,6 +146,7 @@ export function resolveCapacity(o: ResolvedOptions, timeoutMs: number): Resolved
     ackP99Ms: v.ackP99,
     answerP99Ms: v.answerP99,
     maxErrorRate: v.maxErrorRate,
+    minPassRate: v.minPassRate,
     maxInFlight: v.maxInFlight ?? defaultInFlightCap(v.maxRate, timeoutMs),
     maxInFlightDerived: v.maxInFlight === undefined,
     weights: v.weights,

@@ -9,7 +9,8 @@ import type { ChatHistoryItem } from '../contract/index.js';
 import type { EmulatorContext } from './context.js';
 import { fireIntentWebhooks } from './intent-webhooks.js';
 import { dispatchWithFaults } from './outbound.js';
-import type { AnswerBody } from './ai/index.js';
+import { degradedAnswer } from './ai/degrade.js';
+import type { AnalysedAnswer, AnswerBody } from './ai/index.js';
 import { buildAnswerPayload, buildErrorPayload, type PayloadMeta } from './payload.js';
 import type { WebhookFaultRule } from './faults/profile.js';
 import { planDelivery } from './faults/webhook-plan.js';
@@ -25,6 +26,21 @@ export interface AsyncJob {
   target: WebhookTarget;
   /** Webhook faults rolled at acceptance (so the draw order follows the request order). */
   faults: WebhookFaultRule[];
+  /** Past the planted knee at acceptance (ai/degrade.ts): answered with the apology. */
+  degrade: boolean;
+}
+
+/** The answer to a message: the rule engine's, or the saturated droid's apology when `degrade` (counted). */
+export function answerOf(
+  ctx: EmulatorContext,
+  humanMessage: string,
+  chatHistory: ChatHistoryItem[],
+  degrade: boolean,
+): AnalysedAnswer {
+  const answer = ctx.answers.get(humanMessage, chatHistory);
+  if (!degrade) return answer;
+  ctx.stats.degradedAnswers += 1;
+  return degradedAnswer(answer, ctx.catalogue);
 }
 
 /** The JSON of an answer body's fields (responses ... intents, in the spec's order), once per cached body. */
@@ -69,6 +85,7 @@ function metaOf(ctx: EmulatorContext, job: AsyncJob): PayloadMeta {
 }
 
 function runJob(ctx: EmulatorContext, job: AsyncJob): void {
+  ctx.saturation.end();
   const plan = planDelivery(job.faults);
   // A dropped webhook is never sent: its answer is still made (intent webhooks fire), its payload is not built.
   const dropped = plan.drop;
@@ -78,7 +95,7 @@ function runJob(ctx: EmulatorContext, job: AsyncJob): void {
     ctx.stats.errorPayloads += 1;
     if (!dropped) payload = buildErrorPayload(plan.errorPayload, metaOf(ctx, job));
   } else {
-    const answer = ctx.answers.get(job.humanMessage, job.chatHistory);
+    const answer = answerOf(ctx, job.humanMessage, job.chatHistory, job.degrade);
     fireIntentWebhooks(ctx, answer, job.customerId, job.requestId);
     if (!dropped) {
       const meta = metaOf(ctx, job);

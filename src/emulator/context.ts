@@ -4,6 +4,7 @@
  */
 import type { Socket } from 'node:net';
 import type { Catalogue } from './ai/catalogue.js';
+import type { Saturation } from './ai/degrade.js';
 import type { IntentDefinition, IntentWebhookConfig } from './ai/intent-config.js';
 import type { AnswerCache } from './answer-cache.js';
 import type { DeliveryLog } from './delivery-log.js';
@@ -45,6 +46,8 @@ export interface EmulatorContext {
   readonly faults: FaultEngine;
   readonly log: DeliveryLog;
   readonly answers: AnswerCache;
+  /** Answers in progress and the planted knee (ai/degrade.ts). */
+  readonly saturation: Saturation;
   readonly nextRequestId: RequestIdFactory;
   /** Message ids `ddtp-...` (MessageForwarding `mid`). */
   readonly nextMessageId: RequestIdFactory;

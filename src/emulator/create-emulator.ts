@@ -6,6 +6,7 @@
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { DEFAULT_CATALOGUE, type Catalogue } from './ai/catalogue.js';
+import { Saturation } from './ai/degrade.js';
 import { emulatorInstructions, PlantedWeaknesses } from './ai/weaknesses.js';
 import { AnswerCache } from './answer-cache.js';
 import { buildApp } from './app.js';
@@ -114,6 +115,7 @@ function buildContext(
         emulatorInstructions(profile.droid.name),
       ),
     ),
+    saturation: new Saturation(options.degradeAbove === undefined ? profile.degradeAbove : options.degradeAbove),
     nextRequestId: createRequestIdFactory(),
     nextMessageId: createMessageIdFactory(),
     random: childRandom(resolved.seed, 'misc'),

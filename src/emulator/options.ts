@@ -96,6 +96,12 @@ export interface EmulatorOptions {
    * `weaknesses` (none in the shipped profiles: a robust droid).
    */
   weaknesses?: readonly Weakness[];
+  /**
+   * The planted knee (ai/degrade.ts): above this many answers in progress (sync and async), answers
+   * degrade to a generic apology with no cart and no intent, latency unchanged. Default: the
+   * profile's `degradeAbove` (null: never).
+   */
+  degradeAbove?: number | null;
   /** Catalogue of the rule engine. Default: the profile's catalogue. */
   catalogue?: Catalogue;
   /** Initial fault profile (object or YAML text). Default: none. */

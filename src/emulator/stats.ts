@@ -9,6 +9,8 @@ export interface EmulatorStats {
   rejected: number;
   /** Sync answers returned. */
   syncAnswered: number;
+  /** Answers degraded past the planted knee (`degradeAbove`), sync and async. */
+  degradedAnswers: number;
   /** Webhook deliveries that got a 2xx (a duplicate copy counts again). */
   delivered: number;
   /** HTTP attempts made, retries included. */
@@ -50,6 +52,7 @@ export function emptyStats(): EmulatorStats {
     accepted: 0,
     rejected: 0,
     syncAnswered: 0,
+    degradedAnswers: 0,
     delivered: 0,
     deliveryAttempts: 0,
     attemptFailures: 0,

@@ -1,14 +1,23 @@
 /**
  * Capacity search: the highest constant arrival rate (req/s) at which ack p99 stays under its
  * limit (default 100 ms, spec: Limits "Async acknowledgement: under 100 ms") and, optionally,
- * answer p99 under its limit, with no dropped arrivals and an error rate under the cap.
+ * answer p99 under its limit, with no dropped arrivals, an error rate under the cap, and the
+ * share of answers right (requests whose outcome passed) at least `--min-pass-rate`, judged on
+ * its Wilson 95% lower bound where the sample allows (metrics/pass-share.ts).
  * Strategies: `step` (start, start+step, ... until the first failing rate or max) and `bisect`
  * (max first, then halve the interval between the best passing and the lowest failing rate down
  * to `precision`). Every measured rate is a point of the curve. A percentile is judged only on
  * enough samples (p99: >= 100); a step with fewer fails with "too few samples", never passes
- * silently. Pure over an injected `measure(rate)`; see capacity.ts.
+ * silently.
+ *
+ * Two capacities come out: the rate where every criterion held, and the latency-only one (the
+ * answers' share not judged), so a planner sees how far a droid answers on time but wrong. The
+ * search goes on past a rate whose only failure is its answers, until the latency criteria fail
+ * too (step), or bisects again between the measured points for them (bisect): never more rates
+ * than a latency-only search measures. Pure over an injected `measure(rate)`; see capacity.ts.
  */
 import { UsageError } from '../errors.js';
+import { judgePassShare } from '../metrics/index.js';
 import type { CapacityPoint, CapacitySection } from '../report/index.js';
 import { formatMs, formatPercent, formatRate } from '../units.js';
 
@@ -16,9 +25,11 @@ import { formatMs, formatPercent, formatRate } from '../units.js';
 const P99_MIN_SAMPLES = 100;
 
 /** What one constant-rate step measured (ms, req/s, counts). */
-export type RateMeasurement = Omit<CapacityPoint, 'passed' | 'reasons' | 'errorRate'> & {
+export type RateMeasurement = Omit<CapacityPoint, 'passed' | 'reasons' | 'errorRate' | 'answers' | 'latencyPassed'> & {
   /** True when the step sends async requests (ack is judged). */
   judgesAck: boolean;
+  /** Requests whose outcome passed, of those with a verdict (`judged`). */
+  answers: { passed: number; judged: number };
 };
 
 export interface CapacityCriteria {
@@ -28,6 +39,8 @@ export interface CapacityCriteria {
   answerP99Ms?: number | undefined;
   /** Highest accepted error rate, 0..1. */
   maxErrorRate: number;
+  /** Lowest share of answers right, 0..1 (`--min-pass-rate`); not judged when undefined. */
+  minPassRate?: number | undefined;
 }
 
 export interface CapacitySearchOptions {
@@ -41,7 +54,21 @@ export interface CapacitySearchOptions {
   maxSteps: number;
 }
 
-/** Judges one step against the criteria. */
+/** `3% right at 30 req/s (4 of 150, ...)`: why a rate's answers failed `min`. */
+function degradedReason(rate: number, v: ReturnType<typeof judgePassShare>): string {
+  const min = formatPercent(v.min);
+  if (v.share === null) return `answers degraded: none judged at ${formatRate(rate)} (needs ${min} right)`;
+  const how =
+    v.judgedOn === 'interval'
+      ? `95% CI ${formatPercent(v.interval.low)}–${formatPercent(v.interval.high)}: its lower bound < ${min}`
+      : `< ${min}; ${v.judged} answers are too few for the 95% interval to show ${min}, so the share is judged`;
+  return `answers degraded: ${formatPercent(v.share)} right at ${formatRate(rate)} (${v.passed} of ${v.judged}; ${how})`;
+}
+
+/**
+ * Judges one step against the criteria: `latencyPassed` without the answers' share, `passed`
+ * with it. The reasons name every criterion that failed, the answers' last.
+ */
 export function judgeStep(m: RateMeasurement, criteria: CapacityCriteria): CapacityPoint {
   const errorRate = m.sent === 0 ? 0 : m.errors / m.sent;
   const reasons: string[] = [];
@@ -61,9 +88,41 @@ export function judgeStep(m: RateMeasurement, criteria: CapacityCriteria): Capac
   if (errorRate > criteria.maxErrorRate)
     reasons.push(`error rate ${formatPercent(errorRate, 2)} > ${formatPercent(criteria.maxErrorRate, 2)}`);
   if (m.dropped > 0) reasons.push(`${m.dropped} arrivals dropped at the in-flight cap`);
-  const { judgesAck: _judgesAck, ...point } = m;
-  return { ...point, errorRate, passed: reasons.length === 0, reasons };
+  const latencyPassed = reasons.length === 0;
+  const v = judgePassShare(m.answers.passed, m.answers.judged, criteria.minPassRate ?? 0);
+  if (criteria.minPassRate !== undefined && !v.held) reasons.push(degradedReason(m.rate, v));
+  const { judgesAck: _judgesAck, answers: _answers, ...point } = m;
+  const answers = {
+    passed: v.passed,
+    judged: v.judged,
+    share: v.share,
+    interval: v.interval,
+    judgedOn: v.judgedOn,
+  };
+  return { ...point, errorRate, answers, latencyPassed, passed: reasons.length === 0, reasons };
 }
+
+/** The highest rate that held below the lowest that did not (a rate above a failure is not capacity, whatever it measured). */
+function capacityOf(curve: readonly CapacityPoint[], held: (p: CapacityPoint) => boolean, maxRate: number) {
+  const failing = curve.filter((p) => !held(p));
+  const firstFailingRate = failing.length > 0 ? Math.min(...failing.map((p) => p.rate)) : null;
+  const passing = curve.filter((p) => held(p) && (firstFailingRate === null || p.rate < firstFailingRate));
+  const best = passing.length > 0 ? Math.max(...passing.map((p) => p.rate)) : null;
+  return { maxRate: best, firstFailingRate, limitedBySearch: best !== null && best >= maxRate };
+}
+
+/** Which criteria a failing point's reasons name (the report's `endedBy`). */
+function criteriaOf(p: CapacityPoint): CapacityCriterion[] {
+  const named = p.reasons.map((r): CapacityCriterion => {
+    if (r.startsWith('answers degraded')) return 'answers';
+    if (r.startsWith('too few') || r === 'nothing was sent') return 'samples';
+    if (r.startsWith('error rate')) return 'errors';
+    if (r.includes('dropped')) return 'dropped';
+    return 'latency';
+  });
+  return [...new Set(named)];
+}
+type CapacityCriterion = NonNullable<CapacitySection['endedBy']>['criteria'][number];
 
 /**
  * Searches the capacity by measuring rates through `measure(rate)` (which resolves undefined
@@ -82,8 +141,12 @@ export async function searchCapacity(
   if (search.strategy === 'step' && !(stepRate > 0))
     throw new UsageError(`capacity: --step (${stepRate}) must be > 0 req/s`);
   const curve: CapacityPoint[] = [];
+  const byRate = new Map<number, CapacityPoint>();
   let interrupted = false;
   const run = async (rate: number): Promise<CapacityPoint | undefined> => {
+    const known = byRate.get(rate);
+    if (known) return known;
+    if (interrupted || curve.length >= search.maxSteps) return undefined;
     const m = await measure(rate);
     if (!m) {
       interrupted = true;
@@ -91,56 +154,56 @@ export async function searchCapacity(
     }
     const point = judgeStep(m, criteria);
     curve.push(point);
+    byRate.set(rate, point);
     onPoint?.(point);
     return point;
   };
+  const both = (p: CapacityPoint): boolean => p.passed;
+  const onTime = (p: CapacityPoint): boolean => p.latencyPassed ?? p.passed;
   if (search.strategy === 'step') {
-    for (
-      let rate = startRate;
-      rate <= maxRate + 1e-9 && curve.length < search.maxSteps && !interrupted;
-      rate += stepRate
-    ) {
-      const p = await run(rate);
-      if (!p?.passed) break;
+    // On past a rate whose answers alone failed: the latency-only capacity lies further on.
+    for (let rate = startRate; rate <= maxRate + 1e-9; rate += stepRate) {
+      const p = await run(Math.round(rate * 1000) / 1000);
+      if (!p || !onTime(p)) break;
     }
   } else {
     const precision = search.precision ?? Math.max(1, maxRate * 0.05);
-    let lo = 0;
-    let hi = maxRate;
-    const top = await run(maxRate);
-    if (top && !top.passed) {
-      const bottom = startRate < maxRate ? await run(startRate) : top;
-      if (bottom?.passed) {
-        lo = startRate;
-        while (hi - lo > precision && curve.length < search.maxSteps && !interrupted) {
-          const mid = Math.round(((lo + hi) / 2) * 100) / 100;
-          const p = await run(mid);
-          if (!p) break;
-          if (p.passed) lo = mid;
-          else hi = mid;
-        }
+    for (const held of [both, onTime]) {
+      const top = await run(maxRate);
+      if (!top || held(top)) continue;
+      const bottom = await run(startRate);
+      if (!bottom || !held(bottom)) continue;
+      // Between the highest rate that held and the lowest that did not, of those measured so far.
+      let { maxRate: lo, firstFailingRate: hi } = capacityOf(curve, held, maxRate);
+      while (lo !== null && hi !== null && hi - lo > precision) {
+        const p = await run(Math.round(((lo + hi) / 2) * 100) / 100);
+        if (!p) break;
+        if (held(p)) lo = p.rate;
+        else hi = p.rate;
       }
     }
   }
   curve.sort((a, b) => a.rate - b.rate);
-  const passing = curve.filter((p) => p.passed);
-  const failing = curve.filter((p) => !p.passed);
-  const best = passing.length > 0 ? passing[passing.length - 1]!.rate : null;
+  const all = capacityOf(curve, both, maxRate);
+  const latencyOnly = capacityOf(curve, onTime, maxRate);
+  const ending = curve.find((p) => p.rate === all.firstFailingRate);
   return {
-    maxRate: best,
-    firstFailingRate: failing.length > 0 ? failing[0]!.rate : null,
-    limitedBySearch: best !== null && best >= maxRate,
+    ...all,
     suspect: curve.some((p) => p.generatorBound),
     criteria: {
       ackP99Ms: criteria.ackP99Ms,
       answerP99Ms: criteria.answerP99Ms ?? null,
       maxErrorRate: criteria.maxErrorRate,
+      minPassRate: criteria.minPassRate ?? 0,
     },
+    endedBy: ending ? { rate: ending.rate, criteria: criteriaOf(ending), reasons: ending.reasons } : null,
+    latencyOnly,
     curve,
   };
 }
 
 /** One progress line for a judged point. */
 export function pointLine(p: CapacityPoint): string {
-  return `  ${formatRate(p.rate)}: ack p99 ${p.ack.count > 0 ? formatMs(p.ack.p99) : 'no samples'} (${p.ack.count} samples), errors ${p.errors}, dropped ${p.dropped} -> ${p.passed ? 'pass' : `FAIL (${p.reasons.join('; ')})`}`;
+  const right = p.answers?.share != null ? `, ${formatPercent(p.answers.share)} right of ${p.answers.judged}` : '';
+  return `  ${formatRate(p.rate)}: ack p99 ${p.ack.count > 0 ? formatMs(p.ack.p99) : 'no samples'} (${p.ack.count} samples), errors ${p.errors}, dropped ${p.dropped}${right} -> ${p.passed ? 'pass' : `FAIL (${p.reasons.join('; ')})`}`;
 }

@@ -1,7 +1,8 @@
 /**
  * `runCapacity(config, io)`: the capacity search as a library call (`droidcheck capacity`
  * wraps it): for each rate of the search (capacity-search.ts), one open-model engine run of
- * `--warmup` + `--step-duration` at that constant rate, judged on its own figures. Its spec
+ * `--warmup` + `--step-duration` at that constant rate, judged on its own figures: latency,
+ * errors, drops and the share of its requests whose outcome passed (`--min-pass-rate`). Its spec
  * through the pipeline and reporters of every job (pipeline.ts): accounting over every step,
  * redaction, every report format, exit 130 on SIGINT with the curve measured so far. Exit code:
  * 0 when some rate passed, 99 when none did (98 when a latency `--threshold` was not judged: the
@@ -42,6 +43,8 @@ function measurement(rate: number, engine: EngineResult, judgesAck: boolean, rem
     generatorBound: verdict?.generatorBound ?? false,
     sendDelayP99Ms: verdict?.p99Ms ?? 0,
     judgesAck,
+    // Answered right: the request's outcome passed (whatever fails an outcome fails it here too).
+    answers: { passed: engine.tally.passed, judged: engine.tally.passed + engine.tally.failed },
   };
 }
 
@@ -102,7 +105,7 @@ async function search(config: CapacityConfig, ctx: JobContext<CapacityConfig>): 
       precision: c.precision,
       maxSteps: c.maxSteps,
     },
-    { ackP99Ms: c.ackP99Ms, answerP99Ms: c.answerP99Ms, maxErrorRate: c.maxErrorRate },
+    { ackP99Ms: c.ackP99Ms, answerP99Ms: c.answerP99Ms, maxErrorRate: c.maxErrorRate, minPassRate: c.minPassRate },
     (p) => ctx.log(pointLine(p)),
   );
   if (results.length === 0) throw new InternalError('capacity: no rate was measured');

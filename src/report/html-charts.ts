@@ -108,6 +108,10 @@ const supported = (
   stat: 'p50' | 'p99',
 ): number | null => (s !== undefined && s.count >= minSamplesFor(percentile) ? s[stat] : null);
 
+/** A share 0..1 as a % with one decimal (null stays null: a gap in the chart). */
+const pct = (v: number | null | undefined): number | null =>
+  v === null || v === undefined ? null : Math.round(v * 1000) / 10;
+
 /** The timeline as chart series: x = s since the start; rates in req/s; latencies in ms (null: no sample in the interval). */
 export interface TimelineChartData {
   t: number[];
@@ -121,6 +125,8 @@ export interface TimelineChartData {
   answerP50: (number | null)[];
   answerP99: (number | null)[];
   syncP99: (number | null)[];
+  /** % of the answers ended in each interval that were right (null: none had a verdict). */
+  rightPct: (number | null)[];
 }
 
 export function timelineChartData(report: ReportDocument): TimelineChartData | undefined {
@@ -139,20 +145,48 @@ export function timelineChartData(report: ReportDocument): TimelineChartData | u
     answerP50: pts.map((p) => supported(p.answer, 50, 'p50')),
     answerP99: pts.map((p) => supported(p.answer, 99, 'p99')),
     syncP99: pts.map((p) => supported(p.sync, 99, 'p99')),
+    rightPct: pts.map((p) => pct(p.answers?.share)),
   };
 }
 
-/** The capacity curve as chart series: x = intended rate (req/s); ack and answer p99 (ms) and the ack limit. */
-export function capacityChartData(
-  report: ReportDocument,
-): { rate: number[]; ackP99: (number | null)[]; answerP99: (number | null)[]; limitMs: number } | undefined {
+/** The capacity curve as chart series: x = intended rate (req/s). */
+export interface CapacityChartData {
+  rate: number[];
+  /** ack and answer p99, ms (null: too few samples for a p99). */
+  ackP99: (number | null)[];
+  answerP99: (number | null)[];
+  /** The ack p99 limit, ms. */
+  limitMs: number;
+  /** % of answers right at each rate and its Wilson 95% interval (null: none judged, or an older report). */
+  rightPct: (number | null)[];
+  rightLowPct: (number | null)[];
+  rightHighPct: (number | null)[];
+  /** `--min-pass-rate`, % (0: not judged). */
+  minPct: number;
+  /** The answer latency beside the correctness: answer p99, or the sync p99 of a sync mix (ms). */
+  latencyP99: (number | null)[];
+  latencyLabel: string;
+}
+
+export function capacityChartData(report: ReportDocument): CapacityChartData | undefined {
   const c = report.capacity;
   if (!c || c.curve.length === 0) return undefined;
+  const answers = c.curve.some((p) => p.answer.count > 0);
   return {
     rate: c.curve.map((p) => p.rate),
     ackP99: c.curve.map((p) => supported(p.ack, 99, 'p99')),
     answerP99: c.curve.map((p) => supported(p.answer, 99, 'p99')),
     limitMs: c.criteria.ackP99Ms,
+    rightPct: c.curve.map((p) => pct(p.answers?.share)),
+    rightLowPct: c.curve.map((p) => (p.answers?.share != null ? pct(p.answers.interval.low) : null)),
+    rightHighPct: c.curve.map((p) => (p.answers?.share != null ? pct(p.answers.interval.high) : null)),
+    minPct: pct(c.criteria.minPassRate ?? 0) ?? 0,
+    // A p99 needs 100 samples; a short step has fewer, so the median stands in (the label says which).
+    latencyP99: c.curve.map((p) => {
+      const s = answers ? p.answer : p.sync;
+      return supported(s, 99, 'p99') ?? supported(s, 50, 'p50');
+    }),
+    latencyLabel: `${answers ? 'answer' : 'sync'} p99 (p50 below 100 samples), ms`,
   };
 }
 
@@ -229,17 +263,18 @@ export const PAGE_SCRIPT = `(() => {
   const latEl = document.getElementById('chart-timeline-latency');
   if (tl && typeof uPlot !== 'undefined' && rateEl && latEl) {
     charts.push(new uPlot({
-      title: 'throughput (req/s), requests in flight and open conversations', width: width(rateEl), height: 260, legend,
-      scales: { x: { time: false } },
-      axes: [{ label: 's' }, { label: 'req/s, requests' }],
+      title: 'throughput (req/s), requests in flight, open conversations and answers right (right axis, %)', width: width(rateEl), height: 260, legend,
+      scales: { x: { time: false }, y: {}, '%': { range: [0, 100] } },
+      axes: [{ label: 's' }, { label: 'req/s, requests' }, { scale: '%', side: 1, label: '% right', stroke: '#8c564b', grid: { show: false } }],
       series: [
         { label: 's' },
         { label: 'started req/s', stroke: '#1f77b4', width: 2 },
         { label: 'in flight', stroke: '#ff7f0e', width: 1 },
         { label: 'target req/s', stroke: '#999', dash: [6, 4], width: 1 },
         { label: 'open conversations', stroke: '#2ca02c', width: 1 },
+        { label: '% answers right', scale: '%', stroke: '#8c564b', width: 2 },
       ],
-    }, [tl.t, tl.started, tl.inFlight, tl.targetRate, tl.openConversations], rateEl));
+    }, [tl.t, tl.started, tl.inFlight, tl.targetRate, tl.openConversations, tl.rightPct], rateEl));
     charts.push(new uPlot({
       title: 'latency over time: ack (left axis, ms), answer and sync (right axis, ms)', width: width(latEl), height: 260, legend,
       scales: { x: { time: false }, ack: {}, answer: {} },
@@ -268,6 +303,28 @@ export const PAGE_SCRIPT = `(() => {
         { label: 'ack limit ' + cap.limitMs + ' ms', scale: 'ack', stroke: '#999', dash: [6, 4], width: 1, points: { show: false } },
       ],
     }, [cap.rate, cap.ackP99, cap.answerP99, cap.rate.map(() => cap.limitMs)], capEl));
+  }
+  // The knee: the share of answers right (left axis, %) and the answer latency (right axis, ms) by rate.
+  const qualEl = document.getElementById('chart-capacity-quality');
+  if (cap && typeof uPlot !== 'undefined' && qualEl) {
+    const series = [
+      { label: 'req/s' },
+      { label: '% right', scale: '%', stroke: '#2ca02c', width: 2, points: { show: true, size: 5 } },
+      { label: '95% CI low', scale: '%', stroke: '#2ca02c', dash: [2, 3], width: 1, points: { show: false } },
+      { label: '95% CI high', scale: '%', stroke: '#2ca02c', dash: [2, 3], width: 1, points: { show: false } },
+      { label: cap.latencyLabel, scale: 'ms', stroke: colors.answer, width: 2, points: { show: true, size: 5 } },
+    ];
+    const values = [cap.rate, cap.rightPct, cap.rightLowPct, cap.rightHighPct, cap.latencyP99];
+    if (cap.minPct > 0) {
+      series.push({ label: 'min ' + cap.minPct + '% right', scale: '%', stroke: '#999', dash: [6, 4], width: 1, points: { show: false } });
+      values.push(cap.rate.map(() => cap.minPct));
+    }
+    charts.push(new uPlot({
+      title: 'answers right (left axis, %) and latency (right axis, ms) by arrival rate', width: width(qualEl), height: 260, legend,
+      scales: { x: { time: false }, '%': { range: [0, 100] }, ms: {} },
+      axes: [{ label: 'req/s' }, { scale: '%', label: '% right', stroke: '#2ca02c' }, { scale: 'ms', side: 1, label: 'ms', stroke: colors.answer, grid: { show: false } }],
+      series,
+    }, values, qualEl));
   }
   const q = document.getElementById('filter-text');
   const status = document.getElementById('filter-status');

@@ -14,7 +14,7 @@ import { startRequest } from './execute.js';
 import { SendDelayRecorder } from './send-delay.js';
 import { SetupBreaker, type SetupFailure } from './setup-breaker.js';
 import type { RequestSource } from './source.js';
-import { Tally } from './tally.js';
+import { Tally, verdictOf } from './tally.js';
 import { DISCARD_LATENCY, MeasuredLatency, TimelineBuilder } from './timeline.js';
 import { watchWiring, wiringReason } from './wiring-stop.js';
 import type { PlannedRequest, RequestRecord } from './types.js';
@@ -142,7 +142,7 @@ export class EngineRun {
     if (!warm) {
       this.tally.add(record);
       if (this.#keep) this.records[record.seq] = record;
-      if (record.outcome !== 'not-sent') this.timeline.onEnd(record.outcome);
+      if (record.outcome !== 'not-sent') this.timeline.onEnd(record.outcome, verdictOf(record));
       if (this.#breaker?.observe(record)) {
         this.stop.abort();
         this.abort.abort();

@@ -1,6 +1,6 @@
 /**
- * Latency and throughput over time (per-second throughput, in flight, and ack/answer p50
- * and p99 over time: a degradation during a run is invisible in its totals). One set of
+ * Latency and throughput over time (per-second throughput, in flight, ack/answer p50 and p99,
+ * and the share of answers right over time: a degradation during a run is invisible in its totals). One set of
  * per-interval HDR histograms is live at a time: at each interval's end it is summarised (and
  * encoded, so shards can be merged exactly, as Artillery merges per-period histograms), then reset.
  * Memory stays flat whatever the run's length.
@@ -15,8 +15,10 @@ import {
   LatencyRecorder,
   msToClampedUs,
   newLatencyHistogram,
+  passShare,
   perLatencyMetric,
   type LatencyMetric,
+  type PassShare,
 } from '../metrics/index.js';
 import type { LatencySink } from './context.js';
 
@@ -51,6 +53,11 @@ export interface TimelinePoint {
   sync?: IntervalLatency;
   reply?: IntervalLatency;
   ackServer?: IntervalLatency;
+  /**
+   * Requests that ended in the interval whose outcome passed, of those with a verdict, with the
+   * share's Wilson 95% interval: answers right over time. Absent when none ended with a verdict.
+   */
+  answers?: PassShare;
   /** Conversations (steps scenarios with `say` turns, think time included) open at the interval's end, and at most during it; absent in a run without any. */
   openConversations?: number;
   maxOpenConversations?: number;
@@ -102,6 +109,8 @@ export class TimelineBuilder {
   ended = 0;
   maxInFlight = 0;
   readonly #outcomes = zeroOutcomes();
+  #passed = 0;
+  #failed = 0;
   readonly #latency: MeasuredLatency;
   readonly #t0: number;
   #last: number;
@@ -118,9 +127,12 @@ export class TimelineBuilder {
     if (inFlight > this.maxInFlight) this.maxInFlight = inFlight;
   }
 
-  onEnd(outcome: Outcome): void {
+  /** A request ended; `verdict` its tally verdict (tally.ts verdictOf): passed and failed count in the interval's answers. */
+  onEnd(outcome: Outcome, verdict?: 'passed' | 'failed' | 'judge-error' | 'none'): void {
     this.ended += 1;
     this.#outcomes[outcome] += 1;
+    if (verdict === 'passed') this.#passed += 1;
+    else if (verdict === 'failed') this.#failed += 1;
   }
 
   /** Closes the interval ending at `now` (clock ms). */
@@ -134,6 +146,7 @@ export class TimelineBuilder {
       maxInFlight: Math.max(this.maxInFlight, inFlight),
       outcomes: Object.fromEntries(Object.entries(this.#outcomes).filter(([, n]) => n > 0)),
       ...(targetRate !== undefined && { targetRate: round3(targetRate) }),
+      ...(this.#passed + this.#failed > 0 && { answers: passShare(this.#passed, this.#passed + this.#failed) }),
     };
     const open = this.#latency.openConversations;
     if (open !== undefined) {
@@ -160,6 +173,8 @@ export class TimelineBuilder {
     this.started = 0;
     this.ended = 0;
     this.maxInFlight = inFlight;
+    this.#passed = 0;
+    this.#failed = 0;
     for (const o of Object.keys(this.#outcomes) as Outcome[]) this.#outcomes[o] = 0;
     return point;
   }

@@ -69,6 +69,12 @@ export interface AltServiceOptions {
   duplicateEvery?: number;
   /** Answer webhook retries: `attempts` in all, `delayMs` between them, `timeoutMs` per attempt. Default: one attempt, no timeout of its own. */
   answerRetry?: { attempts: number; delayMs: number; timeoutMs: number };
+  /**
+   * A droid saturating under load (capacity judged by answer quality): a sync answer takes
+   * `answerMs`; one accepted with more than `degradeAbove` sync answers in progress (itself
+   * included) is this shop's apology, with an empty cart and no intent, on time. Default: off.
+   */
+  saturation?: { answerMs: number; degradeAbove: number };
 }
 
 /** The alternative shop's catalogue: none of the demo shop's products, prices in USD. */
@@ -125,6 +131,8 @@ export interface AltService {
     duplicatesPosted: number;
     messagesForwarded: number;
     intentsPosted: number;
+    /** Sync answers past `saturation.degradeAbove`. */
+    degraded: number;
     refused: Record<number, number>;
   };
   close(): Promise<void>;
@@ -174,8 +182,10 @@ export async function startAltService(options: AltServiceOptions = {}): Promise<
     duplicatesPosted: 0,
     messagesForwarded: 0,
     intentsPosted: 0,
+    degraded: 0,
     refused: {},
   };
+  let syncInProgress = 0;
   const dispatcher = new Agent({ connections: 8 });
   const timers = new Set<NodeJS.Timeout>();
   const inFlight = new Set<Promise<unknown>>();
@@ -440,11 +450,23 @@ export async function startAltService(options: AltServiceOptions = {}): Promise<
           return refuse(reply, 400, 'Invalid humanMessage format');
         }
         stats.syncAnswered += 1;
-        return answer(
-          b.humanMessage,
-          Array.isArray(b.chatHistory) ? (b.chatHistory as ChatHistoryItem[]) : [],
-          testCustomerId ?? 0,
-        );
+        const history = Array.isArray(b.chatHistory) ? (b.chatHistory as ChatHistoryItem[]) : [];
+        const sat = options.saturation;
+        if (!sat) return answer(b.humanMessage, history, testCustomerId ?? 0);
+        syncInProgress += 1;
+        const degrade = syncInProgress > sat.degradeAbove;
+        await new Promise((resolve) => setTimeout(resolve, sat.answerMs));
+        syncInProgress -= 1;
+        if (!degrade) return answer(b.humanMessage, history, testCustomerId ?? 0);
+        stats.degraded += 1;
+        const sorry = 'Alt Outfitters is busy. We will get back to you.';
+        return {
+          ...answer('', [], testCustomerId ?? 0),
+          responses: [aiMessage(sorry)],
+          answer: sorry,
+          intents: [],
+          shoppingCart: { products: [], shippingFee: '5', grandTotal: formatMoney(0, ALT_CATALOGUE.currency) },
+        };
       });
       api.post('/get-droid-answer-async', async (req, reply) => {
         // The docs' order: the settings first, then the message.

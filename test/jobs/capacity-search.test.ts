@@ -24,6 +24,7 @@ function fakeMeasure(knee: number, seen: number[]) {
       generatorBound: false,
       sendDelayP99Ms: 0.5,
       judgesAck: true,
+      answers: { passed: rate * 10, judged: rate * 10 },
     };
   };
 }
@@ -107,6 +108,7 @@ describe('capacity search', () => {
       generatorBound: false,
       sendDelayP99Ms: 0,
       judgesAck: true,
+      answers: { passed: 100, judged: 100 },
     };
     expect(judgeStep(base, CRITERIA).passed).toBe(true);
     expect(judgeStep(base, { ...CRITERIA, answerP99Ms: 500 }).reasons).toEqual(['answer p99 900 ms >= 500 ms']);
@@ -127,6 +129,7 @@ describe('capacity search', () => {
       generatorBound: false,
       sendDelayP99Ms: 0,
       judgesAck: true,
+      answers: { passed: 100, judged: 100 },
     };
     expect(judgeStep(few, CRITERIA).reasons).toEqual([
       expect.stringMatching(/too few ack samples for p99 \(0 < 100\)/),
@@ -169,5 +172,78 @@ describe('progress line', () => {
     expect(line).toBe(
       '[     10 s] 200 req/s (target 200 req/s) | in flight 7 | ended 992 | dropped 4 | answered 990 rejected 2 | ack p99 3.2 ms (500 samples)',
     );
+  });
+
+  it('--min-pass-rate: judges the share of answers right, on its lower bound where the sample allows', async () => {
+    const m = fakeMeasure(1000, []);
+    const at = async (rate: number, passed: number, judged: number) => ({
+      ...(await m(rate)),
+      answers: { passed, judged },
+    });
+    const Q = { ...CRITERIA, minPassRate: 0.99 };
+    // 150 answers cannot show 99% on the lower bound: the share itself is judged, and the reason says so.
+    const few = judgeStep(await at(30, 107, 150), Q);
+    expect(few).toMatchObject({ passed: false, latencyPassed: true });
+    expect(few.answers).toMatchObject({ passed: 107, judged: 150, judgedOn: 'point' });
+    expect(few.answers!.share).toBeCloseTo(0.7133, 4);
+    expect(few.answers!.interval.low).toBeCloseTo(0.6364, 4);
+    expect(few.reasons).toEqual([
+      'answers degraded: 71.3% right at 30 req/s (107 of 150; < 99%; 150 answers are too few for the 95% interval to show 99%, so the share is judged)',
+    ]);
+    expect(judgeStep(await at(30, 150, 150), Q).passed).toBe(true);
+    // 396 of 400 is 99%, but the interval's lower bound (97.5%) is not.
+    expect(judgeStep(await at(40, 396, 400), Q).reasons[0]).toMatch(
+      /^answers degraded: 99% right at 40 req\/s \(396 of 400; 95% CI 97\.5%–99\.6%: its lower bound < 99%\)$/,
+    );
+    // Not judged without a minimum, nor with 0.
+    expect(judgeStep(await at(30, 4, 150), CRITERIA).passed).toBe(true);
+    expect(judgeStep(await at(30, 4, 150), { ...CRITERIA, minPassRate: 0 }).passed).toBe(true);
+  });
+
+  it('step: goes on past a rate whose answers alone failed, and reports both capacities and what ended the search', async () => {
+    const seen: number[] = [];
+    const base = fakeMeasure(45, seen);
+    // Answers right up to 20 req/s, wrong above; latency fine up to 45.
+    const measure = async (rate: number) => {
+      const m = await base(rate);
+      return { ...m, answers: { passed: rate <= 20 ? m.sent : Math.round(m.sent * 0.05), judged: m.sent } };
+    };
+    const result = await searchCapacity(
+      measure,
+      { ...SEARCH, strategy: 'step', startRate: 10, stepRate: 10, maxRate: 60 },
+      { ...CRITERIA, minPassRate: 0.99 },
+    );
+    expect(seen).toEqual([10, 20, 30, 40, 50]);
+    expect(result).toMatchObject({ maxRate: 20, firstFailingRate: 30, limitedBySearch: false });
+    expect(result.latencyOnly).toEqual({ maxRate: 40, firstFailingRate: 50, limitedBySearch: false });
+    expect(result.endedBy).toMatchObject({ rate: 30, criteria: ['answers'] });
+    expect(result.endedBy!.reasons[0]).toMatch(/^answers degraded: 5% right at 30 req\/s/);
+    expect(result.criteria.minPassRate).toBe(0.99);
+    const minZero = await searchCapacity(
+      measure,
+      { ...SEARCH, strategy: 'step', startRate: 10, stepRate: 10, maxRate: 60 },
+      { ...CRITERIA, minPassRate: 0 },
+    );
+    expect(minZero.maxRate).toBe(40);
+    expect(minZero.endedBy!.criteria).toEqual(['latency']);
+  });
+
+  it('bisect: bisects again for the latency-only capacity, reusing the rates measured', async () => {
+    const seen: number[] = [];
+    const base = fakeMeasure(613, seen);
+    const measure = async (rate: number) => {
+      const m = await base(rate);
+      return { ...m, answers: { passed: rate <= 300 ? m.sent : 0, judged: m.sent } };
+    };
+    const result = await searchCapacity(
+      measure,
+      { ...SEARCH, strategy: 'bisect', startRate: 100, stepRate: 0, maxRate: 1000, precision: 10 },
+      { ...CRITERIA, minPassRate: 0.99 },
+    );
+    expect(result.maxRate).toBeGreaterThan(290);
+    expect(result.maxRate).toBeLessThanOrEqual(300);
+    expect(result.latencyOnly!.maxRate).toBeGreaterThan(600);
+    expect(result.latencyOnly!.maxRate).toBeLessThanOrEqual(613);
+    expect(new Set(seen).size).toBe(seen.length);
   });
 });

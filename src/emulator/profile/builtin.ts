@@ -35,4 +35,5 @@ export const BUILTIN_PROFILE: EmulatorProfile = {
   },
   intents: DEFAULT_INTENTS.map((i) => ({ ...i, detects: [...i.detects], keywords: [...i.keywords] })),
   weaknesses: [],
+  degradeAbove: null,
 };

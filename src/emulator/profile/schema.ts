@@ -108,6 +108,18 @@ export const emulatorProfileSchema = z
       .array(z.enum(WEAKNESSES))
       .default([])
       .describe(`planted weaknesses a red team should find: ${WEAKNESSES.join(', ')} (default none)`),
+    /**
+     * The planted knee (ai/degrade.ts): above this many answers in progress, answers lose their
+     * cart and intents and become a generic apology, on time. Default null: never. For
+     * demonstrating `capacity --min-pass-rate`, never a droid's real behaviour.
+     */
+    degradeAbove: z
+      .number()
+      .int()
+      .positive()
+      .nullable()
+      .default(null)
+      .describe('above this many answers in progress, answers degrade to a generic apology (default null: never)'),
   })
   .superRefine((p, ctx) => {
     const names = new Set<string>();

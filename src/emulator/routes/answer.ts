@@ -5,13 +5,15 @@
  * humanMessage (400 Invalid humanMessage format), chatHistory (400), webhook configured
  * (400), test customer (400 Droid Missing Test Customer Id). Sync: the same minus the last two.
  * answerDelayMs counts from acceptance, so the ack delay and the answer delay overlap.
+ * Both count as answers in progress from acceptance to the answer (the planted knee, ai/degrade.ts).
  * The sync endpoint accepts humanMessage as a string (docs endpoint.mdx §8) or as `{content, type?}`
  * (the async page's form). Intents detected in either answer fire their intent webhooks.
  */
 import { performance } from 'node:perf_hooks';
 import type { FastifyInstance } from 'fastify';
 import type { AsyncAck } from '../../contract/index.js';
-import { scheduleAnswer } from '../answer-job.js';
+import type { AnalysedAnswer } from '../ai/index.js';
+import { answerOf, scheduleAnswer } from '../answer-job.js';
 import type { EmulatorContext } from '../context.js';
 import { fireIntentWebhooks } from '../intent-webhooks.js';
 import {
@@ -41,9 +43,15 @@ export function answerRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
       ctx.stats.rejected += 1;
       return sendError(reply, 400, check.message);
     }
-    const delay = ctx.faults.answerDelayMs(ctx.options.answerDelayMs);
-    if (!(await ctx.timers.sleep(delay))) return sendError(reply, 503, SHUTTING_DOWN);
-    const answer = ctx.answers.get(check.humanMessage, check.chatHistory);
+    const degrade = ctx.saturation.begin();
+    let answer: AnalysedAnswer;
+    try {
+      const delay = ctx.faults.answerDelayMs(ctx.options.answerDelayMs);
+      if (!(await ctx.timers.sleep(delay))) return sendError(reply, 503, SHUTTING_DOWN);
+      answer = answerOf(ctx, check.humanMessage, check.chatHistory, degrade);
+    } finally {
+      ctx.saturation.end();
+    }
     const requestId = ctx.nextRequestId();
     const customerId = ctx.testCustomerId ?? 0;
     ctx.stats.syncAnswered += 1;
@@ -75,6 +83,7 @@ export function answerRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
     }
     const requestId = ctx.nextRequestId();
     ctx.stats.accepted += 1;
+    const degrade = ctx.saturation.begin();
     scheduleAnswer(
       ctx,
       {
@@ -85,6 +94,7 @@ export function answerRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
         acceptedAt,
         target: webhook,
         faults: ctx.faults.webhookFaults('answer'),
+        degrade,
       },
       ctx.faults.answerDelayMs(ctx.options.answerDelayMs),
     );

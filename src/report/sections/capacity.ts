@@ -7,9 +7,22 @@ import { z } from 'zod';
 import { formatMs, formatPercent, formatRate } from '../../units.js';
 import { defineSection } from '../section.js';
 import { span, type SectionView, type Text } from '../view.js';
-import { count, ms, obj, statMs } from './common.js';
+import { count, ms, obj, share, statMs } from './common.js';
 
 const pointStats = obj({ count, p50: ms, p99: ms });
+/** Optional fields are absent from the reports of a droidcheck that did not judge answers under load. */
+const answersSchema = obj({
+  passed: count.describe('requests whose outcome passed (expectations held)'),
+  judged: count.describe('requests with a verdict (passed or failed)'),
+  share: share.nullable().describe('passed / judged, 0..1; null when none was judged'),
+  interval: obj({ low: share, high: share }).describe('Wilson 95% interval of the share, 0..1'),
+  judgedOn: z
+    .enum(['interval', 'point'])
+    .describe(
+      "what --min-pass-rate was compared with: the interval's lower bound, or the share itself when too few answers for the bound to reach it",
+    ),
+});
+const criterionEnum = z.enum(['answers', 'latency', 'samples', 'errors', 'dropped']);
 const pointSchema = obj({
   rate: z.number().describe('intended rate, req/s'),
   achievedRate: z.number().describe('req/s'),
@@ -22,15 +35,39 @@ const pointSchema = obj({
   sync: pointStats,
   generatorBound: z.boolean(),
   sendDelayP99Ms: ms,
-  passed: z.boolean(),
+  answers: answersSchema.optional().describe('the share of answers right at this rate'),
+  latencyPassed: z.boolean().optional().describe('the latency, error and drop criteria held (the answers not judged)'),
+  passed: z.boolean().describe('every criterion held'),
   reasons: z.array(z.string()).describe('why it failed (empty when passed)'),
 });
-const capacitySchema = obj({
-  maxRate: z.number().nullable().describe('highest passing rate measured, req/s; null when none passed'),
+const searchResult = {
+  maxRate: z
+    .number()
+    .nullable()
+    .describe('highest passing rate below the lowest failing one, req/s; null when none passed'),
   firstFailingRate: z.number().nullable().describe('lowest failing rate measured, req/s; null when none failed'),
   limitedBySearch: z.boolean().describe('the search reached its highest rate and it passed (capacity may be higher)'),
+};
+const capacitySchema = obj({
+  ...searchResult,
   suspect: z.boolean().describe("some step's generator was bound: its figures are suspect"),
-  criteria: obj({ ackP99Ms: ms, answerP99Ms: ms.nullable(), maxErrorRate: z.number() }),
+  criteria: obj({
+    ackP99Ms: ms,
+    answerP99Ms: ms.nullable(),
+    maxErrorRate: z.number(),
+    minPassRate: share.optional().describe('lowest share of answers right (--min-pass-rate); 0: not judged'),
+  }),
+  endedBy: obj({
+    rate: z.number().describe('req/s'),
+    criteria: z.array(criterionEnum).describe('the criteria that failed there'),
+    reasons: z.array(z.string()),
+  })
+    .nullable()
+    .optional()
+    .describe('the lowest failing rate and what failed there; null when none failed'),
+  latencyOnly: obj(searchResult)
+    .optional()
+    .describe("the capacity on the latency, error and drop criteria alone (the answers' share not judged)"),
   curve: z.array(pointSchema).describe('points sorted by rate'),
 });
 export type CapacitySection = z.output<typeof capacitySchema>;
@@ -40,13 +77,26 @@ export type CapacityPoint = CapacitySection['curve'][number];
 const p99Cell = (s: { count: number; p99: number }, none: string): string =>
   s.count > 0 ? `${statMs(s.p99, s.count, 'p99')} (${s.count})` : none;
 
+/** `71.3% (107/150)`: the share of answers right at a rate, `-` when none was judged (or an older report). */
+const rightCell = (p: CapacityPoint): string =>
+  p.answers && p.answers.share !== null
+    ? `${formatPercent(p.answers.share)} (${p.answers.passed}/${p.answers.judged})`
+    : '-';
+
+/** The rate (and why it is not higher) of one search result. */
+function rateText(r: { maxRate: number | null; limitedBySearch: boolean }): string {
+  if (r.maxRate === null) return 'no rate passed';
+  return `${formatRate(r.maxRate)}${r.limitedBySearch ? ' (the highest rate tried; raise --max-rate to look further)' : ''}`;
+}
+
 function capacityView(c: CapacitySection): SectionView {
   const rows = c.curve.map((p): Text[] => [
     formatRate(p.rate),
     formatRate(p.achievedRate),
     p.ack.count > 0 ? statMs(p.ack.p50, p.ack.count, 'p50') : '-',
     p99Cell(p.ack, 'no samples'),
-    p99Cell(p.answer, '-'),
+    p99Cell(p.answer.count > 0 ? p.answer : p.sync, '-'),
+    rightCell(p),
     `${p.errors} (${formatPercent(p.errorRate, 2)})`,
     String(p.dropped),
     [
@@ -54,19 +104,28 @@ function capacityView(c: CapacitySection): SectionView {
       p.generatorBound ? ' [generator-bound]' : '',
     ],
   ]);
-  const criteria = `ack p99 < ${formatMs(c.criteria.ackP99Ms)}${c.criteria.answerP99Ms !== null ? `, answer p99 < ${formatMs(c.criteria.answerP99Ms)}` : ''}, errors <= ${formatPercent(c.criteria.maxErrorRate)}`;
-  const verdict =
-    c.maxRate === null
-      ? span('no rate passed', 'fail')
-      : span(
-          `${formatRate(c.maxRate)}${c.limitedBySearch ? ' (the highest rate tried; raise --max-rate to look further)' : ''}`,
-          'ok',
-        );
+  const min = c.criteria.minPassRate ?? 0;
+  const criteria = `ack p99 < ${formatMs(c.criteria.ackP99Ms)}${c.criteria.answerP99Ms !== null ? `, answer p99 < ${formatMs(c.criteria.answerP99Ms)}` : ''}, errors <= ${formatPercent(c.criteria.maxErrorRate)}${min > 0 ? `, answers right >= ${formatPercent(min)} (on the Wilson 95% lower bound where the sample allows)` : ''}`;
+  // The last rate where the answers and the latency both held; the latency-only one beside it when it differs.
+  const onTime = c.latencyOnly;
+  const differs = onTime !== undefined && onTime.maxRate !== c.maxRate;
+  const summary: Text = [
+    span(rateText(c), c.maxRate === null ? 'fail' : 'ok'),
+    min > 0 && c.maxRate !== null ? ' (answers and latency held)' : '',
+    differs ? ` · latency only: ${rateText(onTime)}` : '',
+  ];
+  const ended: [string, Text][] = c.endedBy
+    ? [['ended by', span(`${c.endedBy.reasons.join('; ')}`, c.endedBy.criteria.includes('answers') ? 'warn' : 'fail')]]
+    : [];
   return {
     id: 'capacity',
     title: 'Capacity',
-    summary: verdict,
-    rows: [['criteria', criteria]],
+    summary,
+    rows: [
+      ['criteria', criteria],
+      ...ended,
+      ...(differs ? [['latency-only capacity', rateText(onTime)] as [string, Text]] : []),
+    ],
     tables: [
       {
         columns: [
@@ -75,17 +134,18 @@ function capacityView(c: CapacitySection): SectionView {
           'ack p50',
           'ack p99 (samples)',
           'answer p99 (samples)',
+          'right',
           'errors',
           'dropped',
           'verdict',
-        ].map((header, i) => ({ header, ...(i === 7 && { align: 'l' as const }) })),
+        ].map((header, i) => ({ header, ...(i === 8 && { align: 'l' as const }) })),
         rows,
       },
     ],
     notes: c.suspect
       ? [span('WARNING: some steps were generator-bound (send delay p99 > 10 ms); their figures are suspect', 'warn')]
       : [],
-    charts: c.curve.length > 0 ? ['chart-capacity'] : [],
+    charts: c.curve.length > 0 ? ['chart-capacity', 'chart-capacity-quality'] : [],
   };
 }
 
@@ -94,7 +154,6 @@ type Doc = { capacity?: CapacitySection };
 export const capacitySection = defineSection({
   name: 'capacity',
   fields: { capacity: capacitySchema.optional().describe('capacity: the criteria, the rate curve and the verdict') },
-  compute: (input: { capacity?: CapacitySection }) => (input.capacity ? { capacity: input.capacity } : {}),
   merge: (docs: readonly Doc[]) => (docs.length === 1 && docs[0]!.capacity ? { capacity: docs[0]!.capacity } : {}),
   views: (d: Doc) => (d.capacity ? [capacityView(d.capacity)] : []),
 });

@@ -8,6 +8,8 @@ import { OUTCOMES } from '../../outcomes.js';
 import { answerComparisonSchema } from './answer-changes.js';
 import type { AnswerEntry } from './answers.js';
 import type { ByTurnFields } from './by-turn.js';
+import type { CapacitySection } from './capacity.js';
+import { kneeComparisonSchema } from './capacity-compare.js';
 import { count, modeEnum, obj, share } from './common.js';
 import type { Histograms, LatencyEntry } from './latency.js';
 import type { PassRates } from './pass-rates.js';
@@ -105,6 +107,9 @@ export const comparisonSchema = obj({
   thresholds: z
     .array(thresholdFlipSchema)
     .describe('thresholds whose verdict differs, or that exist in one report only'),
+  capacity: kneeComparisonSchema
+    .optional()
+    .describe('two capacity reports: whether the knee (and the latency-only capacity) moved; never a regression'),
   answers: answerComparisonSchema
     .optional()
     .describe(
@@ -131,5 +136,6 @@ export interface ComparableReport extends TrustFigures {
   passRates?: PassRates;
   byTurn?: ByTurnFields['byTurn'];
   byTurnHistograms?: ByTurnFields['byTurnHistograms'];
+  capacity?: CapacitySection;
   answers?: AnswerEntry[];
 }

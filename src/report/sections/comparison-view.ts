@@ -6,6 +6,7 @@ import { distrustText } from '../../metrics/index.js';
 import { formatMs, formatPercent } from '../../units.js';
 import { span, type SectionView, type Text } from '../view.js';
 import { answerChangesView, MAX_ANSWER_DIFFS } from './answer-changes-view.js';
+import { kneeNotes } from './capacity-compare.js';
 import { statMs } from './common.js';
 import type { LatencyChange, OutcomeChange, ReportComparison, ScenarioFlip } from './comparison-schema.js';
 
@@ -128,6 +129,7 @@ export function comparisonView(cmp: ReportComparison, maxAnswers = MAX_ANSWER_DI
       `${o.changePts > 0 ? '+' : ''}${o.changePts} pts`,
       span(ruleText(o, cmp), o.regressed ? 'fail' : undefined),
     ]);
+  notes.push(...kneeNotes(cmp.capacity));
   const answers = answerChangesView(cmp.answers, maxAnswers);
   notes.push(...answers.notes);
   const cols = (names: string[]) =>

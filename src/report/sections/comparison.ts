@@ -39,6 +39,7 @@ import { OUTCOMES, type Outcome } from '../../outcomes.js';
 import { defineSection } from '../section.js';
 import { compareAnswers } from './answer-changes.js';
 import { TURN_METRICS } from './by-turn.js';
+import { compareKnees } from './capacity-compare.js';
 import {
   comparisonSchema,
   type ComparableReport,
@@ -333,6 +334,7 @@ export function compareReports(
     }
   });
   const thresholds = thresholdFlips(base, current);
+  const capacity = compareKnees(base, current);
   const answers = compareAnswers(base, current);
   const regressed =
     flips.regressions.length > 0 ||
@@ -350,6 +352,7 @@ export function compareReports(
     ...(latency.some((l) => l.rule === 'not-judged') && { latencyNotJudged: distrust }),
     outcomes,
     thresholds,
+    ...(capacity && { capacity }),
     ...(answers && { answers }),
   };
 }
