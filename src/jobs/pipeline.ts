@@ -275,6 +275,7 @@ async function finish<C extends JobConfig>(
     ...(p.baseline && { baseline: p.baseline }),
     notes: traffic.notes,
     failOnFlaky: config.failOnFlaky,
+    keepAnswers: config.keepAnswers,
     interrupted: traffic.interrupted || Boolean(io.stopSignal?.aborted),
     ...(traffic.timeline && { timeline: traffic.timeline }),
     ...output.sections,
@@ -282,7 +283,6 @@ async function finish<C extends JobConfig>(
     ...(network && { network }),
   });
   if (grader) p.log(`droidcheck: judge ${formatLlmUsage(grader.usage())}`);
-    keepAnswers: config.keepAnswers,
   const stream = streamSection(target);
   const judged = wiring ? { ...report, exitCode: EXIT.USAGE } : report;
   const safe = redactValue(stream ? { ...judged, stream } : judged, p.redact);

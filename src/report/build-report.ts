@@ -33,11 +33,9 @@ export interface ReportInput extends SectionInput {
   network?: NetworkSection;
   /** `droidcheck redteam`'s attacks and findings (jobs/redteam.ts). */
   redteam?: RedteamReportSection;
-}
-  /** The shop policy's verdict on every answer (jobs/pipeline.ts, from the job's PolicyJudge). */
-  policy?: PolicySection;
   /** `--keep-answers`: `answers` keeps every turn, not only each scenario's last (sections/answers.ts). */
   keepAnswers?: boolean;
+}
 
 interface ExitCodeInput {
   interrupted: boolean;
