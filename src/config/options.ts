@@ -64,10 +64,11 @@ export type Raw = string | number | boolean | readonly string[];
 export type OptionKind = 'value' | 'switch' | 'negated' | 'list' | 'optional';
 
 export interface OptionSpec<T = unknown> {
+  /** In the table: absent, `value` when the option has an `arg`, else `switch`. */
   kind: OptionKind;
   /**
-   * Long flag, `--max-in-flight`. Absent: no flag (`paths` is the commands' argument; the others
-   * are set through the library API only, `emulatorThread`).
+   * Long flag, `--max-in-flight`. In the table: absent, the key in kebab case; `false`, no flag
+   * (`paths` is the commands' argument; `emulatorThread` is set through the library API only).
    */
   flag?: string;
   /** Short flag, `-c`: one meaning across commands. */
@@ -190,8 +191,28 @@ const weaknessList = (raw: Raw, where: string): string[] => {
   return names;
 };
 
+/** An entry as the table writes it: `kind` and `flag` may be left to their defaults (OptionSpec). */
+type TableEntry<T = unknown> = Omit<OptionSpec<T>, 'kind' | 'flag'> & { kind?: OptionKind; flag?: string | false };
+
 /** A table entry, its literal type kept (so `JobFlags` and the resolved values are typed from it). */
-const opt = <const S extends OptionSpec<ReturnType<S['parse']>>>(spec: S): S => spec;
+const opt = <const S extends TableEntry<ReturnType<S['parse']>>>(spec: S): S => spec;
+
+type KindOf<S> = S extends { kind: infer K extends OptionKind } ? K : S extends { arg: string } ? 'value' : 'switch';
+/** An entry with its `kind` filled in (and its `flag`: read it as OptionSpec's, through specFor or flagName). */
+type Complete<S> = S & { kind: KindOf<S> };
+
+/** The table with each entry's default `kind` and `flag` filled in (see OptionSpec). */
+function complete<T extends Record<string, TableEntry>>(table: T): { readonly [K in keyof T]: Complete<T[K]> } {
+  const entries = Object.entries(table).map(([key, { kind, flag, ...rest }]) => [
+    key,
+    {
+      ...rest,
+      kind: kind ?? (rest.arg === undefined ? 'switch' : 'value'),
+      ...(flag !== false && { flag: flag ?? `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}` }),
+    },
+  ]);
+  return Object.fromEntries(entries) as { readonly [K in keyof T]: Complete<T[K]> };
+}
 
 const ALL_JOBS = JOB_COMMANDS;
 const TARGET = ['run', 'load', 'capacity', 'doctor', 'redteam'] as const;
@@ -208,11 +229,9 @@ export type ProbeName = (typeof PROBE_NAMES)[number];
 
 // ---- the table -----------------------------------------------------------------------------------
 
-export const OPTIONS = {
+export const OPTIONS = complete({
   // -- run, load: the closed model
   concurrency: opt({
-    kind: 'value',
-    flag: '--concurrency',
     short: '-c',
     arg: '<n>',
     commands: ['run', 'load'],
@@ -225,8 +244,6 @@ export const OPTIONS = {
     },
   }),
   shard: opt({
-    kind: 'value',
-    flag: '--shard',
     arg: '<i/n>',
     commands: ['run', 'load'],
     file: false,
@@ -239,8 +256,6 @@ export const OPTIONS = {
     },
   }),
   baseline: opt({
-    kind: 'value',
-    flag: '--baseline',
     arg: '<file>',
     commands: ['run'],
     file: false,
@@ -248,8 +263,6 @@ export const OPTIONS = {
     help: 'compare with this report.json; exit 1 on a regression',
   }),
   failOnFlaky: opt({
-    kind: 'switch',
-    flag: '--fail-on-flaky',
     commands: ['run'],
     parse: bool,
     default: false,
@@ -257,8 +270,6 @@ export const OPTIONS = {
   }),
   // -- run: the answers report.json keeps for compare (report/sections/answers.ts)
   keepAnswers: opt({
-    kind: 'switch',
-    flag: '--keep-answers',
     commands: ['run'],
     parse: bool,
     default: false,
@@ -266,8 +277,6 @@ export const OPTIONS = {
   }),
   // -- load: the arrival rate
   rate: opt({
-    kind: 'value',
-    flag: '--rate',
     arg: '<req/s>',
     commands: ['load'],
     parse: rate(true),
@@ -275,8 +284,6 @@ export const OPTIONS = {
     help: 'constant arrival rate (open model)',
   }),
   duration: opt({
-    kind: 'value',
-    flag: '--duration',
     short: '-d',
     arg: '<duration>',
     commands: ['load'],
@@ -286,8 +293,6 @@ export const OPTIONS = {
     help: 'length of a constant-rate or closed run',
   }),
   stages: opt({
-    kind: 'value',
-    flag: '--stages',
     arg: '<list>',
     commands: ['load'],
     parse: (raw: Raw, where: string) => relabel('--stages', where, () => parseStages(text(raw, where))),
@@ -295,8 +300,6 @@ export const OPTIONS = {
     help: 'ramping arrival rate, k6-style duration:target list, e.g. 10s:100,30s:100,10s:0',
   }),
   startRate: opt({
-    kind: 'value',
-    flag: '--start-rate',
     arg: '<req/s>',
     commands: ['load', 'capacity'],
     parse: rate(false),
@@ -306,8 +309,6 @@ export const OPTIONS = {
     byCommand: { capacity: { help: 'first rate (step) or lower bound (bisect)', default: 50, parse: rate(true) } },
   }),
   warmup: opt({
-    kind: 'value',
-    flag: '--warmup',
     arg: '<duration>',
     commands: ['load', 'capacity'],
     parse: duration,
@@ -317,8 +318,6 @@ export const OPTIONS = {
     byCommand: { capacity: { help: 'warm-up before each rate, excluded from its figures', default: '2s' } },
   }),
   maxInFlight: opt({
-    kind: 'value',
-    flag: '--max-in-flight',
     arg: '<n>',
     commands: ['load', 'capacity'],
     parse: integer(1),
@@ -333,8 +332,6 @@ export const OPTIONS = {
     },
   }),
   maxRequests: opt({
-    kind: 'value',
-    flag: '--max-requests',
     arg: '<n>',
     commands: ['load'],
     parse: integer(1),
@@ -351,8 +348,6 @@ export const OPTIONS = {
     help: 'weight of a scenario in the mix (name, suite/name, name:mode), repeatable',
   }),
   seed: opt({
-    kind: 'value',
-    flag: '--seed',
     arg: '<n>',
     commands: ['load', 'capacity', 'redteam', 'emulate'],
     parse: seed,
@@ -364,16 +359,12 @@ export const OPTIONS = {
     },
   }),
   ackOnly: opt({
-    kind: 'switch',
-    flag: '--ack-only',
     commands: ['load', 'capacity'],
     parse: bool,
     default: false,
     help: 'async requests end at the acknowledgement (capacity of the ack path)',
   }),
   progress: opt({
-    kind: 'value',
-    flag: '--progress',
     arg: '<duration>',
     commands: ['load'],
     parse: duration,
@@ -382,8 +373,6 @@ export const OPTIONS = {
     help: 'progress line interval on stderr, 0 for none',
   }),
   startAt: opt({
-    kind: 'value',
-    flag: '--start-at',
     arg: '<time>',
     commands: ['load'],
     file: false,
@@ -393,8 +382,6 @@ export const OPTIONS = {
   }),
   // -- capacity: the search
   strategy: opt({
-    kind: 'value',
-    flag: '--strategy',
     arg: '<name>',
     commands: ['capacity'],
     parse: choice(['step', 'bisect'] as const),
@@ -402,8 +389,6 @@ export const OPTIONS = {
     help: 'step or bisect',
   }),
   step: opt({
-    kind: 'value',
-    flag: '--step',
     arg: '<req/s>',
     commands: ['capacity'],
     parse: rate(true),
@@ -412,8 +397,6 @@ export const OPTIONS = {
     help: 'increment of the step strategy',
   }),
   maxRate: opt({
-    kind: 'value',
-    flag: '--max-rate',
     arg: '<req/s>',
     commands: ['capacity'],
     parse: rate(true),
@@ -422,8 +405,6 @@ export const OPTIONS = {
     help: 'highest rate tried',
   }),
   precision: opt({
-    kind: 'value',
-    flag: '--precision',
     arg: '<req/s>',
     commands: ['capacity'],
     parse: rate(true),
@@ -432,8 +413,6 @@ export const OPTIONS = {
     help: 'bisect stops when the interval is this narrow',
   }),
   maxSteps: opt({
-    kind: 'value',
-    flag: '--max-steps',
     arg: '<n>',
     commands: ['capacity'],
     parse: integer(1, 1000),
@@ -441,8 +420,6 @@ export const OPTIONS = {
     help: 'most rates measured',
   }),
   stepDuration: opt({
-    kind: 'value',
-    flag: '--step-duration',
     arg: '<duration>',
     commands: ['capacity'],
     parse: positiveDuration('10s'),
@@ -451,8 +428,6 @@ export const OPTIONS = {
     help: 'measured length of each rate',
   }),
   ackP99: opt({
-    kind: 'value',
-    flag: '--ack-p99',
     arg: '<duration>',
     commands: ['capacity'],
     parse: positiveDuration('100ms'),
@@ -461,8 +436,6 @@ export const OPTIONS = {
     help: 'ack p99 limit (the service promises acknowledgements under 100 ms)',
   }),
   answerP99: opt({
-    kind: 'value',
-    flag: '--answer-p99',
     arg: '<duration>',
     commands: ['capacity'],
     parse: positiveDuration('60s'),
@@ -471,8 +444,6 @@ export const OPTIONS = {
     help: 'answer p99 limit',
   }),
   maxErrorRate: opt({
-    kind: 'value',
-    flag: '--max-error-rate',
     arg: '<rate>',
     commands: ['capacity'],
     parse: (raw: Raw, where: string) => parseShare(text(raw, where), where),
@@ -481,8 +452,6 @@ export const OPTIONS = {
     help: 'highest accepted error rate, e.g. 1% or 0.01',
   }),
   minPassRate: opt({
-    kind: 'value',
-    flag: '--min-pass-rate',
     arg: '<rate>',
     commands: ['capacity'],
     parse: (raw: Raw, where: string) => parseShare(text(raw, where), where),
@@ -492,6 +461,7 @@ export const OPTIONS = {
   }),
   // -- every job: selection
   paths: opt({
+    flag: false,
     kind: 'list',
     commands: ALL_JOBS,
     parse: strings,
@@ -499,8 +469,6 @@ export const OPTIONS = {
     help: "scenario files or directories (the commands' arguments)",
   }),
   mode: opt({
-    kind: 'value',
-    flag: '--mode',
     short: '-m',
     arg: '<mode>',
     commands: JOBS_AND_REDTEAM,
@@ -535,8 +503,6 @@ export const OPTIONS = {
     help: 'leave out scenarios with this tag (repeatable), e.g. emulator-only against a real service',
   }),
   grep: opt({
-    kind: 'value',
-    flag: '--grep',
     arg: '<text>',
     commands: ALL_JOBS,
     parse: (raw: Raw, where: string) => relabel('--grep', where, () => parseGrep(text(raw, where))),
@@ -544,8 +510,6 @@ export const OPTIONS = {
   }),
   // -- every job: reports and verdicts
   reportDir: opt({
-    kind: 'value',
-    flag: '--report-dir',
     short: '-o',
     arg: '<dir>',
     commands: [...JOBS_AND_REDTEAM, 'webhook-policy'],
@@ -576,8 +540,6 @@ export const OPTIONS = {
     help: 'output path of one reporter, repeatable, e.g. junit=out/junit.xml',
   }),
   verbose: opt({
-    kind: 'switch',
-    flag: '--verbose',
     commands: JOBS_AND_REDTEAM,
     parse: bool,
     default: false,
@@ -602,8 +564,6 @@ export const OPTIONS = {
   }),
   // -- every job: the shop's policy (src/policy, docs/policy.md)
   policy: opt({
-    kind: 'value',
-    flag: '--policy',
     arg: '<file>',
     commands: JOBS_AND_REDTEAM,
     parse: string,
@@ -612,8 +572,6 @@ export const OPTIONS = {
   }),
   // -- every job: requests
   timeout: opt({
-    kind: 'value',
-    flag: '--timeout',
     short: '-t',
     arg: '<duration>',
     commands: REMOTE,
@@ -630,8 +588,6 @@ export const OPTIONS = {
     },
   }),
   messageWebhookCheck: opt({
-    kind: 'value',
-    flag: '--message-webhook-check',
     arg: '<duration>',
     commands: TARGET,
     parse: positiveDuration('15s'),
@@ -643,8 +599,6 @@ export const OPTIONS = {
     },
   }),
   syncMessage: opt({
-    kind: 'value',
-    flag: '--sync-message',
     arg: '<form>',
     commands: JOBS_AND_REDTEAM,
     parse: choice(['auto', 'object', 'string'] as const),
@@ -652,8 +606,6 @@ export const OPTIONS = {
     help: 'humanMessage form of get-droid-answer: auto (find out), object or string',
   }),
   retries: opt({
-    kind: 'value',
-    flag: '--retries',
     arg: '<n>',
     commands: ALL_JOBS,
     parse: integer(0, 10),
@@ -677,8 +629,6 @@ export const OPTIONS = {
     help: 'do not open connections with a read-only call before measuring',
   }),
   grace: opt({
-    kind: 'value',
-    flag: '--grace',
     arg: '<duration>',
     commands: JOBS_AND_REDTEAM,
     parse: duration,
@@ -687,6 +637,7 @@ export const OPTIONS = {
     help: 'after an interrupt, how long in-flight requests may finish',
   }),
   emulatorThread: opt({
+    flag: false,
     kind: 'value',
     commands: JOBS_AND_REDTEAM,
     file: false,
@@ -696,8 +647,6 @@ export const OPTIONS = {
   }),
   // -- the target and the receiver
   baseUrl: opt({
-    kind: 'value',
-    flag: '--base-url',
     arg: '<url>',
     env: 'DROID_BASE_URL',
     commands: REMOTE,
@@ -706,8 +655,6 @@ export const OPTIONS = {
     help: 'real service base URL; token from DROID_API_TOKEN',
   }),
   droidId: opt({
-    kind: 'value',
-    flag: '--droid-id',
     arg: '<id>',
     env: 'DROID_ID',
     commands: [...REMOTE, 'emulate'],
@@ -716,8 +663,6 @@ export const OPTIONS = {
     byCommand: { emulate: { help: 'droid id of the emulated droid', defaultText: "the profile's", env: undefined } },
   }),
   receiverHost: opt({
-    kind: 'value',
-    flag: '--receiver-host',
     arg: '<host>',
     commands: REMOTE,
     parse: string,
@@ -725,8 +670,6 @@ export const OPTIONS = {
     help: 'address the webhook receiver binds to',
   }),
   receiverPort: opt({
-    kind: 'value',
-    flag: '--receiver-port',
     arg: '<port>',
     commands: REMOTE,
     parse: port,
@@ -735,16 +678,12 @@ export const OPTIONS = {
     help: 'port of the webhook receiver',
   }),
   publicUrl: opt({
-    kind: 'value',
-    flag: '--public-url',
     arg: '<url>',
     commands: REMOTE,
     parse: url,
     help: 'public webhook URL when a tunnel is in front of the receiver (the URL configured in the service)',
   }),
   config: opt({
-    kind: 'value',
-    flag: '--config',
     arg: '<file>',
     commands: TARGET,
     file: false,
@@ -754,8 +693,6 @@ export const OPTIONS = {
   }),
   // -- doctor
   roundTrip: opt({
-    kind: 'switch',
-    flag: '--round-trip',
     commands: ['doctor'],
     file: false,
     parse: bool,
@@ -763,8 +700,6 @@ export const OPTIONS = {
     help: 'also send one real async request (one AI answer) and wait for its webhook on the receiver',
   }),
   maxClockSkew: opt({
-    kind: 'value',
-    flag: '--max-clock-skew',
     arg: '<duration>',
     commands: ['doctor'],
     file: false,
@@ -775,8 +710,6 @@ export const OPTIONS = {
   }),
   // -- graders, shards on several machines, metrics
   judgeModel: opt({
-    kind: 'value',
-    flag: '--judge-model',
     arg: '<name>',
     commands: JOBS_AND_REDTEAM,
     file: false,
@@ -789,8 +722,6 @@ export const OPTIONS = {
     },
   }),
   simulatorModel: opt({
-    kind: 'value',
-    flag: '--simulator-model',
     arg: '<name>',
     commands: ['run'],
     file: false,
@@ -799,8 +730,6 @@ export const OPTIONS = {
     help: 'chat model playing the customer of `simulate:` scenarios (same endpoint and key as the judge); config file: judge.simulatorModel',
   }),
   embeddingModel: opt({
-    kind: 'value',
-    flag: '--embedding-model',
     arg: '<name>',
     commands: ALL_JOBS,
     file: false,
@@ -818,7 +747,6 @@ export const OPTIONS = {
   }),
   deliveries: opt({
     kind: 'optional',
-    flag: '--deliveries',
     arg: '[redis-url]',
     commands: ALL_JOBS,
     file: false,
@@ -826,8 +754,6 @@ export const OPTIONS = {
     help: 'start no receiver: read deliveries from the Redis Stream `droidcheck receive` fills (no URL: DROIDCHECK_REDIS_URL)',
   }),
   stream: opt({
-    kind: 'value',
-    flag: '--stream',
     arg: '<key>',
     env: 'DROIDCHECK_STREAM',
     commands: [...ALL_JOBS, 'receive'],
@@ -838,8 +764,6 @@ export const OPTIONS = {
     byCommand: { receive: { help: 'stream key the deliveries are published to' } },
   }),
   metricsPort: opt({
-    kind: 'value',
-    flag: '--metrics-port',
     arg: '<port>',
     commands: [...ALL_JOBS, 'receive'],
     file: false,
@@ -847,8 +771,6 @@ export const OPTIONS = {
     help: 'serve Prometheus metrics at http://host:port/metrics while the job runs (0: any free port)',
   }),
   metricsHost: opt({
-    kind: 'value',
-    flag: '--metrics-host',
     arg: '<host>',
     commands: [...ALL_JOBS, 'receive'],
     file: false,
@@ -857,8 +779,6 @@ export const OPTIONS = {
     help: 'address of the metrics server',
   }),
   metricsLinger: opt({
-    kind: 'value',
-    flag: '--metrics-linger',
     arg: '<duration>',
     commands: ALL_JOBS,
     file: false,
@@ -869,8 +789,6 @@ export const OPTIONS = {
   }),
   // -- redteam: the attacks (config file: the `redteam:` section)
   attempts: opt({
-    kind: 'value',
-    flag: '--attempts',
     arg: '<n>',
     commands: ['redteam'],
     parse: integer(1, 10_000),
@@ -908,8 +826,6 @@ export const OPTIONS = {
     help: 'only this attack category, repeatable (docs/redteam.md lists them)',
   }),
   maxSuccessRate: opt({
-    kind: 'value',
-    flag: '--max-success-rate',
     arg: '<share>',
     commands: ['redteam'],
     parse: (raw: Raw, where: string) => parseShare(text(raw, where), where),
@@ -918,16 +834,12 @@ export const OPTIONS = {
     help: 'a category fails above this attack success rate, e.g. 5% or 0.05 (default 0: any success fails)',
   }),
   rephrase: opt({
-    kind: 'switch',
-    flag: '--rephrase',
     commands: ['redteam'],
     parse: bool,
     default: false,
     help: 'the judge model rewords each attack line (cached); needs --judge-model',
   }),
   emulatorWeaknesses: opt({
-    kind: 'value',
-    flag: '--emulator-weaknesses',
     arg: '<list>',
     commands: ['redteam'],
     file: false,
@@ -937,8 +849,6 @@ export const OPTIONS = {
   }),
   // -- receive: the webhooks of a real service into a Redis Stream
   host: opt({
-    kind: 'value',
-    flag: '--host',
     arg: '<host>',
     commands: ['receive', 'emulate'],
     file: false,
@@ -948,8 +858,6 @@ export const OPTIONS = {
     byCommand: { emulate: { help: 'address to bind', default: EMULATOR_DEFAULTS.host } },
   }),
   port: opt({
-    kind: 'value',
-    flag: '--port',
     arg: '<n>',
     commands: ['receive', 'emulate'],
     file: false,
@@ -959,8 +867,6 @@ export const OPTIONS = {
     byCommand: { emulate: { default: EMULATOR_DEFAULTS.port } },
   }),
   redis: opt({
-    kind: 'value',
-    flag: '--redis',
     arg: '<url>',
     env: 'DROIDCHECK_REDIS_URL',
     commands: ['receive'],
@@ -970,8 +876,6 @@ export const OPTIONS = {
     help: 'Redis to publish to, redis://host:6379/0 (a password only in the environment variable)',
   }),
   maxLen: opt({
-    kind: 'value',
-    flag: '--max-len',
     arg: '<n>',
     commands: ['receive'],
     file: false,
@@ -981,8 +885,6 @@ export const OPTIONS = {
     help: 'trim the stream to about this many entries, 0: never',
   }),
   redisTimeout: opt({
-    kind: 'value',
-    flag: '--redis-timeout',
     arg: '<duration>',
     commands: ['receive'],
     file: false,
@@ -992,8 +894,6 @@ export const OPTIONS = {
     help: 'answer 503 (the service retries) when Redis takes longer to store a delivery',
   }),
   id: opt({
-    kind: 'value',
-    flag: '--id',
     arg: '<name>',
     commands: ['receive'],
     file: false,
@@ -1003,8 +903,6 @@ export const OPTIONS = {
   }),
   // -- emulate: the emulator alone
   profile: opt({
-    kind: 'value',
-    flag: '--profile',
     arg: '<file>',
     commands: ['emulate'],
     file: false,
@@ -1012,8 +910,6 @@ export const OPTIONS = {
     help: 'emulator profile YAML (droid, customers, channels, catalogue)',
   }),
   faults: opt({
-    kind: 'value',
-    flag: '--faults',
     arg: '<file>',
     commands: ['emulate'],
     file: false,
@@ -1021,8 +917,6 @@ export const OPTIONS = {
     help: 'fault profile YAML (delays, errors, webhook faults)',
   }),
   token: opt({
-    kind: 'value',
-    flag: '--token',
     arg: '<token>',
     env: 'DROID_API_TOKEN',
     commands: ['emulate'],
@@ -1032,8 +926,6 @@ export const OPTIONS = {
     help: 'bearer token',
   }),
   testCustomerId: opt({
-    kind: 'value',
-    flag: '--test-customer-id',
     arg: '<n>',
     commands: ['emulate'],
     file: false,
@@ -1042,7 +934,6 @@ export const OPTIONS = {
   }),
   webhookUrl: opt({
     kind: 'list',
-    flag: '--webhook-url',
     arg: '<url>',
     commands: ['emulate'],
     file: false,
@@ -1052,8 +943,6 @@ export const OPTIONS = {
     help: 'answer webhook URL, repeatable: several are taken in turn, like a load balancer',
   }),
   webhookSecret: opt({
-    kind: 'value',
-    flag: '--webhook-secret',
     arg: '<secret>',
     env: 'DROID_WEBHOOK_SECRET',
     commands: ['emulate'],
@@ -1062,8 +951,6 @@ export const OPTIONS = {
     help: 'webhook secret appended as ?secret=',
   }),
   messageWebhookUrl: opt({
-    kind: 'value',
-    flag: '--message-webhook-url',
     arg: '<url>',
     commands: ['emulate'],
     file: false,
@@ -1071,8 +958,6 @@ export const OPTIONS = {
     help: 'message-forwarding webhook: every stored message (send, bot replies) is POSTed here',
   }),
   verifyToken: opt({
-    kind: 'value',
-    flag: '--verify-token',
     arg: '<token>',
     env: 'DROID_VERIFY_TOKEN',
     commands: ['emulate'],
@@ -1081,8 +966,6 @@ export const OPTIONS = {
     help: 'message webhook verify token appended as ?verify_token=',
   }),
   ackDelay: opt({
-    kind: 'value',
-    flag: '--ack-delay',
     arg: '<duration>',
     commands: ['emulate'],
     file: false,
@@ -1091,8 +974,6 @@ export const OPTIONS = {
     help: 'delay before the async acknowledgement, e.g. 20ms',
   }),
   answerDelay: opt({
-    kind: 'value',
-    flag: '--answer-delay',
     arg: '<duration>',
     commands: ['emulate'],
     file: false,
@@ -1102,8 +983,6 @@ export const OPTIONS = {
   }),
   // -- emulate: the planted knee (capacity judged by answer quality)
   degradeAbove: opt({
-    kind: 'value',
-    flag: '--degrade-above',
     arg: '<n>',
     commands: ['emulate'],
     file: false,
@@ -1113,8 +992,6 @@ export const OPTIONS = {
     help: 'above this many answers in progress, answers lose their cart and intents and become a generic apology (latency unchanged): a planted knee for capacity --min-pass-rate',
   }),
   webhookAttempts: opt({
-    kind: 'value',
-    flag: '--webhook-attempts',
     arg: '<n>',
     commands: EMULATED_RETRY,
     file: false,
@@ -1124,8 +1001,6 @@ export const OPTIONS = {
     help: "the emulator's webhook retry policy: attempts per delivery, the first included",
   }),
   webhookBackoff: opt({
-    kind: 'value',
-    flag: '--webhook-backoff',
     arg: '<duration>',
     commands: EMULATED_RETRY,
     file: false,
@@ -1135,8 +1010,6 @@ export const OPTIONS = {
     help: "the emulator's webhook retry policy: delay before retry n is this × 2^(n-1) (capped at 10 s), times the jitter",
   }),
   webhookTimeout: opt({
-    kind: 'value',
-    flag: '--webhook-timeout',
     arg: '<duration>',
     commands: EMULATED_RETRY,
     file: false,
@@ -1146,8 +1019,6 @@ export const OPTIONS = {
     help: "the emulator's webhook retry policy: how long an attempt waits for the receiver's answer",
   }),
   webhookJitter: opt({
-    kind: 'value',
-    flag: '--webhook-jitter',
     arg: '<fraction>',
     commands: EMULATED_RETRY,
     file: false,
@@ -1158,8 +1029,6 @@ export const OPTIONS = {
   }),
   // -- webhook-policy: what the service does when the receiver fails
   probes: opt({
-    kind: 'value',
-    flag: '--probes',
     arg: '<list>',
     commands: ['webhook-policy'],
     file: false,
@@ -1176,8 +1045,6 @@ export const OPTIONS = {
     help: 'probes to send, one async answer each: fail (500 to every attempt), recover (503 then 200), stall (no answer, then 200), slow (200 after 6 s)',
   }),
   quiet: opt({
-    kind: 'value',
-    flag: '--quiet',
     arg: '<duration>',
     commands: ['webhook-policy'],
     file: false,
@@ -1187,8 +1054,6 @@ export const OPTIONS = {
     help: 'a probe is given up when no attempt came for this long after its last one (at least twice the longest gap seen, plus 1 s)',
   }),
   rateLimit: opt({
-    kind: 'value',
-    flag: '--rate-limit',
     arg: '<n>',
     commands: ['emulate'],
     file: false,
@@ -1196,7 +1061,7 @@ export const OPTIONS = {
     unit: 'req/s',
     help: 'requests per second per token before 429',
   }),
-} as const;
+} as const);
 
 export type Options = typeof OPTIONS;
 export type OptionKey = keyof Options;
