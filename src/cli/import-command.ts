@@ -20,6 +20,7 @@ interface ImportCommandFlags {
   threshold: string;
   suite?: string;
   force?: boolean;
+  table?: boolean;
 }
 
 export function registerImportCommand(program: Command, ctx: CliContext): void {
@@ -44,6 +45,10 @@ export function registerImportCommand(program: Command, ctx: CliContext): void {
     )
     .option('--threshold <n>', 'threshold of the similar expectations, 0..1', '0.8')
     .option('--suite <name>', 'suite name', 'Imported conversations')
+    .option(
+      '--table',
+      'write one table scenario (each:) and its rows, one per AI turn, in <out>.rows.jsonl beside the suite, instead of a scenario per turn',
+    )
     .option('--force', 'overwrite the file when it exists')
     .action(async (flags: ImportCommandFlags) => {
       if (flags.turns !== 'all' && flags.turns !== 'last' && flags.turns !== 'conversation')
@@ -64,6 +69,7 @@ export function registerImportCommand(program: Command, ctx: CliContext): void {
           threshold,
           suite: flags.suite ?? 'Imported conversations',
           force: flags.force === true,
+          table: flags.table === true,
         },
         { stdout: ctx.stdout, stderr: ctx.stderr },
       );

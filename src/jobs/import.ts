@@ -20,6 +20,9 @@
  * later, replayed as 10 min). A history message between turns (an admin reply) is not replayed:
  * each `say` carries the earlier turns and the answers the target gives now.
  *
+ * `table: true` writes instead one table scenario (`each:`) and its rows, one per AI turn, in a
+ * JSON lines file beside the suite (import-table.ts).
+ *
  * Without `baseUrl` it imports from an embedded emulator started here (its seeded customers).
  * The suite is YAML with the `$schema` comment line and validates (`parseSuite`) before it is
  * written.
@@ -29,8 +32,8 @@
  * TransportError / TimeoutError from the client. The token never appears in the file or a message.
  */
 import { existsSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
-import { dirname, join, relative, resolve, sep } from 'node:path';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import type { Writable } from 'node:stream';
 import { Agent } from 'undici';
 import { Document, isScalar, visit, type YAMLSeq } from 'yaml';
@@ -39,6 +42,7 @@ import type { ConversationMessage } from '../contract/index.js';
 import { createEmulator, type Emulator } from '../emulator/index.js';
 import { ApiError, ConfigError, InternalError, UsageError } from '../errors.js';
 import { MAX_THINK_MS, parseSuite } from '../scenario/index.js';
+import { excerpt, rowsFileOf, tableSuite } from './import-table.js';
 
 export interface ImportOptions {
   /** Customers whose conversations become scenarios (at least one). */
@@ -52,6 +56,8 @@ export interface ImportOptions {
   token?: string | undefined;
   /** Every AI turn (default), only the last of each conversation, or each conversation as one steps scenario with its pauses. */
   turns?: 'all' | 'last' | 'conversation';
+  /** One table scenario (`each:`) whose rows, one per AI turn, are a JSON lines file beside `out` (`<name>.rows.jsonl`); not with `turns: 'conversation'`. */
+  table?: boolean;
   /** Threshold of the `similar` expectations, 0..1. Default 0.8. */
   threshold?: number;
   /** Suite name. Default "Imported conversations". */
@@ -184,11 +190,6 @@ function isScalarList(node: YAMLSeq): boolean {
   );
 }
 
-function excerpt(text: string, max = 50): string {
-  const one = text.replace(/\s+/g, ' ').trim();
-  return one.length > max ? `${one.slice(0, max - 1)}…` : one;
-}
-
 /** One steps scenario replaying a customer's turns with their pauses (`turns: 'conversation'`). */
 function conversationScenario(
   customerId: string | number,
@@ -286,6 +287,10 @@ function checkOptions(o: ImportOptions): { threshold: number; customers: (string
     throw new UsageError(`--threshold is from 0 to 1 (e.g. 0.8), not ${o.threshold}`);
   if (!/\.ya?ml$/i.test(o.out)) throw new UsageError(`--out ${o.out}: a suite file ends in .yaml or .yml`);
   if (!o.force && existsSync(o.out)) throw new UsageError(`--out ${o.out} exists; pass --force to overwrite it`);
+  if (o.table && o.turns === 'conversation')
+    throw new UsageError('--table writes one scenario per AI turn: use it with --turns all or last, not conversation');
+  if (o.table && !o.force && existsSync(rowsFileOf(o.out)))
+    throw new UsageError(`${rowsFileOf(o.out)} (the rows of --table) exists; pass --force to overwrite it`);
   if (o.baseUrl !== undefined) {
     if (o.droidId === undefined || String(o.droidId).trim() === '')
       throw new ConfigError('a real target needs a droid id: pass --droid-id N or set DROID_ID');
@@ -348,24 +353,35 @@ export async function runImport(options: ImportOptions, io: ImportIo): Promise<I
         `nothing to import: no AI answer follows a human message in the conversations of customer(s) ${customers.join(', ')}`,
       );
     const name = options.suite ?? 'Imported conversations';
-    const doc = new Document(importedSuite(name, byCustomer, threshold, conversation), {
+    const rowsFile = rowsFileOf(out);
+    const table = options.table ? tableSuite(name, byCustomer, threshold, rowsFile) : undefined;
+    const doc = new Document(table?.suite ?? importedSuite(name, byCustomer, threshold, conversation), {
       aliasDuplicateObjects: false,
     });
     visit(doc, { Seq: (key, node) => void (key === 'value' && isScalarList(node) && (node.flow = true)) });
     const source = emulator ? 'the embedded emulator' : new URL(baseUrl).origin;
-    doc.commentBefore = `${schemaComment(out)}\n Imported by droidcheck import from ${source}: customer(s) ${customers.join(', ')}.\n Each scenario replays a recorded AI turn; "similar" needs an embedding model (docs/llm.md).`;
+    doc.commentBefore = `${schemaComment(out)}\n Imported by droidcheck import from ${source}: customer(s) ${customers.join(', ')}.\n Each ${table ? `row of ${basename(rowsFile)}` : 'scenario'} replays a recorded AI turn; "similar" needs an embedding model (docs/llm.md).`;
     const text = doc.toString({ lineWidth: 0, flowCollectionPadding: false });
+    if (table) {
+      // The suite reads its rows from beside it: they are there before it is validated.
+      await mkdir(dirname(out), { recursive: true });
+      await writeFile(rowsFile, table.rows, 'utf8');
+    }
     try {
       parseSuite(text, out);
     } catch (err) {
+      if (table) await rm(rowsFile, { force: true });
       throw new InternalError(
         `import wrote a suite that does not validate: ${err instanceof Error ? err.message : String(err)}`,
       );
     }
     await mkdir(dirname(out), { recursive: true });
     await writeFile(out, text, 'utf8');
+    const what = table
+      ? `a table of ${total} row(s) in ${join(dirname(options.out), basename(rowsFile))}`
+      : `${total} scenario(s)`;
     io.stdout.write(
-      `wrote ${options.out}: ${total} scenario(s) from ${customers.length} customer(s); run it with: npx droidcheck run ${options.out} --embedding-model <model>\n`,
+      `wrote ${options.out}: ${what} from ${customers.length} customer(s); run it with: npx droidcheck run ${options.out} --embedding-model <model>\n`,
     );
     return { file: out, suite: name, scenarios: total, customers: report, target: emulator ? 'emulator' : 'remote' };
   } finally {

@@ -5,12 +5,13 @@
  * scenario's map with the row's cells as `{{ vars.<column> }}`:
  * - in its name, tags, humanMessage, chatHistory, expect, latency and simulate, rendered with the
  *   scenario's `vars:` and the row (a cell wins over a `vars:` value of the same name): a string
- *   that is one whole template inside `expect` takes the cell's type (templates.ts), elsewhere
+ *   that is one whole template inside `expect`, or the whole `chatHistory`, takes the cell's type
+ *   (templates.ts: `chatHistory: "{{ vars.history }}"` with a list cell is that list), elsewhere
  *   the text;
  * - in `steps`, only the row's cells are rendered here (a `vars:` value may be replaced by a
  *   capture at run time, so steps keep those templates for the runner);
- * - its `vars:` is the scenario's `vars:` with the row's cells on top (what a code assertion's
- *   context sees);
+ * - its `vars:` is the scenario's `vars:` with the row's scalar cells on top (what a code
+ *   assertion's context sees; a list or map cell is only for a whole-value template);
  * - its name: a name without a template gets the row's key appended, `name [key]`: the first
  *   column's value when it tells every row apart, else `row N`.
  * The copies keep the paths of the scenario they come from, so a problem the schema or the rules
@@ -108,9 +109,11 @@ function expandOne(sc: Raw, i: number, source: YamlSource, out: FileIssue[]): { 
       if (k === 'each' || k === 'vars') continue;
       if (k === 'steps') copy.steps = render(v, row.cells, false);
       else if (k === 'name') copy.name = keys ? `${name} [${keys[r]}]` : renderText(name, merged);
+      else if (k === 'chatHistory' && typeof v === 'string') copy[k] = renderTemplate(v, merged);
       else copy[k] = render(v, merged, k === 'expect');
     }
-    copy.vars = { ...vars, ...row.cells };
+    const scalars = Object.entries(row.cells).filter(([, c]) => c === null || typeof c !== 'object');
+    copy.vars = { ...vars, ...Object.fromEntries(scalars) };
     const rendered = String(copy.name);
     const first = seen.get(rendered);
     if (first)

@@ -90,7 +90,8 @@ export function normaliseSuite(user: UserSuite, source: YamlSource): Suite {
       location: source.rowOrigin?.(i)?.row.location ?? source.locate(at),
       tags: s.tags === undefined ? [] : typeof s.tags === 'string' ? [s.tags] : [...s.tags],
       modes: modes(s.modes),
-      chatHistory: (s.chatHistory ?? []).map(chatTurn),
+      // A string (a table's "{{ vars.history }}") was rendered into a list by each.ts.
+      chatHistory: (Array.isArray(s.chatHistory) ? s.chatHistory : []).map(chatTurn),
       humanMessage: s.humanMessage ?? '',
       // From the raw data, not zod's output: a strict object's output follows the schema's key
       // order, and expectations must keep the file's order (values are identical: no transforms).

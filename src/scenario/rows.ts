@@ -6,8 +6,10 @@
  * - `.jsonl`: one JSON object per line (blank lines skipped);
  * - `.json`: a JSON list of objects;
  * - `.yaml` / `.yml`: a YAML list of maps.
- * A cell is a string, a number or true/false (what `vars:` takes); a column name is a variable
- * name (letters, digits and _, not starting with a digit). Every row carries where it is
+ * A cell is a string, a number or true/false (what `vars:` takes); in a .jsonl, .json or .yaml
+ * file (or inline) also a list or a map, which only a template that is a whole value uses
+ * (`chatHistory: "{{ vars.history }}"`, each.ts). A column name is a variable name (letters,
+ * digits and _, not starting with a digit). Every row carries where it is
  * written (file:line:col; CSV: the line its record starts on, col 1), so that a problem of one
  * row is reported there. At most MAX_TABLE_ROWS rows; a file is at most MAX_SUITE_BYTES.
  */
@@ -22,7 +24,8 @@ import { type DataPath, MAX_SUITE_BYTES, readYaml, type YamlSource } from './yam
 /** More rows than this in one table is refused: each row is a scenario run in every mode. */
 export const MAX_TABLE_ROWS = 10_000;
 
-export type Cell = string | number | boolean;
+/** A cell: a scalar, or (not from a CSV) a list or a map. */
+export type Cell = string | number | boolean | readonly unknown[] | Readonly<Record<string, unknown>>;
 
 /** One row of a table: its cells by column, and where it is written. */
 export interface TableRow {
@@ -66,14 +69,14 @@ function addRow(
       });
       continue;
     }
-    if (typeof cell !== 'string' && typeof cell !== 'number' && typeof cell !== 'boolean') {
+    if (cell === null || cell === undefined) {
       out.push({
         location: cellAt(column),
-        message: `row ${number}, column "${column}": a cell is a string, a number or true/false, got ${kindOf(cell)}`,
+        message: `row ${number}, column "${column}": a cell is a string, a number, true/false, a list or a map, got ${kindOf(cell)}`,
       });
       continue;
     }
-    cells[column] = cell;
+    cells[column] = cell as Cell;
     if (!table.columns.includes(column)) table.columns.push(column);
   }
   table.rows.push({ number, cells, location });

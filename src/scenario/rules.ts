@@ -6,6 +6,7 @@
  * - expectation paths are dotted (`responses.0.kwargs.content`), without `[]` or empty segments,
  *   and do not misspell a field of the answer payload (payload-paths.ts; a simulated scenario
  *   may also read `transcript` and `turns`);
+ * - `chatHistory: "{{ vars.x }}"` only in a table (each:), whose column holds the list;
  * - steps, variables, repeat and pass requirements (step-rules.ts).
  */
 import type { FileIssue } from '../errors.js';
@@ -37,6 +38,11 @@ export function applyRules(source: YamlSource): FileIssue[] {
         });
       }
     }
+    if (typeof sc.chatHistory === 'string' && source.rowOrigin?.(i) === undefined)
+      out.push({
+        location: source.locate(['scenarios', i, 'chatHistory']),
+        message: `chatHistory "${sc.chatHistory}" names a column: that is for a table (each:) whose rows hold the history; here write the turns as a list`,
+      });
     checkExpect(
       sc.expect,
       ['scenarios', i, 'expect'],

@@ -268,10 +268,13 @@ const simulateSchema = z.strictObject({
     .describe('a fixed first customer line (the model writes the rest)'),
 });
 
-/** A table's cell (`each:`): what `vars:` takes. */
-const cellSchema = z.union([z.string(), z.number(), z.boolean()], {
-  error: 'a cell is a string, a number or true/false',
-});
+/** A table's cell (`each:`): what `vars:` takes, or a list or map for a whole-value template (`chatHistory`). */
+const cellSchema = z.union(
+  [z.string(), z.number(), z.boolean(), z.array(z.unknown()), z.record(z.string(), z.unknown())],
+  {
+    error: 'a cell is a string, a number, true/false, a list or a map',
+  },
+);
 /** `each:` rows inline, or a rows file beside the suite (scenario/rows.ts). */
 const eachSchema = z.union(
   [
@@ -289,7 +292,17 @@ export const userScenarioSchema = z.strictObject({
   name: z.string().min(1, 'name must not be empty'),
   tags: z.union([z.array(z.string()), z.string()]).optional(),
   modes: modesSchema.optional(),
-  chatHistory: z.array(chatTurnSchema).optional(),
+  chatHistory: z
+    .union([
+      z.array(chatTurnSchema),
+      z
+        .string()
+        .regex(
+          /^\{\{\s*vars\.[A-Za-z_][A-Za-z0-9_]*\s*\}\}$/,
+          'chatHistory is a list of turns, or "{{ vars.<column> }}" naming a column of the table (each:) that holds one',
+        ),
+    ])
+    .optional(),
   humanMessage: z.string().min(1, 'humanMessage must not be empty').optional(),
   expect: expectSchema.optional(),
   latency: latencySchema.optional(),

@@ -211,14 +211,50 @@ describe('each: problems are reported where they are', () => {
     each: ./cells.jsonl
     humanMessage: hi
 `,
-      'cells.jsonl': '{"a": [1]}\n{"my col": 1}\n',
+      'cells.jsonl': '{"a": null}\n{"my col": 1}\n',
     });
     const cells = join(dir, 'cells.jsonl');
     expect(await issuesOf(() => loadSuites([file]))).toEqual([
       `${file}:3:11: each: cannot read ${join(dir, 'nowhere.csv')} (./nowhere.csv beside the suite): no such file`,
       `${file}:6:22: row 2 is named "same 1" like row 1: put a column that tells the rows apart in the name`,
-      `${cells}:1:1: row 1, column "a": a cell is a string, a number or true/false, got a list`,
+      `${cells}:1:1: row 1, column "a": a cell is a string, a number, true/false, a list or a map, got null`,
       `${cells}:2:1: row 2: bad column name "my col": letters, digits and _, not starting with a digit (it is used as {{ vars.my col }})`,
+    ]);
+  });
+});
+
+describe('each: a list cell as the whole chat history', () => {
+  it('takes the history from a JSON lines column, and refuses the template outside a table', async () => {
+    const file = await write({
+      'history.yaml': `scenarios:
+  - name: "turn {{ vars.turn }}"
+    each: ./history.jsonl
+    chatHistory: "{{ vars.history }}"
+    humanMessage: "{{ vars.message }}"
+`,
+      'history.jsonl': `${JSON.stringify({ turn: 1, history: [], message: 'Hi' })}\n${JSON.stringify({
+        turn: 2,
+        history: [{ human: 'Hi' }, { ai: 'Hello! How can I help?' }],
+        message: 'Two shirts',
+      })}\n`,
+    });
+    const [suite] = await loadSuites([file]);
+    expect(suite!.scenarios.map((s) => [s.name, s.chatHistory, s.vars])).toEqual([
+      ['turn 1', [], { turn: 1, message: 'Hi' }],
+      [
+        'turn 2',
+        [
+          { type: 'human', content: 'Hi' },
+          { type: 'ai', content: 'Hello! How can I help?' },
+        ],
+        { turn: 2, message: 'Two shirts' },
+      ],
+    ]);
+    const plain = await write({
+      'plain.yaml': 'scenarios:\n  - name: plain\n    chatHistory: "{{ vars.history }}"\n    humanMessage: hi\n',
+    });
+    expect(await issuesOf(() => loadSuites([plain]))).toEqual([
+      `${plain}:3:18: chatHistory "{{ vars.history }}" names a column: that is for a table (each:) whose rows hold the history; here write the turns as a list`,
     ]);
   });
 });
