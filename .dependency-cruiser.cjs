@@ -62,19 +62,24 @@ module.exports = {
     mayImport('llm', [], 'llm/: leaves only.'),
     mayImport('metrics', [], 'metrics/: leaves only.'),
     mayImport(
+      'policy',
+      ['scenario', 'metrics'],
+      'policy/: scenario (the YAML source and zod-issue mapping read the policy file with file:line:col), metrics (the rule ids its thresholds name) and leaves.',
+    ),
+    mayImport(
       'redteam',
-      ['scenario', 'contract', 'llm', 'metrics'],
-      'redteam/: scenario (money), contract (types), llm (transcripts), metrics (Wilson interval) and leaves; it sends through an injected ask, never a client of its own.',
+      ['scenario', 'contract', 'llm', 'metrics', 'policy'],
+      "redteam/: scenario (money), contract (types), llm (transcripts), metrics (Wilson interval), policy (the shop's list prices and canaries its oracles check against) and leaves; it sends through an injected ask, never a client of its own.",
     ),
     mayImport(
       'runner',
-      ['client', 'receiver', 'scenario', 'metrics', 'contract'],
-      'runner/: client, receiver, scenario, metrics, contract and leaves.',
+      ['client', 'receiver', 'scenario', 'metrics', 'contract', 'policy'],
+      'runner/: client, receiver, scenario, metrics, contract, policy (every answer checked against the shop policy) and leaves.',
     ),
     mayImport(
       'report',
-      ['metrics', 'scenario', 'contract', 'runner', 'receiver', 'redteam'],
-      "report/: metrics, scenario, contract, redteam (its section's shape and verdict) and leaves (runner and receiver: types only, next rule).",
+      ['metrics', 'scenario', 'contract', 'runner', 'receiver', 'redteam', 'policy'],
+      "report/: metrics, scenario, contract, redteam (its section's shape and verdict), policy (its section's shape) and leaves (runner and receiver: types only, next rule).",
     ),
     {
       name: 'report-types-only',
@@ -85,8 +90,8 @@ module.exports = {
     },
     mayImport(
       'config',
-      ['runner', 'report', 'llm', 'scenario', 'metrics'],
-      'config/: runner, report, llm, metrics (a threshold is parsed where it is given) and leaves; and scenario/ (below runner), whose YAML source and zod-issue mapping read the config file with file:line:col, as they read suites.',
+      ['runner', 'report', 'llm', 'scenario', 'metrics', 'policy'],
+      'config/: runner, report, llm, metrics (a threshold is parsed where it is given), policy (the default policy file) and leaves; and scenario/ (below runner), whose YAML source and zod-issue mapping read the config file with file:line:col, as they read suites.',
     ),
     {
       name: 'only-index-and-cli-import-cli',

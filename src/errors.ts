@@ -24,6 +24,8 @@ export const ERROR_CODES = {
     'a scenario suite or an emulator/fault profile is malformed; each problem at file:line:col (exit 2)',
   DROIDCHECK_ERR_CONFIG_FILE:
     'droidcheck.config.yaml (or --config FILE) is malformed; every problem at file:line:col, all at once (exit 2)',
+  DROIDCHECK_ERR_POLICY:
+    'the shop policy file (droidcheck.policy.yaml or --policy FILE) is missing or malformed; every problem at file:line:col (exit 2)',
   DROIDCHECK_ERR_CONFIG: 'configuration missing or contradictory, e.g. a real target without its token (exit 2)',
   DROIDCHECK_ERR_THRESHOLD: 'a threshold (SLO) expression is malformed or names an unknown metric (exit 2)',
   DROIDCHECK_ERR_SETUP:
@@ -126,6 +128,14 @@ export class ScenarioError extends fileIssuesError('DROIDCHECK_ERR_SCENARIO') {}
  * `issues` position. Exit 2.
  */
 export class ConfigFileError extends fileIssuesError('DROIDCHECK_ERR_CONFIG_FILE') {}
+
+/**
+ * DROIDCHECK_ERR_POLICY: the shop policy file (droidcheck.policy.yaml, `--policy FILE`,
+ * `policy:` of the config file) cannot be read or is malformed: every problem at its
+ * file:line:col, all at once. Its own code: the suites and the config file are fine, the fix is
+ * in the policy file. Exit 2.
+ */
+export class PolicyError extends fileIssuesError('DROIDCHECK_ERR_POLICY') {}
 
 /** DROIDCHECK_ERR_USAGE: a bad flag, option or argument. Exit 2. */
 export class UsageError extends messageError('DROIDCHECK_ERR_USAGE', EXIT.USAGE) {}

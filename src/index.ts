@@ -24,6 +24,8 @@ export {
   ScenarioError,
   /** The config file is wrong; every problem at file:line:col, `issues` (DROIDCHECK_ERR_CONFIG_FILE, exit 2). */
   ConfigFileError,
+  /** The shop policy file is wrong; every problem at file:line:col, `issues` (DROIDCHECK_ERR_POLICY, exit 2; docs/policy.md). */
+  PolicyError,
   /** A flag or argument is wrong (exit 2). */
   UsageError,
   /** The configuration is wrong or incomplete (exit 2). */
@@ -103,6 +105,23 @@ export { validateScenarios, type ValidateOptions, type ValidateResult } from './
 export { jsonSchema, type SchemaKind } from './jobs/schema.js';
 /** `initProject(dir, { force })`: `droidcheck init`; a starter suite, the scenario JSON Schema and .env.example. */
 export { initProject, type InitResult } from './scenario/index.js';
+/**
+ * The shop's policy (docs/policy.md): `loadPolicy(file)` reads droidcheck.policy.yaml (PolicyError,
+ * exit 2, for a malformed one); `checkAnswer(policy, payload, context)` gives the violations of one
+ * answer payload, each with its rule id and evidence; a `CustomerRegistry` in the context lets
+ * other-customer-data compare conversations.
+ */
+export {
+  checkAnswer,
+  CustomerRegistry,
+  loadPolicy,
+  parsePolicy,
+  RULE_IDS,
+  type CheckContext,
+  type Policy,
+  type PolicyFinding,
+  type PolicyRuleId,
+} from './policy/index.js';
 
 // ---- configuration -----------------------------------------------------------------------------
 export {

@@ -2,6 +2,7 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { policyJsonSchema } from '../src/policy/index.js';
 import { reportJsonSchema } from '../src/report/index.js';
 import { exportScenarioJsonSchema } from '../src/scenario/index.js';
 
@@ -15,5 +16,9 @@ describe('shipped JSON Schemas', () => {
 
   it('report.schema.json is what `droidcheck schema --report` prints today (regenerate: npx droidcheck schema --report > report.schema.json)', async () => {
     expect(await shipped('report.schema.json')).toEqual(reportJsonSchema());
+  });
+
+  it('droidcheck.policy.schema.json is what `droidcheck schema --policy` prints today (regenerate: npx droidcheck schema --policy > droidcheck.policy.schema.json)', async () => {
+    expect(await shipped('droidcheck.policy.schema.json')).toEqual(policyJsonSchema());
   });
 });

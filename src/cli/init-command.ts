@@ -3,15 +3,18 @@
  * shop the embedded emulator answers from (scenarios/emulator-profile.yaml, a copy of the one
  * shipped with droidcheck, so its catalogue, prices and intents are in sight), the scenario JSON
  * Schema (droidcheck.schema.json), .env.example, droidcheck.config.yaml and its JSON Schema
- * (droidcheck.config.schema.json, from the table of options) (`initProject`).
+ * (droidcheck.config.schema.json, from the table of options), and the demo shop as a shop
+ * policy (droidcheck.policy.yaml, from the same profile's catalogue, with its JSON Schema), so
+ * that `droidcheck run` checks every answer against it (`initProject`).
  * Existing files are kept unless `--force`. A directory that cannot be created or written is a
  * UsageError (exit 2).
  */
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { configJsonSchema } from '../config/index.js';
-import { DEFAULT_PROFILE_PATH } from '../emulator/index.js';
+import { DEFAULT_PROFILE_PATH, parseProfile } from '../emulator/index.js';
 import { pathError } from '../os-errors.js';
+import { demoShopPolicy, policyJsonSchema } from '../policy/index.js';
 import { initProject } from '../scenario/index.js';
 import { checkWritableDir } from './flag-values.js';
 import type { CliContext } from './shared.js';
@@ -20,7 +23,7 @@ export function registerInitCommand(program: Command, ctx: CliContext): void {
   program
     .command('init')
     .description(
-      "write a portable starter suite, the emulator's demo profile, the config file and its JSON Schema, the scenario JSON Schema and .env.example",
+      "write a portable starter suite, the emulator's demo profile and its shop policy, the config file, the JSON Schemas and .env.example",
     )
     .argument('[dir]', 'project directory', '.')
     .option('-f, --force', 'overwrite existing files')
@@ -29,10 +32,13 @@ export function registerInitCommand(program: Command, ctx: CliContext): void {
       // folder is their mistake (exit 2), found before anything is written.
       await checkWritableDir(dir, 'init');
       const emulatorProfile = await readFile(DEFAULT_PROFILE_PATH, 'utf8');
+      const { catalogue } = parseProfile(emulatorProfile, DEFAULT_PROFILE_PATH);
       const { written, skipped } = await initProject(dir, {
         force: flags.force === true,
         emulatorProfile,
         configSchema: configJsonSchema(),
+        policy: demoShopPolicy(catalogue),
+        policySchema: policyJsonSchema(),
       }).catch((err: unknown) => {
         throw pathError(err, { flag: 'init', value: dir }, 'write');
       });

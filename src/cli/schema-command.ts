@@ -4,7 +4,8 @@
  * `# yaml-language-server: $schema=./droidcheck.schema.json` to a suite, README), with
  * `--report` of `report.json` (shipped as `report.schema.json`), with `--config` of
  * droidcheck.config.yaml (shipped as `droidcheck.config.schema.json`, derived from the table of
- * options; `droidcheck init` writes it). Thin wrapper over `jsonSchema` (src/jobs/schema.ts,
+ * options; `droidcheck init` writes it), with `--policy` of droidcheck.policy.yaml (shipped as
+ * `droidcheck.policy.schema.json`; `droidcheck init` writes it too). Thin wrapper over `jsonSchema` (src/jobs/schema.ts,
  * exported from the package) and config's `configJsonSchema`.
  */
 import type { Command } from 'commander';
@@ -17,13 +18,20 @@ export function registerSchemaCommand(program: Command, ctx: CliContext): void {
   program
     .command('schema')
     .description(
-      'print the JSON Schema of the scenario format (for the YAML language server), of report.json or of the config file',
+      'print the JSON Schema of the scenario format (for the YAML language server), of report.json, of the config file or of the shop policy file',
     )
     .option('--report', 'the schema of report.json instead')
     .option('--config', 'the schema of droidcheck.config.yaml instead')
-    .action((flags: { report?: boolean; config?: boolean }) => {
-      if (flags.report && flags.config) throw new UsageError('give either --report or --config, not both');
-      const schema = flags.config ? configJsonSchema() : jsonSchema(flags.report ? 'report' : 'scenario');
+    .option('--policy', 'the schema of droidcheck.policy.yaml (the shop policy) instead')
+    .action((flags: { report?: boolean; config?: boolean; policy?: boolean }) => {
+      const given = (['report', 'config', 'policy'] as const).filter((f) => flags[f]);
+      if (given.length > 1)
+        throw new UsageError(
+          `give one of --report, --config or --policy, not ${given.map((f) => `--${f}`).join(' and ')}`,
+        );
+      const schema = flags.config
+        ? configJsonSchema()
+        : jsonSchema(flags.report ? 'report' : flags.policy ? 'policy' : 'scenario');
       ctx.stdout.write(`${JSON.stringify(schema, null, 2)}\n`);
     });
 }

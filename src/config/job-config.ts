@@ -7,7 +7,9 @@
  * safe. Throws UsageError / ConfigError (exit 2), naming the flag.
  */
 import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { resolveLlmConfig, type ResolvedLlmConfig } from '../llm/index.js';
+import { DEFAULT_POLICY_FILE } from '../policy/index.js';
 import type { ModeOverride, Shard } from '../runner/index.js';
 import type { JobFlags, JobKind } from './flags.js';
 import {
@@ -27,6 +29,12 @@ import {
   type ResolvedTarget,
 } from './target.js';
 import type { ResolvedOptions } from './values.js';
+
+/**
+ * The policy file a job reads when none is named: droidcheck.policy.yaml in the working
+ * directory (what `droidcheck init` writes), when it is there; none otherwise.
+ */
+const defaultPolicyFile = (): string | undefined => (existsSync(DEFAULT_POLICY_FILE) ? DEFAULT_POLICY_FILE : undefined);
 
 /** What every job's configuration holds; each command adds its own part (RunConfig, LoadConfig, CapacityConfig). */
 interface BaseConfig {
@@ -65,10 +73,14 @@ interface BaseConfig {
   retries: number;
   shard: Shard | undefined;
   baseline: string | undefined;
+  /** `--policy FILE` (or `policy:`); undefined: `droidcheck.policy.yaml` in the working directory when present (jobs/pipeline.ts). */
+  policy: string | undefined;
   outputFile: Record<string, string> | undefined;
   /** `--verbose`: the console lists every request and draws every section in full (report/console.ts). */
   verbose: boolean;
   failOnFlaky: boolean;
+  /** `--keep-answers`: report.json keeps every turn's answer, not only each scenario's last (report/sections/answers.ts). */
+  keepAnswers: boolean;
   /**
    * get-droid-answer's humanMessage form: `auto` (object first, the other form once on 400
    * `Invalid humanMessage format`), or forced (the service reference does not settle which form
@@ -79,8 +91,6 @@ interface BaseConfig {
   llm: ResolvedLlmConfig | undefined;
   /** Read deliveries from a Redis Stream instead of starting a receiver; undefined: a receiver of our own. */
   deliveries: ResolvedDeliveries | undefined;
-  /** `--keep-answers`: report.json keeps every turn's answer, not only each scenario's last (report/sections/answers.ts). */
-  keepAnswers: boolean;
   /** `--metrics-port`: serve Prometheus metrics while the job runs (and `lingerMs` after it); undefined: not served. */
   metrics: ResolvedMetrics | undefined;
 }
@@ -156,9 +166,11 @@ function jobBase<K extends JobKind>(
     retries: v.retries,
     shard: v.shard,
     baseline: v.baseline,
+    policy: v.policy ?? defaultPolicyFile(),
     outputFile: Object.keys(v.outputFiles).length > 0 ? v.outputFiles : undefined,
     verbose: v.verbose,
     failOnFlaky: v.failOnFlaky,
+    keepAnswers: v.keepAnswers,
     syncMessage: v.syncMessage,
     llm: resolveLlmConfig(
       {
@@ -170,7 +182,6 @@ function jobBase<K extends JobKind>(
       env,
       file.judge,
     ),
-    keepAnswers: v.keepAnswers,
     deliveries: deliveriesOf(o, env, target),
     metrics: metricsOf(o),
   };

@@ -36,6 +36,7 @@ import {
 import { retryPolicyFor } from '../client/retry.js';
 import { checkAccounting, type ProgressSnapshot, type RecordSink } from '../runner/index.js';
 import { createGrader, discoverModels, formatLlmUsage, llmSettings, type Grader } from '../llm/index.js';
+import { loadPolicy, PolicyJudge } from '../policy/index.js';
 import type { Suite } from '../scenario/index.js';
 import { announceTarget, setupMessage } from './announce.js';
 import type { JobConfig, JobContext, JobIO, JobOutput, JobSpec, JobSummary } from './job-spec.js';
@@ -127,6 +128,8 @@ interface Prepared<C extends JobConfig> {
   log(line: string): void;
   settings: Record<string, unknown>;
   startedAt: string;
+  /** The shop policy every answer is checked against (`--policy`, droidcheck.policy.yaml); undefined: none. */
+  policy: PolicyJudge | undefined;
 }
 
 /** Steps 1 and 2: select, check what must hold before sending, build the reporters, preflight. */
@@ -141,6 +144,8 @@ async function prepare<C extends JobConfig>(
   // a model nobody named is the one the endpoint serves (llm/discover.ts).
   const { config, graded } = await checkBeforeSending(given, suites, spec, { discover: discoverModels });
   const baseline = config.baseline !== undefined ? await loadBaseline(config.baseline) : undefined;
+  // A malformed policy file is the user's to fix before anything is sent (PolicyError, exit 2).
+  const policy = config.policy !== undefined ? new PolicyJudge(loadPolicy(config.policy)) : undefined;
   let secrets = jobSecrets(config, io.env ?? process.env);
   let redactor = createRedactor(secrets);
   const redact = (text: string): string => redactor(text);
@@ -170,6 +175,7 @@ async function prepare<C extends JobConfig>(
     log,
     settings,
     startedAt,
+    policy,
   };
 }
 
@@ -216,6 +222,7 @@ function jobContext<C extends JobConfig>(
       abortSignal: io.abortSignal,
       rttMs: network?.rttMs,
       messageWebhookCheckMs: config.messageWebhookCheckMs,
+      ...(p.policy && { policy: p.policy }),
       ...(io.clock && { clock: io.clock }),
       ...(config.target.kind === 'remote' && {
         webhooks: {
@@ -281,6 +288,7 @@ async function finish<C extends JobConfig>(
     ...output.sections,
     ...(grader && config.llm && { judge: { settings: llmSettings(config.llm), usage: grader.usage() } }),
     ...(network && { network }),
+    ...(p.policy && { policy: p.policy.snapshot() }),
   });
   if (grader) p.log(`droidcheck: judge ${formatLlmUsage(grader.usage())}`);
   const stream = streamSection(target);

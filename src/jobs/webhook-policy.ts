@@ -90,6 +90,7 @@ function jobConfigOf(config: ResolvedWebhookPolicyConfig): JobConfig {
     failOnFlaky: false,
     keepAnswers: false,
     baseline: undefined,
+    policy: undefined,
     llm: undefined,
     emulatorThread: 'inline',
     warmUp: false,

@@ -11,6 +11,8 @@
  * - `load.dropped.rate`: the share of the arrivals dropped at the in-flight cap, in `%`;
  *   `load.dropped.count` a bare number;
  * - `receiver.<duplicates|late|orphans|badSecret|malformed>` (counts, bare numbers);
+ * - `policy.violations` and `policy.<rule>.violations`: the shop policy's violations (counts,
+ *   bare numbers; docs/policy.md), e.g. `policy.violations < 1`, `policy.max-discount.violations == 0`;
  * - `turn<N>.<answer|sync|ack>.<stat>`: the latency of answer turn N of the conversations (the
  *   report's `byTurn`, docs/conversations.md), stats and units as above, e.g. `turn3.answer.p99 < 20s`.
  * Zero alone needs no unit (`outcome.timeout.rate == 0`).
@@ -55,6 +57,22 @@ export type ReceiverCounter = (typeof RECEIVER_COUNTERS)[number];
 const LATENCY_STATS = ['p50', 'p90', 'p95', 'p99', 'p999', 'max', 'min', 'mean', 'count'] as const;
 const UNITS_MS: Record<string, number> = { '': 1, ms: 1, s: 1000, m: 60_000 };
 
+/**
+ * The ids of the shop policy's rules (docs/policy.md), for the `policy.<rule>.violations`
+ * metrics. policy/registry.ts derives its rule id type from its rule modules and fails to
+ * compile unless it is this list (this folder may not import policy/).
+ */
+export const POLICY_RULE_IDS = [
+  'catalogue-price',
+  'cart-arithmetic',
+  'shipping-fee',
+  'max-discount',
+  'forbidden-phrase',
+  'canary',
+  'other-customer-data',
+  'language',
+] as const;
+
 /** The metrics of one answer turn (`turn<N>.<metric>`). */
 const TURN_THRESHOLD_METRICS = ['answer', 'sync', 'ack'] as const;
 
@@ -66,6 +84,8 @@ export const THRESHOLD_METRICS: readonly string[] = [
   'load.dropped.rate',
   'load.dropped.count',
   ...RECEIVER_COUNTERS.map((c) => `receiver.${c}`),
+  'policy.violations',
+  ...POLICY_RULE_IDS.map((r) => `policy.${r}.violations`),
   ...TURN_THRESHOLD_METRICS.flatMap((m) => LATENCY_STATS.map((s) => `turn1.${m}.${s}`)),
 ];
 
@@ -154,6 +174,14 @@ function resolveName(name: string, expression: string): Omit<Threshold, 'express
   } else if (name === 'load.dropped.rate' || name === 'load.dropped.count') {
     const stat = rest.slice('dropped.'.length) as 'rate' | 'count';
     return { name, metric: 'load.dropped', stat, kind: stat };
+  } else if (name === 'policy.violations') {
+    return { name, metric: 'policy', stat: 'violations', kind: 'count' };
+  } else if (
+    head === 'policy' &&
+    rest.endsWith('.violations') &&
+    (POLICY_RULE_IDS as readonly string[]).includes(rest.slice(0, -'.violations'.length))
+  ) {
+    return { name, metric: `policy.${rest.slice(0, -'.violations'.length)}`, stat: 'violations', kind: 'count' };
   } else if (head === 'receiver' && (RECEIVER_COUNTERS as readonly string[]).includes(rest)) {
     return { name, metric: 'receiver', stat: rest, kind: 'count' };
   }
@@ -161,7 +189,7 @@ function resolveName(name: string, expression: string): Omit<Threshold, 'express
   throw new ThresholdError(
     `threshold "${expression}": unknown metric "${name}"` +
       (hint ||
-        `; known metrics: ack|answer|sync|reply|ackServer.<p50|p90|p95|p99|p999|p(NN)|max|min|mean|count>, outcome.<name>.rate|count, scenario.pass.rate, load.dropped.rate|count, receiver.<counter>, turn<N>.answer|sync|ack.<stat>`),
+        `; known metrics: ack|answer|sync|reply|ackServer.<p50|p90|p95|p99|p999|p(NN)|max|min|mean|count>, outcome.<name>.rate|count, scenario.pass.rate, load.dropped.rate|count, receiver.<counter>, policy.violations, policy.<rule>.violations, turn<N>.answer|sync|ack.<stat>`),
   );
 }
 

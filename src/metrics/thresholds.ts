@@ -48,6 +48,12 @@ export interface ThresholdData {
   /** Latency of conversations' answer turns by turn number (the report's byTurn), ms; and their HDR histograms for p95 and p(NN). */
   byTurn?: Readonly<Record<string, Readonly<Partial<Record<string, LatencySummary>>>>>;
   byTurnHistograms?: Readonly<Record<string, Readonly<Partial<Record<string, string>>>>>;
+  /** The shop policy's violations (the report's `policy` section); absent when the job had no policy. */
+  policy?: {
+    readonly answers: number;
+    readonly violations: number;
+    readonly byRule: Readonly<Record<string, number>>;
+  };
 }
 
 export type ThresholdStatus = 'passed' | 'breached' | 'too-few-samples' | 'no-samples' | 'not-judged';
@@ -147,6 +153,13 @@ function measureThreshold(
       ? { value: dropped, count: arrivals }
       : { value: arrivals === 0 ? 0 : dropped / arrivals, count: arrivals };
   }
+  if (t.metric === 'policy' || t.metric.startsWith('policy.')) {
+    // No policy, no figure: `no-samples`, never a pass that looks judged.
+    if (!data.policy) return { value: 0, count: 0 };
+    const n =
+      t.metric === 'policy' ? data.policy.violations : (data.policy.byRule[t.metric.slice('policy.'.length)] ?? 0);
+    return { value: n, count: data.policy.answers };
+  }
   if (t.metric === 'scenario.pass')
     return { value: data.summary.passRate, count: data.summary.scenarios ?? data.summary.requests };
   if (t.metric === 'receiver') {
@@ -173,7 +186,8 @@ function judgeThreshold(
   const { value, count } = measureThreshold(t, data, recorder);
   const minCount = t.kind === 'latency' ? minSamplesForStat(t.stat) : 1;
   // Counts (ack.count, outcome.x.count, receiver.x) are judged even at zero: "== 0" and ">= 100" mean it.
-  const judged = t.kind === 'count';
+  // A policy count without a policy (no file was read) has nothing to judge.
+  const judged = t.kind === 'count' && (data.policy !== undefined || !t.metric.startsWith('policy'));
   const status: ThresholdStatus =
     !judged && count === 0
       ? 'no-samples'

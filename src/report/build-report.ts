@@ -12,6 +12,7 @@ import { REPORT_VERSION, SECTIONS, TOOL_VERSION, type ReportDocument } from './s
 import type { JudgeSection } from './sections/judge.js';
 import type { LoadSection } from './sections/load.js';
 import type { NetworkSection } from './sections/network.js';
+import type { PolicySection } from './sections/policy.js';
 import { redteamReasons, type RedteamReportSection } from './sections/redteam.js';
 import type { StreamSection } from './sections/stream.js';
 import type { WebhookPolicyReport } from './sections/webhook-policy.js';
@@ -33,6 +34,8 @@ export interface ReportInput extends SectionInput {
   network?: NetworkSection;
   /** `droidcheck redteam`'s attacks and findings (jobs/redteam.ts). */
   redteam?: RedteamReportSection;
+  /** The shop policy's verdict on every answer (jobs/pipeline.ts, from the job's PolicyJudge). */
+  policy?: PolicySection;
   /** `--keep-answers`: `answers` keeps every turn, not only each scenario's last (sections/answers.ts). */
   keepAnswers?: boolean;
 }

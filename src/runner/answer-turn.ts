@@ -26,6 +26,7 @@ import { formatMs } from '../units.js';
 import { NO_DELIVERY_CAUSE } from './setup-breaker.js';
 import { addContract } from './contract-notes.js';
 import { codeContext, judgeAnswer, keepGrades } from './judge.js';
+import { policyFailures, policySent } from './policy-turn.js';
 import { settleError } from './settle.js';
 import type { RequestRecord } from './types.js';
 
@@ -90,7 +91,11 @@ async function judge(
 ): Promise<void> {
   record.answer = payload;
   const ev = await judgeAnswer(turn.expect, payload, turn, ctx, () => codeContext(record, turn.vars, 0));
-  record.failures = [...ev.failures, ...latencyFailure(turn.latencyMs, latencyMs)];
+  record.failures = [
+    ...ev.failures,
+    ...latencyFailure(turn.latencyMs, latencyMs),
+    ...policyFailures(ctx, record, turn, payload),
+  ];
   keepGrades(record, ev);
   record.passed = record.outcome === 'answered' && record.failures.length === 0 && record.judgeErrors === undefined;
 }
@@ -266,5 +271,6 @@ export function executeAnswerTurn(
   start: number,
   record: RequestRecord,
 ): Promise<void> {
+  policySent(ctx, record, turn);
   return mode === 'sync' ? executeSync(turn, ctx, start, record) : executeAsync(turn, ctx, start, record);
 }

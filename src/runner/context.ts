@@ -6,6 +6,7 @@ import type { DroidClient } from '../client/index.js';
 import type { RetryPolicy } from '../client/retry.js';
 import type { Clock } from '../clock.js';
 import type { LatencyMetric } from '../metrics/index.js';
+import type { PolicyJudge } from '../policy/index.js';
 import type { DeliverySource } from '../receiver/index.js';
 import type { ExpectationGrader } from '../scenario/index.js';
 import type { ContractNotes } from './contract-notes.js';
@@ -75,6 +76,11 @@ export interface RequestOptions {
    * (step-waits.ts). Default DEFAULT_MESSAGE_WEBHOOK_CHECK_MS (15 s).
    */
   messageWebhookCheckMs?: number | undefined;
+  /**
+   * The shop policy every answer is checked against (src/policy, runner/policy-turn.ts): a
+   * violation is a failure of its request. Undefined: no policy file, nothing checked.
+   */
+  policy?: PolicyJudge | undefined;
 }
 
 /** What executing one request needs: the job's request options, and the engine's clock, latency sink and notes. */

@@ -58,9 +58,11 @@ function turnAsker(planned: PlannedRequest, ctx: ExecuteContext, start: number, 
       kind: 'say',
       endpoint,
       outcome: one.outcome,
-      passed: one.outcome === 'answered',
-      failures: [],
+      passed: one.outcome === 'answered' && one.failures.length === 0,
+      // The turn had no expectations: its failures are the shop policy's violations.
+      failures: one.failures,
     };
+    record.failures.push(...one.failures);
     if (one.httpStatus !== undefined) step.httpStatus = one.httpStatus;
     if (one.requestId !== undefined) step.requestId = one.requestId;
     if (latencyMs !== undefined) step.latencyMs = latencyMs;

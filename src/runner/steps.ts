@@ -44,6 +44,7 @@ import { ASYNC_ENDPOINT, executeAnswerTurn, latencyFailure, SYNC_ENDPOINT } from
 import type { ExecuteContext } from './context.js';
 import { addContract } from './contract-notes.js';
 import { codeContext, judgeAnswer, keepGrades } from './judge.js';
+import { policyFailures, policySent } from './policy-turn.js';
 import { outcomeOf, recordErrorOf } from './settle.js';
 import { awaitIntentWebhook, awaitNoReply, awaitReply } from './step-waits.js';
 import { pause, sampleThinkMs, thinkOf, thinkRandom } from './think.js';
@@ -220,6 +221,12 @@ async function judgeSendWithReply(
     ctx.latency.recordMs('reply', result.latencyMs);
   }
   if (end.failure) result.failures.push(end.failure);
+  if (end.payload) {
+    // The bot's reply is an answer too: the shop policy judges it like any other.
+    const sent = { humanMessage: renderText(step.humanMessage ?? '', vars), chatHistory: [] };
+    policySent(ctx, record, sent);
+    result.failures.push(...policyFailures(ctx, record, sent, end.payload));
+  }
   const expect =
     step.waitForReply && end.payload === null
       ? step.expect.filter((e) => e.path !== 'reply' && !e.path.startsWith('reply.'))
@@ -364,6 +371,8 @@ async function runSay(
     if (turn.answer !== undefined) result.body = turn.answer;
     return { result, proceed: false };
   }
+  // The turn's own failures are the shop policy's violations (it had no expectations).
+  result.failures.push(...turn.failures);
   const proceed = await judgeStep(step, result, turn.answer, vars, ctx, record, {
     humanMessage: text,
     chatHistory: history,

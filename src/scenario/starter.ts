@@ -12,6 +12,10 @@
  * - `droidcheck.schema.json`: the JSON Schema of the suite format (editor completion);
  * - `.env.example`: the environment a real target needs (no token value: secrets stay out of files);
  * - `droidcheck.config.yaml`: default options of run, load and capacity (one section per command for the options of one);
+ * - `droidcheck.policy.yaml` and `droidcheck.policy.schema.json` (when `policy` and
+ *   `policySchema` are given: policy/ writes them from the emulator's profile, which this folder
+ *   may not import): the demo shop's price list, shipping fee and promises as a shop policy, so
+ *   every answer of `droidcheck run` is checked against it (docs/policy.md);
  * - `droidcheck.config.schema.json` (when `configSchema` is given: config/ derives it from the table of
  *   options, which this folder may not import): the config file's JSON Schema, which the config
  *   file's first line names for the YAML language server, so an editor refuses a misspelt key.
@@ -160,7 +164,13 @@ const PROFILE_HEADER = `# The demo shop droidcheck's embedded emulator answers f
 
 export async function initProject(
   dir: string,
-  opts: { force?: boolean; emulatorProfile?: string; configSchema?: Record<string, unknown> } = {},
+  opts: {
+    force?: boolean;
+    emulatorProfile?: string;
+    configSchema?: Record<string, unknown>;
+    policy?: string;
+    policySchema?: Record<string, unknown>;
+  } = {},
 ): Promise<InitResult> {
   const { configSchema } = opts;
   const files: [string, string][] = [
@@ -170,6 +180,10 @@ export async function initProject(
       : []),
     ['droidcheck.schema.json', `${JSON.stringify(exportScenarioJsonSchema(), null, 2)}\n`],
     ['.env.example', ENV_EXAMPLE],
+    ...(opts.policy !== undefined ? [['droidcheck.policy.yaml', opts.policy] as [string, string]] : []),
+    ...(opts.policySchema !== undefined
+      ? [['droidcheck.policy.schema.json', `${JSON.stringify(opts.policySchema, null, 2)}\n`] as [string, string]]
+      : []),
     ...(configSchema !== undefined
       ? [[CONFIG_SCHEMA_FILE, `${JSON.stringify(configSchema, null, 2)}\n`] as [string, string]]
       : []),

@@ -27,6 +27,7 @@ import { count, obj, type Assert, type Same } from './common.js';
 import type { Histograms, LatencyEntry } from './latency.js';
 import type { LoadSection } from './load.js';
 import type { NetworkSection } from './network.js';
+import type { PolicySection } from './policy.js';
 import type { ReportSummary } from './summary.js';
 
 export const thresholdStatusEnum = z.enum(['passed', 'breached', 'too-few-samples', 'no-samples', 'not-judged']);
@@ -71,6 +72,7 @@ type Judged = {
   load?: Pick<LoadSection, 'sent' | 'dropped' | 'sendDelay' | 'generator'>;
   byTurn?: ByTurnFields['byTurn'];
   byTurnHistograms?: ByTurnFields['byTurnHistograms'];
+  policy?: PolicySection;
 };
 type Doc = Judged & { kind: string; settings: Record<string, unknown>; thresholds: ThresholdResult[] };
 
@@ -91,6 +93,7 @@ const judge = (expressions: readonly string[], d: Judged, defaults: boolean): Th
       histograms: d.histograms,
       ...(d.load && { load: d.load }),
       ...(d.byTurn && { byTurn: d.byTurn, byTurnHistograms: d.byTurnHistograms ?? {} }),
+      ...(d.policy && { policy: d.policy }),
     },
     { defaults, ackBasis: d.network ? 'ackServer' : 'ack' },
   );

@@ -1,0 +1,66 @@
+/**
+ * The shapes every rule shares: the loaded policy, what a rule is given and what it finds.
+ */
+import type { SourceLocation } from '../errors.js';
+import type { AnswerView } from './answer.js';
+import type { CustomerRegistry } from './customers.js';
+import type { PolicyData } from './schema.js';
+
+/** A loaded policy: the file's data (amounts as numbers, percents as shares) and where its keys are. */
+export interface Policy extends PolicyData {
+  /** The policy file (as given). */
+  file: string;
+  /** file:line:col of each top-level key present (the evidence of a finding points at its rule). */
+  locations: Readonly<Partial<Record<keyof PolicyData, SourceLocation>>>;
+}
+
+/** What a rule knows of the answer besides its payload. */
+export interface CheckContext {
+  /** The answer turn in its conversation, 1-based (the human messages before it + 1). Default 1. */
+  turn?: number;
+  /** The request's requestId, for the evidence. */
+  requestId?: string;
+  /** Who the conversation is (other-customer-data): a key the run gives each conversation. */
+  conversation?: string;
+  /** The human messages of this conversation so far, this answer's included (other-customer-data). */
+  humanTexts?: readonly string[];
+  /** What every conversation of the run gave (other-customer-data); absent: that rule is undecided. */
+  customers?: CustomerRegistry;
+}
+
+/** One violation as a rule words it: where in the answer, what the policy wanted, what came. */
+export interface RuleFinding {
+  /** Dotted path in the answer payload: `shoppingCart.products[0].price`, `answer`, `responses[1].kwargs.content`. */
+  field: string;
+  expected: string;
+  got: string;
+  /** One sentence. */
+  message: string;
+}
+
+/** What one rule made of one answer: its findings, or undecided (the fields it needs are missing). */
+interface RuleResult {
+  findings: RuleFinding[];
+  /** True when the rule could not decide (missing fields); never together with findings of the same check. */
+  undecided?: boolean;
+}
+
+/** A policy rule: its stable id, the policy key it reads, where the rule comes from, and its check. */
+export interface PolicyRule<Id extends string = string> {
+  readonly id: Id;
+  /** The policy file's key the rule reads (its location is the finding's). */
+  readonly key: keyof PolicyData;
+  /** Why the rule holds: the specification's section or the service's documentation page (docs/policy.md). */
+  readonly source: string;
+  /** Whether the policy sets what the rule needs (else the rule is off, neither passed nor undecided). */
+  applies(policy: Policy): boolean;
+  check(policy: Policy, answer: AnswerView, ctx: CheckContext): RuleResult;
+}
+
+/** A violation with its evidence, as reports show it. */
+export interface PolicyFinding extends RuleFinding {
+  rule: string;
+  /** The answer turn in its conversation, 1-based. */
+  turn: number;
+  requestId?: string;
+}

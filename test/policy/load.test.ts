@@ -1,0 +1,64 @@
+/**
+ * The policy file is read like a scenario file: every problem at file:line:col, a did-you-mean
+ * for a misspelt key, all at once, in one PolicyError (DROIDCHECK_ERR_POLICY, exit 2); amounts
+ * with thousands separators, percents as "10%" or a bare number.
+ */
+import { describe, expect, it } from 'vitest';
+import { PolicyError } from '../../src/errors.js';
+import { loadPolicy, parsePolicy } from '../../src/policy/index.js';
+import { POLICY_TEXT } from './fixtures.js';
+
+const problems = (text: string): string[] => {
+  try {
+    parsePolicy(text, 'p.yaml');
+  } catch (err) {
+    expect(err).toBeInstanceOf(PolicyError);
+    expect((err as PolicyError).code).toBe('DROIDCHECK_ERR_POLICY');
+    expect((err as PolicyError).exitCode).toBe(2);
+    return (err as PolicyError).message.split('\n');
+  }
+  throw new Error('expected a PolicyError');
+};
+
+describe('parsePolicy', () => {
+  it('reads amounts, percents and where each key is', () => {
+    const p = parsePolicy(POLICY_TEXT, 'shop.yaml');
+    expect(p.catalogue?.[1]).toEqual({ name: 'Canvas Bag', price: 1590, minPrice: 1500 });
+    expect(p.maxDiscount).toBeCloseTo(0.1);
+    expect(parsePolicy('currency: THB\nmaxDiscount: 5\n', 'x').maxDiscount).toBeCloseTo(0.05);
+    expect(p.locations.shipping).toEqual({ file: 'shop.yaml', line: 5, col: 1 });
+  });
+
+  it('every problem at file:line:col, a misspelt key with a did-you-mean', () => {
+    const lines = problems(`currency: baht
+catalog:
+  - { name: Tee, price: 390 }
+shipping: { fee: cheap }
+maxDiscount: 150%
+forbidden: ["/unclosed(/"]
+languages: [thai]
+`);
+    expect(lines).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^p\.yaml:1:\d+: .*ISO 4217/),
+        expect.stringMatching(/^p\.yaml:2:1: .*catalog.*did you mean "catalogue"/),
+        expect.stringMatching(/^p\.yaml:4:\d+: .*amount/),
+        expect.stringMatching(/^p\.yaml:5:\d+: .*percent/),
+        expect.stringMatching(/^p\.yaml:6:\d+: .*regular expression/),
+        expect.stringMatching(/^p\.yaml:7:\d+: .*two-letter/),
+      ]),
+    );
+  });
+
+  it('a minPrice above its price, an empty file, a YAML syntax error', () => {
+    expect(problems('currency: THB\ncatalogue:\n  - { name: Bag, price: 10, minPrice: 20 }\n')).toEqual([
+      expect.stringMatching(/^p\.yaml:3:\d+: .*minPrice must not be above price/),
+    ]);
+    expect(problems('')[0]).toMatch(/^p\.yaml:1:1: .*empty/);
+    expect(problems('currency: [THB\n')[0]).toMatch(/^p\.yaml:\d+:\d+: YAML syntax error/);
+  });
+
+  it('a file that is not there', () => {
+    expect(() => loadPolicy('/nonexistent/droidcheck.policy.yaml')).toThrow(/no such file/);
+  });
+});

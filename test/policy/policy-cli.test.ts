@@ -1,0 +1,139 @@
+/**
+ * The shop policy end to end, through the CLI (dist/cli/main.js) against a real service on
+ * 127.0.0.1: the alternative implementation behind a proxy that, flawed, lets its carts drift
+ * from the price list, leaves the fee out of a total and promises a "legally binding" refund
+ * (test/helpers/policy-shop.ts). `droidcheck run --policy` reports each as a finding with its
+ * rule id and exits 1, `load --threshold 'policy.violations < 1'` exits 99; against the same
+ * service unflawed, the same runs find no violation and exit 0.
+ */
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { parseReportDocument, type ReportDocument } from '../../src/report/index.js';
+import { droidcheck, freePort } from '../helpers/cli.js';
+import { ALT_POLICY, POLICY_SUITE, type PolicyShop, startPolicyShop } from '../helpers/policy-shop.js';
+
+const SECRET = 'policy-webhook-secret-0123456789abcdefgh';
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'droidcheck-policy-'));
+  await writeFile(join(dir, 'shop.policy.yaml'), ALT_POLICY);
+  await writeFile(join(dir, 'suite.yaml'), POLICY_SUITE);
+});
+afterAll(async () => rm(dir, { recursive: true, force: true }));
+
+const shops: PolicyShop[] = [];
+afterEach(async () => {
+  while (shops.length > 0) await shops.pop()!.close();
+});
+
+/** Runs `command` against a shop (flawed or not) with the alternative shop's policy; the report it wrote. */
+async function against(
+  flawed: boolean,
+  command: string[],
+  out: string,
+): Promise<{ code: number | null; stdout: string; stderr: string; report: ReportDocument }> {
+  const port = await freePort();
+  const shop = await startPolicyShop({ flawed, receiver: `http://127.0.0.1:${port}`, secret: SECRET });
+  shops.push(shop);
+  const res = await droidcheck(
+    [
+      ...command,
+      join(dir, 'suite.yaml'),
+      '--policy',
+      join(dir, 'shop.policy.yaml'),
+      '--base-url',
+      shop.url,
+      '--droid-id',
+      String(shop.service.droidId),
+      '--receiver-port',
+      String(port),
+      '--reporter',
+      'json',
+      '--reporter',
+      'console',
+      '--reporter',
+      'junit',
+      '-o',
+      join(dir, out),
+      '--timeout',
+      '20s',
+    ],
+    { env: { DROID_API_TOKEN: shop.service.token, DROID_WEBHOOK_SECRET: SECRET }, maxMs: 120_000 },
+  );
+  const report = parseReportDocument(JSON.parse(await readFile(join(dir, out, 'report.json'), 'utf8')));
+  return { ...res, report };
+}
+
+describe('droidcheck run --policy', () => {
+  it('against the flawed shop: each flaw a finding with its rule id and evidence, its scenario failed, exit 1', async () => {
+    const { code, stdout, report } = await against(true, ['run'], 'run-flawed');
+    expect(code, stdout).toBe(1);
+    const policy = report.policy!;
+    expect(policy.byRule['catalogue-price']).toBeGreaterThan(0);
+    expect(policy.byRule['cart-arithmetic']).toBeGreaterThan(0);
+    expect(policy.byRule['forbidden-phrase']).toBeGreaterThan(0);
+    const price = policy.findings.find((f) => f.rule === 'catalogue-price')!;
+    expect(price).toMatchObject({
+      scenario: 'buys a flannel shirt',
+      turn: 1,
+      field: 'shoppingCart.products[0].unitPrice',
+      expected: '39.00 USD',
+      got: '42.90 USD',
+    });
+    expect(policy.findings.find((f) => f.rule === 'cart-arithmetic')).toMatchObject({
+      scenario: 'buys a wool beanie',
+      field: 'shoppingCart.grandTotal',
+      got: '18.00 USD',
+    });
+    expect(policy.findings.find((f) => f.rule === 'forbidden-phrase')).toMatchObject({
+      scenario: 'asks about a refund',
+      expected: 'no legally binding',
+    });
+    // The async answers carry their requestId into the evidence.
+    expect(policy.findings.some((f) => f.requestId?.startsWith('tpa-'))).toBe(true);
+    // Every scenario failed, in both modes, because of the policy alone.
+    expect(report.scenarios.map((s) => [s.name, s.mode, s.passed])).toEqual(
+      expect.arrayContaining([
+        ['buys a flannel shirt', 'sync', false],
+        ['buys a flannel shirt', 'async', false],
+        ['buys a wool beanie', 'async', false],
+        ['asks about a refund', 'async', false],
+      ]),
+    );
+    for (const rule of ['catalogue-price', 'cart-arithmetic', 'forbidden-phrase']) expect(stdout).toContain(rule);
+    const junit = await readFile(join(dir, 'run-flawed', 'junit.xml'), 'utf8');
+    expect(junit).toMatch(/<testcase classname="droidcheck.policy" name="catalogue-price"[^>]*>\s*<failure/);
+  });
+
+  it('against the same shop unflawed: 0 violations, exit 0', async () => {
+    const { code, stdout, report } = await against(false, ['run'], 'run-correct');
+    expect(code, stdout).toBe(0);
+    expect(report.policy).toMatchObject({ violations: 0, findings: [] });
+    expect(report.policy!.answers).toBe(6);
+  });
+});
+
+describe("droidcheck load --threshold 'policy.violations < 1'", () => {
+  // Only the policy's threshold: a shared CI machine may leave the latency figures untrusted (exit 98), which is not what this checks.
+  const load = ['load', '--rate', '6', '-d', '2s', '--no-default-thresholds', '--threshold', 'policy.violations < 1'];
+
+  it('against the flawed shop: the threshold is breached, exit 99', async () => {
+    const { code, stdout, report } = await against(true, load, 'load-flawed');
+    expect(code, stdout).toBe(99);
+    const t = report.thresholds.find((x) => x.metric === 'policy.violations')!;
+    expect(t.status).toBe('breached');
+    expect(t.actual).toBeGreaterThan(0);
+  });
+
+  it('against the same shop unflawed: passed, exit 0', async () => {
+    const { code, stdout, report } = await against(false, load, 'load-correct');
+    expect(code, stdout).toBe(0);
+    expect(report.thresholds.find((x) => x.metric === 'policy.violations')).toMatchObject({
+      status: 'passed',
+      actual: 0,
+    });
+  });
+});
