@@ -22,10 +22,10 @@ import { kindOf } from './matchers/values.js';
 import { type DataPath, MAX_SUITE_BYTES, readYaml, type YamlSource } from './yaml-source.js';
 
 /** More rows than this in one table is refused: each row is a scenario run in every mode. */
-export const MAX_TABLE_ROWS = 10_000;
+const MAX_TABLE_ROWS = 10_000;
 
 /** A cell: a scalar, or (not from a CSV) a list or a map. */
-export type Cell = string | number | boolean | readonly unknown[] | Readonly<Record<string, unknown>>;
+type Cell = string | number | boolean | readonly unknown[] | Readonly<Record<string, unknown>>;
 
 /** One row of a table: its cells by column, and where it is written. */
 export interface TableRow {
