@@ -2,8 +2,9 @@
  * The format-neutral view of a report section, and the one painter per medium that draws it.
  *
  * A section (sections/*.ts) says once what it shows: a title, a line beside it, key/value rows,
- * tables (column headers, alignment, an optional unit) and notes, each piece of text with an
- * optional tone. The console, Markdown and HTML reporters draw every view the same way, so a
+ * tables (column headers, alignment, an optional unit), pairs of texts with their word diff
+ * (inline on the console and in Markdown, side by side in HTML) and notes, each piece of text
+ * with an optional tone. The console, Markdown and HTML reporters draw every view the same way, so a
  * figure shown in one format is shown in all of them; colour, ANSI codes and percentages are
  * defined here and nowhere else.
  */
