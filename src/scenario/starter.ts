@@ -109,6 +109,24 @@ scenarios:
 #        prompt: 'Analyze user sentiment. Respond ONLY with valid JSON: { "status": "positive" | "negative" | "neutral", "reason": "brief explanation" }'
 #        expect:
 #          answer: { json: { status: { oneOf: [positive, negative, neutral] }, reason: { present: true } } }  # your droid's keys
+#
+# A table: the scenario runs once per row (rows inline, or each: ./products.csv beside this file),
+# each run named by its row; and a check of your own written as a function. The code: line needs
+# scenarios/checks.mjs (below); tables, rows files and code checks: docs/tables-and-code.md.
+#
+#  - name: "buys 2 x {{ vars.product }}"
+#    tags: [cart, my-shop-table]
+#    each:
+#      - { product: Oxford shirt, total: "2,580.00 THB" }
+#      - { product: Silk scarf, total: "1,780.00 THB" }
+#    humanMessage: I want to buy 2 {{ vars.product }}, please send them to 99 Sukhumvit Rd, Bangkok 10110
+#    expect:
+#      shoppingCart.grandTotal: { money: "{{ vars.total }}" }
+#      # answer: { code: ./checks.mjs#namesGrandTotal }   # scenarios/checks.mjs:
+#      #   export function namesGrandTotal(answer, { payload }) {
+#      #     const total = payload.shoppingCart?.grandTotal;
+#      #     return answer.includes(total) || { pass: false, message: 'the answer does not name ' + total };
+#      #   }
 `;
 
 const ENV_EXAMPLE = `# droidcheck: a real target (leave DROID_BASE_URL unset to use the embedded emulator).
