@@ -321,7 +321,8 @@ export const PAGE_SCRIPT = `(() => {
     }
     charts.push(new uPlot({
       title: 'answers right (left axis, %) and latency (right axis, ms) by arrival rate', width: width(qualEl), height: 260, legend,
-      scales: { x: { time: false }, '%': { range: [0, 100] }, ms: {} },
+      // ms from 0: a latency that holds while the answers fall reads as flat, not as noise magnified.
+      scales: { x: { time: false }, '%': { range: [0, 100] }, ms: { range: (u, min, max) => [0, Math.max(1, max) * 1.1] } },
       axes: [{ label: 'req/s' }, { scale: '%', label: '% right', stroke: '#2ca02c' }, { scale: 'ms', side: 1, label: 'ms', stroke: colors.answer, grid: { show: false } }],
       series,
     }, values, qualEl));
