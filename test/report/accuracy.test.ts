@@ -222,3 +222,23 @@ describe('accuracy consistent with itself', () => {
     expect(mergeReports(reports).accuracy).toEqual(buildReport(run(mixed), { suites: [green] }).accuracy);
   });
 });
+
+describe('computeAccuracy and code checks', () => {
+  it('leaves a code check on a cart field out of the field hit rates (the function judges, not a value)', () => {
+    const coded = parseSuite(
+      `suite: Shop
+scenarios:
+  - name: buy
+    humanMessage: I'll take 2
+    expect:
+      shoppingCart.grandTotal: { code: ./checks.mjs#plausible }
+      addressParsing.postal_code: "10110"
+`,
+      'coded.yaml',
+    );
+    const acc = computeAccuracy([record({ scenario: 'buy', answer: ans(['purchase']) })], [coded]);
+    expect(acc.fields).toEqual([
+      { path: 'addressParsing.postal_code', group: 'address', checks: 1, hits: 1, hitRate: 1 },
+    ]);
+  });
+});
