@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import {
   buildReport,
   compareReports,
+  mergeReports,
   parseReportDocument,
   renderComparison,
   renderHtmlReport,
@@ -125,6 +126,12 @@ describe('answers in report.json', () => {
 
   it('is absent from load reports (no records), and merges when every shard has it', () => {
     expect(buildReport(run([], { kind: 'load', records: undefined })).answers).toBeUndefined();
+    const shard1 = report('a');
+    const shard2 = report('b');
+    expect(mergeReports([shard1, shard2]).answers).toHaveLength(6);
+    // A shard of an earlier droidcheck: the merged report has no answers rather than half of them.
+    const { answers: _dropped, ...old } = shard2;
+    expect(mergeReports([shard1, old as ReportDocument]).answers).toBeUndefined();
   });
 });
 
