@@ -10,6 +10,7 @@ import { createProgram } from '../../src/cli/program.js';
 import type { CliContext } from '../../src/cli/shared.js';
 import { parseGrep } from '../../src/config/index.js';
 import { ScenarioError, UsageError } from '../../src/errors.js';
+import { loadPolicy } from '../../src/policy/index.js';
 import { sink } from '../helpers/in-process-cli.js';
 
 async function cli(args: string[]): Promise<{ ctx: CliContext; stdout: string; stderr: string }> {
@@ -34,6 +35,11 @@ describe('validate, schema, init', () => {
     expect(first.stdout).toContain('wrote scenarios/starter.yaml');
     expect(first.stdout).toContain('wrote droidcheck.schema.json');
     expect(first.stdout).toContain('wrote .env.example');
+    expect(first.stdout).toContain('wrote droidcheck.policy.yaml');
+    // The demo shop's policy: its price list is the emulator profile's.
+    const policy = loadPolicy(join(dir, 'droidcheck.policy.yaml'));
+    expect(policy.catalogue?.find((p) => p.name === 'Oxford shirt')?.price).toBe(1290);
+    expect(policy.shipping).toEqual({ fee: 50, freeFrom: 1500 });
     const again = await cli(['init', dir]);
     expect(again.stdout).toContain('kept scenarios/starter.yaml (exists; --force overwrites)');
     expect(await readFile(join(dir, 'scenarios', 'starter.yaml'), 'utf8')).toMatch(

@@ -100,6 +100,8 @@ describe('install from the packed tarball', () => {
       '.env.example',
       'droidcheck.config.schema.json',
       'droidcheck.config.yaml',
+      'droidcheck.policy.schema.json',
+      'droidcheck.policy.yaml',
       'droidcheck.schema.json',
       'scenarios',
     ]);
@@ -115,8 +117,12 @@ describe('install from the packed tarball', () => {
     const report = JSON.parse(await readFile(join(project, 'reports', 'report.json'), 'utf8')) as {
       exitCode: number;
       summary: { failed: number };
+      policy?: { answers: number; violations: number };
     };
     expect(report.exitCode).toBe(0);
+    // The demo shop's policy init wrote was read, and every answer kept to it.
+    expect(report.policy?.answers).toBeGreaterThan(0);
+    expect(report.policy?.violations).toBe(0);
     expect(report.summary.failed).toBe(0);
     expect(existsSync(join(project, 'reports', 'report.html'))).toBe(true);
   });

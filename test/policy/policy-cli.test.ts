@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { parseReportDocument, type ReportDocument } from '../../src/report/index.js';
-import { droidcheck, freePort } from '../helpers/cli.js';
+import { droidcheck, freePort, REPO } from '../helpers/cli.js';
 import { ALT_POLICY, POLICY_SUITE, type PolicyShop, startPolicyShop } from '../helpers/policy-shop.js';
 
 const SECRET = 'policy-webhook-secret-0123456789abcdefgh';
@@ -34,6 +34,7 @@ async function against(
   flawed: boolean,
   command: string[],
   out: string,
+  suites: string[] = [join(dir, 'suite.yaml')],
 ): Promise<{ code: number | null; stdout: string; stderr: string; report: ReportDocument }> {
   const port = await freePort();
   const shop = await startPolicyShop({ flawed, receiver: `http://127.0.0.1:${port}`, secret: SECRET });
@@ -41,7 +42,7 @@ async function against(
   const res = await droidcheck(
     [
       ...command,
-      join(dir, 'suite.yaml'),
+      ...suites,
       '--policy',
       join(dir, 'shop.policy.yaml'),
       '--base-url',
@@ -135,5 +136,40 @@ describe("droidcheck load --threshold 'policy.violations < 1'", () => {
       status: 'passed',
       actual: 0,
     });
+  });
+});
+
+/** The policy's own findings among a report's failures (a failure's matcher is `policy:<rule>`). */
+const policyFailures = (report: ReportDocument): string[] =>
+  report.scenarios.flatMap((s) =>
+    s.failures.filter((f) => f.matcher.startsWith('policy:')).map((f) => `${s.name} [${s.mode}]: ${f.message}`),
+  );
+
+describe('no false findings', () => {
+  it("every shipped scenario against the embedded emulator, with the demo shop's policy init writes: 0 violations", async () => {
+    const project = join(dir, 'init');
+    expect((await droidcheck(['init', project])).code).toBe(0);
+    const res = await droidcheck(['run', join(REPO, 'scenarios'), '--reporter', 'json', '-o', 'out'], {
+      cwd: project,
+      maxMs: 120_000,
+    });
+    const report = parseReportDocument(JSON.parse(await readFile(join(project, 'out', 'report.json'), 'utf8')));
+    expect(report.policy?.file).toBe('droidcheck.policy.yaml');
+    expect(report.policy?.answers).toBeGreaterThan(40);
+    expect(policyFailures(report)).toEqual([]);
+    expect(report.policy?.violations).toBe(0);
+    expect(res.code, res.stdout).toBe(0);
+  });
+
+  it("the shipped portable scenarios against the alternative implementation, with its shop's policy: 0 violations", async () => {
+    const { report } = await against(
+      false,
+      ['run', '--exclude-tag', 'emulator-only', '--exclude-tag', 'demo-shop'],
+      'alt-portable',
+      [join(REPO, 'scenarios')],
+    );
+    expect(report.policy?.answers).toBeGreaterThan(10);
+    expect(policyFailures(report)).toEqual([]);
+    expect(report.policy?.violations).toBe(0);
   });
 });
