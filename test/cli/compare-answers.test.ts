@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAltService, type AltService } from '../helpers/alt-service.js';
 import { startAnswerSwitch, type AnswerSwitch } from '../helpers/answer-switch.js';
-import { droidcheck } from '../helpers/cli.js';
+import { droidcheck, passedExitCode } from '../helpers/cli.js';
 
 const SUITE = `suite: Answers
 scenarios:
@@ -66,11 +66,12 @@ describe('compare: what changed in the answers', () => {
       ],
       { env: { DROID_API_TOKEN: service.token } },
     );
-    expect(res.code, res.stdout + res.stderr).toBe(0);
+    // 0, or 98 on a machine so busy that the run's own latency figures were not trusted.
+    expect(res.code, res.stdout + res.stderr).toBe(passedExitCode(join(dir, out)));
     return join(dir, out, 'report.json');
   };
 
-  it('lists the changed answers, not the unchanged; --keep-answers compares every turn', async () => {
+  it('lists the changed answers, not the unchanged', async () => {
     const a = await runAgainst('a', 'a');
     const b = await runAgainst('b', 'b');
     const doc = JSON.parse(await readFile(a, 'utf8'));
@@ -101,14 +102,16 @@ describe('compare: what changed in the answers', () => {
     const same = await droidcheck(['compare', b, b]);
     expect(same.stdout).toContain('answers: 3 compared, none changed');
     expect(same.stdout).not.toContain('Answers that changed');
+  });
 
-    // Every turn kept: the conversation's greeting is compared too (and did not change).
+  it("--keep-answers keeps every turn: a conversation's first turn is compared too", async () => {
     const ka = await runAgainst('a', 'ka', ['--keep-answers']);
     const kb = await runAgainst('b', 'kb', ['--keep-answers']);
     expect(JSON.parse(await readFile(kb, 'utf8')).settings.keepAnswers).toBe(true);
     const all = await droidcheck(['compare', ka, kb]);
     expect(all.stdout).toContain('Answers that changed: 2 of 4 (2 unchanged, not listed):');
-  }, 240_000);
+    expect(all.stdout).not.toContain('Answers › greets, then orders [sync]\n');
+  });
 
   it('compares a report without answers (an earlier droidcheck) without error; --baseline shows the answers side by side', async () => {
     const a = await runAgainst('a', 'old-a');
@@ -128,5 +131,5 @@ describe('compare: what changed in the answers', () => {
     expect(table).toMatch(/<del[^>]*>To pay:<\/del>.*<\/td><td[^>]*>.*<ins[^>]*>Total due:<\/ins>/s);
     const md = await readFile(join(dir, 'vs', 'summary.md'), 'utf8');
     expect(md).toContain('~~To pay:~~ **Total due:**');
-  }, 240_000);
+  });
 });
