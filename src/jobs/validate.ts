@@ -14,6 +14,7 @@ import { isAbsolute, relative, resolve } from 'node:path';
 import { DEFAULT_CONFIG_FILE, fileFlags, loadConfigFile, resolveConfig, type JobFlags } from '../config/index.js';
 import { formatLocation, UsageError } from '../errors.js';
 import type { GraderUse } from '../llm/index.js';
+import { loadPolicy } from '../policy/index.js';
 import { loadSuites, type Suite } from '../scenario/index.js';
 import { checkBeforeSending } from './pre-send.js';
 import { runSpec } from './run.js';
@@ -73,6 +74,7 @@ function deferredWarnings(deferred: readonly GraderUse[], baseUrl: string | unde
  * `scenarios`) and checks them as `run` would before sending. Throws ScenarioError
  * (DROIDCHECK_ERR_SCENARIO, exit 2) with file:line:col for every problem of the suites;
  * ConfigFileError (DROIDCHECK_ERR_CONFIG_FILE) for every problem of the config file;
+ * PolicyError (DROIDCHECK_ERR_POLICY) for every problem of the shop policy file run would read;
  * UsageError (DROIDCHECK_ERR_USAGE) naming a path that holds no scenario (a folder of other
  * YAML is more likely a wrong path than an empty test plan); and what run's resolution and
  * pre-send check throw (ConfigError, ThresholdError, UsageError; exit 2).
@@ -99,6 +101,8 @@ export async function validateScenarios(
   // The scenarios run would run (the config's tags, grep and shard), checked as run checks them.
   const spec = runSpec(config);
   const { deferred } = await checkBeforeSending(config, await selectSuites(config, spec.reads, suites), spec);
+  // The shop policy run would read (the config file's `policy:`, else ./droidcheck.policy.yaml).
+  if (config.policy !== undefined) loadPolicy(config.policy);
   const scenarios = suites.reduce((n, s) => n + s.scenarios.length, 0);
   const steps = suites.reduce((n, s) => n + s.scenarios.reduce((m, sc) => m + (sc.steps?.length ?? 0), 0), 0);
   return { suites, scenarios, steps, warnings: deferredWarnings(deferred, config.llm?.baseUrl) };

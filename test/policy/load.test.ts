@@ -3,8 +3,12 @@
  * for a misspelt key, all at once, in one PolicyError (DROIDCHECK_ERR_POLICY, exit 2); amounts
  * with thousands separators, percents as "10%" or a bare number.
  */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PolicyError } from '../../src/errors.js';
+import { validateScenarios } from '../../src/jobs/validate.js';
 import { loadPolicy, parsePolicy } from '../../src/policy/index.js';
 import { POLICY_TEXT } from './fixtures.js';
 
@@ -60,5 +64,24 @@ languages: [thai]
 
   it('a file that is not there', () => {
     expect(() => loadPolicy('/nonexistent/droidcheck.policy.yaml')).toThrow(/no such file/);
+  });
+});
+
+describe('droidcheck validate', () => {
+  it("checks the policy file run would read (the config file's policy:), without sending", async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'droidcheck-policy-validate-'));
+    try {
+      await writeFile(join(dir, 'suite.yaml'), 'suite: s\nscenarios:\n  - name: a\n    humanMessage: hi\n');
+      await writeFile(join(dir, 'shop.yaml'), 'currency: THB\nshiping: { fee: 50 }\n');
+      await writeFile(join(dir, 'droidcheck.config.yaml'), `policy: ${join(dir, 'shop.yaml')}\n`);
+      const config = join(dir, 'droidcheck.config.yaml');
+      const err = await validateScenarios([join(dir, 'suite.yaml')], { config, env: {} }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(PolicyError);
+      expect((err as PolicyError).message).toMatch(/shop\.yaml:2:1: unknown key "shiping" — did you mean "shipping"\?/);
+      await writeFile(join(dir, 'shop.yaml'), 'currency: THB\nshipping: { fee: 50 }\n');
+      expect((await validateScenarios([join(dir, 'suite.yaml')], { config, env: {} })).scenarios).toBe(1);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
