@@ -46,6 +46,11 @@ export function namesGrandTotal(answer, ctx) {
 export function taxIncluded() {
   throw new Error('the tax table is missing');
 }
+/** Fails with what it was told, for the test to read. */
+export function context(payload, ctx) {
+  const told = { vars: ctx.vars, scenario: ctx.scenario, mode: ctx.mode, turn: ctx.turn, same: payload === ctx.payload };
+  return { pass: false, message: JSON.stringify(told) };
+}
 `;
 
 const SUITE = `suite: Catalogue
@@ -60,6 +65,15 @@ scenarios:
     humanMessage: I want to buy 1 Oxford shirt
     expect:
       code: ./checks.mjs#taxIncluded
+  - name: "what a check is told, {{ vars.sku }}"
+    each: [{ sku: A1 }]
+    modes: [async]
+    steps:
+      - say: Hello
+        capture: { greeting: intents }
+      - say: I want to buy 2 Oxford shirts
+        expect:
+          code: ./checks.mjs#context
 `;
 
 interface ScenarioEntry {
@@ -102,6 +116,17 @@ describe('droidcheck run with a scenario table and code assertions', () => {
       ['$: ./checks.mjs#taxIncluded threw Error: the tax table is missing'],
     ]);
     expect(res.stdout).toContain('$: ./checks.mjs#taxIncluded threw Error: the tax table is missing');
+    // The runner tells a check its scenario (a row: the row's name), mode, step and variables (the row's and the captures).
+    const [told] = report.scenarios.filter((s) => s.name === 'what a check is told, A1');
+    const message = told!.failures.map((f) => f.message).find((m) => m.includes('./checks.mjs#context'));
+    const context = JSON.parse(message!.slice(message!.indexOf('{'))) as Record<string, unknown>;
+    expect(context).toEqual({
+      vars: { sku: 'A1', greeting: expect.any(Array) },
+      scenario: { name: 'what a check is told, A1', suite: 'Catalogue' },
+      mode: 'async',
+      turn: 1,
+      same: true,
+    });
   });
 
   it('exits 2 with file:line:col for a misspelt column and a missing module, before sending', async () => {
