@@ -12,6 +12,7 @@ import {
   mergeReports,
   parseReportDocument,
   renderComparison,
+  renderConsoleSummary,
   renderHtmlReport,
   renderMarkdownSummary,
   type ReportDocument,
@@ -221,5 +222,18 @@ describe('what changed in the answers', () => {
     expect(row).toMatch(
       /Your order: <del[^>]*>2<\/del> x Oxford shirt\. <del[^>]*>To pay: 1,780\.00<\/del> THB\.<\/td><td[^>]*>Your order: <ins[^>]*>3<\/ins> x Oxford shirt\. <ins[^>]*>Total due: 2,670\.00<\/ins> THB\./,
     );
+  });
+
+  it('lists the first 5 on the console by default, every one with --verbose', () => {
+    const many = (v: 'a' | 'b') =>
+      run(Array.from({ length: 7 }, (_, i) => record({ seq: i, scenario: `s${i}`, answer: payload(`answer ${v}`) })));
+    const current = buildReport(many('b'), { baseline: buildReport(many('a')) });
+    const brief = renderConsoleSummary(current);
+    expect(brief).toContain('Answers that changed: 7 of 7 (0 unchanged, not listed):');
+    expect(brief.match(/text: answer \[-a-\]\{\+b\+\}/g)).toHaveLength(5);
+    expect(brief).toContain(
+      '… 2 more in report.json (comparison.answers); --verbose, summary.md and report.html list up to 50',
+    );
+    expect(renderConsoleSummary(current, { verbose: true }).match(/text: answer \[-a-\]\{\+b\+\}/g)).toHaveLength(7);
   });
 });

@@ -140,7 +140,9 @@ export function answerChangesView(
       caption: `Answers that changed: ${changed.length} of ${compared} (${unchanged} unchanged, not listed)`,
       labels: ['baseline', 'current'],
       items,
-      ...(changed.length > max && { more: `… ${changed.length - max} more in report.json (comparison.answers)` }),
+      ...(changed.length > max && {
+        more: `… ${changed.length - max} more in report.json (comparison.answers)${max < MAX_ANSWER_DIFFS ? `; --verbose, summary.md and report.html list up to ${MAX_ANSWER_DIFFS}` : ''}`,
+      }),
     },
   };
 }
