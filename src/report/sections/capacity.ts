@@ -77,11 +77,12 @@ export type CapacityPoint = CapacitySection['curve'][number];
 const p99Cell = (s: { count: number; p99: number }, none: string): string =>
   s.count > 0 ? `${statMs(s.p99, s.count, 'p99')} (${s.count})` : none;
 
-/** `71.3% (107/150)`: the share of answers right at a rate, `-` when none was judged (or an older report). */
-const rightCell = (p: CapacityPoint): string =>
-  p.answers && p.answers.share !== null
-    ? `${formatPercent(p.answers.share)} (${p.answers.passed}/${p.answers.judged})`
-    : '-';
+/** `71.3% (107/150, 95% CI 64–78%)`: the share of answers right at a rate, `-` when none was judged (or an older report). */
+const rightCell = (p: CapacityPoint): string => {
+  const a = p.answers;
+  if (!a || a.share === null) return '-';
+  return `${formatPercent(a.share)} (${a.passed}/${a.judged}, 95% CI ${formatPercent(a.interval.low, 0)}–${formatPercent(a.interval.high, 0)})`;
+};
 
 /** The rate (and why it is not higher) of one search result. */
 function rateText(r: { maxRate: number | null; limitedBySearch: boolean }): string {
@@ -121,11 +122,7 @@ function capacityView(c: CapacitySection): SectionView {
     id: 'capacity',
     title: 'Capacity',
     summary,
-    rows: [
-      ['criteria', criteria],
-      ...ended,
-      ...(differs ? [['latency-only capacity', rateText(onTime)] as [string, Text]] : []),
-    ],
+    rows: [['criteria', criteria], ...ended],
     tables: [
       {
         columns: [
