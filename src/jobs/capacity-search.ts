@@ -13,8 +13,9 @@
  * Two capacities come out: the rate where every criterion held, and the latency-only one (the
  * answers' share not judged), so a planner sees how far a droid answers on time but wrong. The
  * search goes on past a rate whose only failure is its answers, until the latency criteria fail
- * too (step), or bisects again between the measured points for them (bisect): never more rates
- * than a latency-only search measures. Pure over an injected `measure(rate)`; see capacity.ts.
+ * too (step: the rates a latency-only search measures, no more), or bisects again between the
+ * rates measured for them (bisect: a second bisection, reusing every rate measured, within
+ * `maxSteps`). Pure over an injected `measure(rate)`; see capacity.ts.
  */
 import { UsageError } from '../errors.js';
 import { judgePassShare } from '../metrics/index.js';

@@ -77,7 +77,7 @@ export type CapacityPoint = CapacitySection['curve'][number];
 const p99Cell = (s: { count: number; p99: number }, none: string): string =>
   s.count > 0 ? `${statMs(s.p99, s.count, 'p99')} (${s.count})` : none;
 
-/** `71.3% (107/150, 95% CI 64–78%)`: the share of answers right at a rate, `-` when none was judged (or an older report). */
+/** `71.3% (107/150, 95% CI 64%–78%)`: the share of answers right at a rate, `-` when none was judged (or an older report). */
 const rightCell = (p: CapacityPoint): string => {
   const a = p.answers;
   if (!a || a.share === null) return '-';
