@@ -6,7 +6,7 @@
  * rule id and exits 1, `load --threshold 'policy.violations < 1'` exits 99; against the same
  * service unflawed, the same runs find no violation and exit 0.
  */
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -171,5 +171,54 @@ describe('no false findings', () => {
     expect(report.policy?.answers).toBeGreaterThan(10);
     expect(policyFailures(report)).toEqual([]);
     expect(report.policy?.violations).toBe(0);
+  });
+});
+
+/** A conversation of say steps and a send step, against the embedded emulator. */
+const STEPS_SUITE = `suite: Steps
+scenarios:
+  - name: a conversation and a sent message
+    modes: [async]
+    steps:
+      - say: Hello there!
+        capture: { customer: customerId }
+      - say: I want to buy 1 Oxford shirt
+      - call: send
+        customerId: "{{ vars.customer }}"
+        humanMessage: Do you sell Oxford shirts?
+        waitForReply: 30s
+`;
+
+describe('every answer of a steps scenario', () => {
+  it("a say step's answer (with its turn) and a send step's reply are judged; each violation fails its step", async () => {
+    const project = join(dir, 'steps');
+    await mkdir(project, { recursive: true });
+    await writeFile(join(project, 'suite.yaml'), STEPS_SUITE);
+    // The demo shop's price list with the Oxford shirt at 990: the emulator's 1,290 breaks it.
+    await writeFile(
+      join(project, 'shop.yaml'),
+      'currency: THB\ncatalogue:\n  - { name: Oxford shirt, price: 990 }\nforbidden: ["/oxford shirts?/i"]\n',
+    );
+    const res = await droidcheck(['run', 'suite.yaml', '--policy', 'shop.yaml', '--reporter', 'json', '-o', 'out'], {
+      cwd: project,
+      maxMs: 120_000,
+    });
+    expect(res.code, res.stdout).toBe(1);
+    const report = parseReportDocument(JSON.parse(await readFile(join(project, 'out', 'report.json'), 'utf8')));
+    const found = report.policy!.findings.map((f) => [f.rule, f.turn, f.field]);
+    expect(found).toEqual(
+      expect.arrayContaining([
+        ['catalogue-price', 2, 'shoppingCart.products[0].price'],
+        ['forbidden-phrase', 2, 'answer'],
+        ['forbidden-phrase', 1, 'content.value'],
+      ]),
+    );
+    // Each violation is a failure of its step (the first step's greeting broke nothing).
+    const failed = report.scenarios[0]!.failures.map((f) => f.message.replace(/ \(turn.*$/, ''));
+    expect([...new Set(failed)].sort()).toEqual([
+      'step 2 (say): policy catalogue-price',
+      'step 2 (say): policy forbidden-phrase',
+      'step 3 (send): policy forbidden-phrase',
+    ]);
   });
 });
