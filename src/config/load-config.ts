@@ -135,7 +135,8 @@ export function resolveCapacity(o: ResolvedOptions, timeoutMs: number): Resolved
       `${o.name('maxRate')} (${v.maxRate} req/s) must be >= ${o.name('startRate')} (${v.startRate} req/s)`,
     );
   return {
-    strategy: v.strategy,
+    // The table's parser of `capacity` gives only these two (`strategy` is redteam's too).
+    strategy: v.strategy === 'bisect' ? 'bisect' : 'step',
     startRate: v.startRate,
     stepRate: v.step ?? v.startRate,
     maxRate: v.maxRate,

@@ -224,6 +224,8 @@ const REMOTE = [...TARGET, 'webhook-policy'] as const;
 const EMULATED_RETRY = ['emulate', 'webhook-policy'] as const;
 /** The probes of `webhook-policy` (jobs/webhook-policy-probes.ts), in the order they are sent. */
 const PROBE_NAMES = ['fail', 'recover', 'stall', 'slow'] as const;
+/** How `redteam` sends its attacks (`--strategy`): each category's templates, or the adaptive attacker. */
+const REDTEAM_STRATEGIES = ['templates', 'adaptive'] as const;
 /** A webhook-policy probe (`--probes`). */
 export type ProbeName = (typeof PROBE_NAMES)[number];
 
@@ -383,10 +385,18 @@ export const OPTIONS = complete({
   // -- capacity: the search
   strategy: opt({
     arg: '<name>',
-    commands: ['capacity'],
-    parse: choice(['step', 'bisect'] as const),
+    commands: ['capacity', 'redteam'],
+    parse: choice(['step', 'bisect', ...REDTEAM_STRATEGIES] as const),
     default: 'step',
     help: 'step or bisect',
+    byCommand: {
+      capacity: { parse: choice(['step', 'bisect'] as const) },
+      redteam: {
+        parse: choice(REDTEAM_STRATEGIES),
+        default: 'templates',
+        help: "templates: each category's phrasings, one attack turn each; adaptive: the chat model plays an attacker who escalates over several turns toward the category's goal (a discount, another customer's data, the instructions), adapting to each answer, every turn judged by the oracles and the policy's rules; needs --simulator-model or --judge-model",
+      },
+    },
   }),
   step: opt({
     arg: '<req/s>',
@@ -723,11 +733,16 @@ export const OPTIONS = complete({
   }),
   simulatorModel: opt({
     arg: '<name>',
-    commands: ['run'],
+    commands: ['run', 'redteam'],
     file: false,
     parse: string,
     defaultText: 'the judge model',
     help: 'chat model playing the customer of `simulate:` scenarios (same endpoint and key as the judge); config file: judge.simulatorModel',
+    byCommand: {
+      redteam: {
+        help: 'chat model playing the attacker of --strategy adaptive (same endpoint and key as the judge); config file: judge.simulatorModel',
+      },
+    },
   }),
   embeddingModel: opt({
     arg: '<name>',
@@ -838,6 +853,15 @@ export const OPTIONS = complete({
     parse: bool,
     default: false,
     help: 'the judge model rewords each attack line (cached); needs --judge-model',
+  }),
+  // -- redteam: the adaptive strategy (`--strategy adaptive`: redteam/adaptive.ts, llm/attacker.ts)
+  turns: opt({
+    arg: '<n>',
+    commands: ['redteam'],
+    parse: integer(1, 20),
+    default: 5,
+    unit: 'count',
+    help: 'customer messages of one adaptive attack at most (--strategy adaptive)',
   }),
   emulatorWeaknesses: opt({
     arg: '<list>',

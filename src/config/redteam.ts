@@ -1,6 +1,7 @@
 /**
  * `droidcheck redteam`'s part of the configuration: the attacks (`--attempts`, `--seed`,
- * `--product`, `--canary`, `--category`, `--max-success-rate`, `--rephrase`) and the embedded
+ * `--product`, `--canary`, `--category`, `--max-success-rate`, `--rephrase`, `--strategy`,
+ * `--turns`) and the embedded
  * emulator's planted weaknesses (`--emulator-weaknesses`), resolved through the table of options
  * (options.ts) like every job's. The target, receiver, reporters and judge model resolve as for
  * `run` (job-config.ts); the options a red team has no use for (paths, tags, thresholds...) hold
@@ -24,6 +25,10 @@ export interface ResolvedRedteamSettings {
   maxSuccessRate: number;
   /** The judge model rewords each attack line. */
   rephrase: boolean;
+  /** `templates`: each category's phrasings; `adaptive`: the chat model writes every turn toward the category's goal (redteam/adaptive.ts). */
+  strategy: 'templates' | 'adaptive';
+  /** Customer messages of one adaptive attack at most. */
+  turns: number;
   /** Answer endpoint of the attacks. */
   mode: 'sync' | 'async';
   /** Planted in the embedded emulator, as given (validated by the job); undefined: none. */
@@ -42,7 +47,10 @@ export function resolveRedteam(o: ResolvedOptions): ResolvedRedteamSettings {
       'maxSuccessRate',
       'rephrase',
       'emulatorWeaknesses',
+      'turns',
     ]),
     mode: o.values.mode === 'async' ? 'async' : 'sync',
+    // The table's parser of `redteam` gives only these two (`strategy` is capacity's too).
+    strategy: o.values.strategy === 'adaptive' ? 'adaptive' : 'templates',
   };
 }

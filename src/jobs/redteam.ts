@@ -21,8 +21,17 @@ import { systemClock } from '../clock.js';
 import { publicSettings, type RedteamConfig } from '../config/index.js';
 import { resolveEmulatorProfile, WEAKNESSES, type Weakness } from '../emulator/index.js';
 import { UsageError } from '../errors.js';
-import { createDiskCache, createOpenAiProvider, createRephraser, NO_CACHE, type Rephraser } from '../llm/index.js';
+import {
+  createAttacker,
+  createDiskCache,
+  createOpenAiProvider,
+  createRephraser,
+  NO_CACHE,
+  type Attacker,
+  type Rephraser,
+} from '../llm/index.js';
 import { LatencyRecorder } from '../metrics/index.js';
+import { demoShopPolicy, loadPolicy, parsePolicy, type Policy } from '../policy/index.js';
 import {
   buildRedteamSection,
   CATEGORY_IDS,
@@ -72,12 +81,38 @@ function parseWeaknesses(given: readonly string[] | undefined, config: RedteamCo
   });
 }
 
-/** What the attacks order: `--product`, else the embedded emulator's catalogue, else none (those categories are skipped). */
-function productsOf(config: RedteamConfig): string[] {
-  if (config.redteam.products.length > 0) return config.redteam.products;
-  if (config.target.kind === 'remote') return [];
+/** What the attacks draw on: the products they order, the canaries they look for, the list prices. */
+interface RedteamSource {
+  products: string[];
+  canaries: string[];
+  policy: Policy | undefined;
+}
+
+/** The embedded emulator's demo shop as the policy `droidcheck init` writes for it (its catalogue, prices, shipping rule). */
+function emulatorShop(): Policy | undefined {
   const catalogue = resolveEmulatorProfile(undefined).catalogue;
-  return catalogue ? catalogue.products.map((p) => p.name) : [];
+  return catalogue ? parsePolicy(demoShopPolicy(catalogue), "the embedded emulator's demo shop") : undefined;
+}
+
+/**
+ * One source of truth: the shop's policy (`--policy`, `policy:`, else droidcheck.policy.yaml:
+ * config/job-config.ts) gives the products to order (its catalogue), their list prices (the
+ * price oracles: redteam/list-price.ts) and the canaries; `--product` and `--canary` override its
+ * products and canaries. Without a policy file the embedded emulator's demo shop gives the
+ * products and prices (not its canaries: prompt-leak is then judged, as without --canary);
+ * against a real service without one, neither: the product categories are skipped unless
+ * `--product` names one, and their oracles are differential only. Throws PolicyError (exit 2)
+ * for a policy file that cannot be read or is malformed.
+ */
+function sourceOf(config: RedteamConfig): RedteamSource {
+  const file = config.policy;
+  const policy = file !== undefined ? loadPolicy(file) : config.target.kind === 'remote' ? undefined : emulatorShop();
+  const { products, canaries } = config.redteam;
+  return {
+    products: products.length > 0 ? products : (policy?.catalogue ?? []).map((p) => p.name),
+    canaries: canaries.length > 0 ? canaries : file !== undefined ? [...(policy?.canaries ?? [])] : [],
+    policy,
+  };
 }
 
 /** The scenario every attack turn is recorded under (the report's tallies name it). */
@@ -121,7 +156,9 @@ function askThrough(ctx: JobContext<RedteamConfig>, log: TurnLog): RedteamAsk {
       throw Object.assign(new Error(record.error?.message ?? `the turn ended ${record.outcome}`), {
         code: record.error?.code ?? 'DROIDCHECK_ERR_TRANSPORT',
       });
-    return { payload: record.answer, latencyMs: (mode === 'sync' ? record.syncMs : record.answerMs) ?? 0 };
+    // The job's policy judged the answer (runner/policy-turn.ts): its violations are failures `policy:<rule>`.
+    const violations = record.failures.flatMap((f) => (f.matcher.startsWith('policy:') ? [f.matcher.slice(7)] : []));
+    return { payload: record.answer, latencyMs: (mode === 'sync' ? record.syncMs : record.answerMs) ?? 0, violations };
   };
 }
 
@@ -134,8 +171,17 @@ function rephraserOf(config: RedteamConfig): { rephrase: Rephraser; close(): Pro
   return { rephrase: createRephraser({ provider, model: llm.judgeModel, cache }), close: () => provider.close() };
 }
 
+/** The attacker of `--strategy adaptive` (the chat model of `--simulator-model`, default the judge model), and its closing. */
+function attackerOf(config: RedteamConfig): { attacker: Attacker; close(): Promise<void> } | undefined {
+  const llm = config.llm;
+  if (config.redteam.strategy !== 'adaptive' || !llm?.simulatorModel) return undefined;
+  const provider = createOpenAiProvider(llm);
+  const cache = llm.cacheDir !== undefined ? createDiskCache(llm.cacheDir) : NO_CACHE;
+  return { attacker: createAttacker({ provider, model: llm.simulatorModel, cache }), close: () => provider.close() };
+}
+
 /** The report's settings: the target's and the attacks' (no scenario selection: the red team reads no suite). */
-function redteamSettings(config: RedteamConfig): Record<string, unknown> {
+function redteamSettings(config: RedteamConfig, source: RedteamSource): Record<string, unknown> {
   const {
     paths: _p,
     concurrency: _c,
@@ -144,7 +190,7 @@ function redteamSettings(config: RedteamConfig): Record<string, unknown> {
     defaultThresholds: _d,
     ...rest
   } = publicSettings(config);
-  return { ...rest, redteam: { ...config.redteam, products: productsOf(config) } };
+  return { ...rest, redteam: { ...config.redteam, products: source.products, canaries: source.canaries } };
 }
 
 /** The attacks (module docs), each turn through the target; the red team's section. */
@@ -152,6 +198,7 @@ async function attack(
   ctx: JobContext<RedteamConfig>,
   categories: CategoryId[] | undefined,
   weaknesses: Weakness[] | undefined,
+  source: RedteamSource,
 ): Promise<JobOutput> {
   const { config } = ctx;
   if (weaknesses && weaknesses.length > 0)
@@ -166,16 +213,19 @@ async function attack(
     breaker: new SetupBreaker(),
   };
   const rephraser = rephraserOf(config);
+  const attacker = attackerOf(config);
   try {
     const run = await executeRedteam({
       ask: askThrough(ctx, turns),
       ...(categories && { categories }),
       attempts: config.redteam.attempts,
       seed: config.redteam.seed,
-      products: productsOf(config),
-      canaries: config.redteam.canaries,
+      products: source.products,
+      canaries: source.canaries,
+      ...(source.policy && { policy: source.policy }),
       ...(ctx.grader && { judge: ctx.grader }),
       ...(rephraser && { rephrase: rephraser.rephrase }),
+      ...(attacker && { adaptive: { attacker: attacker.attacker, turns: config.redteam.turns } }),
       ...(ctx.engine.stopSignal && { signal: ctx.engine.stopSignal }),
     });
     const failure = turns.breaker.failure();
@@ -194,6 +244,7 @@ async function attack(
     };
   } finally {
     await rephraser?.close();
+    await attacker?.close();
   }
 }
 
@@ -207,15 +258,26 @@ async function attack(
 function redteamSpec(config: RedteamConfig): JobSpec<RedteamConfig> {
   const categories = parseCategories(config.redteam.categories);
   const weaknesses = parseWeaknesses(config.redteam.emulatorWeaknesses, config);
+  const source = sourceOf(config);
   if (config.redteam.rephrase && config.llm?.judgeModel === undefined)
     throw new UsageError('--rephrase has the judge model reword the attacks: give --judge-model too (docs/llm.md)');
+  if (config.redteam.strategy === 'adaptive') {
+    if (config.llm?.simulatorModel === undefined)
+      throw new UsageError(
+        '--strategy adaptive needs a chat model to play the attacker: pass --simulator-model (or --judge-model; judge.simulatorModel or judge.model in droidcheck.config.yaml) and point OPENAI_BASE_URL at an OpenAI-compatible endpoint (or set OPENAI_API_KEY for OpenAI itself); see docs/redteam.md',
+      );
+    if (config.redteam.rephrase)
+      throw new UsageError(
+        '--rephrase rewords the templates; with --strategy adaptive the model writes every attack turn: leave --rephrase out',
+      );
+  }
   return {
     kind: 'redteam',
     reads: { deal: 'none' },
     judges: { defaultThresholds: false, grader: 'oracles' },
-    settings: redteamSettings,
+    settings: (c) => redteamSettings(c, source),
     target: { weaknesses },
-    send: (ctx) => attack(ctx, categories, weaknesses),
+    send: (ctx) => attack(ctx, categories, weaknesses, source),
   };
 }
 

@@ -3,7 +3,8 @@
  * model call and gives the same verdict; docs/llm.md): one JSON file per entry under
  * `<dir>/<kind>/<first two hex digits>/<sha256>.json`, keyed by the SHA-256 of the entry's key
  * parts (judge: prompt version, model, rubric, answer, context; embedding: model, text;
- * simulator: prompt version, model, persona, goal, conversation so far). Files
+ * simulator: prompt version, model, persona, goal, conversation so far; attacker: prompt
+ * version, model, goal, tactic, turns, seed, conversation so far). Files
  * are written to a temporary name and renamed, so a reader never sees half an entry and two
  * runs sharing a directory do not corrupt it. A missing, unreadable or malformed file is a miss;
  * a failed write is ignored (the run goes on, uncached).
@@ -12,8 +13,11 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
-/** `simulator`: a simulated customer's lines; `rephrase`: red-team attacks reworded by the model. */
-type CacheKind = 'judge' | 'embedding' | 'simulator' | 'rephrase';
+/**
+ * `simulator`: a simulated customer's lines; `rephrase`: red-team attacks reworded by the model;
+ * `attacker`: the adaptive red-team attacker's lines (attacker.ts).
+ */
+type CacheKind = 'judge' | 'embedding' | 'simulator' | 'rephrase' | 'attacker';
 
 export interface LlmCache {
   get(kind: CacheKind, key: string): Promise<unknown>;

@@ -134,8 +134,15 @@ export async function discoverModels(
   if (!config) return config;
   const judgeUse = config.judgeModel === undefined ? uses.find((u) => u.matcher === 'judge') : undefined;
   const similarUse = config.embeddingModel === undefined ? uses.find((u) => u.matcher === 'similar') : undefined;
-  // An endpoint alone, and nothing graded: no grader (reports show no judge settings).
-  if (config.judgeModel === undefined && config.embeddingModel === undefined && !judgeUse && !similarUse)
+  // An endpoint alone, and nothing graded nor played (a simulated customer, the red team's
+  // adaptive attacker): no model at all (reports show no judge settings).
+  if (
+    config.judgeModel === undefined &&
+    config.embeddingModel === undefined &&
+    config.simulatorModel === undefined &&
+    !judgeUse &&
+    !similarUse
+  )
     return undefined;
   if ((!judgeUse && !similarUse) || config.baseUrl === OPENAI_BASE_URL) return config;
   const dispatcher = options.dispatcher ?? new Agent({ connections: 1 });

@@ -2,7 +2,7 @@
  * llm/: LLM-graded matchers' side (docs/llm.md): the provider (any OpenAI-compatible endpoint via
  * the `openai` package), the judge (rubric -> verdict JSON, majority near the threshold),
  * embeddings and cosine similarity, the on-disk cache and token accounting; the simulated
- * customer (simulator.ts) and the red-team rephraser (rephrase.ts). Imports only the
+ * customer (simulator.ts), the red-team rephraser (rephrase.ts) and adaptive attacker (attacker.ts). Imports only the
  * leaf modules (errors, redact, units); src/scenario/ takes a Grader structurally.
  */
 export type { Grader } from './types.js';
@@ -32,3 +32,4 @@ export {
   simulationPayload,
 } from './simulator.js';
 export { createRephraser, type Rephraser } from './rephrase.js';
+export { createAttacker, type Attacker } from './attacker.js';

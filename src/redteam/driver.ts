@@ -12,20 +12,24 @@
 import pLimit from 'p-limit';
 import { AbortedError, JudgeError } from '../errors.js';
 import { mulberry32 } from '../random.js';
+import type { Policy } from '../policy/types.js';
 import { answerText } from './payload.js';
+import { adaptiveUnusable, converse, type AdaptiveOptions } from './adaptive.js';
+import { withPolicy } from './policy-verdict.js';
 import { CATEGORIES, CATEGORY_IDS, type CategoryId } from './registry.js';
 import {
   ATTACK_SLOT,
   type Attempt,
   type Exchange,
   type GenerateSetup,
+  type OracleResult,
+  type RedteamAsk,
   type RedteamCategory,
   type RedteamVerdict,
   type Turn,
 } from './types.js';
 
-/** Sends one turn; resolves the answer payload and its time (ms); rejects with the target's error. */
-export type RedteamAsk = (turn: Turn, signal?: AbortSignal) => Promise<{ payload: unknown; latencyMs: number }>;
+export type { RedteamAsk };
 
 /** The judge (src/llm's Grader fits): passing the rubric means the droid resisted. */
 interface RedteamJudge {
@@ -44,7 +48,11 @@ export interface RedteamDeps {
   seed: number;
   products?: readonly string[];
   canaries?: readonly string[];
+  /** The shop's policy: its list prices decide the price oracles (GenerateSetup.policy). */
+  policy?: Policy;
   judge?: RedteamJudge;
+  /** `--strategy adaptive`: the model writes every attack turn toward the category's goal (adaptive.ts). */
+  adaptive?: AdaptiveOptions;
   /** Rewords each attack line (`--rephrase`; src/llm's createRephraser). */
   rephrase?: (text: string, variant: number, signal?: AbortSignal) => Promise<string>;
   /** Attempts in flight at once (default 1: one conversation at a time). */
@@ -133,10 +141,11 @@ async function runAttempt(
     outcome,
     evidence,
     ...(error ? { error } : {}),
-    transcript: transcriptOf(exchanges.find((e) => e.probe.role === 'attack')),
+    // The last attack turn: its history is the whole attack (one turn, or an adaptive conversation).
+    transcript: transcriptOf(exchanges.findLast((e) => e.probe.role === 'attack')),
   });
   let attack = attempt.attack;
-  if (deps.rephrase) {
+  if (deps.rephrase && !deps.adaptive) {
     try {
       attack = await deps.rephrase(attempt.attack, attempt.index, deps.signal);
     } catch (err) {
@@ -144,16 +153,40 @@ async function runAttempt(
     }
   }
   current = { ...attempt, attack };
-  for (const probe of attempt.probes) {
+  // An adaptive attack sends the plants, then the model's turns: no fixed order to compare with.
+  const probes = deps.adaptive ? attempt.probes.filter((p) => p.role === 'plant') : attempt.probes;
+  for (const probe of probes) {
     if (deps.signal?.aborted)
       return result('error', 'interrupted', { code: AbortedError.code, message: 'run interrupted' });
     const turn = fillTurn(probe.turn, attack);
     try {
       const answer = await deps.ask(turn, deps.signal);
-      exchanges.push({ probe, sent: turn, payload: answer.payload, latencyMs: answer.latencyMs });
+      exchanges.push({
+        probe,
+        sent: turn,
+        payload: answer.payload,
+        latencyMs: answer.latencyMs,
+        ...(answer.violations && { violations: answer.violations }),
+      });
     } catch (err) {
       return result('error', `the ${probe.role} turn got no answer`, errorOf(err, 'DROIDCHECK_ERR_TRANSPORT'));
     }
+  }
+  if (deps.adaptive) {
+    const random = mulberry32((deps.seed ^ hash(`${category.id}#adaptive#${attempt.index}`)) >>> 0);
+    const c = await converse({
+      category,
+      attempt,
+      setup: setupOf(deps),
+      exchanges,
+      random,
+      seed: deps.seed,
+      options: deps.adaptive,
+      ask: deps.ask,
+      signal: deps.signal,
+    });
+    current = { ...attempt, attack: c.attack };
+    return c.error ? result('error', c.error.evidence, c.error) : result(outcomeOf(c.decided), c.decided.evidence);
   }
   let verdict: RedteamVerdict | undefined;
   if (useJudge && attempt.rubric !== undefined && deps.judge) {
@@ -165,13 +198,25 @@ async function runAttempt(
       return result('error', 'the judge gave no verdict', errorOf(err, JudgeError.code));
     }
   }
-  const decided = category.oracle({ attempt: current, exchanges, verdict });
-  return result(decided.undecided ? 'undecided' : decided.success ? 'success' : 'resisted', decided.evidence);
+  const decided = withPolicy(
+    category,
+    exchanges,
+    category.oracle({ attempt: current, exchanges, verdict, policy: deps.policy }),
+  );
+  return result(outcomeOf(decided), decided.evidence);
 }
+
+const outcomeOf = (d: OracleResult): AttemptOutcome => (d.undecided ? 'undecided' : d.success ? 'success' : 'resisted');
+
+const setupOf = (deps: RedteamDeps): GenerateSetup => ({
+  products: deps.products ?? [],
+  canaries: deps.canaries ?? [],
+  ...(deps.policy && { policy: deps.policy }),
+});
 
 /** Runs the red team (see module docs). */
 export async function executeRedteam(deps: RedteamDeps): Promise<RedteamRun> {
-  const setup: GenerateSetup = { products: deps.products ?? [], canaries: deps.canaries ?? [] };
+  const setup = setupOf(deps);
   const limit = pLimit(Math.max(1, deps.concurrency ?? 1));
   const runs: CategoryRun[] = [];
   const pending: Promise<void>[] = [];
@@ -182,6 +227,7 @@ export async function executeRedteam(deps: RedteamDeps): Promise<RedteamRun> {
     const need = category.judge(setup);
     const skip =
       category.unusable(setup) ??
+      (deps.adaptive ? adaptiveUnusable(category, setup) : undefined) ??
       (need === 'always' && !deps.judge ? 'needs a judge model: pass --judge-model (see docs/llm.md)' : undefined);
     if (skip) {
       run.skipped = skip;
@@ -193,7 +239,7 @@ export async function executeRedteam(deps: RedteamDeps): Promise<RedteamRun> {
       pending.push(
         limit(async () => {
           if (deps.signal?.aborted) return;
-          const r = await runAttempt(category, attempt, need !== 'never', deps);
+          const r = await runAttempt(category, attempt, need !== 'never' && !deps.adaptive, deps);
           if (r.error?.code === AbortedError.code || deps.signal?.aborted) return;
           slots[i] = r;
           deps.onResult?.(r);

@@ -41,7 +41,7 @@ function templateOrder(random: Random, n: number, templates: number): number[] {
  * probes, canaries, rubric). `make` is called once per attempt, in order, after templateOrder's
  * draw, so the same seed gives the same attempts.
  */
-export function attemptsOf<Id extends string>(
+function attemptsOf<Id extends string>(
   category: Id,
   n: number,
   random: Random,
@@ -78,14 +78,18 @@ type AttemptParts<Id extends string> = Partial<Pick<Attempt<Id>, 'attack' | 'pro
  * phrasing, drawn in attempt order (default: the phrasing alone, one single-turn attack).
  */
 export interface CategoryDefinition<Id extends string>
-  extends Pick<RedteamCategory<Id>, 'id' | 'description' | 'oracleDescription' | 'templates'> {
+  extends Pick<
+    RedteamCategory<Id>,
+    'id' | 'description' | 'oracleDescription' | 'templates' | 'policyRules' | 'adaptive'
+  > {
   judge: JudgeNeed | ((setup: GenerateSetup) => JudgeNeed);
   needs?: 'product';
   attempt?: (template: number, random: Random, setup: GenerateSetup) => AttemptParts<Id>;
   oracle(input: OracleInput): OracleResult;
 }
 
-const NO_PRODUCT = 'needs a product to order: pass --product NAME (a product the droid sells)';
+const NO_PRODUCT =
+  'needs a product to order: give the policy a catalogue (--policy, droidcheck.policy.yaml) or pass --product NAME (a product the droid sells)';
 
 /** The category of a definition: its generation is attemptsOf over its templates. */
 export function defineCategory<Id extends string>(def: CategoryDefinition<Id>): RedteamCategory<Id> {

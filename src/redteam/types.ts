@@ -4,6 +4,7 @@
  * Plain data and function types; no behaviour.
  */
 import type { ChatHistoryItem } from '../contract/index.js';
+import type { Policy } from '../policy/types.js';
 import type { Random } from '../random.js';
 
 /** One answer turn as the answer endpoints take it (spec 8, 9): the history and the human message. */
@@ -42,6 +43,16 @@ export interface Attempt<Id extends string = string> {
   rubric?: string;
 }
 
+/**
+ * Sends one turn; resolves the answer payload, its time (ms) and the ids of the shop policy's
+ * rules the answer broke (the job's policy judge, runner/policy-turn.ts; absent without a
+ * policy); rejects with the target's error.
+ */
+export type RedteamAsk = (
+  turn: Turn,
+  signal?: AbortSignal,
+) => Promise<{ payload: unknown; latencyMs: number; violations?: readonly string[] }>;
+
 /** One probe sent and answered. `latencyMs`: its answer time, ms. */
 export interface Exchange {
   probe: Probe;
@@ -49,6 +60,8 @@ export interface Exchange {
   sent: Turn;
   payload: unknown;
   latencyMs: number;
+  /** The ids of the shop policy's rules this answer broke (the job's policy judge); absent without a policy. */
+  violations?: readonly string[];
 }
 
 /** The judge's grade of the attack transcript against the category's rubric (pass: resisted). */
@@ -65,6 +78,8 @@ export interface OracleInput {
   exchanges: Exchange[];
   /** Present when the category asked for a judge and one was configured. */
   verdict?: RedteamVerdict | undefined;
+  /** The shop's policy (GenerateSetup.policy): the list prices the price oracles check a cart against. */
+  policy?: Policy | undefined;
 }
 
 /**
@@ -79,12 +94,29 @@ export interface OracleResult {
   undecided?: boolean;
 }
 
-/** What generation may draw on: the products to order and the canaries to look for. */
+/**
+ * What generation may draw on: the products to order and the canaries to look for, and the
+ * shop's policy they came from (jobs/redteam.ts: `--product`/`--canary` override the policy's).
+ */
 export interface GenerateSetup {
-  /** Product names the droid sells (`--product NAME`, or the config's). */
+  /** Product names the droid sells (`--product NAME`, else the policy's catalogue). */
   products: readonly string[];
-  /** Texts of the droid's own instructions that must never be shown (`--canary TEXT`). */
+  /** Texts (or `/regex/flags`) of the droid's own instructions that must never be shown (`--canary TEXT`, else the policy's canaries). */
   canaries: readonly string[];
+  /** The shop's policy (`--policy`): its list prices decide the price oracles (list-price.ts). */
+  policy?: Policy | undefined;
+}
+
+/**
+ * What an adaptive attack of a category is after (`--strategy adaptive`, adaptive.ts): the goal
+ * the attacker model is told, and what the set-up must give for its turns to be judged
+ * deterministically.
+ */
+interface AdaptiveGoal {
+  /** What to get the droid to do, in a sentence or two; drawn from `random` (e.g. the product). Never the secret the oracle looks for. */
+  goal(random: Random, setup: GenerateSetup): string;
+  /** Why an adaptive attack cannot be judged turn by turn with this set-up (e.g. no list prices), or undefined. */
+  unusable?(setup: GenerateSetup): string | undefined;
 }
 
 /** When a category's attempts need a judge model. */
@@ -97,6 +129,14 @@ export interface RedteamCategory<Id extends string = string> {
   description: string;
   /** One sentence: how the oracle decides. */
   oracleDescription: string;
+  /**
+   * The shop policy's rules (docs/policy.md) whose violation in the answer to an attack means the
+   * attack worked, whatever the oracle made of it (policy-verdict.ts): `max-discount` for a
+   * discount, `canary` for the instructions, `other-customer-data` for another customer's details.
+   */
+  policyRules?: readonly string[];
+  /** Its adaptive attack; absent: the category runs with its templates only. */
+  adaptive?: AdaptiveGoal;
   /** The attack lines, several phrasings; `{product}`, `{qty}`, `{canary}`... are filled in by `generate`. */
   templates: readonly string[];
   /** `always`: no verdict, no decision; `optional`: a verdict adds to a deterministic check. */

@@ -84,7 +84,7 @@ describe('the differential comparison', () => {
     expect(compareOrders(payload([], '50', '0.00 THB'), order, 'the claim')).toMatchObject({
       success: false,
       undecided: true,
-      evidence: expect.stringContaining('check --product'),
+      evidence: expect.stringContaining('or --product'),
     });
   });
   it('with `shipping`, a changed fee alone is a success', () => {
@@ -134,7 +134,10 @@ describe('executeRedteam', () => {
       seed: 1,
     });
     expect(run.categories.map((c) => [c.id, c.skipped])).toEqual([
-      ['price-manipulation', 'needs a product to order: pass --product NAME (a product the droid sells)'],
+      [
+        'price-manipulation',
+        'needs a product to order: give the policy a catalogue (--policy, droidcheck.policy.yaml) or pass --product NAME (a product the droid sells)',
+      ],
       ['prompt-leak', 'needs a judge model: pass --judge-model (see docs/llm.md)'],
     ]);
   });
