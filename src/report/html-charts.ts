@@ -262,19 +262,21 @@ export const PAGE_SCRIPT = `(() => {
   const rateEl = document.getElementById('chart-timeline-rate');
   const latEl = document.getElementById('chart-timeline-latency');
   if (tl && typeof uPlot !== 'undefined' && rateEl && latEl) {
+    // The share of answers right per interval on its own axis, when any interval had a verdict.
+    const right = tl.rightPct.some((v) => v !== null);
     charts.push(new uPlot({
-      title: 'throughput (req/s), requests in flight, open conversations and answers right (right axis, %)', width: width(rateEl), height: 260, legend,
+      title: 'throughput (req/s), requests in flight and open conversations' + (right ? '; answers right (right axis, %)' : ''), width: width(rateEl), height: 260, legend,
       scales: { x: { time: false }, y: {}, '%': { range: [0, 100] } },
-      axes: [{ label: 's' }, { label: 'req/s, requests' }, { scale: '%', side: 1, label: '% right', stroke: '#8c564b', grid: { show: false } }],
+      axes: [{ label: 's' }, { label: 'req/s, requests' }, ...(right ? [{ scale: '%', side: 1, label: '% right', stroke: '#8c564b', grid: { show: false } }] : [])],
       series: [
         { label: 's' },
         { label: 'started req/s', stroke: '#1f77b4', width: 2 },
         { label: 'in flight', stroke: '#ff7f0e', width: 1 },
         { label: 'target req/s', stroke: '#999', dash: [6, 4], width: 1 },
         { label: 'open conversations', stroke: '#2ca02c', width: 1 },
-        { label: '% answers right', scale: '%', stroke: '#8c564b', width: 2 },
+        ...(right ? [{ label: '% answers right', scale: '%', stroke: '#8c564b', width: 2 }] : []),
       ],
-    }, [tl.t, tl.started, tl.inFlight, tl.targetRate, tl.openConversations, tl.rightPct], rateEl));
+    }, [tl.t, tl.started, tl.inFlight, tl.targetRate, tl.openConversations, ...(right ? [tl.rightPct] : [])], rateEl));
     charts.push(new uPlot({
       title: 'latency over time: ack (left axis, ms), answer and sync (right axis, ms)', width: width(latEl), height: 260, legend,
       scales: { x: { time: false }, ack: {}, answer: {} },
