@@ -108,9 +108,11 @@ describe('parseThreshold', () => {
 
 describe('a threshold value needs its unit', () => {
   // One metric of every kind (latency stats, rates, counts), each with a bare value: every one
-  // but a count is refused (a rate written 1 used to mean 100%, a latency 180 meant 180 ms).
-  const needsUnit = [...THRESHOLD_METRICS.filter((m) => !/(\.count|^receiver\..*)$/.test(m))];
-  const counts = THRESHOLD_METRICS.filter((m) => /(\.count|^receiver\..*)$/.test(m));
+  // but a count (the policy's violations too) is refused (a rate written 1 used to mean 100%, a
+  // latency 180 meant 180 ms).
+  const COUNT = /(\.count|^receiver\..*|^policy\..*violations)$/;
+  const needsUnit = [...THRESHOLD_METRICS.filter((m) => !COUNT.test(m))];
+  const counts = THRESHOLD_METRICS.filter((m) => COUNT.test(m));
 
   it.each(needsUnit)('%s < 1 is refused with a message about the unit', (metric) => {
     expect(() => parseThreshold(`${metric} < 1`)).toThrow(/needs a unit: write 1(ms or 1s|%)/);
