@@ -27,6 +27,10 @@ export interface CompareReportsResult {
   unlike: Unlike[];
   /** The comparison as text, as `droidcheck compare` prints it. */
   text: string;
+  /** The comparison as Markdown (`--markdown`): the changed answers' word diffs inline. */
+  markdown: string;
+  /** The comparison as one self-contained HTML page (`--html`): the changed answers side by side. */
+  html: string;
   /**
    * 1 when CURRENT regressed against BASE, else 98 when the latency rows were not judged (either
    * run's latency figures not trusted: its generator was bound), else 0 (docs/exit-codes.md).

@@ -122,6 +122,20 @@ ${settingsHtml(report.settings)}
 `;
 }
 
+/**
+ * A page of its own around `body` (an HTML fragment), with the report's styles and no script:
+ * what `droidcheck compare --html` writes (comparison-files.ts).
+ */
+export function htmlPage(title: string, body: string): string {
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<title>${h(title)}</title><style>${CSS}</style></head><body>
+<h1>${h(title)}</h1>
+${body}
+</body></html>
+`;
+}
+
 /** Writes `<dir>/<fileName>` (default report.html; mkdir -p); resolves the file's path. */
 export async function writeHtmlReport(
   dir: string,

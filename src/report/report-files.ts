@@ -7,6 +7,7 @@ import { EXIT, UsageError } from '../errors.js';
 import { compareReports } from './sections/comparison.js';
 import type { CompareOptions, ReportComparison } from './sections/comparison-schema.js';
 import { comparisonView } from './sections/comparison-view.js';
+import { comparisonHtml, comparisonMarkdown } from './comparison-files.js';
 import { type Unlike, unlikeRuns, unlikeText } from './alike.js';
 import { consoleLines, plainPaint } from './view.js';
 import { mergeReports } from './merge.js';
@@ -26,6 +27,10 @@ export interface CompareFilesResult {
   unlike: Unlike[];
   /** The differences first (`not alike: ...`), then renderComparison's text. */
   text: string;
+  /** The same as Markdown (`compare --markdown`): the changed answers' word diffs inline. */
+  markdown: string;
+  /** The same as one HTML page (`compare --html`): the changed answers side by side. */
+  html: string;
   /** 1 when regressed, else 98 when the latency rows were not judged (a run's figures not trusted), else 0. */
   exitCode: 0 | 1 | 98;
 }
@@ -75,7 +80,15 @@ export async function compareReportFiles(
     : comparison.latencyNotJudged
       ? EXIT.FIGURES_NOT_TRUSTED
       : EXIT.OK;
-  return { comparison, unlike, text, exitCode };
+  const title = `droidcheck compare: ${basePath} -> ${currentPath}`;
+  return {
+    comparison,
+    unlike,
+    text,
+    markdown: comparisonMarkdown(comparison, unlike, title),
+    html: comparisonHtml(comparison, unlike, title),
+    exitCode,
+  };
 }
 
 export interface MergeFilesOptions {

@@ -98,6 +98,19 @@ describe('compare: what changed in the answers', () => {
     expect(cmp.stdout).toMatch(/cart: lines \+\{.*"qty":3.*\}, -\{.*"qty":2.*\}/);
     expect(cmp.stdout).toContain('address: city "Bangkok" -> "BANGKOK"');
 
+    // The same comparison as a page of its own and as Markdown.
+    const html = join(dir, 'cmp', 'compare.html');
+    const md = join(dir, 'cmp', 'compare.md');
+    const files = await droidcheck(['compare', a, b, '--html', html, '--markdown', md]);
+    expect(files.code, files.stdout + files.stderr).toBe(0);
+    expect(await readFile(html, 'utf8')).toMatch(
+      /<th class="l">baseline<\/th><th class="l">current<\/th>.*<del[^>]*>To pay:<\/del>.*<ins[^>]*>Total due:<\/ins>/s,
+    );
+    expect(await readFile(md, 'utf8')).toContain('~~To pay:~~ **Total due:**');
+    const refused = await droidcheck(['compare', a, b, '--html', dir]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('--html');
+
     // The same version twice: nothing listed, the unchanged counted.
     const same = await droidcheck(['compare', b, b]);
     expect(same.stdout).toContain('answers: 3 compared, none changed');
