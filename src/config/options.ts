@@ -576,7 +576,12 @@ export const OPTIONS = complete({
   policy: opt({
     arg: '<file>',
     commands: JOBS_AND_REDTEAM,
-    parse: string,
+    parse: (raw: Raw, where: string) => {
+      const file = string(raw, where);
+      if (file.trim() === '')
+        throw new UsageError(`${where}: expected a policy file (YAML, docs/policy.md), got nothing`);
+      return file;
+    },
     defaultText: 'droidcheck.policy.yaml when present',
     help: "the shop's policy file (price list, shipping fee, max discount, forbidden phrases, canaries, languages) every answer is checked against; a violation fails its scenario",
   }),

@@ -48,8 +48,15 @@ export function loadPolicy(file: string): Policy {
   try {
     text = readFileSync(file, 'utf8');
   } catch (err) {
-    const why = (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message;
-    throw new PolicyError([{ location: { file, line: 1, col: 1 }, message: `cannot read the policy file: ${why}` }]);
+    const code = (err as NodeJS.ErrnoException).code;
+    const why =
+      code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'a directory, not a file' : (err as Error).message;
+    throw new PolicyError([
+      {
+        location: { file, line: 1, col: 1 },
+        message: `cannot read the policy file (--policy, \`policy:\` of the config file, or ./${DEFAULT_POLICY_FILE}): ${why}`,
+      },
+    ]);
   }
   return parsePolicy(text, file);
 }

@@ -18,7 +18,7 @@ import { runProgram } from '../../src/cli/run-program.js';
 import type { CliContext } from '../../src/cli/shared.js';
 
 interface Case {
-  /** Bad values; placeholders {file} {dir} {missing} {port} {emptyDir} {badConfig} {badProfile} {badFaults} {report}. */
+  /** Bad values; placeholders {file} {dir} {missing} {port} {emptyDir} {badConfig} {badProfile} {badFaults} {badPolicy} {report}. */
   values: string[];
   /** Extra arguments put before the flag (the flag under test comes last and wins). */
   args?: string[];
@@ -91,6 +91,7 @@ const BAD: Record<string, Case> = {
   'merge --output-file': { values: ['junit', 'junit={file}/j.xml'] },
   '--profile': { values: ['{missing}', '{dir}', '{badProfile}'] },
   '--faults': { values: ['{missing}', '{dir}', '{badFaults}'] },
+  '--policy': { values: ['{missing}', '{dir}', '{badPolicy}'] },
   '--host': { values: ['192.0.2.1'] },
   '--port': { values: ['70000', 'x', '{port}'] },
   'emulate --droid-id': { values: ['0', 'x'] },
@@ -209,6 +210,7 @@ beforeAll(async () => {
     badConfig: join(dir, 'bad-config.yaml'),
     badProfile: join(dir, 'bad-profile.yaml'),
     badFaults: join(dir, 'bad-faults.yaml'),
+    badPolicy: join(dir, 'bad-policy.yaml'),
     report: join(dir, 'good', 'report.json'),
   });
   await writeFile(places.file!, 'not a report\n');
@@ -217,6 +219,7 @@ beforeAll(async () => {
   await writeFile(places.badConfig!, 'concurrency: 2\nconcurrancy: 4\n');
   await writeFile(places.badProfile!, 'droid: { id: 1, testCustomerId: 1 }\ncatalog: {}\n');
   await writeFile(places.badFaults!, 'requests:\n  - { endpoint: get-droid-answer, action: eror }\n');
+  await writeFile(places.badPolicy!, 'currency: THB\ncatalog: []\n');
   const good = await cli(['run', suite, '--no-default-thresholds', '-r', 'json', '-o', join(dir, 'good')]);
   expect(good.code, good.stderr).toBe(0);
   const out = join(dir, 'out');
@@ -272,8 +275,9 @@ describe.each(commands.map((c) => [c.name(), c] as const))('droidcheck %s', (nam
       cases.push({ value, env: entry?.env ?? {}, args: entry?.args ?? [], names: entry?.names ?? flag });
     for (const c of cases) {
       const value = fill(c.value);
-      const names =
-        value === places.badConfig || value === places.badProfile || value === places.badFaults ? `${value}:` : c.names;
+      const names = [places.badConfig, places.badProfile, places.badFaults, places.badPolicy].includes(value)
+        ? `${value}:`
+        : c.names;
       const out = await cli([name, ...(context[name] ?? []), ...c.args, flag, value], c.env);
       expectUsageError(out, names);
     }
