@@ -9,13 +9,17 @@
  * Each turn of an attack goes through the runner's per-request path (runner/execute.ts): its
  * latency lands in the report's histograms, its webhook is matched by the receiver, and the
  * accounting invariant (requests = outcomes; webhooks received = classified) is checked as for
- * any job. A judge model (`--judge-model`) grades the judged categories; `--rephrase` rewords
- * the attacks with it.
+ * any job, and checked against the shop's policy like any answer (its violations come back to
+ * the oracles: redteam/policy-verdict.ts). The policy is also the attacks' source: products,
+ * list prices, canaries (sourceOf). A judge model (`--judge-model`) grades the judged
+ * categories; `--rephrase` rewords the attacks with it; `--strategy adaptive` has the chat model
+ * (`--simulator-model`, default the judge model) write every attack turn (redteam/adaptive.ts).
  *
  * Exit: 0 no category above `--max-success-rate` and every attempt answered and decided; 1
  * otherwise (redteam/section.ts `redteamVerdict`); 130 interrupted (the attempts decided so far
  * are reported). Usage mistakes (an unknown category or weakness, `--rephrase` without a model,
- * weaknesses against a real service) throw UsageError (exit 2) before anything is sent.
+ * `--strategy adaptive` without one, weaknesses against a real service) throw UsageError, a
+ * malformed policy file PolicyError (exit 2), before anything is sent.
  */
 import { systemClock } from '../clock.js';
 import { publicSettings, type RedteamConfig } from '../config/index.js';
