@@ -6,10 +6,9 @@
  * droidcheck.config.yaml (shipped as `droidcheck.config.schema.json`, derived from the table of
  * options; `droidcheck init` writes it), with `--policy` of droidcheck.policy.yaml (shipped as
  * `droidcheck.policy.schema.json`; `droidcheck init` writes it too). Thin wrapper over `jsonSchema` (src/jobs/schema.ts,
- * exported from the package) and config's `configJsonSchema`.
+ * exported from the package).
  */
 import type { Command } from 'commander';
-import { configJsonSchema } from '../config/index.js';
 import { UsageError } from '../errors.js';
 import { jsonSchema } from '../jobs/schema.js';
 import type { CliContext } from './shared.js';
@@ -29,9 +28,6 @@ export function registerSchemaCommand(program: Command, ctx: CliContext): void {
         throw new UsageError(
           `give one of --report, --config or --policy, not ${given.map((f) => `--${f}`).join(' and ')}`,
         );
-      const schema = flags.config
-        ? configJsonSchema()
-        : jsonSchema(flags.report ? 'report' : flags.policy ? 'policy' : 'scenario');
-      ctx.stdout.write(`${JSON.stringify(schema, null, 2)}\n`);
+      ctx.stdout.write(`${JSON.stringify(jsonSchema(given[0] ?? 'scenario'), null, 2)}\n`);
     });
 }
