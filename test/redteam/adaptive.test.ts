@@ -125,12 +125,18 @@ describe('droidcheck redteam --strategy adaptive', () => {
     expect(report.summary.requests).toBe(8);
   });
 
-  it('without a chat model, refuses before sending anything: exit 2, naming the option and the variable', async () => {
+  it('without a chat model (or with --rephrase), refuses before sending anything: exit 2, naming the option and the variable', async () => {
     await mkdir(join(dir, 'none'), { recursive: true });
     const r = await droidcheck(['redteam', '--strategy', 'adaptive', '-o', join(dir, 'none')], { cwd: dir });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('--strategy adaptive needs a chat model to play the attacker: pass --simulator-model');
     expect(r.stderr).toContain('OPENAI_BASE_URL');
     expect(r.stderr).not.toMatch(/\n\s+at /);
+    const both = await droidcheck(
+      ['redteam', '--strategy', 'adaptive', '--rephrase', '--judge-model', 'j', '-o', join(dir, 'none')],
+      { cwd: dir, env: { OPENAI_BASE_URL: fake.url } },
+    );
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain('with --strategy adaptive the model writes every attack turn: leave --rephrase out');
   });
 });
