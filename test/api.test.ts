@@ -105,7 +105,7 @@ describe('run() through the public API, against the embedded emulator', () => {
     expect(jsonSchema('scenario').$schema).toMatch(/2020-12/);
     expect(Object.keys(jsonSchema('report').properties as object)).toContain('exitCode');
     // Every file droidcheck reads has its schema through the library too.
-    expect(Object.keys(jsonSchema('config').properties as object)).toContain('concurrency');
+    expect(Object.keys(jsonSchema('config').properties as object)).toContain('mode');
     expect(Object.keys(jsonSchema('policy').properties as object)).toContain('catalogue');
     await expect(
       compareReports(join(dir, 'out', 'report.json'), join(dir, 'out', 'report.json'), { tolerancePct: -1 }),
