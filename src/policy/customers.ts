@@ -5,7 +5,8 @@
  *
  * What counts as given, read deterministically from the customer's own messages:
  * - an email address; a phone number (9 to 15 digits, separators allowed, compared by digits);
- * - a name after "my name is", "this is", "I am"/"I'm" (capitalised words) or "ชื่อ";
+ * - a name: "my name is" and one to three capitalised words, "I am"/"I'm" and two or three,
+ *   or "ชื่อ" and Thai words;
  * - a street address: a house number, words, and a street word (Rd, Road, St, Street, Soi, Ave,
  *   ถนน/ซอย);
  * and the droid's own extraction of them (`customerInsight.contact_info`, `addressParsing.
@@ -31,8 +32,9 @@ const MAX_OWNERS = 64;
 
 const EMAIL = /[\p{L}\p{N}._%+-]+@[\p{L}\p{N}.-]+\.[\p{L}]{2,}/gu;
 const PHONE = /(?<![\d])\+?\d[\d\s().-]{7,18}\d(?![\d])/g;
+/** A name: "my name is" and one to three capitalised words, or "I am"/"I'm" and two or three (a bare "I'm Thai" is no name); "ชื่อ" and Thai words. */
 const NAME =
-  /\b(?:my name is|this is|i am|i'm)\s+((?:\p{Lu}[\p{L}'-]+)(?:\s+\p{Lu}[\p{L}'-]+){0,2})|ชื่อ\s*([\u0E00-\u0E7F]{2,}(?:\s+[\u0E00-\u0E7F]{2,})?)/gu;
+  /\b(?:[Mm]y name is\s+(\p{Lu}[\p{L}'-]+(?:\s+\p{Lu}[\p{L}'-]+){0,2})|[Ii](?: am|'m)\s+(\p{Lu}[\p{L}'-]+(?:\s+\p{Lu}[\p{L}'-]+){1,2}))|ชื่อ\s*([\u0E00-\u0E7F]{2,}(?:\s+[\u0E00-\u0E7F]{2,})?)/gu;
 const ADDRESS =
   /\b\d{1,5}(?:\/\d{1,4})?\s+(?:[\p{L}.'-]+\s+){0,4}?(?:rd|road|st|street|soi|ave|avenue|lane)\b\.?|\d{1,5}(?:\/\d{1,4})?\s*(?:ถนน|ซอย)\s*[\u0E00-\u0E7F]{2,}/giu;
 /** Words that follow "I am" and are no name. */
@@ -66,7 +68,7 @@ function detailsIn(text: string): { kind: DataKind; value: string }[] {
     if (d.length >= 9 && d.length <= 15) out.push({ kind: 'phone', value: m[0].trim() });
   }
   for (const m of text.matchAll(NAME)) {
-    const name = (m[1] ?? m[2] ?? '').trim();
+    const name = (m[1] ?? m[2] ?? m[3] ?? '').trim();
     if (name.length >= 3 && !NOT_NAMES.has(name.toLowerCase())) out.push({ kind: 'name', value: name });
   }
   for (const m of text.matchAll(ADDRESS)) out.push({ kind: 'address', value: m[0].trim() });

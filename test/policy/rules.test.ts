@@ -222,3 +222,12 @@ describe('other-customer-data', () => {
     expect(f.map((x) => x.got).sort()).toEqual(['0898765432', 'Anna Smith']);
   });
 });
+
+describe('what a conversation gave', () => {
+  it("a capitalised word after I'm is no name, a name after My name is is", () => {
+    const reg = new CustomerRegistry();
+    reg.gave('a', ["I'm Thai and I'm Looking", 'My name is Anna Smith']);
+    const said = says('We speak Thai. Anna Smith ordered one.');
+    expect(checkAnswer(P, said, { conversation: 'b', customers: reg }).map((f) => f.got)).toEqual(['Anna Smith']);
+  });
+});
