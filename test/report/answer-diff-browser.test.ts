@@ -23,6 +23,9 @@ const hasChromium = existsSync(CHROMIUM) || process.env.DROIDCHECK_REQUIRE_TOOLS
 if (!hasChromium)
   console.warn(`answer-diff-browser.test: skipped, no Chromium at ${CHROMIUM} (apt-get install -y chromium)`);
 
+/** The page's getComputedStyle (the tests compile without the DOM's types; the cast is erased before the page runs it). */
+type Styled = { getComputedStyle(e: unknown): { textDecorationLine: string; backgroundColor: string } };
+
 const payload = (text: string) => ({ answer: text, intents: ['purchase'] });
 const runOf = (order: string, greeting: string) =>
   run([
@@ -60,11 +63,11 @@ describe.skipIf(!hasChromium)('changed answers in headless Chromium', () => {
       struck: await base
         .locator('del')
         .first()
-        .evaluate((e) => getComputedStyle(e).textDecorationLine),
+        .evaluate((e) => (globalThis as unknown as Styled).getComputedStyle(e).textDecorationLine),
       highlighted: await current
         .locator('ins')
         .first()
-        .evaluate((e) => getComputedStyle(e).backgroundColor),
+        .evaluate((e) => (globalThis as unknown as Styled).getComputedStyle(e).backgroundColor),
     };
   }
 
