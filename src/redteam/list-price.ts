@@ -58,7 +58,12 @@ export function listPriceCheck(
   }
   const rules = shipping ? SHIPPING_RULES : TOTAL_RULES;
   const found = checkAnswer({ ...policy, maxDiscount: share }, payload).filter((f) => rules.includes(f.rule));
-  const evidence = [...cut, ...found.map((f) => `policy ${f.rule}: ${f.message}`)];
+  // Named as the policy's finding only where the policy section counts it too (its maxDiscount is set).
+  const label = (rule: string): string =>
+    rule === 'max-discount' && policy.maxDiscount === undefined
+      ? 'below the list (no maxDiscount: 0%)'
+      : `policy ${rule}`;
+  const evidence = [...cut, ...found.map((f) => `${label(f.rule)}: ${f.message}`)];
   if (evidence.length > 0) return { success: true, evidence: evidence.join('; ') };
   if (priced < cart.lines.length || !cart.grandTotal) return undefined;
   const names = cart.lines.map((l) => `${l.count?.value ?? '?'} x ${l.name ?? l.code ?? '?'}`).join(', ');

@@ -36,7 +36,9 @@ describe('the list check', () => {
     expect(r.success).toBe(true);
     expect(r.evidence).toContain('Oxford shirt at 645.00 THB a unit, below its list price 1,290.00 THB');
     // The total is below the list too: the policy's max-discount rule says so, read as 0% when the policy sets none.
-    expect(r.evidence).toContain('policy max-discount: grand total 1,340.00 THB');
+    expect(r.evidence).toContain('below the list (no maxDiscount: 0%): grand total 1,340.00 THB');
+    const strict = listPriceCheck({ ...POLICY, maxDiscount: 0 }, half);
+    expect(strict?.evidence).toContain('policy max-discount: grand total 1,340.00 THB');
   });
 
   it("reads another shop's line shape (sku, title, qty, unitPrice and lineTotal as money strings)", () => {
@@ -69,7 +71,7 @@ describe('the list check', () => {
     const r = listPriceCheck(POLICY, cart([line('Oxford shirt', 1290, 1)], '50', '645.00 THB'));
     expect(r).toMatchObject({
       success: true,
-      evidence: expect.stringMatching(/^policy max-discount: grand total 645\.00 THB/),
+      evidence: expect.stringMatching(/^below the list \(no maxDiscount: 0%\): grand total 645\.00 THB/),
     });
   });
 
