@@ -6,10 +6,12 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { PolicyError } from '../../src/errors.js';
 import { validateScenarios } from '../../src/jobs/validate.js';
-import { loadPolicy, parsePolicy } from '../../src/policy/index.js';
+import { demoShopPolicy, loadPolicy, parsePolicy, policyJsonSchema } from '../../src/policy/index.js';
 import { POLICY_TEXT } from './fixtures.js';
 
 const problems = (text: string): string[] => {
@@ -83,5 +85,24 @@ describe('droidcheck validate', () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('droidcheck.policy.schema.json', () => {
+  const validate = new Ajv2020({ allErrors: true, allowUnionTypes: true }).compile(policyJsonSchema());
+
+  it("accepts the demo shop's policy init writes and the documented example; refuses a misspelt key", () => {
+    const demo = demoShopPolicy({
+      currency: 'THB',
+      shippingFee: 50,
+      freeShippingThreshold: 1500,
+      products: [{ name: 'Oxford shirt', price: 1290, keywords: ['oxford shirt', 'เสื้อเชิ้ต'] }],
+    });
+    expect(validate(parse(demo)), JSON.stringify(validate.errors)).toBe(true);
+    expect(parsePolicy(demo, 'demo.yaml').catalogue).toEqual([
+      { name: 'Oxford shirt', price: 1290, aliases: ['เสื้อเชิ้ต'] },
+    ]);
+    expect(validate(parse(POLICY_TEXT)), JSON.stringify(validate.errors)).toBe(true);
+    expect(validate({ currency: 'THB', catalog: [] })).toBe(false);
   });
 });
