@@ -2,7 +2,10 @@
  * `executeRedteam(deps)`: generates each category's attempts (seeded), sends every probe of an
  * attempt in order through the injected `ask` (the answer endpoints: sync, or async + webhook;
  * the caller measures), asks the judge where the category needs one, and lets the category's
- * oracle decide. Never rejects for the target's or the model's behaviour: a turn that got no
+ * oracle decide, the shop policy's violations of the attack's answers taken into account
+ * (policy-verdict.ts). With `adaptive` (`--strategy adaptive`), an attempt sends its plants, then
+ * the turns the attacker model writes toward the category's goal, each judged (adaptive.ts).
+ * Never rejects for the target's or the model's behaviour: a turn that got no
  * answer, or a judge that gave no verdict, makes that attempt an `error` (never resisted,
  * never a pass).
  *
