@@ -90,6 +90,9 @@ const BAD: Record<string, Case> = {
   'merge --threshold': { values: ['foo < 1'] },
   'merge --reporter': { values: ['nosuch'] },
   'merge --output-file': { values: ['junit', 'junit={file}/j.xml'] },
+  // compare's own page and Markdown: a path that cannot be a file.
+  '--html': { values: ['{dir}', '{file}/compare.html'] },
+  '--markdown': { values: ['{dir}', '{file}/compare.md'] },
   '--profile': { values: ['{missing}', '{dir}', '{badProfile}'] },
   '--faults': { values: ['{missing}', '{dir}', '{badFaults}'] },
   '--policy': { values: ['{missing}', '{dir}', '{badPolicy}'] },
