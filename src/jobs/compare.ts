@@ -8,10 +8,9 @@ import { UsageError } from '../errors.js';
 import {
   compareReportFiles,
   type CompareFilesOptions,
+  type CompareFilesResult,
   type CompareOptions,
-  type ReportComparison,
   type ReportDocument,
-  type Unlike,
 } from '../report/index.js';
 
 /**
@@ -20,23 +19,16 @@ import {
  */
 export interface CompareReportsOptions extends CompareFilesOptions {}
 
-export interface CompareReportsResult {
-  /** Every compared row with the rule that decided it, and `regressed`. */
-  comparison: ReportComparison;
-  /** How the two runs differ (kind, target, duration, rate, mode mix, version), said before the verdict. */
-  unlike: Unlike[];
-  /** The comparison as text, as `droidcheck compare` prints it. */
-  text: string;
-  /** The comparison as Markdown (`--markdown`): the changed answers' word diffs inline. */
-  markdown: string;
-  /** The comparison as one self-contained HTML page (`--html`): the changed answers side by side. */
-  html: string;
-  /**
-   * 1 when CURRENT regressed against BASE, else 98 when the latency rows were not judged (either
-   * run's latency figures not trusted: its generator was bound), else 0 (docs/exit-codes.md).
-   */
-  exitCode: 0 | 1 | 98;
-}
+/**
+ * Every compared row with the rule that decided it (`comparison`), how the two runs differ
+ * (`unlike`: kind, target, duration, rate, mode mix, version, said before the verdict), the
+ * comparison as `droidcheck compare` prints it (`text`), as Markdown (`--markdown`: the changed
+ * answers' word diffs inline) and as one self-contained HTML page (`--html`: the changed answers
+ * side by side); `exitCode` 1 when CURRENT regressed against BASE, else 98 when the latency rows
+ * were not judged (either run's latency figures not trusted: its generator was bound), else 0
+ * (docs/exit-codes.md).
+ */
+export type CompareReportsResult = CompareFilesResult;
 
 function checkTolerances(opts: CompareOptions): void {
   const named: [keyof CompareOptions, string][] = [

@@ -42,6 +42,7 @@ export {
   mergeReportFiles,
   MERGE_REPORTERS,
   type CompareFilesOptions,
+  type CompareFilesResult,
   type MergeFilesOptions,
   type MergeFilesResult,
 } from './report-files.js';
