@@ -16,7 +16,6 @@ export type { StreamSection } from './sections/stream.js';
 export type { WebhookPolicyReport, WebhookPolicyProbe } from './sections/webhook-policy.js';
 export { compareReports } from './sections/comparison.js';
 export type { CompareOptions, ReportComparison } from './sections/comparison-schema.js';
-export type { Unlike } from './alike.js';
 export {
   buildReport,
   type ReportInput,
