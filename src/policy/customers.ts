@@ -14,7 +14,8 @@
  * wrong is never registered.
  *
  * A value several conversations gave (the same test address in two scenarios) belongs to each,
- * so it is never a leak in any of them. Memory is bounded: at most {@link MAX_VALUES} values.
+ * so it is never a leak in any of them. Memory is bounded: at most {@link MAX_VALUES} emails and
+ * phones, {@link MAX_SCANNED} names and addresses.
  */
 import { fold } from './answer.js';
 
@@ -27,7 +28,10 @@ interface Entry {
   owners: Set<string>;
 }
 
+/** Emails and phones kept at most (looked up by key). */
 const MAX_VALUES = 20_000;
+/** Names and addresses kept at most (each searched for in every answer). */
+const MAX_SCANNED = 2_000;
 const MAX_OWNERS = 64;
 
 const EMAIL = /[\p{L}\p{N}._%+-]+@[\p{L}\p{N}.-]+\.[\p{L}]{2,}/gu;
@@ -106,9 +110,16 @@ export interface LeakedDetail {
   value: string;
 }
 
-/** See the module docs. One per run; conversations are keys the caller chooses (stable across repeats). */
+/**
+ * See the module docs. One per run; conversations are keys the caller chooses (stable across
+ * repeats). An answer is checked in time linear in its length for emails and phones (looked up
+ * by key) plus the names and addresses registered (at most {@link MAX_SCANNED}, each searched).
+ */
 export class CustomerRegistry {
-  readonly #values = new Map<string, Entry>();
+  /** Emails and phones, by `kind:key`. */
+  readonly #byKey = new Map<string, Entry>();
+  /** Names and addresses, by `kind:key`: searched for in each answer. */
+  readonly #scanned = new Map<string, Entry>();
 
   /** Registers what `texts` (a conversation's customer messages) give as belonging to `conversation`. */
   gave(conversation: string, texts: readonly string[]): void {
@@ -131,25 +142,41 @@ export class CustomerRegistry {
       ['email', c.email],
       ['address', p.addressParsing?.street_address],
     ];
-    const own = prepare(texts.join('\n'));
+    let own: Haystack | undefined;
     for (const [kind, v] of found) {
       if (typeof v !== 'string' || v.trim().length < 3) continue;
       const key = keyOf(kind, v);
-      if ((kind === 'phone' ? key.length >= 9 : key.length >= 3) && occurs(kind, key, own))
-        this.#add(conversation, kind, v.trim());
+      if (kind === 'phone' ? key.length < 9 || key.length > 15 : key.length < 3) continue;
+      if (occurs(kind, key, (own ??= prepare(texts.join('\n'))))) this.#add(conversation, kind, v.trim());
     }
   }
 
   /** Details other conversations gave that occur in `text`, leaving out any this conversation's own `texts` hold. */
   othersIn(conversation: string, text: string, own: readonly string[]): LeakedDetail[] {
-    const out: LeakedDetail[] = [];
     const said = prepare(text);
+    const hits: [string, Entry][] = [];
+    for (const m of text.matchAll(EMAIL)) {
+      const key = `email:${keyOf('email', m[0])}`;
+      const e = this.#byKey.get(key);
+      if (e) hits.push([key, e]);
+    }
+    // A phone within a run of digits ("call 081 234 5678 or 089 876 5432" is one run): every
+    // 9 to 15 digits of it, looked up.
+    for (const run of said.digitRuns)
+      for (let i = 0; i + 9 <= run.length; i++)
+        for (let n = 9; n <= 15 && i + n <= run.length; n++) {
+          const key = `phone:${run.slice(i, i + n)}`;
+          const e = this.#byKey.get(key);
+          if (e) hits.push([key, e]);
+        }
+    for (const [key, e] of this.#scanned) if (occurs(e.kind, key.slice(e.kind.length + 1), said)) hits.push([key, e]);
+    const out: LeakedDetail[] = [];
+    const seen = new Set<string>();
     let mine: Haystack | undefined;
-    for (const [key, e] of this.#values) {
-      if (e.owners.has(conversation)) continue;
-      const k = key.slice(e.kind.length + 1);
-      if (!occurs(e.kind, k, said)) continue;
-      if (occurs(e.kind, k, (mine ??= prepare(own.join('\n'))))) continue;
+    for (const [key, e] of hits) {
+      if (seen.has(key) || e.owners.has(conversation)) continue;
+      seen.add(key);
+      if (occurs(e.kind, key.slice(e.kind.length + 1), (mine ??= prepare(own.join('\n'))))) continue;
       out.push({ kind: e.kind, value: e.shown });
     }
     return out;
@@ -157,12 +184,13 @@ export class CustomerRegistry {
 
   #add(conversation: string, kind: DataKind, value: string): void {
     const key = `${kind}:${keyOf(kind, value)}`;
-    const e = this.#values.get(key);
+    const map = kind === 'email' || kind === 'phone' ? this.#byKey : this.#scanned;
+    const e = map.get(key);
     if (e) {
       if (e.owners.size < MAX_OWNERS) e.owners.add(conversation);
       return;
     }
-    if (this.#values.size >= MAX_VALUES) return;
-    this.#values.set(key, { kind, shown: value, owners: new Set([conversation]) });
+    if (map.size >= (map === this.#byKey ? MAX_VALUES : MAX_SCANNED)) return;
+    map.set(key, { kind, shown: value, owners: new Set([conversation]) });
   }
 }
