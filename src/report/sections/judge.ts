@@ -22,17 +22,13 @@ const judgeSchema = obj({
   usage: obj(
     Object.fromEntries(USAGE_KEYS.map((k) => [k, count])) as Record<(typeof USAGE_KEYS)[number], typeof count>,
   ),
-});
+}).describe('LLM-graded matchers: the grader settings (no key) and its token usage');
 export type JudgeSection = z.output<typeof judgeSchema>;
-
-type Doc = { judge?: JudgeSection };
 
 export const judgeSection = defineSection({
   name: 'judge',
-  fields: {
-    judge: judgeSchema.optional().describe('LLM-graded matchers: the grader settings (no key) and its token usage'),
-  },
-  merge: (docs: readonly Doc[]) => {
+  fields: { judge: judgeSchema.optional() },
+  merge: (docs) => {
     const list = docs.flatMap((d) => (d.judge ? [d.judge] : []));
     if (!list[0]) return {};
     const usage = Object.fromEntries(
@@ -40,7 +36,7 @@ export const judgeSection = defineSection({
     ) as JudgeSection['usage'];
     return { judge: { settings: list[0].settings, usage } };
   },
-  views: (d: Doc) => {
+  views: (d) => {
     const u = d.judge?.usage;
     if (!u) return [];
     const summary = `${u.chatCalls} chat and ${u.embeddingCalls} embedding calls (${u.httpRequests} HTTP requests), ${u.totalTokens} tokens (${u.promptTokens} prompt, ${u.completionTokens} completion), ${u.cacheHits} cache hits`;

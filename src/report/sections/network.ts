@@ -11,21 +11,15 @@ const networkSchema = obj({
   rttMs: ms.describe('network round trip: the fastest TCP connect to the target, milliseconds'),
   samples: z.number().int().positive().describe('TCP connects measured'),
   method: z.literal('tcp-connect'),
-});
+}).describe('remote targets only: the round trip ackServer (ack minus it) is judged on');
 export type NetworkSection = z.output<typeof networkSchema>;
-
-type Doc = { network?: NetworkSection };
 
 export const networkSection = defineSection({
   name: 'network',
-  fields: {
-    network: networkSchema
-      .optional()
-      .describe('remote targets only: the round trip ackServer (ack minus it) is judged on'),
-  },
+  fields: { network: networkSchema.optional() },
   // Shards of one load measure one target: the first shard's round trip stands for all.
-  merge: (docs: readonly Doc[]) => (docs[0]?.network ? { network: docs[0].network } : {}),
-  views: (d: Doc) => {
+  merge: (docs) => (docs[0]?.network ? { network: docs[0].network } : {}),
+  views: (d) => {
     const n = d.network;
     if (!n) return [];
     return [

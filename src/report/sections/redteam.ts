@@ -42,7 +42,9 @@ const redteamSchema = obj({
     .array(obj({ category: categoryId, code: z.string(), message: z.string(), count }))
     .describe('first error of each category that had some'),
   interrupted: z.boolean(),
-});
+}).describe(
+  'redteam: attacks per category, success rates with their Wilson 95% interval, findings with their conversations',
+);
 
 /** The section as report.json holds it: the red team's own shape, plus the threshold it was judged with. */
 export type RedteamReportSection = z.output<typeof redteamSchema>;
@@ -167,21 +169,13 @@ export function redteamTestcases(r: RedteamReportSection): JUnitCase[] {
 
 const REDTEAM_SUITE = 'droidcheck.redteam';
 
-type Doc = { redteam?: RedteamReportSection };
-
 export const redteamSection = defineSection({
   name: 'redteam',
-  fields: {
-    redteam: redteamSchema
-      .optional()
-      .describe(
-        'redteam: attacks per category, success rates with their Wilson 95% interval, findings with their conversations',
-      ),
-  },
-  merge: (docs: readonly Doc[]) => {
+  fields: { redteam: redteamSchema.optional() },
+  merge: (docs) => {
     const sections = docs.flatMap((d) => (d.redteam ? [d.redteam] : []));
     return sections.length > 0 ? { redteam: mergeRedteam(sections) } : {};
   },
-  views: (d: Doc) => (d.redteam ? [redteamView(d.redteam)] : []),
-  junit: (d: Doc) => (d.redteam ? [{ name: REDTEAM_SUITE, cases: redteamTestcases(d.redteam) }] : []),
+  views: (d) => (d.redteam ? [redteamView(d.redteam)] : []),
+  junit: (d) => (d.redteam ? [{ name: REDTEAM_SUITE, cases: redteamTestcases(d.redteam) }] : []),
 });

@@ -33,7 +33,7 @@ const streamSchema = obj({
       ),
     }),
   ),
-});
+}).describe('--deliveries: the Redis Stream read, and the clock skew measured');
 // Written from the receiver's measurement as it is (jobs/pipeline.ts): the schema must describe all of it.
 const _skew: Assert<Same<Omit<z.output<typeof streamSchema>['shards'][number], 'shardId'>, ClockSkew>> = true;
 void _skew;
@@ -65,9 +65,7 @@ function streamView(st: StreamSection, receiver: ReceiverStats): SectionView {
 
 export const streamSection = defineSection({
   name: 'stream',
-  fields: {
-    stream: streamSchema.optional().describe('--deliveries: the Redis Stream read, and the clock skew measured'),
-  },
+  fields: { stream: streamSchema.optional() },
   merge: (docs: readonly Doc[]) => {
     const list = docs.flatMap((d) => (d.stream ? [d.stream] : []));
     return list[0]

@@ -62,7 +62,7 @@ const webhookPolicySchema = obj({
   findings: z.array(z.string()).describe('one sentence per finding'),
   configured: configuredSchema.optional().describe("the embedded emulator's own retry policy, when it was the target"),
   probes: z.array(probeSchema),
-});
+}).describe('webhook-policy: the retry policy measured on the receiving side');
 export type WebhookPolicyReport = z.output<typeof webhookPolicySchema>;
 export type WebhookPolicyProbe = WebhookPolicyReport['probes'][number];
 
@@ -133,16 +133,9 @@ function policyView(p: WebhookPolicyReport): SectionView {
   };
 }
 
-type Doc = { webhookPolicy?: WebhookPolicyReport };
-
 export const webhookPolicySection = defineSection({
   name: 'webhook-policy',
-  fields: {
-    webhookPolicy: webhookPolicySchema
-      .optional()
-      .describe('webhook-policy: the retry policy measured on the receiving side'),
-  },
-  merge: (docs: readonly Doc[]) =>
-    docs.length === 1 && docs[0]!.webhookPolicy ? { webhookPolicy: docs[0]!.webhookPolicy } : {},
-  views: (d: Doc) => (d.webhookPolicy ? [policyView(d.webhookPolicy)] : []),
+  fields: { webhookPolicy: webhookPolicySchema.optional() },
+  merge: (docs) => (docs.length === 1 && docs[0]!.webhookPolicy ? { webhookPolicy: docs[0]!.webhookPolicy } : {}),
+  views: (d) => (d.webhookPolicy ? [policyView(d.webhookPolicy)] : []),
 });
