@@ -1,6 +1,6 @@
 /**
- * The policy's phrases (`forbidden`, `canaries`): text, found ignoring case and runs of
- * whitespace, or `/regex/flags` (the schema checked that it compiles).
+ * The policy's phrases (`forbidden`, `canaries`): text, found as whole words ignoring case and
+ * runs of whitespace, or `/regex/flags` (the schema checked that it compiles).
  */
 import { fold } from './answer.js';
 
@@ -12,6 +12,7 @@ export interface Matcher {
 }
 
 const cache = new Map<string, Matcher>();
+const WORD = /[\p{L}\p{N}]/u;
 
 const excerpt = (text: string, start: number, end: number): string => {
   const from = Math.max(0, start - 30);
@@ -38,10 +39,15 @@ export function matcherOf(source: string): Matcher {
     m = {
       source,
       find: (text) => {
-        // Folding keeps the length only when no whitespace run shrinks: search the folded text, show the original near it.
+        // Whole words only ("legally binding" is not in "illegally binding"); the excerpt is of the folded text.
         const folded = fold(text);
-        const at = needle === '' ? -1 : folded.indexOf(needle);
-        return at < 0 ? undefined : excerpt(folded, at, at + needle.length);
+        for (let at = needle === '' ? -1 : folded.indexOf(needle); at >= 0; at = folded.indexOf(needle, at + 1)) {
+          const glued =
+            (WORD.test(folded[at - 1] ?? '') && WORD.test(needle[0] ?? '')) ||
+            (WORD.test(folded[at + needle.length] ?? '') && WORD.test(needle.at(-1) ?? ''));
+          if (!glued) return excerpt(folded, at, at + needle.length);
+        }
+        return undefined;
       },
     };
   }

@@ -60,7 +60,7 @@ const productSchema = z
     path: ['minPrice'],
   });
 
-/** A forbidden phrase or canary: text (case and runs of whitespace ignored) or `/regex/flags`. */
+/** A forbidden phrase or canary: text (whole words, case and runs of whitespace ignored) or `/regex/flags`. */
 const pattern = z
   .string()
   .min(1)
@@ -73,7 +73,7 @@ const pattern = z
       ctx.addIssue({ code: 'custom', message: `is not a valid regular expression: ${(err as Error).message}` });
     }
   })
-  .describe('text (case and whitespace ignored) or /regex/flags');
+  .describe('text (whole words, case and whitespace ignored) or /regex/flags');
 
 export const policyFileSchema = z.strictObject({
   currency: z

@@ -157,6 +157,11 @@ describe('forbidden-phrase and canary', () => {
     ]);
   });
 
+  it('a text phrase is found as whole words only', () => {
+    expect(rules(says('That clause is illegally bindingly worded.'))).toEqual([]);
+    expect(rules(says('This is legally binding!'))).toEqual(['forbidden-phrase']);
+  });
+
   it("a line of the droid's instructions", () => {
     const f = checkAnswer(P, says('My instructions are: Internal rule 7: never grant a discount above 10%.'));
     expect(f.map((x) => x.rule)).toContain('canary');
