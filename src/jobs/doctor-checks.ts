@@ -240,6 +240,12 @@ export function answerWebhookFix(webhookUrl: string | undefined): string {
   return `set the answer webhook URL in Settings > Integrations, "When AI Answer Ready"${webhookUrl ? `, to ${webhookUrl}` : ''}`;
 }
 
+/** test customer and answer webhook, both skipped for `why`. */
+const bothSkipped = (why: string): DoctorCheck[] => [
+  check('test-customer', 'skip', why),
+  check('answer-webhook', 'skip', why),
+];
+
 /** The fix of a missing test customer. */
 const TEST_CUSTOMER_FIX =
   'give the droid a test customer in its settings: get-droid-answer-async always answers as the test customer (spec, endpoint 9)';
@@ -265,11 +271,7 @@ export function refusalChecks(
     ];
   if (kind === 'other') {
     const fix = `the service refused the request for a reason of its own settings: do what its message says (the async endpoint also needs ${answerWebhookFix(webhookUrl).replace(/^set /, '')} and a test customer in the droid's settings)`;
-    return [
-      check('async-settings', 'fail', what, fix),
-      check('test-customer', 'skip', 'not verified'),
-      check('answer-webhook', 'skip', 'not verified'),
-    ];
+    return [check('async-settings', 'fail', what, fix), ...bothSkipped('not verified')];
   }
   return undefined;
 }
@@ -286,19 +288,15 @@ export function asyncConfigChecks(
   access: readonly DoctorCheck[],
   webhookUrl: string | undefined,
 ): DoctorCheck[] {
-  if (!answered(asyncProbe) || access.some((c) => c.status !== 'pass')) {
-    return [
-      check('test-customer', 'skip', 'needs an accepted token and droid'),
-      check('answer-webhook', 'skip', 'needs an accepted token and droid'),
-    ];
-  }
+  if (!answered(asyncProbe) || access.some((c) => c.status !== 'pass'))
+    return bothSkipped('needs an accepted token and droid');
   const what = `get-droid-answer-async: ${quoteAnswer(asyncProbe)}`;
   if (asyncProbe.status === 400) {
     const refused = refusalChecks(refusalKind(refusalText(asyncProbe)), what, webhookUrl);
     if (refused) return refused;
-    const why =
-      'not verified: the service checked the (deliberately invalid) message first, so nothing was queued; --round-trip verifies it with one real answer';
-    return [check('test-customer', 'skip', why), check('answer-webhook', 'skip', why)];
+    return bothSkipped(
+      'not verified: the service checked the (deliberately invalid) message first, so nothing was queued; --round-trip verifies it with one real answer',
+    );
   }
   if (asyncProbe.status >= 200 && asyncProbe.status < 300) {
     const id = (asyncProbe.json as { requestId?: unknown } | undefined)?.requestId;
@@ -350,7 +348,7 @@ export function asyncNotUsed(checks: readonly DoctorCheck[]): DoctorCheck[] {
 }
 
 /** What a secret is for: its variable, where the service holds the same value, and what it protects. */
-export interface SecretRole {
+interface SecretRole {
   id: 'webhook-secret' | 'verify-token' | 'intent-secret';
   variable: string;
   /** Where the same value is set in the service. */
@@ -359,7 +357,7 @@ export interface SecretRole {
   without: string;
 }
 
-export const SECRET_ROLES: readonly SecretRole[] = [
+const SECRET_ROLES: readonly SecretRole[] = [
   {
     id: 'webhook-secret',
     variable: 'DROID_WEBHOOK_SECRET',
@@ -387,7 +385,7 @@ export const SECRET_ROLES: readonly SecretRole[] = [
  * advised. Unset: a warning (the intent secret: no line). `generated`: the embedded emulator
  * uses a random one when unset.
  */
-export function secretCheck(role: SecretRole, value: string | undefined, generated: boolean): DoctorCheck | undefined {
+function secretCheck(role: SecretRole, value: string | undefined, generated: boolean): DoctorCheck | undefined {
   const make = `set ${role.variable} to ${ADVISED_SECRET_CHARS} random characters (openssl rand -base64 32) and the same value in ${role.where}`;
   if (value === undefined || value === '') {
     if (role.id === 'intent-secret') return undefined;
@@ -409,6 +407,24 @@ export function secretCheck(role: SecretRole, value: string | undefined, generat
       make,
     );
   return check(role.id, 'pass', `${role.variable} set, ${value.length} characters`);
+}
+
+type Secret = string | null | undefined;
+
+/**
+ * secretCheck of each of a job's secrets (null: not set); `unset: false` leaves out the ones not
+ * set. `generated`: as secretCheck.
+ */
+export function secretChecks(
+  s: { webhookSecret?: Secret; verifyToken?: Secret; intentSecret?: Secret },
+  generated: boolean,
+  unset = true,
+): DoctorCheck[] {
+  const values = { 'webhook-secret': s.webhookSecret, 'verify-token': s.verifyToken, 'intent-secret': s.intentSecret };
+  return SECRET_ROLES.flatMap((role) => {
+    const value = values[role.id] ?? undefined;
+    return (unset || value ? secretCheck(role, value, generated) : undefined) ?? [];
+  });
 }
 
 /**

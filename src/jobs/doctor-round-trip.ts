@@ -103,6 +103,11 @@ async function messageWebhookCheck(
   );
 }
 
+/** The round trip's own check, with the checks it settled. */
+function verdict(settled: DoctorCheck[], status: DoctorCheck['status'], detail: string, fix?: string): RoundTripResult {
+  return { roundTrip: check('round-trip', status, detail, fix), settled };
+}
+
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|localhost|::1|\[::1\])$/i;
 
 /** True when `url`'s host is this machine (the service can reach a loopback receiver then). */
@@ -144,17 +149,14 @@ function refusal(err: unknown, o: RoundTripOptions): RoundTripResult {
           : err.status === 400
             ? `the service refused the request: do what its message says (the async endpoint needs ${answerWebhookFix(o.webhookUrl).replace(/^set /, '')} and a test customer)`
             : 'see the message; droidcheck doctor without --round-trip checks the token and droid');
-    return { roundTrip: check('round-trip', 'fail', `the request was refused (${what})`, fix), settled };
+    return verdict(settled, 'fail', `the request was refused (${what})`, fix);
   }
-  return {
-    roundTrip: check(
-      'round-trip',
-      'fail',
-      `no acknowledgement: ${(err as Error).message}`,
-      'check --base-url and the network; droidcheck doctor without --round-trip checks each step',
-    ),
-    settled: [],
-  };
+  return verdict(
+    [],
+    'fail',
+    `no acknowledgement: ${(err as Error).message}`,
+    'check --base-url and the network; droidcheck doctor without --round-trip checks each step',
+  );
 }
 
 /**
@@ -163,15 +165,12 @@ function refusal(err: unknown, o: RoundTripOptions): RoundTripResult {
  */
 export async function roundTrip(o: RoundTripOptions): Promise<RoundTripResult> {
   if (!isLoopbackUrl(o.baseUrl) && isLoopbackUrl(o.webhookUrl)) {
-    return {
-      roundTrip: check(
-        'round-trip',
-        'fail',
-        `the service cannot reach ${o.webhookUrl}: it is this machine's loopback address`,
-        `put a tunnel in front of the receiver (cloudflared tunnel --url ${new URL(o.localUrl).origin}, or ngrok), pass its https URL with /webhook as --public-url, fix --receiver-port, and configure that URL as the service's answer webhook (when the service reaches this machine directly: --receiver-host 0.0.0.0 and --public-url http://<this machine's address>:<port>/webhook)`,
-      ),
-      settled: [],
-    };
+    return verdict(
+      [],
+      'fail',
+      `the service cannot reach ${o.webhookUrl}: it is this machine's loopback address`,
+      `put a tunnel in front of the receiver (cloudflared tunnel --url ${new URL(o.localUrl).origin}, or ngrok), pass its https URL with /webhook as --public-url, fix --receiver-port, and configure that URL as the service's answer webhook (when the service reaches this machine directly: --receiver-host 0.0.0.0 and --public-url http://<this machine's address>:<port>/webhook)`,
+    );
   }
   o.log(
     `droidcheck doctor: round trip: one real request to get-droid-answer-async; its answer must reach ${o.webhookUrl} within ${formatMs(o.timeoutMs)}`,
@@ -191,15 +190,12 @@ export async function roundTrip(o: RoundTripOptions): Promise<RoundTripResult> {
     violations = ack.contract.violations.map((v) => `${v.path || '(body)'}: ${v.message}`);
     const id = (ack.body as { requestId?: unknown } | null)?.requestId;
     if (typeof id !== 'string' || id === '')
-      return {
-        roundTrip: check(
-          'round-trip',
-          'fail',
-          'acknowledged without a requestId (spec 9: the ack carries it)',
-          'the service does not answer as documented; report it to its operator',
-        ),
-        settled: [],
-      };
+      return verdict(
+        [],
+        'fail',
+        'acknowledged without a requestId (spec 9: the ack carries it)',
+        'the service does not answer as documented; report it to its operator',
+      );
     requestId = id;
   } catch (err) {
     return refusal(err, o);
@@ -217,7 +213,7 @@ export async function roundTrip(o: RoundTripOptions): Promise<RoundTripResult> {
   } finally {
     watch.stop();
   }
-  const verdict = deliveryVerdict(o, match, { requestId, ackMs, violations, t0, settled, server });
+  const delivery = deliveryVerdict(o, match, { requestId, ackMs, violations, t0, settled, server });
   const customerId =
     typeof match === 'object' && match.kind !== 'timeout'
       ? (match.payload as { customerId?: unknown }).customerId
@@ -228,7 +224,7 @@ export async function roundTrip(o: RoundTripOptions): Promise<RoundTripResult> {
     typeof customerId === 'number' ? customerId : undefined,
     before,
   );
-  return messageWebhook ? { ...verdict, messageWebhook } : verdict;
+  return messageWebhook ? { ...delivery, messageWebhook } : delivery;
 }
 
 interface Sent {
@@ -247,71 +243,48 @@ function deliveryVerdict(
   sent: Sent,
 ): RoundTripResult {
   const { requestId, ackMs, violations, t0, settled, server } = sent;
+  const say = (status: DoctorCheck['status'], detail: string, fix?: string) => verdict(settled, status, detail, fix);
   const debug = `${o.baseUrl}/droids/${o.droidId}/debug/webhooks`;
   if (match === 'bad-secret') {
-    return {
-      roundTrip: check(
-        'round-trip',
-        'fail',
-        `a delivery reached the receiver with a wrong ?secret= (answered 401)`,
-        'set the same value as DROID_WEBHOOK_SECRET and as the webhook secret in Settings > Integrations',
-      ),
-      settled,
-    };
+    return say(
+      'fail',
+      `a delivery reached the receiver with a wrong ?secret= (answered 401)`,
+      'set the same value as DROID_WEBHOOK_SECRET and as the webhook secret in Settings > Integrations',
+    );
   }
   if (match === 'malformed') {
-    return {
-      roundTrip: check(
-        'round-trip',
-        'fail',
-        'a delivery reached the receiver but its body is not a JSON answer payload',
-        `see what the service sent on ${debug}`,
-      ),
-      settled,
-    };
+    return say(
+      'fail',
+      'a delivery reached the receiver but its body is not a JSON answer payload',
+      `see what the service sent on ${debug}`,
+    );
   }
   if (match.kind === 'timeout') {
-    if (o.signal?.aborted)
-      return {
-        roundTrip: check('round-trip', 'skip', `interrupted while waiting for ${requestId}'s webhook`),
-        settled,
-      };
-    return {
-      roundTrip: check(
-        'round-trip',
-        'fail',
-        `acknowledged in ${formatMs(ackMs)}, but no webhook for ${requestId} reached ${o.webhookUrl} within ${formatMs(o.timeoutMs)}`,
-        `check that the answer webhook URL in Settings > Integrations is ${o.webhookUrl}, that it reaches ${o.localUrl} (the tunnel is up and forwards there), and the deliveries on ${debug}`,
-      ),
-      settled,
-    };
+    if (o.signal?.aborted) return say('skip', `interrupted while waiting for ${requestId}'s webhook`);
+    return say(
+      'fail',
+      `acknowledged in ${formatMs(ackMs)}, but no webhook for ${requestId} reached ${o.webhookUrl} within ${formatMs(o.timeoutMs)}`,
+      `check that the answer webhook URL in Settings > Integrations is ${o.webhookUrl}, that it reaches ${o.localUrl} (the tunnel is up and forwards there), and the deliveries on ${debug}`,
+    );
   }
   const answerMs = match.receivedAt - t0;
   const timing = `acknowledged in ${formatMs(ackMs)}${server}, webhook through ${o.webhookUrl} after ${formatMs(answerMs)}`;
   if (match.kind === 'failed') {
-    return {
-      roundTrip: check(
-        'round-trip',
-        'warn',
-        `${timing}, carrying an error payload: ${match.payload.error}`,
-        `the delivery path works; the droid failed to answer: see ${debug}`,
-      ),
-      settled,
-    };
+    return say(
+      'warn',
+      `${timing}, carrying an error payload: ${match.payload.error}`,
+      `the delivery path works; the droid failed to answer: see ${debug}`,
+    );
   }
   const shapes = [
     ...violations,
     ...match.contract.violations.map((v) => `webhook ${v.path || '(body)'}: ${v.message}`),
   ];
   if (shapes.length > 0)
-    return {
-      roundTrip: check(
-        'round-trip',
-        'warn',
-        `${timing}; not as documented: ${shapes.slice(0, 3).join('; ')}`,
-        'the delivery path works; the shapes differ from the spec (run reports them as contract violations)',
-      ),
-      settled,
-    };
-  return { roundTrip: check('round-trip', 'pass', `${requestId} ${timing}`), settled };
+    return say(
+      'warn',
+      `${timing}; not as documented: ${shapes.slice(0, 3).join('; ')}`,
+      'the delivery path works; the shapes differ from the spec (run reports them as contract violations)',
+    );
+  return say('pass', `${requestId} ${timing}`);
 }

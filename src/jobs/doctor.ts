@@ -27,15 +27,7 @@ import { Agent } from 'undici';
 import type { ResolvedDoctorConfig } from '../config/index.js';
 import { createRedactor, redactValue } from '../redact.js';
 import { jobSecrets } from './job-secrets.js';
-import {
-  check,
-  failures,
-  networkCheck,
-  secretCheck,
-  SECRET_ROLES,
-  type CheckId,
-  type DoctorCheck,
-} from './doctor-checks.js';
+import { check, failures, networkCheck, secretChecks, type CheckId, type DoctorCheck } from './doctor-checks.js';
 import type { ProbeTarget } from './doctor-probe.js';
 import { roundTrip } from './doctor-round-trip.js';
 import { cheapChecks, PROBE_TIMEOUT_MS } from './preflight.js';
@@ -190,15 +182,7 @@ export async function doctor(config: ResolvedDoctorConfig, io: DoctorIO): Promis
       signal: io.signal,
     });
     for (const c of cheap.checks) checks.set(c.id, c);
-    const values = {
-      'webhook-secret': config.webhookSecret,
-      'verify-token': config.verifyToken,
-      'intent-secret': config.intentSecret,
-    };
-    for (const role of SECRET_ROLES) {
-      const c = secretCheck(role, values[role.id], emulated);
-      if (c) checks.set(c.id, c);
-    }
+    for (const c of secretChecks(config, emulated)) checks.set(c.id, c);
     const { host, port } = endpointOf(t.probe.baseUrl);
     let problem: string | undefined;
     if (cheap.tcp.ok)

@@ -24,8 +24,7 @@ import {
   clockCheck,
   failures,
   reachableCheck,
-  secretCheck,
-  SECRET_ROLES,
+  secretChecks,
   type DoctorCheck,
   type TcpResult,
 } from './doctor-checks.js';
@@ -142,16 +141,8 @@ export async function preflight(
   } finally {
     await dispatcher.close();
   }
-  const secrets = {
-    'webhook-secret': config.webhookSecret,
-    'verify-token': config.verifyToken,
-    'intent-secret': config.intentSecret,
-  };
-  for (const role of SECRET_ROLES) {
-    const c = secretCheck(role, secrets[role.id] ?? undefined, false);
-    // Unset secrets are said elsewhere (pipeline.ts); here only the advised length.
-    if (c && secrets[role.id] && c.status !== 'pass') checks.push(c);
-  }
+  // Unset secrets are said elsewhere (pipeline.ts); here only the advised length.
+  checks.push(...secretChecks(config, false, false).filter((c) => c.status !== 'pass'));
   for (const c of checks.filter((x) => x.status === 'warn'))
     log(`droidcheck: preflight: ${checkLines(c).join(' ').replace(/\s+/g, ' ').trim()}`);
   const failed = failures(checks);
