@@ -28,10 +28,10 @@ import { addContract } from './contract-notes.js';
 import { codeContext, judgeAnswer, keepGrades } from './judge.js';
 import { policyFailures, policySent } from './policy-turn.js';
 import { settleError } from './settle.js';
-import type { RequestRecord } from './types.js';
+import type { PlannedRequest, RequestRecord, StepResult } from './types.js';
 
-export const ASYNC_ENDPOINT = 'get-droid-answer-async';
-export const SYNC_ENDPOINT = 'get-droid-answer';
+const ASYNC_ENDPOINT = 'get-droid-answer-async';
+const SYNC_ENDPOINT = 'get-droid-answer';
 
 /** What one answer turn sends and checks. */
 export interface AnswerTurn {
@@ -42,6 +42,17 @@ export interface AnswerTurn {
   /** What a `code:` check is told as `vars` (a plain scenario's `vars:`, a table's row). */
   vars?: Readonly<Record<string, unknown>> | undefined;
 }
+
+/** A step of one answer turn's run: what it sends, the run's context, its start (clock ms) and the record it fills. */
+type TurnRun<T> = (turn: AnswerTurn, ctx: ExecuteContext, start: number, record: RequestRecord) => Promise<T>;
+
+/** How a whole planned request runs (execute.ts): into `record`, from `start` (clock ms). */
+export type RequestRun = (
+  planned: PlannedRequest,
+  ctx: ExecuteContext,
+  start: number,
+  record: RequestRecord,
+) => Promise<void>;
 
 /**
  * The bodies of a turn, built once (a plain scenario's turn is sent many times under load).
@@ -143,7 +154,7 @@ function recordSubmit(
   return ms;
 }
 
-async function executeSync(turn: AnswerTurn, ctx: ExecuteContext, start: number, record: RequestRecord): Promise<void> {
+const executeSync: TurnRun<void> = async (turn, ctx, start, record) => {
   const signal = ctx.abortSignal;
   try {
     const sync = bodiesOf(turn).sync;
@@ -162,7 +173,7 @@ async function executeSync(turn: AnswerTurn, ctx: ExecuteContext, start: number,
       record.syncMs = ctx.clock.now() - start;
     settleError(record, err, SYNC_ENDPOINT);
   }
-}
+};
 
 /**
  * The async submit up to the acknowledgement: fills the ack fields of `record`, resolves the
@@ -171,12 +182,7 @@ async function executeSync(turn: AnswerTurn, ctx: ExecuteContext, start: number,
  * function's suspended frame keeps every local alive while it waits for the webhook, for up
  * to 180 s per pending request.
  */
-async function acknowledge(
-  turn: AnswerTurn,
-  ctx: ExecuteContext,
-  start: number,
-  record: RequestRecord,
-): Promise<string | undefined> {
+const acknowledge: TurnRun<string | undefined> = async (turn, ctx, start, record) => {
   try {
     const body = bodiesOf(turn).async;
     const ack = await ctx.client.getDroidAnswerAsync(body, submitOptions(ctx, record));
@@ -194,14 +200,9 @@ async function acknowledge(
     settleError(record, err, ASYNC_ENDPOINT);
     return undefined;
   }
-}
+};
 
-async function executeAsync(
-  turn: AnswerTurn,
-  ctx: ExecuteContext,
-  start: number,
-  record: RequestRecord,
-): Promise<void> {
+const executeAsync: TurnRun<void> = async (turn, ctx, start, record) => {
   const requestId = await acknowledge(turn, ctx, start, record);
   if (requestId === undefined) return;
   const receiver = ctx.receiver;
@@ -219,7 +220,7 @@ async function executeAsync(
     record,
     await receiver.waitFor(requestId, start + ctx.timeoutMs, ctx.abortSignal),
   );
-}
+};
 
 /** Fills `record` from what the receiver matched for its requestId: the answer, a failed answer, or none in time. */
 async function settleAnswer(
@@ -273,4 +274,35 @@ export function executeAnswerTurn(
 ): Promise<void> {
   policySent(ctx, record, turn);
   return mode === 'sync' ? executeSync(turn, ctx, start, record) : executeAsync(turn, ctx, start, record);
+}
+
+/**
+ * One answer turn of a conversation (a `say` step, a simulated customer line), run in `mode`
+ * into a record of its own (`record`'s fields, a fresh outcome and lists) whose contract
+ * violations, requestId, timings and HTTP status are then copied to `record`. Returns that
+ * record and the turn's `say` step result at `index` (latency: the sync response, or the
+ * webhook of an async answer, ms).
+ */
+export async function conversationTurn(
+  mode: AnswerMode,
+  turn: AnswerTurn,
+  ctx: ExecuteContext,
+  start: number,
+  record: RequestRecord,
+  index: number,
+): Promise<{ one: RequestRecord; step: StepResult }> {
+  const { steps: _steps, ...rest } = record;
+  const one: RequestRecord = { ...rest, outcome: 'interrupted', passed: false, failures: [], contractViolations: [] };
+  await executeAnswerTurn(mode, turn, ctx, start, one);
+  record.contractViolations.push(...one.contractViolations);
+  for (const k of ['requestId', 'ackMs', 'answerMs', 'syncMs', 'httpStatus'] as const) {
+    if (one[k] !== undefined) (record as unknown as Record<string, unknown>)[k] = one[k];
+  }
+  const endpoint = mode === 'sync' ? SYNC_ENDPOINT : ASYNC_ENDPOINT;
+  const step: StepResult = { index, kind: 'say', endpoint, outcome: one.outcome, passed: false, failures: [] };
+  if (one.httpStatus !== undefined) step.httpStatus = one.httpStatus;
+  if (one.requestId !== undefined) step.requestId = one.requestId;
+  const latencyMs = mode === 'sync' ? one.syncMs : one.answerMs;
+  if (latencyMs !== undefined) step.latencyMs = latencyMs;
+  return { one, step };
 }

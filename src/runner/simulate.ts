@@ -19,11 +19,11 @@
 import type { ChatHistoryItem } from '../contract/index.js';
 import { AbortedError, InternalError, JudgeError } from '../errors.js';
 import type { Outcome } from '../outcomes.js';
-import { ASYNC_ENDPOINT, executeAnswerTurn, SYNC_ENDPOINT } from './answer-turn.js';
+import { conversationTurn, type RequestRun } from './answer-turn.js';
 import type { ExecuteContext } from './context.js';
 import { codeContext, judgeAnswer, keepGrades } from './judge.js';
 import type { CustomerAsk, CustomerSimulation } from './simulator-types.js';
-import type { PlannedRequest, RecordError, RequestRecord, SimulationRecord, StepResult } from './types.js';
+import type { PlannedRequest, RecordError, RequestRecord, SimulationRecord } from './types.js';
 
 /** The rejection of a turn the droid did not answer: carries the turn's outcome to the record. */
 class TurnFailed extends Error {
@@ -40,36 +40,20 @@ class TurnFailed extends Error {
 
 /** The ask of one simulated conversation: each line one answer turn into `record` (a `say` step each). */
 function turnAsker(planned: PlannedRequest, ctx: ExecuteContext, start: number, record: RequestRecord): CustomerAsk {
-  const endpoint = planned.mode === 'sync' ? SYNC_ENDPOINT : ASYNC_ENDPOINT;
   return async (turn) => {
     const index = record.steps!.length;
     const t0 = index === 0 ? start : ctx.clock.now();
-    const { steps: _steps, ...rest } = record;
-    const one: RequestRecord = { ...rest, outcome: 'interrupted', passed: false, failures: [], contractViolations: [] };
     const chatHistory: ChatHistoryItem[] = turn.chatHistory.map((h) => ({ type: h.type, content: h.content }));
-    await executeAnswerTurn(planned.mode, { humanMessage: turn.humanMessage, chatHistory, expect: [] }, ctx, t0, one);
-    record.contractViolations.push(...one.contractViolations);
-    for (const k of ['requestId', 'ackMs', 'answerMs', 'syncMs', 'httpStatus'] as const) {
-      if (one[k] !== undefined) (record as unknown as Record<string, unknown>)[k] = one[k];
-    }
-    const latencyMs = planned.mode === 'sync' ? one.syncMs : one.answerMs;
-    const step: StepResult = {
-      index,
-      kind: 'say',
-      endpoint,
-      outcome: one.outcome,
-      passed: one.outcome === 'answered' && one.failures.length === 0,
-      // The turn had no expectations: its failures are the shop policy's violations.
-      failures: one.failures,
-    };
+    const said = { humanMessage: turn.humanMessage, chatHistory, expect: [] };
+    const { one, step } = await conversationTurn(planned.mode, said, ctx, t0, record, index);
+    step.passed = one.outcome === 'answered' && one.failures.length === 0;
+    // The turn had no expectations: its failures are the shop policy's violations.
+    step.failures = one.failures;
     record.failures.push(...one.failures);
-    if (one.httpStatus !== undefined) step.httpStatus = one.httpStatus;
-    if (one.requestId !== undefined) step.requestId = one.requestId;
-    if (latencyMs !== undefined) step.latencyMs = latencyMs;
     if (one.error) step.error = one.error;
     record.steps!.push(step);
     if (one.outcome !== 'answered') throw new TurnFailed(one.outcome, one.error);
-    return { payload: one.answer, latencyMs: latencyMs ?? 0 };
+    return { payload: one.answer, latencyMs: step.latencyMs ?? 0 };
   };
 }
 
@@ -87,12 +71,7 @@ function simulationRecord(sim: CustomerSimulation): SimulationRecord {
 }
 
 /** Runs `planned.scenario.simulate` into `record` (see module docs). */
-export async function executeSimulation(
-  planned: PlannedRequest,
-  ctx: ExecuteContext,
-  start: number,
-  record: RequestRecord,
-): Promise<void> {
+export const executeSimulation: RequestRun = async (planned, ctx, start, record) => {
   const spec = planned.scenario.simulate!;
   const simulator = ctx.simulator;
   if (!simulator)
@@ -157,4 +136,4 @@ export async function executeSimulation(
   record.failures.push(...ev.failures);
   keepGrades(record, ev);
   record.passed = record.failures.length === 0 && record.judgeErrors === undefined;
-}
+};

@@ -40,7 +40,7 @@ import {
   type SayStep,
   type Step,
 } from '../scenario/index.js';
-import { ASYNC_ENDPOINT, executeAnswerTurn, latencyFailure, SYNC_ENDPOINT } from './answer-turn.js';
+import { conversationTurn, latencyFailure, type RequestRun } from './answer-turn.js';
 import type { ExecuteContext } from './context.js';
 import { addContract } from './contract-notes.js';
 import { codeContext, judgeAnswer, keepGrades } from './judge.js';
@@ -241,6 +241,16 @@ async function judgeSendWithReply(
   return { result, proceed };
 }
 
+/** The failure of a call answered HTTP `got` where the step names its `status`. */
+const statusFailure = (step: CallStep, got: number): ExpectationFailure => ({
+  path: 'status',
+  matcher: 'equals',
+  expected: step.status,
+  actual: got,
+  message: `status: expected HTTP ${step.status}, got ${got}`,
+  location: step.location,
+});
+
 async function runCall(
   step: CallStep,
   ctx: ExecuteContext,
@@ -263,14 +273,7 @@ async function runCall(
     result.httpStatus = res.status;
     addContract(record, endpoint, res.contract, ctx.notes, res.headers, res.body);
     if (step.status !== undefined) {
-      result.failures.push({
-        path: 'status',
-        matcher: 'equals',
-        expected: step.status,
-        actual: res.status,
-        message: `status: expected HTTP ${step.status}, got ${res.status}`,
-        location: step.location,
-      });
+      result.failures.push(statusFailure(step, res.status));
     } else if (step.waitForReply || step.noReplyWithin) {
       return await judgeSendWithReply(step, result, res.body, ctx, record, vars, t0);
     }
@@ -297,16 +300,7 @@ async function runCall(
     if (err instanceof ContractError)
       for (const v of err.violations) record.contractViolations.push({ endpoint, ...v });
     result.error = recordErrorOf(err);
-    if (step.status !== undefined && err instanceof ApiError) {
-      result.failures.push({
-        path: 'status',
-        matcher: 'equals',
-        expected: step.status,
-        actual: err.status,
-        message: `status: expected HTTP ${step.status}, got ${err.status}`,
-        location: step.location,
-      });
-    }
+    if (step.status !== undefined && err instanceof ApiError) result.failures.push(statusFailure(step, err.status));
     return { result, proceed: false };
   }
 }
@@ -334,37 +328,15 @@ async function runSay(
   turnNo: number,
 ): Promise<{ result: StepResult; proceed: boolean }> {
   const text = renderText(step.text, vars);
-  const turn: RequestRecord = {
-    ...record,
-    outcome: 'interrupted',
-    passed: false,
-    failures: [],
-    contractViolations: [],
-  };
-  await executeAnswerTurn(
+  const { one: turn, step: result } = await conversationTurn(
     planned.mode,
     { humanMessage: text, chatHistory: [...history], expect: [] },
     { ...ctx, latency: turnSink(ctx.latency, turnNo) },
     start,
-    turn,
+    record,
+    step.index,
   );
-  record.contractViolations.push(...turn.contractViolations);
-  for (const k of ['requestId', 'ackMs', 'answerMs', 'syncMs', 'httpStatus'] as const) {
-    if (turn[k] !== undefined) (record as unknown as Record<string, unknown>)[k] = turn[k];
-  }
-  const endpoint = planned.mode === 'sync' ? SYNC_ENDPOINT : ASYNC_ENDPOINT;
-  const result: StepResult = {
-    index: step.index,
-    kind: 'say',
-    endpoint,
-    outcome: turn.outcome,
-    passed: false,
-    failures: [],
-  };
-  if (turn.httpStatus !== undefined) result.httpStatus = turn.httpStatus;
-  if (turn.requestId !== undefined) result.requestId = turn.requestId;
-  const latency = planned.mode === 'sync' ? turn.syncMs : turn.answerMs;
-  if (latency !== undefined) result.latencyMs = latency;
+  const latency = result.latencyMs;
   if (turn.answer !== undefined) record.answer = turn.answer;
   if (turn.outcome !== 'answered') {
     if (turn.error) result.error = turn.error;
@@ -399,12 +371,7 @@ const prefix =
  * steps is a conversation: counted open on the sink while it runs, its pauses (`think:`,
  * think.ts) waited before their steps, each step after a pause measured from the pause's end.
  */
-export async function executeSteps(
-  planned: PlannedRequest,
-  ctx: ExecuteContext,
-  start: number,
-  record: RequestRecord,
-): Promise<void> {
+export const executeSteps: RequestRun = async (planned, ctx, start, record) => {
   const steps = planned.scenario.steps ?? [];
   const conversation = steps.some((s) => s.kind === 'say');
   if (conversation) ctx.latency.conversation?.(1);
@@ -413,7 +380,7 @@ export async function executeSteps(
   } finally {
     if (conversation) ctx.latency.conversation?.(-1);
   }
-}
+};
 
 /**
  * Waits the pause before `step` when one applies. Returns the step's start (clock ms: the pause's
