@@ -28,7 +28,7 @@ export interface CompareReportsOptions extends CompareFilesOptions {}
  * were not judged (either run's latency figures not trusted: its generator was bound), else 0
  * (docs/exit-codes.md).
  */
-export type CompareReportsResult = CompareFilesResult;
+export interface CompareReportsResult extends CompareFilesResult {}
 
 function checkTolerances(opts: CompareOptions): void {
   const named: [keyof CompareOptions, string][] = [

@@ -36,7 +36,7 @@ import {
 import { retryPolicyFor } from '../client/retry.js';
 import { checkAccounting, type ProgressSnapshot, type RecordSink } from '../runner/index.js';
 import { createGrader, discoverModels, formatLlmUsage, llmSettings, type Grader } from '../llm/index.js';
-import { loadPolicy, PolicyJudge } from '../policy/index.js';
+import { loadPolicy, PolicyJudge, policyApplies } from '../policy/index.js';
 import type { Suite } from '../scenario/index.js';
 import { announceTarget, setupMessage } from './announce.js';
 import type { JobConfig, JobContext, JobIO, JobOutput, JobSpec, JobSummary } from './job-spec.js';
@@ -145,7 +145,8 @@ async function prepare<C extends JobConfig>(
   const { config, graded } = await checkBeforeSending(given, suites, spec, { discover: discoverModels });
   const baseline = config.baseline !== undefined ? await loadBaseline(config.baseline) : undefined;
   // A malformed policy file is the user's to fix before anything is sent (PolicyError, exit 2).
-  const policy = config.policy !== undefined ? new PolicyJudge(loadPolicy(config.policy)) : undefined;
+  const shop = config.policy !== undefined ? loadPolicy(config.policy) : undefined;
+  const policy = shop && policyApplies(shop, config.target.kind) ? new PolicyJudge(shop) : undefined;
   let secrets = jobSecrets(config, io.env ?? process.env);
   let redactor = createRedactor(secrets);
   const redact = (text: string): string => redactor(text);
@@ -160,6 +161,10 @@ async function prepare<C extends JobConfig>(
   // A job that reads no suite says nothing of which endpoint it uses: every one is checked.
   await preflight(config, log, io.stopSignal, spec.reads.deal === 'none' ? undefined : suites);
   if (live) log(`droidcheck: metrics at ${live.url}`);
+  if (shop && !policy)
+    log(
+      `droidcheck: ${shop.file} describes the embedded emulator's demo shop (appliesTo: embedded-emulator): not checked against a real service; describe your shop in it and remove appliesTo`,
+    );
   const addSecrets = (more: (string | null | undefined)[]): void => {
     secrets = [...secrets, ...more];
     redactor = createRedactor(secrets);

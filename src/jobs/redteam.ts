@@ -35,7 +35,7 @@ import {
   type Rephraser,
 } from '../llm/index.js';
 import { LatencyRecorder } from '../metrics/index.js';
-import { demoShopPolicy, loadPolicy, parsePolicy, type Policy } from '../policy/index.js';
+import { demoShopPolicy, loadPolicy, parsePolicy, policyApplies, type Policy } from '../policy/index.js';
 import {
   buildRedteamSection,
   CATEGORY_IDS,
@@ -110,11 +110,14 @@ function emulatorShop(): Policy | undefined {
  */
 function sourceOf(config: RedteamConfig): RedteamSource {
   const file = config.policy;
-  const policy = file !== undefined ? loadPolicy(file) : config.target.kind === 'remote' ? undefined : emulatorShop();
+  const given = file !== undefined ? loadPolicy(file) : undefined;
+  // The demo shop's policy (appliesTo: embedded-emulator) says nothing of a real service's shop.
+  const shop = given && policyApplies(given, config.target.kind) ? given : undefined;
+  const policy = shop ?? (config.target.kind === 'remote' ? undefined : emulatorShop());
   const { products, canaries } = config.redteam;
   return {
     products: products.length > 0 ? products : (policy?.catalogue ?? []).map((p) => p.name),
-    canaries: canaries.length > 0 ? canaries : file !== undefined ? [...(policy?.canaries ?? [])] : [],
+    canaries: canaries.length > 0 ? canaries : shop !== undefined ? [...(shop.canaries ?? [])] : [],
     policy,
   };
 }

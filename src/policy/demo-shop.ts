@@ -29,8 +29,9 @@ export function demoShopPolicy(shop: ShopCatalogue, schemaPath = './droidcheck.p
 # droidcheck.policy.yaml: the shop's own rules, checked on every answer of run, load, capacity and
 # redteam (docs/policy.md). A violation fails its scenario (exit 1); \`policy.violations\` is a
 # threshold metric. This one describes the demo shop of droidcheck's embedded emulator (written
-# by droidcheck init): replace it with your shop's price list before pointing droidcheck at
-# your service.
+# by droidcheck init): replace it with your shop's price list and remove appliesTo to check it
+# against your service.
+appliesTo: embedded-emulator      # the demo shop's rules: not checked against a real service
 currency: ${shop.currency}
 catalogue:                        # the price list: a cart line's unit price must be this one
 ${lines.join('\n')}

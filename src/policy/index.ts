@@ -9,5 +9,5 @@ export { demoShopPolicy } from './demo-shop.js';
 export { MAX_FINDINGS, PolicyJudge, type PolicySnapshot } from './judge.js';
 export { DEFAULT_POLICY_FILE, loadPolicy, parsePolicy } from './load.js';
 export { POLICY_RULES, type PolicyRuleId, RULE_IDS } from './registry.js';
-export { policyJsonSchema } from './schema.js';
+export { policyApplies, policyJsonSchema } from './schema.js';
 export type { CheckContext, Policy, PolicyFinding } from './types.js';

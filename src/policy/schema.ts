@@ -75,7 +75,16 @@ const pattern = z
   })
   .describe('text (whole words, case and whitespace ignored) or /regex/flags');
 
+/** What `appliesTo` takes: any target, or only the embedded emulator (its demo shop's policy). */
+const POLICY_TARGETS = ['any', 'embedded-emulator'] as const;
+
 export const policyFileSchema = z.strictObject({
+  appliesTo: z
+    .enum(POLICY_TARGETS)
+    .optional()
+    .describe(
+      "embedded-emulator: the file describes the embedded emulator's demo shop (droidcheck init writes it so) and is checked only when the target is the embedded emulator, never against a real service; remove it once the file describes your shop. Default any",
+    ),
   currency: z
     .string()
     .regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code such as THB')
@@ -112,6 +121,15 @@ export const policyFileSchema = z.strictObject({
 
 /** The file as read: amounts as numbers, percents as shares 0..1. */
 export type PolicyData = z.output<typeof policyFileSchema>;
+
+/**
+ * Whether the policy is checked against a target: a policy of the embedded emulator's demo shop
+ * (`appliesTo: embedded-emulator`) is not checked against a real service, whose shop it does not
+ * describe, so the starter `init` writes stays green against any droid that keeps to the spec.
+ */
+export function policyApplies(policy: Pick<PolicyData, 'appliesTo'>, target: 'emulator' | 'remote'): boolean {
+  return policy.appliesTo !== 'embedded-emulator' || target === 'emulator';
+}
 
 /** The JSON Schema (draft 2020-12) of the policy file, shipped as droidcheck.policy.schema.json. */
 export function policyJsonSchema(): Record<string, unknown> {

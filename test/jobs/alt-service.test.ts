@@ -473,6 +473,9 @@ describe('the first hour against another droid (other catalogue, intent names an
     });
     expect(remote.code, remote.stdout + remote.stderr).toBe(0);
     expect(remote.stdout).toMatch(/\d+ passed, 0 failed/);
+    // The policy init wrote is the demo shop's: left out against this droid, and said so.
+    expect(remote.stderr).toContain("droidcheck.policy.yaml describes the embedded emulator's demo shop");
+    expect(remote.stdout).not.toContain('Shop policy');
     expect(service.stats.asyncAccepted).toBeGreaterThanOrEqual(5);
     // Both modes ran every plain scenario, against a droid whose greeting raises no intent and
     // whose ask answers JSON of its own keys (test/helpers/alt-service.ts).
@@ -486,6 +489,8 @@ describe('the first hour against another droid (other catalogue, intent names an
 
     const local = await droidcheck(['run'], { cwd: project, maxMs: 120_000 });
     expect(local.code, local.stdout + local.stderr).toBe(0);
+    // ... and checked against the embedded emulator, whose shop it describes.
+    expect(local.stdout).toMatch(/Shop policy {2}\d+ answers checked against droidcheck\.policy\.yaml · 0 violations/);
 
     // The folder init wrote, its config file included, must serve `load` as it serves `run`
     // (the file holds only options every command takes; async exercises the webhook path).
