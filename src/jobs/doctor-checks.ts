@@ -17,21 +17,6 @@ import type { ProbeAnswer, ProbeResult } from './doctor-probe.js';
 import type { NetworkEstimate } from './network.js';
 
 export type CheckStatus = 'pass' | 'warn' | 'fail' | 'skip';
-export type CheckId =
-  | 'reachable'
-  | 'api'
-  | 'token'
-  | 'droid'
-  | 'async-settings'
-  | 'test-customer'
-  | 'answer-webhook'
-  | 'webhook-secret'
-  | 'verify-token'
-  | 'intent-secret'
-  | 'clock'
-  | 'network'
-  | 'round-trip'
-  | 'message-webhook';
 
 /** One line of the checklist. */
 export interface DoctorCheck {
@@ -51,7 +36,8 @@ const ADVISED_SECRET_CHARS = 32;
 /** The 400 of get-droid-answer-async to a humanMessage without content (spec: Errors; async docs page, word for word). */
 const MSG_INVALID_HUMAN_MESSAGE = 'Invalid humanMessage format';
 
-const TITLES: Readonly<Record<CheckId, string>> = {
+/** Each check's title, in the checklist's order (inOrder). */
+const TITLES = {
   reachable: 'reachable',
   api: 'answers JSON',
   token: 'token accepted',
@@ -66,7 +52,13 @@ const TITLES: Readonly<Record<CheckId, string>> = {
   network: 'network round trip',
   'round-trip': 'round trip',
   'message-webhook': 'message webhook',
-};
+} as const;
+
+export type CheckId = keyof typeof TITLES;
+
+/** The checks of `checks`, in the checklist's order (TITLES). */
+export const inOrder = (checks: ReadonlyMap<CheckId, DoctorCheck>): DoctorCheck[] =>
+  (Object.keys(TITLES) as CheckId[]).flatMap((id) => checks.get(id) ?? []);
 
 export function check(id: CheckId, status: CheckStatus, detail: string, fix?: string): DoctorCheck {
   return { id, title: TITLES[id], status, detail, ...(fix !== undefined && { fix }) };

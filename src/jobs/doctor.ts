@@ -27,7 +27,15 @@ import { Agent } from 'undici';
 import type { ResolvedDoctorConfig } from '../config/index.js';
 import { createRedactor, redactValue } from '../redact.js';
 import { jobSecrets } from './job-secrets.js';
-import { check, failures, networkCheck, secretChecks, type CheckId, type DoctorCheck } from './doctor-checks.js';
+import {
+  check,
+  failures,
+  inOrder,
+  networkCheck,
+  secretChecks,
+  type CheckId,
+  type DoctorCheck,
+} from './doctor-checks.js';
 import type { ProbeTarget } from './doctor-probe.js';
 import { roundTrip } from './doctor-round-trip.js';
 import { cheapChecks, PROBE_TIMEOUT_MS } from './preflight.js';
@@ -101,23 +109,6 @@ async function openDoctorTarget(config: ResolvedDoctorConfig): Promise<DoctorTar
     },
   };
 }
-
-const ORDER: readonly CheckId[] = [
-  'reachable',
-  'api',
-  'token',
-  'droid',
-  'async-settings',
-  'test-customer',
-  'answer-webhook',
-  'webhook-secret',
-  'verify-token',
-  'intent-secret',
-  'clock',
-  'network',
-  'round-trip',
-  'message-webhook',
-];
 
 /** The round trip (and the message webhook after it), or a skip when the cheap checks did not pass. */
 async function roundTripChecks(
@@ -194,7 +185,7 @@ export async function doctor(config: ResolvedDoctorConfig, io: DoctorIO): Promis
   } finally {
     await t.close();
   }
-  const list = ORDER.map((id) => checks.get(id)).filter((c): c is DoctorCheck => c !== undefined);
+  const list = inOrder(checks);
   const result: DoctorResult = { target: t.label, checks: list, network, exitCode: failures(list).length > 0 ? 2 : 0 };
   return redactValue(result, redact);
 }
