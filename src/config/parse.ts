@@ -74,14 +74,18 @@ export function parseShare(value: string | number, flag: string): number {
   return n;
 }
 
+/** `value` as a URL; UsageError `<where>: "<value>" is not a <what>; write e.g. <example>` when it is none. */
+function urlOf(value: string, where: string, what: string, example: string): URL {
+  try {
+    return new URL(value);
+  } catch {
+    throw new UsageError(`${where}: "${value}" is not a ${what}; write e.g. ${example}`);
+  }
+}
+
 /** An absolute http(s) URL; trailing slashes removed. */
 export function parseUrl(value: string, flag: string): string {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new UsageError(`${flag}: "${value}" is not a URL; write e.g. https://service.example`);
-  }
+  const url = urlOf(value, flag, 'URL', 'https://service.example');
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
     throw new UsageError(`${flag}: "${value}" must be an http:// or https:// URL`);
   return value.replace(/\/+$/, '');
@@ -116,12 +120,7 @@ export const DEFAULT_STREAM = 'droidcheck:deliveries';
  * history. Throws UsageError naming `where`.
  */
 export function parseRedisUrl(value: string, where: string, fromEnv = false): string {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new UsageError(`${where}: "${value}" is not a Redis URL; write e.g. redis://127.0.0.1:6379/0`);
-  }
+  const url = urlOf(value, where, 'Redis URL', 'redis://127.0.0.1:6379/0');
   if (url.protocol !== 'redis:' && url.protocol !== 'rediss:')
     throw new UsageError(
       `${where}: "${url.protocol}//..." must be a redis:// or rediss:// URL, e.g. redis://127.0.0.1:6379/0`,

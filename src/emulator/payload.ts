@@ -16,12 +16,15 @@ export interface PayloadMeta {
   timestamp: string;
 }
 
+/** `fields` between the ids and the timing, in the order of the spec's tables. */
+function framed<T extends object>(meta: PayloadMeta, fields: T) {
+  const { requestId, droidId, customerId, executionTime, timestamp } = meta;
+  return { requestId, droidId, customerId, ...fields, executionTime, timestamp };
+}
+
 /** Field order follows the spec's table. */
 export function buildAnswerPayload(body: AnswerBody, meta: PayloadMeta): AnswerPayload {
-  return {
-    requestId: meta.requestId,
-    droidId: meta.droidId,
-    customerId: meta.customerId,
+  return framed(meta, {
     responses: body.responses,
     addressParsing: body.addressParsing,
     customerInsight: body.customerInsight,
@@ -29,22 +32,12 @@ export function buildAnswerPayload(body: AnswerBody, meta: PayloadMeta): AnswerP
     customExtractedInfo: body.customExtractedInfo,
     answer: body.answer,
     intents: body.intents,
-    executionTime: meta.executionTime,
-    timestamp: meta.timestamp,
-  };
+  });
 }
 
 /** The failure payload: answer "", error set, other sections absent (spec: Error payload). */
 export function buildErrorPayload(error: string, meta: PayloadMeta): ErrorPayload {
-  return {
-    requestId: meta.requestId,
-    droidId: meta.droidId,
-    customerId: meta.customerId,
-    answer: '',
-    error,
-    executionTime: meta.executionTime,
-    timestamp: meta.timestamp,
-  };
+  return framed(meta, { answer: '', error });
 }
 
 export type AnswerRequestCheck =

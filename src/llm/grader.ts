@@ -274,16 +274,12 @@ export function createGrader(config: ResolvedLlmConfig, options: GraderOptions =
   const signalFor = (signal?: AbortSignal): AbortSignal =>
     signal ? AbortSignal.any([signal, closing.signal]) : closing.signal;
 
-  const judge = (request: JudgeRequest, callerSignal?: AbortSignal): Promise<GradeResult> =>
-    judgeWith(state, request, signalFor(callerSignal));
-  const similar = (request: SimilarRequest, callerSignal?: AbortSignal): Promise<GradeResult> =>
-    similarWith(state, request, signalFor(callerSignal));
-
-  const countErrors =
-    <A extends unknown[]>(fn: (...args: A) => Promise<GradeResult>) =>
-    async (...args: A): Promise<GradeResult> => {
+  // A grade of either kind: the caller's signal or close() stops it; a failure is a judge error counted.
+  const grade =
+    <R>(gradeWith: (state: GraderState, request: R, signal: AbortSignal) => Promise<GradeResult>) =>
+    async (request: R, callerSignal?: AbortSignal): Promise<GradeResult> => {
       try {
-        return await fn(...args);
+        return await gradeWith(state, request, signalFor(callerSignal));
       } catch (err) {
         counts.judgeErrors += 1;
         throw err;
@@ -291,8 +287,8 @@ export function createGrader(config: ResolvedLlmConfig, options: GraderOptions =
     };
 
   return {
-    judge: countErrors(judge),
-    similar: countErrors(similar),
+    judge: grade(judgeWith),
+    similar: grade(similarWith),
     usage: () => ({ ...counts }),
     async close() {
       closing.abort();
