@@ -62,17 +62,12 @@ export function checkAnswerRequest(body: unknown, allowStringMessage: boolean): 
   } else return { ok: false, message: MSG_INVALID_HUMAN_MESSAGE };
   const ch = b.chatHistory;
   if (ch === undefined || ch === null) return { ok: true, humanMessage, chatHistory: [] };
-  if (!Array.isArray(ch)) return { ok: false, message: MSG_INVALID_CHAT_HISTORY };
-  for (const item of ch as unknown[]) {
+  const valid = (item: unknown): boolean => {
     const t = item as { content?: unknown; type?: unknown } | null;
-    if (
-      typeof t !== 'object' ||
-      t === null ||
-      typeof t.content !== 'string' ||
-      (t.type !== 'human' && t.type !== 'ai')
-    ) {
-      return { ok: false, message: MSG_INVALID_CHAT_HISTORY };
-    }
-  }
+    return (
+      typeof t === 'object' && t !== null && typeof t.content === 'string' && (t.type === 'human' || t.type === 'ai')
+    );
+  };
+  if (!Array.isArray(ch) || !ch.every(valid)) return { ok: false, message: MSG_INVALID_CHAT_HISTORY };
   return { ok: true, humanMessage, chatHistory: ch as ChatHistoryItem[] };
 }

@@ -14,6 +14,7 @@
 import { MIN_SECRET_CHARS } from '../config/index.js';
 import { formatMs } from '../units.js';
 import type { ProbeAnswer, ProbeResult } from './doctor-probe.js';
+import type { SecretBearingConfig } from './job-secrets.js';
 import type { NetworkEstimate } from './network.js';
 
 export type CheckStatus = 'pass' | 'warn' | 'fail' | 'skip';
@@ -401,17 +402,11 @@ function secretCheck(role: SecretRole, value: string | undefined, generated: boo
   return check(role.id, 'pass', `${role.variable} set, ${value.length} characters`);
 }
 
-type Secret = string | null | undefined;
-
 /**
  * secretCheck of each of a job's secrets (null: not set); `unset: false` leaves out the ones not
  * set. `generated`: as secretCheck.
  */
-export function secretChecks(
-  s: { webhookSecret?: Secret; verifyToken?: Secret; intentSecret?: Secret },
-  generated: boolean,
-  unset = true,
-): DoctorCheck[] {
+export function secretChecks(s: SecretBearingConfig, generated: boolean, unset = true): DoctorCheck[] {
   const values = { 'webhook-secret': s.webhookSecret, 'verify-token': s.verifyToken, 'intent-secret': s.intentSecret };
   return SECRET_ROLES.flatMap((role) => {
     const value = values[role.id] ?? undefined;

@@ -62,8 +62,10 @@ async function messageWebhookCheck(
   before: { accepted: number; badSecret: number },
 ): Promise<DoctorCheck | undefined> {
   const m = o.messages;
+  const say = (status: DoctorCheck['status'], detail: string, fix?: string) =>
+    check('message-webhook', status, detail, fix);
   if (!m) return undefined;
-  if ('skip' in m) return check('message-webhook', 'skip', m.skip);
+  if ('skip' in m) return say('skip', m.skip);
   if (customerId !== undefined) {
     o.log(
       `droidcheck doctor: message webhook: watching the receiver's /messages for a forwarded message, up to ${formatMs(m.withinMs)} from the request`,
@@ -74,29 +76,25 @@ async function messageWebhookCheck(
       o.signal,
     );
     if (got.kind === 'message')
-      return check(
-        'message-webhook',
+      return say(
         'pass',
         `a forwarded message of customer ${customerId} (type ${String(got.payload.type)}) reached the receiver ${formatMs(Math.max(0, got.receivedAt - t0))} after the request`,
       );
   }
   const now = o.receiver.inboundStats().messages;
   if (now.accepted > before.accepted)
-    return check(
-      'message-webhook',
+    return say(
       'pass',
       `${now.accepted - before.accepted} forwarded message(s) reached the receiver during the round trip`,
     );
   const fix = `configure the Automation Panel's message webhook as ${m.url} with the verify token (the value of DROID_VERIFY_TOKEN): send steps that wait for the bot's reply need it`;
   if (now.badSecret > before.badSecret)
-    return check(
-      'message-webhook',
+    return say(
       'fail',
       `the receiver refused ${now.badSecret - before.badSecret} forwarded message(s) for a wrong verify_token`,
       `set the service's Verify Token (the Automation Panel's message webhook) to the value of DROID_VERIFY_TOKEN`,
     );
-  return check(
-    'message-webhook',
+  return say(
     'warn',
     `no message webhook delivery within ${formatMs(m.withinMs)} of the request (the service may not forward the async endpoint's test conversation; run's first reply wait tells for sure)`,
     fix,

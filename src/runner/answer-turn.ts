@@ -281,7 +281,7 @@ export function executeAnswerTurn(
  * into a record of its own (`record`'s fields, a fresh outcome and lists) whose contract
  * violations, requestId, timings and HTTP status are then copied to `record`. Returns that
  * record and the turn's `say` step result at `index` (latency: the sync response, or the
- * webhook of an async answer, ms).
+ * webhook of an async answer, ms; the turn's error, when it has one).
  */
 export async function conversationTurn(
   mode: AnswerMode,
@@ -304,5 +304,6 @@ export async function conversationTurn(
   if (one.requestId !== undefined) step.requestId = one.requestId;
   const latencyMs = mode === 'sync' ? one.syncMs : one.answerMs;
   if (latencyMs !== undefined) step.latencyMs = latencyMs;
+  if (one.error) step.error = one.error;
   return { one, step };
 }

@@ -50,7 +50,6 @@ function turnAsker(planned: PlannedRequest, ctx: ExecuteContext, start: number, 
     // The turn had no expectations: its failures are the shop policy's violations.
     step.failures = one.failures;
     record.failures.push(...one.failures);
-    if (one.error) step.error = one.error;
     record.steps!.push(step);
     if (one.outcome !== 'answered') throw new TurnFailed(one.outcome, one.error);
     return { payload: one.answer, latencyMs: step.latencyMs ?? 0 };

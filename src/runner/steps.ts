@@ -96,6 +96,9 @@ function invoke(step: CallStep, vars: Vars, ctx: ExecuteContext): Promise<Client
 
 type Turn = { humanMessage: string; chatHistory: ChatHistoryItem[] };
 
+/** A step's result, and whether the scenario goes on to the next step. */
+type StepEnd = { result: StepResult; proceed: boolean };
+
 /**
  * Checks the expectations (templates rendered), latency and captures of a step's response.
  * `expect` overrides the step's own (a send without its reply leaves out `reply.*`).
@@ -140,7 +143,7 @@ async function judgeStep(
   return captureOk;
 }
 
-const interrupted = (result: StepResult, what: string): { result: StepResult; proceed: boolean } => {
+const interrupted = (result: StepResult, what: string): StepEnd => {
   result.outcome = 'interrupted';
   result.error = { code: 'DROIDCHECK_ERR_ABORTED', message: `run interrupted while waiting for ${what}` };
   return { result, proceed: false };
@@ -148,7 +151,8 @@ const interrupted = (result: StepResult, what: string): { result: StepResult; pr
 
 /**
  * After the expectations of a step whose droid answered: awaits its intent webhook and judges
- * it into `result` (see module docs). `answeredAt`: when the answer (or reply) arrived, clock ms.
+ * it into `result` (see module docs). `answeredAt`: when the answer (or reply) arrived, clock ms;
+ * `proceed`: what the step's own judging said (an interrupted wait stops the scenario).
  */
 async function judgeIntentWebhook(
   step: Step,
@@ -159,9 +163,10 @@ async function judgeIntentWebhook(
   stepStart: number,
   answeredAt: number,
   preferMids: string[],
-): Promise<boolean> {
+  proceed: boolean,
+): Promise<StepEnd> {
   const hook = step.intentWebhook;
-  if (!hook) return true;
+  if (!hook) return { result, proceed };
   const expect = renderExpectations(hook.expect, vars);
   const named = expect.find(
     (e) => e.path === 'intent' && e.matcher === 'equals' && typeof e.expected === 'string' && !e.options?.ignoreCase,
@@ -177,7 +182,7 @@ async function judgeIntentWebhook(
     },
     ctx,
   );
-  if (end.interrupted) return false;
+  if (end.interrupted) return interrupted(result, 'the intent webhook');
   if (end.failure) result.failures.push(end.failure);
   if (end.payload !== null) {
     if (end.contract) addContract(record, 'intent-webhook', end.contract, ctx.notes, undefined, end.payload);
@@ -189,7 +194,7 @@ async function judgeIntentWebhook(
     if (ev.judgeErrors.length > 0) result.judgeErrors = (result.judgeErrors ?? 0) + ev.judgeErrors.length;
   }
   result.passed = result.failures.length === 0 && result.judgeErrors === undefined;
-  return true;
+  return { result, proceed };
 }
 
 /** The send body with the reply: `{ ...sendResponse, reply }` (a non-object response gives `{ reply }`). */
@@ -208,7 +213,7 @@ async function judgeSendWithReply(
   record: RequestRecord,
   vars: Vars,
   t0: number,
-): Promise<{ result: StepResult; proceed: boolean }> {
+): Promise<StepEnd> {
   const customerId = customerIdOf(step, vars);
   const end = step.waitForReply
     ? await awaitReply(step.waitForReply, customerId, t0, ctx)
@@ -236,9 +241,7 @@ async function judgeSendWithReply(
   const mids = [end.payload.mid, (body as { mid?: unknown } | null)?.mid].filter(
     (m): m is string => typeof m === 'string',
   );
-  if (!(await judgeIntentWebhook(step, result, vars, ctx, record, t0, end.receivedAt, mids)))
-    return interrupted(result, 'the intent webhook');
-  return { result, proceed };
+  return judgeIntentWebhook(step, result, vars, ctx, record, t0, end.receivedAt, mids, proceed);
 }
 
 /** The failure of a call answered HTTP `got` where the step names its `status`. */
@@ -257,7 +260,7 @@ async function runCall(
   record: RequestRecord,
   vars: Vars,
   t0: number,
-): Promise<{ result: StepResult; proceed: boolean }> {
+): Promise<StepEnd> {
   const endpoint = CALL_ENDPOINTS[step.call];
   const result: StepResult = {
     index: step.index,
@@ -326,7 +329,7 @@ async function runSay(
   vars: Vars,
   history: ChatHistoryItem[],
   turnNo: number,
-): Promise<{ result: StepResult; proceed: boolean }> {
+): Promise<StepEnd> {
   const text = renderText(step.text, vars);
   const { one: turn, step: result } = await conversationTurn(
     planned.mode,
@@ -339,7 +342,6 @@ async function runSay(
   const latency = result.latencyMs;
   if (turn.answer !== undefined) record.answer = turn.answer;
   if (turn.outcome !== 'answered') {
-    if (turn.error) result.error = turn.error;
     if (turn.answer !== undefined) result.body = turn.answer;
     return { result, proceed: false };
   }
@@ -354,12 +356,9 @@ async function runSay(
     { type: 'human', content: text },
     { type: 'ai', content: typeof answerText === 'string' ? answerText : '' },
   );
-  if (step.intentWebhook && latency !== undefined && !ctx.ackOnly) {
-    const mids = turn.requestId !== undefined ? [turn.requestId] : [];
-    if (!(await judgeIntentWebhook(step, result, vars, ctx, record, start, start + latency, mids)))
-      return interrupted(result, 'the intent webhook');
-  }
-  return { result, proceed };
+  if (!step.intentWebhook || latency === undefined || ctx.ackOnly) return { result, proceed };
+  const mids = turn.requestId !== undefined ? [turn.requestId] : [];
+  return judgeIntentWebhook(step, result, vars, ctx, record, start, start + latency, mids, proceed);
 }
 
 const prefix =
@@ -376,7 +375,7 @@ export const executeSteps: RequestRun = async (planned, ctx, start, record) => {
   const conversation = steps.some((s) => s.kind === 'say');
   if (conversation) ctx.latency.conversation?.(1);
   try {
-    await runSteps(planned, steps, ctx, start, record);
+    await runSteps(planned, ctx, start, record);
   } finally {
     if (conversation) ctx.latency.conversation?.(-1);
   }
@@ -404,13 +403,8 @@ async function thinkBefore(
   return (await pause(until - ctx.clock.now(), ctx.abortSignal)) ? until : undefined;
 }
 
-async function runSteps(
-  planned: PlannedRequest,
-  steps: readonly Step[],
-  ctx: ExecuteContext,
-  start: number,
-  record: RequestRecord,
-): Promise<void> {
+const runSteps: RequestRun = async (planned, ctx, start, record) => {
+  const steps = planned.scenario.steps ?? [];
   const vars: Vars = { ...(planned.scenario.vars ?? {}) };
   const history: ChatHistoryItem[] = [...planned.scenario.chatHistory];
   const state: { random?: () => number } = {};
@@ -444,4 +438,4 @@ async function runSteps(
   }
   record.passed =
     record.outcome === 'answered' && record.steps.length === steps.length && record.steps.every((s) => s.passed);
-}
+};
