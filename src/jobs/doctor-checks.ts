@@ -65,6 +65,12 @@ export function check(id: CheckId, status: CheckStatus, detail: string, fix?: st
   return { id, title: TITLES[id], status, detail, ...(fix !== undefined && { fix }) };
 }
 
+/** `check` with its id given once, for a function that words several lines of one check. */
+const checkOf =
+  (id: CheckId) =>
+  (status: CheckStatus, detail: string, fix?: string): DoctorCheck =>
+    check(id, status, detail, fix);
+
 const answered = (p: ProbeResult | undefined): p is ProbeAnswer => p?.kind === 'answer';
 const statusText = (p: ProbeAnswer): string =>
   `HTTP ${p.status}${p.error ? ` ${p.error}` : ''}${p.message ? `: ${p.message}` : ''}`;
@@ -77,6 +83,7 @@ export type TcpResult =
 /** reachable: a TCP connect, then any HTTP answer to GET channels. */
 export function reachableCheck(tcp: TcpResult, channels: ProbeResult | undefined): DoctorCheck {
   const where = `${tcp.host}:${tcp.port}`;
+  const reachable = checkOf('reachable');
   if (!tcp.ok) {
     const fix =
       tcp.code === 'ECONNREFUSED'
@@ -86,18 +93,16 @@ export function reachableCheck(tcp: TcpResult, channels: ProbeResult | undefined
           : tcp.code === undefined
             ? `no answer from ${where}: a firewall, a wrong host or no network; check --base-url`
             : `check --base-url (host and port), your network and that the service is up`;
-    return check('reachable', 'fail', `TCP connect to ${where} failed (${tcp.code ?? tcp.message})`, fix);
+    return reachable('fail', `TCP connect to ${where} failed (${tcp.code ?? tcp.message})`, fix);
   }
   if (!answered(channels)) {
-    return check(
-      'reachable',
+    return reachable(
       'fail',
       `TCP connect to ${where} in ${formatMs(tcp.ms)}, but no HTTP answer to GET channels (${channels?.kind === 'no-answer' ? (channels.code ?? channels.message) : 'not sent'})`,
       'something else listens there, or it speaks TLS: check the scheme (https:// for a TLS port) and the port of --base-url',
     );
   }
-  return check(
-    'reachable',
+  return reachable(
     'pass',
     `TCP connect to ${where} in ${formatMs(tcp.ms)}; HTTP ${channels.status} from GET channels in ${formatMs(channels.elapsedMs)}`,
   );
@@ -107,44 +112,37 @@ const isHtml = (p: ProbeAnswer): boolean => p.contentType.includes('html') || p.
 
 /** answers JSON: GET channels answered the API's JSON (not an HTML page, not a missing route). */
 export function apiCheck(channels: ProbeResult | undefined): DoctorCheck {
-  if (!answered(channels)) return check('api', 'skip', 'needs an HTTP answer');
+  const api = checkOf('api');
+  if (!answered(channels)) return api('skip', 'needs an HTTP answer');
   const root = '--base-url must be the service root (e.g. https://your-dealdroid.com), without /api/droids/...';
   if (channels.json === undefined) {
     if (isHtml(channels))
-      return check(
-        'api',
+      return api(
         'fail',
         `GET channels answered an HTML page (HTTP ${channels.status}, ${channels.contentType || 'no content-type'}), not JSON`,
         `a web page (a login page, a proxy's error page?) answers there: ${root}`,
       );
-    return check(
-      'api',
+    return api(
       'fail',
       `GET channels answered HTTP ${channels.status} with a body that is not JSON (${channels.contentType || 'no content-type'})`,
       root,
     );
   }
   if (channels.status === 404 || channels.status === 405)
-    return check('api', 'fail', `GET channels: ${statusText(channels)}`, `no such route: ${root}`);
+    return api('fail', `GET channels: ${statusText(channels)}`, `no such route: ${root}`);
   if (channels.status === 429)
-    return check(
-      'api',
+    return api(
       'warn',
       `GET channels: ${statusText(channels)} (rate limited)`,
       "the plan's rate limit was reached: wait, or lower the load of other clients on this token",
     );
   if (channels.status >= 500)
-    return check(
-      'api',
+    return api(
       'fail',
       `GET channels: ${statusText(channels)}`,
       'the service is up but failing: try again later, or ask its operator',
     );
-  return check(
-    'api',
-    'pass',
-    `GET channels: HTTP ${channels.status}, ${channels.contentType || 'JSON without a content-type'}`,
-  );
+  return api('pass', `GET channels: HTTP ${channels.status}, ${channels.contentType || 'JSON without a content-type'}`);
 }
 
 /** token accepted (401) and droid id (403), from GET channels and the async probe. */
@@ -153,25 +151,23 @@ export function accessChecks(tokenSet: boolean, probes: readonly (ProbeResult | 
   const refused = answers.find((p) => p.status === 401);
   const denied = answers.find((p) => p.status === 403);
   const api = answers.filter((p) => p.json !== undefined && p.status !== 404 && p.status !== 405);
+  const tokenCheck = checkOf('token');
   let token: DoctorCheck;
   if (!tokenSet)
-    token = check(
-      'token',
+    token = tokenCheck(
       'fail',
       'DROID_API_TOKEN is not set',
       'export DROID_API_TOKEN=... (dashboard: Automation Panel, "When Receive message from Third Party"), or put it in .env; never in a flag or a file of the repository',
     );
   else if (refused)
-    token = check(
-      'token',
+    token = tokenCheck(
       'fail',
       `${refused.what}: ${statusText(refused)}`,
       'the token was refused: check DROID_API_TOKEN (regenerating the token in the Automation Panel invalidates the old one at once)',
     );
-  else if (api.length === 0) token = check('token', 'skip', 'needs a JSON answer of the API');
+  else if (api.length === 0) token = tokenCheck('skip', 'needs a JSON answer of the API');
   else
-    token = check(
-      'token',
+    token = tokenCheck(
       'pass',
       `accepted by ${api.map((p) => `${p.what} (HTTP ${p.status}${p.status === 400 && p.message && refusalKind(p.message) === 'invalid-message' ? ` ${p.message}, as intended` : ''})`).join(' and ')}`,
     );
@@ -233,10 +229,10 @@ export function answerWebhookFix(webhookUrl: string | undefined): string {
   return `set the answer webhook URL in Settings > Integrations, "When AI Answer Ready"${webhookUrl ? `, to ${webhookUrl}` : ''}`;
 }
 
-/** test customer and answer webhook, both skipped for `why`. */
-const bothSkipped = (why: string): DoctorCheck[] => [
-  check('test-customer', 'skip', why),
-  check('answer-webhook', 'skip', why),
+/** test customer and answer webhook, both `status` for the same reason. */
+export const bothChecks = (status: CheckStatus, why: string): DoctorCheck[] => [
+  check('test-customer', status, why),
+  check('answer-webhook', status, why),
 ];
 
 /** The fix of a missing test customer. */
@@ -264,7 +260,7 @@ export function refusalChecks(
     ];
   if (kind === 'other') {
     const fix = `the service refused the request for a reason of its own settings: do what its message says (the async endpoint also needs ${answerWebhookFix(webhookUrl).replace(/^set /, '')} and a test customer in the droid's settings)`;
-    return [check('async-settings', 'fail', what, fix), ...bothSkipped('not verified')];
+    return [check('async-settings', 'fail', what, fix), ...bothChecks('skip', 'not verified')];
   }
   return undefined;
 }
@@ -282,12 +278,13 @@ export function asyncConfigChecks(
   webhookUrl: string | undefined,
 ): DoctorCheck[] {
   if (!answered(asyncProbe) || access.some((c) => c.status !== 'pass'))
-    return bothSkipped('needs an accepted token and droid');
+    return bothChecks('skip', 'needs an accepted token and droid');
   const what = `get-droid-answer-async: ${quoteAnswer(asyncProbe)}`;
   if (asyncProbe.status === 400) {
     const refused = refusalChecks(refusalKind(refusalText(asyncProbe)), what, webhookUrl);
     if (refused) return refused;
-    return bothSkipped(
+    return bothChecks(
+      'skip',
       'not verified: the service checked the (deliberately invalid) message first, so nothing was queued; --round-trip verifies it with one real answer',
     );
   }
@@ -379,27 +376,26 @@ const SECRET_ROLES: readonly SecretRole[] = [
  * uses a random one when unset.
  */
 function secretCheck(role: SecretRole, value: string | undefined, generated: boolean): DoctorCheck | undefined {
+  const say = checkOf(role.id);
   const make = `set ${role.variable} to ${ADVISED_SECRET_CHARS} random characters (openssl rand -base64 32) and the same value in ${role.where}`;
   if (value === undefined || value === '') {
     if (role.id === 'intent-secret') return undefined;
-    if (generated) return check(role.id, 'pass', `${role.variable} not set: the embedded emulator uses a random one`);
-    return check(role.id, 'warn', `${role.variable} is not set: ${role.without}`, make);
+    if (generated) return say('pass', `${role.variable} not set: the embedded emulator uses a random one`);
+    return say('warn', `${role.variable} is not set: ${role.without}`, make);
   }
   if (value.length < MIN_SECRET_CHARS)
-    return check(
-      role.id,
+    return say(
       'fail',
       `${role.variable} is ${value.length} characters long; droidcheck needs at least ${MIN_SECRET_CHARS} (run and load refuse it)`,
       make,
     );
   if (value.length < ADVISED_SECRET_CHARS)
-    return check(
-      role.id,
+    return say(
       'warn',
       `${role.variable} is ${value.length} characters long; at least ${ADVISED_SECRET_CHARS} are advised`,
       make,
     );
-  return check(role.id, 'pass', `${role.variable} set, ${value.length} characters`);
+  return say('pass', `${role.variable} set, ${value.length} characters`);
 }
 
 /**

@@ -19,7 +19,7 @@ import type { DroidClient } from '../client/index.js';
 import { ApiError } from '../errors.js';
 import type { DeliverySource, WebhookMatch } from '../receiver/index.js';
 import { formatMs } from '../units.js';
-import { answerWebhookFix, check, refusalChecks, refusalKind, type DoctorCheck } from './doctor-checks.js';
+import { answerWebhookFix, bothChecks, check, refusalChecks, refusalKind, type DoctorCheck } from './doctor-checks.js';
 import { ROUND_TRIP_MESSAGE } from './doctor-probe.js';
 
 export interface RoundTripOptions {
@@ -198,11 +198,7 @@ export async function roundTrip(o: RoundTripOptions): Promise<RoundTripResult> {
   } catch (err) {
     return refusal(err, o);
   }
-  const accepted = `the async endpoint accepted a request (${requestId})`;
-  const settled = [
-    check('test-customer', 'pass', `configured: ${accepted}`),
-    check('answer-webhook', 'pass', `configured: ${accepted}`),
-  ];
+  const settled = bothChecks('pass', `configured: the async endpoint accepted a request (${requestId})`);
   const server = o.rttMs !== undefined ? ` (ack minus the round trip ${formatMs(Math.max(0, ackMs - o.rttMs))})` : '';
   const watch = watchRefusals(o.receiver);
   let match: WebhookMatch | 'bad-secret' | 'malformed';

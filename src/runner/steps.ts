@@ -78,11 +78,9 @@ function invoke(step: CallStep, vars: Vars, ctx: ExecuteContext): Promise<Client
     case 'channels':
       return c.channels(opts);
     case 'messages':
-      return c.messages(customerIdOf(step, vars), opts);
     case 'customer':
-      return c.customer(customerIdOf(step, vars), opts);
     case 'conversations':
-      return c.conversations(customerIdOf(step, vars), opts);
+      return c[step.call](customerIdOf(step, vars), opts);
     case 'ask':
       return c.ask(customerIdOf(step, vars), text(step.prompt), opts);
     case 'send':
