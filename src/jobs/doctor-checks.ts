@@ -57,9 +57,9 @@ const TITLES = {
 
 export type CheckId = keyof typeof TITLES;
 
-/** The checks of `checks`, in the checklist's order (TITLES). */
-export const inOrder = (checks: ReadonlyMap<CheckId, DoctorCheck>): DoctorCheck[] =>
-  (Object.keys(TITLES) as CheckId[]).flatMap((id) => checks.get(id) ?? []);
+/** The checks of `checks` in the checklist's order (TITLES), the last of each id. */
+export const inOrder = (checks: readonly DoctorCheck[]): DoctorCheck[] =>
+  (Object.keys(TITLES) as CheckId[]).flatMap((id) => checks.findLast((c) => c.id === id) ?? []);
 
 export function check(id: CheckId, status: CheckStatus, detail: string, fix?: string): DoctorCheck {
   return { id, title: TITLES[id], status, detail, ...(fix !== undefined && { fix }) };

@@ -27,15 +27,7 @@ import { Agent } from 'undici';
 import type { ResolvedDoctorConfig } from '../config/index.js';
 import { createRedactor, redactValue } from '../redact.js';
 import { jobSecrets } from './job-secrets.js';
-import {
-  check,
-  failures,
-  inOrder,
-  networkCheck,
-  secretChecks,
-  type CheckId,
-  type DoctorCheck,
-} from './doctor-checks.js';
+import { check, type DoctorCheck, failures, inOrder, networkCheck, secretChecks } from './doctor-checks.js';
 import type { ProbeTarget } from './doctor-probe.js';
 import { roundTrip } from './doctor-round-trip.js';
 import { cheapChecks, PROBE_TIMEOUT_MS } from './preflight.js';
@@ -110,7 +102,10 @@ async function openDoctorTarget(config: ResolvedDoctorConfig): Promise<DoctorTar
   };
 }
 
-/** The round trip (and the message webhook after it), or a skip when the cheap checks did not pass. */
+/**
+ * The round trip (and the checks it settles, and the message webhook after it), or a skip when
+ * the cheap checks did not pass.
+ */
 async function roundTripChecks(
   config: ResolvedDoctorConfig,
   io: DoctorIO,
@@ -118,35 +113,27 @@ async function roundTripChecks(
   accessOk: boolean,
   network: NetworkEstimate | undefined,
   log: (line: string) => void,
-  checks: Map<CheckId, DoctorCheck>,
-): Promise<void> {
+): Promise<DoctorCheck[]> {
   const o = t.opened;
   if (!accessOk || !o?.webhookUrl || !o.localUrl)
-    checks.set(
-      'round-trip',
-      check('round-trip', 'skip', 'needs a reachable target that accepts the token and the droid'),
-    );
-  else {
-    const messages = o.emulator
-      ? { skip: 'the embedded emulator forwards the messages of send only (run wires it to the receiver)' }
-      : { withinMs: config.messageWebhookCheckMs, url: o.messagesUrl ?? '/messages of the receiver' };
-    const rt = await roundTrip({
-      client: o.client,
-      receiver: o.receiver,
-      webhookUrl: o.webhookUrl,
-      localUrl: o.localUrl,
-      baseUrl: t.probe.baseUrl,
-      droidId: t.probe.droidId,
-      timeoutMs: config.timeoutMs,
-      rttMs: network?.rttMs,
-      signal: io.signal,
-      log,
-      messages,
-    });
-    for (const c of rt.settled) checks.set(c.id, c);
-    checks.set('round-trip', rt.roundTrip);
-    if (rt.messageWebhook) checks.set('message-webhook', rt.messageWebhook);
-  }
+    return [check('round-trip', 'skip', 'needs a reachable target that accepts the token and the droid')];
+  const messages = o.emulator
+    ? { skip: 'the embedded emulator forwards the messages of send only (run wires it to the receiver)' }
+    : { withinMs: config.messageWebhookCheckMs, url: o.messagesUrl ?? '/messages of the receiver' };
+  const rt = await roundTrip({
+    client: o.client,
+    receiver: o.receiver,
+    webhookUrl: o.webhookUrl,
+    localUrl: o.localUrl,
+    baseUrl: t.probe.baseUrl,
+    droidId: t.probe.droidId,
+    timeoutMs: config.timeoutMs,
+    rttMs: network?.rttMs,
+    signal: io.signal,
+    log,
+    messages,
+  });
+  return [...rt.settled, rt.roundTrip, ...(rt.messageWebhook ? [rt.messageWebhook] : [])];
 }
 
 /**
@@ -160,7 +147,7 @@ export async function doctor(config: ResolvedDoctorConfig, io: DoctorIO): Promis
   const emulated = t.opened?.emulator !== undefined;
   const webhookUrl = t.opened?.webhookUrl;
   redact = createRedactor(jobSecrets(config, io.env ?? process.env, t.opened?.emulator?.token));
-  const checks = new Map<CheckId, DoctorCheck>();
+  const checks: DoctorCheck[] = [];
   let network: NetworkEstimate | undefined;
   try {
     if (emulated && webhookUrl) log(`droidcheck doctor: ${t.label}, answer webhook ${webhookUrl}`);
@@ -172,16 +159,17 @@ export async function doctor(config: ResolvedDoctorConfig, io: DoctorIO): Promis
       webhookUrl,
       signal: io.signal,
     });
-    for (const c of cheap.checks) checks.set(c.id, c);
-    for (const c of secretChecks(config, emulated)) checks.set(c.id, c);
+    checks.push(...cheap.checks);
+    checks.push(...secretChecks(config, emulated));
     const { host, port } = endpointOf(t.probe.baseUrl);
     let problem: string | undefined;
     if (cheap.tcp.ok)
       network = await measureRoundTrip(t.probe.baseUrl, { signal: io.signal }).catch(
         (err: Error) => ((problem = err.message), undefined),
       );
-    checks.set('network', networkCheck(network, problem, `${host}:${port}`, !emulated));
-    if (config.roundTrip) await roundTripChecks(config, io, t, cheap.accessOk, network, log, checks);
+    checks.push(networkCheck(network, problem, `${host}:${port}`, !emulated));
+    // The round trip's verdicts on the test customer and the answer webhook replace the cheap checks' (inOrder).
+    if (config.roundTrip) checks.push(...(await roundTripChecks(config, io, t, cheap.accessOk, network, log)));
   } finally {
     await t.close();
   }
