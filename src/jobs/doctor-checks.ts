@@ -196,11 +196,7 @@ const TEST_CUSTOMER = /test[\s_-]*customer|ลูกค้า\s*(?:สำหร�
 const ANSWER_WEBHOOK = /web[\s_-]*hook|เว็บ\s*ฮุ[คก]|answer[\s_-]*ready|integrations?\b|การเชื่อมต่อ/i;
 
 /** The text a refusal carries, as the service wrote it: `message`, else `error`, else the body's first characters. */
-function refusalText(p: {
-  error?: string | undefined;
-  message?: string | undefined;
-  excerpt?: string | undefined;
-}): string {
+function refusalText(p: ProbeAnswer): string {
   return (p.message ?? p.error ?? p.excerpt ?? '').trim();
 }
 
@@ -416,11 +412,11 @@ export function secretChecks(s: SecretBearingConfig, generated: boolean, unset =
  * midpoint, known within +-(0.5 s + half the probe's time). A warning past `maxSkewMs`.
  */
 export function clockCheck(answer: ProbeResult | undefined, maxSkewMs: number): DoctorCheck {
-  if (!answered(answer)) return check('clock', 'skip', 'needs an HTTP answer');
+  const clock = checkOf('clock');
+  if (!answered(answer)) return clock('skip', 'needs an HTTP answer');
   const serverMs = answer.date === undefined ? NaN : Date.parse(answer.date);
   if (Number.isNaN(serverMs))
-    return check(
-      'clock',
+    return clock(
       'skip',
       answer.date === undefined ? 'the service sent no Date header' : `unreadable Date header "${answer.date}"`,
     );
@@ -429,13 +425,12 @@ export function clockCheck(answer: ProbeResult | undefined, maxSkewMs: number): 
   const within = 500 + answer.elapsedMs / 2;
   const text = `${Math.abs(skewMs) < within ? 'in step with' : `${formatMs(Math.abs(skewMs))} ${skewMs > 0 ? 'ahead of' : 'behind'}`} this machine's (±${formatMs(within)}, from the Date header)`;
   if (Math.abs(skewMs) > maxSkewMs)
-    return check(
-      'clock',
+    return clock(
       'warn',
       `the service's clock is ${text}; more than ${formatMs(maxSkewMs)}`,
       "synchronise this machine's clock (NTP): timestamps of payloads, reports and logs will not line up otherwise",
     );
-  return check('clock', 'pass', `the service's clock is ${text}`);
+  return clock('pass', `the service's clock is ${text}`);
 }
 
 /** network round trip: the estimate ackServer subtracts (network.ts). */

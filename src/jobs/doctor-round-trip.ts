@@ -41,6 +41,8 @@ export interface RoundTripOptions {
   messages?: { withinMs: number; url: string } | { skip: string };
 }
 
+type Status = DoctorCheck['status'];
+
 /** The round trip's verdict, and the test-customer / answer-webhook checks it settles (when it does). */
 export interface RoundTripResult {
   roundTrip: DoctorCheck;
@@ -62,8 +64,7 @@ async function messageWebhookCheck(
   before: { accepted: number; badSecret: number },
 ): Promise<DoctorCheck | undefined> {
   const m = o.messages;
-  const say = (status: DoctorCheck['status'], detail: string, fix?: string) =>
-    check('message-webhook', status, detail, fix);
+  const say = (status: Status, detail: string, fix?: string) => check('message-webhook', status, detail, fix);
   if (!m) return undefined;
   if ('skip' in m) return say('skip', m.skip);
   if (customerId !== undefined) {
@@ -101,8 +102,8 @@ async function messageWebhookCheck(
   );
 }
 
-/** The round trip's own check, with the checks it settled. */
-function verdict(settled: DoctorCheck[], status: DoctorCheck['status'], detail: string, fix?: string): RoundTripResult {
+/** The round trip's own check, with the checks it settled (none when it failed before an acknowledgement). */
+function verdict(status: Status, detail: string, fix?: string, settled: DoctorCheck[] = []): RoundTripResult {
   return { roundTrip: check('round-trip', status, detail, fix), settled };
 }
 
@@ -147,10 +148,9 @@ function refusal(err: unknown, o: RoundTripOptions): RoundTripResult {
           : err.status === 400
             ? `the service refused the request: do what its message says (the async endpoint needs ${answerWebhookFix(o.webhookUrl).replace(/^set /, '')} and a test customer)`
             : 'see the message; droidcheck doctor without --round-trip checks the token and droid');
-    return verdict(settled, 'fail', `the request was refused (${what})`, fix);
+    return verdict('fail', `the request was refused (${what})`, fix, settled);
   }
   return verdict(
-    [],
     'fail',
     `no acknowledgement: ${(err as Error).message}`,
     'check --base-url and the network; droidcheck doctor without --round-trip checks each step',
@@ -164,7 +164,6 @@ function refusal(err: unknown, o: RoundTripOptions): RoundTripResult {
 export async function roundTrip(o: RoundTripOptions): Promise<RoundTripResult> {
   if (!isLoopbackUrl(o.baseUrl) && isLoopbackUrl(o.webhookUrl)) {
     return verdict(
-      [],
       'fail',
       `the service cannot reach ${o.webhookUrl}: it is this machine's loopback address`,
       `put a tunnel in front of the receiver (cloudflared tunnel --url ${new URL(o.localUrl).origin}, or ngrok), pass its https URL with /webhook as --public-url, fix --receiver-port, and configure that URL as the service's answer webhook (when the service reaches this machine directly: --receiver-host 0.0.0.0 and --public-url http://<this machine's address>:<port>/webhook)`,
@@ -189,7 +188,6 @@ export async function roundTrip(o: RoundTripOptions): Promise<RoundTripResult> {
     const id = (ack.body as { requestId?: unknown } | null)?.requestId;
     if (typeof id !== 'string' || id === '')
       return verdict(
-        [],
         'fail',
         'acknowledged without a requestId (spec 9: the ack carries it)',
         'the service does not answer as documented; report it to its operator',
@@ -237,7 +235,7 @@ function deliveryVerdict(
   sent: Sent,
 ): RoundTripResult {
   const { requestId, ackMs, violations, t0, settled, server } = sent;
-  const say = (status: DoctorCheck['status'], detail: string, fix?: string) => verdict(settled, status, detail, fix);
+  const say = (status: Status, detail: string, fix?: string) => verdict(status, detail, fix, settled);
   const debug = `${o.baseUrl}/droids/${o.droidId}/debug/webhooks`;
   if (match === 'bad-secret') {
     return say(

@@ -43,16 +43,12 @@ export interface AnswerTurn {
   vars?: Readonly<Record<string, unknown>> | undefined;
 }
 
-/** A step of one answer turn's run: what it sends, the run's context, its start (clock ms) and the record it fills. */
-type TurnRun<T> = (turn: AnswerTurn, ctx: ExecuteContext, start: number, record: RequestRecord) => Promise<T>;
-
-/** How a whole planned request runs (execute.ts): into `record`, from `start` (clock ms). */
-export type RequestRun = (
-  planned: PlannedRequest,
-  ctx: ExecuteContext,
-  start: number,
-  record: RequestRecord,
-) => Promise<void>;
+/** Runs `what` with the run's context from `start` (clock ms) into `record`. */
+type Run<W, T> = (what: W, ctx: ExecuteContext, start: number, record: RequestRecord) => Promise<T>;
+/** A step of one answer turn's run. */
+type TurnRun<T> = Run<AnswerTurn, T>;
+/** How a whole planned request runs (execute.ts). */
+export type RequestRun = Run<PlannedRequest, void>;
 
 /**
  * The bodies of a turn, built once (a plain scenario's turn is sent many times under load).
