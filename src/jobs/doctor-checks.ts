@@ -276,6 +276,7 @@ export function asyncConfigChecks(
   if (!answered(asyncProbe) || access.some((c) => c.status !== 'pass'))
     return bothChecks('skip', 'needs an accepted token and droid');
   const what = `get-droid-answer-async: ${quoteAnswer(asyncProbe)}`;
+  const webhook = checkOf('answer-webhook');
   if (asyncProbe.status === 400) {
     const refused = refusalChecks(refusalKind(refusalText(asyncProbe)), what, webhookUrl);
     if (refused) return refused;
@@ -288,8 +289,7 @@ export function asyncConfigChecks(
     const id = (asyncProbe.json as { requestId?: unknown } | undefined)?.requestId;
     return [
       check('test-customer', 'pass', 'configured (the async endpoint accepted a request)'),
-      check(
-        'answer-webhook',
+      webhook(
         'warn',
         `configured, but the service accepted even a humanMessage without content and queued it${typeof id === 'string' ? ` (${id})` : ''}: one answer will reach the webhook`,
         'nothing to fix here; the service does not refuse that body as its docs say (400 Invalid humanMessage format)',
@@ -299,13 +299,12 @@ export function asyncConfigChecks(
   if (asyncProbe.status === 404 || asyncProbe.status === 405) {
     return [
       check('test-customer', 'skip', 'needs the async endpoint'),
-      check('answer-webhook', 'fail', what, 'the async endpoint is missing at this address: check --base-url'),
+      webhook('fail', what, 'the async endpoint is missing at this address: check --base-url'),
     ];
   }
   return [
     check('test-customer', 'skip', 'not verified'),
-    check(
-      'answer-webhook',
+    webhook(
       'warn',
       `${what}, to a message without content (the docs say 400 ${MSG_INVALID_HUMAN_MESSAGE})`,
       'run droidcheck doctor --round-trip to try one real request',

@@ -78,15 +78,17 @@ interface GraderState {
   vectorMemo: Map<string, Promise<Float32Array>>;
 }
 
+/** One grade's model calls: the model, the grade's signal, and `n`, the calls it made so far. */
+interface GradeCalls {
+  model: string;
+  signal: AbortSignal;
+  n: number;
+}
+
 /** One verdict; an answer without one is asked again up to `retries` times. */
-async function askVerdict(
-  state: GraderState,
-  model: string,
-  messages: ChatMessage[],
-  signal: AbortSignal,
-  calls: { n: number },
-): Promise<Verdict> {
+async function askVerdict(state: GraderState, calls: GradeCalls, messages: ChatMessage[]): Promise<Verdict> {
   const { config, counts, provider, limit, redact } = state;
+  const { model, signal } = calls;
   let last = '';
   for (let attempt = 0; attempt <= config.retries; attempt++) {
     const answer = await limit(() => provider.chat(model, messages, signal));
@@ -132,8 +134,8 @@ async function judgeWith(state: GraderState, request: JudgeRequest, signal: Abor
   if (model === undefined) throw new JudgeError('judge: no judge model configured (--judge-model or judge.model)');
   const messages = judgeMessages(request.rubric, request.answer, request.context);
   const key = cacheKey(['judge', PROMPT_VERSION, model, request.rubric, request.answer, request.context ?? null]);
-  const calls = { n: 0 };
-  const ask = (): Promise<Verdict> => askVerdict(state, model, messages, signal, calls);
+  const calls: GradeCalls = { model, signal, n: 0 };
+  const ask = (): Promise<Verdict> => askVerdict(state, calls, messages);
   let list = await verdicts(state, key, 1, ask);
   let decision = decide(list, request.threshold, config.margin);
   if (!decision.decided) {
@@ -174,14 +176,9 @@ async function lookupVectors(
 }
 
 /** Asks for the distinct `inputs` in one batched call; each vector is memoized and cached under its key. */
-function embedMissing(
-  state: GraderState,
-  model: string,
-  inputs: string[],
-  signal: AbortSignal,
-  calls: { n: number },
-): void {
+function embedMissing(state: GraderState, calls: GradeCalls, inputs: string[]): void {
   const { cache, counts, limit, provider, vectorMemo } = state;
+  const { model, signal } = calls;
   const batch = limit(() => provider.embed(model, inputs, signal)).then((answer) => {
     calls.n += 1;
     counts.embeddingCalls += 1;
@@ -205,19 +202,13 @@ function embedMissing(
 }
 
 /** Vectors of `texts` (memory, disk, then one batched call); `calls` counts the call. */
-async function vectors(
-  state: GraderState,
-  model: string,
-  texts: readonly string[],
-  signal: AbortSignal,
-  calls: { n: number },
-): Promise<Float32Array[]> {
-  const keys = texts.map((t) => cacheKey(['embedding', model, t]));
+async function vectors(state: GraderState, calls: GradeCalls, texts: readonly string[]): Promise<Float32Array[]> {
+  const keys = texts.map((t) => cacheKey(['embedding', calls.model, t]));
   const { lookups, missing } = await lookupVectors(state, keys);
   state.counts.cacheHits += texts.length - missing.length;
   if (missing.length > 0) {
     missing.sort((a, b) => a - b);
-    embedMissing(state, model, [...new Set(missing.map((i) => texts[i]!))], signal, calls);
+    embedMissing(state, calls, [...new Set(missing.map((i) => texts[i]!))]);
     for (const i of missing) lookups[i] = state.vectorMemo.get(keys[i]!);
   }
   return Promise.all(lookups.map((l) => l!));
@@ -228,8 +219,8 @@ async function similarWith(state: GraderState, request: SimilarRequest, signal: 
   const model = state.config.embeddingModel;
   if (model === undefined)
     throw new JudgeError('similar: no embedding model configured (--embedding-model or judge.embeddingModel)');
-  const calls = { n: 0 };
-  const [text, ...refs] = await vectors(state, model, [request.text, ...request.references], signal, calls);
+  const calls: GradeCalls = { model, signal, n: 0 };
+  const [text, ...refs] = await vectors(state, calls, [request.text, ...request.references]);
   const problem = incomparable([
     { label: 'the graded text', vector: text! },
     ...refs.map((vector, i) => ({ label: `reference ${i + 1}`, vector })),

@@ -291,10 +291,8 @@ async function runCall(
           value: err.bodyExcerpt,
         });
       }
-      return {
-        result,
-        proceed: await judgeStep(step, result, { error: err.error, message: err.apiMessage }, vars, ctx, record),
-      };
+      const body = { error: err.error, message: err.apiMessage };
+      return { result, proceed: await judgeStep(step, result, body, vars, ctx, record) };
     }
     result.outcome = outcomeOf(err);
     if (err instanceof ApiError) result.httpStatus = err.status;
