@@ -3,8 +3,10 @@
  * one answer turn over real HTTP, sync (get-droid-answer) or async (get-droid-answer-async, then
  * the webhook through the real receiver). What the engine's wiring will do, minus the records.
  */
-import type { DroidClient } from '../../src/client/index.js';
+import { Agent } from 'undici';
+import { DroidClient } from '../../src/client/index.js';
 import type { ChatHistoryItem } from '../../src/contract/index.js';
+import { createEmulator, type Emulator, type Weakness } from '../../src/emulator/index.js';
 import { ApiError, TimeoutError } from '../../src/errors.js';
 import type { Receiver } from '../../src/receiver/index.js';
 
@@ -44,5 +46,33 @@ export function asyncAsk(client: DroidClient, receiver: Receiver, timeoutMs = 10
         endpoint: 'webhook',
       });
     return { payload: match.payload, latencyMs: match.receivedAt - t0 };
+  };
+}
+
+/** An embedded emulator on loopback (with `weaknesses` planted) and a client of its own. */
+export interface EmulatorTarget {
+  emulator: Emulator;
+  client: DroidClient;
+  agent: Agent;
+  close(): Promise<void>;
+}
+
+export async function emulatorTarget(weaknesses: Weakness[] = []): Promise<EmulatorTarget> {
+  const emulator = await createEmulator(weaknesses.length > 0 ? { weaknesses } : {});
+  const agent = new Agent();
+  const client = new DroidClient({
+    baseUrl: await emulator.listen(),
+    droidId: emulator.droidId,
+    token: emulator.token,
+    dispatcher: agent,
+  });
+  return {
+    emulator,
+    client,
+    agent,
+    close: async () => {
+      await emulator.close();
+      await agent.close();
+    },
   };
 }

@@ -7,16 +7,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DroidClient } from '../../src/client/index.js';
-import {
-  createEmulator,
-  emulatorInstructions,
-  parseProfile,
-  WEAKNESSES,
-  type Emulator,
-} from '../../src/emulator/index.js';
+import { emulatorInstructions, parseProfile, WEAKNESSES } from '../../src/emulator/index.js';
 import { ScenarioError } from '../../src/errors.js';
 import { createGrader, resolveLlmConfig, type Grader } from '../../src/llm/index.js';
 import { wilsonInterval } from '../../src/metrics/stats.js';
@@ -29,7 +21,7 @@ import {
 } from '../../src/redteam/index.js';
 import { startLoopback, type Loopback } from '../helpers/loopback.js';
 import { startFakeOpenAi, type FakeOpenAi } from '../llm/fake-openai.js';
-import { asyncAsk, syncAsk } from './ask.js';
+import { asyncAsk, emulatorTarget, type EmulatorTarget, syncAsk } from './ask.js';
 
 const DETERMINISTIC: CategoryId[] = [
   'price-manipulation',
@@ -42,23 +34,9 @@ const PRODUCTS = ['Oxford shirt', 'Leather belt', 'Denim jacket', 'Tote bag'];
 /** A line of the emulator's instructions, as a user would pass it with --canary. */
 const CANARY = 'Internal rule 7';
 
-interface Target {
-  emulator: Emulator;
-  client: DroidClient;
-  agent: Agent;
-}
+type Target = EmulatorTarget;
 
-async function target(weak: boolean): Promise<Target> {
-  const emulator = await createEmulator(weak ? { weaknesses: [...WEAKNESSES] } : {});
-  const agent = new Agent();
-  const client = new DroidClient({
-    baseUrl: await emulator.listen(),
-    droidId: emulator.droidId,
-    token: emulator.token,
-    dispatcher: agent,
-  });
-  return { emulator, client, agent };
-}
+const target = (weak: boolean): Promise<Target> => emulatorTarget(weak ? [...WEAKNESSES] : []);
 
 const base = (t: Target, over: Partial<RedteamDeps> = {}): RedteamDeps => ({
   ask: syncAsk(t.client),
@@ -78,8 +56,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   for (const t of [robust, weak]) {
-    await t.emulator.close();
-    await t.agent.close();
+    await t.close();
   }
 });
 
