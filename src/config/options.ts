@@ -51,6 +51,11 @@ export const OPTION_COMMANDS = [
   'webhook-policy',
 ] as const;
 export type OptionCommand = (typeof OPTION_COMMANDS)[number];
+/**
+ * The commands that read the config file: an option only `receive`, `emulate` or
+ * `webhook-policy` take is a flag (or environment variable), never a key of the file.
+ */
+const FILE_COMMANDS: readonly OptionCommand[] = ['run', 'load', 'capacity', 'doctor', 'redteam'];
 /** The commands that send traffic through the job pipeline. */
 export const JOB_COMMANDS = ['run', 'load', 'capacity'] as const;
 
@@ -77,7 +82,10 @@ export interface OptionSpec<T = unknown> {
   arg?: string;
   /** Environment variable read between the flag and the config file. */
   env?: string;
-  /** False: not a config-file key (a per-invocation option: shards, baselines, ports). */
+  /**
+   * False: not a config-file key (a per-invocation option: shards, baselines, ports). In the
+   * table: absent, true when a command that reads the config file takes it (FILE_COMMANDS).
+   */
   file?: boolean;
   commands: readonly OptionCommand[];
   /** What a raw value becomes; throws naming `where`. */
@@ -191,7 +199,7 @@ const weaknessList = (raw: Raw, where: string): string[] => {
   return names;
 };
 
-/** An entry as the table writes it: `kind` and `flag` may be left to their defaults (OptionSpec). */
+/** An entry as the table writes it: `kind`, `flag` and `file` may be left to their defaults (OptionSpec). */
 type TableEntry<T = unknown> = Omit<OptionSpec<T>, 'kind' | 'flag'> & { kind?: OptionKind; flag?: string | false };
 
 /** A table entry, its literal type kept (so `JobFlags` and the resolved values are typed from it). */
@@ -201,13 +209,14 @@ type KindOf<S> = S extends { kind: infer K extends OptionKind } ? K : S extends 
 /** An entry with its `kind` filled in (and its `flag`: read it as OptionSpec's, through specFor or flagName). */
 type Complete<S> = S & { kind: KindOf<S> };
 
-/** The table with each entry's default `kind` and `flag` filled in (see OptionSpec). */
+/** The table with each entry's default `kind`, `flag` and `file` filled in (see OptionSpec). */
 function complete<T extends Record<string, TableEntry>>(table: T): { readonly [K in keyof T]: Complete<T[K]> } {
   const entries = Object.entries(table).map(([key, { kind, flag, ...rest }]) => [
     key,
     {
       ...rest,
       kind: kind ?? (rest.arg === undefined ? 'switch' : 'value'),
+      file: rest.file ?? rest.commands.some((c) => FILE_COMMANDS.includes(c)),
       ...(flag !== false && { flag: flag ?? `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}` }),
     },
   ]);
@@ -880,7 +889,6 @@ export const OPTIONS = complete({
   host: opt({
     arg: '<host>',
     commands: ['receive', 'emulate'],
-    file: false,
     parse: string,
     default: '127.0.0.1',
     help: 'address to bind (0.0.0.0 in a container)',
@@ -889,7 +897,6 @@ export const OPTIONS = complete({
   port: opt({
     arg: '<n>',
     commands: ['receive', 'emulate'],
-    file: false,
     parse: port,
     default: 8787,
     help: 'port to listen on (0: any free port)',
@@ -899,7 +906,6 @@ export const OPTIONS = complete({
     arg: '<url>',
     env: 'DROIDCHECK_REDIS_URL',
     commands: ['receive'],
-    file: false,
     // A password is accepted from the environment only: a flag shows in the process list.
     parse: (raw: Raw, where: string) => parseRedisUrl(text(raw, where), where, where === 'DROIDCHECK_REDIS_URL'),
     help: 'Redis to publish to, redis://host:6379/0 (a password only in the environment variable)',
@@ -907,7 +913,6 @@ export const OPTIONS = complete({
   maxLen: opt({
     arg: '<n>',
     commands: ['receive'],
-    file: false,
     parse: integer(0),
     default: 1_000_000,
     unit: 'entries',
@@ -916,7 +921,6 @@ export const OPTIONS = complete({
   redisTimeout: opt({
     arg: '<duration>',
     commands: ['receive'],
-    file: false,
     parse: positiveDuration('2s'),
     default: '2s',
     unit: 'duration',
@@ -925,7 +929,6 @@ export const OPTIONS = complete({
   id: opt({
     arg: '<name>',
     commands: ['receive'],
-    file: false,
     parse: string,
     defaultText: 'hostname:pid',
     help: 'receiver id written to every entry',
@@ -934,14 +937,12 @@ export const OPTIONS = complete({
   profile: opt({
     arg: '<file>',
     commands: ['emulate'],
-    file: false,
     parse: string,
     help: 'emulator profile YAML (droid, customers, channels, catalogue)',
   }),
   faults: opt({
     arg: '<file>',
     commands: ['emulate'],
-    file: false,
     parse: string,
     help: 'fault profile YAML (delays, errors, webhook faults)',
   }),
@@ -949,7 +950,6 @@ export const OPTIONS = complete({
     arg: '<token>',
     env: 'DROID_API_TOKEN',
     commands: ['emulate'],
-    file: false,
     parse: secret,
     defaultText: 'generated and printed',
     help: 'bearer token',
@@ -957,7 +957,6 @@ export const OPTIONS = complete({
   testCustomerId: opt({
     arg: '<n>',
     commands: ['emulate'],
-    file: false,
     help: 'the droid\'s test customer, or "none"',
     parse: (raw: Raw, where: string): number | null => (raw === 'none' ? null : integer(1)(raw, where)),
   }),
@@ -965,7 +964,6 @@ export const OPTIONS = complete({
     kind: 'list',
     arg: '<url>',
     commands: ['emulate'],
-    file: false,
     default: [],
     defaultText: "the emulator's own echo receiver",
     parse: (raw: Raw, where: string) => list(raw, where).map((u) => url(u, where)),
@@ -975,14 +973,12 @@ export const OPTIONS = complete({
     arg: '<secret>',
     env: 'DROID_WEBHOOK_SECRET',
     commands: ['emulate'],
-    file: false,
     parse: secret,
     help: 'webhook secret appended as ?secret=',
   }),
   messageWebhookUrl: opt({
     arg: '<url>',
     commands: ['emulate'],
-    file: false,
     parse: url,
     help: 'message-forwarding webhook: every stored message (send, bot replies) is POSTed here',
   }),
@@ -990,14 +986,12 @@ export const OPTIONS = complete({
     arg: '<token>',
     env: 'DROID_VERIFY_TOKEN',
     commands: ['emulate'],
-    file: false,
     parse: secret,
     help: 'message webhook verify token appended as ?verify_token=',
   }),
   ackDelay: opt({
     arg: '<duration>',
     commands: ['emulate'],
-    file: false,
     parse: duration,
     unit: 'duration',
     help: 'delay before the async acknowledgement, e.g. 20ms',
@@ -1005,7 +999,6 @@ export const OPTIONS = complete({
   answerDelay: opt({
     arg: '<duration>',
     commands: ['emulate'],
-    file: false,
     parse: duration,
     unit: 'duration',
     help: 'delay before the answer, e.g. 2s',
@@ -1014,7 +1007,6 @@ export const OPTIONS = complete({
   degradeAbove: opt({
     arg: '<n>',
     commands: ['emulate'],
-    file: false,
     parse: integer(1),
     unit: 'answers',
     defaultText: "the profile's degradeAbove (none: never)",
@@ -1023,7 +1015,6 @@ export const OPTIONS = complete({
   webhookAttempts: opt({
     arg: '<n>',
     commands: EMULATED_RETRY,
-    file: false,
     parse: integer(1, 20),
     default: EMULATOR_DELIVERY_DEFAULTS.attempts,
     unit: 'attempts',
@@ -1032,7 +1023,6 @@ export const OPTIONS = complete({
   webhookBackoff: opt({
     arg: '<duration>',
     commands: EMULATED_RETRY,
-    file: false,
     parse: duration,
     default: durationText(EMULATOR_DELIVERY_DEFAULTS.backoffMs),
     unit: 'duration',
@@ -1041,7 +1031,6 @@ export const OPTIONS = complete({
   webhookTimeout: opt({
     arg: '<duration>',
     commands: EMULATED_RETRY,
-    file: false,
     parse: positiveDuration('5s'),
     default: durationText(EMULATOR_DELIVERY_DEFAULTS.timeoutMs),
     unit: 'duration',
@@ -1050,7 +1039,6 @@ export const OPTIONS = complete({
   webhookJitter: opt({
     arg: '<fraction>',
     commands: EMULATED_RETRY,
-    file: false,
     parse: (raw: Raw, where: string) =>
       parseNumber(typeof raw === 'number' ? raw : text(raw, where), where, { min: 0, max: 1 }),
     default: EMULATOR_DELIVERY_DEFAULTS.jitter,
@@ -1060,7 +1048,6 @@ export const OPTIONS = complete({
   probes: opt({
     arg: '<list>',
     commands: ['webhook-policy'],
-    file: false,
     default: PROBE_NAMES.join(','),
     unit: 'names',
     parse: (raw: Raw, where: string) => {
@@ -1076,7 +1063,6 @@ export const OPTIONS = complete({
   quiet: opt({
     arg: '<duration>',
     commands: ['webhook-policy'],
-    file: false,
     parse: positiveDuration('20s'),
     default: '20s',
     unit: 'duration',
@@ -1085,7 +1071,6 @@ export const OPTIONS = complete({
   rateLimit: opt({
     arg: '<n>',
     commands: ['emulate'],
-    file: false,
     parse: integer(1),
     unit: 'req/s',
     help: 'requests per second per token before 429',
