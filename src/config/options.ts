@@ -69,7 +69,7 @@ export type Raw = string | number | boolean | readonly string[];
 export type OptionKind = 'value' | 'switch' | 'negated' | 'list' | 'optional';
 
 export interface OptionSpec<T = unknown> {
-  /** In the table: absent, `value` when the option has an `arg`, else `switch`. */
+  /** In the table: absent, `value` when the option has an `arg` (its own or its parser's), else `switch`. */
   kind: OptionKind;
   /**
    * Long flag, `--max-in-flight`. In the table: absent, the key in kebab case; `false`, no flag
@@ -78,7 +78,7 @@ export interface OptionSpec<T = unknown> {
   flag?: string;
   /** Short flag, `-c`: one meaning across commands. */
   short?: string;
-  /** Placeholder of the value in help, `<n>`, `<duration>`. */
+  /** Placeholder of the value in help, `<n>`, `<duration>`; in the table, absent: its parser's (`measured`). */
   arg?: string;
   /** Environment variable read between the flag and the config file. */
   env?: string;
@@ -94,7 +94,7 @@ export interface OptionSpec<T = unknown> {
   default?: Raw;
   /** The default as help shows it when it is derived from other options. */
   defaultText?: string;
-  /** Unit of the value for the docs: `duration`, `req/s`, `count`, `%`... */
+  /** Unit of the value for the docs: `duration`, `req/s`, `count`, `%`...; in the table, absent: its parser's. */
   unit?: string;
   help: string;
   /** Per-command differences (help, default, bounds). */
@@ -142,14 +142,16 @@ function relabel<T>(flag: string, where: string, fn: () => T): T {
   }
 }
 
-const duration = (raw: Raw, where: string): number => parseDuration(text(raw, where), where);
-const positiveDuration =
-  (example: string) =>
-  (raw: Raw, where: string): number => {
+/** A parser that names its value's placeholder in help and its unit in the docs: an entry that uses it need not. */
+const measured = <T>(arg: string, unit: string, parse: (raw: Raw, where: string) => T) =>
+  Object.assign(parse, { arg, unit });
+const duration = measured('<duration>', 'duration', (raw, where): number => parseDuration(text(raw, where), where));
+const positiveDuration = (example: string) =>
+  measured('<duration>', 'duration', (raw, where): number => {
     const ms = duration(raw, where);
     if (ms <= 0) throw new UsageError(`${where}: must be > 0, e.g. ${example}`);
     return ms;
-  };
+  });
 const integer =
   (min: number, max?: number, unit?: string) =>
   (raw: Raw, where: string): number =>
@@ -159,10 +161,10 @@ const integer =
       integer: true,
       ...(unit && { unit }),
     });
-const rate =
-  (above: boolean) =>
-  (raw: Raw, where: string): number =>
-    parseNumber(typeof raw === 'number' ? raw : text(raw, where), where, { min: 0, above, unit: 'req/s' });
+const rate = (above: boolean) =>
+  measured('<req/s>', 'req/s', (raw, where): number =>
+    parseNumber(typeof raw === 'number' ? raw : text(raw, where), where, { min: 0, above, unit: 'req/s' }),
+  );
 const choice =
   <C extends string>(choices: readonly C[]) =>
   (raw: Raw, where: string): C =>
@@ -205,21 +207,30 @@ type TableEntry<T = unknown> = Omit<OptionSpec<T>, 'kind' | 'flag'> & { kind?: O
 /** A table entry, its literal type kept (so `JobFlags` and the resolved values are typed from it). */
 const opt = <const S extends TableEntry<ReturnType<S['parse']>>>(spec: S): S => spec;
 
-type KindOf<S> = S extends { kind: infer K extends OptionKind } ? K : S extends { arg: string } ? 'value' : 'switch';
+type KindOf<S> = S extends { kind: infer K extends OptionKind }
+  ? K
+  : S extends { arg: string } | { parse: { arg: string } }
+    ? 'value'
+    : 'switch';
 /** An entry with its `kind` filled in (and its `flag`: read it as OptionSpec's, through specFor or flagName). */
 type Complete<S> = S & { kind: KindOf<S> };
 
 /** The table with each entry's default `kind`, `flag` and `file` filled in (see OptionSpec). */
 function complete<T extends Record<string, TableEntry>>(table: T): { readonly [K in keyof T]: Complete<T[K]> } {
-  const entries = Object.entries(table).map(([key, { kind, flag, ...rest }]) => [
-    key,
-    {
-      ...rest,
-      kind: kind ?? (rest.arg === undefined ? 'switch' : 'value'),
-      file: rest.file ?? rest.commands.some((c) => FILE_COMMANDS.includes(c)),
-      ...(flag !== false && { flag: flag ?? `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}` }),
-    },
-  ]);
+  const entries = Object.entries(table).map(([key, { kind, flag, ...rest }]) => {
+    const { arg, unit } = rest.parse as { arg?: string; unit?: string };
+    return [
+      key,
+      {
+        ...rest,
+        ...(rest.arg === undefined && arg !== undefined && { arg }),
+        ...(rest.unit === undefined && unit !== undefined && { unit }),
+        kind: kind ?? (rest.arg === undefined && arg === undefined ? 'switch' : 'value'),
+        file: rest.file ?? rest.commands.some((c) => FILE_COMMANDS.includes(c)),
+        ...(flag !== false && { flag: flag ?? `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}` }),
+      },
+    ];
+  });
   return Object.fromEntries(entries) as { readonly [K in keyof T]: Complete<T[K]> };
 }
 
@@ -288,19 +299,15 @@ export const OPTIONS = complete({
   }),
   // -- load: the arrival rate
   rate: opt({
-    arg: '<req/s>',
     commands: ['load'],
     parse: rate(true),
-    unit: 'req/s',
     help: 'constant arrival rate (open model)',
   }),
   duration: opt({
     short: '-d',
-    arg: '<duration>',
     commands: ['load'],
     parse: positiveDuration('30s'),
     default: '30s',
-    unit: 'duration',
     help: 'length of a constant-rate or closed run',
   }),
   stages: opt({
@@ -311,20 +318,16 @@ export const OPTIONS = complete({
     help: 'ramping arrival rate, k6-style duration:target list, e.g. 10s:100,30s:100,10s:0',
   }),
   startRate: opt({
-    arg: '<req/s>',
     commands: ['load', 'capacity'],
     parse: rate(false),
     default: 0,
-    unit: 'req/s',
     help: 'rate at the start of the first stage',
     byCommand: { capacity: { help: 'first rate (step) or lower bound (bisect)', default: 50, parse: rate(true) } },
   }),
   warmup: opt({
-    arg: '<duration>',
     commands: ['load', 'capacity'],
     parse: duration,
     default: 0,
-    unit: 'duration',
     help: 'excluded from the figures, from the start',
     byCommand: { capacity: { help: 'warm-up before each rate, excluded from its figures', default: '2s' } },
   }),
@@ -376,11 +379,9 @@ export const OPTIONS = complete({
     help: 'async requests end at the acknowledgement (capacity of the ack path)',
   }),
   progress: opt({
-    arg: '<duration>',
     commands: ['load'],
     parse: duration,
     default: '5s',
-    unit: 'duration',
     help: 'progress line interval on stderr, 0 for none',
   }),
   startAt: opt({
@@ -408,26 +409,20 @@ export const OPTIONS = complete({
     },
   }),
   step: opt({
-    arg: '<req/s>',
     commands: ['capacity'],
     parse: rate(true),
-    unit: 'req/s',
     defaultText: 'the start rate',
     help: 'increment of the step strategy',
   }),
   maxRate: opt({
-    arg: '<req/s>',
     commands: ['capacity'],
     parse: rate(true),
     default: 2000,
-    unit: 'req/s',
     help: 'highest rate tried',
   }),
   precision: opt({
-    arg: '<req/s>',
     commands: ['capacity'],
     parse: rate(true),
-    unit: 'req/s',
     defaultText: '5% of the max rate',
     help: 'bisect stops when the interval is this narrow',
   }),
@@ -439,26 +434,20 @@ export const OPTIONS = complete({
     help: 'most rates measured',
   }),
   stepDuration: opt({
-    arg: '<duration>',
     commands: ['capacity'],
     parse: positiveDuration('10s'),
     default: '10s',
-    unit: 'duration',
     help: 'measured length of each rate',
   }),
   ackP99: opt({
-    arg: '<duration>',
     commands: ['capacity'],
     parse: positiveDuration('100ms'),
     default: '100ms',
-    unit: 'duration',
     help: 'ack p99 limit (the service promises acknowledgements under 100 ms)',
   }),
   answerP99: opt({
-    arg: '<duration>',
     commands: ['capacity'],
     parse: positiveDuration('60s'),
-    unit: 'duration',
     defaultText: 'not judged',
     help: 'answer p99 limit',
   }),
@@ -597,11 +586,9 @@ export const OPTIONS = complete({
   // -- every job: requests
   timeout: opt({
     short: '-t',
-    arg: '<duration>',
     commands: REMOTE,
     parse: positiveDuration('180s'),
     default: '180s',
-    unit: 'duration',
     help: 'deadline per request (sync answer or webhook)',
     byCommand: {
       doctor: { help: 'how long --round-trip waits for the webhook' },
@@ -612,11 +599,9 @@ export const OPTIONS = complete({
     },
   }),
   messageWebhookCheck: opt({
-    arg: '<duration>',
     commands: TARGET,
     parse: positiveDuration('15s'),
     default: '15s',
-    unit: 'duration',
     help: "how long the first send that waits for the bot's reply waits for any forwarded message (its own echo included) before every reply wait fails at once",
     byCommand: {
       doctor: { help: "--round-trip also waits this long for any forwarded message on the receiver's /messages" },
@@ -653,11 +638,9 @@ export const OPTIONS = complete({
     help: 'do not open connections with a read-only call before measuring',
   }),
   grace: opt({
-    arg: '<duration>',
     commands: JOBS_AND_REDTEAM,
     parse: duration,
     default: '5s',
-    unit: 'duration',
     help: 'after an interrupt, how long in-flight requests may finish',
   }),
   emulatorThread: opt({
@@ -724,12 +707,10 @@ export const OPTIONS = complete({
     help: 'also send one real async request (one AI answer) and wait for its webhook on the receiver',
   }),
   maxClockSkew: opt({
-    arg: '<duration>',
     commands: ['doctor'],
     file: false,
     parse: duration,
     default: '5s',
-    unit: 'duration',
     help: "warn when the service's clock is further off than this",
   }),
   // -- graders, shards on several machines, metrics
@@ -808,12 +789,10 @@ export const OPTIONS = complete({
     help: 'address of the metrics server',
   }),
   metricsLinger: opt({
-    arg: '<duration>',
     commands: ALL_JOBS,
     file: false,
     parse: duration,
     default: 0,
-    unit: 'duration',
     help: 'keep serving metrics this long after the job, so the last scrape sees the final counts',
   }),
   // -- redteam: the attacks (config file: the `redteam:` section)
@@ -919,11 +898,9 @@ export const OPTIONS = complete({
     help: 'trim the stream to about this many entries, 0: never',
   }),
   redisTimeout: opt({
-    arg: '<duration>',
     commands: ['receive'],
     parse: positiveDuration('2s'),
     default: '2s',
-    unit: 'duration',
     help: 'answer 503 (the service retries) when Redis takes longer to store a delivery',
   }),
   id: opt({
@@ -990,17 +967,13 @@ export const OPTIONS = complete({
     help: 'message webhook verify token appended as ?verify_token=',
   }),
   ackDelay: opt({
-    arg: '<duration>',
     commands: ['emulate'],
     parse: duration,
-    unit: 'duration',
     help: 'delay before the async acknowledgement, e.g. 20ms',
   }),
   answerDelay: opt({
-    arg: '<duration>',
     commands: ['emulate'],
     parse: duration,
-    unit: 'duration',
     help: 'delay before the answer, e.g. 2s',
   }),
   // -- emulate: the planted knee (capacity judged by answer quality)
@@ -1021,19 +994,15 @@ export const OPTIONS = complete({
     help: "the emulator's webhook retry policy: attempts per delivery, the first included",
   }),
   webhookBackoff: opt({
-    arg: '<duration>',
     commands: EMULATED_RETRY,
     parse: duration,
     default: durationText(EMULATOR_DELIVERY_DEFAULTS.backoffMs),
-    unit: 'duration',
     help: "the emulator's webhook retry policy: delay before retry n is this × 2^(n-1) (capped at 10 s), times the jitter",
   }),
   webhookTimeout: opt({
-    arg: '<duration>',
     commands: EMULATED_RETRY,
     parse: positiveDuration('5s'),
     default: durationText(EMULATOR_DELIVERY_DEFAULTS.timeoutMs),
-    unit: 'duration',
     help: "the emulator's webhook retry policy: how long an attempt waits for the receiver's answer",
   }),
   webhookJitter: opt({
@@ -1061,11 +1030,9 @@ export const OPTIONS = complete({
     help: 'probes to send, one async answer each: fail (500 to every attempt), recover (503 then 200), stall (no answer, then 200), slow (200 after 6 s)',
   }),
   quiet: opt({
-    arg: '<duration>',
     commands: ['webhook-policy'],
     parse: positiveDuration('20s'),
     default: '20s',
-    unit: 'duration',
     help: 'a probe is given up when no attempt came for this long after its last one (at least twice the longest gap seen, plus 1 s)',
   }),
   rateLimit: opt({
