@@ -143,8 +143,8 @@ function relabel<T>(flag: string, where: string, fn: () => T): T {
 }
 
 /** A parser that names its value's placeholder in help and its unit in the docs: an entry that uses it need not. */
-const measured = <T>(arg: string, unit: string, parse: (raw: Raw, where: string) => T) =>
-  Object.assign(parse, { arg, unit });
+const measured = <T>(arg: string, unit: string | undefined, parse: (raw: Raw, where: string) => T) =>
+  Object.assign(parse, { arg, ...(unit !== undefined && { unit }) });
 const duration = measured('<duration>', 'duration', (raw, where): number => parseDuration(text(raw, where), where));
 const positiveDuration = (example: string) =>
   measured('<duration>', 'duration', (raw, where): number => {
@@ -152,15 +152,15 @@ const positiveDuration = (example: string) =>
     if (ms <= 0) throw new UsageError(`${where}: must be > 0, e.g. ${example}`);
     return ms;
   });
-const integer =
-  (min: number, max?: number, unit?: string) =>
-  (raw: Raw, where: string): number =>
+const integer = (min: number, max?: number, unit?: string) =>
+  measured('<n>', undefined, (raw, where): number =>
     parseNumber(typeof raw === 'number' ? raw : text(raw, where), where, {
       min,
       ...(max !== undefined && { max }),
       integer: true,
       ...(unit && { unit }),
-    });
+    }),
+  );
 const rate = (above: boolean) =>
   measured('<req/s>', 'req/s', (raw, where): number =>
     parseNumber(typeof raw === 'number' ? raw : text(raw, where), where, { min: 0, above, unit: 'req/s' }),
@@ -169,14 +169,14 @@ const choice =
   <C extends string>(choices: readonly C[]) =>
   (raw: Raw, where: string): C =>
     parseChoice(text(raw, where), where, choices);
-const url = (raw: Raw, where: string): string => parseUrl(text(raw, where), where);
+const url = measured('<url>', undefined, (raw, where): string => parseUrl(text(raw, where), where));
 const string = (raw: Raw, where: string): string => {
   const t = text(raw, where);
   if (t.trim() === '') throw new UsageError(`${where}: the value is empty`);
   return t;
 };
 const strings = (raw: Raw, where: string): string[] => list(raw, where);
-const port = integer(0, 65_535);
+const port = measured('<port>', undefined, integer(0, 65_535));
 /** A duration in ms as a user writes it, for a default stated in ms: 5000 is `5s`, 500 is `500ms`. */
 const durationText = (ms: number): string => (ms > 0 && ms % 1000 === 0 ? `${ms / 1000}s` : `${ms}ms`);
 const seed = integer(0, 2 ** 32 - 1);
@@ -255,7 +255,6 @@ export const OPTIONS = complete({
   // -- run, load: the closed model
   concurrency: opt({
     short: '-c',
-    arg: '<n>',
     commands: ['run', 'load'],
     parse: integer(1, 100_000),
     default: 8,
@@ -332,7 +331,6 @@ export const OPTIONS = complete({
     byCommand: { capacity: { help: 'warm-up before each rate, excluded from its figures', default: '2s' } },
   }),
   maxInFlight: opt({
-    arg: '<n>',
     commands: ['load', 'capacity'],
     parse: integer(1),
     unit: 'requests',
@@ -346,7 +344,6 @@ export const OPTIONS = complete({
     },
   }),
   maxRequests: opt({
-    arg: '<n>',
     commands: ['load'],
     parse: integer(1),
     unit: 'requests',
@@ -362,7 +359,6 @@ export const OPTIONS = complete({
     help: 'weight of a scenario in the mix (name, suite/name, name:mode), repeatable',
   }),
   seed: opt({
-    arg: '<n>',
     commands: ['load', 'capacity', 'redteam', 'emulate'],
     parse: seed,
     default: 1,
@@ -427,7 +423,6 @@ export const OPTIONS = complete({
     help: 'bisect stops when the interval is this narrow',
   }),
   maxSteps: opt({
-    arg: '<n>',
     commands: ['capacity'],
     parse: integer(1, 1000),
     default: 20,
@@ -615,7 +610,6 @@ export const OPTIONS = complete({
     help: 'humanMessage form of get-droid-answer: auto (find out), object or string',
   }),
   retries: opt({
-    arg: '<n>',
     commands: ALL_JOBS,
     parse: integer(0, 10),
     default: 0,
@@ -654,7 +648,6 @@ export const OPTIONS = complete({
   }),
   // -- the target and the receiver
   baseUrl: opt({
-    arg: '<url>',
     env: 'DROID_BASE_URL',
     commands: REMOTE,
     parse: url,
@@ -677,7 +670,6 @@ export const OPTIONS = complete({
     help: 'address the webhook receiver binds to',
   }),
   receiverPort: opt({
-    arg: '<port>',
     commands: REMOTE,
     parse: port,
     default: 0,
@@ -685,7 +677,6 @@ export const OPTIONS = complete({
     help: 'port of the webhook receiver',
   }),
   publicUrl: opt({
-    arg: '<url>',
     commands: REMOTE,
     parse: url,
     help: 'public webhook URL when a tunnel is in front of the receiver (the URL configured in the service)',
@@ -774,7 +765,6 @@ export const OPTIONS = complete({
     byCommand: { receive: { help: 'stream key the deliveries are published to' } },
   }),
   metricsPort: opt({
-    arg: '<port>',
     commands: [...ALL_JOBS, 'receive'],
     file: false,
     parse: port,
@@ -797,7 +787,6 @@ export const OPTIONS = complete({
   }),
   // -- redteam: the attacks (config file: the `redteam:` section)
   attempts: opt({
-    arg: '<n>',
     commands: ['redteam'],
     parse: integer(1, 10_000),
     default: 10,
@@ -849,7 +838,6 @@ export const OPTIONS = complete({
   }),
   // -- redteam: the adaptive strategy (`--strategy adaptive`: redteam/adaptive.ts, llm/attacker.ts)
   turns: opt({
-    arg: '<n>',
     commands: ['redteam'],
     parse: integer(1, 20),
     default: 5,
@@ -890,7 +878,6 @@ export const OPTIONS = complete({
     help: 'Redis to publish to, redis://host:6379/0 (a password only in the environment variable)',
   }),
   maxLen: opt({
-    arg: '<n>',
     commands: ['receive'],
     parse: integer(0),
     default: 1_000_000,
@@ -954,7 +941,6 @@ export const OPTIONS = complete({
     help: 'webhook secret appended as ?secret=',
   }),
   messageWebhookUrl: opt({
-    arg: '<url>',
     commands: ['emulate'],
     parse: url,
     help: 'message-forwarding webhook: every stored message (send, bot replies) is POSTed here',
@@ -978,7 +964,6 @@ export const OPTIONS = complete({
   }),
   // -- emulate: the planted knee (capacity judged by answer quality)
   degradeAbove: opt({
-    arg: '<n>',
     commands: ['emulate'],
     parse: integer(1),
     unit: 'answers',
@@ -986,7 +971,6 @@ export const OPTIONS = complete({
     help: 'above this many answers in progress, answers lose their cart and intents and become a generic apology (latency unchanged): a planted knee for capacity --min-pass-rate',
   }),
   webhookAttempts: opt({
-    arg: '<n>',
     commands: EMULATED_RETRY,
     parse: integer(1, 20),
     default: EMULATOR_DELIVERY_DEFAULTS.attempts,
@@ -1036,7 +1020,6 @@ export const OPTIONS = complete({
     help: 'a probe is given up when no attempt came for this long after its last one (at least twice the longest gap seen, plus 1 s)',
   }),
   rateLimit: opt({
-    arg: '<n>',
     commands: ['emulate'],
     parse: integer(1),
     unit: 'req/s',
