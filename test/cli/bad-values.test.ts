@@ -11,11 +11,11 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProgram } from '../../src/cli/program.js';
 import { runProgram } from '../../src/cli/run-program.js';
 import type { CliContext } from '../../src/cli/shared.js';
+import { sink } from '../helpers/in-process-cli.js';
 
 interface Case {
   /** Bad values; placeholders {file} {dir} {missing} {port} {emptyDir} {badConfig} {badProfile} {badFaults} {badPolicy} {report}. */
@@ -160,17 +160,6 @@ const BAD_ARGS: Record<string, string[]> = {
   'merge reports': ['{missing}', '{file}'],
   'init dir': ['{file}', '{file}/sub'],
 };
-
-function sink(): Writable & { text: string } {
-  const w = new Writable({
-    write(chunk, _enc, done) {
-      w.text += String(chunk);
-      done();
-    },
-  }) as Writable & { text: string };
-  w.text = '';
-  return w;
-}
 
 async function cli(
   args: string[],

@@ -7,12 +7,12 @@
 import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../src/config/index.js';
 import { runLoad } from '../../src/jobs/index.js';
 import { readReportFile } from '../../src/report/index.js';
 import { collectReportDir, passedExitCode } from '../helpers/cli.js';
+import { sink } from '../helpers/in-process-cli.js';
 
 const SUITE = `
 suite: Talk
@@ -38,13 +38,6 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-function sink(): { stream: PassThrough; text: () => string } {
-  const stream = new PassThrough();
-  let text = '';
-  stream.on('data', (c: Buffer) => (text += c.toString()));
-  return { stream, text: () => text };
-}
-
 describe('load: conversations with think time', () => {
   it('reports latency by turn in every format, judges turn thresholds and counts open conversations', async () => {
     const reportDir = join(dir, 'out');
@@ -68,7 +61,7 @@ describe('load: conversations with think time', () => {
       {},
     );
     const out = sink();
-    const summary = await runLoad(config, { stdout: out.stream, stderr: sink().stream, env: {} });
+    const summary = await runLoad(config, { stdout: out, stderr: sink(), env: {} });
     const report = await readReportFile(join(reportDir, 'report.json'));
     // A busy machine can bind the generator: its latency thresholds are then not judged, exit 98
     // (docs/exit-codes.md), as the run's own verdict says.
@@ -107,8 +100,8 @@ describe('load: conversations with think time', () => {
     const md = await readFile(join(reportDir, 'summary.md'), 'utf8');
     expect(md).toContain('### Latency by turn');
     expect(md).toMatch(/\| 3 \| answer \| \d+ \|/);
-    expect(out.text()).toContain('Latency by turn');
-    expect(out.text()).toMatch(/\n\s*2\s+sync\s+\d+\s/);
+    expect(out.text).toContain('Latency by turn');
+    expect(out.text).toMatch(/\n\s*2\s+sync\s+\d+\s/);
     expect(await readFile(join(reportDir, 'report.html'), 'utf8')).toContain('id="by-turn"');
   });
 
@@ -130,7 +123,7 @@ describe('load: conversations with think time', () => {
       },
       {},
     );
-    const summary = await runLoad(config, { stdout: sink().stream, stderr: sink().stream, env: {} });
+    const summary = await runLoad(config, { stdout: sink(), stderr: sink(), env: {} });
     expect(summary.exitCode).toBe(passedExitCode(reportDir));
     const report = await readReportFile(join(reportDir, 'report.json'));
     expect(report.settings.think).toBe(false);

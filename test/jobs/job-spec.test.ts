@@ -9,24 +9,13 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveConfig, type RunConfig } from '../../src/config/index.js';
 import { drivenTraffic, type JobSpec } from '../../src/jobs/job-spec.js';
 import { runJob } from '../../src/jobs/pipeline.js';
 import { runSpec } from '../../src/jobs/run.js';
 import { webhookPolicy } from '../../src/jobs/webhook-policy.js';
-
-function sink(): Writable & { text: string } {
-  const w = new Writable({
-    write(chunk, _enc, done) {
-      w.text += String(chunk);
-      done();
-    },
-  }) as Writable & { text: string };
-  w.text = '';
-  return w;
-}
+import { sink } from '../helpers/in-process-cli.js';
 
 const SUITE = `suite: Spec
 scenarios:

@@ -7,7 +7,6 @@
 import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { Command } from 'commander';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerCapacityCommand } from '../../src/cli/capacity-command.js';
@@ -18,6 +17,7 @@ import { runLoad } from '../../src/jobs/index.js';
 import { NdjsonWriter, readReportFile, recordLine } from '../../src/report/index.js';
 import type { RequestRecord } from '../../src/runner/index.js';
 import { collectReportDir } from '../helpers/cli.js';
+import { sink } from '../helpers/in-process-cli.js';
 
 const SUITE = `
 suite: Load
@@ -47,13 +47,6 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-function sink(): { stream: PassThrough; text: () => string } {
-  const stream = new PassThrough();
-  let text = '';
-  stream.on('data', (c: Buffer) => (text += c.toString()));
-  return { stream, text: () => text };
-}
-
 describe('runLoad against the embedded emulator', () => {
   it('writes every report format, with the load section, the timeline and the accounting', async () => {
     const reportDir = join(dir, 'out');
@@ -76,7 +69,7 @@ describe('runLoad against the embedded emulator', () => {
     );
     const out = sink();
     const err = sink();
-    const summary = await runLoad(config, { stdout: out.stream, stderr: err.stream, env: {} });
+    const summary = await runLoad(config, { stdout: out, stderr: err, env: {} });
     expect(summary.exitCode).toBe(0);
     expect((await readdir(reportDir)).sort()).toEqual([
       'junit.xml',
@@ -122,8 +115,8 @@ describe('runLoad against the embedded emulator', () => {
     const junit = await readFile(join(reportDir, 'junit.xml'), 'utf8');
     expect(junit).toMatch(/<testcase classname="Load" name="greets \[sync\]"/);
     expect(await readFile(join(reportDir, 'summary.md'), 'utf8')).toMatch(/### Load \(open model\)/);
-    expect(out.text()).toMatch(/Load \(open model\)/);
-    expect(out.text()).toMatch(/achieved [\d.]+ req\/s/);
+    expect(out.text).toMatch(/Load \(open model\)/);
+    expect(out.text).toMatch(/achieved [\d.]+ req\/s/);
   });
 
   it('--shard: the scenario acting on customer 1001 runs in one shard only, which says so', async () => {
@@ -147,9 +140,9 @@ describe('runLoad against the embedded emulator', () => {
           {},
         );
         const err = sink();
-        const summary = await runLoad(config, { stdout: sink().stream, stderr: err.stream, env: {} });
+        const summary = await runLoad(config, { stdout: sink(), stderr: err, env: {} });
         const report = await readReportFile(join(reportDir, 'report.json'));
-        return { code: summary.exitCode, log: err.text(), names: new Set((report.tallies ?? []).map((t) => t.name)) };
+        return { code: summary.exitCode, log: err.text, names: new Set((report.tallies ?? []).map((t) => t.name)) };
       }),
     );
     expect(ran.map((r) => r.code)).toEqual([0, 0]);
@@ -170,7 +163,7 @@ describe('runLoad against the embedded emulator', () => {
       `reportDir: ${join(dir, 'from-file')}\ndefaultThresholds: false\nload:\n  rate: 80\n  duration: 500ms\n  seed: 7\n`,
     );
     const out = sink();
-    const ctx: CliContext = { stdout: out.stream, stderr: sink().stream, env: {}, color: false, exitCode: -1 };
+    const ctx: CliContext = { stdout: out, stderr: sink(), env: {}, color: false, exitCode: -1 };
     const program = new Command('droidcheck').exitOverride();
     registerLoadCommand(program, ctx);
     await program.parseAsync([
@@ -198,7 +191,7 @@ describe('runLoad against the embedded emulator', () => {
   it('the CLI commands parse their flags and run (load closed model, capacity step search)', async () => {
     const out = sink();
     const err = sink();
-    const ctx: CliContext = { stdout: out.stream, stderr: err.stream, env: {}, color: false, exitCode: -1 };
+    const ctx: CliContext = { stdout: out, stderr: err, env: {}, color: false, exitCode: -1 };
     const program = new Command('droidcheck').exitOverride();
     registerLoadCommand(program, ctx);
     registerCapacityCommand(program, ctx);
@@ -262,7 +255,7 @@ describe('runLoad against the embedded emulator', () => {
     expect(cap.capacity!.maxRate).toBe(curve.filter((p) => p.passed).at(-1)?.rate ?? null);
     expect(ctx.exitCode).toBe(cap.capacity!.maxRate === null ? 99 : 0);
     expect(cap.accounting!.requests).toBe(cap.summary.requests);
-    expect(out.text()).toMatch(/Capacity {2}(\d+ req\/s|no rate passed)/);
+    expect(out.text).toMatch(/Capacity {2}(\d+ req\/s|no rate passed)/);
     expect((await readdir(join(dir, 'cap'))).sort()).toEqual([
       'junit.xml',
       'report.html',

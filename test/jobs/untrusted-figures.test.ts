@@ -15,7 +15,6 @@ import { readFileSync } from 'node:fs';
 import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Clock } from '../../src/clock.js';
@@ -25,6 +24,7 @@ import { compareReports } from '../../src/jobs/compare.js';
 import { runLoad } from '../../src/jobs/index.js';
 import { mergeReports, readReportFile, type ReportDocument } from '../../src/report/index.js';
 import { collectReportDir, droidcheck, REPO } from '../helpers/cli.js';
+import { sink } from '../helpers/in-process-cli.js';
 
 const SUITE = `
 suite: Trust
@@ -48,13 +48,6 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-function sink(): { stream: PassThrough; text: () => string } {
-  const stream = new PassThrough();
-  let text = '';
-  stream.on('data', (c: Buffer) => (text += c.toString()));
-  return { stream, text: () => text };
-}
-
 /** A sync-only load (the receiver keeps its own clock: async answers would mix the two clocks). */
 async function load(name: string, flags: Record<string, unknown>, clock?: Clock) {
   const reportDir = join(dir, name);
@@ -73,8 +66,8 @@ async function load(name: string, flags: Record<string, unknown>, clock?: Clock)
   );
   const out = sink();
   const err = sink();
-  const summary = await runLoad(config, { stdout: out.stream, stderr: err.stream, env: {}, ...(clock && { clock }) });
-  return { summary, reportDir, stdout: out.text(), stderr: err.text() };
+  const summary = await runLoad(config, { stdout: out, stderr: err, env: {}, ...(clock && { clock }) });
+  return { summary, reportDir, stdout: out.text, stderr: err.text };
 }
 
 const schema = JSON.parse(readFileSync(join(REPO, 'report.schema.json'), 'utf8')) as object;

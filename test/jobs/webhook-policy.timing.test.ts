@@ -13,7 +13,6 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ResolvedWebhookPolicyConfig } from '../../src/config/index.js';
 import { webhookPolicy } from '../../src/jobs/index.js';
@@ -21,17 +20,7 @@ import { parseReportDocument } from '../../src/report/index.js';
 import { startAltService } from '../helpers/alt-service.js';
 import { freePort } from '../helpers/cli.js';
 import { measuringLag, type Lag } from '../helpers/lag.js';
-
-function sink(): Writable & { text: string } {
-  const w = new Writable({
-    write(chunk, _enc, done) {
-      w.text += String(chunk);
-      done();
-    },
-  }) as Writable & { text: string };
-  w.text = '';
-  return w;
-}
+import { sink } from '../helpers/in-process-cli.js';
 
 /** `measured` is `expected` within 10 %, plus twice the latest a timer fired during the run. */
 const within = (measured: number | null | undefined, expected: number, lag: Lag): void => {
