@@ -120,7 +120,6 @@ function policyJUnit(p: PolicySection): JUnitSuite[] {
 export const policySection = defineSection({
   name: 'policy',
   fields: { policy: policySchema.optional() },
-  compute: (input: { policy?: PolicySnapshot }) => (input.policy ? { policy: input.policy } : {}),
   merge: (docs: readonly Doc[]) => {
     const all = fromEvery(docs, (d) => d.policy);
     if (!all || all.length === 0) return {};
