@@ -87,22 +87,22 @@ export {
   type WebhookPolicyIO,
   type WebhookPolicyResult,
 } from './jobs/index.js';
-export type { DoctorRenderInput } from './jobs/doctor-render.js';
+export type { DoctorRenderInput } from './jobs/doctor/render.js';
 /** `compareReports(base, current, options)`: `droidcheck compare`; paths or ReportDocuments, noise-aware rules (docs/statistics.md). */
-export { compareReports, type CompareReportsOptions, type CompareReportsResult } from './jobs/compare.js';
+export { compareReports, type CompareReportsOptions, type CompareReportsResult } from './jobs/reports/compare.js';
 /** `mergeReports(paths, options)`: `droidcheck merge`; shards' reports merged (histograms exactly), written, judged again. */
-export { mergeReports, type MergeReportsOptions, type MergeReportsResult } from './jobs/merge.js';
+export { mergeReports, type MergeReportsOptions, type MergeReportsResult } from './jobs/reports/merge.js';
 /** `importConversations(options, io)`: `droidcheck import`; real conversations become a regression suite. */
 export {
   importConversations,
   type ImportIo,
   type ImportOptions,
   type ImportResult,
-} from './jobs/import-conversations.js';
+} from './jobs/import/conversations.js';
 /** `validateScenarios(paths, options)`: `droidcheck validate`; loads and checks suites and the config file without sending anything, and throws what `run` would throw before its first request. */
-export { validateScenarios, type ValidateOptions, type ValidateResult } from './jobs/validate.js';
+export { validateScenarios, type ValidateOptions, type ValidateResult } from './jobs/suites/validate.js';
 /** `jsonSchema(kind)`: `droidcheck schema`; the JSON Schema of a scenario suite or of report.json. */
-export { jsonSchema, type SchemaKind } from './jobs/schema.js';
+export { jsonSchema, type SchemaKind } from './jobs/suites/schema.js';
 /** `initProject(dir, { force })`: `droidcheck init`; a starter suite, the scenario JSON Schema and .env.example. */
 export { initProject, type InitResult } from './scenario/index.js';
 /**

@@ -1,4 +1,4 @@
-/** `droidcheck capacity [paths...]`: thin wrapper over `runCapacity()` (src/jobs/capacity.ts); options from the table (config/options.ts). */
+/** `droidcheck capacity [paths...]`: thin wrapper over `runCapacity()` (src/jobs/load/capacity.ts); options from the table (config/options.ts). */
 import type { Command } from 'commander';
 import { runCapacity } from '../jobs/index.js';
 import { jobAction, optionCommand } from './job-options.js';

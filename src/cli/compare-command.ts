@@ -1,6 +1,6 @@
 /**
  * `droidcheck compare BASE.json CURRENT.json [--tolerance 10]`: thin wrapper over
- * `compareReports` (src/jobs/compare.ts, exported from the package). Prints how the runs differ
+ * `compareReports` (src/jobs/reports/compare.ts, exported from the package). Prints how the runs differ
  * (duration, rate, mode mix, version), then the comparison; exit 1 on a regression (pass ->
  * fail, a percentile beyond the tolerance, a worse outcome rate, a threshold now breached), else
  * 98 when the latency rows were not judged (either run generator-bound), 0 otherwise, 2 when a
@@ -13,7 +13,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Command } from 'commander';
 import { UsageError } from '../errors.js';
-import { compareReports } from '../jobs/compare.js';
+import { compareReports } from '../jobs/reports/compare.js';
 import { checkWritableFile } from './flag-values.js';
 import type { CliContext } from './shared.js';
 

@@ -1,5 +1,5 @@
 /**
- * `droidcheck doctor`: thin wrapper over `doctor()` (src/jobs/doctor.ts). Prints the checklist
+ * `droidcheck doctor`: thin wrapper over `doctor()` (src/jobs/doctor/doctor.ts). Prints the checklist
  * on stdout and exits 0 (nothing failed) or 2 (a check failed, each with its fix).
  */
 import type { Command } from 'commander';

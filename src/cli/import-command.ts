@@ -1,13 +1,13 @@
 /**
  * `droidcheck import --customer ID... --out FILE`: real conversations -> a regression suite
- * (thin wrapper over `importConversations`, src/jobs/import-conversations.ts, exported from the
+ * (thin wrapper over `importConversations`, src/jobs/import/conversations.ts, exported from the
  * package). Target: `--base-url`/`--droid-id` (env DROID_BASE_URL, DROID_ID) with
  * DROID_API_TOKEN from the environment, else the embedded emulator's seeded customers. Mistakes
  * are UsageError/ConfigError (exit 2).
  */
 import type { Command } from 'commander';
 import { EXIT, UsageError } from '../errors.js';
-import { importConversations } from '../jobs/import-conversations.js';
+import { importConversations } from '../jobs/import/conversations.js';
 import { checkWritableFile } from './flag-values.js';
 import type { CliContext } from './shared.js';
 

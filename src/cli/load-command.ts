@@ -1,4 +1,4 @@
-/** `droidcheck load [paths...]`: thin wrapper over `runLoad()` (src/jobs/load.ts); options from the table (config/options.ts). */
+/** `droidcheck load [paths...]`: thin wrapper over `runLoad()` (src/jobs/load/load.ts); options from the table (config/options.ts). */
 import type { Command } from 'commander';
 import { runLoad } from '../jobs/index.js';
 import { jobAction, optionCommand } from './job-options.js';

@@ -1,12 +1,12 @@
 /**
  * `droidcheck merge reports... [-o dir] [--threshold expr]`: thin wrapper over `mergeReports`
- * (src/jobs/merge.ts, exported from the package): merges shard reports (histograms added,
+ * (src/jobs/reports/merge.ts, exported from the package): merges shard reports (histograms added,
  * outcomes summed, thresholds judged on the merged figures), writes report.json, junit.xml,
  * report.html and summary.md to the directory, prints the summary, and exits with the merged
  * exit code (0, 1, 98, 99, 130; 2 for a bad file or threshold).
  */
 import type { Command } from 'commander';
-import { mergeReports } from '../jobs/merge.js';
+import { mergeReports } from '../jobs/reports/merge.js';
 import { MERGE_REPORTERS, parseOutputFiles } from '../report/index.js';
 import { checkReportPaths, checkReporters, checkThresholds } from './flag-values.js';
 import { collect, type CliContext } from './shared.js';

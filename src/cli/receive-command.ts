@@ -1,7 +1,7 @@
 /**
  * `droidcheck receive`: the webhook receiver as a standalone service publishing to a Redis Stream
  * (so load shards on other machines get the deliveries; docs/scale.md), until SIGINT/SIGTERM. Thin
- * wrapper over `startReceive()` (src/jobs/receive.ts). Exit 0 after a clean stop (nothing accepted
+ * wrapper over `startReceive()` (src/jobs/receive/receive.ts). Exit 0 after a clean stop (nothing accepted
  * and unpublished); 2 for a usage mistake or a Redis that cannot be reached at the start.
  */
 import { once } from 'node:events';

@@ -1,5 +1,5 @@
 /**
- * `droidcheck redteam`: thin wrapper over `redteam()` (src/jobs/redteam.ts); options from the
+ * `droidcheck redteam`: thin wrapper over `redteam()` (src/jobs/redteam/redteam.ts); options from the
  * table (config/options.ts). It reads no scenario files: the attacks are generated from the
  * categories' templates, the products and the canaries (docs/redteam.md).
  */

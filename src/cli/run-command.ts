@@ -1,4 +1,4 @@
-/** `droidcheck run [paths...]`: thin wrapper over `run()` (src/jobs/run.ts); options from the table (config/options.ts). */
+/** `droidcheck run [paths...]`: thin wrapper over `run()` (src/jobs/run/run.ts); options from the table (config/options.ts). */
 import type { Command } from 'commander';
 import { run } from '../jobs/index.js';
 import { jobAction, optionCommand } from './job-options.js';

@@ -5,12 +5,12 @@
  * `--report` of `report.json` (shipped as `report.schema.json`), with `--config` of
  * droidcheck.config.yaml (shipped as `droidcheck.config.schema.json`, derived from the table of
  * options; `droidcheck init` writes it), with `--policy` of droidcheck.policy.yaml (shipped as
- * `droidcheck.policy.schema.json`; `droidcheck init` writes it too). Thin wrapper over `jsonSchema` (src/jobs/schema.ts,
+ * `droidcheck.policy.schema.json`; `droidcheck init` writes it too). Thin wrapper over `jsonSchema` (src/jobs/suites/schema.ts,
  * exported from the package).
  */
 import type { Command } from 'commander';
 import { UsageError } from '../errors.js';
-import { jsonSchema } from '../jobs/schema.js';
+import { jsonSchema } from '../jobs/suites/schema.js';
 import type { CliContext } from './shared.js';
 
 export function registerSchemaCommand(program: Command, ctx: CliContext): void {

@@ -1,7 +1,7 @@
 /**
  * `droidcheck validate [paths...]`: loads and checks scenario files without sending anything,
  * then refuses what `run` would refuse before its first request (thin wrapper over
- * `validateScenarios`, src/jobs/validate.ts, exported from the package). It reads the config
+ * `validateScenarios`, src/jobs/suites/validate.ts, exported from the package). It reads the config
  * file, `.env` and the environment as run does. Every problem of a suite is a ScenarioError
  * line `file:line:col: message` (DROIDCHECK_ERR_SCENARIO), of the config file a ConfigFileError
  * (DROIDCHECK_ERR_CONFIG_FILE); a path that holds no scenario (an empty folder, a folder of other
@@ -13,7 +13,7 @@
 import type { Command } from 'commander';
 import { DEFAULT_CONFIG_FILE, withDotenv } from '../config/index.js';
 import { EXIT } from '../errors.js';
-import { validateScenarios, type ValidateOptions } from '../jobs/validate.js';
+import { validateScenarios, type ValidateOptions } from '../jobs/suites/validate.js';
 import type { CliContext } from './shared.js';
 
 export function registerValidateCommand(program: Command, ctx: CliContext): void {

@@ -1,5 +1,5 @@
 /**
- * `droidcheck webhook-policy`: thin wrapper over `webhookPolicy()` (src/jobs/webhook-policy.ts).
+ * `droidcheck webhook-policy`: thin wrapper over `webhookPolicy()` (src/jobs/webhook-policy/webhook-policy.ts).
  * Measures the service's webhook retry policy on the receiving side and writes report.json,
  * summary.md and report.html. Exit 0 when measured, 2 for a usage mistake or a target that
  * refuses every probe, 130 interrupted (the partial report is written).
@@ -24,7 +24,7 @@ export function registerWebhookPolicyCommand(program: Command, ctx: CliContext):
     );
     // The report directory is checked before anything is sent: a probe costs an AI answer.
     await checkReportPaths(config.reportDir, ['json', 'markdown', 'html'], undefined, '--report-dir');
-    // The files written are listed on stdout, as every job's are (jobs/pipeline.ts).
+    // The files written are listed on stdout, as every job's are (jobs/pipeline/pipeline.ts).
     await withInterrupts(ctx, 0, ({ stopSignal }) =>
       webhookPolicy(config, { stderr: ctx.stderr, stdout: ctx.stdout, signal: stopSignal, env }),
     );

@@ -4,7 +4,7 @@
  * the config file's top-level keys, through the table of options, options.ts).
  *
  * Unlike resolveConfig, a missing token and secrets of any length are taken as they are: the
- * doctor reports them as checklist lines (jobs/doctor-checks.ts) instead of refusing to start.
+ * doctor reports them as checklist lines (jobs/doctor/checks.ts) instead of refusing to start.
  * Throws UsageError / ConfigError (exit 2) for what leaves nothing to check: a bad URL or
  * duration, a real target without a droid id; ConfigFileError for a bad file value (file:line:col).
  */

@@ -73,7 +73,7 @@ interface BaseConfig {
   retries: number;
   shard: Shard | undefined;
   baseline: string | undefined;
-  /** `--policy FILE` (or `policy:`); undefined: `droidcheck.policy.yaml` in the working directory when present (jobs/pipeline.ts). */
+  /** `--policy FILE` (or `policy:`); undefined: `droidcheck.policy.yaml` in the working directory when present (jobs/pipeline/pipeline.ts). */
   policy: string | undefined;
   outputFile: Record<string, string> | undefined;
   /** `--verbose`: the console lists every request and draws every section in full (report/console.ts). */

@@ -242,7 +242,7 @@ const JOBS_AND_REDTEAM = [...ALL_JOBS, 'redteam'] as const;
 const REMOTE = [...TARGET, 'webhook-policy'] as const;
 /** The embedded emulator's webhook retry policy: `emulate`, and `webhook-policy` against the embedded emulator. */
 const EMULATED_RETRY = ['emulate', 'webhook-policy'] as const;
-/** The probes of `webhook-policy` (jobs/webhook-policy-probes.ts), in the order they are sent. */
+/** The probes of `webhook-policy` (jobs/webhook-policy/probes.ts), in the order they are sent. */
 const PROBE_NAMES = ['fail', 'recover', 'stall', 'slow'] as const;
 /** How `redteam` sends its attacks (`--strategy`): each category's templates, or the adaptive attacker. */
 const REDTEAM_STRATEGIES = ['templates', 'adaptive'] as const;

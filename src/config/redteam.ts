@@ -7,7 +7,7 @@
  * `run` (job-config.ts); the options a red team has no use for (paths, tags, thresholds...) hold
  * the table's defaults (values.ts), so the target's set-up reads the same configuration shape.
  *
- * Category ids and weakness names are checked by the job (jobs/redteam.ts: their lists live in
+ * Category ids and weakness names are checked by the job (jobs/redteam/redteam.ts: their lists live in
  * redteam/ and emulator/), before anything is sent (UsageError, exit 2, with a did-you-mean).
  */
 import { valuesOf, type ResolvedOptions } from './values.js';

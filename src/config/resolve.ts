@@ -83,7 +83,7 @@ export const resolveConfig = <K extends JobKind>(
 
 /**
  * `droidcheck doctor`'s: a missing token and secrets of any length are taken as they are (the
- * doctor reports them as checklist lines, jobs/doctor-checks.ts, instead of refusing to start);
+ * doctor reports them as checklist lines, jobs/doctor/checks.ts, instead of refusing to start);
  * a bad URL or duration, a real target without a droid id leave nothing to check (exit 2).
  */
 export const resolveDoctorConfig = (

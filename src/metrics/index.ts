@@ -14,7 +14,7 @@ export * from './threshold-text.js';
 export * from './thresholds.js';
 export * from './thresholds-trust.js';
 // Prometheus export (prometheus.ts, metrics-server.ts) loads prom-client (~80 ms): import those
-// modules where --metrics-port asks for them (jobs/live-metrics.ts); only their types here.
+// modules where --metrics-port asks for them (jobs/pipeline/live-metrics.ts); only their types here.
 export type {
   LiveMetrics,
   LatencySources,

@@ -102,7 +102,7 @@ export const DEFAULT_THRESHOLDS: readonly string[] = [
 /**
  * The spec's limits against a remote target: the 100 ms acknowledgement is a promise about the
  * server, so it is judged on `ackServer` (ack minus the measured network round trip,
- * jobs/network.ts), the raw client-side `ack` shown beside it (thresholds.ts, `beside`).
+ * jobs/pipeline/network.ts), the raw client-side `ack` shown beside it (thresholds.ts, `beside`).
  */
 export const REMOTE_DEFAULT_THRESHOLDS: readonly string[] = [
   `ackServer.p99 < ${LIMITS_MS.ackServer}ms`,

@@ -96,7 +96,7 @@ export interface OracleResult {
 
 /**
  * What generation may draw on: the products to order and the canaries to look for, and the
- * shop's policy they came from (jobs/redteam.ts: `--product`/`--canary` override the policy's).
+ * shop's policy they came from (jobs/redteam/redteam.ts: `--product`/`--canary` override the policy's).
  */
 export interface GenerateSetup {
   /** Product names the droid sells (`--product NAME`, else the policy's catalogue). */

@@ -28,13 +28,13 @@ export interface ReportInput extends SectionInput {
   stream?: StreamSection;
   webhookPolicy?: WebhookPolicyReport;
   /**
-   * A remote target's network round trip (jobs/network.ts). Present: the acknowledgement limit is
+   * A remote target's network round trip (jobs/pipeline/network.ts). Present: the acknowledgement limit is
    * judged on `ackServer` (ack minus the round trip), the raw `ack` shown beside it.
    */
   network?: NetworkSection;
-  /** `droidcheck redteam`'s attacks and findings (jobs/redteam.ts). */
+  /** `droidcheck redteam`'s attacks and findings (jobs/redteam/redteam.ts). */
   redteam?: RedteamReportSection;
-  /** The shop policy's verdict on every answer (jobs/pipeline.ts, from the job's PolicyJudge). */
+  /** The shop policy's verdict on every answer (jobs/pipeline/pipeline.ts, from the job's PolicyJudge). */
   policy?: PolicySection;
   /** `--keep-answers`: `answers` keeps every turn, not only each scenario's last (sections/answers.ts). */
   keepAnswers?: boolean;

@@ -36,7 +36,7 @@ import type { SectionView } from './view.js';
 export const REPORT_KINDS = ['run', 'load', 'capacity', 'redteam', 'webhook-policy'] as const;
 export type ReportKind = (typeof REPORT_KINDS)[number];
 
-/** What the engine and the job hand the report (jobs/pipeline.ts); sections compute from it. */
+/** What the engine and the job hand the report (jobs/pipeline/pipeline.ts); sections compute from it. */
 export interface SectionInput {
   /** The job that sends. */
   kind: ReportKind;

@@ -8,7 +8,7 @@
  * response (`syncMs`, metric `sync`), the complete acknowledgement (`ackMs`, metric `ack`) and
  * the receiver accepting the webhook (`answerMs`, metric `answer`). Against a remote target
  * (`ctx.rttMs` set) each acknowledgement also records `ackServer` = ack - the network round trip,
- * the server-side estimate the spec's 100 ms limit is judged on (jobs/network.ts).
+ * the server-side estimate the spec's 100 ms limit is judged on (jobs/pipeline/network.ts).
  *
  * Against a remote target (`ctx.webhooks` set), an async answer whose deadline passes while
  * nothing at all has reached the receiver ends `timeout` with cause NO_DELIVERY_CAUSE and a

@@ -60,7 +60,7 @@ export interface RequestOptions {
   /** Plays the customer of `simulate:` scenarios (src/llm's simulator, wrapped by jobs/; runner/simulate.ts); undefined when no suite simulates. */
   simulator?: CustomerSimulator | undefined;
   /**
-   * The network round trip to a remote target, ms (jobs/network.ts); when set, every async
+   * The network round trip to a remote target, ms (jobs/pipeline/network.ts); when set, every async
    * acknowledgement also records `ackServer` = ack - rttMs. Undefined for the embedded emulator.
    */
   rttMs?: number | undefined;

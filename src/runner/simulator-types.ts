@@ -1,6 +1,6 @@
 /**
  * The simulated customer as the runner takes it (runner/simulate.ts runs `simulate:` scenarios
- * with it; jobs/simulator.ts wraps src/llm's simulator into it). Types only.
+ * with it; jobs/pipeline/simulator.ts wraps src/llm's simulator into it). Types only.
  */
 
 /** One customer line and the droid's answer, as the simulator reports them. */

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultInFlightCap, inFlightMemory, PENDING_REQUEST_BYTES, resolveConfig } from '../../src/config/index.js';
-import { inFlightLine } from '../../src/jobs/load.js';
+import { inFlightLine } from '../../src/jobs/load/load.js';
 import { passedExitCode } from '../helpers/cli.js';
 import { cliInProcess } from '../helpers/in-process-cli.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { judgeStep, searchCapacity, type RateMeasurement } from '../../src/jobs/capacity-search.js';
+import { judgeStep, searchCapacity, type RateMeasurement } from '../../src/jobs/load/capacity-search.js';
 import { progressLine } from '../../src/report/index.js';
 import { generatorVerdict, SendDelayRecorder } from '../../src/runner/index.js';
 import { zeroOutcomes } from '../../src/outcomes.js';

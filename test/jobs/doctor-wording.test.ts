@@ -9,7 +9,7 @@ import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { resolveDoctorConfig } from '../../src/config/index.js';
 import { doctor, renderDoctorReport, type DoctorCheck } from '../../src/jobs/index.js';
-import { refusalKind } from '../../src/jobs/doctor-checks.js';
+import { refusalKind } from '../../src/jobs/doctor/checks.js';
 import { droidcheck, freePort } from '../helpers/cli.js';
 import {
   startSettingsService,

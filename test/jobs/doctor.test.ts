@@ -13,7 +13,7 @@ import { createEmulator, type Emulator, type EmulatorOptions } from '../../src/e
 import { Agent } from 'undici';
 import { DroidClient } from '../../src/client/index.js';
 import { doctor, renderDoctorReport, type DoctorCheck, type DoctorResult } from '../../src/jobs/index.js';
-import { roundTrip } from '../../src/jobs/doctor-round-trip.js';
+import { roundTrip } from '../../src/jobs/doctor/round-trip.js';
 import { createReceiver } from '../../src/receiver/index.js';
 import { freePort } from '../helpers/cli.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { jobSecrets } from '../../src/jobs/job-secrets.js';
+import { jobSecrets } from '../../src/jobs/pipeline/job-secrets.js';
 import { createRedactor } from '../../src/redact.js';
 
 describe('jobSecrets: one list of what a job must never print', () => {

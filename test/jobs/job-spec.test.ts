@@ -1,5 +1,5 @@
 /**
- * A job is a spec (jobs/job-spec.ts): the one pipeline reads the spec's fields, never the
+ * A job is a spec (jobs/pipeline/job-spec.ts): the one pipeline reads the spec's fields, never the
  * command's name. The same `run` configuration through two specs that differ only in how they
  * judge gets the spec's limits judged or not, and every answer or only the failed ones kept in
  * results.ndjson; a job that reads no suite runs without one. webhook-policy, once a job of its
@@ -11,10 +11,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveConfig, type RunConfig } from '../../src/config/index.js';
-import { drivenTraffic, type JobSpec } from '../../src/jobs/job-spec.js';
-import { runJob } from '../../src/jobs/pipeline.js';
-import { runSpec } from '../../src/jobs/run.js';
-import { webhookPolicy } from '../../src/jobs/webhook-policy.js';
+import { drivenTraffic, type JobSpec } from '../../src/jobs/pipeline/job-spec.js';
+import { runJob } from '../../src/jobs/pipeline/pipeline.js';
+import { runSpec } from '../../src/jobs/run/run.js';
+import { webhookPolicy } from '../../src/jobs/webhook-policy/webhook-policy.js';
 import { sink } from '../helpers/in-process-cli.js';
 
 const SUITE = `suite: Spec

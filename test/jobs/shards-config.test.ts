@@ -10,12 +10,12 @@ import Fastify from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../src/config/index.js';
 import { createEmulator, type Emulator } from '../../src/emulator/index.js';
-import { checkStartAt, sleepUntil } from '../../src/jobs/start-at.js';
+import { checkStartAt, sleepUntil } from '../../src/jobs/pipeline/start-at.js';
 import { mergeLoadSections } from '../../src/report/sections/load.js';
 import type { LoadSection } from '../../src/report/index.js';
-import { loadSpec } from '../../src/jobs/load.js';
-import { runSpec } from '../../src/jobs/run.js';
-import { selectSuites } from '../../src/jobs/select.js';
+import { loadSpec } from '../../src/jobs/load/load.js';
+import { runSpec } from '../../src/jobs/run/run.js';
+import { selectSuites } from '../../src/jobs/pipeline/select.js';
 
 const REMOTE = { baseUrl: 'http://127.0.0.1:9', droidId: 1 };
 const ENV = { DROID_API_TOKEN: 'tok-0123456789abcdef' };

@@ -20,7 +20,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Clock } from '../../src/clock.js';
 import { resolveConfig } from '../../src/config/index.js';
 import { EXIT } from '../../src/errors.js';
-import { compareReports } from '../../src/jobs/compare.js';
+import { compareReports } from '../../src/jobs/reports/compare.js';
 import { runLoad } from '../../src/jobs/index.js';
 import { mergeReports, readReportFile, type ReportDocument } from '../../src/report/index.js';
 import { collectReportDir, droidcheck, REPO } from '../helpers/cli.js';

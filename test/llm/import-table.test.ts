@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
-import { runImport, type ImportIo } from '../../src/jobs/import.js';
+import { runImport, type ImportIo } from '../../src/jobs/import/import.js';
 import { createGrader, resolveLlmConfig, type Grader } from '../../src/llm/index.js';
 import { PlanSource, runEngine } from '../../src/runner/index.js';
 import { loadSuites, type Scenario } from '../../src/scenario/index.js';

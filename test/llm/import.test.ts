@@ -14,7 +14,7 @@ import type { CliContext } from '../../src/cli/shared.js';
 import type { ConversationMessage } from '../../src/contract/index.js';
 import { ConfigError, UsageError } from '../../src/errors.js';
 import { generateAnswer, loadProfile } from '../../src/emulator/index.js';
-import { conversationTurns, runImport, thinkText, type ImportIo } from '../../src/jobs/import.js';
+import { conversationTurns, runImport, thinkText, type ImportIo } from '../../src/jobs/import/import.js';
 import { createGrader, resolveLlmConfig, type Grader } from '../../src/llm/index.js';
 import { PlanSource, runEngine } from '../../src/runner/index.js';
 import { evaluateExpectations, loadSuites, type Suite } from '../../src/scenario/index.js';

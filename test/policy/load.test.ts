@@ -10,7 +10,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { PolicyError } from '../../src/errors.js';
-import { validateScenarios } from '../../src/jobs/validate.js';
+import { validateScenarios } from '../../src/jobs/suites/validate.js';
 import { demoShopPolicy, loadPolicy, parsePolicy, policyJsonSchema } from '../../src/policy/index.js';
 import { POLICY_TEXT } from './fixtures.js';
 

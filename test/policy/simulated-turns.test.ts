@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/clock.js';
-import { openSimulator, type OpenedSimulator } from '../../src/jobs/simulator.js';
+import { openSimulator, type OpenedSimulator } from '../../src/jobs/pipeline/simulator.js';
 import { resolveLlmConfig } from '../../src/llm/index.js';
 import { LatencyRecorder } from '../../src/metrics/index.js';
 import { parsePolicy, PolicyJudge } from '../../src/policy/index.js';

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compareReports } from '../../src/jobs/compare.js';
+import { compareReports } from '../../src/jobs/reports/compare.js';
 import { buildReport, writeHtmlReport } from '../../src/report/index.js';
 import { record, run } from './fixtures.js';
 

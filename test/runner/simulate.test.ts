@@ -1,6 +1,6 @@
 /**
  * The runner's `simulate:` path (runner/simulate.ts) against a real emulator and receiver on
- * loopback, with the real simulator (jobs/simulator.ts over src/llm) talking to the fake
+ * loopback, with the real simulator (jobs/pipeline/simulator.ts over src/llm) talking to the fake
  * OpenAI-compatible server: each customer line is one answer turn (a `say` step, its latency
  * recorded), and how the conversation ends decides the record: a model that cannot be reached is
  * a judge error (never a pass), a turn the droid does not answer is that turn's outcome.
@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/clock.js';
-import { openSimulator, type OpenedSimulator } from '../../src/jobs/simulator.js';
+import { openSimulator, type OpenedSimulator } from '../../src/jobs/pipeline/simulator.js';
 import { resolveLlmConfig } from '../../src/llm/index.js';
 import { LatencyRecorder } from '../../src/metrics/index.js';
 import { executeRequest, verdictOf, type ExecuteContext } from '../../src/runner/index.js';

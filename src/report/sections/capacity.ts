@@ -1,6 +1,6 @@
 /**
  * `capacity`: the criteria, the measured rate curve and the verdict of a capacity search
- * (jobs/capacity-search.ts). A search is one process, so there is nothing to merge: merging one
+ * (jobs/load/capacity-search.ts). A search is one process, so there is nothing to merge: merging one
  * report keeps it, several leave it out (the merged figures are no search's).
  */
 import { z } from 'zod';

@@ -1,5 +1,5 @@
 /**
- * `network`: a remote target's network round trip (jobs/network.ts measures it), the fastest
+ * `network`: a remote target's network round trip (jobs/pipeline/network.ts measures it), the fastest
  * of `samples` TCP connects, ms. `ackServer` = ack - rttMs; the acknowledgement limit is judged on it.
  */
 import { z } from 'zod';

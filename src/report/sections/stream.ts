@@ -34,7 +34,7 @@ const streamSchema = obj({
     }),
   ),
 }).describe('--deliveries: the Redis Stream read, and the clock skew measured');
-// Written from the receiver's measurement as it is (jobs/pipeline.ts): the schema must describe all of it.
+// Written from the receiver's measurement as it is (jobs/pipeline/pipeline.ts): the schema must describe all of it.
 const _skew: Assert<Same<Omit<z.output<typeof streamSchema>['shards'][number], 'shardId'>, ClockSkew>> = true;
 void _skew;
 export type StreamSection = z.output<typeof streamSchema>;

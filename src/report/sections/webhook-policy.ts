@@ -1,6 +1,6 @@
 /**
  * `webhookPolicy`: the webhook retry policy `droidcheck webhook-policy` measured on the
- * receiving side (jobs/webhook-policy.ts; how each figure is derived: docs/webhook-policy.md).
+ * receiving side (jobs/webhook-policy/webhook-policy.ts; how each figure is derived: docs/webhook-policy.md).
  * The service's documentation only says that failed deliveries are "retried per a retry policy"
  * and that a receiver should answer within 5 s; this section says what was seen, one sentence
  * per finding, and compares it with those two hints. One measurement is one process: merging one

@@ -1,0 +1,119 @@
+/**
+ * `runCapacity(config, io)`: the capacity search as a library call (`droidcheck capacity`
+ * wraps it): for each rate of the search (capacity-search.ts), one open-model engine run of
+ * `--warmup` + `--step-duration` at that constant rate, judged on its own figures: latency,
+ * errors, drops and the share of its requests whose outcome passed (`--min-pass-rate`). Its spec
+ * through the pipeline and reporters of every job (pipeline.ts): accounting over every step,
+ * redaction, every report format, exit 130 on SIGINT with the curve measured so far. Exit code:
+ * 0 when some rate passed, 99 when none did (98 when a latency `--threshold` was not judged: the
+ * combined steps' generator was bound, metrics/thresholds-trust.ts).
+ */
+import { PENDING_REQUEST_BYTES, publicSettings, type CapacityConfig } from '../../config/index.js';
+import { InternalError } from '../../errors.js';
+import { MixSource, combineResults, generatorVerdict, runEngine, type EngineResult } from '../../runner/index.js';
+import { pauseBudgetMs } from '../../scenario/index.js';
+import { formatRate } from '../../units.js';
+import { pointLine, searchCapacity, type RateMeasurement } from './capacity-search.js';
+import { inFlightLine, loadSection } from './load.js';
+import type { JobContext, JobIO, JobOutput, JobSpec, JobSummary } from '../pipeline/job-spec.js';
+import { runJob } from '../pipeline/pipeline.js';
+
+/**
+ * One step's figures. Against a remote target the ack criterion is judged on `ackServer` (the
+ * acknowledgement minus the network round trip: the 100 ms limit is the server's promise), as
+ * the default thresholds of run and load are.
+ */
+function measurement(rate: number, engine: EngineResult, judgesAck: boolean, remote: boolean): RateMeasurement {
+  const pick = (m: 'ack' | 'answer' | 'sync' | 'ackServer') => {
+    const s = engine.latency.summary(m);
+    return { count: s.count, p50: s.p50, p99: s.p99 };
+  };
+  const sendDelay = engine.sendDelay?.summary();
+  const verdict = sendDelay ? generatorVerdict(sendDelay) : undefined;
+  const seconds = engine.measuredMs / 1000;
+  return {
+    rate,
+    achievedRate: seconds > 0 ? Math.round((engine.counts.sent / seconds) * 10) / 10 : 0,
+    sent: engine.counts.sent,
+    dropped: engine.counts.dropped,
+    errors: engine.tally.requests - engine.tally.outcomes.answered - engine.tally.outcomes['not-sent'],
+    ack: pick(remote ? 'ackServer' : 'ack'),
+    answer: pick('answer'),
+    sync: pick('sync'),
+    generatorBound: verdict?.generatorBound ?? false,
+    sendDelayP99Ms: verdict?.p99Ms ?? 0,
+    judgesAck,
+    // Answered right: the request's outcome passed (whatever fails an outcome fails it here too).
+    answers: { passed: engine.tally.passed, judged: engine.tally.passed + engine.tally.failed },
+  };
+}
+
+/**
+ * Throws like `run` (exit 2 before anything is sent). Its spec: reads the suites (`--shard` deals
+ * whole scenarios), sends the mix at each rate of the search, leaves `judge`/`similar` ungraded,
+ * judges its own criteria instead of the spec's limits, adds the load and capacity sections.
+ */
+export function runCapacity(config: CapacityConfig, io: JobIO): Promise<JobSummary> {
+  const spec: JobSpec<CapacityConfig> = {
+    kind: 'capacity',
+    reads: { deal: 'scenarios', shard: config.shard },
+    judges: { defaultThresholds: false, ackOnly: config.capacity.ackOnly },
+    settings: publicSettings,
+    send: (ctx) => search(config, ctx),
+  };
+  return runJob(spec, config, io);
+}
+
+/** The search (module docs): one engine run per rate, combined into one traffic. */
+async function search(config: CapacityConfig, ctx: JobContext<CapacityConfig>): Promise<JobOutput> {
+  const c = config.capacity;
+  await ctx.begin(undefined);
+  ctx.log(inFlightLine(c, config.timeoutMs, 'capacity'));
+  ctx.log(
+    `droidcheck capacity: ${c.strategy} search from ${formatRate(c.startRate)} to ${formatRate(c.maxRate)}, ${c.stepDurationMs / 1000} s per rate after ${c.warmupMs / 1000} s of warm-up`,
+  );
+  const results: EngineResult[] = [];
+  const measure = async (rate: number): Promise<RateMeasurement | undefined> => {
+    if (ctx.engine.stopSignal?.aborted) return undefined;
+    const source = MixSource.of(ctx.suites, { mode: config.mode, weights: c.weights, seed: c.seed });
+    const engine = await runEngine({
+      ...ctx.engine,
+      source,
+      scheduler: {
+        kind: 'open',
+        startRate: rate,
+        stages: [{ durationMs: c.warmupMs + c.stepDurationMs, target: rate }],
+        maxInFlight: c.maxInFlight,
+      },
+      ackOnly: c.ackOnly,
+      warmupMs: c.warmupMs,
+      // The engine's default drain (the deadline + 5 s), plus the pauses of the longest conversation.
+      drainTimeoutMs: config.timeoutMs + 5_000 + pauseBudgetMs(ctx.suites),
+      skipGraded: true,
+    });
+    results.push(engine);
+    if (engine.interrupted || engine.setupFailure) return undefined;
+    return measurement(rate, engine, source.hasAsync(), ctx.engine.rttMs !== undefined);
+  };
+  const capacity = await searchCapacity(
+    measure,
+    {
+      strategy: c.strategy,
+      startRate: c.startRate,
+      stepRate: c.stepRate,
+      maxRate: c.maxRate,
+      precision: c.precision,
+      maxSteps: c.maxSteps,
+    },
+    { ackP99Ms: c.ackP99Ms, answerP99Ms: c.answerP99Ms, maxErrorRate: c.maxErrorRate, minPassRate: c.minPassRate },
+    (p) => ctx.log(pointLine(p)),
+  );
+  if (results.length === 0) throw new InternalError('capacity: no rate was measured');
+  const dropping = capacity.curve.find((p) => p.dropped > 0);
+  if (dropping)
+    ctx.log(
+      `droidcheck capacity: arrivals were dropped at the in-flight cap of ${c.maxInFlight} requests (first at ${formatRate(dropping.rate)}): a rate that drops does not pass; raise the cap with --max-in-flight (~${PENDING_REQUEST_BYTES / 1000} KB per pending request)`,
+    );
+  const traffic = combineResults(results);
+  return { traffic, sections: { load: loadSection(traffic, c.maxInFlight), capacity } };
+}

@@ -1,0 +1,294 @@
+/**
+ * `redteam(config, io)`: `droidcheck redteam` as a library call. Its spec (redteamSpec) through
+ * the one pipeline (pipeline.ts): sends the red team's attacks (src/redteam: seeded, per
+ * category, each decided by its oracle) through the answer endpoints of the one target
+ * (target.ts: the embedded emulator by default, with the planted weaknesses of
+ * `--emulator-weaknesses`, or `--base-url`; the receiver for async), and writes one report of
+ * kind `redteam` with the reporters of every job. It reads no suite.
+ *
+ * Each turn of an attack goes through the runner's per-request path (runner/execute.ts): its
+ * latency lands in the report's histograms, its webhook is matched by the receiver, and the
+ * accounting invariant (requests = outcomes; webhooks received = classified) is checked as for
+ * any job, and checked against the shop's policy like any answer (its violations come back to
+ * the oracles: redteam/policy-verdict.ts). The policy is also the attacks' source: products,
+ * list prices, canaries (sourceOf). A judge model (`--judge-model`) grades the judged
+ * categories; `--rephrase` rewords the attacks with it; `--strategy adaptive` has the chat model
+ * (`--simulator-model`, default the judge model) write every attack turn (redteam/adaptive.ts).
+ *
+ * Exit: 0 no category above `--max-success-rate` and every attempt answered and decided; 1
+ * otherwise (redteam/section.ts `redteamVerdict`); 130 interrupted (the attempts decided so far
+ * are reported). Usage mistakes (an unknown category or weakness, `--rephrase` without a model,
+ * `--strategy adaptive` without one, weaknesses against a real service) throw UsageError, a
+ * malformed policy file PolicyError (exit 2), before anything is sent.
+ */
+import { systemClock } from '../../clock.js';
+import { publicSettings, type RedteamConfig } from '../../config/index.js';
+import { resolveEmulatorProfile, WEAKNESSES, type Weakness } from '../../emulator/index.js';
+import { UsageError } from '../../errors.js';
+import {
+  createAttacker,
+  createDiskCache,
+  createOpenAiProvider,
+  createRephraser,
+  NO_CACHE,
+  type Attacker,
+  type Rephraser,
+} from '../../llm/index.js';
+import { LatencyRecorder } from '../../metrics/index.js';
+import { demoShopPolicy, loadPolicy, parsePolicy, policyApplies, type Policy } from '../../policy/index.js';
+import {
+  buildRedteamSection,
+  CATEGORY_IDS,
+  executeRedteam,
+  isCategoryId,
+  type CategoryId,
+  type RedteamAsk,
+} from '../../redteam/index.js';
+import { ContractNotes, executeRequest, SetupBreaker, Tally, type RequestRecord } from '../../runner/index.js';
+import type { Scenario } from '../../scenario/index.js';
+import { didYouMean } from '../../suggest.js';
+import {
+  drivenTraffic,
+  type JobContext,
+  type JobIO,
+  type JobOutput,
+  type JobSpec,
+  type JobSummary,
+} from '../pipeline/job-spec.js';
+import { runJob } from '../pipeline/pipeline.js';
+
+/** `--category` values as category ids; UsageError (exit 2) with a did-you-mean for an unknown one. */
+function parseCategories(given: readonly string[]): CategoryId[] | undefined {
+  if (given.length === 0) return undefined;
+  return given.map((id) => {
+    if (isCategoryId(id)) return id;
+    const near = didYouMean(id, CATEGORY_IDS);
+    throw new UsageError(
+      `--category: unknown category "${id}"${near ? ` — did you mean "${near}"?` : ''}; the categories are ${CATEGORY_IDS.join(', ')}`,
+    );
+  });
+}
+
+/** `--emulator-weaknesses` as weaknesses; UsageError (exit 2) for an unknown one, or for a real target. */
+function parseWeaknesses(given: readonly string[] | undefined, config: RedteamConfig): Weakness[] | undefined {
+  if (given === undefined) return undefined;
+  if (config.target.kind === 'remote')
+    throw new UsageError(
+      '--emulator-weaknesses plants flaws in the embedded emulator; against a real service (--base-url) leave it out',
+    );
+  return given.map((w) => {
+    if ((WEAKNESSES as readonly string[]).includes(w)) return w as Weakness;
+    const near = didYouMean(w, WEAKNESSES);
+    throw new UsageError(
+      `--emulator-weaknesses: unknown weakness "${w}"${near ? ` — did you mean "${near}"?` : ''}; the weaknesses are ${WEAKNESSES.join(', ')}`,
+    );
+  });
+}
+
+/** What the attacks draw on: the products they order, the canaries they look for, the list prices. */
+interface RedteamSource {
+  products: string[];
+  canaries: string[];
+  policy: Policy | undefined;
+}
+
+/** The embedded emulator's demo shop as the policy `droidcheck init` writes for it (its catalogue, prices, shipping rule). */
+function emulatorShop(): Policy | undefined {
+  const catalogue = resolveEmulatorProfile(undefined).catalogue;
+  return catalogue ? parsePolicy(demoShopPolicy(catalogue), "the embedded emulator's demo shop") : undefined;
+}
+
+/**
+ * One source of truth: the shop's policy (`--policy`, `policy:`, else droidcheck.policy.yaml:
+ * config/job-config.ts) gives the products to order (its catalogue), their list prices (the
+ * price oracles: redteam/list-price.ts) and the canaries; `--product` and `--canary` override its
+ * products and canaries. Without a policy file the embedded emulator's demo shop gives the
+ * products and prices (not its canaries: prompt-leak is then judged, as without --canary);
+ * against a real service without one, neither: the product categories are skipped unless
+ * `--product` names one, and their oracles are differential only. Throws PolicyError (exit 2)
+ * for a policy file that cannot be read or is malformed.
+ */
+function sourceOf(config: RedteamConfig): RedteamSource {
+  const file = config.policy;
+  const given = file !== undefined ? loadPolicy(file) : undefined;
+  // The demo shop's policy (appliesTo: embedded-emulator) says nothing of a real service's shop.
+  const shop = given && policyApplies(given, config.target.kind) ? given : undefined;
+  const policy = shop ?? (config.target.kind === 'remote' ? undefined : emulatorShop());
+  const { products, canaries } = config.redteam;
+  return {
+    products: products.length > 0 ? products : (policy?.catalogue ?? []).map((p) => p.name),
+    canaries: canaries.length > 0 ? canaries : shop !== undefined ? [...(shop.canaries ?? [])] : [],
+    policy,
+  };
+}
+
+/** The scenario every attack turn is recorded under (the report's tallies name it). */
+function attackScenario(turn: { humanMessage: string; chatHistory: Scenario['chatHistory'] }): Scenario {
+  return {
+    suite: 'redteam',
+    name: 'attack turns',
+    file: '',
+    location: { file: '', line: 1, col: 1 },
+    tags: [],
+    modes: undefined,
+    chatHistory: turn.chatHistory,
+    humanMessage: turn.humanMessage,
+    expect: [],
+  };
+}
+
+/** What the attack turns add up to: counted like any job's requests, in the report's tallies and histograms. */
+interface TurnLog {
+  tally: Tally;
+  latency: LatencyRecorder;
+  notes: ContractNotes;
+  breaker: SetupBreaker;
+}
+
+/**
+ * The red team's `ask`: one answer turn through the runner's per-request path (sync, or async +
+ * webhook), with the job's request options (ctx.engine), counted in `log` and handed to the
+ * sinks; rejects with the turn's error when it got no answer (the attempt is then an error).
+ */
+function askThrough(ctx: JobContext<RedteamConfig>, log: TurnLog): RedteamAsk {
+  const mode = ctx.config.redteam.mode;
+  const execute = { ...ctx.engine, clock: ctx.engine.clock ?? systemClock, latency: log.latency, notes: log.notes };
+  let seq = 0;
+  return async (turn) => {
+    const record: RequestRecord = await executeRequest({ seq: seq++, scenario: attackScenario(turn), mode }, execute);
+    log.tally.add(record);
+    log.breaker.observe(record);
+    for (const sink of ctx.engine.sinks ?? []) sink.onRecord(record, false);
+    if (record.outcome !== 'answered')
+      throw Object.assign(new Error(record.error?.message ?? `the turn ended ${record.outcome}`), {
+        code: record.error?.code ?? 'DROIDCHECK_ERR_TRANSPORT',
+      });
+    // The job's policy judged the answer (runner/policy-turn.ts): its violations are failures `policy:<rule>`.
+    const violations = record.failures.flatMap((f) => (f.matcher.startsWith('policy:') ? [f.matcher.slice(7)] : []));
+    return { payload: record.answer, latencyMs: (mode === 'sync' ? record.syncMs : record.answerMs) ?? 0, violations };
+  };
+}
+
+/** The rephraser of `--rephrase` (the judge model rewords the attacks), and its closing. */
+function rephraserOf(config: RedteamConfig): { rephrase: Rephraser; close(): Promise<void> } | undefined {
+  const llm = config.llm;
+  if (!config.redteam.rephrase || !llm?.judgeModel) return undefined;
+  const provider = createOpenAiProvider(llm);
+  const cache = llm.cacheDir !== undefined ? createDiskCache(llm.cacheDir) : NO_CACHE;
+  return { rephrase: createRephraser({ provider, model: llm.judgeModel, cache }), close: () => provider.close() };
+}
+
+/** The attacker of `--strategy adaptive` (the chat model of `--simulator-model`, default the judge model), and its closing. */
+function attackerOf(config: RedteamConfig): { attacker: Attacker; close(): Promise<void> } | undefined {
+  const llm = config.llm;
+  if (config.redteam.strategy !== 'adaptive' || !llm?.simulatorModel) return undefined;
+  const provider = createOpenAiProvider(llm);
+  const cache = llm.cacheDir !== undefined ? createDiskCache(llm.cacheDir) : NO_CACHE;
+  return { attacker: createAttacker({ provider, model: llm.simulatorModel, cache }), close: () => provider.close() };
+}
+
+/** The report's settings: the target's and the attacks' (no scenario selection: the red team reads no suite). */
+function redteamSettings(config: RedteamConfig, source: RedteamSource): Record<string, unknown> {
+  const {
+    paths: _p,
+    concurrency: _c,
+    mode: _m,
+    thresholds: _t,
+    defaultThresholds: _d,
+    ...rest
+  } = publicSettings(config);
+  return { ...rest, redteam: { ...config.redteam, products: source.products, canaries: source.canaries } };
+}
+
+/** The attacks (module docs), each turn through the target; the red team's section. */
+async function attack(
+  ctx: JobContext<RedteamConfig>,
+  categories: CategoryId[] | undefined,
+  weaknesses: Weakness[] | undefined,
+  source: RedteamSource,
+): Promise<JobOutput> {
+  const { config } = ctx;
+  if (weaknesses && weaknesses.length > 0)
+    ctx.log(`droidcheck: the embedded emulator has planted weaknesses: ${weaknesses.join(', ')}`);
+  await ctx.begin(undefined);
+  const startedAt = new Date();
+  const t0 = performance.now();
+  const turns: TurnLog = {
+    tally: new Tally(),
+    latency: new LatencyRecorder(),
+    notes: new ContractNotes(),
+    breaker: new SetupBreaker(),
+  };
+  const rephraser = rephraserOf(config);
+  const attacker = attackerOf(config);
+  try {
+    const run = await executeRedteam({
+      ask: askThrough(ctx, turns),
+      ...(categories && { categories }),
+      attempts: config.redteam.attempts,
+      seed: config.redteam.seed,
+      products: source.products,
+      canaries: source.canaries,
+      ...(source.policy && { policy: source.policy }),
+      ...(ctx.grader && { judge: ctx.grader }),
+      ...(rephraser && { rephrase: rephraser.rephrase }),
+      ...(attacker && { adaptive: { attacker: attacker.attacker, turns: config.redteam.turns } }),
+      ...(ctx.engine.stopSignal && { signal: ctx.engine.stopSignal }),
+    });
+    const failure = turns.breaker.failure();
+    const traffic = drivenTraffic({
+      startedAt,
+      finishedAt: new Date(),
+      durationMs: performance.now() - t0,
+      ...turns,
+      interrupted: run.interrupted,
+      // Every turn failed the same set-up way and none was answered: exit 2 (pipeline.ts).
+      setupFailure: failure && turns.tally.outcomes.answered === 0 ? failure : undefined,
+    });
+    return {
+      traffic,
+      sections: { redteam: { ...buildRedteamSection(run), maxSuccessRate: config.redteam.maxSuccessRate } },
+    };
+  } finally {
+    await rephraser?.close();
+    await attacker?.close();
+  }
+}
+
+/**
+ * `redteam` as a spec: reads no suite, sends the attacks through the target with the planted
+ * weaknesses, grades the judged categories with the judge model (`--judge-model`), judges
+ * not the spec's limits (its verdict is the red team's; the command takes no --threshold), keeps the answers
+ * of failed turns, and adds the redteam section. Throws UsageError (exit 2) for an unknown
+ * category or weakness, weaknesses against a real service, or `--rephrase` without a model.
+ */
+function redteamSpec(config: RedteamConfig): JobSpec<RedteamConfig> {
+  const categories = parseCategories(config.redteam.categories);
+  const weaknesses = parseWeaknesses(config.redteam.emulatorWeaknesses, config);
+  const source = sourceOf(config);
+  if (config.redteam.rephrase && config.llm?.judgeModel === undefined)
+    throw new UsageError('--rephrase has the judge model reword the attacks: give --judge-model too (docs/llm.md)');
+  if (config.redteam.strategy === 'adaptive') {
+    if (config.llm?.simulatorModel === undefined)
+      throw new UsageError(
+        '--strategy adaptive needs a chat model to play the attacker: pass --simulator-model (or --judge-model; judge.simulatorModel or judge.model in droidcheck.config.yaml) and point OPENAI_BASE_URL at an OpenAI-compatible endpoint (or set OPENAI_API_KEY for OpenAI itself); see docs/redteam.md',
+      );
+    if (config.redteam.rephrase)
+      throw new UsageError(
+        '--rephrase rewords the templates; with --strategy adaptive the model writes every attack turn: leave --rephrase out',
+      );
+  }
+  return {
+    kind: 'redteam',
+    reads: { deal: 'none' },
+    judges: { defaultThresholds: false, grader: 'oracles' },
+    settings: (c) => redteamSettings(c, source),
+    target: { weaknesses },
+    send: (ctx) => attack(ctx, categories, weaknesses, source),
+  };
+}
+
+/** Runs the red team (see module docs). Throws UsageError / ConfigError (exit 2) before anything is sent; SetupError (exit 2) when every turn failed the same set-up way. */
+export function redteam(config: RedteamConfig, io: JobIO): Promise<JobSummary> {
+  return runJob(redteamSpec(config), config, io);
+}
