@@ -6,8 +6,10 @@
  * - `too-few-samples`: a percentile its count cannot support (p99 needs >= 100 samples, p99.9
  *   >= 1,000; sample-size.ts), never a breach, whatever the limit;
  * - `not-judged`: a latency threshold of a run whose latency figures droidcheck does not trust
- *   (thresholds-trust.ts: the generator was bound), with the conditions in `notJudged`; never a
- *   breach, but the job exits 98 (docs/exit-codes.md). Rates and counts are judged as usual;
+ *   (thresholds-trust.ts: the generator was bound) and whose figure lies within the send
+ *   delay's size of its limit (the lag could change the verdict), with the conditions in
+ *   `notJudged`; never a breach, but the job exits 98 (docs/exit-codes.md). Rates and counts
+ *   are judged as usual;
  * - `breached` / `passed`: the figure against the limit.
  *
  * A user who wants too few samples to fail the gate adds a count threshold (`ack.count >= 100`),
@@ -16,7 +18,7 @@
 import { ThresholdError } from '../errors.js';
 import { LATENCY_METRICS, LatencyRecorder, type LatencyMetric, type LatencySummary } from './latency-recorder.js';
 import { minSamplesForStat } from './sample-size.js';
-import { distrustOf, type Distrust, type TrustFigures } from './thresholds-trust.js';
+import { distrustOf, doubtsAbout, type Distrust, type TrustFigures } from './thresholds-trust.js';
 import {
   defaultThresholdsFor,
   LOAD_DEFAULT_THRESHOLDS,
@@ -175,7 +177,8 @@ function measureThreshold(
 
 /**
  * Judges one parsed threshold on `data` (see the module's statuses); `distrust`: the trust
- * conditions of the run, which leave a latency threshold with enough samples `not-judged`.
+ * conditions of the run, which leave a latency threshold with enough samples `not-judged` when
+ * its figure is within their size of its limit.
  */
 function judgeThreshold(
   t: Threshold,
@@ -185,6 +188,7 @@ function judgeThreshold(
 ): ThresholdResult {
   const { value, count } = measureThreshold(t, data, recorder);
   const minCount = t.kind === 'latency' ? minSamplesForStat(t.stat) : 1;
+  const doubts = t.kind === 'latency' ? doubtsAbout(distrust, value, t.value) : [];
   // Counts (ack.count, outcome.x.count, receiver.x) are judged even at zero: "== 0" and ">= 100" mean it.
   // A policy count without a policy (no file was read) has nothing to judge.
   const judged = t.kind === 'count' && (data.policy !== undefined || !t.metric.startsWith('policy'));
@@ -193,7 +197,7 @@ function judgeThreshold(
       ? 'no-samples'
       : !judged && count < minCount
         ? 'too-few-samples'
-        : t.kind === 'latency' && distrust.length > 0
+        : doubts.length > 0
           ? 'not-judged'
           : compareOp(value, t.op, t.value)
             ? 'passed'
@@ -203,7 +207,7 @@ function judgeThreshold(
     metric: t.name,
     status,
     passed: status !== 'breached',
-    ...(status === 'not-judged' && { notJudged: [...distrust] }),
+    ...(status === 'not-judged' && { notJudged: doubts }),
     actual: status === 'no-samples' ? null : value,
     unit: thresholdUnit(t),
     op: t.op,
@@ -227,8 +231,9 @@ const keyOf = (t: Threshold): string => `${t.name}${t.op}${t.value}`;
  * judged on `ackServer.p99`, the raw `ack.p99` in `beside`), each only when its metric has values
  * (count > 0) and not repeated when a user threshold is the same; with a load section in `data`,
  * LOAD_DEFAULT_THRESHOLDS too (`load.dropped.rate < 1%`). When the load's latency figures are
- * not trusted (thresholds-trust.ts distrustOf: the generator was bound) every latency threshold
- * with enough samples is `not-judged`.
+ * not trusted (thresholds-trust.ts distrustOf: the generator was bound) a latency threshold
+ * with enough samples whose figure lies within the send delay's size of its limit is
+ * `not-judged`.
  */
 export function evaluateThresholds(
   expressions: readonly (string | Threshold)[],

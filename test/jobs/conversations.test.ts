@@ -63,10 +63,9 @@ describe('load: conversations with think time', () => {
     const out = sink();
     const summary = await runLoad(config, { stdout: out, stderr: sink(), env: {} });
     const report = await readReportFile(join(reportDir, 'report.json'));
-    // A busy machine can bind the generator: its latency thresholds are then not judged, exit 98
-    // (docs/exit-codes.md), as the run's own verdict says.
-    const untrusted = report.load!.generator?.generatorBound === true;
-    expect(summary.exitCode).toBe(untrusted ? 98 : 0);
+    // A busy machine can bind the generator, but a send delay of milliseconds cannot move these
+    // figures across limits of seconds: every threshold is judged (metrics/thresholds-trust.ts).
+    expect(summary.exitCode).toBe(0);
     const sent = report.load!.sent;
     expect(sent).toBeGreaterThan(5);
     expect(report.summary.outcomes.answered).toBe(sent);
@@ -90,7 +89,7 @@ describe('load: conversations with think time', () => {
       count: report.byTurn!['2']!.answer!.count,
     });
     expect(byName['turn3.sync.max < 60s']).toMatchObject({
-      status: untrusted ? 'not-judged' : 'passed',
+      status: 'passed',
       count: report.byTurn!['3']!.sync!.count,
     });
     expect(byName['turn9.answer.max < 1s']).toMatchObject({ status: 'no-samples', actual: null });

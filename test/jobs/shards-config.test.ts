@@ -221,7 +221,7 @@ describe('merging the load sections of shards', () => {
       startLagMs: 7,
     });
     expect(m.generator).toMatchObject({ generatorBound: true, limitMs: 10 });
-    expect(m.generator!.message).toMatch(/generator-bound on 1 of 2 shards \(send delay p99 up to 25 ms > 10 ms\)/);
+    expect(m.generator!.message).toMatch(/generator-bound on 1 of 2 shards \(no send delay kept to pool\)/);
     expect(mergeLoadSections([undefined, undefined], 0)).toBeUndefined();
   });
 });

@@ -74,18 +74,21 @@ export function judgeStep(m: RateMeasurement, criteria: CapacityCriteria): Capac
   const errorRate = m.sent === 0 ? 0 : m.errors / m.sent;
   const reasons: string[] = [];
   if (m.sent === 0) reasons.push('nothing was sent');
-  if (m.judgesAck) {
-    if (m.ack.count < P99_MIN_SAMPLES)
-      reasons.push(`too few ack samples for p99 (${m.ack.count} < ${P99_MIN_SAMPLES}): lengthen --step-duration`);
-    else if (m.ack.p99 >= criteria.ackP99Ms)
-      reasons.push(`ack p99 ${formatMs(m.ack.p99)} >= ${formatMs(criteria.ackP99Ms)}`);
-  }
-  if (criteria.answerP99Ms !== undefined) {
-    if (m.answer.count < P99_MIN_SAMPLES)
-      reasons.push(`too few answer samples for p99 (${m.answer.count} < ${P99_MIN_SAMPLES})`);
-    else if (m.answer.p99 >= criteria.answerP99Ms)
-      reasons.push(`answer p99 ${formatMs(m.answer.p99)} >= ${formatMs(criteria.answerP99Ms)}`);
-  }
+  // The one generator-bound rule (metrics/thresholds-trust.ts): a p99 within the send delay's
+  // size of its limit could have the other verdict with a generator that kept up.
+  const doubtful = (p99: number, limit: number): boolean =>
+    m.generatorBound && m.sendDelayOffByMs !== undefined && Math.abs(p99 - limit) <= m.sendDelayOffByMs;
+  const latency = (name: string, s: { count: number; p99: number }, limit: number): void => {
+    if (s.count < P99_MIN_SAMPLES)
+      reasons.push(`too few ${name} samples for p99 (${s.count} < ${P99_MIN_SAMPLES}): lengthen --step-duration`);
+    else if (doubtful(s.p99, limit))
+      reasons.push(
+        `generator-bound: ${name} p99 ${formatMs(s.p99)} not judged against ${formatMs(limit)}, within the send delay's ${formatMs(m.sendDelayOffByMs ?? 0)}`,
+      );
+    else if (s.p99 >= limit) reasons.push(`${name} p99 ${formatMs(s.p99)} >= ${formatMs(limit)}`);
+  };
+  if (m.judgesAck) latency('ack', m.ack, criteria.ackP99Ms);
+  if (criteria.answerP99Ms !== undefined) latency('answer', m.answer, criteria.answerP99Ms);
   if (errorRate > criteria.maxErrorRate)
     reasons.push(`error rate ${formatPercent(errorRate, 2)} > ${formatPercent(criteria.maxErrorRate, 2)}`);
   if (m.dropped > 0) reasons.push(`${m.dropped} arrivals dropped at the in-flight cap`);
@@ -117,6 +120,7 @@ function criteriaOf(p: CapacityPoint): CapacityCriterion[] {
   const named = p.reasons.map((r): CapacityCriterion => {
     if (r.startsWith('answers degraded')) return 'answers';
     if (r.startsWith('too few') || r === 'nothing was sent') return 'samples';
+    if (r.startsWith('generator-bound')) return 'generator';
     if (r.startsWith('error rate')) return 'errors';
     if (r.includes('dropped')) return 'dropped';
     return 'latency';

@@ -42,6 +42,7 @@ function measurement(rate: number, engine: EngineResult, judgesAck: boolean, rem
     sync: pick('sync'),
     generatorBound: verdict?.generatorBound ?? false,
     sendDelayP99Ms: verdict?.p99Ms ?? 0,
+    ...(verdict?.offBy && { sendDelayOffByMs: verdict.offBy.ms }),
     judgesAck,
     // Answered right: the request's outcome passed (whatever fails an outcome fails it here too).
     answers: { passed: engine.tally.passed, judged: engine.tally.passed + engine.tally.failed },

@@ -22,7 +22,7 @@ const answersSchema = obj({
       "what --min-pass-rate was compared with: the interval's lower bound, or the share itself when too few answers for the bound to reach it",
     ),
 });
-const criterionEnum = z.enum(['answers', 'latency', 'samples', 'errors', 'dropped']);
+const criterionEnum = z.enum(['answers', 'latency', 'samples', 'errors', 'dropped', 'generator']);
 const pointSchema = obj({
   rate: z.number().describe('intended rate, req/s'),
   achievedRate: z.number().describe('req/s'),
@@ -33,8 +33,13 @@ const pointSchema = obj({
   ack: pointStats,
   answer: pointStats,
   sync: pointStats,
-  generatorBound: z.boolean(),
+  generatorBound: z.boolean().describe('the one generator-bound rule (metrics/thresholds-trust.ts) on this step'),
   sendDelayP99Ms: ms,
+  sendDelayOffByMs: ms
+    .optional()
+    .describe(
+      "how much this step's latency figures may be too high: its send delay at the highest percentile its count supports",
+    ),
   answers: answersSchema.optional().describe('the share of answers right at this rate'),
   latencyPassed: z.boolean().optional().describe('the latency, error and drop criteria held (the answers not judged)'),
   passed: z.boolean().describe('every criterion held'),
@@ -90,6 +95,13 @@ function rateText(r: { maxRate: number | null; limitedBySearch: boolean }): stri
   return `${formatRate(r.maxRate)}${r.limitedBySearch ? ' (the highest rate tried; raise --max-rate to look further)' : ''}`;
 }
 
+/** The generator-bound steps and how much their figures may be off. */
+function suspectNote(c: CapacitySection): string {
+  const bound = c.curve.filter((p) => p.generatorBound);
+  const worst = Math.max(0, ...bound.map((p) => p.sendDelayOffByMs ?? p.sendDelayP99Ms));
+  return `WARNING: ${bound.length} of ${c.curve.length} steps were generator-bound (send delay above 10 ms; at ${bound.map((p) => formatRate(p.rate)).join(', ')}): their latency figures may be up to ${formatMs(worst)} too high, and a criterion that close to its limit was not judged`;
+}
+
 function capacityView(c: CapacitySection): SectionView {
   const rows = c.curve.map((p): Text[] => [
     formatRate(p.rate),
@@ -139,9 +151,7 @@ function capacityView(c: CapacitySection): SectionView {
         rows,
       },
     ],
-    notes: c.suspect
-      ? [span('WARNING: some steps were generator-bound (send delay p99 > 10 ms); their figures are suspect', 'warn')]
-      : [],
+    notes: c.suspect ? [span(suspectNote(c), 'warn')] : [],
     charts: c.curve.length > 0 ? ['chart-capacity', 'chart-capacity-quality'] : [],
   };
 }

@@ -18,7 +18,9 @@
  * - what changed in the bot's answers (answer-changes.ts) is listed, never a regression;
  * - a latency row with enough samples is `not-judged` (never a regression, never tested) when
  *   either run's latency figures are not trusted (metrics/thresholds-trust.ts: a bound
- *   generator), and then `latencyNotJudged` says which run and why.
+ *   generator) and the send delay could change its verdict: its growth lies within the bound
+ *   runs' send-delay sizes of the growth that counts (the tolerance, at least `minDeltaMs`), the
+ *   rule thresholds follow; then `latencyNotJudged` says which run and why.
  * Every latency and outcome row says which rule decided it. `regressed` is the CI verdict.
  * The section's shapes are in comparison-schema.ts, how it reads in comparison-view.ts.
  */
@@ -27,6 +29,7 @@ import {
   LatencyRecorder,
   distrustOf,
   fisherGreater,
+  type Distrust,
   fisherMinP,
   minSamplesForStat,
   quantileShiftTest,
@@ -197,8 +200,10 @@ function latencyRows(
   current: ComparableReport,
   rules: ResolvedCompareRules,
   pending: Pending[],
-  trusted: boolean,
+  distrust: readonly Distrust[],
 ): LatencyChange[] {
+  // How far the growth may be the generators' (no size: any growth may be).
+  const offBy = distrust.reduce((sum, d) => sum + (d.offByMs ?? Infinity), 0);
   const rows: LatencyChange[] = [];
   for (const series of seriesOf(base, current)) {
     const { turn, metric, base: b, current: c } = series;
@@ -225,7 +230,8 @@ function latencyRows(
       };
       rows.push(row);
       if (b.count < minCount || c.count < minCount) continue;
-      if (!trusted) {
+      const counts = Math.max((rules.tolerancePct / 100) * b[stat], rules.minDeltaMs);
+      if (distrust.length > 0 && Math.abs(deltaMs - counts) <= offBy) {
         row.rule = 'not-judged';
         continue;
       }
@@ -320,8 +326,7 @@ export function compareReports(
   const pending: Pending[] = [];
   const flips = scenarioFlips(base, current);
   const distrust = { base: distrustOf(base), current: distrustOf(current) };
-  const trusted = distrust.base.length === 0 && distrust.current.length === 0;
-  const latency = latencyRows(base, current, rules, pending, trusted);
+  const latency = latencyRows(base, current, rules, pending, [...distrust.base, ...distrust.current]);
   const outcomes = outcomeRows(base, current, rules, pending);
   const family = taroneSignificant(
     pending.map((p) => p.test),

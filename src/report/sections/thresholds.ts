@@ -23,7 +23,7 @@ import type { ReceiverStats } from '../run-types.js';
 import type { ByTurnFields } from './by-turn.js';
 import { defineSection, type JUnitCase, type MergeReportsOptions, type SectionInput } from '../section.js';
 import { span, type Tone } from '../view.js';
-import { count, obj, type Assert, type Same } from './common.js';
+import { count, ms, obj, type Assert, type Same } from './common.js';
 import type { Histograms, LatencyEntry } from './latency.js';
 import type { LoadSection } from './load.js';
 import type { NetworkSection } from './network.js';
@@ -34,7 +34,14 @@ export const thresholdStatusEnum = z.enum(['passed', 'breached', 'too-few-sample
 /** One trust condition that held (metrics/thresholds-trust.ts). */
 export const distrustSchema = obj({
   condition: z.enum(Object.keys(TRUST_CONDITIONS) as [keyof typeof TRUST_CONDITIONS]),
-  reason: z.string().describe("the run's figure behind it, e.g. `send delay p99 45.2 ms > 10 ms`"),
+  reason: z
+    .string()
+    .describe("the run's figure behind it, e.g. `send delay p99 45.2 ms > 10 ms, figures up to 45.2 ms too high`"),
+  offByMs: ms
+    .optional()
+    .describe(
+      'how much the latency figures may be off: a threshold whose figure is this close to its limit is not judged',
+    ),
 });
 const thresholdResultSchema = obj({
   expression: z.string(),
