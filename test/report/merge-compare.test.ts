@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
-import { LatencyRecorder } from '../../src/metrics/index.js';
+import { LatencyRecorder, generatorVerdict } from '../../src/metrics/index.js';
 import {
   buildReport,
   compareReports,
@@ -10,6 +10,7 @@ import {
 } from '../../src/report/index.js';
 import type { RequestRecord } from '../../src/report/run-types.js';
 import { mulberry32 } from '../../src/random.js';
+import { SendDelayRecorder } from '../../src/runner/index.js';
 import { failingRecord, latencyRun, logNormal, record, run } from './fixtures.js';
 
 const syncs = (from: number, to: number, over: Partial<RequestRecord> = {}): RequestRecord[] =>
@@ -172,6 +173,33 @@ describe('compareReports', () => {
     );
     // Faster is never a regression.
     expect(compareReports(slower, base).regressed).toBe(false);
+  });
+
+  it('of generator-bound runs, leaves not judged only the rows whose change the send delays could explain', () => {
+    const delays = new SendDelayRecorder();
+    for (let i = 0; i < 500; i++) delays.recordMs(i % 20 === 0 ? 12 : 0.5); // p99 12 ms: bound
+    const summary = delays.summary();
+    const load = {
+      model: 'open' as const,
+      sent: 500,
+      warmupSent: 0,
+      dropped: 0,
+      measuredMs: 10_000,
+      achievedRate: 50,
+      answeredRate: 50,
+      sendDelay: { ...summary, histogram: delays.encode() },
+      generator: generatorVerdict(summary),
+    };
+    const cmp = compareReports(
+      buildReport({ ...latencyRun(21, 500), kind: 'load', load }),
+      buildReport({ ...latencyRun(22, 500, 2), kind: 'load', load }),
+    );
+    // answer p50 35 -> 70 ms: 35 ms of growth, beyond what two 12 ms send delays could add.
+    expect(cmp.latency.find((l) => l.metric === 'answer' && l.stat === 'p50')).toMatchObject({ rule: 'regressed' });
+    // ack p50 2 -> 4 ms: within them.
+    expect(cmp.latency.find((l) => l.metric === 'ack' && l.stat === 'p50')).toMatchObject({ rule: 'not-judged' });
+    expect(cmp.latencyNotJudged!.current[0]).toMatchObject({ condition: 'generator-bound', offByMs: summary.p99 });
+    expect(cmp.regressed).toBe(true);
   });
 
   it('needs the relative and the absolute tolerance together', () => {
