@@ -1,10 +1,18 @@
 /**
- * The embedded emulator's own defaults, stated once (leaf module: it imports nothing of ours).
- * Two parts read them and may not import each other (docs/architecture.md, Layout): the emulator
- * (emulator/options.ts fills an option left out with them) and the table of options
- * (config/options.ts: the defaults of `droidcheck emulate`'s flags and of `webhook-policy`'s
- * `--webhook-*` flags, which configure the embedded emulator), so `droidcheck emulate`, an
- * emulator created through the API and docs/options.md cannot disagree.
+ * droidcheck's defaults that are no option's alone, stated once (leaf module: it imports
+ * nothing of ours). Two kinds live here:
+ *
+ * - the embedded emulator's own defaults: two parts read them and may not import each other
+ *   (docs/architecture.md, Layout), the emulator (emulator/options.ts fills an option left out
+ *   with them) and the table of options (config/options.ts: the defaults of `droidcheck
+ *   emulate`'s flags and of `webhook-policy`'s `--webhook-*` flags, which configure the embedded
+ *   emulator), so `droidcheck emulate`, an emulator created through the API and docs/options.md
+ *   cannot disagree;
+ * - the defaults of a part a job configures from an option (the runner's message-webhook check,
+ *   the doctor's clock check) that a library user may also call without one: the table's default
+ *   of the option is this value, so the command line and the API cannot disagree either.
+ *
+ * Every other default is the table's (config/options.ts).
  */
 
 /** The webhook retry policy of the embedded emulator; `webhook-policy` measures it like a real service's. */
@@ -27,4 +35,22 @@ export const EMULATOR_DEFAULTS = {
   /** Seed of every random draw (faults, jitter): the same seed, the same draws. */
   seed: 1,
   delivery: EMULATOR_DELIVERY_DEFAULTS,
+} as const;
+
+/** The defaults of what a job sends and checks (the options that set them: config/options.ts). */
+export const JOB_DEFAULTS = {
+  /**
+   * After the last send, in-flight requests may take their deadline plus this to end before the
+   * engine aborts them, ms: a request sent at the last moment still gets its whole deadline
+   * (runner/engine.ts drainTimeoutFor).
+   */
+  drainAfterDeadlineMs: 5_000,
+  /**
+   * `--message-webhook-check`: how long the first send that waits for the bot's reply waits for
+   * any forwarded message before every reply wait fails at once, ms (runner/step-waits.ts): the
+   * service forwards a message within a second or two.
+   */
+  messageWebhookCheckMs: 15_000,
+  /** `--max-clock-skew`: the service's clock further off than this is a warning, ms (the doctor's clock check, every job's preflight). */
+  maxClockSkewMs: 5_000,
 } as const;

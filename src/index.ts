@@ -72,20 +72,20 @@ export {
   runCapacity,
   /** `startReceive(config, io)`: `droidcheck receive`, the webhooks published to a Redis Stream (docs/scale.md). */
   startReceive,
-  /** `doctor(config, io)`: the target's checklist (reachable, JSON, token, droid, test customer, webhook, secrets, clock, network). */
+  /** `doctor(config, io)`: the target's checklist (reachable, JSON, token, droid, test customer, webhook, secrets, clock, network), printed and resolved as its report. */
   doctor,
   /** `renderDoctorReport(result)`: doctor's checklist as text, each failure with its fix. */
   renderDoctorReport,
+  /** What every job is given (streams, signals, environment, clock): one shape for run, load, capacity, redteam, webhook-policy and doctor. */
   type JobIO,
+  /** What every job resolves to: `{ report, exitCode, files }` (doctor's report is its checklist). */
+  type JobResult,
   type JobSummary,
   type ReceiveService,
-  type DoctorIO,
-  type DoctorResult,
+  type DoctorReport,
   type DoctorCheck,
-  /** `webhookPolicy(config, io)`: `droidcheck webhook-policy`, the service's webhook retry policy measured on the receiving side. */
+  /** `webhookPolicy(config, io)`: `droidcheck webhook-policy`, the service's webhook retry policy measured on the receiving side (the report's `webhookPolicy`). */
   webhookPolicy,
-  type WebhookPolicyIO,
-  type WebhookPolicyResult,
 } from './jobs/index.js';
 export type { DoctorRenderInput } from './jobs/doctor/render.js';
 /** `compareReports(base, current, options)`: `droidcheck compare`; paths or ReportDocuments, noise-aware rules (docs/statistics.md). */
@@ -125,7 +125,7 @@ export {
 
 // ---- configuration -----------------------------------------------------------------------------
 export {
-  /** `resolveConfig(command, flags, env, fileFlags)`: flags > environment > .env > config file > defaults. */
+  /** `resolveConfig(command, flags, env, fileFlags)`: any command's configuration; flags > environment > .env > config file > defaults. */
   resolveConfig,
   /** `loadConfigFile(path, required)`: the config file's content (a missing default file is `{}`); ConfigFileError listing every problem. */
   loadConfigFile,
@@ -133,14 +133,8 @@ export {
   fileFlags,
   /** `withDotenv(env, dir)`: the environment over the `.env` of `dir` (what is set wins). */
   withDotenv,
-  /** `resolveDoctorConfig(flags, env, fileFlags)`: doctor's configuration (same precedence). */
-  resolveDoctorConfig,
-  /** `resolveReceiveConfig(flags, env)`: `droidcheck receive`'s configuration (Redis URL, stream, listen address). */
-  resolveReceiveConfig,
-  /** `resolveWebhookPolicyConfig(flags, env)`: `droidcheck webhook-policy`'s configuration (target, probes, bounds). */
-  resolveWebhookPolicyConfig,
   type WebhookPolicyFlags,
-  type ResolvedWebhookPolicyConfig,
+  type WebhookPolicyConfig,
   type CommonFlags,
   type LoadFlags,
   type CapacityFlags,

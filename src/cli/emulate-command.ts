@@ -5,7 +5,7 @@
 import { once } from 'node:events';
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
-import { resolveCommand, type TableFlags } from '../config/index.js';
+import type { ConfigOf } from '../config/index.js';
 import {
   parseFaultProfileFile,
   parseProfile,
@@ -13,36 +13,11 @@ import {
   type StandaloneOptions,
 } from '../emulator/index.js';
 import { listenError, pathError } from '../os-errors.js';
-import { addOptions } from './job-options.js';
-import { explicitOptions, type CliContext } from './shared.js';
+import { commandConfig, optionCommand } from './job-options.js';
+import type { CliContext } from './shared.js';
 
 /** The emulator's options with the listen address resolved (the table's defaults, src/defaults.ts). */
 type EmulateOptions = StandaloneOptions & { host: string; port: number };
-
-/** What the user gave `emulate` (the table's keys, config/options.ts), as commander holds them. */
-export type EmulateFlags = Pick<
-  TableFlags,
-  | 'profile'
-  | 'faults'
-  | 'host'
-  | 'port'
-  | 'droidId'
-  | 'token'
-  | 'testCustomerId'
-  | 'webhookUrl'
-  | 'webhookSecret'
-  | 'messageWebhookUrl'
-  | 'verifyToken'
-  | 'seed'
-  | 'ackDelay'
-  | 'answerDelay'
-  | 'rateLimit'
-  | 'degradeAbove'
-  | 'webhookAttempts'
-  | 'webhookBackoff'
-  | 'webhookTimeout'
-  | 'webhookJitter'
->;
 
 async function readFlagFile(path: string, flag: string): Promise<string> {
   try {
@@ -53,13 +28,13 @@ async function readFlagFile(path: string, flag: string): Promise<string> {
 }
 
 /**
- * The emulator options of `emulate`'s flags (and DROID_API_TOKEN, DROID_WEBHOOK_SECRET,
- * DROID_VERIFY_TOKEN of `env`): the one resolution (config `resolveCommand`), then the profile
- * and fault profile files it names read and parsed. Throws UsageError, or ScenarioError
- * (file:line:col) for a bad profile or fault profile; exit 2.
+ * The emulator options of `emulate`'s configuration (the one resolution: its flags, and
+ * DROID_API_TOKEN, DROID_WEBHOOK_SECRET, DROID_VERIFY_TOKEN of the environment or `.env`), with
+ * the profile and fault profile files it names read and parsed. Throws UsageError, or
+ * ScenarioError (file:line:col) for a bad profile or fault profile; exit 2.
  */
-export async function emulateOptions(flags: EmulateFlags, env: NodeJS.ProcessEnv): Promise<EmulateOptions> {
-  const { profile, faults, ...resolved } = resolveCommand('emulate', flags, env);
+export async function emulateOptions(config: ConfigOf<'emulate'>): Promise<EmulateOptions> {
+  const { profile, faults, ...resolved } = config;
   return {
     ...resolved,
     ...(profile !== undefined && { profile: parseProfile(await readFlagFile(profile, '--profile'), profile) }),
@@ -68,43 +43,42 @@ export async function emulateOptions(flags: EmulateFlags, env: NodeJS.ProcessEnv
 }
 
 export function registerEmulateCommand(program: Command, ctx: CliContext): void {
-  const command = program
-    .command('emulate')
-    .description('run the embedded emulator of the whole service alone, until interrupted');
-  addOptions(command, 'emulate').action(async (_flags: unknown, cmd: Command) => {
-    // Only what the user typed: commander's defaults (another command's --no-* flag is `true`) are not flags.
-    const options = await emulateOptions(explicitOptions<EmulateFlags>(cmd), ctx.env);
-    const { host } = options;
-    const port = String(options.port);
-    const tokenGenerated = options.token === undefined;
-    // The user's --host/--port meet the OS here: a port in use is their mistake (exit 2).
-    const { url, emulator, close } = await startEmulatorStandalone(options).catch((err: unknown) => {
-      throw listenError(err, { flag: '--host', value: host }, { flag: '--port', value: port });
-    });
-    const out = (s: string): void => void ctx.stdout.write(`${s}\n`);
-    out(`droidcheck emulator listening at ${url}`);
-    out(`  droid id:       ${emulator.droidId}`);
-    out(`  test customer:  ${emulator.testCustomerId ?? 'none'}`);
-    out(`  endpoints:      ${url}/api/droids/${emulator.droidId}/endpoint/...`);
-    out(`  debug page:     ${url}/droids/${emulator.droidId}/debug/webhooks`);
-    if (tokenGenerated) out(`  token:          ${emulator.token}   (generated; export DROID_API_TOKEN to choose one)`);
-    else out('  token:          (from --token / DROID_API_TOKEN)');
-    out(
-      `  webhook:        ${Array.isArray(options.webhookUrl) ? `${options.webhookUrl.length} URLs, taken in turn` : options.webhookUrl ? 'as given' : 'the echo receiver'}; change it with` +
-        ` PUT ${url}/__emulator/webhook {"url": "...", "secret": "..."} (bearer token required)`,
-    );
-    out(
-      `  messages:       ${options.messageWebhookUrl ? `forwarded to ${options.messageWebhookUrl}${options.verifyToken ? ' (with verify_token)' : ''}` : 'not forwarded'}; change it with` +
-        ` PUT ${url}/__emulator/message-webhook {"url": "...", "verifyToken": "..."}`,
-    );
-    const knee = options.degradeAbove ?? (typeof options.profile === 'object' ? options.profile.degradeAbove : null);
-    if (knee !== null && knee !== undefined)
+  optionCommand(program, 'emulate', 'run the embedded emulator of the whole service alone, until interrupted').action(
+    async (_flags: unknown, cmd: Command) => {
+      const options = await emulateOptions(await commandConfig('emulate', cmd, ctx));
+      const { host } = options;
+      const port = String(options.port);
+      const tokenGenerated = options.token === undefined;
+      // The user's --host/--port meet the OS here: a port in use is their mistake (exit 2).
+      const { url, emulator, close } = await startEmulatorStandalone(options).catch((err: unknown) => {
+        throw listenError(err, { flag: '--host', value: host }, { flag: '--port', value: port });
+      });
+      const out = (s: string): void => void ctx.stdout.write(`${s}\n`);
+      out(`droidcheck emulator listening at ${url}`);
+      out(`  droid id:       ${emulator.droidId}`);
+      out(`  test customer:  ${emulator.testCustomerId ?? 'none'}`);
+      out(`  endpoints:      ${url}/api/droids/${emulator.droidId}/endpoint/...`);
+      out(`  debug page:     ${url}/droids/${emulator.droidId}/debug/webhooks`);
+      if (tokenGenerated)
+        out(`  token:          ${emulator.token}   (generated; export DROID_API_TOKEN to choose one)`);
+      else out('  token:          (from --token / DROID_API_TOKEN)');
       out(
-        `  planted knee:   above ${knee} answers in progress, answers degrade to a generic apology (no cart, no intent), on time`,
+        `  webhook:        ${Array.isArray(options.webhookUrl) ? `${options.webhookUrl.length} URLs, taken in turn` : options.webhookUrl ? 'as given' : 'the echo receiver'}; change it with` +
+          ` PUT ${url}/__emulator/webhook {"url": "...", "secret": "..."} (bearer token required)`,
       );
-    out('Press Ctrl+C to stop.');
-    await Promise.race([once(process, 'SIGINT'), once(process, 'SIGTERM')]);
-    await close();
-    out('droidcheck emulator stopped');
-  });
+      out(
+        `  messages:       ${options.messageWebhookUrl ? `forwarded to ${options.messageWebhookUrl}${options.verifyToken ? ' (with verify_token)' : ''}` : 'not forwarded'}; change it with` +
+          ` PUT ${url}/__emulator/message-webhook {"url": "...", "verifyToken": "..."}`,
+      );
+      const knee = options.degradeAbove ?? (typeof options.profile === 'object' ? options.profile.degradeAbove : null);
+      if (knee !== null && knee !== undefined)
+        out(
+          `  planted knee:   above ${knee} answers in progress, answers degrade to a generic apology (no cart, no intent), on time`,
+        );
+      out('Press Ctrl+C to stop.');
+      await Promise.race([once(process, 'SIGINT'), once(process, 'SIGTERM')]);
+      await close();
+      out('droidcheck emulator stopped');
+    },
+  );
 }

@@ -1,10 +1,11 @@
 /**
- * The commander options of `run`, `load`, `capacity` and `doctor`, derived from the table of
- * options (config/options.ts), and the one way a job's options become its configuration: only
- * what the user typed (commander's defaults are documentation), over the config file's flags for
- * that command, over `.env` and the environment (config/resolve.ts). One meaning per short flag
- * across commands: `-c` concurrency, `-m` mode, `-o` report directory, `-t` timeout, `-r`
- * reporter, `-d` duration.
+ * The one CLI wiring of every command of the table of options (config/options.ts): its commander
+ * options derived from the table, and the one way its options become its configuration
+ * (`commandConfig`): only what the user typed (commander's defaults are documentation), over the
+ * config file's flags for that command when it reads one, over `.env` and the environment, through
+ * the one resolution (config/resolve.ts `resolveConfig`). A job (`jobAction`) then runs with the
+ * terminal's streams, signals and colour. One meaning per short flag across commands: `-c`
+ * concurrency, `-m` mode, `-o` report directory, `-t` timeout, `-r` reporter, `-d` duration.
  */
 import { Option, type Command } from 'commander';
 import {
@@ -16,19 +17,19 @@ import {
   notAnOptionOf,
   OPTIONS,
   optionsOf,
+  readsConfigFile,
   resolveConfig,
   specFor,
   withDotenv,
   type ConfigOf,
   type JobFlags,
-  type JobKind,
   type OptionCommand,
   type OptionKey,
   type OptionSpec,
 } from '../config/index.js';
 import { UsageError } from '../errors.js';
 import { checkReportPaths } from './flag-values.js';
-import type { JobIO } from '../jobs/index.js';
+import type { JobIO, JobResult } from '../jobs/index.js';
 import { collect, explicitOptions, withInterrupts, type CliContext } from './shared.js';
 
 /** commander's option of a table entry, with its default and environment variable in the help. */
@@ -61,11 +62,6 @@ function rejectForeign(cmd: Command, command: OptionCommand): void {
   }
 }
 
-/**
- * Adds the options of `command` (table order) to `cmd`, and the other commands' flags hidden,
- * so that `run --rate 5` says `--rate is an option of droidcheck load` instead of guessing
- * (checked before the command's action runs).
- */
 /** `droidcheck <name>` with its options from the table (addOptions); `paths`: it takes scenario files or folders. */
 export function optionCommand(program: Command, name: OptionCommand, description: string, paths = false): Command {
   const command = program.command(name).description(description);
@@ -73,21 +69,33 @@ export function optionCommand(program: Command, name: OptionCommand, description
   return addOptions(command, name);
 }
 
-/** A job command's action: its configuration (jobConfig), then `job` with the terminal's streams, signals and colour. */
-export function jobAction<K extends JobKind>(
-  kind: K,
+/**
+ * A job's action (`run`, `load`, `capacity`, `redteam`, `webhook-policy`, `doctor`): its
+ * configuration (commandConfig), then `job` with the terminal's streams, signals, colour and
+ * environment (`.env` under it, so its secrets are redacted too); the exit code is the job's (130
+ * when interrupted). After a first interrupt, in-flight requests get `--grace` to end.
+ */
+export function jobAction<C extends OptionCommand>(
+  command: C,
   ctx: CliContext,
-  job: (config: ConfigOf<K>, io: JobIO) => Promise<{ exitCode: number }>,
+  job: (config: ConfigOf<C>, io: JobIO) => Promise<Pick<JobResult<unknown>, 'exitCode'>>,
 ): (...args: unknown[]) => Promise<void> {
   return async (...args) => {
-    const config = await jobConfig(kind, args.at(-1) as Command, ctx);
-    await withInterrupts(ctx, config.graceMs, (signals) =>
-      job(config, { stdout: ctx.stdout, stderr: ctx.stderr, ...signals, color: ctx.color, env: ctx.env }),
+    const config = await commandConfig(command, args.at(-1) as Command, ctx);
+    const graceMs = 'graceMs' in config ? config.graceMs : 0;
+    const env = withDotenv(ctx.env);
+    await withInterrupts(ctx, graceMs, (signals) =>
+      job(config, { stdout: ctx.stdout, stderr: ctx.stderr, ...signals, color: ctx.color, env }),
     );
   };
 }
 
-export function addOptions(cmd: Command, command: OptionCommand): Command {
+/**
+ * Adds the options of `command` (table order) to `cmd`, and the other commands' flags hidden,
+ * so that `run --rate 5` says `--rate is an option of droidcheck load` instead of guessing
+ * (checked before the command's action runs).
+ */
+function addOptions(cmd: Command, command: OptionCommand): Command {
   cmd.hook('preAction', (_cmd, action) => rejectForeign(action, command));
   const own = optionsOf(command);
   for (const [key, spec] of own) if (spec.flag !== undefined) cmd.addOption(commanderOption(specFor(key, command)));
@@ -104,7 +112,7 @@ export function addOptions(cmd: Command, command: OptionCommand): Command {
  * Maps commander's values (attribute names of the flags) to `JobFlags` (the table's keys),
  * refusing a flag of another command with the commands that have it.
  */
-export function toFlags(command: OptionCommand, opts: Record<string, unknown>, paths: string[] | undefined): JobFlags {
+function toFlags(command: OptionCommand, opts: Record<string, unknown>, paths: string[] | undefined): JobFlags {
   const flags: Record<string, unknown> = {};
   for (const [key, spec] of Object.entries(OPTIONS) as [OptionKey, OptionSpec][]) {
     if (spec.flag === undefined) continue;
@@ -119,30 +127,30 @@ export function toFlags(command: OptionCommand, opts: Record<string, unknown>, p
 }
 
 /**
- * The resolved config of `kind` from what the user typed on `cmd`, the config file (`--config`,
- * or ./droidcheck.config.yaml when present), `.env` and the environment.
- * Throws UsageError / ConfigError / ThresholdError; ConfigFileError (the config file, each problem
- * at file:line:col): exit 2.
+ * The configuration of `command` from what the user typed on `cmd` (its arguments are the
+ * scenario paths), the config file (`--config`, or ./droidcheck.config.yaml when present) when
+ * the command reads one, `.env` and the environment: the one resolution (config/resolve.ts). The
+ * paths a job will write to are checked before anything is sent. Throws UsageError / ConfigError
+ * / ThresholdError; ConfigFileError (the config file, each problem at file:line:col): exit 2.
  */
-export async function jobConfig<K extends JobKind>(kind: K, cmd: Command, ctx: CliContext): Promise<ConfigOf<K>> {
+export async function commandConfig<C extends OptionCommand>(
+  command: C,
+  cmd: Command,
+  ctx: CliContext,
+): Promise<ConfigOf<C>> {
   const explicit = explicitOptions<Record<string, unknown>>(cmd);
-  const flags = toFlags(kind, explicit, cmd.args.length > 0 ? (cmd.processedArgs[0] as string[]) : undefined);
-  const file = await loadConfigFile(
-    flags.config === undefined ? DEFAULT_CONFIG_FILE : String(flags.config),
-    flags.config !== undefined,
-  );
-  const config = resolveConfig(kind, flags, withDotenv(ctx.env), fileFlags(file, kind));
-  // Paths the run will write to, checked before anything is sent.
-  await checkReportPaths(config.reportDir, config.reporters, config.outputFile, flagName('reportDir'));
+  const flags = toFlags(command, explicit, cmd.args.length > 0 ? (cmd.processedArgs[0] as string[]) : undefined);
+  const file = readsConfigFile(command)
+    ? fileFlags(
+        await loadConfigFile(
+          flags.config === undefined ? DEFAULT_CONFIG_FILE : String(flags.config),
+          flags.config !== undefined,
+        ),
+        command,
+      )
+    : {};
+  const config: ConfigOf<C> = resolveConfig(command, flags, withDotenv(ctx.env), file);
+  if ('reporters' in config && 'reportDir' in config)
+    await checkReportPaths(config.reportDir, config.reporters, config.outputFile, flagName('reportDir'));
   return config;
-}
-
-/** The config file's flags and what the user typed on `cmd`, for `doctor`. */
-export async function doctorFlags(cmd: Command): Promise<{ flags: JobFlags; file: JobFlags }> {
-  const flags = toFlags('doctor', explicitOptions<Record<string, unknown>>(cmd), undefined);
-  const file = await loadConfigFile(
-    flags.config === undefined ? DEFAULT_CONFIG_FILE : String(flags.config),
-    flags.config !== undefined,
-  );
-  return { flags, file: fileFlags(file, 'doctor') };
 }

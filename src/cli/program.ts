@@ -17,13 +17,12 @@ import { registerValidateCommand } from './validate-command.js';
 import { registerWebhookPolicyCommand } from './webhook-policy-command.js';
 import { rejectEmptyValues } from './flag-values.js';
 import type { CliContext } from './shared.js';
-
-const VERSION = '0.1.0';
+import { TOOL_VERSION } from '../report/index.js';
 
 export function createProgram(ctx: CliContext): Command {
   const program = new Command('droidcheck')
     .description('Conversation-testing and load harness for the droid Message Endpoint API')
-    .version(VERSION)
+    .version(TOOL_VERSION)
     .showHelpAfterError('(run droidcheck --help for usage)')
     .exitOverride()
     .configureOutput({

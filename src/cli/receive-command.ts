@@ -6,10 +6,9 @@
  */
 import { once } from 'node:events';
 import type { Command } from 'commander';
-import { resolveReceiveConfig, withDotenv, type ReceiveFlags } from '../config/index.js';
 import { startReceive } from '../jobs/index.js';
-import { optionCommand } from './job-options.js';
-import { explicitOptions, type CliContext } from './shared.js';
+import { commandConfig, optionCommand } from './job-options.js';
+import type { CliContext } from './shared.js';
 
 export function registerReceiveCommand(program: Command, ctx: CliContext): void {
   optionCommand(
@@ -17,7 +16,7 @@ export function registerReceiveCommand(program: Command, ctx: CliContext): void 
     'receive',
     "receive the service's webhooks and publish them to a Redis Stream for shards on other machines (run/load --deliveries)",
   ).action(async (_flags: unknown, cmd: Command) => {
-    const config = resolveReceiveConfig(explicitOptions<ReceiveFlags>(cmd), withDotenv(ctx.env));
+    const config = await commandConfig('receive', cmd, ctx);
     const service = await startReceive(config);
     const out = (s: string): void => void ctx.stdout.write(`${s}\n`);
     const { urls } = service;

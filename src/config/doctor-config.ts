@@ -9,7 +9,7 @@
  * duration, a real target without a droid id; ConfigFileError for a bad file value (file:line:col).
  */
 import type { JobFlags, TargetFlagKey } from './flags.js';
-import { envValue, remoteOf } from './target.js';
+import { envValue, remoteOf, sharedSecret } from './target.js';
 import type { ResolvedOptions } from './values.js';
 
 /** What the user gave `doctor` (the table's keys). */
@@ -24,10 +24,11 @@ type DoctorTarget =
 
 export interface ResolvedDoctorConfig {
   target: DoctorTarget;
-  /** The environment's values as set (undefined when unset), never printed: the checks report lengths. */
-  webhookSecret: string | undefined;
-  verifyToken: string | undefined;
-  intentSecret: string | undefined;
+  /** The environment's secrets as set (undefined when unset, any length), never printed: the checks report lengths. */
+  secretsSet: { webhookSecret: string | undefined; verifyToken: string | undefined; intentSecret: string | undefined };
+  /** What the target's webhooks carry and the receiver checks (target.ts sharedSecret): as set, else random for the embedded emulator. */
+  webhookSecret: string | null;
+  verifyToken: string | null;
   receiverHost: string;
   receiverPort: number;
   publicUrl: string | undefined;
@@ -44,11 +45,19 @@ export interface ResolvedDoctorConfig {
 export function doctorConfig(o: ResolvedOptions, env: NodeJS.ProcessEnv): ResolvedDoctorConfig {
   const v = o.values;
   const remote = remoteOf(o);
-  return {
-    target: remote ? { kind: 'remote', ...remote, token: envValue(env, 'DROID_API_TOKEN') } : { kind: 'emulator' },
+  const target: DoctorTarget = remote
+    ? { kind: 'remote', ...remote, token: envValue(env, 'DROID_API_TOKEN') }
+    : { kind: 'emulator' };
+  const secretsSet = {
     webhookSecret: envValue(env, 'DROID_WEBHOOK_SECRET'),
     verifyToken: envValue(env, 'DROID_VERIFY_TOKEN'),
     intentSecret: envValue(env, 'DROID_INTENT_SECRET'),
+  };
+  return {
+    target,
+    secretsSet,
+    webhookSecret: sharedSecret(secretsSet.webhookSecret, target),
+    verifyToken: sharedSecret(secretsSet.verifyToken, target),
     receiverHost: v.receiverHost,
     receiverPort: v.receiverPort,
     publicUrl: v.publicUrl,

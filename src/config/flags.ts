@@ -36,4 +36,5 @@ export type LoadFlags = JobFlags;
 /** @deprecated See {@link CommonFlags}. */
 export type CapacityFlags = JobFlags;
 
-export type JobKind = 'run' | 'load' | 'capacity' | 'redteam';
+/** The commands that run as a job through the pipeline (jobs/pipeline/pipeline.ts), each with its configuration (job-config.ts). */
+export type JobKind = 'run' | 'load' | 'capacity' | 'redteam' | 'webhook-policy';

@@ -2,17 +2,18 @@
  * config/: one table of options (options.ts) from which flags, the config file, the resolution
  * (flags > environment > `.env` > config file > defaults) and the docs are derived.
  */
-export type { CommonFlags, LoadFlags, CapacityFlags, JobFlags, JobKind, TableFlags } from './flags.js';
-export {
-  resolveCommand,
-  resolveConfig,
-  resolveDoctorConfig,
-  resolveReceiveConfig,
-  resolveWebhookPolicyConfig,
-} from './resolve.js';
+export type { CommonFlags, LoadFlags, CapacityFlags, JobFlags, JobKind } from './flags.js';
+export { resolveConfig, type ConfigOf } from './resolve.js';
 export { notAnOptionOf } from './values.js';
 export { MIN_SECRET_CHARS } from './parse.js';
-export type { ResolvedConfig, RunConfig, LoadConfig, CapacityConfig, RedteamConfig, ConfigOf } from './job-config.js';
+export type {
+  ResolvedConfig,
+  RunConfig,
+  LoadConfig,
+  CapacityConfig,
+  RedteamConfig,
+  WebhookPolicyConfig,
+} from './job-config.js';
 export type { ResolvedLoadSettings } from './load-config.js';
 export type { ResolvedMetrics } from './target.js';
 export { publicSettings } from './settings.js';
@@ -40,6 +41,7 @@ export {
   flagName,
   defaultShown,
   isSharedKey,
+  readsConfigFile,
   type OptionSpec,
   type OptionKey,
   type OptionCommand,
@@ -50,6 +52,6 @@ export {
   PENDING_REQUEST_BYTES,
 } from './in-flight.js';
 export { optionsMarkdown, OPTIONS_BEGIN, OPTIONS_END } from './options-doc.js';
-export type { WebhookPolicyFlags, ResolvedWebhookPolicyConfig } from './webhook-policy-config.js';
+export type { WebhookPolicyFlags } from './webhook-policy-config.js';
 export type { ProbeName } from './options.js';
 export { configJsonSchema } from './json-schema.js';

@@ -1,12 +1,11 @@
 /**
- * The configuration of a job (`run`, `load`, `capacity`, `redteam`): what every job holds
+ * The configuration of a job (`run`, `load`, `capacity`, `redteam`, `webhook-policy`): what every job holds
  * (`BaseConfig`: paths, target, secrets, receiver, reporters, thresholds, the judge...) and each
  * command's own part, shaped from the values the one resolution gave (values.ts, through
  * resolve.ts). Tokens and secrets come from the environment only (`DROID_API_TOKEN`,
  * `DROID_WEBHOOK_SECRET`); each must be at least 8 characters, so redaction by whole tokens is
  * safe. Throws UsageError / ConfigError (exit 2), naming the flag.
  */
-import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { resolveLlmConfig, type ResolvedLlmConfig } from '../llm/index.js';
 import { DEFAULT_POLICY_FILE } from '../policy/index.js';
@@ -23,12 +22,14 @@ import {
   deliveriesOf,
   metricsOf,
   secretFrom,
+  sharedSecret,
   targetOf,
   type ResolvedDeliveries,
   type ResolvedMetrics,
   type ResolvedTarget,
 } from './target.js';
 import type { ResolvedOptions } from './values.js';
+import { resolveWebhookPolicy, type ResolvedWebhookPolicySettings } from './webhook-policy-config.js';
 
 /**
  * The policy file a job reads when none is named: droidcheck.policy.yaml in the working
@@ -46,6 +47,8 @@ interface BaseConfig {
   timeoutMs: number;
   /** `--message-webhook-check`: the first reply wait's check for any forwarded message, ms (runner/step-waits.ts). */
   messageWebhookCheckMs: number;
+  /** The service's clock further off than this is a warning of the preflight, ms (the table's default of doctor's `--max-clock-skew`). */
+  maxClockSkewMs: number;
   graceMs: number;
   target: ResolvedTarget;
   /** `DROID_WEBHOOK_SECRET`, or a random one for the emulator. Never printed. */
@@ -110,17 +113,24 @@ export interface RedteamConfig extends BaseConfig {
   command: 'redteam';
   redteam: ResolvedRedteamSettings;
 }
+/**
+ * `webhook-policy`'s: the target, receiver and report folder of every job (the options it has no
+ * use for hold the table's defaults), and its probes.
+ */
+export interface WebhookPolicyConfig extends BaseConfig {
+  command: 'webhook-policy';
+  webhookPolicy: ResolvedWebhookPolicySettings;
+}
 /** Each job command's configuration. */
 export interface JobConfigs {
   run: RunConfig;
   load: LoadConfig;
   capacity: CapacityConfig;
   redteam: RedteamConfig;
+  'webhook-policy': WebhookPolicyConfig;
 }
 /** The configuration of one job, typed by its command: `load` always has its load settings. */
 export type ResolvedConfig = JobConfigs[JobKind];
-/** The configuration of `command`. */
-export type ConfigOf<K extends JobKind> = JobConfigs[K];
 
 /** What the shaping of a command reads besides the resolved values: the environment and the config file's flags. */
 export interface ShapeInput {
@@ -136,7 +146,6 @@ function jobBase<K extends JobKind>(
 ): BaseConfig & { command: K } {
   const v = o.values;
   const target = targetOf(o, env);
-  const generated = (): string | null => (target.kind === 'emulator' ? randomBytes(24).toString('base64url') : null);
   return {
     command,
     paths: v.paths,
@@ -145,11 +154,12 @@ function jobBase<K extends JobKind>(
     reportDir: v.reportDir,
     timeoutMs: v.timeout,
     messageWebhookCheckMs: v.messageWebhookCheck,
+    maxClockSkewMs: v.maxClockSkew,
     graceMs: v.grace,
     target,
-    webhookSecret: secretFrom(env, 'DROID_WEBHOOK_SECRET') ?? generated(),
-    verifyToken: secretFrom(env, 'DROID_VERIFY_TOKEN') ?? generated(),
-    intentSecret: secretFrom(env, 'DROID_INTENT_SECRET') ?? generated(),
+    webhookSecret: sharedSecret(secretFrom(env, 'DROID_WEBHOOK_SECRET'), target),
+    verifyToken: sharedSecret(secretFrom(env, 'DROID_VERIFY_TOKEN'), target),
+    intentSecret: sharedSecret(secretFrom(env, 'DROID_INTENT_SECRET'), target),
     receiverHost: v.receiverHost,
     receiverPort: v.receiverPort,
     publicUrl: v.publicUrl,
@@ -205,4 +215,10 @@ export function capacityConfig(o: ResolvedOptions, input: ShapeInput): CapacityC
 export const redteamConfig = (o: ResolvedOptions, input: ShapeInput): RedteamConfig => ({
   ...jobBase('redteam', o, input),
   redteam: resolveRedteam(o),
+});
+
+/** Likewise webhook-policy's (its probes are no engine requests: no suite, no threshold, no model). */
+export const webhookPolicyConfig = (o: ResolvedOptions, input: ShapeInput): WebhookPolicyConfig => ({
+  ...jobBase('webhook-policy', o, input),
+  webhookPolicy: resolveWebhookPolicy(o),
 });

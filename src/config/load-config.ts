@@ -5,7 +5,7 @@
  * Throws UsageError (exit 2) for options that contradict each other, naming where each came from.
  */
 import { UsageError } from '../errors.js';
-import { constantRate, shareOf, type Segment, type Stage } from '../runner/index.js';
+import { constantRate, drainTimeoutFor, shareOf, type Segment, type Stage } from '../runner/index.js';
 import { defaultInFlightCap } from './in-flight.js';
 import type { OptionKey } from './options.js';
 import type { ResolvedOptions } from './values.js';
@@ -122,7 +122,7 @@ export function resolveLoad(o: ResolvedOptions, timeoutMs: number, segment: Segm
     seed: segment ? (v.seed + segment.index - 1) % 2 ** 32 : v.seed,
     ackOnly: v.ackOnly,
     progressMs: v.progress,
-    drainTimeoutMs: timeoutMs + 5_000,
+    drainTimeoutMs: drainTimeoutFor(timeoutMs),
     segment,
     startAt: v.startAt,
   };

@@ -21,7 +21,7 @@
  * Parsers throw UsageError (DROIDCHECK_ERR_USAGE, exit 2) or, for `thresholds`, ThresholdError
  * (DROIDCHECK_ERR_THRESHOLD, exit 2), naming `where` (the flag, the variable or the file key).
  */
-import { EMULATOR_DEFAULTS, EMULATOR_DELIVERY_DEFAULTS } from '../defaults.js';
+import { EMULATOR_DEFAULTS, EMULATOR_DELIVERY_DEFAULTS, JOB_DEFAULTS } from '../defaults.js';
 import { DroidcheckError, isDroidcheckError, UsageError } from '../errors.js';
 import { parseThreshold } from '../metrics/threshold-parse.js';
 import { createReporter, parseOutputFiles, reporters as REPORTERS } from '../report/reporter.js';
@@ -56,6 +56,8 @@ export type OptionCommand = (typeof OPTION_COMMANDS)[number];
  * `webhook-policy` take is a flag (or environment variable), never a key of the file.
  */
 const FILE_COMMANDS: readonly OptionCommand[] = ['run', 'load', 'capacity', 'doctor', 'redteam'];
+/** True when `command` reads the config file (its options are keys of the file); the others take flags and the environment only. */
+export const readsConfigFile = (command: OptionCommand): boolean => FILE_COMMANDS.includes(command);
 /** The commands that send traffic through the job pipeline. */
 export const JOB_COMMANDS = ['run', 'load', 'capacity'] as const;
 
@@ -525,12 +527,19 @@ export const OPTIONS = complete({
     flag: '--reporter',
     short: '-r',
     arg: '<name>',
-    commands: JOBS_AND_REDTEAM,
+    commands: [...JOBS_AND_REDTEAM, 'webhook-policy'],
     parse: reporterNames,
     // An empty list (none named) means this default too (values.ts).
     default: ['console', 'json', 'junit', 'html', 'markdown', 'ndjson'],
     defaultText: 'all but progress',
     help: 'reporter, repeatable: console, json, junit, html, markdown, ndjson, progress',
+    byCommand: {
+      // Its report is the learned policy: no requests to list (ndjson) nor scenarios to test (junit).
+      'webhook-policy': {
+        default: ['console', 'json', 'markdown', 'html'],
+        defaultText: 'console, json, markdown, html',
+      },
+    },
   }),
   outputFiles: opt({
     kind: 'list',
@@ -596,7 +605,7 @@ export const OPTIONS = complete({
   messageWebhookCheck: opt({
     commands: TARGET,
     parse: positiveDuration('15s'),
-    default: '15s',
+    default: durationText(JOB_DEFAULTS.messageWebhookCheckMs),
     help: "how long the first send that waits for the bot's reply waits for any forwarded message (its own echo included) before every reply wait fails at once",
     byCommand: {
       doctor: { help: "--round-trip also waits this long for any forwarded message on the receiver's /messages" },
@@ -640,7 +649,7 @@ export const OPTIONS = complete({
   emulatorThread: opt({
     flag: false,
     kind: 'value',
-    commands: JOBS_AND_REDTEAM,
+    commands: [...JOBS_AND_REDTEAM, 'webhook-policy'],
     file: false,
     parse: choice(['worker', 'inline'] as const),
     default: 'worker',
@@ -701,7 +710,7 @@ export const OPTIONS = complete({
     commands: ['doctor'],
     file: false,
     parse: duration,
-    default: '5s',
+    default: durationText(JOB_DEFAULTS.maxClockSkewMs),
     help: "warn when the service's clock is further off than this",
   }),
   // -- graders, shards on several machines, metrics

@@ -5,10 +5,10 @@
 import { llmSettings } from '../llm/index.js';
 import { redactRedisUrl } from '../redact.js';
 import type { JobKind } from './flags.js';
-import type { ConfigOf, ResolvedConfig } from './job-config.js';
+import type { JobConfigs, ResolvedConfig } from './job-config.js';
 
 /** Each command's own settings, after the ones every job shows: a job command without an entry does not compile. */
-const OWN_SETTINGS: { [K in JobKind]: (config: ConfigOf<K>) => Record<string, unknown> } = {
+const OWN_SETTINGS: { [K in JobKind]: (config: JobConfigs[K]) => Record<string, unknown> } = {
   // The closed model's requests in flight: run's. load keeps its model (closed or open) under `load`.
   run: (config) => ({ concurrency: config.concurrency }),
   load: (config) => ({ load: { ...config.load, maxRequests: config.load.maxRequests ?? null } }),
@@ -20,9 +20,12 @@ const OWN_SETTINGS: { [K in JobKind]: (config: ConfigOf<K>) => Record<string, un
     },
   }),
   redteam: () => ({}),
+  'webhook-policy': (config) => ({
+    webhookPolicy: { probes: config.webhookPolicy.probes, quietMs: config.webhookPolicy.quietMs },
+  }),
 };
 
-const ownSettings = <K extends JobKind>(config: ConfigOf<K>): Record<string, unknown> =>
+const ownSettings = <K extends JobKind>(config: JobConfigs[K]): Record<string, unknown> =>
   OWN_SETTINGS[config.command as K](config);
 
 export function publicSettings(config: ResolvedConfig): Record<string, unknown> {

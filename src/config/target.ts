@@ -5,6 +5,7 @@
  * (`DROID_API_TOKEN`, `DROID_WEBHOOK_SECRET`, ...), never a flag or the config file: a flag shows
  * in the process list, a file is committed.
  */
+import { randomBytes } from 'node:crypto';
 import { ConfigError, UsageError } from '../errors.js';
 import { MIN_SECRET_CHARS, parseRedisUrl, parseStreamKey } from './parse.js';
 import type { ResolvedOptions } from './values.js';
@@ -22,6 +23,16 @@ export function secretFrom(env: NodeJS.ProcessEnv, name: string): string | undef
     );
   }
   return value;
+}
+
+/**
+ * The secret the target and this process's receiver share: `given` (the environment's), else,
+ * for the embedded emulator, a random one (droidcheck wires both ends, so nobody needs to know
+ * it); null for a real service without one (its webhooks then carry none). The one rule of every
+ * command that opens a target (the jobs, doctor, webhook-policy).
+ */
+export function sharedSecret(given: string | undefined, target: { kind: 'emulator' | 'remote' }): string | null {
+  return given ?? (target.kind === 'emulator' ? randomBytes(24).toString('base64url') : null);
 }
 
 /** The real service `--base-url` names, with its droid id; undefined: the embedded emulator. ConfigError without a droid id. */

@@ -1,15 +1,13 @@
 /**
- * `droidcheck webhook-policy`'s configuration, shaped from the values of the one resolution
- * (resolve.ts `resolveWebhookPolicyConfig(flags, env)`: its flags and the environment with `.env`
- * under it, through the table of options, options.ts). No config file: the command is run by
- * hand, once per service, and every figure it needs is on its command line.
- *
- * Throws UsageError (exit 2) for a bad value, ConfigError (exit 2) for a real target without a
- * droid id or token.
+ * `droidcheck webhook-policy`'s part of the configuration: its probes, how long a probe is quiet
+ * before it counts as given up, and the embedded emulator's webhook retry policy it measures when
+ * no real target is named. The target, receiver and report folder resolve as every job's
+ * (job-config.ts); the options it has no use for hold the table's defaults (values.ts). It reads
+ * no config file: the command is run by hand, once per service, and every figure it needs is on
+ * its command line.
  */
 import { emulatedRetry, type EmulatedRetry } from './emulate.js';
 import type { JobFlags, TargetFlagKey } from './flags.js';
-import { envValue, targetOf } from './target.js';
 import type { ProbeName } from './options.js';
 import type { ResolvedOptions } from './values.js';
 
@@ -27,38 +25,15 @@ export type WebhookPolicyFlags = Pick<
   | 'webhookJitter'
 >;
 
-type WebhookPolicyTarget =
-  | { kind: 'emulator'; retry: EmulatedRetry }
-  | { kind: 'remote'; baseUrl: string; droidId: string; token: string };
-
-export interface ResolvedWebhookPolicyConfig {
-  target: WebhookPolicyTarget;
-  /** DROID_WEBHOOK_SECRET (a random one against the embedded emulator); never printed. */
-  webhookSecret: string | null;
-  receiverHost: string;
-  receiverPort: number;
-  publicUrl: string | undefined;
-  /** The bound of the whole wait, ms. */
-  timeoutMs: number;
+export interface ResolvedWebhookPolicySettings {
+  probes: ProbeName[];
   /** The least quiet period after a probe's last attempt that means "gave up", ms. */
   quietMs: number;
-  probes: ProbeName[];
-  reportDir: string;
+  /** The embedded emulator's retry policy (`--webhook-*`): used, and reported beside the measured one, when it is the target. */
+  retry: EmulatedRetry;
 }
 
-/** Webhook-policy's shaping: the embedded emulator with its retry policy, or a real service with its token. */
-export function webhookPolicyConfig(o: ResolvedOptions, env: NodeJS.ProcessEnv): ResolvedWebhookPolicyConfig {
-  const v = o.values;
-  const target = targetOf(o, env);
-  return {
-    target: target.kind === 'emulator' ? { kind: 'emulator', retry: emulatedRetry(o) } : target,
-    webhookSecret: envValue(env, 'DROID_WEBHOOK_SECRET') ?? null,
-    receiverHost: v.receiverHost,
-    receiverPort: v.receiverPort,
-    publicUrl: v.publicUrl,
-    timeoutMs: v.timeout,
-    quietMs: v.quiet,
-    probes: v.probes,
-    reportDir: v.reportDir,
-  };
+/** Webhook-policy's settings of resolved options. */
+export function resolveWebhookPolicy(o: ResolvedOptions): ResolvedWebhookPolicySettings {
+  return { probes: o.values.probes, quietMs: o.values.quiet, retry: emulatedRetry(o) };
 }

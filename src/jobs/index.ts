@@ -9,13 +9,13 @@ export { run } from './run/run.js';
 export { redteam } from './redteam/redteam.js';
 export { runLoad } from './load/load.js';
 export { runCapacity } from './load/capacity.js';
-export type { JobIO, JobSummary } from './pipeline/job-spec.js';
-export { doctor, type DoctorIO, type DoctorResult } from './doctor/doctor.js';
+export type { JobIO, JobResult, JobSummary } from './pipeline/job-spec.js';
+export { doctor, type DoctorReport } from './doctor/doctor.js';
 export { renderDoctorReport } from './doctor/render.js';
 export type { DoctorCheck } from './doctor/checks.js';
 export { measureRoundTrip } from './pipeline/network.js';
 export { startReceive, type ReceiveService } from './receive/receive.js';
-export { webhookPolicy, type WebhookPolicyIO, type WebhookPolicyResult } from './webhook-policy/webhook-policy.js';
+export { webhookPolicy } from './webhook-policy/webhook-policy.js';
 export {
   derivePolicy,
   findings as webhookPolicyFindings,

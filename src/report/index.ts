@@ -7,6 +7,7 @@ export {
   reportDocumentSchema,
   parseReportDocument,
   reportJsonSchema,
+  TOOL_VERSION,
   type ReportDocument,
   type ReportKind,
 } from './sections/index.js';

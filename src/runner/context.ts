@@ -73,7 +73,7 @@ export interface RequestOptions {
   /**
    * How long the first `send` that waits for the bot's reply waits for any forwarded message of
    * its customer (its own echo included) before every reply wait fails at once, ms
-   * (step-waits.ts). Default DEFAULT_MESSAGE_WEBHOOK_CHECK_MS (15 s).
+   * (step-waits.ts). Default src/defaults.ts JOB_DEFAULTS (the table's default of the option).
    */
   messageWebhookCheckMs?: number | undefined;
   /**

@@ -18,6 +18,7 @@
  */
 import { InternalError } from '../errors.js';
 import type { Stage } from './arrival-schedule.js';
+import { JOB_DEFAULTS } from '../defaults.js';
 import { runClosed } from './closed.js';
 import { EngineRun } from './engine-run.js';
 import type { EngineOptions, EngineResult } from './engine-types.js';
@@ -26,6 +27,14 @@ import { tightenHeapForPending } from './heap.js';
 import { runOpen } from './open.js';
 
 export type { EngineOptions, EngineResult } from './engine-types.js';
+
+/**
+ * How long the requests still in flight after the last send may take to end before they are
+ * aborted, ms: their deadline and a margin (src/defaults.ts), so one sent at the last moment
+ * still gets its whole deadline. The engine's default drain; a job adds what its conversations
+ * pause on top.
+ */
+export const drainTimeoutFor = (timeoutMs: number): number => timeoutMs + JOB_DEFAULTS.drainAfterDeadlineMs;
 
 /** Runs the source through the scheduler to its end (see the module docs). */
 export async function runEngine(o: EngineOptions): Promise<EngineResult> {
@@ -65,7 +74,7 @@ export async function runEngine(o: EngineOptions): Promise<EngineResult> {
     }
   }, intervalMs);
   ticker.unref();
-  const common = { warmupMs: o.warmupMs ?? 0, drainTimeoutMs: o.drainTimeoutMs ?? o.timeoutMs + 5_000 };
+  const common = { warmupMs: o.warmupMs ?? 0, drainTimeoutMs: o.drainTimeoutMs ?? drainTimeoutFor(o.timeoutMs) };
   let times: { measuredMs: number };
   try {
     times =

@@ -17,7 +17,7 @@ export {
   type GeneratorVerdict,
   type SendDelaySummary,
 } from './send-delay.js';
-export { runEngine } from './engine.js';
+export { drainTimeoutFor, runEngine } from './engine.js';
 export type { EngineOptions, EngineResult, ProgressSnapshot, RecordSink } from './engine-types.js';
 export {
   Tally,

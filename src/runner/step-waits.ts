@@ -31,6 +31,7 @@
  * Failures name the fix when nothing reached the receiver at all (no webhook configured, or a
  * wrong verify token / secret). Never throws for the target's behaviour.
  */
+import { JOB_DEFAULTS } from '../defaults.js';
 import type { ContractCheck, IntentWebhookRequest, MessageForwarding } from '../contract/index.js';
 import type { DeliverySource, MessageMatch, Receiver } from '../receiver/index.js';
 import type { ExpectationFailure, ReplyWait, SourceLocation } from '../scenario/index.js';
@@ -96,9 +97,6 @@ function messageRouteHint(receiver: DeliverySource, customerId: string | number,
   return `; no forwarded message of customer ${customerId} reached the receiver, not even the copy of the message sent: configure the service's message webhook (dashboard, Automation Panel): Webhook URL = ${receiverUrl(receiver, 'messages')}, Verify Token = the value of DROID_VERIFY_TOKEN`;
 }
 
-/** Default of `--message-webhook-check`, ms: the service forwards a message within a second or two. */
-const DEFAULT_MESSAGE_WEBHOOK_CHECK_MS = 15_000;
-
 /** What the run knows of message forwarding to a receiver: proven (`ok`), or the sentence of its absence. */
 interface ForwardingState {
   ok: boolean;
@@ -145,7 +143,7 @@ async function waitForwarded(
   const query = { customerId, after: stepStart, match: senders(wait) };
   const deadline = stepStart + wait.withinMs;
   if (state.ok) return { match: await receiver.waitForMessage(query, deadline, ctx.abortSignal) };
-  const checkEnd = Math.min(deadline, stepStart + (ctx.messageWebhookCheckMs ?? DEFAULT_MESSAGE_WEBHOOK_CHECK_MS));
+  const checkEnd = Math.min(deadline, stepStart + (ctx.messageWebhookCheckMs ?? JOB_DEFAULTS.messageWebhookCheckMs));
   const first = await receiver.waitForMessage(query, checkEnd, ctx.abortSignal);
   if (first.kind === 'message') state.ok = true;
   if (first.kind === 'message' || ctx.abortSignal?.aborted) return { match: first };

@@ -2,12 +2,15 @@
  * How a command's end becomes an exit code and what the user reads (cli/run-program.ts, shared by
  * the binary and the in-process tests; docs/exit-codes.md).
  */
+import { readFile } from 'node:fs/promises';
 import { Writable } from 'node:stream';
 import { CommanderError } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { reportError } from '../../src/cli/run-program.js';
 import type { CliContext } from '../../src/cli/shared.js';
 import { InternalError, ScenarioError, UsageError } from '../../src/errors.js';
+import { TOOL_VERSION } from '../../src/report/index.js';
+import { cliInProcess } from '../helpers/in-process-cli.js';
 
 function context(env: NodeJS.ProcessEnv = {}): CliContext & { text(): string } {
   let text = '';
@@ -66,5 +69,16 @@ describe('reportError', () => {
     reportError(new Error('request with secret-token-123456 failed'), ctx);
     expect(ctx.text()).not.toContain('secret-token-123456');
     expect(ctx.text()).toContain('[REDACTED]');
+  });
+});
+
+describe('--version', () => {
+  it("prints package.json's version, the one every report names (toolVersion), and exits 0", async () => {
+    const pkg = JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')) as {
+      version: string;
+    };
+    const r = await cliInProcess(['--version']);
+    expect(r).toEqual({ code: 0, stdout: `${pkg.version}\n`, stderr: '' });
+    expect(TOOL_VERSION).toBe(pkg.version);
   });
 });

@@ -1,22 +1,22 @@
 /**
- * One resolution for every command (src/config/resolve.ts `resolveCommand`): each command's
+ * One resolution for every command (src/config/resolve.ts `resolveConfig`): each command's
  * configuration is a shaping of the table's values, and every default is the table's (or, for the
  * embedded emulator's own, src/defaults.ts, which the emulator reads too).
  */
 import { describe, expect, it } from 'vitest';
-import { OPTION_COMMANDS, resolveCommand, resolveConfig } from '../../src/config/index.js';
+import { OPTION_COMMANDS, resolveConfig } from '../../src/config/index.js';
 import { resolveOptions as emulatorDefaults } from '../../src/emulator/options.js';
 import { UsageError } from '../../src/errors.js';
 
-describe('resolveCommand', () => {
+describe('resolveConfig, every command', () => {
   it.each(OPTION_COMMANDS.map((c) => [c] as const))('%s resolves from the table alone', (command) => {
     // receive needs its Redis: the one value without a default.
     const env = command === 'receive' ? { DROIDCHECK_REDIS_URL: 'redis://127.0.0.1:6379/0' } : {};
-    expect(resolveCommand(command, {}, env)).toBeTypeOf('object');
+    expect(resolveConfig(command, {}, env)).toBeTypeOf('object');
   });
 
   it("emulate's defaults are the emulator's own: the flags and an emulator created without options agree", () => {
-    const flags = resolveCommand('emulate', {}, {});
+    const flags = resolveConfig('emulate', {}, {});
     const own = emulatorDefaults({});
     expect({ host: flags.host, port: flags.port, seed: flags.seed }).toEqual({
       host: own.host,
@@ -25,7 +25,9 @@ describe('resolveCommand', () => {
     });
     const { maxBackoffMs: _, ...delivery } = own.delivery;
     expect(flags.delivery).toEqual(delivery);
-    expect(resolveCommand('webhook-policy', {}, {}).target).toEqual({ kind: 'emulator', retry: delivery });
+    const policy = resolveConfig('webhook-policy', {}, {});
+    expect(policy.target).toEqual({ kind: 'emulator' });
+    expect(policy.webhookPolicy.retry).toEqual(delivery);
   });
 
   it('a job command takes the table defaults of the options it does not have', () => {
@@ -58,10 +60,10 @@ describe('resolveCommand', () => {
   });
 
   it("refuses another command's option given through the API, naming the commands that have it", () => {
-    expect(() => resolveCommand('doctor', { rate: 5 }, {})).toThrow(
+    expect(() => resolveConfig('doctor', { rate: 5 }, {})).toThrow(
       '--rate is an option of `droidcheck load`, not of `droidcheck doctor`',
     );
     // A switch at its default asks for nothing (commander's values hold every --no-* flag as true).
-    expect(() => resolveCommand('emulate', { defaultThresholds: true }, {})).not.toThrow();
+    expect(() => resolveConfig('emulate', { defaultThresholds: true }, {})).not.toThrow();
   });
 });

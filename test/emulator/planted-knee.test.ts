@@ -7,10 +7,15 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { request } from 'undici';
 import { emulateOptions } from '../../src/cli/emulate-command.js';
+import { resolveConfig, type JobFlags } from '../../src/config/index.js';
 import { DEGRADED_ANSWER } from '../../src/emulator/ai/degrade.js';
 import { createEmulator, parseProfile, type Emulator } from '../../src/emulator/index.js';
 import { UsageError } from '../../src/errors.js';
 import { startSink, type Sink } from './helpers.js';
+
+/** `emulate`'s options as the CLI makes them: the one resolution of its flags and environment. */
+const optionsOf = async (flags: JobFlags, env: NodeJS.ProcessEnv) =>
+  emulateOptions(resolveConfig('emulate', flags, env));
 
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -81,10 +86,10 @@ describe('the planted knee', () => {
 
   it('emulate --degrade-above and the profile set it; a count below 1 is refused', async () => {
     const base = { host: '127.0.0.1', port: '0', seed: '1' };
-    expect((await emulateOptions({ ...base, degradeAbove: '4' }, {})).degradeAbove).toBe(4);
-    expect(await emulateOptions(base, {})).not.toHaveProperty('degradeAbove');
-    await expect(emulateOptions({ ...base, degradeAbove: '0' }, {})).rejects.toThrow(UsageError);
-    await expect(emulateOptions({ ...base, degradeAbove: '0' }, {})).rejects.toThrow(/--degrade-above/);
+    expect((await optionsOf({ ...base, degradeAbove: '4' }, {})).degradeAbove).toBe(4);
+    expect(await optionsOf(base, {})).not.toHaveProperty('degradeAbove');
+    await expect(optionsOf({ ...base, degradeAbove: '0' }, {})).rejects.toThrow(UsageError);
+    await expect(optionsOf({ ...base, degradeAbove: '0' }, {})).rejects.toThrow(/--degrade-above/);
     const yaml =
       'droid: { id: 1, testCustomerId: 1001 }\ncatalogue: { currency: THB, shippingFee: 50, freeShippingThreshold: 1500, products: [{ name: Shirt, price: 100, keywords: [shirt] }] }\n';
     expect(parseProfile(yaml, 'p.yaml').degradeAbove).toBeNull();

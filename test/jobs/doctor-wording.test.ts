@@ -7,7 +7,7 @@
  */
 import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
-import { resolveDoctorConfig } from '../../src/config/index.js';
+import { resolveConfig } from '../../src/config/index.js';
 import { doctor, renderDoctorReport, type DoctorCheck } from '../../src/jobs/index.js';
 import { refusalKind } from '../../src/jobs/doctor/checks.js';
 import { droidcheck, freePort } from '../helpers/cli.js';
@@ -32,14 +32,15 @@ async function doctorOf(
   s: SettingsService,
 ): Promise<{ exitCode: number; text: string; by: (id: DoctorCheck['id']) => DoctorCheck | undefined }> {
   const env = { DROID_API_TOKEN: s.token };
-  const result = await doctor(resolveDoctorConfig({ baseUrl: s.url, droidId: s.droidId }, env), {
+  const { report, exitCode } = await doctor(resolveConfig('doctor', { baseUrl: s.url, droidId: s.droidId }, env), {
+    stdout: new PassThrough(),
     stderr: new PassThrough(),
     env,
   });
   return {
-    exitCode: result.exitCode,
-    text: renderDoctorReport(result),
-    by: (id) => result.checks.find((c) => c.id === id),
+    exitCode,
+    text: renderDoctorReport({ ...report, exitCode }),
+    by: (id) => report.checks.find((c) => c.id === id),
   };
 }
 
@@ -186,8 +187,9 @@ describe('doctor --round-trip watches the message webhook too', () => {
       },
     });
     const env = { DROID_API_TOKEN: s.token, DROID_VERIFY_TOKEN: VERIFY };
-    const result = await doctor(
-      resolveDoctorConfig(
+    const { report: result } = await doctor(
+      resolveConfig(
+        'doctor',
         {
           baseUrl: s.url,
           droidId: s.droidId,
@@ -198,7 +200,7 @@ describe('doctor --round-trip watches the message webhook too', () => {
         },
         env,
       ),
-      { stderr: new PassThrough(), env },
+      { stdout: new PassThrough(), stderr: new PassThrough(), env },
     );
     expect(result.checks.find((c) => c.id === 'round-trip')?.status).toBe('pass');
     return result.checks.find((c) => c.id === 'message-webhook');

@@ -8,11 +8,12 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { AddressInfo } from 'node:net';
 import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
-import { resolveDoctorConfig, type DoctorFlags } from '../../src/config/index.js';
+import { resolveConfig, type DoctorFlags } from '../../src/config/index.js';
 import { createEmulator, type Emulator, type EmulatorOptions } from '../../src/emulator/index.js';
 import { Agent } from 'undici';
 import { DroidClient } from '../../src/client/index.js';
-import { doctor, renderDoctorReport, type DoctorCheck, type DoctorResult } from '../../src/jobs/index.js';
+import { systemClock } from '../../src/clock.js';
+import { doctor, type DoctorCheck, type DoctorReport } from '../../src/jobs/index.js';
 import { roundTrip } from '../../src/jobs/doctor/round-trip.js';
 import { createReceiver } from '../../src/receiver/index.js';
 import { freePort } from '../helpers/cli.js';
@@ -39,18 +40,24 @@ async function serve(build: (app: FastifyInstance) => void): Promise<string> {
 }
 
 interface Ran {
-  result: DoctorResult;
+  result: DoctorReport & { exitCode: number };
   text: string;
   stderr: string;
   by: (id: DoctorCheck['id']) => DoctorCheck | undefined;
 }
 
+/** The doctor as a script runs it: its checklist is what it printed on stdout. */
 async function runDoctor(flags: DoctorFlags, env: Record<string, string> = {}): Promise<Ran> {
   const stderr = new PassThrough();
+  const stdout = new PassThrough();
   let err = '';
+  let out = '';
   stderr.on('data', (c: Buffer) => (err += c.toString()));
-  const result = await doctor(resolveDoctorConfig(flags, env), { stderr, env });
-  return { result, text: renderDoctorReport(result), stderr: err, by: (id) => result.checks.find((c) => c.id === id) };
+  stdout.on('data', (c: Buffer) => (out += c.toString()));
+  const { report, exitCode, files } = await doctor(resolveConfig('doctor', flags, env), { stdout, stderr, env });
+  expect(files).toEqual([]);
+  const result = { ...report, exitCode };
+  return { result, text: out, stderr: err, by: (id) => result.checks.find((c) => c.id === id) };
 }
 
 describe('doctor against the embedded emulator (default target)', () => {
@@ -326,6 +333,7 @@ describe('doctor --round-trip against a remote target', () => {
       droidId: 1,
       timeoutMs: 1000,
       rttMs: undefined,
+      clock: systemClock,
       log: () => undefined,
     });
     expect(rt.roundTrip).toMatchObject({

@@ -103,22 +103,24 @@ describe('the pipeline reads the spec, not the command', () => {
 describe('webhook-policy through the pipeline', () => {
   it("states the receiver's accounting as every job does, and the console draws its section and verdict", async () => {
     const stdout = sink();
-    const result = await webhookPolicy(
+    const config = resolveConfig(
+      'webhook-policy',
       {
-        target: { kind: 'emulator', retry: { attempts: 2, backoffMs: 100, timeoutMs: 1_000, jitter: 0 } },
-        webhookSecret: null,
-        receiverHost: '127.0.0.1',
-        receiverPort: 0,
-        publicUrl: undefined,
-        timeoutMs: 30_000,
-        quietMs: 300,
-        probes: ['fail'],
+        webhookAttempts: 2,
+        webhookBackoff: '100ms',
+        webhookTimeout: '1s',
+        webhookJitter: 0,
+        timeout: '30s',
+        quiet: '300ms',
+        probes: 'fail',
         reportDir: join(dir, 'policy'),
+        emulatorThread: 'inline',
       },
-      { stderr: sink(), stdout },
+      {},
     );
+    const result = await webhookPolicy(config, { stderr: sink(), stdout });
     expect(result.exitCode).toBe(0);
-    expect(result.policy.attempts).toBe(2);
+    expect(result.report.webhookPolicy?.attempts).toBe(2);
     // Both attempts reached the receiver and were answered 500 on purpose: counted, none lost.
     expect(result.report.accounting?.webhooks).toEqual({ received: 2, classified: 2 });
     expect(stdout.text).toContain('Webhook retry policy');

@@ -16,6 +16,7 @@ import type { LoadSection } from '../../src/report/index.js';
 import { loadSpec } from '../../src/jobs/load/load.js';
 import { runSpec } from '../../src/jobs/run/run.js';
 import { selectSuites } from '../../src/jobs/pipeline/select.js';
+import { testClock } from '../receiver/test-clock.js';
 
 const REMOTE = { baseUrl: 'http://127.0.0.1:9', droidId: 1 };
 const ENV = { DROID_API_TOKEN: 'tok-0123456789abcdef' };
@@ -117,14 +118,18 @@ describe('--start-at', () => {
   });
 
   it('sleeps until the instant on the wall clock given, and an abort ends the sleep', async () => {
-    let now = 1_000;
-    const clock = (): number => now;
-    const waiting = sleepUntil(1_040, clock);
-    setTimeout(() => (now = 1_041), 5);
-    // The first timer fires at 40 ms; the clock then says 1 ms late.
+    // A clock whose wall clock reads its monotonic ms: 0 at the start.
+    const clock = testClock(0, 0);
+    let lag: number | undefined;
+    const waiting = sleepUntil(40, clock).then((ms) => (lag = ms));
+    clock.advance(30);
+    await new Promise((r) => setImmediate(r));
+    expect(lag).toBeUndefined();
+    // The sleep ends once the clock passed the instant; it says by how much.
+    clock.advance(11);
     expect(await waiting).toBe(1);
     const stop = new AbortController();
-    const long = sleepUntil(Date.now() + 60_000, Date.now, stop.signal);
+    const long = sleepUntil(60_000, clock, stop.signal);
     stop.abort();
     expect(await long).toBe(0);
   });

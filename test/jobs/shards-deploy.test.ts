@@ -1,8 +1,8 @@
 /**
  * deploy/ (docs/scale.md): Docker cannot run here, so the compose file and the Kubernetes
  * manifests are checked as data. Each parses as YAML; every droidcheck command in them goes
- * through our real CLI parser (commander) and our real resolution (resolveConfig,
- * resolveReceiveConfig, emulateOptions) with the environment the file gives it, so a renamed
+ * through our real CLI parser (commander) and our real resolution (the CLI's one wiring,
+ * commandConfig, then emulateOptions for emulate) with the environment the file gives it, so a renamed
  * flag or a bad value fails here; names that refer to each other (services, volumes, secrets,
  * selectors, scrape targets) resolve; the Grafana dashboard asks only for metrics the exporter
  * serves; the commands in docs/scale.md parse too.
@@ -13,10 +13,10 @@ import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { parseAllDocuments, parse as parseYaml } from 'yaml';
 import { emulateOptions } from '../../src/cli/emulate-command.js';
-import { jobConfig } from '../../src/cli/job-options.js';
+import { commandConfig } from '../../src/cli/job-options.js';
 import { createProgram } from '../../src/cli/program.js';
-import { explicitOptions, type CliContext } from '../../src/cli/shared.js';
-import { resolveReceiveConfig, type LoadConfig, type ResolvedConfig } from '../../src/config/index.js';
+import type { CliContext } from '../../src/cli/shared.js';
+import type { ConfigOf, LoadConfig, ResolvedConfig } from '../../src/config/index.js';
 import { createLiveMetrics } from '../../src/metrics/prometheus.js';
 import { REPO } from '../helpers/cli.js';
 
@@ -27,7 +27,7 @@ const SAMPLE_ENV = { DROID_API_TOKEN: 'tok-sample-0123456789', DROID_WEBHOOK_SEC
 type Checked = {
   command: string;
   config?: ResolvedConfig & Partial<Pick<LoadConfig, 'load'>>;
-  receive?: ReturnType<typeof resolveReceiveConfig>;
+  receive?: ConfigOf<'receive'>;
   emulate?: Awaited<ReturnType<typeof emulateOptions>>;
   operands: string[];
 };
@@ -56,13 +56,13 @@ async function checkCommand(args: string[], env: Record<string, string>): Promis
     const cmd = a[a.length - 1] as Command;
     const name = cmd.name();
     if (name === 'run' || name === 'load' || name === 'capacity')
-      checked = { command: name, config: await jobConfig(name, cmd, ctx), operands: cmd.args };
+      checked = { command: name, config: await commandConfig(name, cmd, ctx), operands: cmd.args };
     else if (name === 'receive')
-      checked = { command: name, receive: resolveReceiveConfig(explicitOptions(cmd), ctx.env), operands: cmd.args };
+      checked = { command: name, receive: await commandConfig(name, cmd, ctx), operands: cmd.args };
     else if (name === 'emulate')
       checked = {
         command: name,
-        emulate: await emulateOptions(cmd.opts() as Parameters<typeof emulateOptions>[0], ctx.env),
+        emulate: await emulateOptions(await commandConfig(name, cmd, ctx)),
         operands: cmd.args,
       };
     else checked = { command: name, operands: cmd.args };

@@ -15,6 +15,7 @@ import {
   webhookPolicyFindings,
   type ProbeState,
 } from '../../src/jobs/index.js';
+import { resolveConfig } from '../../src/config/index.js';
 import type { Attempt } from '../../src/receiver/index.js';
 
 const sink = (): Writable => new Writable({ write: (_c, _e, done) => done() });
@@ -81,26 +82,34 @@ describe('webhook-policy interrupted', () => {
     const dir = await mkdtemp(join(tmpdir(), 'droidcheck-policy-int-'));
     try {
       const ac = new AbortController();
-      setTimeout(() => ac.abort(), 500).unref();
-      const t0 = performance.now();
-      const result = await webhookPolicy(
-        {
-          target: { kind: 'emulator', retry: { attempts: 5, backoffMs: 5_000, timeoutMs: 5_000, jitter: 0 } },
-          webhookSecret: null,
-          receiverHost: '127.0.0.1',
-          receiverPort: 0,
-          publicUrl: undefined,
-          timeoutMs: 60_000,
-          quietMs: 30_000,
-          probes: ['fail'],
-          reportDir: dir,
+      // Interrupted once its probe is on its way (its line is logged just before it is sent).
+      const stderr = new Writable({
+        write(chunk, _enc, done) {
+          if (String(chunk).includes('one async answer each')) setTimeout(() => ac.abort(), 300).unref();
+          done();
         },
-        { stderr: sink(), stdout: sink(), signal: ac.signal },
+      });
+      const t0 = performance.now();
+      const config = resolveConfig(
+        'webhook-policy',
+        {
+          webhookAttempts: 5,
+          webhookBackoff: '5s',
+          webhookTimeout: '5s',
+          webhookJitter: 0,
+          timeout: '60s',
+          quiet: '30s',
+          probes: 'fail',
+          reportDir: dir,
+          emulatorThread: 'inline',
+        },
+        {},
       );
+      const result = await webhookPolicy(config, { stderr, stdout: sink(), stopSignal: ac.signal });
       // Ended by the signal, not by the 30 s quiet period (the bound is the quiet period, not a speed).
       expect(performance.now() - t0).toBeLessThan(30_000);
       expect(result.exitCode).toBe(130);
-      expect(result.policy.complete).toBe(false);
+      expect(result.report.webhookPolicy?.complete).toBe(false);
       const doc = JSON.parse(await readFile(join(dir, 'report.json'), 'utf8')) as {
         exitCode: number;
         webhookPolicy: { findings: string[] };

@@ -14,7 +14,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ResolvedWebhookPolicyConfig } from '../../src/config/index.js';
+import { resolveConfig, type WebhookPolicyFlags } from '../../src/config/index.js';
 import { webhookPolicy } from '../../src/jobs/index.js';
 import { parseReportDocument } from '../../src/report/index.js';
 import { startAltService } from '../helpers/alt-service.js';
@@ -39,16 +39,9 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const base = (reportDir: string): Omit<ResolvedWebhookPolicyConfig, 'target'> => ({
-  webhookSecret: null,
-  receiverHost: '127.0.0.1',
-  receiverPort: 0,
-  publicUrl: undefined,
-  timeoutMs: 60_000,
-  quietMs: 1_000,
-  probes: ['fail', 'recover', 'stall', 'slow'],
-  reportDir,
-});
+/** The configuration of `flags` (every probe, 60 s in all, 1 s quiet) as the command resolves it, the emulator in this thread. */
+const configOf = (reportDir: string, flags: WebhookPolicyFlags = {}, env: NodeJS.ProcessEnv = {}) =>
+  resolveConfig('webhook-policy', { timeout: '60s', quiet: '1s', reportDir, emulatorThread: 'inline', ...flags }, env);
 
 describe('webhook-policy', () => {
   it("reports the embedded emulator's configured policy: attempts, delays and attempt timeout within 10 %", async () => {
@@ -57,14 +50,11 @@ describe('webhook-policy', () => {
     const t0 = performance.now();
     const [result, lag] = await measuringLag(() =>
       webhookPolicy(
-        {
-          ...base(out),
-          target: { kind: 'emulator', retry: { attempts: 3, backoffMs: 500, timeoutMs: 1_000, jitter: 0 } },
-        },
+        configOf(out, { webhookAttempts: 3, webhookBackoff: '500ms', webhookTimeout: '1s', webhookJitter: 0 }),
         { stderr, stdout: sink() },
       ),
     );
-    const p = result.policy;
+    const p = result.report.webhookPolicy!;
     expect(result.exitCode).toBe(0);
     expect(p.complete).toBe(true);
     expect(p.attempts).toBe(3);
@@ -100,16 +90,15 @@ describe('webhook-policy', () => {
     try {
       const [result, lag] = await measuringLag(() =>
         webhookPolicy(
-          {
-            ...base(join(dir, 'alt')),
-            receiverPort: port,
-            webhookSecret: 'alt-secret-long-enough-1234',
-            target: { kind: 'remote', baseUrl: alt.url, droidId: String(alt.droidId), token: alt.token },
-          },
+          configOf(
+            join(dir, 'alt'),
+            { receiverPort: port, baseUrl: alt.url, droidId: alt.droidId },
+            { DROID_API_TOKEN: alt.token, DROID_WEBHOOK_SECRET: 'alt-secret-long-enough-1234' },
+          ),
           { stderr: sink(), stdout: sink() },
         ),
       );
-      const p = result.policy;
+      const p = result.report.webhookPolicy!;
       expect(p.complete).toBe(true);
       expect(p.attempts).toBe(4);
       expect(p.retryDelaysMs).toHaveLength(3);
@@ -133,15 +122,14 @@ describe('webhook-policy', () => {
     });
     try {
       const result = await webhookPolicy(
-        {
-          ...base(join(dir, 'none')),
-          receiverPort: port,
-          probes: ['fail', 'stall'],
-          target: { kind: 'remote', baseUrl: alt.url, droidId: String(alt.droidId), token: alt.token },
-        },
+        configOf(
+          join(dir, 'none'),
+          { receiverPort: port, probes: 'fail,stall', baseUrl: alt.url, droidId: alt.droidId },
+          { DROID_API_TOKEN: alt.token },
+        ),
         { stderr: sink(), stdout: sink() },
       );
-      const p = result.policy;
+      const p = result.report.webhookPolicy!;
       expect(p.attempts).toBe(1);
       expect(p.retryDelaysMs).toEqual([]);
       expect(p.attemptTimeoutMs).toBeNull();

@@ -1,8 +1,8 @@
 /**
  * `doctor(config, io)`: `droidcheck doctor` as a library call (docs/doctor.md). Checks a target
- * step by step and returns the checklist; exit code 0 when nothing failed (warnings and checks
- * that could not be made are not failures), 2 otherwise. Prints only progress lines (stderr);
- * the checklist is rendered by doctor-render.ts. No token or secret appears in any line.
+ * step by step, writes the checklist to `io.stdout` (render.ts) and resolves it as its report;
+ * exit code 0 when nothing failed (warnings and checks that could not be made are not failures),
+ * 2 otherwise. Progress lines go to `io.stderr`. No token or secret appears in any line.
  *
  * Checks, in order (how each probes: preflight.ts, doctor-probe.ts):
  * reachable (TCP connect, then any HTTP answer to `GET channels`), answers JSON, token accepted
@@ -22,34 +22,26 @@
  * Target: the embedded emulator (default, wired to a local receiver, so the doctor can be tried
  * with no account) or `--base-url`/`--droid-id` with `DROID_API_TOKEN`.
  */
-import type { Writable } from 'node:stream';
 import { Agent } from 'undici';
+import { systemClock, type Clock } from '../../clock.js';
 import type { ResolvedDoctorConfig } from '../../config/index.js';
 import { createRedactor, redactValue } from '../../redact.js';
 import { jobSecrets } from '../pipeline/job-secrets.js';
+import type { JobIO, JobResult } from '../pipeline/job-spec.js';
 import { check, type DoctorCheck, failures, inOrder, networkCheck, secretChecks } from './checks.js';
 import type { ProbeTarget } from './probe.js';
+import { renderDoctorReport } from './render.js';
 import { roundTrip } from './round-trip.js';
 import { cheapChecks, PROBE_TIMEOUT_MS } from '../pipeline/preflight.js';
 import { endpointOf, measureRoundTrip, type NetworkEstimate } from '../pipeline/network.js';
-import { openTarget, webhookSecretFor, type Target } from '../pipeline/target.js';
+import { openTarget, type Target } from '../pipeline/target.js';
 
-export interface DoctorIO {
-  /** Progress lines (redacted). */
-  stderr: Writable;
-  /** Aborted: stop waiting (SIGINT). */
-  signal?: AbortSignal | undefined;
-  /** For redaction: every secret of the environment. Default process.env. */
-  env?: NodeJS.ProcessEnv;
-}
-
-export interface DoctorResult {
+/** The doctor's report: the checklist of one target. */
+export interface DoctorReport {
   /** `https://svc.example (droid 123)` or `the embedded emulator at http://127.0.0.1:PORT`. */
   target: string;
   checks: DoctorCheck[];
   network: NetworkEstimate | undefined;
-  /** 0: nothing failed; 2: a check failed. */
-  exitCode: 0 | 2;
 }
 
 /** What the doctor talks to: the target's probe (its own connections), and the one target set-up when it needs a receiver. */
@@ -67,19 +59,21 @@ interface DoctorTarget {
  * (target.ts), the embedded emulator delivering with a random secret when none is set (as `run`
  * does). Throws UsageError (exit 2) for a receiver address or port this machine cannot bind.
  */
-async function openDoctorTarget(config: ResolvedDoctorConfig): Promise<DoctorTarget> {
+async function openDoctorTarget(config: ResolvedDoctorConfig, clock: Clock): Promise<DoctorTarget> {
   const needsReceiver = config.roundTrip || config.target.kind === 'emulator';
   const dispatcher = new Agent({ keepAliveTimeout: 10_000 });
   const opened = needsReceiver
-    ? await openTarget({
-        ...config,
-        target:
-          config.target.kind === 'remote' ? { ...config.target, token: config.target.token ?? '' } : config.target,
-        webhookSecret: webhookSecretFor(config.webhookSecret, config.target),
-        verifyToken: config.verifyToken ?? null,
-        // The intent webhooks are no check of the doctor's: none is wired to the emulator.
-        intentSecret: null,
-      }).catch(async (err: unknown) => {
+    ? await openTarget(
+        {
+          ...config,
+          target:
+            config.target.kind === 'remote' ? { ...config.target, token: config.target.token ?? '' } : config.target,
+          // The intent webhooks are no check of the doctor's: none is wired to the emulator.
+          intentSecret: null,
+        },
+        undefined,
+        { clock },
+      ).catch(async (err: unknown) => {
         await dispatcher.close();
         throw err;
       })
@@ -87,7 +81,7 @@ async function openDoctorTarget(config: ResolvedDoctorConfig): Promise<DoctorTar
   const baseUrl = opened?.baseUrl ?? (config.target as { baseUrl: string }).baseUrl;
   const droidId = opened?.emulator?.droidId ?? (config.target as { droidId: string }).droidId;
   const token = opened?.emulator?.token ?? (config.target.kind === 'remote' ? config.target.token : undefined);
-  const probe: ProbeTarget = { baseUrl, droidId, token, dispatcher, timeoutMs: PROBE_TIMEOUT_MS };
+  const probe: ProbeTarget = { baseUrl, droidId, token, dispatcher, timeoutMs: PROBE_TIMEOUT_MS, clock };
   const label = opened?.emulator
     ? `the embedded emulator at ${baseUrl} (droid ${droidId})`
     : `${baseUrl} (droid ${droidId})`;
@@ -108,7 +102,7 @@ async function openDoctorTarget(config: ResolvedDoctorConfig): Promise<DoctorTar
  */
 async function roundTripChecks(
   config: ResolvedDoctorConfig,
-  io: DoctorIO,
+  io: JobIO,
   t: DoctorTarget,
   accessOk: boolean,
   network: NetworkEstimate | undefined,
@@ -129,7 +123,8 @@ async function roundTripChecks(
     droidId: t.probe.droidId,
     timeoutMs: config.timeoutMs,
     rttMs: network?.rttMs,
-    signal: io.signal,
+    signal: io.stopSignal,
+    clock: io.clock ?? systemClock,
     log,
     messages,
   });
@@ -140,10 +135,12 @@ async function roundTripChecks(
  * Runs the checklist against `config.target` (module docs). Throws only for droidcheck's own
  * failures (the embedded emulator or the receiver cannot start: e.g. `--receiver-port` taken).
  */
-export async function doctor(config: ResolvedDoctorConfig, io: DoctorIO): Promise<DoctorResult> {
+export async function doctor(config: ResolvedDoctorConfig, io: JobIO): Promise<JobResult<DoctorReport>> {
+  const signal = io.stopSignal;
+  const clock = io.clock ?? systemClock;
   let redact = createRedactor(jobSecrets(config, io.env ?? process.env));
   const log = (line: string): void => void io.stderr.write(`${redact(line)}\n`);
-  const t = await openDoctorTarget(config);
+  const t = await openDoctorTarget(config, clock);
   const emulated = t.opened?.emulator !== undefined;
   const webhookUrl = t.opened?.webhookUrl;
   redact = createRedactor(jobSecrets(config, io.env ?? process.env, t.opened?.emulator?.token));
@@ -157,14 +154,14 @@ export async function doctor(config: ResolvedDoctorConfig, io: DoctorIO): Promis
       target: t.probe,
       maxClockSkewMs: config.maxClockSkewMs,
       webhookUrl,
-      signal: io.signal,
+      signal,
     });
     checks.push(...cheap.checks);
-    checks.push(...secretChecks(config, emulated));
+    checks.push(...secretChecks({ target: config.target, ...config.secretsSet }, emulated));
     const { host, port } = endpointOf(t.probe.baseUrl);
     let problem: string | undefined;
     if (cheap.tcp.ok)
-      network = await measureRoundTrip(t.probe.baseUrl, { signal: io.signal }).catch(
+      network = await measureRoundTrip(t.probe.baseUrl, { signal, now: () => clock.now() }).catch(
         (err: Error) => ((problem = err.message), undefined),
       );
     checks.push(networkCheck(network, problem, `${host}:${port}`, !emulated));
@@ -174,6 +171,8 @@ export async function doctor(config: ResolvedDoctorConfig, io: DoctorIO): Promis
     await t.close();
   }
   const list = inOrder(checks);
-  const result: DoctorResult = { target: t.label, checks: list, network, exitCode: failures(list).length > 0 ? 2 : 0 };
-  return redactValue(result, redact);
+  const report = redactValue({ target: t.label, checks: list, network }, redact);
+  const exitCode = failures(list).length > 0 ? 2 : 0;
+  io.stdout.write(renderDoctorReport({ ...report, exitCode }));
+  return { report, exitCode, files: [] };
 }

@@ -6,6 +6,7 @@
  * redacted by the caller's redactor.
  */
 import type { Dispatcher } from 'undici';
+import { systemClock, type Clock } from '../../clock.js';
 import { createCallContext } from '../../client/call.js';
 import { transportFailure } from '../../client/failure.js';
 
@@ -17,6 +18,8 @@ export interface ProbeTarget {
   dispatcher: Dispatcher;
   /** Each probe's headers and body timeout, ms. */
   timeoutMs: number;
+  /** Times each probe (its start on the wall clock, its duration). Default systemClock. */
+  clock?: Clock | undefined;
 }
 
 /** An HTTP answer of any status. */
@@ -76,8 +79,9 @@ export async function probe(
     ...(t.token !== undefined && { authorization: `Bearer ${t.token}` }),
     ...(body !== undefined && { 'content-type': 'application/json' }),
   };
-  const startedWallMs = Date.now();
-  const t0 = performance.now();
+  const clock = t.clock ?? systemClock;
+  const startedWallMs = clock.wallNow().getTime();
+  const t0 = clock.now();
   try {
     const res = await t.dispatcher.request({
       origin: ctx.origin,
@@ -89,7 +93,7 @@ export async function probe(
       bodyTimeout: t.timeoutMs,
     });
     const text = await res.body.text();
-    const elapsedMs = performance.now() - t0;
+    const elapsedMs = clock.now() - t0;
     let json: unknown;
     try {
       json = text.length > 0 ? JSON.parse(text) : undefined;

@@ -17,6 +17,7 @@
  */
 import type { DroidClient } from '../../client/index.js';
 import { ApiError } from '../../errors.js';
+import type { Clock } from '../../clock.js';
 import type { DeliverySource, WebhookMatch } from '../../receiver/index.js';
 import { formatMs } from '../../units.js';
 import { answerWebhookFix, bothChecks, check, refusalChecks, refusalKind, type DoctorCheck } from './checks.js';
@@ -36,6 +37,8 @@ export interface RoundTripOptions {
   /** The network round trip, ms, to show the ack's server-side estimate. */
   rttMs: number | undefined;
   signal?: AbortSignal | undefined;
+  /** The receiver's clock: the request's start and the webhook's deadline are on it. */
+  clock: Clock;
   log(line: string): void;
   /** The message-webhook check: how long to watch and the URL to configure, or why it is not made. */
   messages?: { withinMs: number; url: string } | { skip: string };
@@ -52,7 +55,7 @@ export interface RoundTripResult {
 }
 
 /**
- * Watches the receiver's /messages from `t0` (performance.now ms) until `t0 + withinMs`: a
+ * Watches the receiver's /messages from `t0` (the receiver's clock, ms) until `t0 + withinMs`: a
  * message of `customerId` (the test customer, from the answer) ends the wait at once. Without a
  * customer (no answer came: the round trip already waited its deadline) the route's counters
  * since the request tell, with no further wait.
@@ -174,7 +177,7 @@ export async function roundTrip(o: RoundTripOptions): Promise<RoundTripResult> {
   );
   const inbound = o.receiver.inboundStats().messages;
   const before = { accepted: inbound.accepted, badSecret: inbound.badSecret };
-  const t0 = performance.now();
+  const t0 = o.clock.now();
   let requestId: string;
   let ackMs: number;
   let violations: string[];
@@ -183,7 +186,7 @@ export async function roundTrip(o: RoundTripOptions): Promise<RoundTripResult> {
       { humanMessage: { content: ROUND_TRIP_MESSAGE, type: 'human' } },
       o.signal ? { signal: o.signal } : {},
     );
-    ackMs = performance.now() - t0;
+    ackMs = o.clock.now() - t0;
     violations = ack.contract.violations.map((v) => `${v.path || '(body)'}: ${v.message}`);
     const id = (ack.body as { requestId?: unknown } | null)?.requestId;
     if (typeof id !== 'string' || id === '')

@@ -10,12 +10,19 @@
  */
 import { PENDING_REQUEST_BYTES, publicSettings, type CapacityConfig } from '../../config/index.js';
 import { InternalError } from '../../errors.js';
-import { MixSource, combineResults, generatorVerdict, runEngine, type EngineResult } from '../../runner/index.js';
+import {
+  MixSource,
+  combineResults,
+  drainTimeoutFor,
+  generatorVerdict,
+  runEngine,
+  type EngineResult,
+} from '../../runner/index.js';
 import { pauseBudgetMs } from '../../scenario/index.js';
 import { formatRate } from '../../units.js';
 import { pointLine, searchCapacity, type RateMeasurement } from './capacity-search.js';
 import { inFlightLine, loadSection } from './load.js';
-import type { JobContext, JobIO, JobOutput, JobSpec, JobSummary } from '../pipeline/job-spec.js';
+import type { JobContext, JobIO, JobOutput, JobSpec, JobResult } from '../pipeline/job-spec.js';
 import { runJob } from '../pipeline/pipeline.js';
 
 /**
@@ -54,7 +61,7 @@ function measurement(rate: number, engine: EngineResult, judgesAck: boolean, rem
  * whole scenarios), sends the mix at each rate of the search, leaves `judge`/`similar` ungraded,
  * judges its own criteria instead of the spec's limits, adds the load and capacity sections.
  */
-export function runCapacity(config: CapacityConfig, io: JobIO): Promise<JobSummary> {
+export function runCapacity(config: CapacityConfig, io: JobIO): Promise<JobResult> {
   const spec: JobSpec<CapacityConfig> = {
     kind: 'capacity',
     reads: { deal: 'scenarios', shard: config.shard },
@@ -88,8 +95,8 @@ async function search(config: CapacityConfig, ctx: JobContext<CapacityConfig>): 
       },
       ackOnly: c.ackOnly,
       warmupMs: c.warmupMs,
-      // The engine's default drain (the deadline + 5 s), plus the pauses of the longest conversation.
-      drainTimeoutMs: config.timeoutMs + 5_000 + pauseBudgetMs(ctx.suites),
+      // The engine's default drain, plus the pauses of the longest conversation.
+      drainTimeoutMs: drainTimeoutFor(config.timeoutMs) + pauseBudgetMs(ctx.suites),
       skipGraded: true,
     });
     results.push(engine);

@@ -8,6 +8,7 @@
  * (runner/segments.ts: its arrivals of every stage, its virtual users), `--start-at` sleeps until
  * the instant every shard starts at (start-at.ts), so `merge` describes one load.
  */
+import { systemClock, type Clock } from '../../clock.js';
 import {
   inFlightMemory,
   PENDING_REQUEST_BYTES,
@@ -19,7 +20,7 @@ import type { LoadSection } from '../../report/index.js';
 import { MixSource, generatorVerdict, runEngine, stateKeys, type EngineResult } from '../../runner/index.js';
 import { pauseBudgetMs } from '../../scenario/index.js';
 import { formatMs } from '../../units.js';
-import type { JobIO, JobSpec, JobSummary } from '../pipeline/job-spec.js';
+import type { JobIO, JobSpec, JobResult } from '../pipeline/job-spec.js';
 import { runJob } from '../pipeline/pipeline.js';
 import { checkStartAt, sleepUntil } from '../pipeline/start-at.js';
 
@@ -85,9 +86,9 @@ export function inFlightLine(
  * `load` as a spec: reads the suites (`--shard` deals only the state lanes: its execution
  * segment splits the arrivals), sends the seeded mix through the open or closed model, leaves
  * `judge`/`similar` ungraded, judges the spec's limits, keeps the answers of failed requests, and
- * adds the load section. `startAtMs`: `--start-at` checked (ms since the epoch on `now`).
+ * adds the load section. `startAtMs`: `--start-at` checked (ms since the epoch on `clock`'s wall clock).
  */
-export function loadSpec(config: LoadConfig, startAtMs?: number, now: () => number = Date.now): JobSpec<LoadConfig> {
+export function loadSpec(config: LoadConfig, startAtMs?: number, clock: Clock = systemClock): JobSpec<LoadConfig> {
   const s = config.load;
   return {
     kind: 'load',
@@ -113,8 +114,10 @@ export function loadSpec(config: LoadConfig, startAtMs?: number, now: () => numb
       }
       let startLagMs: number | undefined;
       if (startAtMs !== undefined) {
-        ctx.log(`droidcheck load: waiting until ${s.startAt} (${formatMs(Math.max(0, startAtMs - now()))})`);
-        startLagMs = await sleepUntil(startAtMs, now, ctx.engine.stopSignal);
+        ctx.log(
+          `droidcheck load: waiting until ${s.startAt} (${formatMs(Math.max(0, startAtMs - clock.wallNow().getTime()))})`,
+        );
+        startLagMs = await sleepUntil(startAtMs, clock, ctx.engine.stopSignal);
         if (startLagMs > 100)
           ctx.log(
             `droidcheck load: started ${formatMs(startLagMs)} after --start-at (the set-up took longer): this shard's timeline is shifted by that much`,
@@ -153,10 +156,11 @@ export function loadSpec(config: LoadConfig, startAtMs?: number, now: () => numb
 
 /**
  * Throws like `run` (exit 2 before anything is sent), and UsageError when `--start-at` is more
- * than 1 s in the past or more than 24 h ahead (on the wall clock `now`, ms since the epoch).
+ * than 1 s in the past or more than 24 h ahead (on `io.clock`'s wall clock).
  */
-export async function runLoad(config: LoadConfig, io: JobIO, now: () => number = Date.now): Promise<JobSummary> {
+export async function runLoad(config: LoadConfig, io: JobIO): Promise<JobResult> {
+  const clock = io.clock ?? systemClock;
   const startAt = config.load.startAt;
-  const startAtMs = startAt === undefined ? undefined : checkStartAt(startAt, now());
-  return runJob(loadSpec(config, startAtMs, now), config, io);
+  const startAtMs = startAt === undefined ? undefined : checkStartAt(startAt, clock.wallNow().getTime());
+  return runJob(loadSpec(config, startAtMs, clock), config, io);
 }

@@ -58,26 +58,43 @@ interface JobJudging {
   ackOnly?: boolean;
 }
 
+/**
+ * What every job is given beside its configuration (`run`, `runLoad`, `runCapacity`, `redteam`,
+ * `webhookPolicy`, `doctor`): where it writes, the signals that stop it, its environment and
+ * its clock. The CLI passes the terminal's (cli/job-options.ts `jobAction`); a script its own.
+ */
 export interface JobIO {
+  /** The console summary (or doctor's checklist) and the list of files written. */
   stdout: Writable;
+  /** Progress lines (redacted), above a live progress bar when one is drawn. */
   stderr: Writable & { isTTY?: boolean };
-  /** Aborted: send no new requests (first SIGINT). */
-  stopSignal?: AbortSignal;
+  /** Aborted: send no new requests, stop waiting (first SIGINT); the partial report is written (exit 130). */
+  stopSignal?: AbortSignal | undefined;
   /** Aborted: cancel in-flight requests (grace over, or second SIGINT). */
-  abortSignal?: AbortSignal;
+  abortSignal?: AbortSignal | undefined;
   color?: boolean;
-  /** For reporters: CI, GITHUB_STEP_SUMMARY. Default process.env. */
+  /**
+   * The environment with `.env` under it: every secret in it is redacted from what the job
+   * writes; reporters read CI and GITHUB_STEP_SUMMARY. Default process.env.
+   */
   env?: Record<string, string | undefined>;
-  /** The engines' time source (default systemClock): send times, latencies, the timeline. */
+  /** The job's time source (default systemClock): send times, latencies, the timeline, every deadline and wait. */
   clock?: Clock;
 }
 
-export interface JobSummary {
-  report: ReportDocument;
+/**
+ * What every job resolves to: its report (`R`: a ReportDocument for every job that sends, the
+ * checklist for `doctor`), its exit code (docs/exit-codes.md) and the files it wrote.
+ */
+export interface JobResult<R = ReportDocument> {
+  report: R;
   exitCode: number;
-  /** Files written (report.json, junit.xml, ...). */
+  /** Files written (report.json, junit.xml, ...); none for doctor. */
   files: string[];
 }
+
+/** @deprecated The name of {@link JobResult} before every job shared it. */
+export type JobSummary = JobResult;
 
 /** What a job's `send` works with. */
 export interface JobContext<C extends JobConfig = JobConfig> {

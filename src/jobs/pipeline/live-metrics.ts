@@ -27,7 +27,7 @@ import {
   type Shard,
 } from '../../runner/index.js';
 import type { JobTraffic } from './job-spec.js';
-import { sleep } from './start-at.js';
+import { sleep } from '../../clock.js';
 
 /** The receiver's counters as webhook totals by route and verdict (the names of docs/scale.md). */
 export function webhookTotals(receiver: WebhookCounters): WebhookTotals {
@@ -184,7 +184,7 @@ export async function startJobMetrics(
       metrics.finish();
     },
     async close(lingerMs = 0, signal) {
-      if (lingerMs > 0 && !signal?.aborted) await sleep(lingerMs, signal);
+      if (lingerMs > 0 && !signal?.aborted) await sleep(lingerMs, { signal });
       await server.close();
     },
   };

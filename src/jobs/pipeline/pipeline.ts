@@ -22,6 +22,7 @@
  * answers, another droid's: runner/wiring-stop.ts), after writing its partial report. An
  * interrupt (SIGINT) still writes the partial report; the exit code is 130.
  */
+import { systemClock } from '../../clock.js';
 import { EXIT, SetupError } from '../../errors.js';
 import { jobSecrets } from './job-secrets.js';
 import { createRedactor, redactValue } from '../../redact.js';
@@ -39,7 +40,7 @@ import { createGrader, discoverModels, formatLlmUsage, llmSettings, type Grader 
 import { loadPolicy, PolicyJudge, policyApplies } from '../../policy/index.js';
 import type { Suite } from '../../scenario/index.js';
 import { announceTarget, setupMessage } from './announce.js';
-import type { JobConfig, JobContext, JobIO, JobOutput, JobSpec, JobSummary } from './job-spec.js';
+import type { JobConfig, JobContext, JobIO, JobOutput, JobSpec, JobResult } from './job-spec.js';
 import type { NetworkEstimate } from './network.js';
 import { checkBeforeSending } from './pre-send.js';
 import { preflight } from './preflight.js';
@@ -101,9 +102,9 @@ function streamSection(target: Target): StreamSection | undefined {
  * accounting does not add up (exit 70). With `--metrics-port`, serves live metrics
  * (live-metrics.ts) from before the target opens until `--metrics-linger` after the report.
  */
-export async function runJob<C extends JobConfig>(spec: JobSpec<C>, config: C, io: JobIO): Promise<JobSummary> {
+export async function runJob<C extends JobConfig>(spec: JobSpec<C>, config: C, io: JobIO): Promise<JobResult> {
   const live = config.metrics ? await startJobMetrics(spec.kind, { ...config, metrics: config.metrics }) : undefined;
-  let summary: JobSummary | undefined;
+  let summary: JobResult | undefined;
   try {
     summary = await runPipeline(spec, config, io, live);
     return summary;
@@ -157,9 +158,9 @@ async function prepare<C extends JobConfig>(
   const log = (line: string): void =>
     progress?.log ? progress.log(redact(line)) : void io.stderr.write(`${redact(line)}\n`);
   const settings = spec.settings(config);
-  const startedAt = new Date().toISOString();
+  const startedAt = (io.clock ?? systemClock).wallNow().toISOString();
   // A job that reads no suite says nothing of which endpoint it uses: every one is checked.
-  await preflight(config, log, io.stopSignal, spec.reads.deal === 'none' ? undefined : suites);
+  await preflight(config, log, io.stopSignal, spec.reads.deal === 'none' ? undefined : suites, io.clock);
   if (live) log(`droidcheck: metrics at ${live.url}`);
   if (shop && !policy)
     log(
@@ -252,7 +253,7 @@ async function finish<C extends JobConfig>(
   output: JobOutput,
   grader: Grader | undefined,
   network: NetworkEstimate | undefined,
-): Promise<JobSummary> {
+): Promise<JobResult> {
   const { config } = p;
   const { traffic } = output;
   // A wiring fault (SetupFailure.wiring) stops the run too, but its partial report is kept.
@@ -313,10 +314,11 @@ async function runPipeline<C extends JobConfig>(
   given: C,
   io: JobIO,
   live: JobMetrics | undefined,
-): Promise<JobSummary> {
+): Promise<JobResult> {
   const p = await prepare(spec, given, io, live);
   const config = p.config;
-  const target = await openTarget(config, p.log, spec.target);
+  // The receiver's deadlines are on the job's clock, as the engine's are.
+  const target = await openTarget(config, p.log, { ...spec.target, clock: spec.target?.clock ?? io.clock });
   live?.watch(target.receiver);
   // A grader for the suites' graded expectations, or for the red team's oracles when a judge model is named.
   const { grader: grades } = spec.judges;

@@ -14,6 +14,7 @@
  * Two requests and one TCP handshake in all; nothing is written on the service.
  */
 import { Agent } from 'undici';
+import { systemClock, type Clock } from '../../clock.js';
 import { SetupError } from '../../errors.js';
 import type { Suite } from '../../scenario/index.js';
 import {
@@ -34,10 +35,10 @@ import type { JobConfig } from './job-spec.js';
 import { sendsAsync } from './pre-send.js';
 import { endpointOf, resolveHost, tcpConnectMs } from './network.js';
 
-/** Clock skew past which the clock check warns, ms. */
-const DEFAULT_MAX_CLOCK_SKEW_MS = 5_000;
 /** Each probe's deadline, ms. */
 export const PROBE_TIMEOUT_MS = 10_000;
+/** The reachable check's TCP connect deadline, ms. */
+const TCP_CONNECT_TIMEOUT_MS = 5_000;
 
 export interface CheapCheckOptions {
   target: ProbeTarget;
@@ -62,10 +63,11 @@ export interface CheapCheckResult {
   accessOk: boolean;
 }
 
-async function tcpCheck(baseUrl: string, signal: AbortSignal | undefined): Promise<TcpResult> {
-  const { host, port } = endpointOf(baseUrl);
+async function tcpCheck(target: ProbeTarget, signal: AbortSignal | undefined): Promise<TcpResult> {
+  const { host, port } = endpointOf(target.baseUrl);
+  const clock = target.clock ?? systemClock;
   try {
-    const ms = await tcpConnectMs(await resolveHost(host), port, 5_000, signal);
+    const ms = await tcpConnectMs(await resolveHost(host), port, TCP_CONNECT_TIMEOUT_MS, signal, () => clock.now());
     return { ok: true, ms, host, port };
   } catch (err) {
     return { ok: false, code: (err as { causeCode?: string }).causeCode, message: (err as Error).message, host, port };
@@ -74,7 +76,7 @@ async function tcpCheck(baseUrl: string, signal: AbortSignal | undefined): Promi
 
 /** Runs the cheap checks (module docs) against `o.target`. Never throws for the target's behaviour. */
 export async function cheapChecks(o: CheapCheckOptions): Promise<CheapCheckResult> {
-  const tcp = await tcpCheck(o.target.baseUrl, o.signal);
+  const tcp = await tcpCheck(o.target, o.signal);
   const channels: ProbeResult | undefined = tcp.ok ? await probe(o.target, 'GET', '/channels') : undefined;
   // POST only to what answered as a JSON API (never to a web page that happens to be there).
   const api = channels?.kind === 'answer' && channels.json !== undefined;
@@ -123,6 +125,7 @@ export async function preflight(
   log: (line: string) => void,
   signal?: AbortSignal,
   suites?: readonly Suite[],
+  clock?: Clock,
 ): Promise<void> {
   if (config.target.kind !== 'remote') return;
   const { baseUrl, droidId, token } = config.target;
@@ -130,8 +133,8 @@ export async function preflight(
   let checks: DoctorCheck[];
   try {
     ({ checks } = await cheapChecks({
-      target: { baseUrl, droidId, token, dispatcher, timeoutMs: PROBE_TIMEOUT_MS },
-      maxClockSkewMs: DEFAULT_MAX_CLOCK_SKEW_MS,
+      target: { baseUrl, droidId, token, dispatcher, timeoutMs: PROBE_TIMEOUT_MS, clock },
+      maxClockSkewMs: config.maxClockSkewMs,
       webhookUrl: config.publicUrl ?? fixedReceiverUrl(config),
       // Only what the job uses is required: a job that sends nothing to the async endpoint
       // needs neither its answer webhook nor its test customer.

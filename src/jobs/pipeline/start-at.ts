@@ -7,7 +7,7 @@
  * (SIGINT/SIGTERM): the job then sends nothing and writes its (empty) report, exit 130.
  * Wall clocks of the shards' machines must agree (NTP): their skew is the shards' start skew.
  */
-import { setTimeout as wait } from 'node:timers/promises';
+import type { Clock } from '../../clock.js';
 import { UsageError } from '../../errors.js';
 import { formatMs } from '../../units.js';
 
@@ -33,18 +33,14 @@ export function checkStartAt(startAt: string, nowMs: number): number {
   return at;
 }
 
-/** Resolves after `ms`, or at once when `signal` aborts. Never rejects. */
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  if (signal?.aborted || ms <= 0) return Promise.resolve();
-  return wait(ms, undefined, signal && { signal }).catch(() => undefined);
-}
-
 /**
- * Sleeps until `atMs` on the wall clock `now()` (re-checked after each wake-up, so a timer that
- * fires early does not start early). Resolves the lag: how late the caller starts, ms (>= 0).
+ * Sleeps until `atMs` on `clock`'s wall clock (ms since the epoch; re-checked after each
+ * wake-up, so a timer that fires early does not start early). Resolves the lag: how late the
+ * caller starts, ms (>= 0).
  */
-export async function sleepUntil(atMs: number, now: () => number, signal?: AbortSignal): Promise<number> {
+export async function sleepUntil(atMs: number, clock: Clock, signal?: AbortSignal): Promise<number> {
+  const now = (): number => clock.wallNow().getTime();
   for (let left = atMs - now(); left > 0 && !signal?.aborted; left = atMs - now())
-    await sleep(Math.min(left, 2 ** 31 - 1), signal);
+    await clock.sleep(Math.min(left, 2 ** 31 - 1), signal);
   return Math.max(0, now() - atMs);
 }

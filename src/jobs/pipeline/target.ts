@@ -8,7 +8,6 @@
  * asks beyond its configuration (planted weaknesses, the emulator's webhook retries, a receiver
  * that fails on purpose) is a TargetOptions of its spec (job-spec.ts).
  */
-import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Agent } from 'undici';
@@ -39,14 +38,6 @@ export interface TargetOptions {
   responsePlan?: ResponsePlan | undefined;
   /** The receiver's clock (arrival times); default systemClock. */
   clock?: Clock | undefined;
-}
-
-/** The secret the embedded emulator delivers with when none is set: a random one, as resolveConfig gives `run`. */
-export function webhookSecretFor(
-  given: string | null | undefined,
-  target: { kind: 'emulator' | 'remote' },
-): string | null {
-  return given ?? (target.kind === 'emulator' ? randomBytes(24).toString('base64url') : null);
 }
 
 /** Where a shard reads its deliveries (`--deliveries`). */

@@ -53,7 +53,7 @@ import {
   type JobIO,
   type JobOutput,
   type JobSpec,
-  type JobSummary,
+  type JobResult,
 } from '../pipeline/job-spec.js';
 import { runJob } from '../pipeline/pipeline.js';
 
@@ -289,6 +289,6 @@ function redteamSpec(config: RedteamConfig): JobSpec<RedteamConfig> {
 }
 
 /** Runs the red team (see module docs). Throws UsageError / ConfigError (exit 2) before anything is sent; SetupError (exit 2) when every turn failed the same set-up way. */
-export function redteam(config: RedteamConfig, io: JobIO): Promise<JobSummary> {
+export function redteam(config: RedteamConfig, io: JobIO): Promise<JobResult> {
   return runJob(redteamSpec(config), config, io);
 }

@@ -7,7 +7,7 @@
  */
 import { publicSettings, type ResolvedConfig, type RunConfig } from '../../config/index.js';
 import { PlanSource, runEngine } from '../../runner/index.js';
-import type { JobIO, JobSpec, JobSummary } from '../pipeline/job-spec.js';
+import type { JobIO, JobSpec, JobResult } from '../pipeline/job-spec.js';
 import { runJob } from '../pipeline/pipeline.js';
 import { simulatorFor } from '../pipeline/simulator.js';
 
@@ -48,7 +48,7 @@ export function runSpec(config: RunConfig): JobSpec<RunConfig> {
  * sent, SetupError (exit 2) when every request failed the same set-up way; after that every
  * problem of the target is an outcome in the report.
  */
-export function run(config: ResolvedConfig, io: JobIO): Promise<JobSummary> {
+export function run(config: ResolvedConfig, io: JobIO): Promise<JobResult> {
   // Any job's configuration runs as a run (a load's settings are not used).
   const runConfig: RunConfig = { ...config, command: 'run' };
   return runJob(runSpec(runConfig), runConfig, io);

@@ -16,102 +16,42 @@
  * Exit code: 0 measured (even partly: `complete` says), 130 interrupted (the partial report is
  * written). A refused preflight or every probe refused is SetupError (exit 2): nothing can be measured.
  */
-import type { Writable } from 'node:stream';
 import { systemClock, type Clock } from '../../clock.js';
 import type { DroidClient } from '../../client/index.js';
-import type { ResolvedWebhookPolicyConfig } from '../../config/index.js';
+import type { WebhookPolicyConfig } from '../../config/index.js';
 import { SetupError } from '../../errors.js';
 import { ResponsePlan } from '../../receiver/index.js';
-import type { ReportDocument, WebhookPolicyReport } from '../../report/index.js';
+import type { WebhookPolicyReport } from '../../report/index.js';
 import { formatMs } from '../../units.js';
-import { drivenTraffic, type JobConfig, type JobContext, type JobOutput, type JobSpec } from '../pipeline/job-spec.js';
+import {
+  drivenTraffic,
+  type JobContext,
+  type JobIO,
+  type JobOutput,
+  type JobResult,
+  type JobSpec,
+} from '../pipeline/job-spec.js';
 import { runJob } from '../pipeline/pipeline.js';
-import { sleep } from '../pipeline/start-at.js';
-import { webhookSecretFor } from '../pipeline/target.js';
 import { derivePolicy, findings, PROBE_PLANS, quietPeriod, settled, type ProbeState } from './probes.js';
-
-export interface WebhookPolicyIO {
-  /** Progress lines (redacted). */
-  stderr: Writable;
-  /** The console summary. */
-  stdout: Writable;
-  /** Aborted: stop waiting, write what was measured (exit 130). */
-  signal?: AbortSignal | undefined;
-  env?: NodeJS.ProcessEnv;
-  /** How often the wait checks the attempts, ms. Default 100. */
-  pollMs?: number;
-  /** A progress line at most this often, ms. Default 5_000. */
-  progressMs?: number;
-}
-
-export interface WebhookPolicyResult {
-  report: ReportDocument;
-  policy: WebhookPolicyReport;
-  exitCode: number;
-  files: string[];
-}
 
 /** The cheapest message: a short greeting, no history. */
 const PROBE_MESSAGE = 'Hello';
-
-/**
- * The pipeline's configuration of webhook-policy: its target, receiver and report folder; no
- * suite, threshold, model or retry of its own (its probes are no engine requests), the console
- * and the three report files.
- */
-function jobConfigOf(config: ResolvedWebhookPolicyConfig): JobConfig {
-  const { target } = config;
-  return {
-    target: target.kind === 'emulator' ? { kind: 'emulator' } : target,
-    webhookSecret: webhookSecretFor(config.webhookSecret, target),
-    verifyToken: null,
-    intentSecret: null,
-    receiverHost: config.receiverHost,
-    receiverPort: config.receiverPort,
-    publicUrl: config.publicUrl,
-    timeoutMs: config.timeoutMs,
-    reportDir: config.reportDir,
-    reporters: ['console', 'json', 'markdown', 'html'],
-    defaultReporters: false,
-    outputFile: undefined,
-    verbose: false,
-    mode: 'async',
-    paths: [],
-    tags: [],
-    excludeTags: [],
-    grep: undefined,
-    shard: undefined,
-    think: true,
-    concurrency: 1,
-    messageWebhookCheckMs: 0,
-    graceMs: 0,
-    thresholds: [],
-    defaultThresholds: false,
-    failOnFlaky: false,
-    keepAnswers: false,
-    baseline: undefined,
-    policy: undefined,
-    llm: undefined,
-    emulatorThread: 'inline',
-    warmUp: false,
-    retries: 0,
-    syncMessage: 'auto',
-    deliveries: undefined,
-    metrics: undefined,
-  };
-}
+/** How often the wait looks at the attempts, ms: a probe's figures are read from the attempts' own times, not from this. */
+const POLL_MS = 100;
+/** A progress line at most this often while the probes settle, ms. */
+const PROGRESS_MS = 5_000;
 
 /** Sends each probe in turn; its plan is the default while it is on its way (a webhook may beat the ack). */
 async function sendProbes(
   client: DroidClient,
   plan: ResponsePlan,
-  config: ResolvedWebhookPolicyConfig,
+  config: WebhookPolicyConfig,
   clock: Clock,
   signal: AbortSignal | undefined,
   webhookUrl: string | undefined,
 ): Promise<ProbeState[]> {
   const probes: ProbeState[] = [];
-  for (const name of config.probes) {
+  for (const name of config.webhookPolicy.probes) {
     if (signal?.aborted) break;
     const { steps, after: then } = PROBE_PLANS[name];
     plan.setDefault(steps, then);
@@ -142,32 +82,31 @@ async function sendProbes(
 /** Waits until every probe settled, the deadline, or the signal; progress lines on the way. */
 async function waitForSettled(
   probes: ProbeState[],
-  config: ResolvedWebhookPolicyConfig,
+  config: WebhookPolicyConfig,
   clock: Clock,
-  io: WebhookPolicyIO,
   ctx: JobContext,
   deadline: number,
 ): Promise<number> {
   let lastProgress = clock.now();
   for (;;) {
     const now = clock.now();
-    const quiet = quietPeriod(probes, config.quietMs);
+    const quiet = quietPeriod(probes, config.webhookPolicy.quietMs);
     const open = probes.filter((p) => !settled(p, now, quiet));
     if (open.length === 0 || now >= deadline || ctx.engine.stopSignal?.aborted) return quiet;
-    if (now - lastProgress >= (io.progressMs ?? 5_000)) {
+    if (now - lastProgress >= PROGRESS_MS) {
       lastProgress = now;
       const total = probes.reduce((n, p) => n + p.attempts.length, 0);
       ctx.log(
         `droidcheck webhook-policy: ${total} attempts so far; waiting for ${open.map((p) => `${p.probe} (${p.attempts.length} attempts)`).join(', ')} to settle (quiet ${formatMs(quiet)}); at most ${formatMs(Math.max(0, deadline - now))} more`,
       );
     }
-    await sleep(Math.min(io.pollMs ?? 100, Math.max(1, deadline - now)), ctx.engine.stopSignal);
+    await clock.sleep(Math.min(POLL_MS, Math.max(1, deadline - now)), ctx.engine.stopSignal);
   }
 }
 
 /** The policy the probes show at `end`, with the emulator's configured one beside it, and the findings. */
 function policyOf(
-  config: ResolvedWebhookPolicyConfig,
+  config: WebhookPolicyConfig,
   probes: ProbeState[],
   quietMs: number,
   end: number,
@@ -176,7 +115,7 @@ function policyOf(
   // Interrupted: not complete, even when every probe sent had settled (others were not sent).
   const derived = derivePolicy(probes, quietMs, (p) => settled(p, end, quietMs));
   const figures = { ...derived, complete: derived.complete && !interrupted };
-  const emulated = config.target.kind === 'emulator' ? config.target.retry : undefined;
+  const emulated = config.target.kind === 'emulator' ? config.webhookPolicy.retry : undefined;
   const withConfigured = emulated
     ? {
         ...figures,
@@ -194,21 +133,21 @@ function policyOf(
 
 /** Sends the probes, waits until they settled, and says what policy they show (module docs). */
 async function probe(
-  config: ResolvedWebhookPolicyConfig,
+  config: WebhookPolicyConfig,
   plan: ResponsePlan,
-  io: WebhookPolicyIO,
   clock: Clock,
   ctx: JobContext,
 ): Promise<JobOutput> {
   await ctx.begin(undefined);
+  const { probes: names } = config.webhookPolicy;
   ctx.log(
-    `droidcheck webhook-policy: ${config.probes.length} probes (${config.probes.join(', ')}), one async answer each; waiting at most ${formatMs(config.timeoutMs)}`,
+    `droidcheck webhook-policy: ${names.length} probes (${names.join(', ')}), one async answer each; waiting at most ${formatMs(config.timeoutMs)}`,
   );
   const startedAt = clock.wallNow();
   const t0 = clock.now();
   const { client, webhookUrl } = ctx.target;
   const probes = await sendProbes(client, plan, config, clock, ctx.engine.stopSignal, webhookUrl);
-  const quietMs = await waitForSettled(probes, config, clock, io, ctx, t0 + config.timeoutMs);
+  const quietMs = await waitForSettled(probes, config, clock, ctx, t0 + config.timeoutMs);
   const end = clock.now();
   const interrupted = ctx.engine.stopSignal?.aborted ?? false;
   // Its probes are no engine requests: no tally, no latency (the report shows no outcomes).
@@ -226,36 +165,28 @@ async function probe(
  * purpose (`plan`) and an embedded emulator with the configured retries, judges no threshold,
  * and adds the webhook-policy section.
  */
-function webhookPolicySpec(config: ResolvedWebhookPolicyConfig, io: WebhookPolicyIO, clock: Clock): JobSpec {
+function webhookPolicySpec(config: WebhookPolicyConfig, clock: Clock): JobSpec<WebhookPolicyConfig> {
   const plan = new ResponsePlan({ clock });
-  const emulated = config.target.kind === 'emulator' ? config.target.retry : undefined;
+  const emulated = config.target.kind === 'emulator' ? config.webhookPolicy.retry : undefined;
   return {
     kind: 'webhook-policy',
     reads: { deal: 'none' },
     judges: { defaultThresholds: false },
     settings: () => ({
       target: config.target.kind === 'emulator' ? 'embedded emulator' : config.target.baseUrl,
-      probes: config.probes,
+      probes: config.webhookPolicy.probes,
       timeoutMs: config.timeoutMs,
-      quietMs: config.quietMs,
+      quietMs: config.webhookPolicy.quietMs,
     }),
     target: { responsePlan: plan, clock, ...(emulated && { webhookRetry: emulated }) },
-    send: (ctx) => probe(config, plan, io, clock, ctx),
+    send: (ctx) => probe(config, plan, clock, ctx),
   };
 }
 
-/** Runs the probes against `config.target` and writes the reports into `config.reportDir`. */
-export async function webhookPolicy(
-  config: ResolvedWebhookPolicyConfig,
-  io: WebhookPolicyIO,
-  clock: Clock = systemClock,
-): Promise<WebhookPolicyResult> {
-  const summary = await runJob(webhookPolicySpec(config, io, clock), jobConfigOf(config), {
-    stdout: io.stdout,
-    stderr: io.stderr,
-    ...(io.signal && { stopSignal: io.signal }),
-    ...(io.env && { env: io.env }),
-  });
-  const { report, exitCode, files } = summary;
-  return { report, policy: report.webhookPolicy!, exitCode, files };
+/**
+ * Runs the probes against `config.target` and writes the reports into `config.reportDir`; the
+ * learned policy is the report's `webhookPolicy` section.
+ */
+export function webhookPolicy(config: WebhookPolicyConfig, io: JobIO): Promise<JobResult> {
+  return runJob(webhookPolicySpec(config, io.clock ?? systemClock), config, io);
 }
