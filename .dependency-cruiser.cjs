@@ -90,8 +90,8 @@ module.exports = {
     },
     mayImport(
       'config',
-      ['runner', 'report', 'llm', 'scenario', 'metrics', 'policy'],
-      'config/: runner, report, llm, metrics (a threshold is parsed where it is given), policy (the default policy file) and leaves; and scenario/ (below runner), whose YAML source and zod-issue mapping read the config file with file:line:col, as they read suites.',
+      ['runner', 'report', 'llm', 'scenario', 'metrics', 'policy', 'redteam'],
+      'config/: runner, report, llm, metrics (a threshold is parsed where it is given), policy (the default policy file), redteam (the attack categories: --category is checked where it is parsed) and leaves; and scenario/ (below runner), whose YAML source and zod-issue mapping read the config file with file:line:col, as they read suites.',
     ),
     {
       name: 'only-index-and-cli-import-cli',

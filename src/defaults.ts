@@ -2,7 +2,8 @@
  * droidcheck's defaults that are no option's alone, stated once (leaf module: it imports
  * nothing of ours). Two kinds live here:
  *
- * - the embedded emulator's own defaults: two parts read them and may not import each other
+ * - the embedded emulator's own defaults (and the names of its planted weaknesses): two parts
+ *   read them and may not import each other
  *   (docs/architecture.md, Layout), the emulator (emulator/options.ts fills an option left out
  *   with them) and the table of options (config/options.ts: the defaults of `droidcheck
  *   emulate`'s flags and of `webhook-policy`'s `--webhook-*` flags, which configure the embedded
@@ -26,6 +27,18 @@ export const EMULATOR_DELIVERY_DEFAULTS = {
   /** Each delay is drawn in [1 - jitter, 1 + jitter) × its base (seeded); 0: the exact schedule. */
   jitter: 0.5,
 } as const;
+
+/**
+ * The flaws the embedded emulator can have planted (emulator/ai/weaknesses.ts says what each
+ * does): the profile's `weaknesses:` and redteam's `--emulator-weaknesses` choices. Off by
+ * default: the emulator is a robust droid.
+ */
+export const EMULATOR_WEAKNESSES = [
+  'discount',
+  'cross-conversation-leak',
+  'recite-instructions',
+  'negative-quantity',
+] as const;
 
 export const EMULATOR_DEFAULTS = {
   /** The address it listens on: this machine only. */

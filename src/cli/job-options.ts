@@ -114,8 +114,10 @@ function addOptions(cmd: Command, command: OptionCommand): Command {
  */
 function toFlags(command: OptionCommand, opts: Record<string, unknown>, paths: string[] | undefined): JobFlags {
   const flags: Record<string, unknown> = {};
+  const own = new Set(optionsOf(command).map(([, o]) => o.flag));
   for (const [key, spec] of Object.entries(OPTIONS) as [OptionKey, OptionSpec][]) {
-    if (spec.flag === undefined) continue;
+    // A flag two entries share (`--strategy`) is the entry's of this command.
+    if (spec.flag === undefined || (!spec.commands.includes(command) && own.has(spec.flag))) continue;
     const attribute = new Option(spec.flag).attributeName();
     const value = opts[attribute];
     if (value === undefined || (Array.isArray(value) && value.length === 0)) continue;

@@ -23,6 +23,7 @@ import {
   type OptionCommand,
   type OptionKey,
   type OptionSpec,
+  type ValueSchema,
 } from './options.js';
 
 /** The sections of the file: one per job command, and `redteam:` (its attacks, and overrides of the top-level keys). */
@@ -77,11 +78,24 @@ export function optionShape(key: OptionKey, section: Section | undefined): z.Zod
       : spec.kind === 'value'
         ? z.union([z.string(), z.number()])
         : z.boolean();
+  // What the parser takes, for the JSON Schema only (options.ts ValueSchema): zod reads any
+  // scalar, so that the parser, not the schema, words a mistake in the file (valueIssues).
+  // A top-level key is read by every command that takes it: the schema takes what all their parsers take.
+  const jsons = [
+    ...new Set(
+      readers(OPTIONS[key] as OptionSpec, section).map((c) => (specFor(key, c).parse as { json?: ValueSchema }).json),
+    ),
+  ];
+  const json: Record<string, unknown> | undefined =
+    jsons.length === 1 ? jsons[0] : jsons.every((j) => j !== undefined) ? { allOf: jsons } : undefined;
+  const values = json && (spec.kind === 'list' ? { items: json } : json);
   // The default as metadata only (the JSON Schema's `default`, for editors), not zod's .default():
   // a key the file leaves out must stay out, or it would outrank the environment (values.ts).
-  return shape
-    .optional()
-    .meta({ description: spec.help, ...(spec.default !== undefined && { default: spec.default }) });
+  return shape.optional().meta({
+    description: spec.help,
+    ...(spec.default !== undefined && { default: spec.default }),
+    ...values,
+  });
 }
 
 /** The sections a key belongs under: `\`run:\` or \`load:\``. */
@@ -99,8 +113,13 @@ function misplaced(key: string, section: Section | undefined): string | undefine
     return `"${key}" is not a config-file key: ${o.flag ? `give ${o.flag} on the command line` : 'set it through the library API'}`;
   if (section === undefined && !isSharedKey(key as OptionKey))
     return `"${key}" is an option of ${jobs.map((c) => `droidcheck ${c}`).join(' and ')}, not of every command: put it under ${sectionsOf(o)}`;
-  if (section !== undefined && !o.commands.includes(section))
+  if (section !== undefined && !o.commands.includes(section)) {
+    // The same flag is another key in this section (`--strategy`: capacity's `strategy`, redteam's `attackStrategy`).
+    const here = fileKeys(section).find((k) => o.flag !== undefined && (OPTIONS[k] as OptionSpec).flag === o.flag);
+    if (here)
+      return `"${key}" is not an option of droidcheck ${section}: its ${o.flag} is written "${here}" under \`${section}:\``;
     return `"${key}" is not an option of droidcheck ${section}${jobs.length > 0 ? `: put it under ${sectionsOf(o)}` : ''}`;
+  }
   return undefined;
 }
 

@@ -28,7 +28,7 @@ import {
   type ResolvedMetrics,
   type ResolvedTarget,
 } from './target.js';
-import type { ResolvedOptions } from './values.js';
+import type { CommandOptions, ResolvedOptions } from './values.js';
 import { resolveWebhookPolicy, type ResolvedWebhookPolicySettings } from './webhook-policy-config.js';
 
 /**
@@ -206,16 +206,16 @@ export function loadConfig(o: ResolvedOptions, input: ShapeInput): LoadConfig {
   return { ...base, load: resolveLoad(o, base.timeoutMs, base.shard) };
 }
 
-export function capacityConfig(o: ResolvedOptions, input: ShapeInput): CapacityConfig {
+export function capacityConfig(o: CommandOptions<'capacity'>, input: ShapeInput): CapacityConfig {
   const base = jobBase('capacity', o, input);
   return { ...base, capacity: resolveCapacity(o, base.timeoutMs) };
 }
 
 /** The options a red team has no use for (paths, tags, thresholds...) hold the table's defaults (values.ts). */
-export const redteamConfig = (o: ResolvedOptions, input: ShapeInput): RedteamConfig => ({
-  ...jobBase('redteam', o, input),
-  redteam: resolveRedteam(o),
-});
+export function redteamConfig(o: CommandOptions<'redteam'>, input: ShapeInput): RedteamConfig {
+  const base = jobBase('redteam', o, input);
+  return { ...base, redteam: resolveRedteam(o, base) };
+}
 
 /** Likewise webhook-policy's (its probes are no engine requests: no suite, no threshold, no model). */
 export const webhookPolicyConfig = (o: ResolvedOptions, input: ShapeInput): WebhookPolicyConfig => ({

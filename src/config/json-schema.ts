@@ -4,9 +4,10 @@
  * an editor checks the keys droidcheck knows where they belong (a misspelt or misplaced key is
  * refused: every object is closed) and shows each option's help. Shipped as
  * droidcheck.config.schema.json and written by `droidcheck init` beside the config file, whose
- * first line names it for the YAML language server. What JSON Schema cannot state (a duration's
- * unit, a URL, a threshold's grammar) is checked by the option's parser when droidcheck reads the
- * file, at file:line:col.
+ * first line names it for the YAML language server. A value is refused as its option's parser
+ * refuses it (options.ts ValueSchema: a duration's unit, a choice, a number's bounds); what JSON
+ * Schema cannot state (a URL, a threshold's grammar) is checked by the parser when droidcheck
+ * reads the file, at file:line:col.
  */
 import { z } from 'zod';
 import { DEFAULT_CONFIG_FILE, userConfigSchema } from './file.js';

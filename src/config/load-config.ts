@@ -8,7 +8,7 @@ import { UsageError } from '../errors.js';
 import { constantRate, drainTimeoutFor, shareOf, type Segment, type Stage } from '../runner/index.js';
 import { defaultInFlightCap } from './in-flight.js';
 import type { OptionKey } from './options.js';
-import type { ResolvedOptions } from './values.js';
+import type { CommandOptions, ResolvedOptions } from './values.js';
 
 type LoadModel =
   | { kind: 'open'; startRate: number; stages: Stage[] }
@@ -128,15 +128,14 @@ export function resolveLoad(o: ResolvedOptions, timeoutMs: number, segment: Segm
   };
 }
 
-export function resolveCapacity(o: ResolvedOptions, timeoutMs: number): ResolvedCapacitySettings {
+export function resolveCapacity(o: CommandOptions<'capacity'>, timeoutMs: number): ResolvedCapacitySettings {
   const v = o.values;
   if (v.maxRate < v.startRate)
     throw new UsageError(
       `${o.name('maxRate')} (${v.maxRate} req/s) must be >= ${o.name('startRate')} (${v.startRate} req/s)`,
     );
   return {
-    // The table's parser of `capacity` gives only these two (`strategy` is redteam's too).
-    strategy: v.strategy === 'bisect' ? 'bisect' : 'step',
+    strategy: v.strategy,
     startRate: v.startRate,
     stepRate: v.step ?? v.startRate,
     maxRate: v.maxRate,

@@ -21,8 +21,10 @@
  * Parsers throw UsageError (DROIDCHECK_ERR_USAGE, exit 2) or, for `thresholds`, ThresholdError
  * (DROIDCHECK_ERR_THRESHOLD, exit 2), naming `where` (the flag, the variable or the file key).
  */
-import { EMULATOR_DEFAULTS, EMULATOR_DELIVERY_DEFAULTS, JOB_DEFAULTS } from '../defaults.js';
+import { EMULATOR_DEFAULTS, EMULATOR_DELIVERY_DEFAULTS, EMULATOR_WEAKNESSES, JOB_DEFAULTS } from '../defaults.js';
 import { DroidcheckError, isDroidcheckError, UsageError } from '../errors.js';
+import { CATEGORY_IDS } from '../redteam/registry.js';
+import { didYouMean } from '../suggest.js';
 import { parseThreshold } from '../metrics/threshold-parse.js';
 import { createReporter, parseOutputFiles, reporters as REPORTERS } from '../report/reporter.js';
 import { parseShard, parseStages, parseWeights } from '../runner/index.js';
@@ -147,30 +149,85 @@ function relabel<T>(flag: string, where: string, fn: () => T): T {
 /** A parser that names its value's placeholder in help and its unit in the docs: an entry that uses it need not. */
 const measured = <T>(arg: string, unit: string | undefined, parse: (raw: Raw, where: string) => T) =>
   Object.assign(parse, { arg, ...(unit !== undefined && { unit }) });
-const duration = measured('<duration>', 'duration', (raw, where): number => parseDuration(text(raw, where), where));
+
+/**
+ * What a parser takes of a YAML value, as JSON Schema: the config file's schema (json-schema.ts,
+ * droidcheck.config.schema.json) refuses what the parser refuses, so an editor and droidcheck
+ * agree (test/config/config-schema.test.ts feeds both the same files). What a pattern cannot
+ * state (a bound of a number written as a string, a URL, a threshold's grammar) is left to the
+ * parser; a parser without one takes any scalar in the schema.
+ */
+export type ValueSchema = { anyOf: Record<string, unknown>[] };
+const withSchema = <P extends object>(parse: P, json: ValueSchema): P & { json: ValueSchema } =>
+  Object.assign(parse, { json });
+/** The schema of a string `pattern` with blanks around it, as the parsers trim. */
+const text$ = (pattern: string) => ({ type: 'string', pattern: `^\\s*${pattern}\\s*$` });
+/** A decimal number as Number() reads it (`5`, `5.`, `.5`, `2.50`); POSITIVE: one with a digit other than 0. */
+const DECIMAL = '(?:\\d+(?:\\.\\d*)?|\\.\\d+)';
+const POSITIVE = `(?=[\\d.]*[1-9])${DECIMAL}`;
+const UNIT = '\\s*(?:ms|s|m|h)';
+
+const duration = withSchema(
+  measured('<duration>', 'duration', (raw, where): number => parseDuration(text(raw, where), where)),
+  // A unit, or 0 alone (units.ts: a bare number is ambiguous).
+  { anyOf: [text$(`(?:${DECIMAL}${UNIT}|0+(?:\\.0*)?)`), { const: 0 }] },
+);
 const positiveDuration = (example: string) =>
-  measured('<duration>', 'duration', (raw, where): number => {
-    const ms = duration(raw, where);
-    if (ms <= 0) throw new UsageError(`${where}: must be > 0, e.g. ${example}`);
-    return ms;
-  });
-const integer = (min: number, max?: number, unit?: string) =>
-  measured('<n>', undefined, (raw, where): number =>
-    parseNumber(typeof raw === 'number' ? raw : text(raw, where), where, {
-      min,
-      ...(max !== undefined && { max }),
-      integer: true,
-      ...(unit && { unit }),
+  withSchema(
+    measured('<duration>', 'duration', (raw, where): number => {
+      const ms = duration(raw, where);
+      if (ms <= 0) throw new UsageError(`${where}: must be > 0, e.g. ${example}`);
+      return ms;
     }),
+    { anyOf: [text$(`${POSITIVE}${UNIT}`)] },
+  );
+const integer = (min: 0 | 1, max?: number, unit?: string) =>
+  withSchema(
+    measured('<n>', undefined, (raw, where): number =>
+      parseNumber(typeof raw === 'number' ? raw : text(raw, where), where, {
+        min,
+        ...(max !== undefined && { max }),
+        integer: true,
+        ...(unit && { unit }),
+      }),
+    ),
+    {
+      anyOf: [
+        { type: 'integer', minimum: min, ...(max !== undefined && { maximum: max }) },
+        text$(min === 1 ? '0*[1-9]\\d*' : '\\d+'),
+      ],
+    },
   );
 const rate = (above: boolean) =>
-  measured('<req/s>', 'req/s', (raw, where): number =>
-    parseNumber(typeof raw === 'number' ? raw : text(raw, where), where, { min: 0, above, unit: 'req/s' }),
+  withSchema(
+    measured('<req/s>', 'req/s', (raw, where): number =>
+      parseNumber(typeof raw === 'number' ? raw : text(raw, where), where, { min: 0, above, unit: 'req/s' }),
+    ),
+    {
+      anyOf: [
+        { type: 'number', ...(above ? { exclusiveMinimum: 0 } : { minimum: 0 }) },
+        text$(above ? POSITIVE : DECIMAL),
+      ],
+    },
   );
-const choice =
-  <C extends string>(choices: readonly C[]) =>
-  (raw: Raw, where: string): C =>
-    parseChoice(text(raw, where), where, choices);
+/** 0..1 as a number or its text (`0.25`). */
+const FRACTION = '(?:0*(?:\\.\\d*)?|0*1(?:\\.0*)?|\\.\\d+)';
+const fraction = withSchema(
+  (raw: Raw, where: string): number =>
+    parseNumber(typeof raw === 'number' ? raw : text(raw, where), where, { min: 0, max: 1 }),
+  { anyOf: [{ type: 'number', minimum: 0, maximum: 1 }, text$(`(?=[\\d.]*\\d)${FRACTION}`)] },
+);
+/** A share: 0..1, or a percentage up to 100% (`1%`, `0.01`). */
+const share = withSchema((raw: Raw, where: string): number => parseShare(text(raw, where), where), {
+  anyOf: [
+    { type: 'number', minimum: 0, maximum: 1 },
+    text$(`(?:(?=[\\d.]*\\d)${FRACTION}|0*(?:\\d{1,2}(?:\\.\\d*)?|\\.\\d+|100(?:\\.0*)?)\\s*%)`),
+  ],
+});
+const choice = <C extends string>(choices: readonly C[]) =>
+  withSchema((raw: Raw, where: string): C => parseChoice(text(raw, where), where, choices), {
+    anyOf: [{ enum: [...choices] }],
+  });
 const url = measured('<url>', undefined, (raw, where): string => parseUrl(text(raw, where), where));
 const string = (raw: Raw, where: string): string => {
   const t = text(raw, where);
@@ -183,24 +240,43 @@ const port = measured('<port>', undefined, integer(0, 65_535));
 const durationText = (ms: number): string => (ms > 0 && ms % 1000 === 0 ? `${ms / 1000}s` : `${ms}ms`);
 const seed = integer(0, 2 ** 32 - 1);
 /** Reporter names; an unknown one is refused with a did-you-mean (the report registry's message). */
-const reporterNames = (raw: Raw, where: string): string[] =>
-  list(raw, where).map((name) => {
-    if (!Object.hasOwn(REPORTERS, name)) relabel('--reporter', where, () => createReporter(name, { outDir: '.' }));
-    return name;
-  });
+const reporterNames = withSchema(
+  (raw: Raw, where: string): string[] =>
+    list(raw, where).map((name) => {
+      if (!Object.hasOwn(REPORTERS, name)) relabel('--reporter', where, () => createReporter(name, { outDir: '.' }));
+      return name;
+    }),
+  { anyOf: [{ enum: Object.keys(REPORTERS) }] },
+);
 const secret = (raw: Raw, where: string): string => parseSecret(text(raw, where), where);
 const thresholds = (raw: Raw, where: string): string[] =>
   list(raw, where).map((e) => relabel('threshold', where, () => parseThreshold(e).expression));
 
-/** A comma-separated list of names (`--emulator-weaknesses`); refused when it names none. */
-const weaknessList = (raw: Raw, where: string): string[] => {
+/**
+ * One of `choices`, a thing of a registry (a red-team category, a planted weakness): an unknown
+ * name is refused with a did-you-mean and the whole list (`what`: its singular and plural).
+ */
+const registered =
+  <C extends string>(choices: readonly C[], what: [string, string]) =>
+  (name: string, where: string): C => {
+    if ((choices as readonly string[]).includes(name)) return name as C;
+    const near = didYouMean(name, choices);
+    throw new UsageError(
+      `${where}: unknown ${what[0]} "${name}"${near ? ` — did you mean "${near}"?` : ''}; the ${what[1]} are ${choices.join(', ')}`,
+    );
+  };
+const category = registered(CATEGORY_IDS, ['category', 'categories']);
+const weakness = registered(EMULATOR_WEAKNESSES, ['weakness', 'weaknesses']);
+
+/** A comma-separated list of weaknesses (`--emulator-weaknesses`); refused when it names none. */
+const weaknessList = (raw: Raw, where: string) => {
   const names = string(raw, where)
     .split(',')
     .map((w) => w.trim())
     .filter((w) => w !== '');
   if (names.length === 0)
     throw new UsageError(`${where}: the list names nothing; write e.g. discount,negative-quantity`);
-  return names;
+  return names.map((name) => weakness(name, where));
 };
 
 /** An entry as the table writes it: `kind`, `flag` and `file` may be left to their defaults (OptionSpec). */
@@ -393,18 +469,10 @@ export const OPTIONS = complete({
   // -- capacity: the search
   strategy: opt({
     arg: '<name>',
-    commands: ['capacity', 'redteam'],
-    parse: choice(['step', 'bisect', ...REDTEAM_STRATEGIES] as const),
+    commands: ['capacity'],
+    parse: choice(['step', 'bisect'] as const),
     default: 'step',
     help: 'step or bisect',
-    byCommand: {
-      capacity: { parse: choice(['step', 'bisect'] as const) },
-      redteam: {
-        parse: choice(REDTEAM_STRATEGIES),
-        default: 'templates',
-        help: "templates: each category's phrasings, one attack turn each; adaptive: the chat model plays an attacker who escalates over several turns toward the category's goal (a discount, another customer's data, the instructions), adapting to each answer, every turn judged by the oracles and the policy's rules; needs --simulator-model or --judge-model",
-      },
-    },
   }),
   step: opt({
     commands: ['capacity'],
@@ -451,7 +519,7 @@ export const OPTIONS = complete({
   maxErrorRate: opt({
     arg: '<rate>',
     commands: ['capacity'],
-    parse: (raw: Raw, where: string) => parseShare(text(raw, where), where),
+    parse: share,
     default: '1%',
     unit: '%',
     help: 'highest accepted error rate, e.g. 1% or 0.01',
@@ -459,7 +527,7 @@ export const OPTIONS = complete({
   minPassRate: opt({
     arg: '<rate>',
     commands: ['capacity'],
-    parse: (raw: Raw, where: string) => parseShare(text(raw, where), where),
+    parse: share,
     default: '99%',
     unit: '%',
     help: "lowest share of answers right (their expectations held) at a passing rate, e.g. 99% or 0.99: judged on the Wilson 95% interval's lower bound where the sample allows, else on the share; 0% judges latency only",
@@ -826,7 +894,9 @@ export const OPTIONS = complete({
     flag: '--category',
     arg: '<id>',
     commands: ['redteam'],
-    parse: strings,
+    parse: withSchema((raw: Raw, where: string) => list(raw, where).map((id) => category(id, where)), {
+      anyOf: [{ enum: [...CATEGORY_IDS] }],
+    }),
     default: [],
     defaultText: 'every category',
     help: 'only this attack category, repeatable (docs/redteam.md lists them)',
@@ -834,7 +904,7 @@ export const OPTIONS = complete({
   maxSuccessRate: opt({
     arg: '<share>',
     commands: ['redteam'],
-    parse: (raw: Raw, where: string) => parseShare(text(raw, where), where),
+    parse: share,
     default: 0,
     unit: '%',
     help: 'a category fails above this attack success rate, e.g. 5% or 0.05 (default 0: any success fails)',
@@ -846,6 +916,15 @@ export const OPTIONS = complete({
     help: 'the judge model rewords each attack line (cached); needs --judge-model',
   }),
   // -- redteam: the adaptive strategy (`--strategy adaptive`: redteam/adaptive.ts, llm/attacker.ts)
+  attackStrategy: opt({
+    // The flag of capacity's `strategy` too: one word per command, two keys (two unrelated value sets).
+    flag: '--strategy',
+    arg: '<name>',
+    commands: ['redteam'],
+    parse: choice(REDTEAM_STRATEGIES),
+    default: 'templates',
+    help: "templates: each category's phrasings, one attack turn each; adaptive: the chat model plays an attacker who escalates over several turns toward the category's goal (a discount, another customer's data, the instructions), adapting to each answer, every turn judged by the oracles and the policy's rules; needs --simulator-model or --judge-model",
+  }),
   turns: opt({
     commands: ['redteam'],
     parse: integer(1, 20),
@@ -1001,8 +1080,7 @@ export const OPTIONS = complete({
   webhookJitter: opt({
     arg: '<fraction>',
     commands: EMULATED_RETRY,
-    parse: (raw: Raw, where: string) =>
-      parseNumber(typeof raw === 'number' ? raw : text(raw, where), where, { min: 0, max: 1 }),
+    parse: fraction,
     default: EMULATOR_DELIVERY_DEFAULTS.jitter,
     help: "the emulator's webhook retry policy: each delay drawn in [1 - f, 1 + f) × its base (seeded), 0 for the exact schedule",
   }),

@@ -7,10 +7,17 @@
  * `run` (job-config.ts); the options a red team has no use for (paths, tags, thresholds...) hold
  * the table's defaults (values.ts), so the target's set-up reads the same configuration shape.
  *
- * Category ids and weakness names are checked by the job (jobs/redteam/redteam.ts: their lists live in
- * redteam/ and emulator/), before anything is sent (UsageError, exit 2, with a did-you-mean).
+ * Every value is checked here, before anything is sent (UsageError, exit 2): category ids and
+ * weakness names by their parsers in the table (with a did-you-mean), and what the options mean
+ * together (weaknesses against a real service, `--rephrase` or `--strategy adaptive` without a
+ * model, both at once).
  */
-import { valuesOf, type ResolvedOptions } from './values.js';
+import type { EMULATOR_WEAKNESSES } from '../defaults.js';
+import { UsageError } from '../errors.js';
+import type { ResolvedLlmConfig } from '../llm/index.js';
+import type { CategoryId } from '../redteam/index.js';
+import type { ResolvedTarget } from './target.js';
+import { valuesOf, type CommandOptions } from './values.js';
 
 export interface ResolvedRedteamSettings {
   /** Attacks per category. */
@@ -19,8 +26,8 @@ export interface ResolvedRedteamSettings {
   /** As given; empty: the job takes the embedded emulator's catalogue (none against a real service). */
   products: string[];
   canaries: string[];
-  /** As given (validated by the job); empty: every category. */
-  categories: string[];
+  /** Empty: every category. */
+  categories: CategoryId[];
   /** A category fails above this success rate, 0..1. */
   maxSuccessRate: number;
   /** The judge model rewords each attack line. */
@@ -31,12 +38,35 @@ export interface ResolvedRedteamSettings {
   turns: number;
   /** Answer endpoint of the attacks. */
   mode: 'sync' | 'async';
-  /** Planted in the embedded emulator, as given (validated by the job); undefined: none. */
-  emulatorWeaknesses?: string[];
+  /** Planted in the embedded emulator (only: a real target refuses them); undefined: none. */
+  emulatorWeaknesses?: (typeof EMULATOR_WEAKNESSES)[number][];
 }
 
-/** The red team's settings of resolved options (see module docs). */
-export function resolveRedteam(o: ResolvedOptions): ResolvedRedteamSettings {
+/**
+ * The red team's settings of resolved options, with the target and the models every job
+ * resolved (see module docs). Throws UsageError (exit 2).
+ */
+export function resolveRedteam(
+  o: CommandOptions<'redteam'>,
+  job: { target: ResolvedTarget; llm: ResolvedLlmConfig | undefined },
+): ResolvedRedteamSettings {
+  const v = o.values;
+  if (v.emulatorWeaknesses !== undefined && job.target.kind === 'remote')
+    throw new UsageError(
+      '--emulator-weaknesses plants flaws in the embedded emulator; against a real service (--base-url) leave it out',
+    );
+  if (v.rephrase && job.llm?.judgeModel === undefined)
+    throw new UsageError('--rephrase has the judge model reword the attacks: give --judge-model too (docs/llm.md)');
+  if (v.attackStrategy === 'adaptive') {
+    if (job.llm?.simulatorModel === undefined)
+      throw new UsageError(
+        '--strategy adaptive needs a chat model to play the attacker: pass --simulator-model (or --judge-model; judge.simulatorModel or judge.model in droidcheck.config.yaml) and point OPENAI_BASE_URL at an OpenAI-compatible endpoint (or set OPENAI_API_KEY for OpenAI itself); see docs/redteam.md',
+      );
+    if (v.rephrase)
+      throw new UsageError(
+        '--rephrase rewords the templates; with --strategy adaptive the model writes every attack turn: leave --rephrase out',
+      );
+  }
   return {
     ...valuesOf(o, [
       'attempts',
@@ -48,9 +78,8 @@ export function resolveRedteam(o: ResolvedOptions): ResolvedRedteamSettings {
       'rephrase',
       'emulatorWeaknesses',
       'turns',
+      'mode',
     ]),
-    mode: o.values.mode === 'async' ? 'async' : 'sync',
-    // The table's parser of `redteam` gives only these two (`strategy` is capacity's too).
-    strategy: o.values.strategy === 'adaptive' ? 'adaptive' : 'templates',
+    strategy: v.attackStrategy,
   };
 }

@@ -23,7 +23,7 @@ import {
 } from './job-config.js';
 import type { OptionCommand } from './options.js';
 import { receiveConfig, type ResolvedReceiveConfig } from './receive.js';
-import { checkBelongs, resolveOptions, type ResolvedOptions } from './values.js';
+import { checkBelongs, resolveOptions, type CommandOptions } from './values.js';
 
 /** What each command runs with. */
 interface ResolvedByCommand extends JobConfigs {
@@ -36,7 +36,7 @@ interface ResolvedByCommand extends JobConfigs {
 export type ConfigOf<C extends OptionCommand> = ResolvedByCommand[C];
 
 /** Resolved values into what `C` runs with; throws UsageError / ConfigError (exit 2) for options that contradict each other. */
-type Shape<C extends OptionCommand> = (o: ResolvedOptions, input: ShapeInput) => ResolvedByCommand[C];
+type Shape<C extends OptionCommand> = (o: CommandOptions<C>, input: ShapeInput) => ResolvedByCommand[C];
 
 /** One shaping per command of the table: a command added to OPTION_COMMANDS without one does not compile. */
 const SHAPES: { [C in OptionCommand]: Shape<C> } = {

@@ -47,14 +47,36 @@ export function rememberOrigin<T extends object>(flags: T, origin: FileOrigin): 
   return flags;
 }
 
-type Parsed<K extends OptionKey> = ReturnType<Options[K]['parse']>;
-/** The resolved values: an option with a default always has one. */
-type OptionValues = {
-  [K in OptionKey]: Options[K] extends { default: Raw } ? Parsed<K> : Parsed<K> | undefined;
+/**
+ * What option `K` parses to for `C`: its command's own parser's type when the entry has one
+ * (`byCommand`: `redteam`'s `--mode` is sync or async only), else the entry's. For a union of
+ * commands, the entry's.
+ */
+type Parsed<K extends OptionKey, C extends OptionCommand> = Options[K] extends {
+  byCommand: { [P in C]: { parse: (...args: never[]) => infer T } };
+}
+  ? T
+  : ReturnType<Options[K]['parse']>;
+/** True when `K` has a default for `C` (its own or the entry's). */
+type Defaulted<K extends OptionKey, C extends OptionCommand> = Options[K] extends { default: Raw }
+  ? true
+  : Options[K] extends { byCommand: { [P in C]: { default: Raw } } }
+    ? true
+    : false;
+/** The resolved values of `C`: an option with a default always has one, typed by what `C`'s parser gives. */
+type OptionValues<C extends OptionCommand> = {
+  [K in OptionKey]: Defaulted<K, C> extends true ? Parsed<K, C> : Parsed<K, C> | undefined;
+};
+/** The resolved values as any command may hold them (each entry's own parser's type). */
+type AnyValues = {
+  [K in OptionKey]: Options[K] extends { default: Raw }
+    ? ReturnType<Options[K]['parse']>
+    : ReturnType<Options[K]['parse']> | undefined;
 };
 
+/** The values of a command's options, with where each came from (what every command's shaping reads alike). */
 export interface ResolvedOptions {
-  values: OptionValues;
+  values: AnyValues;
   /** Where each given value came from; absent when neither given nor defaulted. */
   sources: Partial<Record<OptionKey, ValueSource>>;
   /** True when the user gave the option (flag, environment or file), not a default. */
@@ -63,19 +85,27 @@ export interface ResolvedOptions {
   name(key: OptionKey): string;
 }
 
+/** The values of `C`'s options, typed by `C`'s own parsers (`redteam`'s `--mode`: sync or async). */
+export interface CommandOptions<C extends OptionCommand> extends Omit<ResolvedOptions, 'values'> {
+  values: OptionValues<C>;
+}
+
 /** `keys`' values as a configuration's fields of the same names; one that is undefined is left out. */
-type ValuesOf<K extends OptionKey> = {
-  [P in K as undefined extends OptionValues[P] ? never : P]: OptionValues[P];
-} & { [P in K as undefined extends OptionValues[P] ? P : never]?: Exclude<OptionValues[P], undefined> };
+type ValuesOf<K extends OptionKey, C extends OptionCommand> = {
+  [P in K as undefined extends OptionValues<C>[P] ? never : P]: OptionValues<C>[P];
+} & { [P in K as undefined extends OptionValues<C>[P] ? P : never]?: Exclude<OptionValues<C>[P], undefined> };
 
 /**
  * The values of `keys`, for a configuration whose fields have the options' names: an option
  * neither given nor defaulted is left out, so its consumer's own default applies.
  */
-export function valuesOf<K extends OptionKey>(o: ResolvedOptions, keys: readonly K[]): ValuesOf<K> {
+export function valuesOf<K extends OptionKey, C extends OptionCommand>(
+  o: CommandOptions<C>,
+  keys: readonly K[],
+): ValuesOf<K, C> {
   const out: Record<string, unknown> = {};
   for (const k of keys) if (o.values[k] !== undefined) out[k] = o.values[k];
-  return out as ValuesOf<K>;
+  return out as ValuesOf<K, C>;
 }
 
 const present = (v: unknown): boolean => v !== undefined;
@@ -146,8 +176,10 @@ function parseFrom(
  * (`--rate is an option of droidcheck load`), derived from the table.
  */
 export function notAnOptionOf(command: string, key: OptionKey): string {
-  const o = OPTIONS[key] as OptionSpec;
-  return `${flagName(key)} is an option of ${o.commands.map((c) => `\`droidcheck ${c}\``).join(' and ')}, not of \`droidcheck ${command}\``;
+  const flag = flagName(key);
+  // Every entry of that flag (`--strategy` is capacity's and redteam's, two keys of the table).
+  const commands = (Object.values(OPTIONS) as OptionSpec[]).flatMap((o) => (o.flag === flag ? o.commands : []));
+  return `${flag} is an option of ${[...new Set(commands)].map((c) => `\`droidcheck ${c}\``).join(' and ')}, not of \`droidcheck ${command}\``;
 }
 
 /**
@@ -170,12 +202,12 @@ export function checkBelongs(command: OptionCommand, cli: JobFlags): void {
  * commands only takes the table's default (none given is read). Throws what the parsers throw
  * (UsageError, ThresholdError; a file value's ConfigFileError at file:line:col): exit 2.
  */
-export function resolveOptions(
-  command: OptionCommand,
+export function resolveOptions<C extends OptionCommand>(
+  command: C,
   cli: JobFlags,
   env: NodeJS.ProcessEnv,
   file: JobFlags,
-): ResolvedOptions {
+): CommandOptions<C> {
   const origin = origins.get(file);
   const values: Record<string, unknown> = {};
   const sources: Partial<Record<OptionKey, ValueSource>> = {};
@@ -188,7 +220,7 @@ export function resolveOptions(
     values[key] = parseFrom(key, spec, picked.raw, picked.source, origin);
   }
   return {
-    values: values as OptionValues,
+    values: values as OptionValues<C>,
     sources,
     given: (key) => (sources[key]?.level ?? 0) > 0,
     name: (key) => sources[key]?.name ?? flagName(key),

@@ -87,6 +87,18 @@ describe('droidcheck.config.yaml', () => {
     expect(err.message).not.toMatch(/abc123456789|sk-secret/);
   });
 
+  it("a command's word for a flag another command has under another key: says the key of its section", () => {
+    const err = errorOf(() =>
+      parseConfigFile('redteam:\n  strategy: adaptive\ncapacity:\n  strategy: bisect\n', 'c.yaml'),
+    );
+    expect(err.issues.map((i) => i.message)).toEqual([
+      '"strategy" is not an option of droidcheck redteam: its --strategy is written "attackStrategy" under `redteam:`',
+    ]);
+    const config = parseConfigFile('redteam:\n  attackStrategy: adaptive\ncapacity:\n  strategy: bisect\n', 'c.yaml');
+    expect(fileFlags(config, 'redteam')).toMatchObject({ attackStrategy: 'adaptive' });
+    expect(fileFlags(config, 'capacity')).toMatchObject({ strategy: 'bisect' });
+  });
+
   it('refuses a token or secret written into the file', () => {
     const err = errorOf(() => parseConfigFile('reportDir: r\ntoken: abc123\n', 'c.yaml'));
     expect(err.message).toContain('c.yaml:2:1');

@@ -3,15 +3,18 @@
  * options: the shipped file is what `droidcheck schema --config` prints today, `droidcheck init`
  * writes it beside droidcheck.config.yaml (whose first line names it for the YAML language
  * server), it accepts the config file init writes and refuses a misspelt or misplaced key, as an
- * editor would (ajv, draft 2020-12).
+ * editor would (ajv, draft 2020-12); and it refuses the values droidcheck refuses: the same files
+ * fed to the schema and to the product get the same verdict, for every key of the table whose
+ * parser states what it takes (a duration's unit, a choice, a number's bounds).
  */
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parse } from 'yaml';
-import { configJsonSchema } from '../../src/config/index.js';
+import { parse, stringify } from 'yaml';
+import { configJsonSchema, OPTIONS, parseConfigFile, type OptionKey, type OptionSpec } from '../../src/config/index.js';
+import { fileKeys, type Section } from '../../src/config/file-issues.js';
 import { REPO } from '../helpers/cli.js';
 import { cliInProcess } from '../helpers/in-process-cli.js';
 
@@ -93,4 +96,103 @@ describe('droidcheck.config.schema.json', () => {
     expect(schema.properties.capacity!.properties!.warmup!.default).toBe('2s');
     expect(schema.properties.load!.properties!.warmup!.default).toBe(0);
   });
+});
+
+/** What droidcheck says of a config file: [] when it reads it, else each problem. */
+function productProblems(data: unknown): string[] {
+  try {
+    parseConfigFile(stringify(data), 'c.yaml');
+    return [];
+  } catch (err) {
+    return (err as { issues?: { message: string }[] }).issues?.map((i) => i.message) ?? [String(err)];
+  }
+}
+
+/**
+ * Values a file may hold, as YAML gives them: numbers and texts with and without units, in and
+ * out of bounds, choices and near misses. A number written as a text beyond a bound (`"70000"` for
+ * a port) is left out: a pattern cannot state the bound, the parser does (see options.ts
+ * ValueSchema).
+ */
+const SAMPLES: readonly unknown[] = [
+  5,
+  '5',
+  0,
+  '0',
+  0.5,
+  '0.5',
+  '.5',
+  1,
+  2,
+  '2',
+  1.5,
+  '1.5',
+  -1,
+  '-1',
+  100_001,
+  2 ** 32,
+  '5s',
+  ' 2 s ',
+  '250ms',
+  '1.5m',
+  '0s',
+  '0.0ms',
+  'soon',
+  '1%',
+  '100%',
+  '150%',
+  'step',
+  'bisect',
+  'templates',
+  'adaptive',
+  'sync',
+  'async',
+  'both',
+  'turbo',
+  'json',
+  'nosuch',
+  'prompt-leak',
+  'prompt-leek',
+];
+
+/** Every file key whose parser has a schema, where it may stand (the top level, or its sections). */
+const checked: [Section | undefined, OptionKey][] = [undefined, 'run', 'load', 'capacity', 'redteam'].flatMap(
+  (section) =>
+    fileKeys(section as Section | undefined)
+      .filter((k) => (OPTIONS[k] as OptionSpec).parse && 'json' in (OPTIONS[k] as OptionSpec).parse)
+      .map((k): [Section | undefined, OptionKey] => [section as Section | undefined, k]),
+);
+
+describe('the schema refuses what droidcheck refuses', () => {
+  it('a duration without its unit: `timeout: 5`, as `run` says ("needs a unit")', () => {
+    expect(problems({ timeout: 5 })).not.toEqual([]);
+    expect(productProblems({ timeout: 5 })).toEqual(['timeout: "5" needs a unit: write 5ms or 5s']);
+    expect(problems({ timeout: '5s' })).toEqual([]);
+    expect(productProblems({ timeout: '5s' })).toEqual([]);
+  });
+
+  it('checks the keys of every parser with a schema, durations, choices and bounded numbers among them', () => {
+    const keys = new Set(checked.map(([, k]) => k));
+    for (const k of ['timeout', 'warmup', 'stepDuration', 'mode', 'strategy', 'concurrency', 'rate', 'minPassRate'])
+      expect(keys, k).toContain(k);
+  });
+
+  it.each(checked.map(([section, key]) => [section ? `${section}.${key}` : key, section, key] as const))(
+    '%s: the schema and droidcheck give every sample value the same verdict',
+    (_label, section, key) => {
+      const list = (OPTIONS[key] as OptionSpec).kind === 'list';
+      const disagreements = SAMPLES.flatMap((sample) => {
+        const value = list ? [sample] : sample;
+        const data = section ? { [section]: { [key]: value } } : { [key]: value };
+        const schema = problems(data).length === 0;
+        const product = productProblems(data);
+        return schema === (product.length === 0)
+          ? []
+          : [
+              `${JSON.stringify(value)}: schema ${schema ? 'accepts' : 'refuses'}, droidcheck ${product.length === 0 ? 'accepts' : `refuses (${product.join('; ')})`}`,
+            ];
+      });
+      expect(disagreements).toEqual([]);
+    },
+  );
 });

@@ -67,3 +67,47 @@ describe('resolveConfig, every command', () => {
     expect(() => resolveConfig('emulate', { defaultThresholds: true }, {})).not.toThrow();
   });
 });
+
+describe('validation lives in the table: a value is refused where it is resolved', () => {
+  it("redteam's categories and weaknesses are typed ids, an unknown one refused with a did-you-mean", () => {
+    const ok = resolveConfig(
+      'redteam',
+      { categories: ['prompt-leak'], emulatorWeaknesses: 'discount, negative-quantity' },
+      {},
+    );
+    expect(ok.redteam.categories).toEqual(['prompt-leak']);
+    expect(ok.redteam.emulatorWeaknesses).toEqual(['discount', 'negative-quantity']);
+    expect(() => resolveConfig('redteam', { categories: ['prompt-leek'] }, {})).toThrow(
+      /^--category: unknown category "prompt-leek" — did you mean "prompt-leak"\?; the categories are price-manipulation, /,
+    );
+    expect(() => resolveConfig('redteam', { emulatorWeaknesses: 'discont' }, {})).toThrow(
+      /^--emulator-weaknesses: unknown weakness "discont" — did you mean "discount"\?; the weaknesses are /,
+    );
+  });
+
+  it('what redteam options mean together is checked with them (UsageError, exit 2)', () => {
+    const remote = { baseUrl: 'http://127.0.0.1:9', droidId: 1 };
+    const env = { DROID_API_TOKEN: 'tok-0123456789abcdef' };
+    expect(() => resolveConfig('redteam', { ...remote, emulatorWeaknesses: 'discount' }, env)).toThrow(UsageError);
+    expect(() => resolveConfig('redteam', { rephrase: true }, {})).toThrow(/--rephrase has the judge model/);
+    expect(() => resolveConfig('redteam', { attackStrategy: 'adaptive' }, {})).toThrow(
+      /--strategy adaptive needs a chat model/,
+    );
+  });
+
+  it("one flag, two keys: --strategy is capacity's search and redteam's attacks, each typed by its own values", () => {
+    const search: 'step' | 'bisect' = resolveConfig('capacity', { strategy: 'bisect' }, {}).capacity.strategy;
+    expect(search).toBe('bisect');
+    const attacks: 'templates' | 'adaptive' = resolveConfig('redteam', {}, {}).redteam.strategy;
+    expect(attacks).toBe('templates');
+    const mode: 'sync' | 'async' = resolveConfig('redteam', { mode: 'async' }, {}).redteam.mode;
+    expect(mode).toBe('async');
+    expect(() => resolveConfig('capacity', { strategy: 'adaptive' as 'step' }, {})).toThrow(
+      '--strategy: "adaptive" must be step or bisect',
+    );
+    expect(() => resolveConfig('redteam', { mode: 'both' }, {})).toThrow('--mode: "both" must be sync or async');
+    expect(() => resolveConfig('run', { attackStrategy: 'adaptive' }, {})).toThrow(
+      '--strategy is an option of `droidcheck capacity` and `droidcheck redteam`, not of `droidcheck run`',
+    );
+  });
+});

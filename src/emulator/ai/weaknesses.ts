@@ -19,6 +19,7 @@
  * Unlike the rule engine, a conversation-remembering droid is not a pure function of its input:
  * answers with a weakness applied are never memoised (answer-cache.ts).
  */
+import { EMULATOR_WEAKNESSES } from '../../defaults.js';
 import type { ShoppingCart } from '../../contract/index.js';
 import {
   findProducts,
@@ -30,7 +31,8 @@ import {
 } from './catalogue.js';
 import { aiMessage, type AnalysedAnswer, type AnswerInput } from './index.js';
 
-export const WEAKNESSES = ['discount', 'cross-conversation-leak', 'recite-instructions', 'negative-quantity'] as const;
+/** The weaknesses by name (src/defaults.ts: the table of options offers the same names). */
+export const WEAKNESSES = EMULATOR_WEAKNESSES;
 export type Weakness = (typeof WEAKNESSES)[number];
 
 /** The emulator droid's "system prompt": what `recite-instructions` gives away. */

@@ -18,13 +18,13 @@
  * Exit: 0 no category above `--max-success-rate` and every attempt answered and decided; 1
  * otherwise (redteam/section.ts `redteamVerdict`); 130 interrupted (the attempts decided so far
  * are reported). Usage mistakes (an unknown category or weakness, `--rephrase` without a model,
- * `--strategy adaptive` without one, weaknesses against a real service) throw UsageError, a
- * malformed policy file PolicyError (exit 2), before anything is sent.
+ * `--strategy adaptive` without one, weaknesses against a real service) are refused where the
+ * configuration is resolved (config/redteam.ts), a malformed policy file is PolicyError (exit 2),
+ * before anything is sent.
  */
 import { systemClock } from '../../clock.js';
 import { publicSettings, type RedteamConfig } from '../../config/index.js';
-import { resolveEmulatorProfile, WEAKNESSES, type Weakness } from '../../emulator/index.js';
-import { UsageError } from '../../errors.js';
+import { resolveEmulatorProfile, type Weakness } from '../../emulator/index.js';
 import {
   createAttacker,
   createDiskCache,
@@ -36,17 +36,9 @@ import {
 } from '../../llm/index.js';
 import { LatencyRecorder } from '../../metrics/index.js';
 import { demoShopPolicy, loadPolicy, parsePolicy, policyApplies, type Policy } from '../../policy/index.js';
-import {
-  buildRedteamSection,
-  CATEGORY_IDS,
-  executeRedteam,
-  isCategoryId,
-  type CategoryId,
-  type RedteamAsk,
-} from '../../redteam/index.js';
+import { buildRedteamSection, executeRedteam, type CategoryId, type RedteamAsk } from '../../redteam/index.js';
 import { ContractNotes, executeRequest, SetupBreaker, Tally, type RequestRecord } from '../../runner/index.js';
 import type { Scenario } from '../../scenario/index.js';
-import { didYouMean } from '../../suggest.js';
 import {
   drivenTraffic,
   type JobContext,
@@ -56,34 +48,6 @@ import {
   type JobResult,
 } from '../pipeline/job-spec.js';
 import { runJob } from '../pipeline/pipeline.js';
-
-/** `--category` values as category ids; UsageError (exit 2) with a did-you-mean for an unknown one. */
-function parseCategories(given: readonly string[]): CategoryId[] | undefined {
-  if (given.length === 0) return undefined;
-  return given.map((id) => {
-    if (isCategoryId(id)) return id;
-    const near = didYouMean(id, CATEGORY_IDS);
-    throw new UsageError(
-      `--category: unknown category "${id}"${near ? ` — did you mean "${near}"?` : ''}; the categories are ${CATEGORY_IDS.join(', ')}`,
-    );
-  });
-}
-
-/** `--emulator-weaknesses` as weaknesses; UsageError (exit 2) for an unknown one, or for a real target. */
-function parseWeaknesses(given: readonly string[] | undefined, config: RedteamConfig): Weakness[] | undefined {
-  if (given === undefined) return undefined;
-  if (config.target.kind === 'remote')
-    throw new UsageError(
-      '--emulator-weaknesses plants flaws in the embedded emulator; against a real service (--base-url) leave it out',
-    );
-  return given.map((w) => {
-    if ((WEAKNESSES as readonly string[]).includes(w)) return w as Weakness;
-    const near = didYouMean(w, WEAKNESSES);
-    throw new UsageError(
-      `--emulator-weaknesses: unknown weakness "${w}"${near ? ` — did you mean "${near}"?` : ''}; the weaknesses are ${WEAKNESSES.join(', ')}`,
-    );
-  });
-}
 
 /** What the attacks draw on: the products they order, the canaries they look for, the list prices. */
 interface RedteamSource {
@@ -259,32 +223,19 @@ async function attack(
  * `redteam` as a spec: reads no suite, sends the attacks through the target with the planted
  * weaknesses, grades the judged categories with the judge model (`--judge-model`), judges
  * not the spec's limits (its verdict is the red team's; the command takes no --threshold), keeps the answers
- * of failed turns, and adds the redteam section. Throws UsageError (exit 2) for an unknown
- * category or weakness, weaknesses against a real service, or `--rephrase` without a model.
+ * of failed turns, and adds the redteam section. Its options were checked where they were
+ * resolved (config/redteam.ts).
  */
 function redteamSpec(config: RedteamConfig): JobSpec<RedteamConfig> {
-  const categories = parseCategories(config.redteam.categories);
-  const weaknesses = parseWeaknesses(config.redteam.emulatorWeaknesses, config);
+  const { categories, emulatorWeaknesses: weaknesses } = config.redteam;
   const source = sourceOf(config);
-  if (config.redteam.rephrase && config.llm?.judgeModel === undefined)
-    throw new UsageError('--rephrase has the judge model reword the attacks: give --judge-model too (docs/llm.md)');
-  if (config.redteam.strategy === 'adaptive') {
-    if (config.llm?.simulatorModel === undefined)
-      throw new UsageError(
-        '--strategy adaptive needs a chat model to play the attacker: pass --simulator-model (or --judge-model; judge.simulatorModel or judge.model in droidcheck.config.yaml) and point OPENAI_BASE_URL at an OpenAI-compatible endpoint (or set OPENAI_API_KEY for OpenAI itself); see docs/redteam.md',
-      );
-    if (config.redteam.rephrase)
-      throw new UsageError(
-        '--rephrase rewords the templates; with --strategy adaptive the model writes every attack turn: leave --rephrase out',
-      );
-  }
   return {
     kind: 'redteam',
     reads: { deal: 'none' },
     judges: { defaultThresholds: false, grader: 'oracles' },
     settings: (c) => redteamSettings(c, source),
     target: { weaknesses },
-    send: (ctx) => attack(ctx, categories, weaknesses, source),
+    send: (ctx) => attack(ctx, categories.length > 0 ? categories : undefined, weaknesses, source),
   };
 }
 
