@@ -49,6 +49,8 @@ interface BaseConfig {
   messageWebhookCheckMs: number;
   /** The service's clock further off than this is a warning of the preflight, ms (the table's default of doctor's `--max-clock-skew`). */
   maxClockSkewMs: number;
+  /** `--first-answer-timeout`: stop when nothing at all was delivered this long after the first acknowledgement, ms (runner/first-answer.ts). */
+  firstAnswerTimeoutMs: number | undefined;
   graceMs: number;
   target: ResolvedTarget;
   /** `DROID_WEBHOOK_SECRET`, or a random one for the emulator. Never printed. */
@@ -155,6 +157,7 @@ function jobBase<K extends JobKind>(
     timeoutMs: v.timeout,
     messageWebhookCheckMs: v.messageWebhookCheck,
     maxClockSkewMs: v.maxClockSkew,
+    firstAnswerTimeoutMs: v.firstAnswerTimeout,
     graceMs: v.grace,
     target,
     webhookSecret: sharedSecret(secretFrom(env, 'DROID_WEBHOOK_SECRET'), target),

@@ -679,6 +679,11 @@ export const OPTIONS = complete({
       doctor: { help: "--round-trip also waits this long for any forwarded message on the receiver's /messages" },
     },
   }),
+  firstAnswerTimeout: opt({
+    commands: ALL_JOBS,
+    parse: positiveDuration('20s'),
+    help: 'against a remote target: stop (exit 2) when this long after the first acknowledgement no webhook of any kind has arrived (the answer webhook points elsewhere); without it, a hint at 15 s and each answer waits out --timeout',
+  }),
   syncMessage: opt({
     arg: '<form>',
     commands: JOBS_AND_REDTEAM,

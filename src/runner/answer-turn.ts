@@ -21,8 +21,8 @@ import type { WebhookMatch } from '../receiver/index.js';
 import { AbortedError, ContractError, TimeoutError } from '../errors.js';
 import type { AnswerMode, Expectation, ExpectationFailure, SourceLocation } from '../scenario/index.js';
 import type { ExecuteContext } from './context.js';
-import type { DeliverySource } from '../receiver/index.js';
 import { formatMs } from '../units.js';
+import { nothingReceived } from './first-answer.js';
 import { NO_DELIVERY_CAUSE } from './setup-breaker.js';
 import { addContract } from './contract-notes.js';
 import { codeContext, judgeAnswer, keepGrades } from './judge.js';
@@ -191,6 +191,7 @@ const acknowledge: TurnRun<string | undefined> = async (turn, ctx, start, record
       return undefined;
     }
     record.requestId = id;
+    ctx.onAcknowledged?.();
     return id;
   } catch (err) {
     settleError(record, err, ASYNC_ENDPOINT);
@@ -252,12 +253,6 @@ async function settleAnswer(
   record.outcome = 'answered';
   ctx.latency.recordMs('answer', answerMs);
   await judge(record, turn, match.payload, answerMs, ctx);
-}
-
-/** True when no delivery of any kind (answer, forwarded message, intent webhook; accepted or refused) has reached `receiver`. */
-function nothingReceived(receiver: DeliverySource): boolean {
-  const inbound = receiver.inboundStats();
-  return receiver.stats().received === 0 && inbound.messages.received === 0 && inbound.intents.received === 0;
 }
 
 /** Runs one answer turn in `mode`, filling `record` (outcome, latencies, failures, answer). */

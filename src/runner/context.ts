@@ -94,4 +94,6 @@ export interface ExecuteContext extends RequestOptions {
    * an answer wait it cut short records this instead of "run interrupted". Undefined otherwise.
    */
   stopReason?: (() => string | undefined) | undefined;
+  /** Called when an async request was acknowledged with a requestId (the engine's first-answer watch: first-answer.ts). */
+  onAcknowledged?: (() => void) | undefined;
 }

@@ -1,7 +1,8 @@
 /**
  * The state of one engine run (runner/engine.ts): counters, the tally, the latency sink, the
  * timeline, kept records, sinks, the stop and abort controllers, and the set-up breaker (fed by
- * the records, and by the receiver's wiring verdict: wiring-stop.ts).
+ * the records, by the receiver's wiring verdict: wiring-stop.ts, and by the first-answer watch:
+ * first-answer.ts).
  * Schedulers (closed.ts, open.ts) drive it through `launch`.
  */
 import { setMaxListeners } from 'node:events';
@@ -11,6 +12,7 @@ import type { ExecuteContext } from './context.js';
 import { ContractNotes } from './contract-notes.js';
 import type { EngineOptions, RecordSink } from './engine-types.js';
 import { startRequest } from './execute.js';
+import { firstAnswerReason, watchFirstAnswer, type FirstAnswerWatch } from './first-answer.js';
 import { SendDelayRecorder } from './send-delay.js';
 import { SetupBreaker, type SetupFailure } from './setup-breaker.js';
 import type { RequestSource } from './source.js';
@@ -34,6 +36,7 @@ export class EngineRun {
   readonly #keep: boolean;
   readonly #breaker: SetupBreaker | undefined;
   readonly #unwatch: (() => void) | undefined;
+  readonly #firstAnswer: FirstAnswerWatch | undefined;
   #stopReason: string | undefined;
   readonly stop = new AbortController();
   readonly abort = new AbortController();
@@ -61,6 +64,7 @@ export class EngineRun {
       skipGraded: o.skipGraded ?? false,
       notes: this.notes,
       stopReason: () => this.#stopReason,
+      onAcknowledged: () => this.#firstAnswer?.acknowledged(),
     };
     this.#ctx = { ...base, latency: this.latency };
     this.#warmCtx = { ...base, latency: DISCARD_LATENCY };
@@ -76,6 +80,24 @@ export class EngineRun {
           this.abort.abort();
         }
       });
+    // Against a remote target only: droidcheck wires the embedded emulator itself.
+    if (this.#breaker && o.receiver && !o.ackOnly && o.source.hasAsync() && o.webhooks) {
+      const timeoutMs = o.firstAnswerTimeoutMs;
+      this.#firstAnswer = watchFirstAnswer({
+        receiver: o.receiver,
+        clock: this.clock,
+        answerUrl: o.webhooks.answer,
+        timeoutMs,
+        log: o.log,
+        onTimeout: (sentence) => {
+          if (this.#breaker?.stopEarly('no-first-answer', sentence)) {
+            this.#stopReason = firstAnswerReason(timeoutMs ?? 0);
+            this.stop.abort();
+            this.abort.abort();
+          }
+        },
+      });
+    }
     this.t0 = this.clock.now();
     this.timeline = new TimelineBuilder(this.latency, this.t0, o.intervalMs ?? 1000);
   }
@@ -192,6 +214,7 @@ export class EngineRun {
   /** Stops watching the receiver's wiring (the run is over). Idempotent. */
   dispose(): void {
     this.#unwatch?.();
+    this.#firstAnswer?.stop();
   }
 }
 

@@ -94,6 +94,14 @@ export interface EngineOptions extends RequestOptions {
   stopSignal?: AbortSignal | undefined;
   /** Stop at the first 3 identical set-up failures (setup-breaker.ts). Default true. */
   setupBreaker?: boolean;
+  /**
+   * `--first-answer-timeout`, ms: against a remote target, stop the run (exit 2) when this long
+   * after the first acknowledgement nothing at all reached the receiver (first-answer.ts).
+   * Undefined: only the hint at 15 s.
+   */
+  firstAnswerTimeoutMs?: number | undefined;
+  /** One-line notices of the run (the first-answer hint): the job's log. */
+  log?: ((line: string) => void) | undefined;
 }
 
 export interface EngineResult {

@@ -14,7 +14,8 @@
  * matched (receiver/wiring.ts: 3 with a wrong secret, not answer payloads, or another droid's,
  * and none matched), seen through wiring-stop.ts while the records still wait. The requests in
  * flight then end `interrupted`; the job writes the partial report, then exits 2 with the
- * sentence (`SetupFailure.wiring` set).
+ * sentence (`SetupFailure.wiring` and `partial` set). The first-answer watch (first-answer.ts,
+ * `--first-answer-timeout`) stops a run the same way when nothing at all was delivered.
  */
 import type { WiringFault } from '../receiver/index.js';
 import { SetupError } from '../errors.js';
@@ -22,14 +23,20 @@ import type { RequestRecord } from './types.js';
 
 /** What tripped the breaker: the shared signature, how many records had it, and the first one's error. */
 export interface SetupFailure {
-  /** `rejected:401`, `transport:ECONNREFUSED`, `no-delivery`, `invalid-response`, or `wiring:<kind>`. */
+  /** `rejected:401`, `transport:ECONNREFUSED`, `no-delivery`, `invalid-response`, `wiring:<kind>` or `no-first-answer`. */
   signature: string;
   /** Records that failed that way (0 for a wiring fault: the records were still waiting). */
   records: number;
   httpStatus?: number;
   error: { code: string; message: string; cause?: string; excerpt?: string };
-  /** Set when the receiver tripped it (see the module docs): the partial report is kept. */
+  /** Set when the receiver tripped it (see the module docs). */
   wiring?: WiringFault;
+  /**
+   * Set when the run was stopped while its requests waited (a wiring fault, the first-answer
+   * timeout): the records say so, the partial report is kept, and `error.message` is the whole
+   * sentence.
+   */
+  partial?: true;
 }
 
 /** `RecordError.cause` of an async answer whose deadline passed with no delivery of any kind received yet (answer-turn.ts). */
@@ -98,14 +105,21 @@ export class SetupBreaker {
    * breaker had tripped already.
    */
   miswired(fault: WiringFault, sentence: string): boolean {
+    return this.#stop({ signature: `wiring:${fault.kind}`, wiring: fault }, sentence);
+  }
+
+  /**
+   * Trips while the records still wait, on a watch's word (`no-first-answer`: first-answer.ts);
+   * true unless the breaker had tripped already.
+   */
+  stopEarly(signature: 'no-first-answer', sentence: string): boolean {
+    return this.#stop({ signature }, sentence);
+  }
+
+  #stop(what: Pick<SetupFailure, 'signature' | 'wiring'>, sentence: string): boolean {
     if (this.#tripped) return false;
     this.#tripped = true;
-    this.#wiring = {
-      signature: `wiring:${fault.kind}`,
-      records: 0,
-      error: { code: SetupError.code, message: sentence },
-      wiring: fault,
-    };
+    this.#wiring = { ...what, records: 0, error: { code: SetupError.code, message: sentence }, partial: true };
     return true;
   }
 

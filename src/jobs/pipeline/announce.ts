@@ -18,7 +18,7 @@ export function setupMessage(f: SetupFailure, target: Target, config: Pick<JobCo
       ? `${target.baseUrl} (droid ${config.target.droidId})`
       : `the embedded emulator at ${target.baseUrl}`;
   const [kind, detail] = f.signature.split(':');
-  if (f.wiring) return f.error.message; // the receiver's sentence (runner/wiring-stop.ts) says it all
+  if (f.partial) return f.error.message; // the sentence of the receiver or the watch (runner/) says it all
   // Its record already says the whole of it: the URL to configure and the setting.
   if (kind === 'no-delivery')
     return `the first ${f.records} async answer${f.records === 1 ? '' : 's'} from ${where} passed the deadline: ${f.error.message.replace(/^no webhook for \S+ within/, 'no webhook within')}`;

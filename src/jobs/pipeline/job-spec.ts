@@ -113,7 +113,8 @@ export interface JobContext<C extends JobConfig = JobConfig> {
    * How each request is sent (target, deadline, retries, a remote target's round trip: `ackServer`)
    * and what every job passes the engine alike: the reporters and live metrics as sinks, progress, signals.
    */
-  engine: RequestOptions & Pick<EngineOptions, 'sinks' | 'onTick' | 'stopSignal' | 'clock'>;
+  engine: RequestOptions &
+    Pick<EngineOptions, 'sinks' | 'onTick' | 'stopSignal' | 'clock' | 'firstAnswerTimeoutMs' | 'log'>;
 }
 
 /** What a job sent: an engine result (several, combined), or the figures of a driver of its own (drivenTraffic). */

@@ -228,6 +228,8 @@ function jobContext<C extends JobConfig>(
       abortSignal: io.abortSignal,
       rttMs: network?.rttMs,
       messageWebhookCheckMs: config.messageWebhookCheckMs,
+      firstAnswerTimeoutMs: config.firstAnswerTimeoutMs,
+      log: p.log,
       ...(p.policy && { policy: p.policy }),
       ...(io.clock && { clock: io.clock }),
       ...(config.target.kind === 'remote' && {
@@ -256,8 +258,8 @@ async function finish<C extends JobConfig>(
 ): Promise<JobResult> {
   const { config } = p;
   const { traffic } = output;
-  // A wiring fault (SetupFailure.wiring) stops the run too, but its partial report is kept.
-  const wiring = traffic.setupFailure?.wiring && !traffic.interrupted ? traffic.setupFailure : undefined;
+  // A run stopped while its requests waited (a wiring fault, the first-answer timeout) keeps its partial report.
+  const wiring = traffic.setupFailure?.partial && !traffic.interrupted ? traffic.setupFailure : undefined;
   if (traffic.setupFailure && !traffic.interrupted && !wiring) {
     for (const r of p.reporters) await r.onAbort?.();
     throw new SetupError(p.redact(setupMessage(traffic.setupFailure, target, config)));
