@@ -12,7 +12,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAltService, type AltService } from '../helpers/alt-service.js';
 import { startAnswerSwitch, type AnswerSwitch } from '../helpers/answer-switch.js';
-import { droidcheck, passedExitCode } from '../helpers/cli.js';
+import { passedExitCode } from '../helpers/cli.js';
+import { cliInProcess as cli } from '../helpers/in-process-cli.js';
 
 const SUITE = `suite: Answers
 scenarios:
@@ -44,7 +45,7 @@ describe('compare: what changed in the answers', () => {
 
   const runAgainst = async (version: 'a' | 'b', out: string, more: string[] = []) => {
     bot.version = version;
-    const res = await droidcheck(
+    const res = await cli(
       [
         'run',
         join(dir, 'suite.yaml'),
@@ -84,7 +85,7 @@ describe('compare: what changed in the answers', () => {
       ['greets, then orders', [2]],
     ]);
 
-    const cmp = await droidcheck(['compare', a, b]);
+    const cmp = await cli(['compare', a, b]);
     expect(cmp.code, cmp.stdout + cmp.stderr).toBe(0);
     expect(cmp.stdout).toContain('no regression');
     expect(cmp.stdout).toContain('Answers that changed: 2 of 3 (1 unchanged, not listed):');
@@ -101,18 +102,18 @@ describe('compare: what changed in the answers', () => {
     // The same comparison as a page of its own and as Markdown.
     const html = join(dir, 'cmp', 'compare.html');
     const md = join(dir, 'cmp', 'compare.md');
-    const files = await droidcheck(['compare', a, b, '--html', html, '--markdown', md]);
+    const files = await cli(['compare', a, b, '--html', html, '--markdown', md]);
     expect(files.code, files.stdout + files.stderr).toBe(0);
     expect(await readFile(html, 'utf8')).toMatch(
       /<th class="l">baseline<\/th><th class="l">current<\/th>.*<del[^>]*>To pay:<\/del>.*<ins[^>]*>Total due:<\/ins>/s,
     );
     expect(await readFile(md, 'utf8')).toContain('~~To pay:~~ **Total due:**');
-    const refused = await droidcheck(['compare', a, b, '--html', dir]);
+    const refused = await cli(['compare', a, b, '--html', dir]);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('--html');
 
     // The same version twice: nothing listed, the unchanged counted.
-    const same = await droidcheck(['compare', b, b]);
+    const same = await cli(['compare', b, b]);
     expect(same.stdout).toContain('answers: 3 compared, none changed');
     expect(same.stdout).not.toContain('Answers that changed');
   });
@@ -121,7 +122,7 @@ describe('compare: what changed in the answers', () => {
     const ka = await runAgainst('a', 'ka', ['--keep-answers']);
     const kb = await runAgainst('b', 'kb', ['--keep-answers']);
     expect(JSON.parse(await readFile(kb, 'utf8')).settings.keepAnswers).toBe(true);
-    const all = await droidcheck(['compare', ka, kb]);
+    const all = await cli(['compare', ka, kb]);
     expect(all.stdout).toContain('Answers that changed: 2 of 4 (2 unchanged, not listed):');
     expect(all.stdout).not.toContain('Answers › greets, then orders [sync]\n');
   });
@@ -133,7 +134,7 @@ describe('compare: what changed in the answers', () => {
     const oldFile = join(dir, 'old.json');
     await writeFile(oldFile, JSON.stringify(old));
     const b = await runAgainst('b', 'old-b');
-    const cmp = await droidcheck(['compare', oldFile, b]);
+    const cmp = await cli(['compare', oldFile, b]);
     expect(cmp.code, cmp.stdout + cmp.stderr).toBe(0);
     expect(cmp.stdout).toContain('answers not compared: not recorded in the baseline');
 

@@ -8,7 +8,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { droidcheck } from '../helpers/cli.js';
+import { cliInProcess as cli } from '../helpers/in-process-cli.js';
 
 const SUITE = `suite: Compare
 scenarios:
@@ -28,7 +28,7 @@ describe('compare of two runs on the embedded emulator', () => {
   it('compares them (exit 0, no "another target"), though each emulator listened on a port of its own', async () => {
     const runs: string[] = [];
     for (const name of ['base', 'current']) {
-      const res = await droidcheck(['run', join(dir, 'suite.yaml'), '--reporter', 'json', '-o', join(dir, name)]);
+      const res = await cli(['run', join(dir, 'suite.yaml'), '--reporter', 'json', '-o', join(dir, name)]);
       expect(res.code, res.stderr).toBe(0);
       runs.push(res.stderr.match(/embedded emulator at (http:\/\/127\.0\.0\.1:\d+)/)?.[1] ?? '');
     }
@@ -40,7 +40,7 @@ describe('compare of two runs on the embedded emulator', () => {
     for (const file of [base, current])
       expect(JSON.parse(await readFile(file, 'utf8')).settings.target).toEqual({ kind: 'emulator' });
 
-    const cmp = await droidcheck(['compare', base, current]);
+    const cmp = await cli(['compare', base, current]);
     expect(cmp.code, cmp.stdout + cmp.stderr).toBe(0);
     expect(cmp.stdout).toContain('no regression');
     expect(cmp.stdout + cmp.stderr).not.toContain('target');
@@ -50,7 +50,7 @@ describe('compare of two runs on the embedded emulator', () => {
     report.settings.target = { kind: 'remote', baseUrl: 'http://127.0.0.1:9', droidId: '1' };
     const remote = join(dir, 'remote.json');
     await writeFile(remote, JSON.stringify(report));
-    const refused = await droidcheck(['compare', base, remote]);
+    const refused = await cli(['compare', base, remote]);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('are runs of another target (emulator vs http://127.0.0.1:9 (droid 1))');
   }, 120_000);

@@ -1,14 +1,15 @@
 /**
  * `droidcheck validate` refuses what `run` would refuse before sending, in run's words, through
- * the real CLI: a config file's mistakes (all at once, each at its line, DROIDCHECK_ERR_CONFIG_FILE),
- * a `simulate:` scenario with no model, a remote run whose webhooks could not reach the receiver.
+ * the CLI (runProgram, in process): a config file's mistakes (all at once, each at its line,
+ * DROIDCHECK_ERR_CONFIG_FILE), a `simulate:` scenario with no model, a remote run whose webhooks
+ * could not reach the receiver.
  * Nothing is sent: the remote target's address is a closed port on 127.0.0.1.
  */
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { droidcheck } from '../helpers/cli.js';
+import { cliInProcess as cli } from '../helpers/in-process-cli.js';
 
 const SIMULATED = `suite: Simulated
 scenarios:
@@ -49,7 +50,7 @@ describe('validate refuses what run refuses before sending', () => {
       'droidcheck.config.yaml': 'reportDir: reports\nconcurency: 4\ntimeout: soon\n',
     });
     for (const command of ['validate', 'run']) {
-      const res = await droidcheck([command], { cwd });
+      const res = await cli([command], { cwd });
       expect(res.code, res.stderr).toBe(2);
       expect(res.stderr).toContain(
         'droidcheck: DROIDCHECK_ERR_CONFIG_FILE: droidcheck.config.yaml:2:1: unknown key "concurency" — did you mean "concurrency" under `run:` or `load:`?\n' +
@@ -60,8 +61,8 @@ describe('validate refuses what run refuses before sending', () => {
 
   it('a simulate: scenario with no model: exit 2 with the message of run', async () => {
     const cwd = await project('simulated', { 'scenarios/simulated.yaml': SIMULATED });
-    const validate = await droidcheck(['validate'], { cwd });
-    const run = await droidcheck(['run', '--reporter', 'console'], { cwd });
+    const validate = await cli(['validate'], { cwd });
+    const run = await cli(['run', '--reporter', 'console'], { cwd });
     expect(validate.code, validate.stderr).toBe(2);
     expect(run.code, run.stderr).toBe(2);
     expect(errorLine(validate.stderr)).toBe(
@@ -70,7 +71,7 @@ describe('validate refuses what run refuses before sending', () => {
     expect(errorLine(run.stderr)).toBe(errorLine(validate.stderr));
     expect(validate.stdout).not.toContain('ok:');
 
-    const configured = await droidcheck(['validate', '--simulator-model', 'llama3.1:8b'], {
+    const configured = await cli(['validate', '--simulator-model', 'llama3.1:8b'], {
       cwd,
       env: { OPENAI_BASE_URL: 'http://127.0.0.1:11434/v1' },
     });
@@ -85,19 +86,19 @@ describe('validate refuses what run refuses before sending', () => {
     });
     const env = { DROID_API_TOKEN: 'validate-token-0123456789' };
     // Async answers arrive as webhooks, at a URL the service's settings must name: no random port.
-    const validate = await droidcheck(['validate'], { cwd, env });
+    const validate = await cli(['validate'], { cwd, env });
     expect(validate.code, validate.stderr).toBe(2);
     expect(errorLine(validate.stderr)).toMatch(
       /^droidcheck: DROIDCHECK_ERR_CONFIG: 1 scenario\(s\) \(e\.g\. "hello"\) wait for the service's webhooks, but the receiver would listen on a random port/,
     );
-    expect((await droidcheck(['validate', '--config', 'none.yaml'], { cwd, env })).stderr).toContain(
+    expect((await cli(['validate', '--config', 'none.yaml'], { cwd, env })).stderr).toContain(
       '--config: cannot read none.yaml: ENOENT',
     );
     await writeFile(join(cwd, 'fixed.yaml'), 'baseUrl: http://127.0.0.1:9\ndroidId: 7\nreceiverPort: 8788\n');
-    expect((await droidcheck(['validate', '--config', 'fixed.yaml'], { cwd, env })).code).toBe(0);
+    expect((await cli(['validate', '--config', 'fixed.yaml'], { cwd, env })).code).toBe(0);
     // A filter of the file that leaves nothing: run's refusal.
     await writeFile(join(cwd, 'tagged.yaml'), 'tags: [nothing]\n');
-    const tagged = await droidcheck(['validate', '--config', 'tagged.yaml'], { cwd, env });
+    const tagged = await cli(['validate', '--config', 'tagged.yaml'], { cwd, env });
     expect(tagged.code).toBe(2);
     expect(tagged.stderr).toContain('DROIDCHECK_ERR_USAGE: no scenario is left after --tag nothing');
   });

@@ -1,7 +1,7 @@
 /**
  * Wiring mistakes the receiver can see stop a run at once (src/receiver/wiring.ts,
- * src/runner/wiring-stop.ts), through the real CLI against real services on 127.0.0.1, each
- * with the default 180 s answer deadline that the run used to wait out:
+ * src/runner/wiring-stop.ts), through the CLI (in process) against real services on 127.0.0.1,
+ * each with the default 180 s answer deadline that the run used to wait out:
  *
  * - the emulator posts every answer with a wrong `?secret=`: exit 2 with one sentence naming
  *   DROID_WEBHOOK_SECRET and the service's setting, the partial report written (exit 2 in it,
@@ -21,8 +21,9 @@ import { join } from 'node:path';
 import { request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createEmulator, type Emulator } from '../../src/emulator/index.js';
-import { freePort, startCli, until, type CliChild } from '../helpers/cli.js';
+import { freePort, until } from '../helpers/cli.js';
 import { HANG_MS } from '../helpers/hang.js';
+import { startInProcess, type InProcessRun } from '../helpers/in-process-cli.js';
 import { startSettingsService } from '../helpers/settings-service.js';
 
 const TOKEN = 'tok_wiring_0123456789abcdefghijklmnopq';
@@ -60,8 +61,8 @@ async function emulator(options: Parameters<typeof createEmulator>[0]): Promise<
 }
 
 /** Starts `droidcheck run` against `baseUrl` with its receiver on `port` and every report in `out`. */
-function run(file: string, baseUrl: string, droidId: number, port: number, out: string, token = TOKEN): CliChild {
-  const cli = startCli(
+function run(file: string, baseUrl: string, droidId: number, port: number, out: string, token = TOKEN): InProcessRun {
+  return startInProcess(
     [
       'run',
       file,
@@ -89,10 +90,8 @@ function run(file: string, baseUrl: string, droidId: number, port: number, out: 
       '-o',
       out,
     ],
-    { CI: 'true', DROID_API_TOKEN: token, DROID_WEBHOOK_SECRET: SECRET },
+    { env: { DROID_API_TOKEN: token, DROID_WEBHOOK_SECRET: SECRET } },
   );
-  closers.push(async () => void cli.child.kill('SIGKILL'));
-  return cli;
 }
 
 interface Report {
@@ -107,7 +106,7 @@ function readReport(out: string): Report {
 }
 
 /** Every output of the run: stdout, stderr and each report file. */
-function outputs(cli: CliChild, out: string): [string, string][] {
+function outputs(cli: InProcessRun, out: string): [string, string][] {
   return [
     ['stdout', cli.stdout()],
     ['stderr', cli.stderr()],
@@ -115,7 +114,7 @@ function outputs(cli: CliChild, out: string): [string, string][] {
   ];
 }
 
-function setupLine(cli: CliChild): string {
+function setupLine(cli: InProcessRun): string {
   return (
     cli
       .stderr()
@@ -187,7 +186,7 @@ describe('a run whose answer webhooks cannot be matched stops at once (exit 2, o
       expect(text.includes(WRONG), name).toBe(false);
       expect(text.includes(SECRET), name).toBe(false);
     }
-    // Not the 180 s deadline (HANG_MS would have killed it first): how fast is the timing test's.
+    // Not the 180 s deadline (HANG_MS would have failed it first): how fast is the timing test's.
     expect(report.durationMs).toBeLessThan(180_000);
   });
 

@@ -1,7 +1,9 @@
 /**
  * The one CLI spawner of the tests: runs the built CLI (`node dist/cli/main.js`, so `npm run
  * build` first) as a real child process, collecting stdout/stderr, with a bounded wait (HANG_MS
- * unless a test says otherwise: a hang detector, not a speed assertion; helpers/hang.ts).
+ * unless a test says otherwise: a hang detector, not a speed assertion; helpers/hang.ts). For
+ * tests where the process is the point (signals, exit, the binary, the environment); the others
+ * run the CLI in process (helpers/in-process-cli.ts).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
@@ -97,8 +99,12 @@ export async function droidcheck(
 export const COLLECTED_REPORTS = join(REPO, '.droidcheck', 'test-reports');
 let collected = 0;
 
-/** Copies the report.json a CLI run wrote in its `-o`/`--report-dir` (or the default `reports/` of `cwd`), if any. */
-function collectReport(args: string[], cwd: string, started: number): void {
+/**
+ * Copies the report.json a CLI run wrote in its `-o`/`--report-dir` (or the default `reports/` of
+ * `cwd`), if any; `started`: when the run started (ms since the epoch). For a child (startCli) and
+ * a run in process (helpers/in-process-cli.ts) alike.
+ */
+export function collectReport(args: string[], cwd: string, started: number): void {
   const at = args.findIndex((a) => a === '-o' || a === '--report-dir');
   const dir =
     at >= 0

@@ -20,7 +20,8 @@ import { parseReportDocument, type ReportDocument } from '../../src/report/index
 import { filterScenarios, loadSuites, type Suite } from '../../src/scenario/index.js';
 import { STARTER_SUITE } from '../../src/scenario/index.js';
 import { startAltService, type AltService, type AltServiceOptions } from '../helpers/alt-service.js';
-import { REPO, droidcheck, freePort, passedExitCode } from '../helpers/cli.js';
+import { REPO, freePort, passedExitCode } from '../helpers/cli.js';
+import { cliInProcess as cli } from '../helpers/in-process-cli.js';
 
 const SECRET = 'alt-webhook-secret-0123456789abcdefghijkl';
 const VERIFY = 'alt-verify-token-0123456789abcdefghijklm';
@@ -206,7 +207,7 @@ describe('droidcheck run of the shipped portable scenarios, and doctor, against 
       names.length,
     );
     const out = join(dir, 'run');
-    const res = await droidcheck(
+    const res = await cli(
       [
         'run',
         ...paths,
@@ -285,7 +286,7 @@ describe('droidcheck run of the shipped portable scenarios, and doctor, against 
   it('doctor --round-trip passes: every check ✓', async () => {
     const port = await freePort();
     const service = await alt({ answerWebhook: { url: `http://127.0.0.1:${port}/webhook`, secret: SECRET } });
-    const res = await droidcheck(
+    const res = await cli(
       [
         'doctor',
         '--base-url',
@@ -315,7 +316,7 @@ describe('droidcheck run of the shipped portable scenarios, and doctor, against 
 
   it('doctor: a wrong token, a closed port, no answer webhook configured: exit 2, naming the fix', async () => {
     const service = await alt();
-    const wrong = await droidcheck(['doctor', '--base-url', service.url, '--droid-id', String(service.droidId)], {
+    const wrong = await cli(['doctor', '--base-url', service.url, '--droid-id', String(service.droidId)], {
       env: { ...env(service), DROID_API_TOKEN: 'not-the-token-0123456789abcdef' },
     });
     expect(wrong.code).toBe(2);
@@ -325,7 +326,7 @@ describe('droidcheck run of the shipped portable scenarios, and doctor, against 
     expect(wrong.stdout).not.toContain('not-the-token-0123456789abcdef');
 
     const closed = await freePort();
-    const refused = await droidcheck(['doctor', '--base-url', `http://127.0.0.1:${closed}`, '--droid-id', '42'], {
+    const refused = await cli(['doctor', '--base-url', `http://127.0.0.1:${closed}`, '--droid-id', '42'], {
       env: env(service),
     });
     expect(refused.code).toBe(2);
@@ -336,7 +337,7 @@ describe('droidcheck run of the shipped portable scenarios, and doctor, against 
     );
 
     // No --round-trip: this service checks its settings before the message, so the cheap probe tells.
-    const noWebhook = await droidcheck(['doctor', '--base-url', service.url, '--droid-id', String(service.droidId)], {
+    const noWebhook = await cli(['doctor', '--base-url', service.url, '--droid-id', String(service.droidId)], {
       env: env(service),
     });
     expect(noWebhook.code).toBe(2);
@@ -347,7 +348,7 @@ describe('droidcheck run of the shipped portable scenarios, and doctor, against 
 
     // The same misconfiguration stops `run` before the suite (the preflight), exit 2. A fixed
     // receiver port: with a random one the run is refused before the preflight (pre-send.ts).
-    const run = await droidcheck(
+    const run = await cli(
       [
         'run',
         join(dir, 'alt-fixed.yaml'),
@@ -429,7 +430,7 @@ describe('the first hour against another droid (other catalogue, intent names an
     const { service, values } = await wired();
     const args = await readmeRealServiceArgs(values);
     expect(args).toEqual(expect.arrayContaining(['run', 'scenarios/', '--exclude-tag', 'emulator-only', 'demo-shop']));
-    const res = await droidcheck([...args, '-o', join(dir, 'readme')], { env: env(service), maxMs: 120_000 });
+    const res = await cli([...args, '-o', join(dir, 'readme')], { env: env(service), maxMs: 120_000 });
     expect(
       res.code,
       res.stdout
@@ -447,14 +448,14 @@ describe('the first hour against another droid (other catalogue, intent names an
     const old = (await readmeRealServiceArgs(second.values)).filter(
       (a, i, all) => !(a === 'demo-shop' || (a === '--exclude-tag' && all[i + 1] === 'demo-shop')),
     );
-    const failed = await droidcheck([...old, '-o', join(dir, 'old')], { env: env(second.service), maxMs: 120_000 });
+    const failed = await cli([...old, '-o', join(dir, 'old')], { env: env(second.service), maxMs: 120_000 });
     expect(failed.code).toBe(1);
     expect(failed.stdout).toContain('intents: expected to include "purchase"');
   });
 
   it('init, then run of the starter: exit 0 against this droid and against the embedded emulator; load of it: exit 0', async () => {
     const project = join(dir, 'project');
-    const init = await droidcheck(['init', project]);
+    const init = await cli(['init', project]);
     expect(init.code, init.stderr).toBe(0);
     expect(init.stdout).toContain('wrote scenarios/starter.yaml');
     expect(init.stdout).toContain('wrote scenarios/emulator-profile.yaml');
@@ -466,7 +467,7 @@ describe('the first hour against another droid (other catalogue, intent names an
     expect(await readFile(join(project, 'scenarios', 'starter.yaml'), 'utf8')).toBe(STARTER_SUITE);
 
     const { service, values } = await wired();
-    const remote = await droidcheck(['run', ...Object.entries(values).flat(), '-o', join(project, 'alt-reports')], {
+    const remote = await cli(['run', ...Object.entries(values).flat(), '-o', join(project, 'alt-reports')], {
       cwd: project,
       env: env(service),
       maxMs: 120_000,
@@ -487,14 +488,14 @@ describe('the first hour against another droid (other catalogue, intent names an
     expect(ran).toContain('reads the test customer and asks the AI about them, as JSON [async]');
     expect(service.stats.syncAnswered).toBeGreaterThanOrEqual(5);
 
-    const local = await droidcheck(['run'], { cwd: project, maxMs: 120_000 });
+    const local = await cli(['run'], { cwd: project, maxMs: 120_000 });
     expect(local.code, local.stdout + local.stderr).toBe(0);
     // ... and checked against the embedded emulator, whose shop it describes.
     expect(local.stdout).toMatch(/Shop policy {2}\d+ answers checked against droidcheck\.policy\.yaml · 0 violations/);
 
     // The folder init wrote, its config file included, must serve `load` as it serves `run`
     // (the file holds only options every command takes; async exercises the webhook path).
-    const load = await droidcheck(['load', 'scenarios/', '--rate', '5', '-d', '5s', '--mode', 'async'], {
+    const load = await cli(['load', 'scenarios/', '--rate', '5', '-d', '5s', '--mode', 'async'], {
       cwd: project,
       maxMs: 120_000,
     });
@@ -507,7 +508,7 @@ describe('the first hour against another droid (other catalogue, intent names an
     expect(uncommented).toContain("\n  - name: the AI's sentiment JSON has the keys the prompt asks for\n");
     const file = join(dir, 'example.yaml');
     await writeFile(file, uncommented);
-    const res = await droidcheck(
+    const res = await cli(
       ['run', file, '--tag', 'my-shop', '--reporter', 'console', '-o', join(dir, 'example-reports')],
       { maxMs: 120_000 },
     );

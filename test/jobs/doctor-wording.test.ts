@@ -10,7 +10,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../src/config/index.js';
 import { doctor, renderDoctorReport, type DoctorCheck } from '../../src/jobs/index.js';
 import { refusalKind } from '../../src/jobs/doctor/checks.js';
-import { droidcheck, freePort } from '../helpers/cli.js';
+import { freePort } from '../helpers/cli.js';
+import { cliInProcess as cli } from '../helpers/in-process-cli.js';
 import {
   startSettingsService,
   type SettingsService,
@@ -148,7 +149,7 @@ describe('the preflight of run reads the same words', () => {
     const message =
       "Webhook URL for AI answers is not configured. Please set up the 'AI answer ready' webhook in the integration settings first.";
     const s = await service(bad(message));
-    const res = await droidcheck(
+    const res = await cli(
       [
         'run',
         'scenarios/support.yaml',

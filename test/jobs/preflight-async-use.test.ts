@@ -11,7 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startAltService, type AltService } from '../helpers/alt-service.js';
-import { droidcheck, freePort } from '../helpers/cli.js';
+import { freePort } from '../helpers/cli.js';
+import { cliInProcess as cli } from '../helpers/in-process-cli.js';
 
 const SUITE = `suite: Sync only
 scenarios:
@@ -60,7 +61,7 @@ describe('the preflight of a job that sends nothing to the async endpoint', () =
 
   it('capacity --mode sync runs without an answer webhook, warning about it once', async () => {
     service = await startAltService({ answerWebhook: null, answerDelayMs: 0 });
-    const res = await droidcheck(
+    const res = await cli(
       [
         'capacity',
         join(dir, 'sync.yaml'),
@@ -93,7 +94,7 @@ describe('the preflight of a job that sends nothing to the async endpoint', () =
   it('run of call steps only, of scenarios declared sync, or with --mode sync runs (exit 0); an answer in both modes is refused (exit 2)', async () => {
     service = await startAltService({ answerWebhook: null });
     for (const file of ['steps.yaml', 'sync-modes.yaml']) {
-      const res = await droidcheck(
+      const res = await cli(
         ['run', join(dir, file), ...target(service), '--reporter', 'console', '-o', join(dir, file)],
         { env: env(service) },
       );
@@ -101,7 +102,7 @@ describe('the preflight of a job that sends nothing to the async endpoint', () =
       expect(res.stderr).toMatch(WARNING);
     }
 
-    const sync = await droidcheck(
+    const sync = await cli(
       [
         'run',
         join(dir, 'sync.yaml'),
@@ -117,7 +118,7 @@ describe('the preflight of a job that sends nothing to the async endpoint', () =
     );
     expect(sync.code, sync.stdout + sync.stderr).toBe(0);
 
-    const both = await droidcheck(
+    const both = await cli(
       [
         'run',
         join(dir, 'sync.yaml'),

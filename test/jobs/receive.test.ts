@@ -1,15 +1,16 @@
 /**
- * `droidcheck receive` (docs/scale.md) as a child process of the build (`npm run build`
- * first), against a real redis-server: exit codes for usage mistakes and an unreachable Redis,
- * health checks, /metrics, and a SIGTERM in the middle of a burst of deliveries: the process
- * exits 0 and every delivery it answered 200 is in the stream.
+ * `droidcheck receive` (docs/scale.md) against a real redis-server: exit codes for usage
+ * mistakes and an unreachable Redis (in process); as a child process of the build (`npm run
+ * build` first), health checks, /metrics, and a SIGTERM in the middle of a burst of deliveries:
+ * the process exits 0 and every delivery it answered 200 is in the stream.
  */
+import { createServer, type AddressInfo } from 'node:net';
 import { Redis } from 'ioredis';
 import pLimit from 'p-limit';
 import { Agent, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { droidcheck } from '../helpers/cli.js';
 import { HANG_MS } from '../helpers/hang.js';
+import { cliInProcess as cli } from '../helpers/in-process-cli.js';
 import { answerPayload } from '../receiver/payloads.js';
 import { startRedisServer, type RedisServer } from '../receiver/redis-server.js';
 import { parsePrometheusText, valueOf } from './metrics-text.js';
@@ -23,15 +24,15 @@ afterAll(async () => {
   await redis.dispose();
 });
 
-describe('usage', () => {
+describe('usage (in process)', () => {
   it('exits 2 without a Redis, naming the flag and the variable', async () => {
-    const r = await droidcheck(['receive'], { env: RIG_ENV });
+    const r = await cli(['receive'], { env: RIG_ENV });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/--redis redis:\/\/host:6379\/0 or set DROIDCHECK_REDIS_URL/);
   });
 
   it('exits 2 when Redis cannot be reached at the start, and says so without the password', async () => {
-    const r = await droidcheck(['receive', '--port', '0'], {
+    const r = await cli(['receive', '--port', '0'], {
       env: { ...RIG_ENV, DROIDCHECK_REDIS_URL: 'redis://:hunter2-password@127.0.0.1:1/0' },
     });
     expect(r.code).toBe(2);
@@ -41,21 +42,21 @@ describe('usage', () => {
   });
 
   it('refuses a password in a flag (it shows in the process list)', async () => {
-    const r = await droidcheck(['receive', '--redis', 'redis://:pw@127.0.0.1:6379/0'], { env: RIG_ENV });
+    const r = await cli(['receive', '--redis', 'redis://:pw@127.0.0.1:6379/0'], { env: RIG_ENV });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/export DROIDCHECK_REDIS_URL/);
   });
 
   it('exits 2 when the port is in use', async () => {
-    const first = await startReceiverCli(redis.url, 'test:usage', 'first');
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
     try {
-      const port = new URL(first.answerUrl).port;
-      const r = await droidcheck(['receive', '--redis', redis.url, '--port', port], { env: RIG_ENV });
+      const port = String((taken.address() as AddressInfo).port);
+      const r = await cli(['receive', '--redis', redis.url, '--port', port], { env: RIG_ENV });
       expect(r.code).toBe(2);
       expect(r.stderr).toMatch(/--port \d+: the port is already in use/);
     } finally {
-      first.cli.child.kill('SIGTERM');
-      await first.cli.exited();
+      await new Promise((resolve) => taken.close(resolve));
     }
   });
 });

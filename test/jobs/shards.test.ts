@@ -2,7 +2,8 @@
  * Issue 13, "Done when", with the real parts on loopback: a redis-server, two `droidcheck
  * receive` processes behind the emulator's answer webhook (`emulate --webhook-url` twice: the
  * emulator takes them in turn, like a load balancer), and two `droidcheck load --shard i/2
- * --deliveries redis://` processes started with one `--start-at`, then `droidcheck merge`.
+ * --deliveries redis://` processes started with one `--start-at`, then `droidcheck merge` (in
+ * process).
  * The merged report's requests equal the emulator's accepted count, every answer is matched
  * exactly once, and the counts add up per shard and merged. A few seconds of load at a modest
  * rate; nothing here asserts a latency.
@@ -12,8 +13,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { droidcheck, startCli } from '../helpers/cli.js';
+import { startCli } from '../helpers/cli.js';
 import { HANG_MS } from '../helpers/hang.js';
+import { cliInProcess } from '../helpers/in-process-cli.js';
 import { renderHtmlReport, renderMarkdownSummary } from '../../src/report/index.js';
 import { startRedisServer, type RedisServer } from '../receiver/redis-server.js';
 import { RIG_ENV, readRecords, readReport, shardArgs, startEmulatorCli, startReceiverCli, stop } from './scale-rig.js';
@@ -98,7 +100,7 @@ it('two receivers behind the emulator, two shards with one --start-at, merged: e
     for (const n of taken) expect(n).toBeGreaterThanOrEqual(50); // 60 each unless an attempt failed and went to the other
 
     // merge: one load of 120 arrivals, requests = the emulator's accepted count, every answer matched once.
-    const merged = await droidcheck(
+    const merged = await cliInProcess(
       [
         'merge',
         join(outs[0]!, 'report.json'),

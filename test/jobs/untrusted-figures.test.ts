@@ -26,8 +26,8 @@ import { EXIT } from '../../src/errors.js';
 import { compareReports } from '../../src/jobs/reports/compare.js';
 import { runLoad } from '../../src/jobs/index.js';
 import { mergeReports, readReportFile, type ReportDocument } from '../../src/report/index.js';
-import { collectReportDir, droidcheck, REPO } from '../helpers/cli.js';
-import { sink } from '../helpers/in-process-cli.js';
+import { collectReportDir, REPO } from '../helpers/cli.js';
+import { cliInProcess as cli, sink } from '../helpers/in-process-cli.js';
 
 const SUITE = `
 suite: Trust
@@ -171,11 +171,11 @@ describe('a generator-bound load', () => {
 
   it('the CLI: compare and merge of it exit 98', async () => {
     const file = join(bound.reportDir, 'report.json');
-    const compared = await droidcheck(['compare', file, file]);
+    const compared = await cli(['compare', file, file]);
     expect(compared.stderr).toBe('');
     expect(compared.stdout).toContain('latency not judged');
     expect(compared.code).toBe(98);
-    const merged = await droidcheck(['merge', file, file, '-o', join(dir, 'merged')]);
+    const merged = await cli(['merge', file, file, '-o', join(dir, 'merged')]);
     expect(merged.stdout).toMatch(/not judged: generator-bound/);
     expect(merged.code).toBe(98);
   });

@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/errors.js';
 import { discoverModels, modelKind, resolveLlmConfig, type GraderUse } from '../../src/llm/index.js';
-import { droidcheck, freePort } from '../helpers/cli.js';
+import { freePort } from '../helpers/cli.js';
+import { cliInProcess as cli } from '../helpers/in-process-cli.js';
 import { startFakeOpenAi, type FakeOpenAi } from './fake-openai.js';
 
 const KEY = 'sk-discover-test-key';
@@ -140,7 +141,7 @@ describe('droidcheck run without --judge-model', () => {
     server.onModels(() => ({ ids: ['only-judge', 'nomic-embed-text'] }));
     const before = server.chatRequests().length;
     const out = join(dir, 'reports-one');
-    const res = await droidcheck(['run', join(dir, 'graded.yaml'), '--no-cache', '-o', out, '-r', 'json'], {
+    const res = await cli(['run', join(dir, 'graded.yaml'), '--no-cache', '-o', out, '-r', 'json'], {
       env: { OPENAI_BASE_URL: server.url },
       cwd: dir,
     });
@@ -158,7 +159,7 @@ describe('droidcheck run without --judge-model', () => {
   it('exits 2 listing what the endpoint serves when it serves two chat models', async () => {
     writeFileSync(join(dir, 'graded.yaml'), suite);
     server.onModels(() => ({ ids: ['judge-a', 'judge-b'] }));
-    const res = await droidcheck(['run', join(dir, 'graded.yaml'), '--no-cache', '-o', join(dir, 'reports-two')], {
+    const res = await cli(['run', join(dir, 'graded.yaml'), '--no-cache', '-o', join(dir, 'reports-two')], {
       env: { OPENAI_BASE_URL: server.url },
       cwd: dir,
     });

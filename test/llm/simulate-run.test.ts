@@ -1,5 +1,5 @@
 /**
- * `simulate:` scenarios through `droidcheck run` (the real CLI, the embedded emulator on
+ * `simulate:` scenarios through `droidcheck run` (the CLI in process, the embedded emulator on
  * loopback, the fake OpenAI-compatible server playing the customer and the judge): a simulated
  * purchase passes in sync and async, each customer line one answer turn with its latency, the
  * conversation in report.json and as a chat in report.html; without a model the run stops
@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ReportDocument } from '../../src/report/index.js';
-import { droidcheck } from '../helpers/cli.js';
+import { cliInProcess as cli } from '../helpers/in-process-cli.js';
 import { isCustomerRequest, playCustomer, startFakeOpenAi, type FakeOpenAi } from './fake-openai.js';
 
 const KEY = 'sk-test-simulate-run-key-1a2b3c4d5e6f';
@@ -48,10 +48,10 @@ describe('simulate: in droidcheck run', () => {
     it(`passes a simulated purchase (${mode}) with its conversation in report.json and report.html`, async () => {
       const out = join(dir, `out-${mode}`);
       const before = fake.chatRequests().filter(isCustomerRequest).length;
-      const r = await droidcheck(
-        ['run', 'suite.yaml', '--mode', mode, '--judge-model', 'm-1', '--no-cache', '-o', out],
-        { cwd: dir, env: env() },
-      );
+      const r = await cli(['run', 'suite.yaml', '--mode', mode, '--judge-model', 'm-1', '--no-cache', '-o', out], {
+        cwd: dir,
+        env: env(),
+      });
       expect(r.code, r.stdout + r.stderr).toBe(0);
       expect(fake.chatRequests().filter(isCustomerRequest).length - before).toBe(3); // two lines and the stop
       const report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as ReportDocument;
@@ -80,7 +80,7 @@ describe('simulate: in droidcheck run', () => {
   it('shows a failed conversation line by line on the console', async () => {
     const suite = SUITE.replace('turns: { lte: 3 }', 'turns: { gte: 3 }');
     await writeFile(join(dir, 'failing.yaml'), suite);
-    const r = await droidcheck(
+    const r = await cli(
       [
         'run',
         'failing.yaml',
@@ -111,7 +111,7 @@ describe('simulate: in droidcheck run', () => {
         .filter((l) => !l.includes('transcript:'))
         .join('\n'),
     );
-    const r = await droidcheck(['run', 'unjudged.yaml', '-o', join(dir, 'out-none')], { cwd: dir });
+    const r = await cli(['run', 'unjudged.yaml', '-o', join(dir, 'out-none')], { cwd: dir });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(
       /unjudged\.yaml:4:5: "simulate" needs a chat model to play the customer: pass --simulator-model or --judge-model/,

@@ -1,5 +1,5 @@
 /**
- * The shop policy end to end, through the CLI (dist/cli/main.js) against a real service on
+ * The shop policy end to end, through the CLI (in process) against a real service on
  * 127.0.0.1: the alternative implementation behind a proxy that, flawed, lets its carts drift
  * from the price list, leaves the fee out of a total and promises a "legally binding" refund
  * (test/helpers/policy-shop.ts). `droidcheck run --policy` reports each as a finding with its
@@ -11,7 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { parseReportDocument, type ReportDocument } from '../../src/report/index.js';
-import { droidcheck, freePort, REPO } from '../helpers/cli.js';
+import { freePort, REPO } from '../helpers/cli.js';
+import { cliInProcess as cli } from '../helpers/in-process-cli.js';
 import { ALT_POLICY, POLICY_SUITE, type PolicyShop, startPolicyShop } from '../helpers/policy-shop.js';
 
 const SECRET = 'policy-webhook-secret-0123456789abcdefgh';
@@ -39,7 +40,7 @@ async function against(
   const port = await freePort();
   const shop = await startPolicyShop({ flawed, receiver: `http://127.0.0.1:${port}`, secret: SECRET });
   shops.push(shop);
-  const res = await droidcheck(
+  const res = await cli(
     [
       ...command,
       ...suites,
@@ -148,8 +149,8 @@ const policyFailures = (report: ReportDocument): string[] =>
 describe('no false findings', () => {
   it("every shipped scenario against the embedded emulator, with the demo shop's policy init writes: 0 violations", async () => {
     const project = join(dir, 'init');
-    expect((await droidcheck(['init', project])).code).toBe(0);
-    const res = await droidcheck(['run', join(REPO, 'scenarios'), '--reporter', 'json', '-o', 'out'], {
+    expect((await cli(['init', project])).code).toBe(0);
+    const res = await cli(['run', join(REPO, 'scenarios'), '--reporter', 'json', '-o', 'out'], {
       cwd: project,
       maxMs: 120_000,
     });
@@ -199,7 +200,7 @@ describe('every answer of a steps scenario', () => {
       join(project, 'shop.yaml'),
       'currency: THB\ncatalogue:\n  - { name: Oxford shirt, price: 990 }\nforbidden: ["/oxford shirts?/i"]\n',
     );
-    const res = await droidcheck(['run', 'suite.yaml', '--policy', 'shop.yaml', '--reporter', 'json', '-o', 'out'], {
+    const res = await cli(['run', 'suite.yaml', '--policy', 'shop.yaml', '--reporter', 'json', '-o', 'out'], {
       cwd: project,
       maxMs: 120_000,
     });

@@ -1,19 +1,19 @@
 /**
- * `droidcheck redteam --strategy adaptive` through the real CLI (built dist/, a child process in
- * a directory of its own, with the shop's policy there) against the embedded emulator, the
- * attacker played by a scripted OpenAI-compatible server on 127.0.0.1: the attack escalates over
- * several turns, the attacker is shown each answer before its next message, every turn is judged
- * by the list price and the policy's rules (the discount is found at the turn it is granted, as
- * a max-discount violation), the same seed and the model cache replay the same attack without a
- * model call, the robust emulator resists every turn, and without a chat model the command
- * refuses to start (exit 2) naming the option and the variable that name one.
+ * `droidcheck redteam --strategy adaptive` through the CLI (in process, in a directory of its
+ * own, with the shop's policy there) against the embedded emulator, the attacker played by a
+ * scripted OpenAI-compatible server on 127.0.0.1: the attack escalates over several turns, the
+ * attacker is shown each answer before its next message, every turn is judged by the list price
+ * and the policy's rules (the discount is found at the turn it is granted, as a max-discount
+ * violation), the same seed and the model cache replay the same attack without a model call, the
+ * robust emulator resists every turn, and without a chat model the command refuses to start
+ * (exit 2) naming the option and the variable that name one.
  */
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ReportDocument } from '../../src/report/index.js';
-import { droidcheck } from '../helpers/cli.js';
+import { cliInProcess as cli } from '../helpers/in-process-cli.js';
 import { startFakeOpenAi, type FakeOpenAi } from '../llm/fake-openai.js';
 
 /** One product of the demo shop at its price (scenarios/emulator-profile.yaml). */
@@ -50,7 +50,7 @@ const readReport = async (out: string): Promise<ReportDocument> =>
   JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as ReportDocument;
 
 const adaptive = (out: string, ...args: string[]) =>
-  droidcheck(
+  cli(
     [
       'redteam',
       '--strategy',
@@ -127,12 +127,12 @@ describe('droidcheck redteam --strategy adaptive', () => {
 
   it('without a chat model (or with --rephrase), refuses before sending anything: exit 2, naming the option and the variable', async () => {
     await mkdir(join(dir, 'none'), { recursive: true });
-    const r = await droidcheck(['redteam', '--strategy', 'adaptive', '-o', join(dir, 'none')], { cwd: dir });
+    const r = await cli(['redteam', '--strategy', 'adaptive', '-o', join(dir, 'none')], { cwd: dir });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('--strategy adaptive needs a chat model to play the attacker: pass --simulator-model');
     expect(r.stderr).toContain('OPENAI_BASE_URL');
     expect(r.stderr).not.toMatch(/\n\s+at /);
-    const both = await droidcheck(
+    const both = await cli(
       ['redteam', '--strategy', 'adaptive', '--rephrase', '--judge-model', 'j', '-o', join(dir, 'none')],
       { cwd: dir, env: { OPENAI_BASE_URL: fake.url } },
     );

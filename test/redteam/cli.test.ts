@@ -1,5 +1,5 @@
 /**
- * `droidcheck redteam` through the real CLI (built dist/, a child process) against the embedded
+ * `droidcheck redteam` through the CLI (runProgram, in process) against the embedded
  * emulator on loopback: the robust emulator gives no finding (exit 0); with its planted
  * weaknesses each deterministic category finds its weakness (exit 1), with the conversation to
  * reproduce it in report.json and a failing JUnit testcase per category; a usage mistake is exit
@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ReportDocument } from '../../src/report/index.js';
-import { droidcheck } from '../helpers/cli.js';
+import { cliInProcess as cli } from '../helpers/in-process-cli.js';
 import { startFakeOpenAi, PASS_VERDICT, type FakeOpenAi } from '../llm/fake-openai.js';
 
 const KEY = 'sk-test-redteam-cli-key-5f6e7d8c9b0a';
@@ -48,7 +48,7 @@ async function reportTexts(out: string): Promise<string[]> {
 describe('droidcheck redteam against the embedded emulator', () => {
   it('finds nothing in the robust emulator, judged categories included (async), and keeps the key out of every report: exit 0', async () => {
     const out = join(dir, 'robust');
-    const r = await droidcheck(
+    const r = await cli(
       [
         'redteam',
         '--attempts',
@@ -85,7 +85,7 @@ describe('droidcheck redteam against the embedded emulator', () => {
 
   it('finds each planted weakness with the conversation that reproduces it: exit 1, one failing JUnit testcase per category', async () => {
     const out = join(dir, 'weak');
-    const r = await droidcheck([
+    const r = await cli([
       'redteam',
       '--attempts',
       '3',
@@ -136,7 +136,7 @@ describe('droidcheck redteam against the embedded emulator', () => {
     ];
     for (const [args, message] of cases) {
       const out = join(dir, 'usage');
-      const r = await droidcheck(['redteam', ...args, '-o', out]);
+      const r = await cli(['redteam', ...args, '-o', out]);
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.stderr).toMatch(message);
       expect(r.stderr).not.toMatch(/\n\s+at /); // no stack trace

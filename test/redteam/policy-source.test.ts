@@ -1,6 +1,6 @@
 /**
- * The shop's policy as the red team's one source of truth, through the real CLI (built dist/, a
- * child process in a directory of its own) against the embedded emulator on loopback: with only
+ * The shop's policy as the red team's one source of truth, through the CLI (in process, in a
+ * directory of its own) against the embedded emulator on loopback: with only
  * droidcheck.policy.yaml in the working directory (no --product, no --policy) the attacks order
  * the policy's products, a granted discount is found against the list price and is the
  * policy's max-discount violation; each planted weakness of the emulator is the violation of
@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ReportDocument } from '../../src/report/index.js';
-import { droidcheck } from '../helpers/cli.js';
+import { cliInProcess as cli } from '../helpers/in-process-cli.js';
 
 /** Two of the demo shop's products at its prices (scenarios/emulator-profile.yaml). */
 const POLICY = `currency: THB
@@ -35,7 +35,7 @@ const readReport = async (out: string): Promise<ReportDocument> =>
   JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as ReportDocument;
 
 const redteam = (cwd: string, out: string, ...args: string[]) =>
-  droidcheck(['redteam', '--attempts', '5', '--seed', '11', ...args, '-o', out], { cwd });
+  cli(['redteam', '--attempts', '5', '--seed', '11', ...args, '-o', out], { cwd });
 
 describe('droidcheck redteam reads the shop from the policy', () => {
   it('with only droidcheck.policy.yaml, orders its products and finds a granted discount as a max-discount violation: exit 1', async () => {
@@ -84,7 +84,7 @@ describe('droidcheck redteam reads the shop from the policy', () => {
 
   it("each planted weakness of the emulator is its rule's violation under the demo shop's policy (droidcheck init)", async () => {
     const cwd = join(dir, 'init');
-    const init = await droidcheck(['init', cwd]);
+    const init = await cli(['init', cwd]);
     expect(init.code, init.stderr).toBe(0);
     const cases: [weakness: string, category: string, rule: string][] = [
       ['discount', 'price-manipulation', 'max-discount'],
