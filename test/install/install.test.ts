@@ -7,17 +7,22 @@
  * init && droidcheck run` exits 0. Everything `run` needs (the emulator's profile, the worker
  * thread, uPlot for report.html) must ship in the tarball: nothing is read from the repository.
  *
+ * The copy starts from this checkout's dist/ (what today's sources compile to) and its build
+ * record (dist/.tsbuildinfo), as a developer's checkout would, so prepack's build is incremental (a few seconds of CPU instead of
+ * a build from nothing); a comment added to the copy's src/cli/main.ts makes that build emit
+ * main.js again, and the packed main.js must carry it: prepack did build what was packed.
+ *
  * The packed package.json has no `prepare` script (prepack takes it out, postpack puts the file
  * back byte for byte): the installed package has nothing to build, and npm (11.x) would otherwise
  * warn on every install that the script is "not yet covered by allowScripts". A clone's `npm ci`
  * keeps building dist/ through `prepare`. Installing fetches the dependencies from the npm
- * registry (or its cache). Takes 1-2 min (the build is most of it).
+ * registry (or its cache).
  */
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { cp, mkdir, mkdtemp, readFile, readdir, rm, symlink } from 'node:fs/promises';
+import { existsSync, statSync } from 'node:fs';
+import { cp, mkdir, mkdtemp, readFile, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO } from '../helpers/cli.js';
@@ -26,6 +31,9 @@ const exec = promisify(execFile);
 
 /** The scripts npm runs when a package is installed (npm's install scripts, `prepare` included). */
 const INSTALL_SCRIPTS = ['preinstall', 'install', 'postinstall', 'prepare'];
+
+/** Added to the copy's src/cli/main.ts: in the packed dist/cli/main.js only if prepack built it. */
+const BUILT_BY_PREPACK = '// built by prepack in the install test';
 
 describe('install from the packed tarball', () => {
   let dir: string;
@@ -52,6 +60,21 @@ describe('install from the packed tarball', () => {
     });
     for (const file of stdout.split('\0').filter((f) => f !== '' && existsSync(join(REPO, f))))
       await cp(join(REPO, file), join(clone, file));
+    // Only what today's sources compile to: a file left in dist/ by a source since removed or
+    // renamed would ship in this tarball and not in one packed from a fresh clone.
+    const fromSource = (path: string): boolean => {
+      const out = relative(join(REPO, 'dist'), path);
+      const source = out.replace(/(\.d)?\.ts\.map$|\.d\.ts$|\.js(\.map)?$/, '.ts');
+      return (
+        out === '' ||
+        out === '.tsbuildinfo' ||
+        statSync(path).isDirectory() ||
+        (source !== out && existsSync(join(REPO, 'src', source)))
+      );
+    };
+    await cp(join(REPO, 'dist'), join(clone, 'dist'), { recursive: true, filter: fromSource });
+    const main = join(clone, 'src', 'cli', 'main.ts');
+    await writeFile(main, (await readFile(main, 'utf8')).replace(/^(#!.*\n)/, `$1${BUILT_BY_PREPACK}\n`));
     await symlink(join(REPO, 'node_modules'), join(clone, 'node_modules'));
     // A user's shell: the installed bin first on PATH, no CI variables, no secrets.
     env = {
@@ -76,7 +99,9 @@ describe('install from the packed tarball', () => {
     const [{ filename, files }] = JSON.parse(packed.stdout) as [{ filename: string; files: { path: string }[] }];
     const tarball = join(dir, filename);
     expect(existsSync(tarball)).toBe(true);
-    expect(files.map((f) => f.path)).toContain('dist/cli/main.js'); // built by prepack: the clone had no dist/
+    expect(files.map((f) => f.path)).toContain('dist/cli/main.js');
+    const packedMain = await exec('tar', ['-xzOf', tarball, 'package/dist/cli/main.js']);
+    expect(packedMain.stdout).toContain(BUILT_BY_PREPACK);
     // postpack put package.json back as it was.
     expect(await readFile(join(clone, 'package.json'), 'utf8')).toBe(manifest);
     expect(existsSync(join(clone, '.package.json.prepack'))).toBe(false);
