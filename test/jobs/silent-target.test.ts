@@ -1,6 +1,6 @@
 /**
  * No silent waits against a remote target whose webhooks do not reach droidcheck (the normal
- * state of a first try), through the real CLI against real loopback fake services:
+ * state of a first try), through the CLI (in process) against real loopback fake services:
  *
  * - a remote run that waits for webhooks on a random receiver port is refused before anything of
  *   the suite is sent (exit 2, naming the flags);
@@ -8,15 +8,17 @@
  *   first deadlines (exit 2, one sentence naming the receiver's URL and the setting), not after
  *   every request waited out its timeout; the accounting still adds up (else exit 70);
  * - a service that answers but does not forward messages: the portable "bot's reply through the
- *   message webhook" scenario fails after the 15 s message-webhook check, naming `/messages`,
- *   instead of waiting out its 180 s window.
+ *   message webhook" scenario fails after the message-webhook check (`--message-webhook-check`,
+ *   15 s by default, 2 s here), naming `/messages`, instead of waiting out its 180 s window.
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { resolveConfig } from '../../src/config/index.js';
 import { startAltService } from '../helpers/alt-service.js';
-import { droidcheck, freePort } from '../helpers/cli.js';
+import { freePort } from '../helpers/cli.js';
+import { cliInProcess as cli } from '../helpers/in-process-cli.js';
 import { startSettingsService, type SettingsService } from '../helpers/settings-service.js';
 
 const SECRET = 'silent-webhook-secret-0123456789abcdefgh';
@@ -53,7 +55,7 @@ describe('a remote run whose webhooks cannot arrive', () => {
   it('is refused before sending when the receiver would listen on a random port (exit 2, naming the flags)', async () => {
     const s = await silentService();
     const file = await suite(ASYNC_SUITE);
-    const res = await droidcheck(
+    const res = await cli(
       ['run', file, '--base-url', s.url, '--droid-id', String(s.droidId), '--reporter', 'console', '--no-warm-up'],
       { env: { DROID_API_TOKEN: s.token } },
     );
@@ -71,7 +73,7 @@ describe('a remote run whose webhooks cannot arrive', () => {
     const s = await silentService();
     const file = await suite(ASYNC_SUITE.replace('repeat: 12', 'repeat: 40'));
     const port = await freePort();
-    const res = await droidcheck(
+    const res = await cli(
       [
         'run',
         file,
@@ -116,7 +118,7 @@ describe('a remote run whose webhooks cannot arrive', () => {
     const s = await silentService();
     const file = await suite(ASYNC_SUITE.replace('repeat: 12', 'repeat: 1'));
     const port = await freePort();
-    const res = await droidcheck(
+    const res = await cli(
       [
         'run',
         file,
@@ -143,7 +145,8 @@ describe('a remote run whose webhooks cannot arrive', () => {
 });
 
 describe('a remote target that answers but does not forward messages', () => {
-  it('the portable reply scenario fails after the 15 s message-webhook check, naming /messages, not after the 180 s reply window', async () => {
+  it('the portable reply scenario fails after the message-webhook check (15 s by default), naming /messages, not after the 180 s reply window', async () => {
+    expect(resolveConfig('run', {}, {}).messageWebhookCheckMs).toBe(15_000);
     const port = await freePort();
     const service = await startAltService({
       answerWebhook: { url: `http://127.0.0.1:${port}/webhook`, secret: SECRET },
@@ -154,7 +157,7 @@ describe('a remote target that answers but does not forward messages', () => {
     const reportDir = await mkdtemp(join(tmpdir(), 'droidcheck-silent-out-'));
     closers.push(() => rm(reportDir, { recursive: true, force: true }));
     const t0 = performance.now();
-    const res = await droidcheck(
+    const res = await cli(
       [
         'run',
         'scenarios/steps/conversation.yaml',
@@ -173,6 +176,8 @@ describe('a remote target that answers but does not forward messages', () => {
         '-o',
         reportDir,
         '--no-warm-up',
+        '--message-webhook-check',
+        '2s',
       ],
       {
         env: { DROID_API_TOKEN: service.token, DROID_WEBHOOK_SECRET: SECRET, DROID_VERIFY_TOKEN: VERIFY },
@@ -181,12 +186,12 @@ describe('a remote target that answers but does not forward messages', () => {
     const wallMs = performance.now() - t0;
     expect(res.code, res.stderr + res.stdout).toBe(1);
     expect(res.stdout).toContain(
-      "no message webhook delivery in 15 s, not even the copy of customer 5's own message: configure the Automation Panel's message webhook as https://tunnel.example/messages with the verify token",
+      "no message webhook delivery in 2 s, not even the copy of customer 5's own message: configure the Automation Panel's message webhook as https://tunnel.example/messages with the verify token",
     );
     expect(res.stdout).not.toContain(VERIFY);
     expect(service.stats.messagesForwarded).toBe(0);
-    // It waited the 15 s check; had it waited the scenario's 180 s instead, the spawner's hang
-    // bound (HANG_MS, 120 s) would have killed it: code null above.
-    expect(wallMs).toBeGreaterThan(14_000);
+    // It waited the 2 s check; had it waited the scenario's 180 s instead, the hang bound
+    // (HANG_MS, 120 s) would have failed the run above.
+    expect(wallMs).toBeGreaterThan(1_900);
   });
 });
