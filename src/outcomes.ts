@@ -22,6 +22,13 @@ export const OUTCOMES = [
 ] as const;
 export type Outcome = (typeof OUTCOMES)[number];
 
+/**
+ * A request that ended with a verdict to give: sent and ended, not `not-sent` nor `interrupted`.
+ * The tally counts these as passed or failed; the report's sections of kept records (pass rates,
+ * parity, accuracy) read only these.
+ */
+export const hasVerdict = (outcome: Outcome): boolean => outcome !== 'not-sent' && outcome !== 'interrupted';
+
 /** A zero count for every outcome name. */
 export function zeroOutcomes(): Record<Outcome, number> {
   return Object.fromEntries(OUTCOMES.map((o) => [o, 0])) as Record<Outcome, number>;

@@ -86,8 +86,8 @@ export type BuildReportOptions = Partial<
 export function exitCodeOf(doc: Omit<ReportDocument, 'exitCode'>, interrupted: boolean): number {
   return exitCodeFor({
     interrupted,
-    // Capacity is judged on its rate curve; answers that miss an expectation do not decide it.
-    failed: doc.kind === 'capacity' ? 0 : doc.summary.failed,
+    // A capacity section judges the answers itself (its curve's --min-pass-rate): failed answers do not decide beside it.
+    failed: doc.capacity ? 0 : doc.summary.failed,
     thresholds: doc.thresholds,
     ...(doc.passRates && { passRatesPassed: doc.passRates.passed }),
     regressed: doc.comparison?.regressed ?? false,

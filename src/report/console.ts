@@ -16,7 +16,7 @@ import { formatMs } from '../units.js';
 import { formatValue } from './format-value.js';
 import { groupFailures } from './failure-groups.js';
 import { reportHeadline } from './headline.js';
-import { measuresRequests } from './sections/common.js';
+import { countsRequests } from './sections/common.js';
 import { SECTIONS, type ReportDocument } from './sections/index.js';
 import type { ScenarioEntry } from './sections/scenarios.js';
 import { suiteCounts, suiteLines } from './suite-lines.js';
@@ -129,8 +129,8 @@ function failureLines(report: ReportDocument, paint: Paint): string[] {
 export function renderConsoleSummary(report: ReportDocument, opts: ConsoleSummaryOptions = {}): string {
   const paint = opts.color ? ansiPaint : plainPaint;
   const verbose = opts.verbose ?? false;
-  // A job that sends no engine requests (webhook-policy): its sections, and its verdict.
-  if (!measuresRequests(report.kind)) {
+  // A report that counts no requests (webhook-policy's probes are none): its sections, and its verdict.
+  if (!countsRequests(report)) {
     const views = consoleViews(report, verbose).flatMap((v) => consoleLines(v, paint));
     const last = `droidcheck ${report.kind}: ${reportHeadline(report).verdict} in ${formatMs(report.durationMs)} · exit ${report.exitCode}`;
     return `${[...views, '', last].join('\n')}\n`;

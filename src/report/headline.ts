@@ -5,7 +5,7 @@
  */
 import { notJudgedSummary } from '../metrics/index.js';
 import { formatMs } from '../units.js';
-import { measuresRequests } from './sections/common.js';
+import { countsRequests } from './sections/common.js';
 import type { ReportDocument } from './sections/index.js';
 import { plural } from './view.js';
 
@@ -25,8 +25,9 @@ export interface Headline {
 
 export function reportHeadline(report: ReportDocument): Headline {
   const took = `in ${formatMs(report.durationMs)}, started ${report.startedAt}`;
-  if (!measuresRequests(report.kind)) {
-    const probes = report.webhookPolicy?.probes.length ?? 0;
+  // Probes and no requests: a webhook-policy measurement (its probes are no tallied requests).
+  if (!countsRequests(report) && report.webhookPolicy) {
+    const probes = report.webhookPolicy.probes.length;
     return {
       verdict: report.exitCode === 0 ? 'measured' : 'not measured',
       sent: `${plural(probes, 'probe')}, one async answer each, ${took}.`,

@@ -21,7 +21,7 @@ import {
 } from './html-charts.js';
 import { failuresHtml } from './html-failures.js';
 import { reportHeadline } from './headline.js';
-import { measuresRequests } from './sections/common.js';
+import { countsRequests } from './sections/common.js';
 import { CHAT_CSS, chatHtml } from './html-chat.js';
 import type { ReportDocument } from './sections/index.js';
 import type { ScenarioEntry } from './sections/scenarios.js';
@@ -95,7 +95,7 @@ export function renderHtmlReport(report: ReportDocument): string {
   const { js, css } = uplotAssets();
   const views = sectionViews(report);
   const verdict = `<span class="${report.exitCode === 0 ? 'pass' : 'fail'}">exit ${report.exitCode}</span>`;
-  const failures = measuresRequests(report.kind) ? failuresHtml(report) : '';
+  const failures = countsRequests(report) ? failuresHtml(report) : '';
   const contract = contractHtml(report);
   const ids = [
     ...(failures ? ['failures'] : []),

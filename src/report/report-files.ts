@@ -60,7 +60,7 @@ export async function compareReportFiles(
   const redteam = [
     [basePath, base],
     [currentPath, current],
-  ].find(([, r]) => (r as ReportDocument).kind === 'redteam');
+  ].find(([, r]) => (r as ReportDocument).redteam !== undefined);
   if (redteam)
     throw new UsageError(
       `compare: ${String(redteam[0])} is a redteam report, and compare reads run, load and capacity reports only; run droidcheck redteam again with the same --seed and read its findings`,

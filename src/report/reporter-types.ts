@@ -58,8 +58,8 @@ export interface ReporterOptions {
   stderr?: Writable & { isTTY?: boolean };
   /** Applied to every line the NDJSON reporter writes (src/redact.ts). */
   redact?: (text: string) => string;
-  /** NDJSON answer policy: `all` (run), `failed` (load, capacity) or `none`. */
-  answers?: AnswerPolicy;
+  /** What results.ndjson keeps of the answers: `all` (the default), `failed` (those of failed requests) or `none`. */
+  ndjsonAnswers?: AnswerPolicy;
   /** Plain progress lines at most this often, ms (load `--progress`). */
   progressIntervalMs?: number;
 }

@@ -92,7 +92,7 @@ function createNdjsonReporter(opts: ReporterOptions): Reporter {
     async onRunStart() {
       writer = await NdjsonWriter.open(path, {
         ...(opts.redact && { redact: opts.redact }),
-        answers: opts.answers ?? 'all',
+        answers: opts.ndjsonAnswers ?? 'all',
       });
     },
     onResult(record, warmup) {

@@ -46,14 +46,18 @@ export interface SectionInput {
   /** Settings of the job (config/settings.ts publicSettings: no secrets). */
   settings: Record<string, unknown>;
   tally: TallySnapshot;
-  /** Every record of a run (plan order); gives the scenario entries, pass rates, parity and accuracy. */
+  /**
+   * Every record of a job that keeps them (`run`: plan order); gives the scenario entries, pass
+   * rates, parity, accuracy and answers. Absent: the records were streamed away (a load), and the
+   * sections that need them are left out.
+   */
   records?: readonly RequestRecord[];
   latency: LatencyRecorder;
   receiver: ReceiverStats;
   accounting?: Accounting;
   /** User thresholds, e.g. `["ack.p99 < 100ms"]`. */
   thresholds?: readonly string[];
-  /** Judge the spec's limits too. Default true (false for capacity, which has its own criteria). */
+  /** Judge the spec's limits too. Default true (a job that has criteria of its own, capacity, says false). */
   defaultThresholds?: boolean;
   /** The suites that were planned: pass-rate requirements and expected intents. */
   suites?: readonly Suite[];

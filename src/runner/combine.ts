@@ -64,7 +64,7 @@ export function combineResults(results: readonly EngineResult[]): EngineResult {
     durationMs: sum.durationMs,
     measuredMs: sum.measuredMs,
     planned: undefined,
-    records: results.flatMap((r) => r.records),
+    records: results.every((r) => r.records) ? results.flatMap((r) => r.records ?? []) : undefined,
     tally: {
       requests: sum.requests,
       sent: sum.sent,

@@ -113,8 +113,8 @@ export interface EngineResult {
   /** Sending time after the warm-up, ms: the denominator of achieved rates. */
   measuredMs: number;
   planned: number | undefined;
-  /** Every record in plan order (with `keepRecords`), `not-sent` ones included. */
-  records: RequestRecord[];
+  /** Every record in plan order, `not-sent` ones included, with `keepRecords`; undefined without (they went to the sinks only). */
+  records: RequestRecord[] | undefined;
   tally: TallySnapshot;
   latency: LatencyRecorder;
   /** Open model only: intended vs actual start of each measured request. */

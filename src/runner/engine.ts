@@ -102,7 +102,7 @@ export async function runEngine(o: EngineOptions): Promise<EngineResult> {
     durationMs: end - run.t0,
     measuredMs: times.measuredMs,
     planned: o.source.planned,
-    records: o.keepRecords ? run.records : [],
+    records: o.keepRecords ? run.records : undefined,
     tally,
     latency: run.latency.recorder,
     sendDelay: spec.kind === 'open' ? run.sendDelay : undefined,

@@ -10,7 +10,7 @@
  * interrupted = requests`.
  */
 import { InternalError } from '../errors.js';
-import { EXAMPLES_PER_SCENARIO, isOutcome, zeroOutcomes, type Outcome } from '../outcomes.js';
+import { EXAMPLES_PER_SCENARIO, hasVerdict, isOutcome, zeroOutcomes, type Outcome } from '../outcomes.js';
 import type { AnswerMode } from '../scenario/index.js';
 import type { RecordError, RequestRecord } from './types.js';
 
@@ -50,8 +50,6 @@ export interface TallySnapshot {
   contractViolations: number;
   scenarios: ScenarioTally[];
 }
-
-const hasVerdict = (o: Outcome): boolean => o !== 'not-sent' && o !== 'interrupted';
 
 /** The verdict of an ended record (see the module docs). */
 export function verdictOf(record: RequestRecord): 'passed' | 'failed' | 'judge-error' | 'none' {

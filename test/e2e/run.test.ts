@@ -61,8 +61,8 @@ describe('droidcheck run, end to end on 127.0.0.1', () => {
     const result = await runPlan({ client, receiver }, [suite], { concurrency: 4, timeoutMs: 10_000 });
 
     expect(result.records).toHaveLength(4); // 2 modes + async + sync
-    expect(result.records.every((r) => r.outcome === 'answered')).toBe(true);
-    const asyncRecords = result.records.filter((r) => r.mode === 'async');
+    expect(result.records!.every((r) => r.outcome === 'answered')).toBe(true);
+    const asyncRecords = result.records!.filter((r) => r.mode === 'async');
     expect(asyncRecords).toHaveLength(2);
     for (const r of asyncRecords) {
       expect(r.requestId).toMatch(/^tpa-/);
@@ -70,7 +70,7 @@ describe('droidcheck run, end to end on 127.0.0.1', () => {
       expect(r.ackMs).toBeGreaterThan(0);
       expect(r.answerMs!).toBeGreaterThanOrEqual(20);
     }
-    const byName = Object.fromEntries(result.records.map((r) => [`${r.scenario}/${r.mode}`, r]));
+    const byName = Object.fromEntries(result.records!.map((r) => [`${r.scenario}/${r.mode}`, r]));
     expect(byName['buys two Oxford shirts/sync']!.passed).toBe(true);
     expect(byName['buys two Oxford shirts/async']!.passed).toBe(true);
     expect(byName['greets/async']!.passed).toBe(true);
@@ -125,7 +125,7 @@ describe('droidcheck run, end to end on 127.0.0.1', () => {
     );
     const before = receiver.stats();
     const result = await runPlan({ client, receiver }, [suite], { timeoutMs: 10_000 });
-    const record = result.records[0]!;
+    const record = result.records![0]!;
     expect(record.outcome).toBe('answered');
     const body = JSON.stringify(record.answer);
     const dispatcher = new Agent();

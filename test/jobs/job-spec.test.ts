@@ -67,7 +67,7 @@ describe('the pipeline reads the spec, not the command', () => {
     const asLoad = config('as-load');
     const spec = runSpec(asLoad);
     const judged = await runJob(
-      { ...spec, judges: { ...spec.judges, defaultThresholds: false, answers: 'failed' } },
+      { ...spec, judges: { ...spec.judges, defaultThresholds: false }, ndjsonAnswers: 'failed' },
       asLoad,
       io,
     );
@@ -95,7 +95,8 @@ describe('the pipeline reads the spec, not the command', () => {
     };
     const summary = await runJob(spec, c, { stdout: sink(), stderr: sink(), env: {} });
     expect(summary.exitCode).toBe(0);
-    expect(summary.report.settings).toEqual({ what: 'nothing sent' });
+    // The spec's settings, and whether the spec's limits were judged (merge reads it).
+    expect(summary.report.settings).toEqual({ what: 'nothing sent', defaultThresholds: false });
     expect(summary.report.accounting).toMatchObject({ requests: 0, outcomes: 0 });
   });
 });

@@ -80,7 +80,7 @@ describe('import --table', () => {
       grader,
     });
     expect(run.records).toHaveLength(8);
-    expect(run.records.filter((r) => !r.passed).map((r) => [r.scenario, r.mode, r.failures])).toEqual([]);
+    expect(run.records!.filter((r) => !r.passed).map((r) => [r.scenario, r.mode, r.failures])).toEqual([]);
   });
 
   it('is refused with --turns conversation, and over an existing rows file without --force', async () => {

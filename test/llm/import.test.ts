@@ -130,11 +130,13 @@ describe('import from an emulator on loopback', () => {
       grader,
     });
     expect(run.records).toHaveLength(8);
-    const failed = run.records
-      .filter((r) => !r.passed)
+    const failed = run
+      .records!.filter((r) => !r.passed)
       .map((r) => ({ s: r.scenario, m: r.mode, o: r.outcome, f: r.failures.map((f) => f.message), j: r.judgeErrors }));
     expect(failed).toEqual([]);
-    expect(run.records.flatMap((r) => r.grades ?? []).map((g) => g.score)).toEqual(Array(8).fill(expect.closeTo(1, 5)));
+    expect(run.records!.flatMap((r) => r.grades ?? []).map((g) => g.score)).toEqual(
+      Array(8).fill(expect.closeTo(1, 5)),
+    );
     expect(llm.embeddingRequests().length).toBeGreaterThan(0);
   });
 

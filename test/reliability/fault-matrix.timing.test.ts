@@ -184,7 +184,7 @@ describe.concurrent('client retries against injected faults', () => {
     expect(t.retries + t.out.rejected).toBe(t.emu.injectedFaults);
     expect(t.emu.accepted).toBe(N - t.out.rejected);
     // Never a second acknowledgement for one record: accepted requests = records that got an ack.
-    expect(t.result.records.filter((r) => r.ackMs !== undefined)).toHaveLength(t.emu.accepted);
+    expect(t.result.records!.filter((r) => r.ackMs !== undefined)).toHaveLength(t.emu.accepted);
   });
 
   it('never retries an async submit whose connection was reset (it may have been accepted)', async () => {

@@ -120,7 +120,7 @@ export async function runAndTally(
   const byStatus = new Map<number, number>();
   let retries = 0;
   let slowAcks = 0;
-  for (const r of result.records) {
+  for (const r of result.records!) {
     retries += r.retries ?? 0;
     if (r.outcome === 'rejected' && r.httpStatus !== undefined)
       byStatus.set(r.httpStatus, (byStatus.get(r.httpStatus) ?? 0) + 1);

@@ -40,7 +40,11 @@ describe('renderHtmlReport', () => {
   it('escapes the five characters and JSON inside a script', () => {
     expect(escapeHtml(`<a href="x">'&'</a>`)).toBe('&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;');
     expect(scriptJson({ a: '</script><b>' })).toBe('{"a":"\\u003c/script>\\u003cb>"}');
-    expect(renderHtmlReport(buildReport(run([])))).toContain('No latencies recorded');
+    // Requests that ended without a latency (refused before any answer): the table says so.
+    const refused = record({ outcome: 'transport-error', passed: false, syncMs: undefined });
+    expect(renderHtmlReport(buildReport(run([refused])))).toContain('No latencies recorded');
+    // No request at all: no latency section (nothing was measured).
+    expect(renderHtmlReport(buildReport(run([])))).not.toContain('id="latency"');
   });
 
   it('derives percentile curves and histograms (shares add up to 100%) from the HDR histograms', () => {
@@ -193,7 +197,8 @@ describe('report.html of a load', () => {
         failures: [],
       }),
     ];
-    const html = renderHtmlReport(buildReport({ ...run(records), kind: 'load', records: [] }));
+    // A load streams its records away: it hands the report none, only its tally.
+    const html = renderHtmlReport(buildReport({ ...run(records), kind: 'load', records: undefined }));
     const failures = html.indexOf('<h2 id="failures">Failures (2 requests in 1 scenario)</h2>');
     expect(failures).toBeGreaterThan(0);
     expect(failures).toBeLessThan(html.indexOf('id="outcomes"'));

@@ -31,11 +31,11 @@ describe('scenarios/steps examples', () => {
     const suites = await loadSuites(['scenarios/steps']);
     expect(suites.map((s) => s.name).sort()).toEqual(['CRM', 'Conversation', 'Human takeover', 'Images']);
     const result = await runPlan({ client, receiver }, suites, { concurrency: 4, timeoutMs: 10_000 });
-    const failed = result.records
-      .filter((r) => !r.passed)
+    const failed = result
+      .records!.filter((r) => !r.passed)
       .map((r) => ({ s: r.scenario, m: r.mode, o: r.outcome, f: r.failures.map((f) => f.message), e: r.error }));
     expect(failed).toEqual([]);
-    expect(result.records.flatMap((r) => r.contractViolations)).toEqual([]);
-    expect(result.records.length).toBeGreaterThanOrEqual(6);
+    expect(result.records!.flatMap((r) => r.contractViolations)).toEqual([]);
+    expect(result.records!.length).toBeGreaterThanOrEqual(6);
   });
 });

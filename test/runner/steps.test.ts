@@ -180,7 +180,7 @@ describe('scenario steps on the emulator (127.0.0.1)', () => {
 
   it('the engine runs every repeat and keeps the accounting', async () => {
     const result = await runPlan({ client, receiver }, [suite], { concurrency: 1, timeoutMs: 10_000 });
-    expect(result.records.map((r) => [r.scenario, r.mode, r.repeat, r.passed])).toEqual([
+    expect(result.records!.map((r) => [r.scenario, r.mode, r.repeat, r.passed])).toEqual([
       ['human takeover', 'sync', 0, true],
       ['crm and images', 'sync', 0, true],
       ['conversation', 'sync', 0, true],

@@ -93,11 +93,9 @@ async function search(config: CapacityConfig, ctx: JobContext<CapacityConfig>): 
         stages: [{ durationMs: c.warmupMs + c.stepDurationMs, target: rate }],
         maxInFlight: c.maxInFlight,
       },
-      ackOnly: c.ackOnly,
       warmupMs: c.warmupMs,
       // The engine's default drain, plus the pauses of the longest conversation.
       drainTimeoutMs: drainTimeoutFor(config.timeoutMs) + pauseBudgetMs(ctx.suites),
-      skipGraded: true,
     });
     results.push(engine);
     if (engine.interrupted || engine.setupFailure) return undefined;

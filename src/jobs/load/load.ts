@@ -137,11 +137,9 @@ export function loadSpec(config: LoadConfig, startAtMs?: number, clock: Clock = 
                 segment: s.segment,
               }
             : { kind: 'closed', concurrency: m.concurrency, durationMs: m.durationMs, maxRequests: s.maxRequests },
-        ackOnly: s.ackOnly,
         warmupMs: s.warmupMs,
         // A conversation that arrived near the end also waits out its pauses (think:) before its last turn.
         drainTimeoutMs: s.drainTimeoutMs + pauseBudgetMs(ctx.suites),
-        skipGraded: true,
       });
       const load: LoadSection = {
         ...loadSection(traffic, m.kind === 'open' ? s.maxInFlight : undefined),

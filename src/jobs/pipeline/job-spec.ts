@@ -52,9 +52,7 @@ interface JobJudging {
   grader?: 'expectations' | 'oracles';
   /** `simulate:` scenarios may run (run only: under load each arrival would be a model conversation). Default false. */
   simulates?: boolean;
-  /** What results.ndjson keeps of the answers: every one (run), or (default) those of failed requests. */
-  answers?: 'all' | 'failed';
-  /** Async requests end at the acknowledgement (`--ack-only`): no answer webhook is awaited. Default false. */
+  /** Async requests end at the acknowledgement (`--ack-only`): no answer webhook is awaited, no expectation judged. Default false. */
   ackOnly?: boolean;
 }
 
@@ -110,7 +108,8 @@ export interface JobContext<C extends JobConfig = JobConfig> {
   /** The grader `judges.grader` asked for; undefined when none is needed or configured. */
   grader: Grader | undefined;
   /**
-   * How each request is sent (target, deadline, retries, a remote target's round trip: `ackServer`)
+   * How each request is sent (target, deadline, retries, a remote target's round trip: `ackServer`;
+   * from the spec's `judges`: ack-only, graded expectations left ungraded unless it grades them)
    * and what every job passes the engine alike: the reporters and live metrics as sinks, progress, signals.
    */
   engine: RequestOptions &
@@ -143,6 +142,8 @@ export interface JobSpec<C extends JobConfig = JobConfig> {
   settings(config: C): Record<string, unknown>;
   /** The progress reporter's line interval, ms (`load --progress`); undefined: the reporter's own. */
   progressMs?: number | undefined;
+  /** What results.ndjson keeps of the answers: every one (run), or (default) those of failed requests (a load's would fill the disk). */
+  ndjsonAnswers?: 'all' | 'failed';
   target?: TargetOptions;
   send(ctx: JobContext<C>): Promise<JobOutput>;
 }

@@ -50,7 +50,7 @@ import { openTarget, type Target } from './target.js';
 
 /** The reporters of `config` (the live progress bar first when none is named), as `spec` keeps answers and paces progress. */
 function createReporters(
-  spec: Pick<JobSpec, 'judges' | 'progressMs'>,
+  spec: Pick<JobSpec, 'ndjsonAnswers' | 'progressMs'>,
   config: JobConfig,
   io: JobIO,
   redact: (text: string) => string,
@@ -66,7 +66,7 @@ function createReporters(
       color: io.color ?? false,
       verbose: config.verbose,
       redact,
-      answers: spec.judges.answers ?? 'failed',
+      ndjsonAnswers: spec.ndjsonAnswers ?? 'failed',
       ...(spec.progressMs !== undefined && { progressIntervalMs: spec.progressMs }),
       ...(config.outputFile && { outputFile: config.outputFile }),
     }),
@@ -127,7 +127,7 @@ interface Prepared<C extends JobConfig> {
   /** Adds the secrets only known once the target is open. */
   addSecrets(more: (string | null | undefined)[]): void;
   log(line: string): void;
-  settings: Record<string, unknown>;
+  settings: Record<string, unknown> & { defaultThresholds: boolean };
   startedAt: string;
   /** The shop policy every answer is checked against (`--policy`, droidcheck.policy.yaml); undefined: none. */
   policy: PolicyJudge | undefined;
@@ -157,7 +157,11 @@ async function prepare<C extends JobConfig>(
     | undefined;
   const log = (line: string): void =>
     progress?.log ? progress.log(redact(line)) : void io.stderr.write(`${redact(line)}\n`);
-  const settings = spec.settings(config);
+  // Whether the spec's limits are judged, as the report's settings say it (merge judges them again so).
+  const settings = {
+    ...spec.settings(config),
+    defaultThresholds: config.defaultThresholds && spec.judges.defaultThresholds !== false,
+  };
   const startedAt = (io.clock ?? systemClock).wallNow().toISOString();
   // A job that reads no suite says nothing of which endpoint it uses: every one is checked.
   await preflight(config, log, io.stopSignal, spec.reads.deal === 'none' ? undefined : suites, io.clock);
@@ -230,6 +234,9 @@ function jobContext<C extends JobConfig>(
       messageWebhookCheckMs: config.messageWebhookCheckMs,
       firstAnswerTimeoutMs: config.firstAnswerTimeoutMs,
       log: p.log,
+      // How the spec judges, said once (job-spec.ts JobJudging): its engine runs read it from here.
+      ackOnly: spec.judges.ackOnly ?? false,
+      skipGraded: spec.judges.grader !== 'expectations',
       ...(p.policy && { policy: p.policy }),
       ...(io.clock && { clock: io.clock }),
       ...(config.target.kind === 'remote' && {
@@ -285,7 +292,7 @@ async function finish<C extends JobConfig>(
     receiver,
     accounting,
     thresholds: config.thresholds,
-    defaultThresholds: config.defaultThresholds && spec.judges.defaultThresholds !== false,
+    defaultThresholds: p.settings.defaultThresholds,
     suites: p.suites,
     ...(p.baseline && { baseline: p.baseline }),
     notes: traffic.notes,

@@ -20,8 +20,9 @@ export function runSpec(config: RunConfig): JobSpec<RunConfig> {
   return {
     kind: 'run',
     reads: { deal: 'scenarios', shard: config.shard },
-    judges: { grader: 'expectations', simulates: true, answers: 'all' },
+    judges: { grader: 'expectations', simulates: true },
     settings: publicSettings,
+    ndjsonAnswers: 'all',
     async send(ctx) {
       const source = PlanSource.of(ctx.suites, ctx.config.mode);
       await ctx.begin(source.planned);

@@ -28,6 +28,7 @@
  * one check; hit rate = checks that held / checks.
  */
 import { evaluatePlainExpectations, type Expectation, type Scenario, type Suite } from '../../scenario/index.js';
+import { hasVerdict } from '../../outcomes.js';
 import type { RequestRecord } from '../run-types.js';
 import { defineSection, fromEvery, type SectionInput } from '../section.js';
 import {
@@ -247,18 +248,23 @@ export function mergeAccuracy(inputs: readonly (AccuracyReport | undefined)[]): 
 }
 
 type Doc = { accuracy?: AccuracyReport };
-const hasVerdict = (r: RequestRecord): boolean => r.outcome !== 'not-sent' && r.outcome !== 'interrupted';
 
 export const accuracySection = defineSection({
   name: 'accuracy',
   fields: {
     accuracy: accuracySchema
       .optional()
-      .describe('intent precision/recall/f1, confusion table, cart/address hit rates (run)'),
+      .describe('intent precision/recall/f1, confusion table, cart/address hit rates, of the kept records (run)'),
   },
+  // From the records a job keeps (each answer against its scenario's expectations); none: no accuracy.
   compute: (input: SectionInput) =>
-    input.kind === 'run' && input.suites
-      ? { accuracy: computeAccuracy((input.records ?? []).filter(hasVerdict), input.suites) }
+    input.records && input.suites
+      ? {
+          accuracy: computeAccuracy(
+            input.records.filter((r) => hasVerdict(r.outcome)),
+            input.suites,
+          ),
+        }
       : {},
   merge: (docs: readonly Doc[]) => {
     const accuracy = mergeAccuracy(docs.map((d) => d.accuracy));

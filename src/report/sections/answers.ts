@@ -152,8 +152,9 @@ export const answersSection = defineSection({
         'run: per scenario x mode x repeat, the text, intents, cart and address of its last answer (every turn with --keep-answers), for compare; absent in load and capacity reports and in reports of droidcheck versions before it',
       ),
   },
-  compute: (input: { kind: string; records?: readonly RequestRecord[]; keepAnswers?: boolean }) =>
-    input.kind === 'run' && input.records ? { answers: answerEntries(input.records, input.keepAnswers ?? false) } : {},
+  // From the records a job keeps; a job that keeps none has no answers to compare.
+  compute: (input: { records?: readonly RequestRecord[]; keepAnswers?: boolean }) =>
+    input.records ? { answers: answerEntries(input.records, input.keepAnswers ?? false) } : {},
   merge: (docs: readonly Doc[]) => {
     const lists = fromEvery(docs, (d) => d.answers);
     return lists ? { answers: lists.flat() } : {};

@@ -15,11 +15,12 @@ import { OUTCOMES } from '../../outcomes.js';
 import { formatMs } from '../../units.js';
 
 /**
- * Whether a job's report is about the requests it sent through the engine (outcomes, latency,
- * passed and failed): every job but webhook-policy, whose probes measure the service's retries
- * and are not tallied as requests. Its report has no outcomes, latency or failures to show.
+ * Whether a report counts requests (outcomes, latency, passed and failed): false when its job
+ * sent none through the engine (webhook-policy's probes measure the service's retries and are no
+ * tallied requests; a load stopped before its first arrival), so those views have nothing to
+ * show. Decided from the figures, never from the job's kind.
  */
-export const measuresRequests = (kind: string | undefined): boolean => kind !== 'webhook-policy';
+export const countsRequests = (d: { summary: { requests: number } }): boolean => d.summary.requests > 0;
 
 export const obj = z.strictObject;
 export const ms = z.number().nonnegative().describe('milliseconds');

@@ -22,7 +22,7 @@ import {
 import { formatMs } from '../../units.js';
 import { defineSection } from '../section.js';
 import { span, type SectionView, type Text } from '../view.js';
-import { latencySummarySchema, measuresRequests, ms, obj } from './common.js';
+import { countsRequests, latencySummarySchema, ms, obj } from './common.js';
 import type { NetworkSection } from './network.js';
 
 const latencyEntrySchema = latencySummarySchema.extend({
@@ -121,7 +121,7 @@ function chartsOf(d: Doc, metrics: readonly LatencyMetric[]): Pick<SectionView, 
 }
 
 type Doc = {
-  kind?: string;
+  summary: { requests: number };
   latency: Record<LatencyMetric, LatencyEntry>;
   histograms: Histograms;
   network?: NetworkSection;
@@ -191,6 +191,6 @@ export const latencySection = defineSection({
       histograms: recorder.encodeAll(),
     };
   },
-  views: (d: Doc) => (measuresRequests(d.kind) ? [latencyView(d)] : []),
-  brief: (d: Doc) => (measuresRequests(d.kind) ? [latencyView(d, true)] : []),
+  views: (d: Doc) => (countsRequests(d) ? [latencyView(d)] : []),
+  brief: (d: Doc) => (countsRequests(d) ? [latencyView(d, true)] : []),
 });

@@ -12,6 +12,7 @@
  * - `language`: `customerInsight.user_language`.
  */
 import { z } from 'zod';
+import { hasVerdict } from '../../outcomes.js';
 import type { RequestRecord } from '../run-types.js';
 import { defineSection, fromEvery, type SectionInput } from '../section.js';
 import { code, span, type SectionView } from '../view.js';
@@ -174,13 +175,13 @@ function parityView(p: ParityReport, brief = false): SectionView {
 }
 
 type Doc = { parity?: ParityReport };
-const hasVerdict = (r: RequestRecord): boolean => r.outcome !== 'not-sent' && r.outcome !== 'interrupted';
 
 export const paritySection = defineSection({
   name: 'parity',
   fields: { parity: paritySchema.optional().describe('sync vs async answers of scenarios run in both modes (run)') },
+  // From the records a job keeps (a scenario's sync and async answers side by side); none: no parity.
   compute: (input: SectionInput) =>
-    input.kind === 'run' ? { parity: computeParity((input.records ?? []).filter(hasVerdict)) } : {},
+    input.records ? { parity: computeParity(input.records.filter((r) => hasVerdict(r.outcome))) } : {},
   merge: (docs: readonly Doc[]) => {
     const parity = mergeParity(docs.map((d) => d.parity));
     return parity ? { parity } : {};

@@ -19,6 +19,7 @@
  */
 import { z } from 'zod';
 import { wilsonInterval } from '../../metrics/index.js';
+import { hasVerdict } from '../../outcomes.js';
 import type { Suite } from '../../scenario/index.js';
 import { formatPercent } from '../../units.js';
 import type { AnswerMode, RequestRecord } from '../run-types.js';
@@ -329,19 +330,23 @@ function passRatesViews(p: PassRates, brief = false): SectionView[] {
 
 type Doc = { passRates?: PassRates };
 type Input = SectionInput & { records?: readonly RequestRecord[] };
-const hasVerdict = (r: RequestRecord): boolean => r.outcome !== 'not-sent' && r.outcome !== 'interrupted';
 
 export const passRatesSection = defineSection({
   name: 'passRates',
   fields: {
     passRates: passRatesSchema.optional().describe('pass rates per scenario x mode and per suite over repeats (run)'),
   },
+  // From the records a job keeps (each repeat of each scenario); a job that keeps none has no pass rates.
   compute: (input: Input) =>
-    input.kind === 'run'
+    input.records
       ? {
-          passRates: computePassRates((input.records ?? []).filter(hasVerdict), input.suites ?? [], {
-            failOnFlaky: input.failOnFlaky ?? false,
-          }),
+          passRates: computePassRates(
+            input.records.filter((r) => hasVerdict(r.outcome)),
+            input.suites ?? [],
+            {
+              failOnFlaky: input.failOnFlaky ?? false,
+            },
+          ),
         }
       : {},
   merge: (docs: readonly Doc[]) => {

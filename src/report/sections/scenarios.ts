@@ -338,9 +338,10 @@ export const scenariosSection = defineSection({
       .optional()
       .describe('per scenario x mode counts with failing examples (load, capacity)'),
   },
-  compute: (input: { kind: string; records?: readonly RequestRecord[]; tally: { scenarios: ScenarioTally[] } }) => ({
+  // One entry per kept record; a job that keeps none (its records streamed away) has the tally's counts instead.
+  compute: (input: { records?: readonly RequestRecord[]; tally: { scenarios: ScenarioTally[] } }) => ({
     scenarios: (input.records ?? []).map(scenarioEntry),
-    ...(input.kind !== 'run' && { tallies: input.tally.scenarios }),
+    ...(!input.records && { tallies: input.tally.scenarios }),
   }),
   merge: (docs: readonly Doc[]) => ({
     scenarios: docs.flatMap((d) => d.scenarios),

@@ -8,7 +8,7 @@ import { OUTCOMES, zeroOutcomes } from '../../outcomes.js';
 import type { Accounting, TallySnapshot } from '../run-types.js';
 import { defineSection } from '../section.js';
 import { span, pct, type SectionView } from '../view.js';
-import { count, measuresRequests, obj, outcomeCounts, type Assert, type Same } from './common.js';
+import { count, countsRequests, obj, outcomeCounts, type Assert, type Same } from './common.js';
 
 const summarySchema = obj({
   requests: count.describe('requests planned (run) or sent (load, capacity): the outcomes add up to it'),
@@ -80,16 +80,21 @@ function mergeAccounting(list: readonly Accounting[]): Accounting {
   };
 }
 
+/** What the summary's view reads: its fields, and the report's entries (scenarios.ts) to say whether it sent a plan. */
+type SummaryDoc = { summary: ReportSummary; accounting?: Accounting; scenarios: readonly unknown[] };
+
 /**
  * `answered 35 · failed (error payload) 1 · retries 2  (36 of 36 planned requests sent)`: the
  * `failed` outcome (the webhook carried the error payload, spec: Events) is named so, not to be
  * read as failed expectations; then a table of the outcomes that happened with their shares.
  */
-function outcomesView(d: { kind?: string; summary: ReportSummary; accounting?: Accounting }): SectionView {
+function outcomesView(d: SummaryDoc): SectionView {
   const s = d.summary;
   const shown = OUTCOMES.filter((o) => s.outcomes[o] > 0 || o === 'answered');
   const label = (o: string): string => (o === 'failed' ? 'failed (error payload)' : o);
-  const planned = d.kind === 'run' ? `${s.sent} of ${s.requests} planned requests sent` : `${s.sent} requests sent`;
+  // A job that kept its records sent a plan (one entry per planned request, those never sent included).
+  const planned =
+    d.scenarios.length > 0 ? `${s.sent} of ${s.requests} planned requests sent` : `${s.sent} requests sent`;
   const total = Math.max(1, s.requests);
   const bad = (o: string): boolean => o !== 'answered' && o !== 'interrupted' && o !== 'not-sent';
   return {
@@ -135,6 +140,5 @@ export const summarySection = defineSection({
     const accounting = docs.every((d) => d.accounting) ? mergeAccounting(docs.map((d) => d.accounting!)) : undefined;
     return { summary: mergeSummaries(docs.map((d) => d.summary)), ...(accounting && { accounting }) };
   },
-  views: (d: { kind?: string; summary: ReportSummary; accounting?: Accounting }) =>
-    measuresRequests(d.kind) ? [outcomesView(d)] : [],
+  views: (d: SummaryDoc) => (countsRequests(d) ? [outcomesView(d)] : []),
 });

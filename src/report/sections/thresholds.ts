@@ -81,7 +81,7 @@ type Judged = {
   byTurnHistograms?: ByTurnFields['byTurnHistograms'];
   policy?: PolicySection;
 };
-type Doc = Judged & { kind: string; settings: Record<string, unknown>; thresholds: ThresholdResult[] };
+type Doc = Judged & { settings: Record<string, unknown>; thresholds: ThresholdResult[] };
 
 const TONE: Record<ThresholdStatus, Tone> = {
   passed: 'ok',
@@ -122,7 +122,7 @@ export const thresholdsSection = defineSection({
   name: 'thresholds',
   fields: { thresholds: z.array(thresholdResultSchema) },
   compute: (input: SectionInput, doc: Judged) => ({
-    thresholds: judge(input.thresholds ?? [], doc, input.defaultThresholds ?? input.kind !== 'capacity'),
+    thresholds: judge(input.thresholds ?? [], doc, input.defaultThresholds ?? true),
   }),
   merge: (docs: readonly Doc[], merged: Judged, opts: MergeReportsOptions) => {
     const first = docs[0]!;
@@ -131,7 +131,8 @@ export const thresholdsSection = defineSection({
       ...new Set([...docs.flatMap((d) => d.thresholds.map((t) => t.expression)), ...(opts.thresholds ?? [])]),
     ].filter((e) => !defaults.has(e));
     return {
-      thresholds: judge(expressions, merged, first.kind !== 'capacity' && first.settings.defaultThresholds !== false),
+      // Whether the spec's limits were judged is in every report's settings (jobs/pipeline/pipeline.ts).
+      thresholds: judge(expressions, merged, first.settings.defaultThresholds !== false),
     };
   },
   views: (d: Doc) =>

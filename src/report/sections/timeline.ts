@@ -117,7 +117,7 @@ function mergeTimelines(timelines: readonly Timeline[]): Timeline | undefined {
   return { intervalMs, points };
 }
 
-type Doc = { kind?: string; timeline?: Timeline };
+type Doc = { timeline?: Timeline; load?: unknown };
 
 /** One line: the interval, the peak rate and in flight (and open conversations); HTML draws the charts. */
 function timelineView(d: Doc): SectionView[] {
@@ -155,7 +155,7 @@ export const timelineSection = defineSection({
     return timeline ? { timeline } : {};
   },
   views: (d: Doc) => timelineView(d),
-  // A run's rate is its concurrency's consequence, not a figure it set out to reach: the line
-  // matters to a load or a capacity search, whose subject is the rate.
-  brief: (d: Doc) => (d.kind === 'run' ? [] : timelineView(d)),
+  // The line matters to a report whose subject is a rate (its load section: a load or a capacity
+  // search); elsewhere the rate is the concurrency's consequence, not a figure set out to reach.
+  brief: (d: Doc) => (d.load ? timelineView(d) : []),
 });
