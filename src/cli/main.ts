@@ -26,8 +26,19 @@ if (major < 22 || (major === 22 && minor < 12)) {
   );
 }
 
+/**
+ * Exits with `code` once stdout and stderr have handed everything written to the OS: a pipe (`|
+ * jq`) takes what was written asynchronously, and an exit before that would cut the output (at
+ * 64 KiB: `schema --report` is larger). A closed pipe ends the wait too.
+ */
+function exitAfterOutput(code: number): void {
+  let open = 2;
+  const flushed = (): void => {
+    if (--open === 0) process.exit(code);
+  };
+  process.stdout.write('', flushed);
+  process.stderr.write('', flushed);
+}
+
 // Exit explicitly: a keep-alive socket or a timer left by a target must not hold the process.
-runProgram(process.argv, ctx).then(
-  (code) => process.exit(code),
-  () => process.exit(EXIT.INTERNAL),
-);
+runProgram(process.argv, ctx).then(exitAfterOutput, () => exitAfterOutput(EXIT.INTERNAL));

@@ -10,6 +10,7 @@ import { reportError } from '../../src/cli/run-program.js';
 import type { CliContext } from '../../src/cli/shared.js';
 import { InternalError, ScenarioError, UsageError } from '../../src/errors.js';
 import { TOOL_VERSION } from '../../src/report/index.js';
+import { droidcheck } from '../helpers/cli.js';
 import { cliInProcess } from '../helpers/in-process-cli.js';
 
 function context(env: NodeJS.ProcessEnv = {}): CliContext & { text(): string } {
@@ -80,5 +81,16 @@ describe('--version', () => {
     const r = await cliInProcess(['--version']);
     expect(r).toEqual({ code: 0, stdout: `${pkg.version}\n`, stderr: '' });
     expect(TOOL_VERSION).toBe(pkg.version);
+  });
+});
+
+describe('the binary', () => {
+  it('exits only once its output is written: a piped report schema (147 KB) arrives whole', async () => {
+    const r = await droidcheck(['schema', '--report']);
+    expect(r.code).toBe(0);
+    expect(r.stdout.length).toBeGreaterThan(65_536);
+    expect(JSON.parse(r.stdout)).toEqual(
+      JSON.parse(await readFile(new URL('../../report.schema.json', import.meta.url), 'utf8')),
+    );
   });
 });
