@@ -15,12 +15,15 @@ import { OUTCOMES } from '../../outcomes.js';
 import { formatMs } from '../../units.js';
 
 /**
- * Whether a report counts requests (outcomes, latency, passed and failed): false when its job
- * sent none through the engine (webhook-policy's probes measure the service's retries and are no
+ * Whether a report counts requests (outcomes, latency, passed and failed): its summary has some,
+ * or its latency has samples. False when its job sent none through the engine (webhook-policy's probes measure the service's retries and are no
  * tallied requests; a load stopped before its first arrival), so those views have nothing to
  * show. Decided from the figures, never from the job's kind.
  */
-export const countsRequests = (d: { summary: { requests: number } }): boolean => d.summary.requests > 0;
+export const countsRequests = (d: {
+  summary: { requests: number };
+  latency?: Readonly<Record<string, { count: number }>>;
+}): boolean => d.summary.requests > 0 || Object.values(d.latency ?? {}).some((l) => l.count > 0);
 
 export const obj = z.strictObject;
 export const ms = z.number().nonnegative().describe('milliseconds');
