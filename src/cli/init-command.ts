@@ -4,8 +4,9 @@
  * shipped with droidcheck, so its catalogue, prices and intents are in sight), the scenario JSON
  * Schema (droidcheck.schema.json), .env.example, droidcheck.config.yaml and its JSON Schema
  * (droidcheck.config.schema.json, from the table of options), and the demo shop as a shop
- * policy (droidcheck.policy.yaml, from the same profile's catalogue, with its JSON Schema), so
- * that `droidcheck run` checks every answer against it (`initProject`).
+ * policy (droidcheck.policy.yaml, from the same profile's catalogue and intent names, with its
+ * JSON Schema), so that `droidcheck run` checks every answer against it and its report's coverage
+ * names the products and intents the suites never reached (`initProject`).
  * Existing files are kept unless `--force`. A directory that cannot be created or written is a
  * UsageError (exit 2).
  */
@@ -32,12 +33,12 @@ export function registerInitCommand(program: Command, ctx: CliContext): void {
       // folder is their mistake (exit 2), found before anything is written.
       await checkWritableDir(dir, 'init');
       const emulatorProfile = await readFile(DEFAULT_PROFILE_PATH, 'utf8');
-      const { catalogue } = parseProfile(emulatorProfile, DEFAULT_PROFILE_PATH);
+      const { catalogue, intents } = parseProfile(emulatorProfile, DEFAULT_PROFILE_PATH);
       const { written, skipped } = await initProject(dir, {
         force: flags.force === true,
         emulatorProfile,
         configSchema: configJsonSchema(),
-        policy: demoShopPolicy(catalogue),
+        policy: demoShopPolicy(catalogue, { intents: intents.map((i) => i.name) }),
         policySchema: policyJsonSchema(),
       }).catch((err: unknown) => {
         throw pathError(err, { flag: 'init', value: dir }, 'write');

@@ -5,23 +5,37 @@
  */
 import { readAnswer } from './answer.js';
 import { POLICY_RULES, type PolicyRuleId } from './registry.js';
-import type { CheckContext, Policy, PolicyFinding } from './types.js';
+import type { CheckContext, Policy, PolicyFinding, RuleVerdict } from './types.js';
+
+/** What one rule the policy switches on made of the answer: held, broken, undecided (why), not applicable. */
+export interface RuleOutcome {
+  rule: PolicyRuleId;
+  verdict: RuleVerdict;
+  /** With `undecided`: what was missing, e.g. `a cart line without a unit price`. */
+  reason?: string;
+}
 
 export interface AnswerCheck {
   findings: PolicyFinding[];
   /** Rules that were on but could not decide (the fields they need were missing). */
   undecided: PolicyRuleId[];
+  /** Every rule the policy switches on, in registry order, with its verdict on this answer (a rule that is off is left out). */
+  verdicts: RuleOutcome[];
 }
 
 /** The findings and the undecided rules of one answer (see {@link checkAnswer}). */
 export function checkAnswerFully(policy: Policy, payload: unknown, context: CheckContext = {}): AnswerCheck {
   const answer = readAnswer(payload);
   const turn = context.turn ?? 1;
-  const out: AnswerCheck = { findings: [], undecided: [] };
+  const out: AnswerCheck = { findings: [], undecided: [], verdicts: [] };
   for (const rule of POLICY_RULES) {
     if (!rule.applies(policy)) continue;
     const result = rule.check(policy, answer, context);
-    if (result.undecided && result.findings.length === 0) out.undecided.push(rule.id);
+    if (result.findings.length > 0) out.verdicts.push({ rule: rule.id, verdict: 'broken' });
+    else if (result.undecided !== undefined) {
+      out.undecided.push(rule.id);
+      out.verdicts.push({ rule: rule.id, verdict: 'undecided', reason: result.undecided });
+    } else out.verdicts.push({ rule: rule.id, verdict: result.notApplicable ? 'not-applicable' : 'held' });
     for (const f of result.findings)
       out.findings.push({
         rule: rule.id,

@@ -15,12 +15,20 @@ export interface ShopCatalogue {
 }
 
 const q = (s: string): string =>
-  /^[\p{L}\p{N} .'-]+$/u.test(s) && !/^[\d.]/.test(s) && !/^(true|false|null|yes|no|on|off)$/i.test(s)
+  /^[\p{L}\p{N} ._'-]+$/u.test(s) && !/^[\d.]/.test(s) && !/^(true|false|null|yes|no|on|off)$/i.test(s)
     ? s
     : JSON.stringify(s);
 
-/** The text of droidcheck.policy.yaml for `shop` (a YAML document; the schema line names the JSON Schema beside it). */
-export function demoShopPolicy(shop: ShopCatalogue, schemaPath = './droidcheck.policy.schema.json'): string {
+/**
+ * The text of droidcheck.policy.yaml for `shop` (a YAML document; the schema line names the JSON
+ * Schema beside it, `schemaPath`), with the droid's `intents` (the profile's intent names) when given.
+ */
+export function demoShopPolicy(
+  shop: ShopCatalogue,
+  opts: { intents?: readonly string[]; schemaPath?: string } = {},
+): string {
+  const schemaPath = opts.schemaPath ?? './droidcheck.policy.schema.json';
+  const intents = opts.intents ?? [];
   const lines = shop.products.map((p) => {
     const aliases = (p.keywords ?? []).filter((k) => k.toLowerCase() !== p.name.toLowerCase());
     return `  - { name: ${q(p.name)}, price: ${p.price}${aliases.length > 0 ? `, aliases: [${aliases.map(q).join(', ')}]` : ''} }`;
@@ -43,5 +51,18 @@ forbidden:                        # promises the shop would be held to
 canaries:                         # lines of the droid's instructions that must never show
   - Internal rule 7
 languages: [th, en]               # an answer must be written in one of these
-`;
+${intentLines(intents)}`;
+}
+
+/** `intents: [a, b, ...]` wrapped under 100 columns, under a line saying what it is for; '' for none. */
+function intentLines(intents: readonly string[]): string {
+  if (intents.length === 0) return '';
+  const lines = ['intents: ['];
+  intents.forEach((name, i) => {
+    const item = `${q(name)}${i < intents.length - 1 ? ',' : ']'}`;
+    const last = lines.length - 1;
+    if (lines[last]!.length + item.length + 1 > 96) lines.push(`  ${item}`);
+    else lines[last] += `${lines[last]!.endsWith('[') ? '' : ' '}${item}`;
+  });
+  return `# the droid's intents, as its answers name them: the report's coverage lists those never seen\n${lines.join('\n')}\n`;
 }

@@ -5,7 +5,7 @@
  * first {@link MAX_FINDINGS} findings with their evidence (a load run may find millions: the
  * counts hold them all, the list a sample to read).
  */
-import { checkAnswerFully } from './check.js';
+import { checkAnswerFully, type AnswerCheck } from './check.js';
 import { CustomerRegistry } from './customers.js';
 import { RULE_IDS, type PolicyRuleId } from './registry.js';
 import type { Policy, PolicyFinding } from './types.js';
@@ -60,7 +60,12 @@ export class PolicyJudge {
 
   /** Checks one answer (counted in the report) and returns its findings. */
   judge(payload: unknown, turn: JudgedTurn): PolicyFinding[] {
-    const { findings, undecided } = checkAnswerFully(this.policy, payload, {
+    return this.check(payload, turn).findings;
+  }
+
+  /** Checks one answer (counted in the report): its findings, and every rule's verdict (coverage of the rules). */
+  check(payload: unknown, turn: JudgedTurn): AnswerCheck {
+    const result = checkAnswerFully(this.policy, payload, {
       turn: turn.turn,
       conversation: turn.conversation,
       humanTexts: turn.humanTexts,
@@ -69,13 +74,13 @@ export class PolicyJudge {
     });
     this.customers.gaveExtracted(turn.conversation, payload, turn.humanTexts);
     this.#answers++;
-    for (const id of undecided) this.#undecided.set(id, (this.#undecided.get(id) ?? 0) + 1);
-    for (const f of findings) {
+    for (const id of result.undecided) this.#undecided.set(id, (this.#undecided.get(id) ?? 0) + 1);
+    for (const f of result.findings) {
       this.#violations++;
       this.#byRule.set(f.rule as PolicyRuleId, (this.#byRule.get(f.rule as PolicyRuleId) ?? 0) + 1);
       if (this.#findings.length < MAX_FINDINGS) this.#findings.push({ ...f, scenario: turn.scenario });
     }
-    return findings;
+    return result;
   }
 
   snapshot(): PolicySnapshot {

@@ -111,6 +111,20 @@ export const policyFileSchema = z.strictObject({
     .min(1)
     .optional()
     .describe("the languages an answer may be in (language); absent: the answer's language is not checked"),
+  intents: z
+    .array(z.string().trim().min(1))
+    .superRefine((names, ctx) => {
+      const seen = new Set<string>();
+      names.forEach((n, i) => {
+        const key = n.toLowerCase();
+        if (seen.has(key)) ctx.addIssue({ code: 'custom', path: [i], message: `lists the intent "${n}" twice` });
+        seen.add(key);
+      });
+    })
+    .optional()
+    .describe(
+      "the droid's intents, named as its owner configured them (what its answers report in `intents`); no rule reads them: the report's coverage says which were never seen",
+    ),
   otherCustomerData: z
     .boolean()
     .optional()

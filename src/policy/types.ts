@@ -38,12 +38,26 @@ export interface RuleFinding {
   message: string;
 }
 
-/** What one rule made of one answer: its findings, or undecided (the fields it needs are missing). */
-interface RuleResult {
+/**
+ * What one rule made of one answer: its findings (none: it held), or undecided (the fields it
+ * needs are missing), or not applicable (the answer holds nothing it judges: no cart, no text).
+ */
+export interface RuleResult {
   findings: RuleFinding[];
-  /** True when the rule could not decide (missing fields); never together with findings of the same check. */
-  undecided?: boolean;
+  /** Why the rule could not decide (`a cart line without a unit price`); never together with findings of the same check. */
+  undecided?: string;
+  /** The answer holds nothing the rule judges (no cart lines, no text): neither held nor undecided. */
+  notApplicable?: true;
 }
+
+/** A rule's result when the answer holds nothing it judges. */
+export const notApplicable = (): RuleResult => ({ findings: [], notApplicable: true });
+
+/** A rule's result when the fields it needs are missing: `why`, e.g. `a cart line without a unit price`. */
+export const undecided = (why: string): RuleResult => ({ findings: [], undecided: why });
+
+/** What a rule made of one answer, as the run counts it (coverage of the rules, docs/coverage.md). */
+export type RuleVerdict = 'held' | 'broken' | 'undecided' | 'not-applicable';
 
 /** A policy rule: its stable id, the policy key it reads, where the rule comes from, and its check. */
 export interface PolicyRule<Id extends string = string> {

@@ -40,6 +40,19 @@ describe('validate, schema, init', () => {
     const policy = loadPolicy(join(dir, 'droidcheck.policy.yaml'));
     expect(policy.catalogue?.find((p) => p.name === 'Oxford shirt')?.price).toBe(1290);
     expect(policy.shipping).toEqual({ fee: 50, freeFrom: 1500 });
+    // ...and its intents are the profile's: a run's coverage names those its suites never saw.
+    expect(policy.intents).toEqual([
+      'complaint',
+      'return_request',
+      'purchase',
+      'product_inquiry',
+      'shipping',
+      'payment',
+      'contact_update',
+      'greeting',
+      'thanks',
+      'general_inquiry',
+    ]);
     const again = await cli(['init', dir]);
     expect(again.stdout).toContain('kept scenarios/starter.yaml (exists; --force overwrites)');
     expect(await readFile(join(dir, 'scenarios', 'starter.yaml'), 'utf8')).toMatch(

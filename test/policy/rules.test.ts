@@ -15,7 +15,10 @@ const RUN = { conversation: 'a', customers: new CustomerRegistry() };
 describe('a correct answer', () => {
   it('finds nothing: list prices, totals that add up, the fee the rule gives', () => {
     const ok = answer([{ name: 'T-Shirt', price: 390, count: 2, total: 780 }], '50', '830.00 THB');
-    expect(checkAnswerFully(P, ok, RUN)).toEqual({ findings: [], undecided: [] });
+    const r = checkAnswerFully(P, ok, RUN);
+    expect(r).toMatchObject({ findings: [], undecided: [] });
+    // Every rule the policy switches on decided the answer, and it held.
+    expect(new Set(r.verdicts.map((v) => v.verdict))).toEqual(new Set(['held']));
     // free shipping from 1,500: 4 x 390 = 1,560
     expect(checkAnswer(P, answer([{ name: 'tee', price: 390, count: 4, total: 1560 }], '0', '1,560.00 THB'))).toEqual(
       [],
@@ -28,7 +31,43 @@ describe('a correct answer', () => {
       '50 THB',
       '830 THB',
     );
-    expect(checkAnswerFully(P, alt, RUN)).toEqual({ findings: [], undecided: [] });
+    expect(checkAnswerFully(P, alt, RUN)).toMatchObject({ findings: [], undecided: [] });
+  });
+});
+
+describe("each rule's verdict on an answer (the report's coverage of the rules)", () => {
+  const verdictOf = (payload: unknown, rule: string) =>
+    checkAnswerFully(P, payload, RUN).verdicts.find((v) => v.rule === rule);
+
+  it('broken, with the findings; held when decided and kept', () => {
+    const wrong = answer([{ name: 'T-Shirt', price: 350, count: 1, total: 350 }], '50', '400.00 THB');
+    expect(verdictOf(wrong, 'catalogue-price')).toEqual({ rule: 'catalogue-price', verdict: 'broken' });
+    expect(verdictOf(wrong, 'cart-arithmetic')).toEqual({ rule: 'cart-arithmetic', verdict: 'held' });
+  });
+
+  it('not applicable when the answer holds nothing the rule judges: no cart, no text', () => {
+    const noCart = says('Hello! How can I help you with our shirts today?');
+    for (const rule of ['catalogue-price', 'cart-arithmetic', 'shipping-fee', 'max-discount'])
+      expect(verdictOf(noCart, rule)?.verdict, rule).toBe('not-applicable');
+    expect(verdictOf(noCart, 'forbidden-phrase')?.verdict).toBe('held');
+    const silent = { shoppingCart: { products: [], shippingFee: '50', grandTotal: '0.00 THB' } };
+    for (const rule of ['forbidden-phrase', 'canary', 'language', 'other-customer-data'])
+      expect(verdictOf(silent, rule)?.verdict, rule).toBe('not-applicable');
+  });
+
+  it('undecided with the reason: what the answer lacked', () => {
+    const noPrice = answer([{ name: 'T-Shirt', count: 1, total: 390 }], '50', '440.00 THB');
+    expect(verdictOf(noPrice, 'catalogue-price')).toEqual({
+      rule: 'catalogue-price',
+      verdict: 'undecided',
+      reason: 'a cart line without a unit price',
+    });
+    const noTotal = answer([{ name: 'T-Shirt', price: 390, count: 1, total: 390 }], '50', undefined);
+    expect(verdictOf(noTotal, 'cart-arithmetic')?.reason).toBe('no grand total');
+    expect(verdictOf(says('OK 👍'), 'language')?.reason).toBe('fewer than 12 letters');
+    expect(
+      checkAnswerFully(P, says('Hello there, how can I help?')).verdicts.find((v) => v.rule === 'other-customer-data'),
+    ).toEqual({ rule: 'other-customer-data', verdict: 'undecided', reason: 'no run registry of the customers' });
   });
 });
 

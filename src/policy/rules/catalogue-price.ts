@@ -4,14 +4,14 @@
  * A line naming no product of the catalogue is a finding of its own ("unknown product"): a
  * droid that sells what the shop does not list has made a commitment the shop cannot keep.
  * Undecided: a line without a name and code, or without a unit price (or one written in another
- * currency).
+ * currency). Not applicable: no cart line.
  *
  * Source: the shop's price list (the policy's `catalogue`); the line's fields as the service
  * documents them for its intent webhook (`products[].name`, `price` of one unit, `count`, `total`).
  */
 import { foreign, productOf } from '../catalogue.js';
 import { formatAmount } from '../money.js';
-import type { PolicyRule, RuleFinding } from '../types.js';
+import { notApplicable, type PolicyRule, type RuleFinding } from '../types.js';
 
 export const cataloguePrice: PolicyRule<'catalogue-price'> = {
   id: 'catalogue-price',
@@ -19,12 +19,14 @@ export const cataloguePrice: PolicyRule<'catalogue-price'> = {
   source: "the policy's catalogue; cart lines as the service's intent webhook documents them (price, count, total)",
   applies: (policy) => (policy.catalogue?.length ?? 0) > 0,
   check(policy, answer) {
+    const lines = answer.cart?.lines ?? [];
+    if (lines.length === 0) return notApplicable();
     const findings: RuleFinding[] = [];
-    let undecided = false;
-    for (const line of answer.cart?.lines ?? []) {
+    let undecided: string | undefined;
+    for (const line of lines) {
       const base = `shoppingCart.products[${line.index}]`;
       if (line.name === undefined && line.code === undefined) {
-        undecided = true;
+        undecided ??= 'a cart line without a name or code';
         continue;
       }
       const product = productOf(policy, line);
@@ -39,7 +41,9 @@ export const cataloguePrice: PolicyRule<'catalogue-price'> = {
         continue;
       }
       if (!line.price || foreign(policy, line.price.value)) {
-        undecided = true;
+        undecided ??= line.price
+          ? `an amount in another currency than ${policy.currency}`
+          : 'a cart line without a unit price';
         continue;
       }
       const got = line.price.value.amount;
@@ -57,6 +61,6 @@ export const cataloguePrice: PolicyRule<'catalogue-price'> = {
         message: `${product.name} at ${formatAmount(got, policy.currency)} a unit, the catalogue says ${expected}`,
       });
     }
-    return undecided && findings.length === 0 ? { findings, undecided } : { findings };
+    return undecided !== undefined && findings.length === 0 ? { findings, undecided } : { findings };
   },
 };

@@ -5,14 +5,15 @@
  * finding here. Catches what the other rules cannot see: a discount granted through the total
  * while every line keeps its list price, or a consistent cart at cut prices.
  * Undecided: a line naming no product of the catalogue, a line without a count (or a negative
- * one: cart-arithmetic reports it), no grand total, another currency.
+ * one: cart-arithmetic reports it), no grand total, another currency. Not applicable: no cart,
+ * or an empty one.
  *
  * Source: the shop's policy (`maxDiscount`, `catalogue`, `shipping`); the grand total of the
  * specification's answer payload.
  */
 import { feeFor, foreign, productOf } from '../catalogue.js';
 import { atLeast, formatAmount } from '../money.js';
-import type { PolicyRule } from '../types.js';
+import { notApplicable, undecided, type PolicyRule } from '../types.js';
 
 export const maxDiscount: PolicyRule<'max-discount'> = {
   id: 'max-discount',
@@ -21,19 +22,22 @@ export const maxDiscount: PolicyRule<'max-discount'> = {
   applies: (policy) => policy.maxDiscount !== undefined && (policy.catalogue?.length ?? 0) > 0,
   check(policy, answer) {
     const cart = answer.cart;
-    if (!cart || cart.lines.length === 0) return { findings: [] };
+    if (!cart || cart.lines.length === 0) return notApplicable();
     const share = policy.maxDiscount ?? 0;
     let list = 0;
     let floor = 0;
     for (const line of cart.lines) {
       const product = productOf(policy, line);
       const count = line.count?.value;
-      if (!product || count === undefined || count < 0) return { findings: [], undecided: true };
+      if (!product) return undecided('a cart line naming no product of the catalogue');
+      if (count === undefined) return undecided('a cart line without a count');
+      if (count < 0) return undecided('a cart line with a negative count');
       list += product.price * count;
       floor += Math.min(product.price * (1 - share), product.minPrice ?? Number.POSITIVE_INFINITY) * count;
     }
     const total = cart.grandTotal;
-    if (!total || foreign(policy, total.value)) return { findings: [], undecided: true };
+    if (!total) return undecided('no grand total');
+    if (foreign(policy, total.value)) return undecided(`an amount in another currency than ${policy.currency}`);
     const fee = feeFor(policy, list);
     const least = floor + fee;
     if (atLeast(total.value.amount, least)) return { findings: [] };

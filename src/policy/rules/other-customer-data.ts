@@ -8,12 +8,13 @@
  * Judged in the answer text and `responses[].kwargs.content`, not in `customerInsight.contact_info`
  * nor `addressParsing`: every answer of the async endpoint is about the droid's one test
  * customer (spec: get-droid-answer-async), whose profile may rightly keep what an earlier
- * conversation told it. Undecided when the run keeps no registry (a lone `checkAnswer` call).
+ * conversation told it. Undecided when the run keeps no registry (a lone `checkAnswer` call);
+ * not applicable to an answer without text.
  *
  * Source: the specification's answer payload (`customerInsight.contact_info`: name, phone,
  * email; `addressParsing`), the details a customer gives; the texts it is judged in.
  */
-import type { PolicyRule, RuleFinding } from '../types.js';
+import { notApplicable, undecided, type PolicyRule, type RuleFinding } from '../types.js';
 
 export const otherCustomerData: PolicyRule<'other-customer-data'> = {
   id: 'other-customer-data',
@@ -21,7 +22,8 @@ export const otherCustomerData: PolicyRule<'other-customer-data'> = {
   source: "the specification's customerInsight.contact_info and addressParsing; the answer's texts",
   applies: (policy) => policy.otherCustomerData !== false,
   check(_policy, answer, ctx) {
-    if (!ctx.customers || ctx.conversation === undefined) return { findings: [], undecided: true };
+    if (!ctx.customers || ctx.conversation === undefined) return undecided('no run registry of the customers');
+    if (answer.texts.length === 0) return notApplicable();
     const findings: RuleFinding[] = [];
     const seen = new Set<string>();
     for (const t of answer.texts) {
