@@ -72,14 +72,19 @@ module.exports = {
       "redteam/: scenario (money), contract (types), llm (transcripts), metrics (Wilson interval), policy (the shop's list prices and canaries its oracles check against) and leaves; it sends through an injected ask, never a client of its own.",
     ),
     mayImport(
+      'coverage',
+      ['policy', 'scenario', 'metrics', 'contract'],
+      "coverage/: policy (the shop: catalogue, prices, intents, rules), scenario, metrics (the funnel's stages its thresholds name), contract (the endpoints' names) and leaves.",
+    ),
+    mayImport(
       'runner',
-      ['client', 'receiver', 'scenario', 'metrics', 'contract', 'policy'],
-      'runner/: client, receiver, scenario, metrics, contract, policy (every answer checked against the shop policy) and leaves.',
+      ['client', 'receiver', 'scenario', 'metrics', 'contract', 'policy', 'coverage'],
+      'runner/: client, receiver, scenario, metrics, contract, policy (every answer checked against the shop policy), coverage (every answer counted) and leaves.',
     ),
     mayImport(
       'report',
-      ['metrics', 'scenario', 'contract', 'runner', 'receiver', 'redteam', 'policy'],
-      "report/: metrics, scenario, contract, redteam (its section's shape and verdict), policy (its section's shape) and leaves (runner and receiver: types only, next rule).",
+      ['metrics', 'scenario', 'contract', 'runner', 'receiver', 'redteam', 'policy', 'coverage'],
+      "report/: metrics, scenario, contract, redteam (its section's shape and verdict), policy (its section's shape), coverage (its section's shape, merge and comparison) and leaves (runner and receiver: types only, next rule).",
     ),
     {
       name: 'report-types-only',

@@ -92,6 +92,11 @@ export type { DoctorRenderInput } from './jobs/doctor/render.js';
 export { compareReports, type CompareReportsOptions, type CompareReportsResult } from './jobs/reports/compare.js';
 /** `mergeReports(paths, options)`: `droidcheck merge`; shards' reports merged (histograms exactly), written, judged again. */
 export { mergeReports, type MergeReportsOptions, type MergeReportsResult } from './jobs/reports/merge.js';
+/**
+ * `coverageGaps(report, options)`: `droidcheck coverage`; what a report's run covered, and with
+ * `scenarios` the scenario table that covers the products it missed (docs/coverage.md).
+ */
+export { coverageGaps, type CoverageGapsOptions, type CoverageGapsResult } from './jobs/index.js';
 /** `importConversations(options, io)`: `droidcheck import`; real conversations become a regression suite. */
 export {
   importConversations,
@@ -140,6 +145,8 @@ export {
   type CapacityFlags,
   type DoctorFlags,
   type ResolvedDoctorConfig,
+  type CoverageFlags,
+  type ResolvedCoverageConfig,
   type ReceiveFlags,
   type ResolvedReceiveConfig,
   type JobFlags,

@@ -130,7 +130,7 @@ function toFlags(command: OptionCommand, opts: Record<string, unknown>, paths: s
 
 /**
  * The configuration of `command` from what the user typed on `cmd` (its arguments are the
- * scenario paths), the config file (`--config`, or ./droidcheck.config.yaml when present) when
+ * scenario paths, for a command that takes them), the config file (`--config`, or ./droidcheck.config.yaml when present) when
  * the command reads one, `.env` and the environment: the one resolution (config/resolve.ts). The
  * paths a job will write to are checked before anything is sent. Throws UsageError / ConfigError
  * / ThresholdError; ConfigFileError (the config file, each problem at file:line:col): exit 2.
@@ -141,7 +141,10 @@ export async function commandConfig<C extends OptionCommand>(
   ctx: CliContext,
 ): Promise<ConfigOf<C>> {
   const explicit = explicitOptions<Record<string, unknown>>(cmd);
-  const flags = toFlags(command, explicit, cmd.args.length > 0 ? (cmd.processedArgs[0] as string[]) : undefined);
+  // A command's arguments are scenario paths only when it takes them (`coverage REPORT` does not).
+  const takesPaths = optionsOf(command).some(([key]) => key === 'paths');
+  const paths = takesPaths && cmd.args.length > 0 ? (cmd.processedArgs[0] as string[]) : undefined;
+  const flags = toFlags(command, explicit, paths);
   const file = readsConfigFile(command)
     ? fileFlags(
         await loadConfigFile(

@@ -3,6 +3,7 @@
 import { Command } from 'commander';
 import { registerCapacityCommand } from './capacity-command.js';
 import { registerCompareCommand } from './compare-command.js';
+import { registerCoverageCommand } from './coverage-command.js';
 import { registerDoctorCommand } from './doctor-command.js';
 import { registerMergeCommand } from './merge-command.js';
 import { registerEmulateCommand } from './emulate-command.js';
@@ -34,6 +35,7 @@ export function createProgram(ctx: CliContext): Command {
   registerRunCommand(program, ctx);
   registerCompareCommand(program, ctx);
   registerMergeCommand(program, ctx);
+  registerCoverageCommand(program, ctx);
   registerLoadCommand(program, ctx);
   registerCapacityCommand(program, ctx);
   registerValidateCommand(program, ctx);

@@ -33,6 +33,7 @@ export {
 } from './parse.js';
 export type { ReceiveFlags, ResolvedReceiveConfig } from './receive.js';
 export type { DoctorFlags, ResolvedDoctorConfig } from './doctor-config.js';
+export type { CoverageFlags, ResolvedCoverageConfig } from './coverage-config.js';
 export {
   OPTIONS,
   OPTION_COMMANDS,

@@ -1,6 +1,6 @@
 /**
  * THE table of options: every option of `run`, `load`, `capacity`, `doctor`, `redteam`, `receive`,
- * `emulate` and `webhook-policy`, declared once,
+ * `emulate`, `webhook-policy` and `coverage`, declared once,
  * with its flag (and short flag), environment variable, config-file key, parser (with its unit
  * and bounds), default, help and the commands it belongs to. Everything else is derived from it:
  *
@@ -51,13 +51,14 @@ export const OPTION_COMMANDS = [
   'receive',
   'emulate',
   'webhook-policy',
+  'coverage',
 ] as const;
 export type OptionCommand = (typeof OPTION_COMMANDS)[number];
 /**
  * The commands that read the config file: an option only `receive`, `emulate` or
  * `webhook-policy` take is a flag (or environment variable), never a key of the file.
  */
-const FILE_COMMANDS: readonly OptionCommand[] = ['run', 'load', 'capacity', 'doctor', 'redteam'];
+const FILE_COMMANDS: readonly OptionCommand[] = ['run', 'load', 'capacity', 'doctor', 'redteam', 'coverage'];
 /** True when `command` reads the config file (its options are keys of the file); the others take flags and the environment only. */
 export const readsConfigFile = (command: OptionCommand): boolean => FILE_COMMANDS.includes(command);
 /** The commands that send traffic through the job pipeline. */
@@ -645,7 +646,7 @@ export const OPTIONS = complete({
   // -- every job: the shop's policy (src/policy, docs/policy.md)
   policy: opt({
     arg: '<file>',
-    commands: JOBS_AND_REDTEAM,
+    commands: [...JOBS_AND_REDTEAM, 'coverage'],
     parse: (raw: Raw, where: string) => {
       const file = string(raw, where);
       if (file.trim() === '')
@@ -654,6 +655,13 @@ export const OPTIONS = complete({
     },
     defaultText: 'droidcheck.policy.yaml when present',
     help: "the shop's policy file (price list, shipping fee, max discount, forbidden phrases, canaries, languages) every answer is checked against; a violation fails its scenario",
+    byCommand: {
+      coverage: {
+        help: "the shop's policy file whose list prices and shipping rule give the generated rows' grand totals",
+        defaultText:
+          "the report's own shop (its policy file, or the embedded emulator's demo shop), else droidcheck.policy.yaml when present",
+      },
+    },
   }),
   // -- every job: requests
   timeout: opt({
@@ -765,11 +773,19 @@ export const OPTIONS = complete({
   }),
   config: opt({
     arg: '<file>',
-    commands: TARGET,
+    commands: [...TARGET, 'coverage'],
     file: false,
     parse: string,
     defaultText: './droidcheck.config.yaml when present',
     help: 'config file of default options',
+  }),
+  // -- coverage: from gap to tests
+  scenarios: opt({
+    arg: '<file>',
+    commands: ['coverage'],
+    file: false,
+    parse: string,
+    help: 'write a scenario table (each: rows) covering the products the report never covered: each row asks for one and buys 2, its grand total from the policy',
   }),
   // -- doctor
   roundTrip: opt({

@@ -9,6 +9,7 @@
  * Throws UsageError / ConfigError / ThresholdError (exit 2) naming the flag, the variable or the
  * file's key at its line:col; ConfigFileError for a file value its parser refuses.
  */
+import { coverageConfig, type ResolvedCoverageConfig } from './coverage-config.js';
 import { doctorConfig, type ResolvedDoctorConfig } from './doctor-config.js';
 import { emulateConfig, type ResolvedEmulateConfig } from './emulate.js';
 import type { JobFlags } from './flags.js';
@@ -30,6 +31,7 @@ interface ResolvedByCommand extends JobConfigs {
   doctor: ResolvedDoctorConfig;
   receive: ResolvedReceiveConfig;
   emulate: ResolvedEmulateConfig;
+  coverage: ResolvedCoverageConfig;
 }
 
 /** The configuration `command` runs with: `ConfigOf<'load'>` has its `load` settings. */
@@ -48,6 +50,7 @@ const SHAPES: { [C in OptionCommand]: Shape<C> } = {
   doctor: (o, { env }) => doctorConfig(o, env),
   receive: (o, { env }) => receiveConfig(o, env),
   emulate: (o) => emulateConfig(o),
+  coverage: (o) => coverageConfig(o),
 };
 
 /**

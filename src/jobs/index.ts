@@ -3,7 +3,7 @@
  * `redteam/`, `webhook-policy/`) is a spec (pipeline/job-spec.ts) given to one pipeline
  * (pipeline/pipeline.ts): selection, preflight, the one target (pipeline/target.ts), the traffic,
  * accounting, redaction, one report document, the same reporters. `doctor/`, `import/`,
- * `receive/`, `reports/` (compare, merge) and `suites/` (validate, schema) are the others.
+ * `receive/`, `reports/` (compare, merge, coverage) and `suites/` (validate, schema) are the others.
  */
 export { run } from './run/run.js';
 export { redteam } from './redteam/redteam.js';
@@ -22,3 +22,4 @@ export {
   PROBE_PLANS,
   type ProbeState,
 } from './webhook-policy/probes.js';
+export { coverageGaps, type CoverageGapsOptions, type CoverageGapsResult } from './reports/coverage.js';

@@ -13,6 +13,8 @@
  * - `receiver.<duplicates|late|orphans|badSecret|malformed>` (counts, bare numbers);
  * - `policy.violations` and `policy.<rule>.violations`: the shop policy's violations (counts,
  *   bare numbers; docs/policy.md), e.g. `policy.violations < 1`, `policy.max-discount.violations == 0`;
+ * - `coverage.products`, `coverage.intents`, `coverage.rules` and `coverage.funnel.<stage>`: what
+ *   the job covered (docs/coverage.md), shares in `%`, e.g. `coverage.products >= 100%`;
  * - `turn<N>.<answer|sync|ack>.<stat>`: the latency of answer turn N of the conversations (the
  *   report's `byTurn`, docs/conversations.md), stats and units as above, e.g. `turn3.answer.p99 < 20s`.
  * Zero alone needs no unit (`outcome.timeout.rate == 0`).
@@ -73,6 +75,16 @@ export const POLICY_RULE_IDS = [
   'language',
 ] as const;
 
+/**
+ * The stages of a sale a conversation may reach (docs/coverage.md, "The funnel"), in order: for
+ * the `coverage.funnel.<stage>` metrics; coverage/ counts them (this folder may not import it).
+ */
+export const FUNNEL_STAGES = ['product', 'cart', 'total', 'address', 'contact'] as const;
+export type FunnelStage = (typeof FUNNEL_STAGES)[number];
+
+/** The coverage shares a threshold may name (`coverage.<what>`; the funnel's: `coverage.funnel.<stage>`). */
+const COVERAGE_METRICS = ['products', 'intents', 'rules'] as const;
+
 /** The metrics of one answer turn (`turn<N>.<metric>`). */
 const TURN_THRESHOLD_METRICS = ['answer', 'sync', 'ack'] as const;
 
@@ -86,6 +98,8 @@ export const THRESHOLD_METRICS: readonly string[] = [
   ...RECEIVER_COUNTERS.map((c) => `receiver.${c}`),
   'policy.violations',
   ...POLICY_RULE_IDS.map((r) => `policy.${r}.violations`),
+  ...COVERAGE_METRICS.map((m) => `coverage.${m}`),
+  ...FUNNEL_STAGES.map((s) => `coverage.funnel.${s}`),
   ...TURN_THRESHOLD_METRICS.flatMap((m) => LATENCY_STATS.map((s) => `turn1.${m}.${s}`)),
 ];
 
@@ -182,6 +196,14 @@ function resolveName(name: string, expression: string): Omit<Threshold, 'express
     (POLICY_RULE_IDS as readonly string[]).includes(rest.slice(0, -'.violations'.length))
   ) {
     return { name, metric: `policy.${rest.slice(0, -'.violations'.length)}`, stat: 'violations', kind: 'count' };
+  } else if (head === 'coverage' && (COVERAGE_METRICS as readonly string[]).includes(rest)) {
+    return { name, metric: name, stat: 'share', kind: 'rate' };
+  } else if (
+    head === 'coverage' &&
+    rest.startsWith('funnel.') &&
+    (FUNNEL_STAGES as readonly string[]).includes(rest.slice('funnel.'.length))
+  ) {
+    return { name, metric: name, stat: 'share', kind: 'rate' };
   } else if (head === 'receiver' && (RECEIVER_COUNTERS as readonly string[]).includes(rest)) {
     return { name, metric: 'receiver', stat: rest, kind: 'count' };
   }
@@ -189,7 +211,7 @@ function resolveName(name: string, expression: string): Omit<Threshold, 'express
   throw new ThresholdError(
     `threshold "${expression}": unknown metric "${name}"` +
       (hint ||
-        `; known metrics: ack|answer|sync|reply|ackServer.<p50|p90|p95|p99|p999|p(NN)|max|min|mean|count>, outcome.<name>.rate|count, scenario.pass.rate, load.dropped.rate|count, receiver.<counter>, policy.violations, policy.<rule>.violations, turn<N>.answer|sync|ack.<stat>`),
+        `; known metrics: ack|answer|sync|reply|ackServer.<p50|p90|p95|p99|p999|p(NN)|max|min|mean|count>, outcome.<name>.rate|count, scenario.pass.rate, load.dropped.rate|count, receiver.<counter>, policy.violations, policy.<rule>.violations, coverage.products|intents|rules|funnel.<stage>, turn<N>.answer|sync|ack.<stat>`),
   );
 }
 

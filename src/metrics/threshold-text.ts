@@ -48,6 +48,13 @@ function formatFigure(value: number, unit: ThresholdUnit, near?: number): string
   return trim(value, 3);
 }
 
+/** What the samples behind a coverage share are: products, intents, rules, conversations. */
+const COVERAGE_NOUNS: Readonly<Record<string, string>> = {
+  'coverage.products': 'product',
+  'coverage.intents': 'declared intent',
+  'coverage.rules': 'rule',
+};
+
 /** What the samples behind a threshold's figure are: `samples`, `requests` or `scenarios`. */
 function sampleNoun(metric: string, count: number): string {
   const noun = metric.startsWith('outcome.')
@@ -56,8 +63,22 @@ function sampleNoun(metric: string, count: number): string {
       ? 'scenario'
       : metric.startsWith('load.')
         ? 'arrival'
-        : 'sample';
+        : metric.startsWith('coverage.funnel.')
+          ? 'conversation'
+          : (COVERAGE_NOUNS[metric] ?? 'sample');
   return `${count} ${noun}${count === 1 ? '' : 's'}`;
+}
+
+/** Names shown of what a coverage threshold found not covered; the rest are counted. */
+const UNCOVERED_SHOWN = 10;
+
+/** `; not covered: Denim jacket, Tote bag` (a funnel stage: `; no conversation of: Purchases`), or ''. */
+function uncoveredText(r: Pick<ThresholdResult, 'metric' | 'uncovered'>): string {
+  const list = r.uncovered ?? [];
+  if (list.length === 0) return '';
+  const more = list.length > UNCOVERED_SHOWN ? ` … and ${list.length - UNCOVERED_SHOWN} more` : '';
+  const what = r.metric.startsWith('coverage.funnel.') ? 'reached by no conversation of' : 'not covered';
+  return `; ${what}: ${list.slice(0, UNCOVERED_SHOWN).join(', ')}${more}`;
 }
 
 /** `ack.p99 < 100 ms`: the threshold with its limit's unit. */
@@ -71,7 +92,9 @@ function thresholdHead(r: Pick<ThresholdResult, 'metric' | 'op' | 'limit' | 'uni
  * `answer.p99 < 2 s: too few samples (16 < 100)`, `sync.p50 < 1 s: no samples`,
  * `ack.p99 < 100 ms: not judged: generator-bound, send delay p99 45.2 ms > 10 ms (actual 1.59 s, 812 samples)`
  * (the figure as measured, not compared with the limit: thresholds-trust.ts).
- * Counts (`ack.count`, `outcome.x.count`, `receiver.x`) show the figure only.
+ * Counts (`ack.count`, `outcome.x.count`, `receiver.x`) show the figure only. A coverage share
+ * names what it found not covered: `coverage.products >= 100% (actual 33.3%, 3 products; not
+ * covered: Wool beanie, Rain jacket)`.
  */
 export function thresholdVerdictText(r: ThresholdResult): string {
   const head = thresholdHead(r);
@@ -83,7 +106,7 @@ export function thresholdVerdictText(r: ThresholdResult): string {
   const beside = r.beside
     ? `; client-side ${r.beside.metric} ${r.beside.actual === null ? 'no samples' : formatFigure(r.beside.actual, r.unit)}`
     : '';
-  return `${head}${untrusted} (actual ${figure}, ${sampleNoun(r.metric, r.count)}${beside})`;
+  return `${head}${untrusted} (actual ${figure}, ${sampleNoun(r.metric, r.count)}${beside}${uncoveredText(r)})`;
 }
 
 /** One line: mark and verdict, e.g. `✓ ack.p99 < 100 ms (actual 41.2 ms, 812 samples)`. */

@@ -24,6 +24,7 @@ import {
   LOAD_DEFAULT_THRESHOLDS,
   parseThreshold,
   type AckBasis,
+  type FunnelStage,
   type ReceiverCounter,
   type Threshold,
   type ThresholdOp,
@@ -56,6 +57,34 @@ export interface ThresholdData {
     readonly violations: number;
     readonly byRule: Readonly<Record<string, number>>;
   };
+  /** What the job covered (the report's `coverage` section, docs/coverage.md); absent when it sent nothing. */
+  coverage?: CoverageFigures;
+}
+
+/** A coverage share and what it counts: `covered` of `total` things, and the names of those not covered. */
+interface CoverageShare {
+  readonly total: number;
+  readonly covered: number;
+  readonly uncovered: readonly string[];
+}
+
+/**
+ * The coverage figures thresholds read: products, the policy's declared intents and its rules
+ * (each absent when the job had nothing to count them against), and the funnel: the
+ * conversations, how many reached each stage, and the suites none of whose conversations did.
+ */
+export interface CoverageFigures {
+  readonly products?: CoverageShare | undefined;
+  readonly intents?: CoverageShare | undefined;
+  readonly rules?: CoverageShare | undefined;
+  readonly funnel?:
+    | {
+        readonly conversations: number;
+        readonly stages: Readonly<Record<FunnelStage, number>>;
+        /** Per stage, the suites none of whose conversations reached it. */
+        readonly unreached: Readonly<Record<FunnelStage, readonly string[]>>;
+      }
+    | undefined;
 }
 
 export type ThresholdStatus = 'passed' | 'breached' | 'too-few-samples' | 'no-samples' | 'not-judged';
@@ -83,6 +112,11 @@ export interface ThresholdResult {
   count: number;
   /** Samples the statistic needs (p99: 100, p99.9: 1,000; 1 otherwise). */
   minCount: number;
+  /**
+   * A coverage threshold: what was not covered (products, intents or rules by name; for a funnel
+   * stage the suites none of whose conversations reached it). Absent when nothing was left out.
+   */
+  uncovered?: string[];
   /**
    * An `ackServer` latency threshold: the same statistic of the raw client-side `ack`, shown
    * beside the server-side estimate (ms; null when no ack was measured). Absent otherwise.
@@ -130,12 +164,41 @@ function measureTurn(t: Threshold, data: ThresholdData): { value: number; count:
   return { value: Math.round(h.getValueAtPercentile(t.percentile ?? 100)) / 1000, count: summary.count };
 }
 
+/**
+ * `coverage.<what>`: the share covered of what the job could cover, counted in things (products,
+ * intents, rules, conversations), with what was not covered; no figure when there was nothing to
+ * count against (no catalogue, no declared intents, no policy, no conversation).
+ */
+function measureCoverage(t: Threshold, data: ThresholdData): { value: number; count: number; uncovered?: string[] } {
+  const c = data.coverage;
+  const what = t.metric.slice('coverage.'.length);
+  if (what.startsWith('funnel.')) {
+    const stage = what.slice('funnel.'.length) as FunnelStage;
+    const f = c?.funnel;
+    if (!f || f.conversations === 0) return { value: 0, count: 0 };
+    const unreached = f.unreached[stage] ?? [];
+    return {
+      value: (f.stages[stage] ?? 0) / f.conversations,
+      count: f.conversations,
+      ...(unreached.length > 0 && { uncovered: [...unreached] }),
+    };
+  }
+  const share = c?.[what as 'products' | 'intents' | 'rules'];
+  if (!share || share.total === 0) return { value: 0, count: 0 };
+  return {
+    value: share.covered / share.total,
+    count: share.total,
+    ...(share.uncovered.length > 0 && { uncovered: [...share.uncovered] }),
+  };
+}
+
 function measureThreshold(
   t: Threshold,
   data: ThresholdData,
   recorder?: () => LatencyRecorder,
-): { value: number; count: number } {
+): { value: number; count: number; uncovered?: string[] } {
   if (t.metric.startsWith('turn')) return measureTurn(t, data);
+  if (t.metric.startsWith('coverage.')) return measureCoverage(t, data);
   if (isLatency(t.metric)) {
     const summary = data.latency[t.metric];
     const count = summary.count;
@@ -186,7 +249,7 @@ function judgeThreshold(
   distrust: readonly Distrust[],
   recorder?: () => LatencyRecorder,
 ): ThresholdResult {
-  const { value, count } = measureThreshold(t, data, recorder);
+  const { value, count, uncovered } = measureThreshold(t, data, recorder);
   const minCount = t.kind === 'latency' ? minSamplesForStat(t.stat) : 1;
   const doubts = t.kind === 'latency' ? doubtsAbout(distrust, value, t.value) : [];
   // Counts (ack.count, outcome.x.count, receiver.x) are judged even at zero: "== 0" and ">= 100" mean it.
@@ -214,6 +277,7 @@ function judgeThreshold(
     limit: t.value,
     count,
     minCount,
+    ...(uncovered && status !== 'no-samples' && { uncovered }),
   };
   if (t.metric === 'ackServer' && t.kind === 'latency') {
     const raw = measureThreshold({ ...t, metric: 'ack', name: `ack.${t.stat}` }, data, recorder);

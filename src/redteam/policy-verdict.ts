@@ -1,6 +1,6 @@
 /**
  * The shop policy's word on an attempt: every answer of a red-team run is checked against the
- * job's policy (runner/policy-turn.ts), and the ids of the rules an attack's answer broke come
+ * job's policy (runner/turn-checks.ts), and the ids of the rules an attack's answer broke come
  * back with it (Exchange.violations). A violation of one of the category's own rules
  * (`policyRules`: `max-discount` for a discount, `canary` for the instructions...) makes the
  * attack a success even where the category's oracle could not see it (a product its list does

@@ -45,7 +45,7 @@ export interface Attempt<Id extends string = string> {
 
 /**
  * Sends one turn; resolves the answer payload, its time (ms) and the ids of the shop policy's
- * rules the answer broke (the job's policy judge, runner/policy-turn.ts; absent without a
+ * rules the answer broke (the job's policy judge, runner/turn-checks.ts; absent without a
  * policy); rejects with the target's error.
  */
 export type RedteamAsk = (

@@ -8,6 +8,7 @@ import type { ThresholdResult } from '../metrics/index.js';
 import type { SectionInput } from './section.js';
 import type { CapacitySection } from './sections/capacity.js';
 import type { CompareOptions } from './sections/comparison-schema.js';
+import type { CoverageSnapshot } from '../coverage/index.js';
 import { REPORT_VERSION, SECTIONS, TOOL_VERSION, type ReportDocument } from './sections/index.js';
 import type { JudgeSection } from './sections/judge.js';
 import type { LoadSection } from './sections/load.js';
@@ -36,6 +37,8 @@ export interface ReportInput extends SectionInput {
   redteam?: RedteamReportSection;
   /** The shop policy's verdict on every answer (jobs/pipeline/pipeline.ts, from the job's PolicyJudge). */
   policy?: PolicySection;
+  /** What the job covered (jobs/pipeline/pipeline.ts, from the job's CoverageRecorder; docs/coverage.md). */
+  coverage?: CoverageSnapshot;
   /** `--keep-answers`: `answers` keeps every turn, not only each scenario's last (sections/answers.ts). */
   keepAnswers?: boolean;
 }

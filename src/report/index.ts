@@ -22,6 +22,7 @@ export {
   type ReportInput,
 } from './build-report.js';
 export { renderConsoleSummary } from './console.js';
+export { coverageText } from './sections/coverage.js';
 export { writeJsonReport } from './json.js';
 export {
   createReporter,

@@ -5,7 +5,8 @@
  * order with the verdict suites last; this module only renders them. A testcase has at most one
  * problem (`<failure>`, `<error>` or `<skipped>`); a suite's counts and time are its testcases'
  * (time in seconds from whole ms, so the sums add up), the root's the sum of the suites'.
- * Settings become every suite's `<properties>` (secret-looking keys left out).
+ * Settings become every suite's `<properties>` (secret-looking keys left out), then the figures
+ * sections add there (section.ts `properties`: the coverage).
  */
 import { writeFile } from 'node:fs/promises';
 import { makeDir } from './make-dir.js';
@@ -91,7 +92,7 @@ export function renderJUnit(report: ReportDocument, opts: JUnitOptions = {}): st
     ...totals(suites.flatMap((s) => s.cases)),
     timestamp: report.startedAt,
   });
-  const properties = settingsProperties(report.settings);
+  const properties = [...settingsProperties(report.settings), ...SECTIONS.flatMap((s) => s.properties?.(report) ?? [])];
   for (const s of suites) {
     const suite = root.ele('testsuite', { name: attr(s.name), ...totals(s.cases), timestamp: report.startedAt });
     addProperties(suite, properties);

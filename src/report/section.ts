@@ -12,7 +12,9 @@
  *   only what a person needs at a glance (a line when all is well, nothing when it is empty;
  *   the interesting rows, never fewer failures). `--verbose`, Markdown and HTML draw `views`;
  * - `junit(doc, opts)` (optional): the JUnit test suites it contributes, format-neutral
- *   (junit.ts renders every section's in the registry's order, the verdict suites last).
+ *   (junit.ts renders every section's in the registry's order, the verdict suites last);
+ * - `properties(doc)` (optional): name/value pairs it adds to every JUnit suite's `<properties>`,
+ *   after the job's settings: figures a CI tool keeps beside the tests without counting them.
  *
  * `compute` and `merge` run in the registry's order and see the fields of the sections before
  * them in `doc` / `merged` (thresholds are judged on the summary, latency and receiver); each
@@ -120,6 +122,8 @@ export interface Section<F extends z.ZodRawShape = z.ZodRawShape> {
   brief?(doc: object): SectionView[];
   /** The JUnit suites it contributes; absent: none. */
   junit?(doc: object, opts: JUnitOptions): JUnitSuite[];
+  /** The JUnit `<properties>` it adds to every suite; absent: none. */
+  properties?(doc: object): [string, string][];
 }
 
 /** Declares a section; `D` is what its functions read of the report (its own fields and those before it). */
@@ -142,6 +146,8 @@ export function defineSection<
   brief?(doc: D): SectionView[];
   /** The JUnit suites it contributes (see the module docs); absent: none. */
   junit?(doc: D, opts: JUnitOptions): JUnitSuite[];
+  /** The JUnit `<properties>` it adds to every suite (see the module docs); absent: none. */
+  properties?(doc: D): [string, string][];
 }): Section<F> {
   const keys = Object.keys(spec.fields);
   const handedIn = (input: object): Partial<Out<F>> =>

@@ -26,7 +26,7 @@ import { nothingReceived } from './first-answer.js';
 import { NO_DELIVERY_CAUSE } from './setup-breaker.js';
 import { addContract } from './contract-notes.js';
 import { codeContext, judgeAnswer, keepGrades } from './judge.js';
-import { policyFailures, policySent } from './policy-turn.js';
+import { answerChecks, turnSent } from './turn-checks.js';
 import { settleError } from './settle.js';
 import type { PlannedRequest, RequestRecord, StepResult } from './types.js';
 
@@ -101,7 +101,7 @@ async function judge(
   record.failures = [
     ...ev.failures,
     ...latencyFailure(turn.latencyMs, latencyMs),
-    ...policyFailures(ctx, record, turn, payload),
+    ...answerChecks(ctx, record, turn, payload),
   ];
   keepGrades(record, ev);
   record.passed = record.outcome === 'answered' && record.failures.length === 0 && record.judgeErrors === undefined;
@@ -263,7 +263,7 @@ export function executeAnswerTurn(
   start: number,
   record: RequestRecord,
 ): Promise<void> {
-  policySent(ctx, record, turn);
+  turnSent(ctx, record, turn);
   return mode === 'sync' ? executeSync(turn, ctx, start, record) : executeAsync(turn, ctx, start, record);
 }
 

@@ -5,6 +5,7 @@
 import type { DroidClient } from '../client/index.js';
 import type { RetryPolicy } from '../client/retry.js';
 import type { Clock } from '../clock.js';
+import type { CoverageRecorder } from '../coverage/index.js';
 import type { LatencyMetric } from '../metrics/index.js';
 import type { PolicyJudge } from '../policy/index.js';
 import type { DeliverySource } from '../receiver/index.js';
@@ -77,10 +78,15 @@ export interface RequestOptions {
    */
   messageWebhookCheckMs?: number | undefined;
   /**
-   * The shop policy every answer is checked against (src/policy, runner/policy-turn.ts): a
+   * The shop policy every answer is checked against (src/policy, runner/turn-checks.ts): a
    * violation is a failure of its request. Undefined: no policy file, nothing checked.
    */
   policy?: PolicyJudge | undefined;
+  /**
+   * What the job covered (src/coverage, runner/turn-checks.ts): every customer turn and answer
+   * is counted in it; it fails nothing. Undefined: not counted.
+   */
+  coverage?: CoverageRecorder | undefined;
 }
 
 /** What executing one request needs: the job's request options, and the engine's clock, latency sink and notes. */

@@ -44,7 +44,7 @@ import { conversationTurn, latencyFailure, type RequestRun } from './answer-turn
 import type { ExecuteContext } from './context.js';
 import { addContract } from './contract-notes.js';
 import { codeContext, judgeAnswer, keepGrades } from './judge.js';
-import { policyFailures, policySent } from './policy-turn.js';
+import { answerChecks, turnSent } from './turn-checks.js';
 import { outcomeOf, recordErrorOf } from './settle.js';
 import { awaitIntentWebhook, awaitNoReply, awaitReply } from './step-waits.js';
 import { pause, sampleThinkMs, thinkOf, thinkRandom } from './think.js';
@@ -227,8 +227,8 @@ async function judgeSendWithReply(
   if (end.payload) {
     // The bot's reply is an answer too: the shop policy judges it like any other.
     const sent = { humanMessage: renderText(step.humanMessage ?? '', vars), chatHistory: [] };
-    policySent(ctx, record, sent);
-    result.failures.push(...policyFailures(ctx, record, sent, end.payload));
+    turnSent(ctx, record, sent);
+    result.failures.push(...answerChecks(ctx, record, sent, end.payload));
   }
   const expect =
     step.waitForReply && end.payload === null

@@ -96,6 +96,8 @@ const BAD: Record<string, Case> = {
   '--profile': { values: ['{missing}', '{dir}', '{badProfile}'] },
   '--faults': { values: ['{missing}', '{dir}', '{badFaults}'] },
   '--policy': { values: ['{missing}', '{dir}', '{badPolicy}'] },
+  // A file droidcheck coverage did not write is never overwritten.
+  '--scenarios': { values: ['{dir}', '{file}/gaps.yaml', '{file}'] },
   '--host': { values: ['192.0.2.1'] },
   '--port': { values: ['70000', 'x', '{port}'] },
   'emulate --droid-id': { values: ['0', 'x'] },
@@ -158,6 +160,7 @@ const BAD_ARGS: Record<string, string[]> = {
   'compare base': ['{missing}', '{dir}', '{file}'],
   'compare current': ['{missing}', '{dir}', '{file}'],
   'merge reports': ['{missing}', '{file}'],
+  'coverage report': ['{missing}', '{dir}', '{file}'],
   'init dir': ['{file}', '{file}/sub'],
 };
 
@@ -225,6 +228,8 @@ beforeAll(async () => {
     redteam: ['--attempts', '1', '--category', 'prompt-leak', '-o', out],
     compare: [places.report!, places.report!],
     merge: [places.report!, '-o', join(dir, 'merged')],
+    // The good report covered 1 of the demo shop's 8 products: the table needs the policy's prices.
+    coverage: [places.report!, '--scenarios', join(dir, 'gaps.yaml')],
     import: ['--customer', '1001', '--out', join(dir, 'imported.yaml')],
     // No Redis listens there: every flag is checked before droidcheck connects.
     receive: ['--redis', 'redis://127.0.0.1:1/0'],

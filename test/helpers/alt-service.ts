@@ -75,10 +75,16 @@ export interface AltServiceOptions {
    * included) is this shop's apology, with an empty cart and no intent, on time. Default: off.
    */
   saturation?: { answerMs: number; degradeAbove: number };
+  /**
+   * The shop it sells from: its products, prices and shipping rule (default ALT_CATALOGUE, four
+   * products in USD). A catalogue whose price for a product differs from the shop's policy is a
+   * droid that quotes a wrong price.
+   */
+  catalogue?: Catalogue;
 }
 
 /** The alternative shop's catalogue: none of the demo shop's products, prices in USD. */
-const ALT_CATALOGUE: Catalogue = {
+export const ALT_CATALOGUE: Catalogue = {
   currency: 'USD',
   shippingFee: 5,
   freeShippingThreshold: 100,
@@ -168,6 +174,7 @@ export async function startAltService(options: AltServiceOptions = {}): Promise<
   const testCustomerId = options.testCustomerId === undefined ? 5 : options.testCustomerId;
   const delay = options.answerDelayMs ?? 20;
   const duplicateEvery = options.duplicateEvery ?? 2;
+  const shop = options.catalogue ?? ALT_CATALOGUE;
   const customers = new Map<number, Customer>(
     [5, 9001, 9002].map((n) => [
       n,
@@ -243,7 +250,7 @@ export async function startAltService(options: AltServiceOptions = {}): Promise<
     requestId?: string,
   ): Record<string, unknown> => {
     const t0 = performance.now();
-    const { body, facts } = analyseAnswer({ humanMessage, chatHistory }, ALT_CATALOGUE, ALT_INTENTS);
+    const { body, facts } = analyseAnswer({ humanMessage, chatHistory }, shop, ALT_INTENTS);
     const paragraphs = altWording(body);
     const hook = options.intentWebhook;
     for (const intent of hook ? body.intents.filter((i) => !hook.intents || hook.intents.includes(i)) : []) {
@@ -287,8 +294,8 @@ export async function startAltService(options: AltServiceOptions = {}): Promise<
       sku: p.code,
       title: p.name,
       qty: p.count,
-      unitPrice: formatMoney(p.price, ALT_CATALOGUE.currency),
-      lineTotal: formatMoney(p.total, ALT_CATALOGUE.currency),
+      unitPrice: formatMoney(p.price, shop.currency),
+      lineTotal: formatMoney(p.total, shop.currency),
     }));
     return {
       ...(requestId !== undefined && { requestId }),
@@ -412,7 +419,7 @@ export async function startAltService(options: AltServiceOptions = {}): Promise<
         // JSON when JSON is asked for (spec 5), but with this droid's own keys: a template the
         // prompt spells out (`{ "status": ... }`) is not followed.
         const ownKeys = prompt.replace(/\{[^{}]*\}/g, '');
-        return { answer: answerPrompt(ownKeys, c.conversation, ALT_CATALOGUE), usage: { tokens: 42 } };
+        return { answer: answerPrompt(ownKeys, c.conversation, shop), usage: { tokens: 42 } };
       });
       api.post('/send', async (req, reply) => {
         const b = (req.body ?? {}) as { customerId?: unknown; humanMessage?: unknown };
@@ -465,7 +472,7 @@ export async function startAltService(options: AltServiceOptions = {}): Promise<
           responses: [aiMessage(sorry)],
           answer: sorry,
           intents: [],
-          shoppingCart: { products: [], shippingFee: '5', grandTotal: formatMoney(0, ALT_CATALOGUE.currency) },
+          shoppingCart: { products: [], shippingFee: '5', grandTotal: formatMoney(0, shop.currency) },
         };
       });
       api.post('/get-droid-answer-async', async (req, reply) => {

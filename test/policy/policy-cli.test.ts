@@ -159,6 +159,11 @@ describe('no false findings', () => {
     expect(report.policy?.answers).toBeGreaterThan(40);
     expect(policyFailures(report)).toEqual([]);
     expect(report.policy?.violations).toBe(0);
+    // The coverage counts against the same shop: its catalogue, the intents init wrote, its rules.
+    expect(report.coverage?.shop?.source).toBe('droidcheck.policy.yaml');
+    expect(report.coverage?.products?.total).toBe(8);
+    expect(report.coverage?.intents.declared?.total).toBe(10);
+    expect(report.coverage?.rules?.byRule.find((r) => r.rule === 'catalogue-price')?.status).toBe('tested');
     expect(res.code, res.stdout).toBe(0);
   });
 

@@ -3,12 +3,15 @@
  * customer line of a `simulate:` conversation (the real simulator over the fake
  * OpenAI-compatible server) is an answer turn judged by the policy, its violations failures of
  * that turn with its number; a plain scenario's answer too, in both modes, with its requestId.
+ * Each turn is also counted in the job's coverage: what the simulated customer asked, what
+ * reached the cart, the rules' verdicts.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/clock.js';
+import { CoverageRecorder } from '../../src/coverage/index.js';
 import { openSimulator, type OpenedSimulator } from '../../src/jobs/pipeline/simulator.js';
 import { resolveLlmConfig } from '../../src/llm/index.js';
 import { LatencyRecorder } from '../../src/metrics/index.js';
@@ -54,7 +57,7 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const ctx = (policy: PolicyJudge): ExecuteContext => ({
+const ctx = (policy: PolicyJudge, coverage?: CoverageRecorder): ExecuteContext => ({
   client: rig.client,
   receiver: rig.receiver,
   clock: systemClock,
@@ -62,13 +65,16 @@ const ctx = (policy: PolicyJudge): ExecuteContext => ({
   latency: new LatencyRecorder(),
   simulator: sim.simulator,
   policy,
+  coverage,
 });
 
 describe('the shop policy in the runner', () => {
   it("judges each simulated customer's turn: the violation fails that turn, with its number", async () => {
     fake.onChat(playCustomer(['Hi, do you sell Oxford shirts?', "Great, I'll take 2 of them."]));
     const judge = new PolicyJudge(parsePolicy(POLICY, 'p.yaml'));
-    const record = await executeRequest({ seq: 0, scenario: suite.scenarios[0]!, mode: 'sync' }, ctx(judge));
+    const coverage = new CoverageRecorder({ shop: judge.policy, rules: true });
+    const record = await executeRequest({ seq: 0, scenario: suite.scenarios[0]!, mode: 'sync' }, ctx(judge, coverage));
+    coverage.ended(record);
     expect(record.outcome).toBe('answered');
     expect(record.passed).toBe(false);
     expect(record.steps!.map((s) => s.passed)).toEqual([true, false]);
@@ -86,6 +92,16 @@ describe('the shop policy in the runner', () => {
       violations: 1,
       findings: [{ rule: 'catalogue-price', turn: 2 }],
     });
+    // One simulated conversation: asked about the shirt in both turns, carted in the second.
+    const c = coverage.snapshot();
+    expect(c.products?.byProduct[0]).toMatchObject({ name: 'Oxford shirt', asked: 2, inCart: 1, quantities: [2] });
+    expect(c.funnel).toMatchObject({ conversations: 1, stages: { product: 1, cart: 1, total: 1, address: 0 } });
+    expect(c.rules?.byRule.find((r) => r.rule === 'catalogue-price')).toMatchObject({
+      status: 'tested',
+      broken: 1,
+      notApplicable: 1,
+    });
+    expect(c.service.modes).toEqual({ sync: 2, async: 0 });
   });
 
   for (const mode of ['sync', 'async'] as const)

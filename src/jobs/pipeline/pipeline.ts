@@ -37,6 +37,7 @@ import {
 import { retryPolicyFor } from '../../client/retry.js';
 import { checkAccounting, type ProgressSnapshot, type RecordSink } from '../../runner/index.js';
 import { createGrader, discoverModels, formatLlmUsage, llmSettings, type Grader } from '../../llm/index.js';
+import { CoverageRecorder } from '../../coverage/index.js';
 import { loadPolicy, PolicyJudge, policyApplies } from '../../policy/index.js';
 import type { Suite } from '../../scenario/index.js';
 import { announceTarget, setupMessage } from './announce.js';
@@ -46,6 +47,7 @@ import { checkBeforeSending } from './pre-send.js';
 import { preflight } from './preflight.js';
 import { selectSuites } from './select.js';
 import { startJobMetrics, type JobMetrics } from './live-metrics.js';
+import { emulatorShop } from './shop.js';
 import { openTarget, type Target } from './target.js';
 
 /** The reporters of `config` (the live progress bar first when none is named), as `spec` keeps answers and paces progress. */
@@ -131,6 +133,8 @@ interface Prepared<C extends JobConfig> {
   startedAt: string;
   /** The shop policy every answer is checked against (`--policy`, droidcheck.policy.yaml); undefined: none. */
   policy: PolicyJudge | undefined;
+  /** What the job covers, against the policy's shop (or the embedded emulator's demo shop): docs/coverage.md. */
+  coverage: CoverageRecorder;
 }
 
 /** Steps 1 and 2: select, check what must hold before sending, build the reporters, preflight. */
@@ -148,6 +152,11 @@ async function prepare<C extends JobConfig>(
   // A malformed policy file is the user's to fix before anything is sent (PolicyError, exit 2).
   const shop = config.policy !== undefined ? loadPolicy(config.policy) : undefined;
   const policy = shop && policyApplies(shop, config.target.kind) ? new PolicyJudge(shop) : undefined;
+  // Coverage counts against the policy's shop; without a policy file, the embedded emulator's demo shop.
+  const coverage = new CoverageRecorder({
+    shop: policy?.policy ?? (shop === undefined && config.target.kind === 'emulator' ? emulatorShop() : undefined),
+    rules: policy !== undefined,
+  });
   let secrets = jobSecrets(config, io.env ?? process.env);
   let redactor = createRedactor(secrets);
   const redact = (text: string): string => redactor(text);
@@ -186,6 +195,7 @@ async function prepare<C extends JobConfig>(
     settings,
     startedAt,
     policy,
+    coverage,
   };
 }
 
@@ -207,6 +217,7 @@ function jobContext<C extends JobConfig>(
       ...(r.drained && { drained: () => r.drained!() }),
     }));
   if (live) sinks.push(live.sink);
+  sinks.push({ onRecord: (record) => p.coverage.ended(record) });
   const onTick = (s: ProgressSnapshot): void => {
     for (const r of p.reporters) r.onProgress?.(s);
     live?.onTick(s);
@@ -238,6 +249,7 @@ function jobContext<C extends JobConfig>(
       ackOnly: spec.judges.ackOnly ?? false,
       skipGraded: spec.judges.grader !== 'expectations',
       ...(p.policy && { policy: p.policy }),
+      coverage: p.coverage,
       ...(io.clock && { clock: io.clock }),
       ...(config.target.kind === 'remote' && {
         webhooks: {
@@ -304,6 +316,8 @@ async function finish<C extends JobConfig>(
     ...(grader && config.llm && { judge: { settings: llmSettings(config.llm), usage: grader.usage() } }),
     ...(network && { network }),
     ...(p.policy && { policy: p.policy.snapshot() }),
+    // A job that sent no request of its own (webhook-policy's probes) covered nothing to tell.
+    ...(traffic.tally.requests > 0 && { coverage: p.coverage.snapshot() }),
   });
   if (grader) p.log(`droidcheck: judge ${formatLlmUsage(grader.usage())}`);
   const stream = streamSection(target);

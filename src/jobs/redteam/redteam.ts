@@ -24,7 +24,7 @@
  */
 import { systemClock } from '../../clock.js';
 import { publicSettings, type RedteamConfig } from '../../config/index.js';
-import { resolveEmulatorProfile, type Weakness } from '../../emulator/index.js';
+import type { Weakness } from '../../emulator/index.js';
 import {
   createAttacker,
   createDiskCache,
@@ -35,7 +35,7 @@ import {
   type Rephraser,
 } from '../../llm/index.js';
 import { LatencyRecorder } from '../../metrics/index.js';
-import { demoShopPolicy, loadPolicy, parsePolicy, policyApplies, type Policy } from '../../policy/index.js';
+import { loadPolicy, policyApplies, type Policy } from '../../policy/index.js';
 import { buildRedteamSection, executeRedteam, type CategoryId, type RedteamAsk } from '../../redteam/index.js';
 import { ContractNotes, executeRequest, SetupBreaker, Tally, type RequestRecord } from '../../runner/index.js';
 import type { Scenario } from '../../scenario/index.js';
@@ -48,18 +48,13 @@ import {
   type JobResult,
 } from '../pipeline/job-spec.js';
 import { runJob } from '../pipeline/pipeline.js';
+import { emulatorShop } from '../pipeline/shop.js';
 
 /** What the attacks draw on: the products they order, the canaries they look for, the list prices. */
 interface RedteamSource {
   products: string[];
   canaries: string[];
   policy: Policy | undefined;
-}
-
-/** The embedded emulator's demo shop as the policy `droidcheck init` writes for it (its catalogue, prices, shipping rule). */
-function emulatorShop(): Policy | undefined {
-  const catalogue = resolveEmulatorProfile(undefined).catalogue;
-  return catalogue ? parsePolicy(demoShopPolicy(catalogue), "the embedded emulator's demo shop") : undefined;
 }
 
 /**
@@ -127,7 +122,7 @@ function askThrough(ctx: JobContext<RedteamConfig>, log: TurnLog): RedteamAsk {
       throw Object.assign(new Error(record.error?.message ?? `the turn ended ${record.outcome}`), {
         code: record.error?.code ?? 'DROIDCHECK_ERR_TRANSPORT',
       });
-    // The job's policy judged the answer (runner/policy-turn.ts): its violations are failures `policy:<rule>`.
+    // The job's policy judged the answer (runner/turn-checks.ts): its violations are failures `policy:<rule>`.
     const violations = record.failures.flatMap((f) => (f.matcher.startsWith('policy:') ? [f.matcher.slice(7)] : []));
     return { payload: record.answer, latencyMs: (mode === 'sync' ? record.syncMs : record.answerMs) ?? 0, violations };
   };

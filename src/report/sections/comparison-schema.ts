@@ -3,14 +3,21 @@
  * options: the types comparison.ts decides with and comparison-view.ts draws.
  */
 import { z } from 'zod';
-import { LATENCY_METRICS, type LatencyMetric, type ThresholdResult, type TrustFigures } from '../../metrics/index.js';
+import type { CoverageComparison, CoverageSnapshot } from '../../coverage/index.js';
+import {
+  FUNNEL_STAGES,
+  LATENCY_METRICS,
+  type LatencyMetric,
+  type ThresholdResult,
+  type TrustFigures,
+} from '../../metrics/index.js';
 import { OUTCOMES } from '../../outcomes.js';
 import { answerComparisonSchema } from './answer-changes.js';
 import type { AnswerEntry } from './answers.js';
 import type { ByTurnFields } from './by-turn.js';
 import type { CapacitySection } from './capacity.js';
 import { kneeComparisonSchema } from './capacity-compare.js';
-import { count, modeEnum, obj, share } from './common.js';
+import { count, modeEnum, obj, share, type Assert, type Same } from './common.js';
 import type { Histograms, LatencyEntry } from './latency.js';
 import type { PassRates } from './pass-rates.js';
 import type { ScenarioEntry } from './scenarios.js';
@@ -85,6 +92,33 @@ const thresholdFlipSchema = obj({
   baseStatus: thresholdStatusEnum.optional(),
   currentStatus: thresholdStatusEnum.optional(),
 });
+const coverageDeltaSchema = obj({
+  base: obj({ covered: count, total: count }),
+  current: obj({ covered: count, total: count }),
+  lost: z.array(z.string()).describe('covered in the baseline, not in the current run'),
+  gained: z.array(z.string()).describe('covered in the current run, not in the baseline'),
+});
+const coverageComparisonSchema = obj({
+  products: coverageDeltaSchema.optional().describe('products asked about or in a cart (both runs had a catalogue)'),
+  carts: coverageDeltaSchema.optional().describe('products in a cart'),
+  intents: coverageDeltaSchema
+    .optional()
+    .describe(
+      'declared intents seen (both runs declare some), else the intents seen; absent when one run declares them and the other not',
+    ),
+  funnel: z.array(
+    obj({
+      stage: z.enum(FUNNEL_STAGES),
+      base: obj({ reached: count, conversations: count }),
+      current: obj({ reached: count, conversations: count }),
+    }),
+  ),
+  rules: coverageDeltaSchema.optional().describe("the policy's rules decided on an answer (both runs had a policy)"),
+  endpoints: coverageDeltaSchema.describe('endpoints with a call answered'),
+});
+const _coverageComparison: Assert<Same<z.output<typeof coverageComparisonSchema>, CoverageComparison>> = true;
+void _coverageComparison;
+
 export const comparisonSchema = obj({
   regressed: z.boolean(),
   rules: obj({ tolerancePct: z.number(), minDeltaMs: z.number(), rateTolerancePts: z.number(), alpha: z.number() }),
@@ -115,6 +149,9 @@ export const comparisonSchema = obj({
     .describe(
       "what changed in the bot's answers (runs only; never a regression); absent in reports of droidcheck versions before it",
     ),
+  coverage: coverageComparisonSchema
+    .optional()
+    .describe('what coverage was lost or gained (never a regression); absent when either report has no coverage'),
 });
 export type ResolvedCompareRules = Required<CompareOptions>;
 export type ScenarioState = z.output<typeof state>;
@@ -138,4 +175,5 @@ export interface ComparableReport extends TrustFigures {
   byTurnHistograms?: ByTurnFields['byTurnHistograms'];
   capacity?: CapacitySection;
   answers?: AnswerEntry[];
+  coverage?: CoverageSnapshot;
 }

@@ -7,6 +7,7 @@ import { formatMs, formatPercent } from '../../units.js';
 import { span, type SectionView, type Text } from '../view.js';
 import { answerChangesView, MAX_ANSWER_DIFFS } from './answer-changes-view.js';
 import { kneeNotes } from './capacity-compare.js';
+import { coverageChangeNotes } from './coverage.js';
 import { statMs } from './common.js';
 import type { LatencyChange, OutcomeChange, ReportComparison, ScenarioFlip } from './comparison-schema.js';
 
@@ -130,6 +131,7 @@ export function comparisonView(cmp: ReportComparison, maxAnswers = MAX_ANSWER_DI
       span(ruleText(o, cmp), o.regressed ? 'fail' : undefined),
     ]);
   notes.push(...kneeNotes(cmp.capacity));
+  notes.push(...coverageChangeNotes(cmp.coverage));
   const answers = answerChangesView(cmp.answers, maxAnswers);
   notes.push(...answers.notes);
   const cols = (names: string[]) =>

@@ -16,6 +16,7 @@
  *   with a twin of the same code says "no regression" 99 times in 100 or more;
  * - a threshold that turned breached is a regression;
  * - what changed in the bot's answers (answer-changes.ts) is listed, never a regression;
+ * - what coverage was lost or gained (coverage/compare.ts) is said, never a regression;
  * - a latency row with enough samples is `not-judged` (never a regression, never tested) when
  *   either run's latency figures are not trusted (metrics/thresholds-trust.ts: a bound
  *   generator) and the send delay could change its verdict: its growth lies within the bound
@@ -39,6 +40,7 @@ import {
   type LatencyMetric,
 } from '../../metrics/index.js';
 import { OUTCOMES, type Outcome } from '../../outcomes.js';
+import { compareCoverage } from '../../coverage/index.js';
 import { defineSection } from '../section.js';
 import { compareAnswers } from './answer-changes.js';
 import { TURN_METRICS } from './by-turn.js';
@@ -341,6 +343,7 @@ export function compareReports(
   const thresholds = thresholdFlips(base, current);
   const capacity = compareKnees(base, current);
   const answers = compareAnswers(base, current);
+  const coverage = compareCoverage(base.coverage, current.coverage);
   const regressed =
     flips.regressions.length > 0 ||
     flips.added.some((a) => a.to === 'fail') ||
@@ -359,6 +362,7 @@ export function compareReports(
     thresholds,
     ...(capacity && { capacity }),
     ...(answers && { answers }),
+    ...(coverage && { coverage }),
   };
 }
 

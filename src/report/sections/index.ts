@@ -16,6 +16,7 @@ import { answersSection } from './answers.js';
 import { byTurnSection } from './by-turn.js';
 import { capacitySection } from './capacity.js';
 import { comparisonSection } from './comparison.js';
+import { coverageSection } from './coverage.js';
 import { judgeSection } from './judge.js';
 import { latencySection } from './latency.js';
 import { loadSection } from './load.js';
@@ -36,7 +37,7 @@ import { webhookPolicySection } from './webhook-policy.js';
 
 /**
  * In order. A section reads the fields of those before it: thresholds are judged on the
- * summary, latency and receiver; the comparison (last) reads the whole report.
+ * summary, latency, receiver, policy and coverage; the comparison (last) reads the whole report.
  */
 export const SECTIONS = [
   summarySection,
@@ -50,6 +51,7 @@ export const SECTIONS = [
   receiverSection,
   streamSection,
   policySection,
+  coverageSection,
   thresholdsSection,
   passRatesSection,
   paritySection,

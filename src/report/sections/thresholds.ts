@@ -28,6 +28,8 @@ import type { Histograms, LatencyEntry } from './latency.js';
 import type { LoadSection } from './load.js';
 import type { NetworkSection } from './network.js';
 import type { PolicySection } from './policy.js';
+import type { CoverageSnapshot } from '../../coverage/index.js';
+import { coverageFigures } from './coverage.js';
 import type { ReportSummary } from './summary.js';
 
 export const thresholdStatusEnum = z.enum(['passed', 'breached', 'too-few-samples', 'no-samples', 'not-judged']);
@@ -66,6 +68,12 @@ const thresholdResultSchema = obj({
   beside: obj({ metric: z.string(), actual: z.number().nullable(), count })
     .optional()
     .describe('ackServer thresholds: the same statistic of the raw client-side ack (ms)'),
+  uncovered: z
+    .array(z.string())
+    .optional()
+    .describe(
+      'coverage thresholds: what was not covered (products, intents, rules; a funnel stage: the suites none of whose conversations reached it)',
+    ),
 });
 const _threshold: Assert<Same<z.output<typeof thresholdResultSchema>, ThresholdResult>> = true;
 void _threshold;
@@ -80,6 +88,7 @@ type Judged = {
   byTurn?: ByTurnFields['byTurn'];
   byTurnHistograms?: ByTurnFields['byTurnHistograms'];
   policy?: PolicySection;
+  coverage?: CoverageSnapshot;
 };
 type Doc = Judged & { settings: Record<string, unknown>; thresholds: ThresholdResult[] };
 
@@ -101,6 +110,7 @@ const judge = (expressions: readonly string[], d: Judged, defaults: boolean): Th
       ...(d.load && { load: d.load }),
       ...(d.byTurn && { byTurn: d.byTurn, byTurnHistograms: d.byTurnHistograms ?? {} }),
       ...(d.policy && { policy: d.policy }),
+      ...(d.coverage && { coverage: coverageFigures(d.coverage) }),
     },
     { defaults, ackBasis: d.network ? 'ackServer' : 'ack' },
   );
