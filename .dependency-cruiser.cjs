@@ -98,6 +98,26 @@ module.exports = {
       ['runner', 'report', 'llm', 'scenario', 'metrics', 'policy', 'redteam'],
       'config/: runner, report, llm, metrics (a threshold is parsed where it is given), policy (the default policy file), redteam (the attack categories: --category is checked where it is parsed) and leaves; and scenario/ (below runner), whose YAML source and zod-issue mapping read the config file with file:line:col, as they read suites.',
     ),
+    mayImport(
+      'telemetry',
+      ['runner', 'emulator', 'llm'],
+      'telemetry/: runner (the trace port it implements, verdicts), emulator (its tracer port), llm (the model-call observer) and leaves.',
+    ),
+    {
+      name: 'telemetry-loaded-on-demand',
+      comment:
+        'telemetry/ (and the OpenTelemetry SDK under it) is loaded only when export is on: jobs/ and cli/ import it dynamically (or for its types), nothing else does.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: ['^src/(telemetry|jobs|cli)/', '^src/index\\.ts$'] },
+      to: { path: '^src/telemetry/' },
+    },
+    {
+      name: 'opentelemetry-in-telemetry-only',
+      comment: 'The OpenTelemetry packages are imported under src/telemetry/ only, so a run without export loads none.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/telemetry/' },
+      to: { path: '@opentelemetry/' },
+    },
     {
       name: 'only-index-and-cli-import-cli',
       comment: 'cli/ is the top: everything below it (jobs included) never imports it.',

@@ -5,7 +5,8 @@
  * Exit codes (docs/exit-codes.md): 0 all passed; 1 an expectation failed; 2 usage or scenario
  * error; 99 a threshold (SLO) was breached; 98 nothing failed, but latency thresholds were not
  * judged because droidcheck does not trust its latency figures (the load generator was bound:
- * metrics/thresholds-trust.ts); 130 interrupted; 70 a droidcheck bug. A CI step branches on
+ * metrics/thresholds-trust.ts), or graded checks not judged because the budget of model calls
+ * was spent (BudgetError); 130 interrupted; 70 a droidcheck bug. A CI step branches on
  * them, so they never change meaning.
  *
  * ERROR_CODES below is the one table of every `DROIDCHECK_ERR_*` code that reaches a user or a
@@ -42,6 +43,8 @@ export const ERROR_CODES = {
     'a step of a steps scenario ended in an outcome other than answered (the scenario fails: exit 1)',
   DROIDCHECK_ERR_TURN: 'a turn of a simulated conversation got no answer (the scenario fails: exit 1)',
   DROIDCHECK_ERR_JUDGE: 'the language model behind judge/similar gave no verdict; a judge error, never a pass (exit 1)',
+  DROIDCHECK_ERR_BUDGET:
+    'not judged: the budget of model calls (--max-cost, --max-tokens) was spent, so no model was asked; never a pass, and when nothing failed (exit 98)',
   DROIDCHECK_ERR_ABORTED: "cancelled by the run's abort: second Ctrl-C, or the grace period over (exit 130)",
   DROIDCHECK_ERR_UNEXPECTED:
     'a request failed with an error droidcheck does not know (not a DroidcheckError): a bug to report (exit 1)',
@@ -233,6 +236,12 @@ export class SetupError extends messageError('DROIDCHECK_ERR_SETUP', EXIT.USAGE)
  * pass, since a grader that could not grade says nothing about the answer.
  */
 export class JudgeError extends messageError('DROIDCHECK_ERR_JUDGE', EXIT.EXPECTATION_FAILED) {}
+
+/**
+ * DROIDCHECK_ERR_BUDGET: the budget of model calls (`--max-cost`, `--max-tokens`) is spent, so
+ * the call was not made: what it would have graded is "not judged: budget spent", never a pass.
+ */
+export class BudgetError extends messageError('DROIDCHECK_ERR_BUDGET', EXIT.FIGURES_NOT_TRUSTED) {}
 
 /** DROIDCHECK_ERR_INTERNAL: a broken invariant of droidcheck itself (e.g. outcomes do not add up). */
 export class InternalError extends messageError('DROIDCHECK_ERR_INTERNAL', EXIT.INTERNAL) {}

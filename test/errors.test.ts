@@ -11,6 +11,7 @@ import {
   ERROR_CODES,
   EXIT,
   InternalError,
+  BudgetError,
   JudgeError,
   PolicyError,
   ScenarioError,
@@ -133,6 +134,7 @@ describe('every error code in one table, documented once', () => {
       new TimeoutError('x'),
       new ContractError('x', []),
       new JudgeError('x'),
+      new BudgetError('x'),
       new AbortedError(),
       new InternalError('x'),
     ];

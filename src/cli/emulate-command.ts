@@ -5,7 +5,7 @@
 import { once } from 'node:events';
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
-import type { ConfigOf } from '../config/index.js';
+import type { ConfigOf, ResolvedTelemetry } from '../config/index.js';
 import {
   parseFaultProfileFile,
   parseProfile,
@@ -17,7 +17,7 @@ import { commandConfig, optionCommand } from './job-options.js';
 import type { CliContext } from './shared.js';
 
 /** The emulator's options with the listen address resolved (the table's defaults, src/defaults.ts). */
-type EmulateOptions = StandaloneOptions & { host: string; port: number };
+type EmulateOptions = StandaloneOptions & { host: string; port: number; telemetry?: ResolvedTelemetry };
 
 async function readFlagFile(path: string, flag: string): Promise<string> {
   try {
@@ -50,7 +50,15 @@ export function registerEmulateCommand(program: Command, ctx: CliContext): void 
       const port = String(options.port);
       const tokenGenerated = options.token === undefined;
       // The user's --host/--port meet the OS here: a port in use is their mistake (exit 2).
-      const { url, emulator, close } = await startEmulatorStandalone(options).catch((err: unknown) => {
+      // The emulator's spans over OTLP when export is asked for (src/telemetry, loaded only then).
+      const { telemetry, ...emulatorOptions } = options;
+      const tracer = telemetry
+        ? await (await import('../telemetry/index.js')).createEmulatorTracer(telemetry)
+        : undefined;
+      const { url, emulator, close } = await startEmulatorStandalone({
+        ...emulatorOptions,
+        ...(tracer && { tracer }),
+      }).catch((err: unknown) => {
         throw listenError(err, { flag: '--host', value: host }, { flag: '--port', value: port });
       });
       const out = (s: string): void => void ctx.stdout.write(`${s}\n`);

@@ -7,7 +7,7 @@ import { errors, interceptors, type Dispatcher, type RetryHandler } from 'undici
 import { checkContract, type TieredContract } from '../contract/index.js';
 import { apiError, notJsonError, transportFailure } from './failure.js';
 import { retryOptionsFor, type RequestRetry, type RetryKind } from './retry.js';
-import type { ClientResponse, HttpMethod } from './types.js';
+import type { ClientResponse, HttpMethod, TraceHeaders } from './types.js';
 
 /** What every call shares; built once per DroidClient. */
 export interface CallContext {
@@ -122,6 +122,13 @@ function retryOptionsOf(
   });
 }
 
+/** `headers` with the W3C Trace Context headers of one call (`tracestate` only when non-empty). */
+function withTrace(headers: Record<string, string>, trace: TraceHeaders): Record<string, string> {
+  const h: Record<string, string> = { ...headers, traceparent: trace.traceparent };
+  if (trace.tracestate) h.tracestate = trace.tracestate;
+  return h;
+}
+
 /**
  * Calls `<prefix><path>` and returns the parsed 2xx body with its contract check (documented
  * tier: violations; droidcheck's choice: `unverified`, never a finding).
@@ -130,6 +137,8 @@ function retryOptionsOf(
  *   them on its fast timers, so they fire up to ~1 s late: fine for 190 s, coarse for 50 ms.
  * @param retry when set, the call goes through `ctx.retrying` (retry.ts: 429/5xx, and a transport
  *   error unless an async submit); its waits count in the caller's latency. The error is the last attempt's.
+ * @param trace the W3C Trace Context headers added to this call (a copy of the constant headers
+ *   is made only then); absent: none.
  * @throws ApiError (non-2xx), TransportError, TimeoutError, AbortedError, ContractError (2xx not JSON)
  */
 export async function call<T>(
@@ -142,12 +151,14 @@ export async function call<T>(
   timeoutMs: number,
   signal: AbortSignal | undefined,
   retry?: CallRetry,
+  trace?: TraceHeaders,
 ): Promise<ClientResponse<T>> {
+  const base = method === 'GET' ? ctx.getHeaders : ctx.postHeaders;
   const options: Dispatcher.RequestOptions & { retryOptions?: RetryHandler.RetryOptions } = {
     origin: ctx.origin,
     path: ctx.prefix + path,
     method,
-    headers: method === 'GET' ? ctx.getHeaders : ctx.postHeaders,
+    headers: trace ? withTrace(base, trace) : base,
     body: body === undefined ? null : JSON.stringify(body),
     headersTimeout: timeoutMs,
     bodyTimeout: timeoutMs,

@@ -103,6 +103,7 @@ export class DroidClient {
         timeout,
         opts.signal,
         retry,
+        opts.trace,
       );
     if (!state.auto) return send(form);
     try {
@@ -135,6 +136,7 @@ export class DroidClient {
       timeout,
       opts.signal,
       retryOf(opts, 'async-submit'),
+      opts.trace,
     );
   }
 
@@ -149,19 +151,43 @@ export class DroidClient {
       CONTRACTS.channels,
       this.#timeout(opts),
       opts.signal,
+      undefined,
+      opts.trace,
     );
   }
 
   /** spec 2, GET messages/:customerId. */
   messages(customerId: CustomerId, opts: CallOptions = {}): Reply<typeof messagesResponseSchema> {
     const path = `/messages/${encodeURIComponent(String(customerId))}`;
-    return call(this.#ctx, 'messages', 'GET', path, undefined, CONTRACTS.messages, this.#timeout(opts), opts.signal);
+    return call(
+      this.#ctx,
+      'messages',
+      'GET',
+      path,
+      undefined,
+      CONTRACTS.messages,
+      this.#timeout(opts),
+      opts.signal,
+      undefined,
+      opts.trace,
+    );
   }
 
   /** spec 3, GET customer/:customerId. */
   customer(customerId: CustomerId, opts: CallOptions = {}): Reply<typeof customerSchema> {
     const path = customerPath(customerId);
-    return call(this.#ctx, 'customer', 'GET', path, undefined, CONTRACTS.customer, this.#timeout(opts), opts.signal);
+    return call(
+      this.#ctx,
+      'customer',
+      'GET',
+      path,
+      undefined,
+      CONTRACTS.customer,
+      this.#timeout(opts),
+      opts.signal,
+      undefined,
+      opts.trace,
+    );
   }
 
   /** spec 4, GET customer/:customerId/conversations. */
@@ -176,13 +202,26 @@ export class DroidClient {
       CONTRACTS.conversations,
       this.#timeout(opts),
       opts.signal,
+      undefined,
+      opts.trace,
     );
   }
 
   /** spec 5, POST customer/:customerId/ask `{prompt}` (at most 500 characters; the service enforces it). */
   ask(customerId: CustomerId, prompt: string, opts: CallOptions = {}): Reply<typeof askResponseSchema> {
     const path = `${customerPath(customerId)}/ask`;
-    return call(this.#ctx, 'ask', 'POST', path, { prompt }, CONTRACTS.ask, this.#timeout(opts), opts.signal);
+    return call(
+      this.#ctx,
+      'ask',
+      'POST',
+      path,
+      { prompt },
+      CONTRACTS.ask,
+      this.#timeout(opts),
+      opts.signal,
+      undefined,
+      opts.trace,
+    );
   }
 
   /**
@@ -191,7 +230,18 @@ export class DroidClient {
    * it arrives later through the message-forwarding webhook (docs receiving-webhook.mdx).
    */
   send(req: SendRequest, opts: CallOptions = {}): Reply<typeof sendResponseSchema> {
-    return call(this.#ctx, 'send', 'POST', '/send', req, CONTRACTS.send, this.#timeout(opts), opts.signal);
+    return call(
+      this.#ctx,
+      'send',
+      'POST',
+      '/send',
+      req,
+      CONTRACTS.send,
+      this.#timeout(opts),
+      opts.signal,
+      undefined,
+      opts.trace,
+    );
   }
 
   /** spec 7, POST customer/:customerId `{botEnabled}`. */
@@ -210,6 +260,8 @@ export class DroidClient {
       CONTRACTS['customer-update'],
       this.#timeout(opts),
       opts.signal,
+      undefined,
+      opts.trace,
     );
   }
 
@@ -224,6 +276,8 @@ export class DroidClient {
       CONTRACTS['get-image-alt'],
       this.#timeout(opts),
       opts.signal,
+      undefined,
+      opts.trace,
     );
   }
 

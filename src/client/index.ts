@@ -1,3 +1,3 @@
 export { DroidClient } from './droid-client.js';
-export type { ClientResponse, DroidClientOptions } from './types.js';
+export type { ClientResponse, DroidClientOptions, TraceHeaders } from './types.js';
 export type { SyncMessageForm } from './sync-message-form.js';

@@ -34,6 +34,17 @@ export interface CallOptions {
   signal?: AbortSignal;
   /** Overrides the endpoint's default timeout, ms. */
   timeoutMs?: number;
+  /**
+   * W3C Trace Context headers for this call (`traceparent`, and `tracestate` when set: W3C Trace
+   * Context, section 3), so a service that traces joins the caller's trace. Absent: none sent.
+   */
+  trace?: TraceHeaders | undefined;
+}
+
+/** The W3C Trace Context headers of one call: `traceparent` `00-<trace-id>-<parent-id>-<flags>`, and `tracestate`. */
+export interface TraceHeaders {
+  traceparent: string;
+  tracestate?: string | undefined;
 }
 
 /** Options of the two answer calls (get-droid-answer, get-droid-answer-async). */

@@ -5,6 +5,7 @@
  * which config/ may not import: the CLI reads the profile files and starts the emulator.
  * A value left out is the emulator's default (src/defaults.ts, the table's too).
  */
+import { telemetryOf, type ResolvedTelemetry } from './telemetry.js';
 import { valuesOf, type ResolvedOptions } from './values.js';
 
 /** The embedded emulator's webhook retry policy (its delivery options): `emulate` and `webhook-policy`. */
@@ -52,11 +53,14 @@ export interface ResolvedEmulateConfig {
   /** The planted knee (the emulator's degradeAbove): answers in progress above which answers degrade. */
   degradeAbove?: number;
   delivery: EmulatedRetry;
+  /** OpenTelemetry export of the emulator's spans (config/telemetry.ts); absent: off. */
+  telemetry?: ResolvedTelemetry;
 }
 
 /** Emulate's shaping: an option not given is left out (the emulator's default applies). */
-export function emulateConfig(o: ResolvedOptions): ResolvedEmulateConfig {
+export function emulateConfig(o: ResolvedOptions, env: NodeJS.ProcessEnv): ResolvedEmulateConfig {
   const v = o.values;
+  const telemetry = telemetryOf(o, env);
   return {
     ...valuesOf(o, [
       'host',
@@ -79,5 +83,6 @@ export function emulateConfig(o: ResolvedOptions): ResolvedEmulateConfig {
     ...(v.degradeAbove !== undefined && { degradeAbove: v.degradeAbove }),
     // The retry policy (defaults from the table, the emulator's own): webhook-policy measures it.
     delivery: emulatedRetry(o),
+    ...(telemetry && { telemetry }),
   };
 }

@@ -16,6 +16,7 @@ export type {
 } from './job-config.js';
 export type { ResolvedLoadSettings } from './load-config.js';
 export type { ResolvedMetrics } from './target.js';
+export type { ResolvedTelemetry } from './telemetry.js';
 export { publicSettings } from './settings.js';
 export {
   DEFAULT_CONFIG_FILE,

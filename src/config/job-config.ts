@@ -7,7 +7,7 @@
  * safe. Throws UsageError / ConfigError (exit 2), naming the flag.
  */
 import { existsSync } from 'node:fs';
-import { resolveLlmConfig, type ResolvedLlmConfig } from '../llm/index.js';
+import { resolveLlmConfig, type ResolvedBudget, type ResolvedLlmConfig } from '../llm/index.js';
 import { DEFAULT_POLICY_FILE } from '../policy/index.js';
 import type { ModeOverride, Shard } from '../runner/index.js';
 import type { JobFlags, JobKind } from './flags.js';
@@ -30,6 +30,7 @@ import {
 } from './target.js';
 import type { CommandOptions, ResolvedOptions } from './values.js';
 import { resolveWebhookPolicy, type ResolvedWebhookPolicySettings } from './webhook-policy-config.js';
+import { telemetryOf, type ResolvedTelemetry } from './telemetry.js';
 
 /**
  * The policy file a job reads when none is named: droidcheck.policy.yaml in the working
@@ -98,6 +99,14 @@ interface BaseConfig {
   deliveries: ResolvedDeliveries | undefined;
   /** `--metrics-port`: serve Prometheus metrics while the job runs (and `lingerMs` after it); undefined: not served. */
   metrics: ResolvedMetrics | undefined;
+  /** OpenTelemetry export (`--otlp-endpoint`, OTEL_*: config/telemetry.ts); undefined: off, no OpenTelemetry package loaded. */
+  telemetry: ResolvedTelemetry | undefined;
+  /** Send W3C Trace Context (`traceparent`) on every call to the service (`--no-trace-context`: false). */
+  traceContext: boolean;
+  /** `--trace-url`: report.html links each failure to its trace, `{traceId}` replaced. */
+  traceUrl: string | undefined;
+  /** The budget of model calls and the prices it is counted in (llm/budget.ts). */
+  budget: ResolvedBudget;
 }
 
 export interface RunConfig extends BaseConfig {
@@ -197,6 +206,15 @@ function jobBase<K extends JobKind>(
     ),
     deliveries: deliveriesOf(o, env, target),
     metrics: metricsOf(o),
+    telemetry: telemetryOf(o, env),
+    traceContext: v.traceContext,
+    traceUrl: v.traceUrl,
+    budget: {
+      ...(v.maxCost !== undefined && { maxCostUsd: v.maxCost }),
+      ...(v.maxTokens !== undefined && { maxTokens: v.maxTokens }),
+      ...(v.maxConversationTokens !== undefined && { maxConversationTokens: v.maxConversationTokens }),
+      prices: v.modelPrices ?? [],
+    },
   };
 }
 

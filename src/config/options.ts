@@ -280,6 +280,43 @@ const weaknessList = (raw: Raw, where: string) => {
   return names.map((name) => weakness(name, where));
 };
 
+/** The OTLP transports (OTEL_EXPORTER_OTLP_PROTOCOL: OpenTelemetry's exporter configuration). */
+const OTLP_PROTOCOLS = ['http/protobuf', 'http/json', 'grpc'] as const;
+
+/** `--trace-url`: an http(s) URL holding `{traceId}`. */
+const traceUrlTemplate = (raw: Raw, where: string): string => {
+  const t = string(raw, where);
+  if (!t.includes('{traceId}'))
+    throw new UsageError(`${where}: "${t}" has no {traceId}; write e.g. http://localhost:16686/trace/{traceId}`);
+  parseUrl(t.replaceAll('{traceId}', '0'), where);
+  return t;
+};
+
+/** An amount of US dollars, > 0. */
+const usd = measured('<usd>', 'USD', (raw, where): number =>
+  parseNumber(typeof raw === 'number' ? raw : text(raw, where).replace(/^\$/, ''), where, {
+    min: 0,
+    above: true,
+    unit: 'USD',
+  }),
+);
+
+/**
+ * `--model-price MODEL=IN/OUT` (repeatable; a YAML list in the file): USD per million input and
+ * output tokens, e.g. `gpt-4o-mini=0.15/0.6`.
+ */
+const modelPriceList = (raw: Raw, where: string): { model: string; inputPerMTok: number; outputPerMTok: number }[] =>
+  list(raw, where).map((entry) => {
+    const m = /^(.+)=([^/=]+)\/([^/=]+)$/.exec(entry.trim());
+    if (!m)
+      throw new UsageError(
+        `${where}: "${entry}" must be MODEL=IN/OUT, USD per million input and output tokens, e.g. gpt-4o-mini=0.15/0.6`,
+      );
+    const price = (v: string, what: string): number =>
+      parseNumber(v.trim(), `${where} ${m[1]!.trim()} (${what})`, { min: 0, unit: 'USD per million tokens' });
+    return { model: m[1]!.trim(), inputPerMTok: price(m[2]!, 'input'), outputPerMTok: price(m[3]!, 'output') };
+  });
+
 /** An entry as the table writes it: `kind`, `flag` and `file` may be left to their defaults (OptionSpec). */
 type TableEntry<T = unknown> = Omit<OptionSpec<T>, 'kind' | 'flag'> & { kind?: OptionKind; flag?: string | false };
 
@@ -882,6 +919,61 @@ export const OPTIONS = complete({
     parse: duration,
     default: 0,
     help: 'keep serving metrics this long after the job, so the last scrape sees the final counts',
+  }),
+  // -- telemetry: OpenTelemetry export and trace context (docs/telemetry.md)
+  otlpEndpoint: opt({
+    env: 'OTEL_EXPORTER_OTLP_ENDPOINT',
+    commands: [...JOBS_AND_REDTEAM, 'receive', 'emulate'],
+    parse: url,
+    help: 'export traces and metrics over OTLP to this collector (off unless set; the OTEL_* variables apply: docs/telemetry.md)',
+  }),
+  otlpProtocol: opt({
+    arg: '<protocol>',
+    env: 'OTEL_EXPORTER_OTLP_PROTOCOL',
+    commands: [...JOBS_AND_REDTEAM, 'receive', 'emulate'],
+    parse: choice(OTLP_PROTOCOLS),
+    default: 'http/protobuf',
+    help: 'OTLP transport: http/protobuf, http/json or grpc',
+  }),
+  traceContext: opt({
+    kind: 'negated',
+    flag: '--no-trace-context',
+    commands: JOBS_AND_REDTEAM,
+    parse: bool,
+    default: true,
+    help: 'send no W3C traceparent header to the service (by default every call carries one)',
+  }),
+  traceUrl: opt({
+    arg: '<template>',
+    commands: JOBS_AND_REDTEAM,
+    parse: traceUrlTemplate,
+    help: 'link each failure in report.html to its trace: a URL with {traceId}, e.g. http://localhost:16686/trace/{traceId}',
+  }),
+  // -- the budget of model calls (docs/llm.md, Budget)
+  maxCost: opt({
+    commands: JOBS_AND_REDTEAM,
+    parse: usd,
+    help: 'make no model call (judge, embeddings, simulator, attacker) once this much is spent; what is left is not judged (exit 98)',
+  }),
+  maxTokens: opt({
+    commands: JOBS_AND_REDTEAM,
+    parse: integer(1, Number.MAX_SAFE_INTEGER, 'tokens'),
+    unit: 'tokens',
+    help: 'make no model call once the run used this many tokens (input and output)',
+  }),
+  maxConversationTokens: opt({
+    commands: ['run', 'redteam'],
+    parse: integer(1, Number.MAX_SAFE_INTEGER, 'tokens'),
+    unit: 'tokens',
+    help: 'end a simulated customer or an adaptive attack once its model calls used this many tokens',
+  }),
+  modelPrices: opt({
+    kind: 'list',
+    flag: '--model-price',
+    arg: '<model=in/out>',
+    commands: JOBS_AND_REDTEAM,
+    parse: modelPriceList,
+    help: 'price of a model, USD per million input/output tokens (e.g. gpt-4o-mini=0.15/0.6); overrides the built-in table',
   }),
   // -- redteam: the attacks (config file: the `redteam:` section)
   attempts: opt({

@@ -9,6 +9,7 @@ import { UsageError } from '../errors.js';
 import type { TableFlags } from './flags.js';
 import { parseStreamKey } from './parse.js';
 import { metricsOf, secretFrom } from './target.js';
+import { telemetryOf, type ResolvedTelemetry } from './telemetry.js';
 import type { ResolvedOptions } from './values.js';
 
 /** What the user gave `receive` (the table's keys, config/options.ts). */
@@ -32,6 +33,8 @@ export interface ResolvedReceiveConfig {
   verifyToken: string | null;
   intentSecret: string | null;
   metrics: { host: string; port: number } | undefined;
+  /** OpenTelemetry export of the webhook counters (config/telemetry.ts); undefined: off. */
+  telemetry: ResolvedTelemetry | undefined;
 }
 
 /** Receive's shaping: UsageError (exit 2) without a Redis to publish to. */
@@ -54,5 +57,6 @@ export function receiveConfig(o: ResolvedOptions, env: NodeJS.ProcessEnv): Resol
     verifyToken: secretFrom(env, 'DROID_VERIFY_TOKEN') ?? null,
     intentSecret: secretFrom(env, 'DROID_INTENT_SECRET') ?? null,
     metrics: metrics && { host: metrics.host, port: metrics.port },
+    telemetry: telemetryOf(o, env),
   };
 }

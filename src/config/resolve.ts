@@ -49,7 +49,7 @@ const SHAPES: { [C in OptionCommand]: Shape<C> } = {
   'webhook-policy': webhookPolicyConfig,
   doctor: (o, { env }) => doctorConfig(o, env),
   receive: (o, { env }) => receiveConfig(o, env),
-  emulate: (o) => emulateConfig(o),
+  emulate: (o, { env }) => emulateConfig(o, env),
   coverage: (o) => coverageConfig(o),
 };
 

@@ -53,6 +53,17 @@ export function publicSettings(config: ResolvedConfig): Record<string, unknown> 
     ...(!config.think && { think: false }),
     ...(config.syncMessage !== 'auto' && { syncMessage: config.syncMessage }),
     ...(config.llm && { judge: llmSettings(config.llm) }),
+    // Where report.html links each failure's trace (its headers never: they may hold a key).
+    ...(config.traceUrl !== undefined && { traceUrl: config.traceUrl }),
+    ...(config.telemetry && {
+      telemetry: { endpoint: config.telemetry.endpoint ?? '(per signal)', protocol: config.telemetry.protocol },
+    }),
+    ...(!config.traceContext && { traceContext: false }),
+    ...(config.budget.maxCostUsd !== undefined && { maxCostUsd: config.budget.maxCostUsd }),
+    ...(config.budget.maxTokens !== undefined && { maxTokens: config.budget.maxTokens }),
+    ...(config.budget.maxConversationTokens !== undefined && {
+      maxConversationTokens: config.budget.maxConversationTokens,
+    }),
     ...(config.deliveries && {
       deliveries: { redis: redactRedisUrl(config.deliveries.redisUrl), stream: config.deliveries.stream },
     }),

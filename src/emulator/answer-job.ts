@@ -13,6 +13,7 @@ import { degradedAnswer } from './ai/degrade.js';
 import type { AnalysedAnswer, AnswerBody } from './ai/index.js';
 import { buildAnswerPayload, buildErrorPayload, type PayloadMeta } from './payload.js';
 import type { WebhookFaultRule } from './faults/profile.js';
+import type { AnswerTrace } from './tracing.js';
 import { planDelivery } from './faults/webhook-plan.js';
 import { targetUrls, webhookTarget, type WebhookTarget } from './webhook-dispatcher.js';
 
@@ -28,6 +29,8 @@ export interface AsyncJob {
   faults: WebhookFaultRule[];
   /** Past the planted knee at acceptance (ai/degrade.ts): answered with the apology. */
   degrade: boolean;
+  /** The request's trace (tracing.ts), when the emulator traces. */
+  trace?: AnswerTrace | undefined;
 }
 
 /** The answer to a message: the rule engine's, or the saturated droid's apology when `degrade` (counted). */
@@ -103,6 +106,7 @@ function runJob(ctx: EmulatorContext, job: AsyncJob): void {
       body = answerPayloadJson(answer.body, meta);
     }
   }
+  job.trace?.answered(job.requestId, plan.errorPayload !== undefined);
   dispatchWithFaults(
     ctx,
     { kind: 'answer', id: job.requestId, payload, ...(body !== undefined && { body }), target: job.target },
@@ -111,5 +115,6 @@ function runJob(ctx: EmulatorContext, job: AsyncJob): void {
       ...j,
       target: webhookTarget(targetUrls(j.target), secret),
     }),
+    job.trace,
   );
 }

@@ -137,6 +137,7 @@ async function shutDown(
   await ctx.dispatcher.close();
   await app.close();
   ctx.stats.pending = 0;
+  await ctx.options.tracer?.close();
 }
 
 /**

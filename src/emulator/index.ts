@@ -21,3 +21,5 @@ export { startEmulatorWorker } from './worker-host.js';
 export type { StandaloneEmulator, StandaloneOptions } from './standalone.js';
 export { createEmulator, type Emulator } from './create-emulator.js';
 export { WEAKNESSES, emulatorInstructions, type Weakness } from './ai/weaknesses.js';
+export type { AnswerTrace, DeliveryTrace, EmulatorTracer, IncomingTrace } from './tracing.js';
+export type { WorkerTracing } from './worker-host.js';

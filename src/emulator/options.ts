@@ -9,6 +9,7 @@ import type { Catalogue } from './ai/catalogue.js';
 import type { FaultProfileInput } from './faults/profile.js';
 import type { Weakness } from './ai/weaknesses.js';
 import type { EmulatorProfile } from './profile/schema.js';
+import type { EmulatorTracer } from './tracing.js';
 
 interface DeliveryOptions {
   /** Total attempts per webhook delivery, first one included. Default 3 (EMULATOR_DEFAULTS). */
@@ -110,6 +111,11 @@ export interface EmulatorOptions {
   deliveryLogRetentionMs?: number;
   /** Injected clock. Default: the system clock. */
   clock?: EmulatorClock;
+  /**
+   * Traces each answer request under the caller's `traceparent` (tracing.ts; src/telemetry builds
+   * one when export is on). Default: none, nothing traced. Closed with the emulator.
+   */
+  tracer?: EmulatorTracer;
 }
 
 export interface ResolvedEmulatorOptions {
@@ -124,6 +130,7 @@ export interface ResolvedEmulatorOptions {
   rateLimit: Required<RateLimitOptions> | false;
   deliveryLogRetentionMs: number;
   clock: EmulatorClock;
+  tracer: EmulatorTracer | undefined;
 }
 
 const systemEmulatorClock: EmulatorClock = { wallNow: () => new Date() };
@@ -160,5 +167,6 @@ export function resolveOptions(options: EmulatorOptions): ResolvedEmulatorOption
     rateLimit: rl ? { max: Math.max(1, Math.floor(rl.max)), timeWindowMs: rl.timeWindowMs ?? 1_000 } : false,
     deliveryLogRetentionMs: nonNegative('deliveryLogRetentionMs', options.deliveryLogRetentionMs, SEVEN_DAYS_MS),
     clock: options.clock ?? systemEmulatorClock,
+    tracer: options.tracer,
   };
 }

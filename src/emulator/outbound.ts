@@ -7,6 +7,7 @@
 import type { EmulatorContext } from './context.js';
 import type { WebhookFaultRule } from './faults/profile.js';
 import { planDelivery } from './faults/webhook-plan.js';
+import type { AnswerTrace } from './tracing.js';
 import type { DeliveryJob } from './webhook-dispatcher.js';
 
 /** Rewrites a job so it carries a wrong secret (`wrong`) or none (null). */
@@ -17,17 +18,19 @@ export function dispatchWithFaults(
   job: DeliveryJob,
   faults: readonly WebhookFaultRule[],
   rewrite: SecretRewrite,
+  trace?: AnswerTrace,
 ): void {
   if (faults.length === 0) {
-    ctx.dispatcher.deliver(job);
+    ctx.dispatcher.deliver(trace ? { ...job, trace: trace.delivery(1) } : job);
     return;
   }
   const plan = planDelivery(faults);
   if (plan.drop) {
     ctx.stats.dropped += 1;
+    trace?.dropped('the drop fault');
     return;
   }
-  let out = job;
+  let out = trace ? { ...job, trace: trace.delivery(plan.copies) } : job;
   if (plan.secret !== 'keep') {
     ctx.stats.badSecret += 1;
     out = rewrite(job, plan.secret === 'wrong' ? `wrong-${Math.floor(ctx.random() * 1e9).toString(36)}` : null);

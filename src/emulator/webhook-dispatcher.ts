@@ -23,6 +23,7 @@
 import { performance } from 'node:perf_hooks';
 import { Agent } from 'undici';
 import type { DeliveryKind, DeliveryLog } from './delivery-log.js';
+import type { DeliveryTrace } from './tracing.js';
 import type { ResolvedEmulatorOptions } from './options.js';
 import type { Random } from './random.js';
 import type { EmulatorStats } from './stats.js';
@@ -74,6 +75,8 @@ export interface DeliveryJob {
   /** `payload` as JSON when the caller has it already (must equal JSON.stringify(payload)). */
   body?: string;
   target: WebhookTarget;
+  /** The answer's delivery trace (tracing.ts): each attempt told, the POST carrying its `traceparent`. */
+  trace?: DeliveryTrace | undefined;
 }
 
 const RESPONSE_EXCERPT = 1024;
@@ -150,7 +153,7 @@ export class WebhookDispatcher {
         path,
         method: 'POST',
         body,
-        headers: JSON_HEADERS,
+        headers: job.trace ? { ...JSON_HEADERS, ...job.trace.headers } : JSON_HEADERS,
         ...(this.options.timeoutMs > 0 && { signal: AbortSignal.timeout(this.options.timeoutMs) }),
       });
       status = res.statusCode;
@@ -179,16 +182,23 @@ export class WebhookDispatcher {
     if (ok) {
       this.stats.delivered += 1;
       this.stats.pending -= 1;
+      job.trace?.attempt(attempt, status, '');
+      job.trace?.end(true);
       return;
     }
     this.stats.attemptFailures += 1;
+    const failure = error || `HTTP ${status}`;
     if (attempt >= this.options.attempts || this.timers.isClosed) {
       this.stats.deliveryFailures += 1;
       this.stats.pending -= 1;
+      job.trace?.attempt(attempt, status, failure);
+      job.trace?.end(false);
       return;
     }
     this.stats.retries += 1;
-    this.timers.after(this.backoff(attempt), () => void this.attempt(job, body, attempt + 1, turn));
+    const wait = this.backoff(attempt);
+    job.trace?.attempt(attempt, status, failure, wait);
+    this.timers.after(wait, () => void this.attempt(job, body, attempt + 1, turn));
   }
 
   /** Aborts in-flight requests (destroying the agent) . Call after `timers.close()`. */

@@ -20,8 +20,20 @@ export interface EmulatorWorker {
 type Ready = { type: 'ready'; url: string; token: string; droidId: number; testCustomerId: number | null };
 type Failed = { type: 'error'; message: string };
 
+/**
+ * How the worker builds its tracer (tracing.ts): a tracer cannot cross threads, so the worker
+ * imports `module` (a file URL) and calls its `createEmulatorTracer(settings)`.
+ */
+export interface WorkerTracing {
+  module: string;
+  settings: unknown;
+}
+
+/** The worker's options: serialisable EmulatorOptions (no clock, no tracer), and how to build its tracer. */
+export type EmulatorWorkerOptions = Omit<EmulatorOptions, 'clock' | 'tracer'> & { tracing?: WorkerTracing | undefined };
+
 /** Starts the worker and resolves when the emulator listens. Options must be serialisable (no clock, no functions). */
-export async function startEmulatorWorker(options: EmulatorOptions): Promise<EmulatorWorker> {
+export async function startEmulatorWorker(options: EmulatorWorkerOptions): Promise<EmulatorWorker> {
   const worker = new Worker(new URL('./worker-entry.js', import.meta.url), { workerData: options });
   const [first] = (await Promise.race([
     once(worker, 'message'),

@@ -18,6 +18,7 @@
  */
 import { cacheKey, NO_CACHE, type LlmCache } from './cache.js';
 import type { ChatMessage, LlmProvider } from './provider.js';
+import type { ModelCallScope } from './types.js';
 
 /** Bump when the prompt changes: cached lines of another prompt are not replayed. */
 const ATTACKER_PROMPT_VERSION = 1;
@@ -44,7 +45,12 @@ interface AttackerRequest {
 }
 
 /** The next customer line ("" when the model gave none twice: the attack ends there). */
-export type Attacker = (request: AttackerRequest, signal?: AbortSignal) => Promise<{ text: string; cached: boolean }>;
+/** The attacker's next line; `tokens`: what its model calls used (0 from the cache). `scope`: what the calls are made for (budget.ts). */
+export type Attacker = (
+  request: AttackerRequest,
+  signal?: AbortSignal,
+  scope?: ModelCallScope,
+) => Promise<{ text: string; cached: boolean; tokens: number }>;
 
 function systemPrompt(r: AttackerRequest): string {
   return [
@@ -76,7 +82,7 @@ function messagesOf(r: AttackerRequest): ChatMessage[] {
 /** Creates the attacker over `provider` (see module docs). */
 export function createAttacker(options: AttackerOptions): Attacker {
   const cache = options.cache ?? NO_CACHE;
-  return async (request, signal) => {
+  return async (request, signal, scope) => {
     const key = cacheKey([
       'attacker',
       ATTACKER_PROMPT_VERSION,
@@ -88,19 +94,21 @@ export function createAttacker(options: AttackerOptions): Attacker {
       request.turns.map((t) => [t.attacker, t.droid]),
     ]);
     const hit = await cache.get('attacker', key);
-    if (typeof hit === 'string' && hit.trim() !== '') return { text: hit, cached: true };
+    if (typeof hit === 'string' && hit.trim() !== '') return { text: hit, cached: true, tokens: 0 };
     const messages = messagesOf(request);
+    let tokens = 0;
     for (let attempt = 0; attempt < 2; attempt++) {
-      const answer = await options.provider.chat(options.model, messages, signal);
+      const answer = await options.provider.chat(options.model, messages, signal, scope);
+      tokens += answer.promptTokens + answer.completionTokens;
       const text = answer.content
         .trim()
         .replace(/^"(.*)"$/s, '$1')
         .trim();
       if (text !== '') {
         await cache.set('attacker', key, text);
-        return { text, cached: false };
+        return { text, cached: false, tokens };
       }
     }
-    return { text: '', cached: false };
+    return { text: '', cached: false, tokens };
   };
 }

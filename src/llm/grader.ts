@@ -26,7 +26,8 @@ import type { ResolvedLlmConfig } from './config.js';
 import { judgeMessages, PROMPT_VERSION } from './judge-prompt.js';
 import { createOpenAiProvider, type ChatMessage, type LlmProvider } from './provider.js';
 import { bestMatch, incomparable, vectorProblem } from './similarity.js';
-import type { GradeResult, Grader, JudgeRequest, LlmUsage, SimilarRequest, Verdict } from './types.js';
+import type { ModelBudget } from './budget.js';
+import type { GradeResult, Grader, JudgeRequest, LlmUsage, ModelCallScope, SimilarRequest, Verdict } from './types.js';
 import { zeroLlmUsage } from './usage.js';
 import { decide, parseVerdict } from './verdict.js';
 
@@ -36,6 +37,8 @@ export interface GraderOptions {
   dispatcher?: Dispatcher;
   /** Default: the disk cache at `config.cacheDir`, none when it is undefined (`--no-cache`). */
   cache?: LlmCache;
+  /** Every call goes through it (role judge, or embeddings): counted, and refused once it is spent (budget.ts). */
+  budget?: ModelBudget;
 }
 
 /** Entries kept in memory per kind before the maps are cleared (the disk cache stays). */
@@ -78,20 +81,21 @@ interface GraderState {
   vectorMemo: Map<string, Promise<Float32Array>>;
 }
 
-/** One grade's model calls: the model, the grade's signal, and `n`, the calls it made so far. */
+/** One grade's model calls: the model, the grade's signal and scope, and `n`, the calls it made so far. */
 interface GradeCalls {
   model: string;
   signal: AbortSignal;
+  scope: ModelCallScope | undefined;
   n: number;
 }
 
 /** One verdict; an answer without one is asked again up to `retries` times. */
 async function askVerdict(state: GraderState, calls: GradeCalls, messages: ChatMessage[]): Promise<Verdict> {
   const { config, counts, provider, limit, redact } = state;
-  const { model, signal } = calls;
+  const { model, signal, scope } = calls;
   let last = '';
   for (let attempt = 0; attempt <= config.retries; attempt++) {
-    const answer = await limit(() => provider.chat(model, messages, signal));
+    const answer = await limit(() => provider.chat(model, messages, signal, scope));
     calls.n += 1;
     counts.chatCalls += 1;
     counts.promptTokens += answer.promptTokens;
@@ -134,7 +138,7 @@ async function judgeWith(state: GraderState, request: JudgeRequest, signal: Abor
   if (model === undefined) throw new JudgeError('judge: no judge model configured (--judge-model or judge.model)');
   const messages = judgeMessages(request.rubric, request.answer, request.context);
   const key = cacheKey(['judge', PROMPT_VERSION, model, request.rubric, request.answer, request.context ?? null]);
-  const calls: GradeCalls = { model, signal, n: 0 };
+  const calls: GradeCalls = { model, signal, scope: request.scope, n: 0 };
   const ask = (): Promise<Verdict> => askVerdict(state, calls, messages);
   let list = await verdicts(state, key, 1, ask);
   let decision = decide(list, request.threshold, config.margin);
@@ -178,8 +182,8 @@ async function lookupVectors(
 /** Asks for the distinct `inputs` in one batched call; each vector is memoized and cached under its key. */
 function embedMissing(state: GraderState, calls: GradeCalls, inputs: string[]): void {
   const { cache, counts, limit, provider, vectorMemo } = state;
-  const { model, signal } = calls;
-  const batch = limit(() => provider.embed(model, inputs, signal)).then((answer) => {
+  const { model, signal, scope } = calls;
+  const batch = limit(() => provider.embed(model, inputs, signal, scope)).then((answer) => {
     calls.n += 1;
     counts.embeddingCalls += 1;
     counts.promptTokens += answer.promptTokens;
@@ -219,7 +223,7 @@ async function similarWith(state: GraderState, request: SimilarRequest, signal: 
   const model = state.config.embeddingModel;
   if (model === undefined)
     throw new JudgeError('similar: no embedding model configured (--embedding-model or judge.embeddingModel)');
-  const calls: GradeCalls = { model, signal, n: 0 };
+  const calls: GradeCalls = { model, signal, scope: request.scope, n: 0 };
   const [text, ...refs] = await vectors(state, calls, [request.text, ...request.references]);
   const problem = incomparable([
     { label: 'the graded text', vector: text! },
@@ -244,12 +248,13 @@ async function similarWith(state: GraderState, request: SimilarRequest, signal: 
 /** Creates a grader (see module docs). `close()` it when the run ends. */
 export function createGrader(config: ResolvedLlmConfig, options: GraderOptions = {}): Grader {
   const counts: LlmUsage = zeroLlmUsage();
-  const provider =
+  const given =
     options.provider ??
     createOpenAiProvider(config, {
       ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
       onHttpRequest: () => void counts.httpRequests++,
     });
+  const provider = options.budget ? options.budget.meter(given, 'judge') : given;
   const state: GraderState = {
     config,
     counts,

@@ -33,3 +33,12 @@ export {
 } from './simulator.js';
 export { createRephraser, type Rephraser } from './rephrase.js';
 export { createAttacker, type Attacker } from './attacker.js';
+export {
+  ModelBudget,
+  type BudgetSnapshot,
+  type ModelCallInfo,
+  type ModelCallObserver,
+  type ModelRole,
+  type ResolvedBudget,
+  type Spend,
+} from './budget.js';

@@ -20,6 +20,7 @@ const loadSdk = (): Promise<Sdk> => (sdkLoading ??= import('openai'));
 import { Agent, fetch as undiciFetch, type Dispatcher } from 'undici';
 import { AbortedError, JudgeError } from '../errors.js';
 import { createRedactor, type Redactor } from '../redact.js';
+import type { ModelCallScope } from './types.js';
 import type { ResolvedLlmConfig } from './config.js';
 
 export interface ChatMessage {
@@ -42,10 +43,13 @@ interface EmbeddingAnswer {
 }
 
 export interface LlmProvider {
-  /** A chat completion at temperature 0. Rejects with JudgeError or AbortedError. */
-  chat(model: string, messages: ChatMessage[], signal?: AbortSignal): Promise<ChatAnswer>;
-  /** Embeddings of `inputs` (non-empty strings). Rejects with JudgeError or AbortedError. */
-  embed(model: string, inputs: string[], signal?: AbortSignal): Promise<EmbeddingAnswer>;
+  /**
+   * A chat completion at temperature 0. Rejects with JudgeError or AbortedError (and, through a
+   * budget, BudgetError: budget.ts). `scope`: what the call is made for (budget.ts; unused here).
+   */
+  chat(model: string, messages: ChatMessage[], signal?: AbortSignal, scope?: ModelCallScope): Promise<ChatAnswer>;
+  /** Embeddings of `inputs` (non-empty strings). Rejects with JudgeError or AbortedError (or BudgetError). */
+  embed(model: string, inputs: string[], signal?: AbortSignal, scope?: ModelCallScope): Promise<EmbeddingAnswer>;
   close(): Promise<void>;
 }
 

@@ -25,7 +25,8 @@
 import type { LlmCache } from './cache.js';
 import { cacheKey, NO_CACHE } from './cache.js';
 import type { ChatMessage, LlmProvider } from './provider.js';
-import { AbortedError, JudgeError } from '../errors.js';
+import { AbortedError, BudgetError, JudgeError } from '../errors.js';
+import type { ModelCallScope } from './types.js';
 import { createRedactor } from '../redact.js';
 
 /** Bump when the customer's prompt changes: cached lines of another prompt are not replayed. */
@@ -83,10 +84,20 @@ interface SimulatedTurn {
 
 /**
  * How a conversation ended: `stop` (the customer said ###STOP###), `max-turns`, `empty` (the
- * model answered nothing twice), `judge-error` (the model failed: no verdict, never a pass),
- * `droid-error` (the target failed a turn) or `aborted` (the run was interrupted).
+ * model answered nothing twice), `token-limit` (its model calls used `maxTokens`: judged on what
+ * was said), `budget-spent` (the run's budget of model calls ran out: not judged, never a pass),
+ * `judge-error` (the model failed: no verdict, never a pass), `droid-error` (the target failed a
+ * turn) or `aborted` (the run was interrupted).
  */
-type SimulationEnd = 'stop' | 'max-turns' | 'empty' | 'judge-error' | 'droid-error' | 'aborted';
+type SimulationEnd =
+  | 'stop'
+  | 'max-turns'
+  | 'empty'
+  | 'token-limit'
+  | 'budget-spent'
+  | 'judge-error'
+  | 'droid-error'
+  | 'aborted';
 
 export interface Simulation {
   turns: SimulatedTurn[];
@@ -114,10 +125,12 @@ export interface SimulatorOptions {
   cache?: LlmCache;
   /** Secrets to scrub from error messages (the API key). */
   secrets?: readonly string[];
+  /** Tokens one conversation's model calls may use (`--max-conversation-tokens`); then it ends `token-limit`. */
+  maxTokens?: number | undefined;
 }
 
 export interface Simulator {
-  simulate(spec: SimulateSpec, ask: AskDroid, signal?: AbortSignal): Promise<Simulation>;
+  simulate(spec: SimulateSpec, ask: AskDroid, signal?: AbortSignal, scope?: ModelCallScope): Promise<Simulation>;
 }
 
 /** The system message: who the model plays and how it ends. */
@@ -217,6 +230,7 @@ async function nextLine(
   turns: readonly SimulatedTurn[],
   signal: AbortSignal | undefined,
   counts: Counts,
+  scope: ModelCallScope | undefined,
 ): Promise<{ text: string; cached: boolean }> {
   const { cache, provider, model } = source;
   const key = cacheKey([
@@ -231,7 +245,7 @@ async function nextLine(
   if (typeof hit === 'string' && hit.trim() !== '') return { text: hit, cached: true };
   const messages = customerMessages(spec, turns);
   for (let attempt = 0; attempt < 2; attempt++) {
-    const answer = await provider.chat(model, messages, signal);
+    const answer = await provider.chat(model, messages, signal, scope);
     counts.calls += 1;
     counts.promptTokens += answer.promptTokens;
     counts.completionTokens += answer.completionTokens;
@@ -250,7 +264,12 @@ export function createSimulator(options: SimulatorOptions): Simulator {
   const { provider, model } = options;
   const source: LineSource = { cache: options.cache ?? NO_CACHE, provider, model };
 
-  async function simulate(spec: SimulateSpec, ask: AskDroid, signal?: AbortSignal): Promise<Simulation> {
+  async function simulate(
+    spec: SimulateSpec,
+    ask: AskDroid,
+    signal?: AbortSignal,
+    scope?: ModelCallScope,
+  ): Promise<Simulation> {
     const turns: SimulatedTurn[] = [];
     const counts: Counts = { calls: 0, promptTokens: 0, completionTokens: 0 };
     let cacheHits = 0;
@@ -270,11 +289,14 @@ export function createSimulator(options: SimulatorOptions): Simulator {
       let line: { text: string; cached: boolean };
       if (turns.length === 0 && spec.opening !== undefined) line = { text: spec.opening, cached: true };
       else {
+        const limit = options.maxTokens;
+        if (limit !== undefined && counts.promptTokens + counts.completionTokens >= limit) return done('token-limit');
         try {
-          line = await nextLine(source, spec, turns, signal, counts);
+          line = await nextLine(source, spec, turns, signal, counts, scope);
         } catch (err) {
           if (err instanceof AbortedError || signal?.aborted)
             return done('aborted', { code: AbortedError.code, message: 'run interrupted' });
+          if (err instanceof BudgetError) return done('budget-spent', { code: BudgetError.code, message: err.message });
           // The provider words its errors for the judge ("judge model m: ..."): name the role played here.
           const message =
             err instanceof JudgeError

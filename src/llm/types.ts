@@ -3,6 +3,12 @@
  * token accounting it keeps. Plain data; no behaviour.
  */
 
+/** What a model call is made for: the scenario (per-scenario spend: budget.ts) and the trace to hang its span on (opaque here). */
+export interface ModelCallScope {
+  scenario?: string | undefined;
+  parent?: unknown;
+}
+
 /** One chat turn given to a grounded judge (spec: Chat history item; images carry `alt`). */
 export interface GroundingTurn {
   type: string;
@@ -30,6 +36,8 @@ export interface JudgeRequest {
   threshold: number;
   /** Present for `grounded: true`. */
   context?: JudgeContext;
+  /** What the grade is made for: its scenario and trace (llm/budget.ts); not part of the cache key. */
+  scope?: ModelCallScope | undefined;
 }
 
 /** `similar`: cosine similarity of `text` with each reference; the best one counts. */
@@ -38,6 +46,8 @@ export interface SimilarRequest {
   references: readonly string[];
   /** 0..1 (cosine similarity). */
   threshold: number;
+  /** What the grade is made for: its scenario and trace (llm/budget.ts). */
+  scope?: ModelCallScope | undefined;
 }
 
 /** One verdict of the judge, as it answered (promptfoo's llm-rubric format). */

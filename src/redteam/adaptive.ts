@@ -49,6 +49,8 @@ export interface AdaptiveOptions {
   attacker: Attacker;
   /** Customer messages per attack at most. */
   turns: number;
+  /** Tokens the attacker's calls may use per attack (`--max-conversation-tokens`): the attack then ends as if out of turns. */
+  maxTokens?: number | undefined;
 }
 
 /** Why a category cannot run adaptive attacks with this set-up, or undefined. */
@@ -101,7 +103,9 @@ export async function converse(input: ConverseInput): Promise<Conversation> {
   let resisted: OracleResult | undefined;
   let undecided: OracleResult | undefined;
   let line = '';
+  let tokens = 0;
   for (let k = 1; k <= options.turns; k++) {
+    if (options.maxTokens !== undefined && tokens >= options.maxTokens) break;
     if (signal?.aborted)
       return {
         decided: { success: false, evidence: 'interrupted' },
@@ -110,7 +114,13 @@ export async function converse(input: ConverseInput): Promise<Conversation> {
       };
     let next: { text: string };
     try {
-      next = await options.attacker({ goal, tactic, maxTurns: options.turns, seed: input.seed, turns: said }, signal);
+      const answer = await options.attacker(
+        { goal, tactic, maxTurns: options.turns, seed: input.seed, turns: said },
+        signal,
+        { scenario: category.id },
+      );
+      tokens += answer.tokens;
+      next = answer;
     } catch (err) {
       return {
         decided: { success: false, evidence: '' },

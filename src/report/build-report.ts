@@ -10,6 +10,7 @@ import type { CapacitySection } from './sections/capacity.js';
 import type { CompareOptions } from './sections/comparison-schema.js';
 import type { CoverageSnapshot } from '../coverage/index.js';
 import { REPORT_VERSION, SECTIONS, TOOL_VERSION, type ReportDocument } from './sections/index.js';
+import type { BudgetSection } from './sections/budget.js';
 import type { JudgeSection } from './sections/judge.js';
 import type { LoadSection } from './sections/load.js';
 import type { NetworkSection } from './sections/network.js';
@@ -26,6 +27,8 @@ export interface ReportInput extends SectionInput {
   load?: LoadSection;
   capacity?: CapacitySection;
   judge?: JudgeSection;
+  /** The run's model calls: spend per role and scenario, limits, prices (llm/budget.ts, shaped by jobs/). */
+  budget?: BudgetSection;
   stream?: StreamSection;
   webhookPolicy?: WebhookPolicyReport;
   /**
@@ -57,6 +60,8 @@ interface ExitCodeInput {
   noCapacity?: boolean;
   /** Graded expectations without a verdict: a gate must not go green with grading unfinished. */
   judgeErrors?: number;
+  /** Of judgeErrors, records left "not judged: budget spent": neither a pass nor a failure (98). */
+  notJudged?: number;
   /** Red team: an attack succeeded above the allowed rate, or an attempt got no answer (sections/redteam.ts). */
   redteamFailed?: boolean;
 }
@@ -65,7 +70,8 @@ interface ExitCodeInput {
  * 130 interrupted; else 99 a threshold breached (or no capacity found); else 1 a pass-rate
  * requirement missed (or, without pass rates, a request failed) or a baseline regression; else
  * 98 a latency threshold or the baseline's latency rows not judged, the latency figures not
- * trusted (metrics/thresholds-trust.ts); else 0 (the exit codes every command shares). Judge
+ * trusted (metrics/thresholds-trust.ts), or graded checks "not judged: budget spent" (the budget
+ * of model calls ran out: llm/budget.ts; not a pass, and not a failure of the droid); else 0 (the exit codes every command shares). Judge
  * errors (graded expectations without a verdict) also give 1: they are not failures, but a gate
  * must not pass while grading is unfinished. 99 and 1 win over 98: they are verdicts on figures
  * droidcheck trusts (rates, counts, answers), so the run fails whatever its latency was.
@@ -74,8 +80,9 @@ function exitCodeFor(input: ExitCodeInput): number {
   if (input.interrupted) return EXIT.INTERRUPTED;
   if (input.noCapacity || input.thresholds.some((t) => !t.passed)) return EXIT.THRESHOLD_BREACHED;
   const failed = input.passRatesPassed === undefined ? input.failed > 0 : !input.passRatesPassed;
-  if (failed || input.regressed || input.redteamFailed || (input.judgeErrors ?? 0) > 0) return EXIT.EXPECTATION_FAILED;
-  if (input.latencyNotJudged || input.thresholds.some((t) => t.status === 'not-judged'))
+  const judgeErrors = (input.judgeErrors ?? 0) - (input.notJudged ?? 0);
+  if (failed || input.regressed || input.redteamFailed || judgeErrors > 0) return EXIT.EXPECTATION_FAILED;
+  if (input.latencyNotJudged || input.thresholds.some((t) => t.status === 'not-judged') || (input.notJudged ?? 0) > 0)
     return EXIT.FIGURES_NOT_TRUSTED;
   return EXIT.OK;
 }
@@ -97,6 +104,7 @@ export function exitCodeOf(doc: Omit<ReportDocument, 'exitCode'>, interrupted: b
     latencyNotJudged: doc.comparison?.latencyNotJudged !== undefined,
     noCapacity: doc.capacity !== undefined && doc.capacity.maxRate === null,
     judgeErrors: doc.summary.judgeErrors ?? 0,
+    notJudged: doc.summary.notJudged ?? 0,
     redteamFailed: doc.redteam !== undefined && redteamReasons(doc.redteam).length > 0,
   });
 }

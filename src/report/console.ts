@@ -20,7 +20,7 @@ import { countsRequests } from './sections/common.js';
 import { SECTIONS, type ReportDocument } from './sections/index.js';
 import type { ScenarioEntry } from './sections/scenarios.js';
 import { suiteCounts, suiteLines } from './suite-lines.js';
-import { ansiPaint, consoleLines, plainPaint, type Paint, type SectionView } from './view.js';
+import { ansiPaint, consoleLines, plainPaint, plural, type Paint, type SectionView } from './view.js';
 
 export interface ConsoleSummaryOptions {
   /** ANSI colours (default false). */
@@ -141,9 +141,10 @@ export function renderConsoleSummary(report: ReportDocument, opts: ConsoleSummar
   const parts = [
     paint(s.passed > 0 ? 'ok' : 'muted', `${s.passed} passed`),
     paint(s.failed > 0 ? 'fail' : 'muted', `${s.failed} failed`),
-    ...((s.judgeErrors ?? 0) > 0
-      ? [paint('warn', `${s.judgeErrors} judge error${s.judgeErrors === 1 ? '' : 's'}`)]
+    ...((s.judgeErrors ?? 0) - (s.notJudged ?? 0) > 0
+      ? [paint('warn', plural((s.judgeErrors ?? 0) - (s.notJudged ?? 0), 'judge error'))]
       : []),
+    ...((s.notJudged ?? 0) > 0 ? [paint('warn', `${s.notJudged} not judged: budget spent`)] : []),
     ...(breached > 0 ? [paint('fail', `${breached} threshold${breached === 1 ? '' : 's'} breached`)] : []),
     ...(notJudged ? [paint('warn', notJudged)] : []),
     // A red team's exit 1 comes from its findings, not from failed requests: the last line says so.

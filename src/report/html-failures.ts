@@ -62,16 +62,28 @@ function judgeErrorsTable(s: ScenarioEntry): string {
   return `<p class="warn">Judge errors: no verdict (neither a pass nor a failure)</p><table class="judge-errors"><tr><th>expectation</th><th>error</th><th>at</th></tr>${rows.join('')}</table>`;
 }
 
-function entriesList(g: FailureGroup): string {
+/**
+ * A link to an entry's trace when the run named a trace view (`--trace-url`, kept in the
+ * report's settings) and the entry has a trace id; else its trace id as text (a trace view's
+ * search finds it), or nothing.
+ */
+function traceLink(s: ScenarioEntry, template: string | undefined): string {
+  if (s.traceId === undefined) return '';
+  if (template === undefined) return ` · <span class="muted">trace ${h(s.traceId)}</span>`;
+  const href = template.replaceAll('{traceId}', s.traceId);
+  return ` · <a class="trace" href="${h(href)}">trace ${h(s.traceId.slice(0, 8))}…</a>`;
+}
+
+function entriesList(g: FailureGroup, template: string | undefined): string {
   if (g.entries.length === 1) return '';
   const items = g.entries.map(
     (s) =>
-      `<li>${h(title(s))}${s.repeat !== undefined ? ` repeat ${s.repeat + 1}` : ''}${s.requestId ? ` · ${h(s.requestId)}` : ''}</li>`,
+      `<li>${h(title(s))}${s.repeat !== undefined ? ` repeat ${s.repeat + 1}` : ''}${s.requestId ? ` · ${h(s.requestId)}` : ''}${traceLink(s, template)}</li>`,
   );
   return `<details><summary>${g.entries.length} entries failed this way</summary><ul>${items.join('')}</ul></details>`;
 }
 
-function groupHtml(g: FailureGroup): string {
+function groupHtml(g: FailureGroup, template: string | undefined): string {
   const s = g.example;
   const scenarios = new Set(g.entries.map((e) => `${e.suite} › ${e.name}`));
   const count = g.entries.length > 1 ? `<span class="count">×${g.entries.length}</span> ` : '';
@@ -80,8 +92,8 @@ function groupHtml(g: FailureGroup): string {
       ? ` <span class="muted">and ${scenarios.size - 1} other scenario${scenarios.size === 2 ? '' : 's'}</span>`
       : '';
   const kind = s.passed ? 'warn' : 'fail';
-  return `<div class="failure" data-count="${g.entries.length}"><h3 class="${kind}">${count}${h(title(s))}${others} <span class="muted">${s.outcome}${s.requestId && g.entries.length === 1 ? ` · ${h(s.requestId)}` : ''}</span></h3>
-${stepText(s)}${s.error ? `<pre>${h(`${s.error.code}: ${s.error.message}`)}</pre>` : ''}${expectationsTable(g)}${s.failures.length === 0 && s.answerText !== undefined ? `<p>Bot's answer:</p>${answerCell(g)}` : ''}${judgeErrorsTable(s)}${entriesList(g)}</div>`;
+  return `<div class="failure" data-count="${g.entries.length}"><h3 class="${kind}">${count}${h(title(s))}${others} <span class="muted">${s.outcome}${s.requestId && g.entries.length === 1 ? ` · ${h(s.requestId)}` : ''}</span>${g.entries.length === 1 ? traceLink(s, template) : ''}</h3>
+${stepText(s)}${s.error ? `<pre>${h(`${s.error.code}: ${s.error.message}`)}</pre>` : ''}${expectationsTable(g)}${s.failures.length === 0 && s.answerText !== undefined ? `<p>Bot's answer:</p>${answerCell(g)}` : ''}${judgeErrorsTable(s)}${entriesList(g, template)}</div>`;
 }
 
 /** A load keeps no entries: its failing scenario x mode tallies, each with its examples (requestId, error, failed expectations). */
@@ -117,5 +129,6 @@ export function failuresHtml(report: ReportDocument): string {
     groups.length === failing
       ? `Failures (${failing})`
       : `Failures (${failing} in ${groups.length} group${groups.length === 1 ? '' : 's'} of identical failures)`;
-  return `<h2 id="failures">${heading}</h2>${skipped}${groups.map(groupHtml).join('\n')}`;
+  const template = typeof report.settings.traceUrl === 'string' ? report.settings.traceUrl : undefined;
+  return `<h2 id="failures">${heading}</h2>${skipped}${groups.map((g) => groupHtml(g, template)).join('\n')}`;
 }

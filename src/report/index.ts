@@ -12,6 +12,7 @@ export {
   type ReportKind,
 } from './sections/index.js';
 export type { LoadSection } from './sections/load.js';
+export type { BudgetSection } from './sections/budget.js';
 export type { CapacityPoint, CapacitySection } from './sections/capacity.js';
 export type { StreamSection } from './sections/stream.js';
 export type { WebhookPolicyReport, WebhookPolicyProbe } from './sections/webhook-policy.js';

@@ -28,6 +28,7 @@ import { addContract } from './contract-notes.js';
 import { codeContext, judgeAnswer, keepGrades } from './judge.js';
 import { answerChecks, turnSent } from './turn-checks.js';
 import { settleError } from './settle.js';
+import { shareTrace, traceOf, type CallTrace } from './trace.js';
 import type { PlannedRequest, RequestRecord, StepResult } from './types.js';
 
 const ASYNC_ENDPOINT = 'get-droid-answer-async';
@@ -97,7 +98,7 @@ async function judge(
   ctx: ExecuteContext,
 ): Promise<void> {
   record.answer = payload;
-  const ev = await judgeAnswer(turn.expect, payload, turn, ctx, () => codeContext(record, turn.vars, 0));
+  const ev = await judgeAnswer(turn.expect, payload, turn, ctx, record, () => codeContext(record, turn.vars, 0));
   record.failures = [
     ...ev.failures,
     ...latencyFailure(turn.latencyMs, latencyMs),
@@ -123,11 +124,24 @@ function optionsOf(signal: AbortSignal | undefined): { signal?: AbortSignal } {
  * client/retry.ts) with each retry counted in `record.retries`. A retried submit's latency runs
  * from `start` to its last attempt's response, the waits between attempts included.
  */
-function submitOptions(ctx: ExecuteContext, record: RequestRecord) {
+function submitOptions(ctx: ExecuteContext, record: RequestRecord, call: CallTrace | undefined) {
   const signal = ctx.abortSignal;
-  if (!ctx.retry) return optionsOf(signal);
+  const trace = call && ctx.traceContext !== false && { trace: call.headers };
+  if (!ctx.retry) return trace ? { ...optionsOf(signal), ...trace } : optionsOf(signal);
   const onRetry = (): void => void (record.retries = (record.retries ?? 0) + 1);
-  return { ...optionsOf(signal), retry: { policy: ctx.retry, onRetry } };
+  return { ...optionsOf(signal), ...trace, retry: { policy: ctx.retry, onRetry } };
+}
+
+/** The submit's call trace (its headers), under the record's open turn; undefined without trace context. */
+function submitTrace(record: RequestRecord, endpoint: string, path: string): CallTrace | undefined {
+  return traceOf(record)?.call(endpoint, 'POST', path);
+}
+
+/** Ends a call trace with what the client threw: the HTTP status of an API error, the error's code. */
+function endCallWith(call: CallTrace | undefined, err: unknown): void {
+  if (!call) return;
+  const e = err as { status?: unknown; code?: unknown };
+  call.end(typeof e.status === 'number' ? e.status : undefined, typeof e.code === 'string' ? e.code : 'error');
 }
 
 /**
@@ -152,9 +166,11 @@ function recordSubmit(
 
 const executeSync: TurnRun<void> = async (turn, ctx, start, record) => {
   const signal = ctx.abortSignal;
+  const call = submitTrace(record, SYNC_ENDPOINT, '/get-droid-answer');
   try {
     const sync = bodiesOf(turn).sync;
-    const res = await ctx.client.getDroidAnswer(sync, submitOptions(ctx, record));
+    const res = await ctx.client.getDroidAnswer(sync, submitOptions(ctx, record, call));
+    call?.end(res.status);
     const syncMs = recordSubmit(record, ctx, start, 'sync', res);
     const requestId = (res.body as { requestId?: unknown } | null)?.requestId;
     if (typeof requestId === 'string') record.requestId = requestId;
@@ -165,6 +181,7 @@ const executeSync: TurnRun<void> = async (turn, ctx, start, record) => {
     }
     await judge(record, turn, res.body, syncMs, ctx);
   } catch (err) {
+    endCallWith(call, err);
     if (err instanceof TimeoutError || (err instanceof AbortedError && !signal?.aborted))
       record.syncMs = ctx.clock.now() - start;
     settleError(record, err, SYNC_ENDPOINT);
@@ -179,9 +196,11 @@ const executeSync: TurnRun<void> = async (turn, ctx, start, record) => {
  * to 180 s per pending request.
  */
 const acknowledge: TurnRun<string | undefined> = async (turn, ctx, start, record) => {
+  const call = submitTrace(record, ASYNC_ENDPOINT, '/get-droid-answer-async');
   try {
     const body = bodiesOf(turn).async;
-    const ack = await ctx.client.getDroidAnswerAsync(body, submitOptions(ctx, record));
+    const ack = await ctx.client.getDroidAnswerAsync(body, submitOptions(ctx, record, call));
+    call?.end(ack.status);
     const ackMs = recordSubmit(record, ctx, start, 'ack', ack);
     if (ctx.rttMs !== undefined) ctx.latency.recordMs('ackServer', Math.max(0, ackMs - ctx.rttMs));
     const id = (ack.body as { requestId?: unknown } | null)?.requestId;
@@ -192,8 +211,10 @@ const acknowledge: TurnRun<string | undefined> = async (turn, ctx, start, record
     }
     record.requestId = id;
     ctx.onAcknowledged?.();
+    traceOf(record)?.acknowledged(id);
     return id;
   } catch (err) {
+    endCallWith(call, err);
     settleError(record, err, ASYNC_ENDPOINT);
     return undefined;
   }
@@ -243,6 +264,7 @@ async function settleAnswer(
   }
   const answerMs = match.receivedAt - start;
   record.answerMs = answerMs;
+  traceOf(record)?.delivered(match.receivedAt, match.kind);
   addContract(record, 'webhook', match.contract, ctx.notes, undefined, match.payload);
   if (match.kind === 'failed') {
     record.outcome = 'failed';
@@ -264,7 +286,11 @@ export function executeAnswerTurn(
   record: RequestRecord,
 ): Promise<void> {
   turnSent(ctx, record, turn);
-  return mode === 'sync' ? executeSync(turn, ctx, start, record) : executeAsync(turn, ctx, start, record);
+  const trace = traceOf(record);
+  if (!trace) return mode === 'sync' ? executeSync(turn, ctx, start, record) : executeAsync(turn, ctx, start, record);
+  trace.beginTurn(mode, start);
+  const run = mode === 'sync' ? executeSync(turn, ctx, start, record) : executeAsync(turn, ctx, start, record);
+  return run.then(() => trace.endTurn(record));
 }
 
 /**
@@ -284,6 +310,7 @@ export async function conversationTurn(
 ): Promise<{ one: RequestRecord; step: StepResult }> {
   const { steps: _steps, ...rest } = record;
   const one: RequestRecord = { ...rest, outcome: 'interrupted', passed: false, failures: [], contractViolations: [] };
+  shareTrace(record, one);
   await executeAnswerTurn(mode, turn, ctx, start, one);
   record.contractViolations.push(...one.contractViolations);
   for (const k of ['requestId', 'ackMs', 'answerMs', 'syncMs', 'httpStatus'] as const) {

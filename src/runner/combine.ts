@@ -25,6 +25,7 @@ export function combineResults(results: readonly EngineResult[]): EngineResult {
     passed: 0,
     failed: 0,
     judgeErrors: 0,
+    notJudged: 0,
     retries: 0,
     contractViolations: 0,
     cSent: 0,
@@ -43,6 +44,7 @@ export function combineResults(results: readonly EngineResult[]): EngineResult {
     sum.passed += t.passed;
     sum.failed += t.failed;
     sum.judgeErrors += t.judgeErrors;
+    sum.notJudged += t.notJudged;
     sum.retries += t.retries;
     sum.contractViolations += t.contractViolations;
     sum.cSent += r.counts.sent;
@@ -72,6 +74,7 @@ export function combineResults(results: readonly EngineResult[]): EngineResult {
       passed: sum.passed,
       failed: sum.failed,
       judgeErrors: sum.judgeErrors,
+      notJudged: sum.notJudged,
       retries: sum.retries,
       contractViolations: sum.contractViolations,
       scenarios: mergeOutcomeTallies(results.map((r) => r.tally.scenarios)),

@@ -12,6 +12,7 @@ import type { DeliverySource } from '../receiver/index.js';
 import type { ExpectationGrader } from '../scenario/index.js';
 import type { ContractNotes } from './contract-notes.js';
 import type { CustomerSimulator } from './simulator-types.js';
+import type { RequestTracer } from './trace.js';
 
 /**
  * Where a remote target must post its webhooks, as the user configures them in the service (the
@@ -87,6 +88,13 @@ export interface RequestOptions {
    * is counted in it; it fails nothing. Undefined: not counted.
    */
   coverage?: CoverageRecorder | undefined;
+  /**
+   * The trace of each request (runner/trace.ts): W3C Trace Context headers on every call to the
+   * service and, when export is on, spans. Undefined (`--no-trace-context`): no header.
+   */
+  tracer?: RequestTracer | undefined;
+  /** False (`--no-trace-context`): the tracer's spans are kept, but no call carries their headers. Default true. */
+  traceContext?: boolean | undefined;
 }
 
 /** What executing one request needs: the job's request options, and the engine's clock, latency sink and notes. */

@@ -13,6 +13,7 @@ import { executeAnswerTurn } from './answer-turn.js';
 import type { ExecuteContext } from './context.js';
 import { executeSimulation } from './simulate.js';
 import { executeSteps } from './steps.js';
+import { startTrace } from './trace.js';
 import type { PlannedRequest, RequestRecord } from './types.js';
 
 /**
@@ -39,6 +40,7 @@ function newRecord(planned: PlannedRequest, startedAt: string): RequestRecord {
     syncMs: undefined,
     httpStatus: undefined,
     requestId: undefined,
+    traceId: undefined,
   };
 }
 
@@ -67,6 +69,7 @@ export function startRequest(
   if (ctx.abortSignal?.aborted)
     return { record: notSentRecord(planned, ctx.clock.wallNow().toISOString()), done: Promise.resolve() };
   const record = newRecord(planned, ctx.clock.wallNow().toISOString());
+  startTrace(ctx.tracer, record, start);
   const done = planned.scenario.simulate
     ? executeSimulation(planned, ctx, start, record)
     : planned.scenario.steps

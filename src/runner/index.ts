@@ -38,3 +38,11 @@ export {
   type Segment,
 } from './segments.js';
 export { combineResults } from './combine.js';
+export {
+  headerTracer,
+  newTraceparent,
+  traceOf,
+  type CallTrace,
+  type ConversationTrace,
+  type RequestTracer,
+} from './trace.js';

@@ -5,7 +5,14 @@
  * scenario, its variables, mode and turn). Failures in expectation order; judge errors apart
  * (never a failure, never a pass); never throws.
  */
-import { evaluateExpectations, type CodeCheckContext, type Evaluation, type Expectation } from '../scenario/index.js';
+import {
+  evaluateExpectations,
+  type CodeCheckContext,
+  type Evaluation,
+  type Expectation,
+  type GradeScope,
+} from '../scenario/index.js';
+import { traceOf } from './trace.js';
 import type { ChatHistoryItem } from '../contract/index.js';
 import type { ExecuteContext } from './context.js';
 import type { RequestRecord } from './types.js';
@@ -33,16 +40,23 @@ export function judgeAnswer(
   payload: unknown,
   turn: { humanMessage: string; chatHistory: readonly ChatHistoryItem[] } | undefined,
   ctx: ExecuteContext,
+  record: RequestRecord,
   code?: () => CodeContext,
 ): Promise<Evaluation> {
   if (expect.length === 0) return Promise.resolve(NOTHING);
   return evaluateExpectations(expect, payload, {
     grader: ctx.grader,
+    ...(ctx.grader && { scope: gradeScope(record) }),
     ...(turn && { grounding: turn }),
     signal: ctx.abortSignal,
     ...(ctx.skipGraded && { skipGraded: true }),
     ...(code && expect.some(hasCode) && { code: code() }),
   });
+}
+
+/** What the grades of `record`'s request are made for: its scenario, and its conversation's trace. */
+export function gradeScope(record: RequestRecord): GradeScope {
+  return { scenario: `${record.suite} › ${record.scenario}`, parent: traceOf(record)?.modelScope };
 }
 
 /** Does `e` (or a `json` expectation inside it) call a function? */

@@ -21,7 +21,7 @@ import { AbortedError, InternalError, JudgeError } from '../errors.js';
 import type { Outcome } from '../outcomes.js';
 import { conversationTurn, type RequestRun } from './answer-turn.js';
 import type { ExecuteContext } from './context.js';
-import { codeContext, judgeAnswer, keepGrades } from './judge.js';
+import { codeContext, gradeScope, judgeAnswer, keepGrades } from './judge.js';
 import type { CustomerAsk, CustomerSimulation } from './simulator-types.js';
 import type { PlannedRequest, RecordError, RequestRecord, SimulationRecord } from './types.js';
 
@@ -93,6 +93,7 @@ export const executeSimulation: RequestRun = async (planned, ctx, start, record)
         throw err;
       }),
     ctx.abortSignal,
+    gradeScope(record),
   );
   record.simulation = simulationRecord(sim);
   if (sim.lastPayload !== undefined) record.answer = sim.lastPayload;
@@ -107,7 +108,8 @@ export const executeSimulation: RequestRun = async (planned, ctx, start, record)
     return;
   }
   record.outcome = 'answered';
-  if (sim.end === 'judge-error') {
+  if (sim.end === 'judge-error' || sim.end === 'budget-spent') {
+    // budget-spent: the conversation ended unfinished, so it is "not judged: budget spent" (DROIDCHECK_ERR_BUDGET).
     const e = sim.error ?? { code: JudgeError.code, message: 'the simulator model gave no customer line' };
     (record.judgeErrors ??= []).push({
       path: 'simulate',
@@ -129,7 +131,7 @@ export const executeSimulation: RequestRun = async (planned, ctx, start, record)
         ]),
       }
     : undefined;
-  const ev = await judgeAnswer(planned.scenario.expect, sim.expectPayload, grounding, ctx, () =>
+  const ev = await judgeAnswer(planned.scenario.expect, sim.expectPayload, grounding, ctx, record, () =>
     codeContext(record, planned.scenario.vars, Math.max(0, sim.turns.length - 1)),
   );
   record.failures.push(...ev.failures);

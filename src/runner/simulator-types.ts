@@ -13,7 +13,7 @@ interface CustomerTurn {
 /** What a simulated conversation gives the runner (src/llm's Simulation, plus what `expect` reads). */
 export interface CustomerSimulation {
   turns: readonly CustomerTurn[];
-  end: 'stop' | 'max-turns' | 'empty' | 'judge-error' | 'droid-error' | 'aborted';
+  end: 'stop' | 'max-turns' | 'empty' | 'token-limit' | 'budget-spent' | 'judge-error' | 'droid-error' | 'aborted';
   error?: { code: string; message: string } | undefined;
   transcript: string;
   lastPayload: unknown;
@@ -40,5 +40,7 @@ export interface CustomerSimulator {
     spec: { persona: string; goal: string; maxTurns: number; opening?: string | undefined },
     ask: CustomerAsk,
     signal?: AbortSignal,
+    /** What its model calls are made for: the scenario and the conversation's trace (llm/budget.ts). */
+    scope?: { scenario?: string | undefined; parent?: unknown },
   ): Promise<CustomerSimulation>;
 }

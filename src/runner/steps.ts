@@ -28,7 +28,7 @@
  */
 import type { ClientResponse } from '../client/index.js';
 import type { ChatHistoryItem, EndpointName, MessageForwarding } from '../contract/index.js';
-import { ApiError, ContractError } from '../errors.js';
+import { ApiError, ContractError, isDroidcheckError } from '../errors.js';
 import {
   renderExpectations,
   renderTemplate,
@@ -48,6 +48,7 @@ import { answerChecks, turnSent } from './turn-checks.js';
 import { outcomeOf, recordErrorOf } from './settle.js';
 import { awaitIntentWebhook, awaitNoReply, awaitReply } from './step-waits.js';
 import { pause, sampleThinkMs, thinkOf, thinkRandom } from './think.js';
+import { traceOf, type CallTrace } from './trace.js';
 import type { PlannedRequest, RequestRecord, StepResult } from './types.js';
 
 /** Spec endpoint name of each call (the client's names, used in contract records). */
@@ -62,6 +63,18 @@ export const CALL_ENDPOINTS: Record<CallStep['call'], EndpointName> = {
   imageAlt: 'get-image-alt',
 };
 
+/** The HTTP method and route of each call (spec: Endpoints 1-7, 10), for its trace. */
+const CALL_ROUTES: Record<CallStep['call'], ['GET' | 'POST', string]> = {
+  channels: ['GET', '/channels'],
+  messages: ['GET', '/messages/{customerId}'],
+  customer: ['GET', '/customer/{customerId}'],
+  conversations: ['GET', '/customer/{customerId}/conversations'],
+  ask: ['POST', '/customer/{customerId}/ask'],
+  send: ['POST', '/send'],
+  setBot: ['POST', '/customer/{customerId}'],
+  imageAlt: ['POST', '/get-image-alt'],
+};
+
 type Vars = Record<string, unknown>;
 
 function customerIdOf(step: CallStep, vars: Vars): string | number {
@@ -70,9 +83,17 @@ function customerIdOf(step: CallStep, vars: Vars): string | number {
   return typeof v === 'number' ? v : String(v ?? '');
 }
 
-function invoke(step: CallStep, vars: Vars, ctx: ExecuteContext): Promise<ClientResponse<unknown>> {
+function invoke(
+  step: CallStep,
+  vars: Vars,
+  ctx: ExecuteContext,
+  call: CallTrace | undefined,
+): Promise<ClientResponse<unknown>> {
   const c = ctx.client;
-  const opts = ctx.abortSignal ? { signal: ctx.abortSignal } : {};
+  const opts = {
+    ...(ctx.abortSignal && { signal: ctx.abortSignal }),
+    ...(call && ctx.traceContext !== false && { trace: call.headers }),
+  };
   const text = (s: string | undefined): string => renderText(s ?? '', vars);
   switch (step.call) {
     case 'channels':
@@ -112,7 +133,7 @@ async function judgeStep(
   expect: readonly Expectation[] = step.expect,
 ): Promise<boolean> {
   result.body = body;
-  const ev = await judgeAnswer(renderExpectations(expect, vars), body, turn, ctx, () =>
+  const ev = await judgeAnswer(renderExpectations(expect, vars), body, turn, ctx, record, () =>
     codeContext(record, vars, step.index),
   );
   result.failures.push(...ev.failures);
@@ -184,7 +205,9 @@ async function judgeIntentWebhook(
   if (end.failure) result.failures.push(end.failure);
   if (end.payload !== null) {
     if (end.contract) addContract(record, 'intent-webhook', end.contract, ctx.notes, undefined, end.payload);
-    const ev = await judgeAnswer(expect, end.payload, undefined, ctx, () => codeContext(record, vars, step.index));
+    const ev = await judgeAnswer(expect, end.payload, undefined, ctx, record, () =>
+      codeContext(record, vars, step.index),
+    );
     result.failures.push(
       ...ev.failures.map((f) => ({ ...f, path: `intentWebhook.${f.path}`, message: `intent webhook: ${f.message}` })),
     );
@@ -268,8 +291,10 @@ async function runCall(
     passed: false,
     failures: [],
   };
+  const call = traceOf(record)?.call(endpoint, ...CALL_ROUTES[step.call]);
   try {
-    const res = await invoke(step, vars, ctx);
+    const res = await invoke(step, vars, ctx, call);
+    call?.end(res.status);
     result.latencyMs = ctx.clock.now() - t0;
     result.httpStatus = res.status;
     addContract(record, endpoint, res.contract, ctx.notes, res.headers, res.body);
@@ -280,6 +305,7 @@ async function runCall(
     }
     return { result, proceed: await judgeStep(step, result, res.body, vars, ctx, record) };
   } catch (err) {
+    call?.end(err instanceof ApiError ? err.status : undefined, isDroidcheckError(err) ? err.code : 'error');
     result.latencyMs = ctx.clock.now() - t0;
     if (err instanceof ApiError && err.status === step.status) {
       result.httpStatus = err.status;

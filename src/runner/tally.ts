@@ -45,10 +45,24 @@ export interface TallySnapshot {
   failed: number;
   /** Records whose graded expectations got no verdict and nothing else failed. */
   judgeErrors: number;
+  /**
+   * Of `judgeErrors`, those whose only missing verdicts were not asked because the budget of
+   * model calls was spent (DROIDCHECK_ERR_BUDGET): "not judged: budget spent" (exit 98, not 1).
+   */
+  notJudged: number;
   /** Submit retries (`--retries`) over all records. */
   retries: number;
   contractViolations: number;
   scenarios: ScenarioTally[];
+}
+
+/** The code of a graded check left unasked because the budget of model calls was spent (llm/budget.ts). */
+const BUDGET_CODE = 'DROIDCHECK_ERR_BUDGET';
+
+/** A judge-error record whose every missing verdict is "not judged: budget spent". */
+function notJudged(record: Pick<RequestRecord, 'judgeErrors'>): boolean {
+  const j = record.judgeErrors;
+  return j !== undefined && j.length > 0 && j.every((e) => e.code === BUDGET_CODE);
 }
 
 /** The verdict of an ended record (see the module docs). */
@@ -71,6 +85,7 @@ export class Tally {
   passed = 0;
   failed = 0;
   judgeErrors = 0;
+  notJudged = 0;
   retries = 0;
   contractViolations = 0;
   /** Per scenario x mode, in first-seen order; looked up by suite, scenario, mode (no key string per record). */
@@ -90,7 +105,10 @@ export class Tally {
     const verdict = verdictOf(record);
     if (verdict === 'passed') this.passed += 1;
     else if (verdict === 'failed') this.failed += 1;
-    else if (verdict === 'judge-error') this.judgeErrors += 1;
+    else if (verdict === 'judge-error') {
+      this.judgeErrors += 1;
+      if (notJudged(record)) this.notJudged += 1;
+    }
     const t = this.#scenarioOf(record);
     t.requests += 1;
     t.outcomes[record.outcome] += 1;
@@ -146,6 +164,7 @@ export class Tally {
       passed: this.passed,
       failed: this.failed,
       judgeErrors: this.judgeErrors,
+      notJudged: this.notJudged,
       retries: this.retries,
       contractViolations: this.contractViolations,
       scenarios: this.#scenarios.map((s) => ({ ...s, outcomes: { ...s.outcomes }, examples: [...s.examples] })),

@@ -79,6 +79,11 @@ export interface RequestRecord {
   /** 0-based repeat index (scenario `repeat: N`); absent => 0. */
   repeat?: number;
   requestId?: string;
+  /**
+   * The conversation's trace id (32 hex digits, W3C Trace Context): every call of this request
+   * carried it in `traceparent` (runner/trace.ts). Absent with `--no-trace-context`.
+   */
+  traceId?: string;
   outcome: Outcome;
   /** answered, every expectation held. */
   passed: boolean;

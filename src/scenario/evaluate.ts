@@ -36,7 +36,9 @@ interface GradeOutcome {
 
 /**
  * What evaluation needs of a grader (src/llm's `Grader` has this shape). Both methods reject
- * (with DROIDCHECK_ERR_JUDGE) when no verdict can be had.
+ * (with DROIDCHECK_ERR_JUDGE) when no verdict can be had, or DROIDCHECK_ERR_BUDGET when the
+ * budget of model calls is spent (the check is then "not judged: budget spent"). `scope` is
+ * passed through as given (what the grade is made for: src/llm/budget.ts).
  */
 export interface ExpectationGrader {
   judge(
@@ -50,13 +52,20 @@ export interface ExpectationGrader {
         shoppingCart?: unknown;
         addressParsing?: unknown;
       };
+      scope?: GradeScope | undefined;
     },
     signal?: AbortSignal,
   ): Promise<GradeOutcome>;
   similar(
-    request: { text: string; references: readonly string[]; threshold: number },
+    request: { text: string; references: readonly string[]; threshold: number; scope?: GradeScope | undefined },
     signal?: AbortSignal,
   ): Promise<GradeOutcome>;
+}
+
+/** What a grade is made for, passed to the grader as given: the scenario, and the trace of its conversation (opaque). */
+export interface GradeScope {
+  scenario?: string | undefined;
+  parent?: unknown;
 }
 
 /** What a grounded judge is told about the turn: the history sent and the human message. */
@@ -73,6 +82,8 @@ export interface EvaluationContext {
   signal?: AbortSignal | undefined;
   /** Leave `similar`/`judge` expectations ungraded (load and capacity: no LLM call per request). */
   skipGraded?: boolean;
+  /** Passed to every grade (see GradeScope). */
+  scope?: GradeScope | undefined;
   /** What a `code` check is told beside the payload; absent: an empty scenario in sync mode, turn 0. */
   code?: Omit<CodeCheckContext, 'payload'> | undefined;
 }
@@ -252,7 +263,7 @@ async function grade(p: PendingGrade, root: unknown, ctx: EvaluationContext): Pr
     if (e.matcher === 'similar') {
       const x = e.expected as SimilarExpected;
       outcome = await ctx.grader.similar(
-        { text: actual as string, references: x.values, threshold: x.threshold },
+        { text: actual as string, references: x.values, threshold: x.threshold, scope: ctx.scope },
         ctx.signal,
       );
     } else {
@@ -268,7 +279,7 @@ async function grade(p: PendingGrade, root: unknown, ctx: EvaluationContext): Pr
           }
         : undefined;
       outcome = await ctx.grader.judge(
-        { rubric: x.rubric, answer, threshold: x.threshold, ...(context ? { context } : {}) },
+        { rubric: x.rubric, answer, threshold: x.threshold, ...(context ? { context } : {}), scope: ctx.scope },
         ctx.signal,
       );
     }

@@ -31,6 +31,7 @@ export {
   type Evaluation,
   type EvaluationContext,
   type ExpectationGrader,
+  type GradeScope,
   type GradeEntry,
   type JudgeErrorEntry,
 } from './evaluate.js';

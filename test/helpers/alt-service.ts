@@ -141,6 +141,8 @@ export interface AltService {
     degraded: number;
     refused: Record<number, number>;
   };
+  /** The W3C Trace Context headers of every call, in order (path as received, `traceparent` and `tracestate` when sent). */
+  traceHeaders: { path: string; traceparent?: string; tracestate?: string }[];
   close(): Promise<void>;
 }
 
@@ -346,10 +348,17 @@ export async function startAltService(options: AltServiceOptions = {}): Promise<
     return m;
   };
 
+  const traceHeaders: AltService['traceHeaders'] = [];
   const app = Fastify({ logger: false });
   await app.register(
     async (api) => {
       api.addHook('onRequest', async (req, reply) => {
+        const { traceparent, tracestate } = req.headers as Record<string, string | undefined>;
+        traceHeaders.push({
+          path: req.url,
+          ...(traceparent !== undefined && { traceparent }),
+          ...(tracestate !== undefined && { tracestate }),
+        });
         const auth = req.headers.authorization;
         if (auth !== `Bearer ${token}`) return refuse(reply, 401, 'Invalid API key');
         if ((req.params as { droidId?: string }).droidId !== String(droidId))
@@ -517,6 +526,7 @@ export async function startAltService(options: AltServiceOptions = {}): Promise<
     droidId,
     testCustomerId,
     stats,
+    traceHeaders,
     async close() {
       closing = true;
       for (const t of timers) clearTimeout(t);

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/clock.js';
 import { CoverageRecorder } from '../../src/coverage/index.js';
 import { openSimulator, type OpenedSimulator } from '../../src/jobs/pipeline/simulator.js';
-import { resolveLlmConfig } from '../../src/llm/index.js';
+import { resolveLlmConfig, ModelBudget } from '../../src/llm/index.js';
 import { LatencyRecorder } from '../../src/metrics/index.js';
 import { parsePolicy, PolicyJudge } from '../../src/policy/index.js';
 import { type ExecuteContext, executeRequest } from '../../src/runner/index.js';
@@ -48,6 +48,7 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'droidcheck-policy-sim-'));
   sim = openSimulator(
     resolveLlmConfig({ judgeModel: 'm' }, { OPENAI_BASE_URL: fake.url }, { retries: 0, timeout: '5s' }, dir)!,
+    new ModelBudget({ prices: [] }),
   );
 });
 afterAll(async () => {

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/clock.js';
 import { openSimulator, type OpenedSimulator } from '../../src/jobs/pipeline/simulator.js';
-import { resolveLlmConfig } from '../../src/llm/index.js';
+import { resolveLlmConfig, ModelBudget } from '../../src/llm/index.js';
 import { LatencyRecorder } from '../../src/metrics/index.js';
 import { executeRequest, verdictOf, type ExecuteContext } from '../../src/runner/index.js';
 import { parseSuite } from '../../src/scenario/index.js';
@@ -53,6 +53,7 @@ beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'droidcheck-runner-simulate-'));
   sim = openSimulator(
     resolveLlmConfig({ judgeModel: 'm' }, { OPENAI_BASE_URL: fake.url }, { retries: 0, timeout: '5s' }, dir)!,
+    new ModelBudget({ prices: [] }),
   );
 });
 afterEach(async () => {

@@ -23,6 +23,7 @@ import {
   sendError,
 } from '../http-errors.js';
 import { buildAnswerPayload, checkAnswerRequest } from '../payload.js';
+import { headerValue, type AnswerTrace } from '../tracing.js';
 
 /** The acknowledgement's message, word for word (async docs page, "Immediate Response"). */
 export const ACK_MESSAGE = 'Answer request queued. Response will be sent to your configured webhook.';
@@ -35,12 +36,28 @@ const [ACK_HEAD, ACK_TAIL] = JSON.stringify({
   message: ACK_MESSAGE,
 } satisfies AsyncAck).split('"\\u0000"') as [string, string];
 
+/** The trace of an answer request when the emulator traces (tracing.ts); undefined otherwise. */
+function traceOf(
+  ctx: EmulatorContext,
+  endpoint: 'get-droid-answer' | 'get-droid-answer-async',
+  headers: Record<string, string | string[] | undefined>,
+): AnswerTrace | undefined {
+  const tracer = ctx.options.tracer;
+  if (!tracer) return undefined;
+  return tracer.answer(endpoint, {
+    traceparent: headerValue(headers.traceparent),
+    tracestate: headerValue(headers.tracestate),
+  });
+}
+
 export function answerRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
   app.post('/get-droid-answer', { config: { endpoint: 'get-droid-answer' } }, async (request, reply) => {
     const t0 = performance.now();
     const check = checkAnswerRequest(request.body, true);
+    const trace = traceOf(ctx, 'get-droid-answer', request.headers);
     if (!check.ok) {
       ctx.stats.rejected += 1;
+      trace?.responded(400);
       return sendError(reply, 400, check.message);
     }
     const degrade = ctx.saturation.begin();
@@ -55,6 +72,8 @@ export function answerRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
     const requestId = ctx.nextRequestId();
     const customerId = ctx.testCustomerId ?? 0;
     ctx.stats.syncAnswered += 1;
+    trace?.answered(requestId, false);
+    trace?.responded(200, requestId);
     fireIntentWebhooks(ctx, answer, customerId, requestId);
     return buildAnswerPayload(answer.body, {
       requestId,
@@ -77,8 +96,10 @@ export function answerRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
         : customerId === null
           ? MSG_MISSING_TEST_CUSTOMER
           : undefined;
+    const trace = traceOf(ctx, 'get-droid-answer-async', request.headers);
     if (refusal !== undefined || !check.ok || !webhook || customerId === null) {
       ctx.stats.rejected += 1;
+      trace?.responded(400);
       return sendError(reply, 400, refusal ?? MSG_INVALID_HUMAN_MESSAGE);
     }
     const requestId = ctx.nextRequestId();
@@ -95,11 +116,13 @@ export function answerRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
         target: webhook,
         faults: ctx.faults.webhookFaults('answer'),
         degrade,
+        trace,
       },
       ctx.faults.answerDelayMs(ctx.options.answerDelayMs),
     );
     const ackDelay = ctx.faults.ackDelayMs(ctx.options.ackDelayMs);
     if (ackDelay > 0 && !(await ctx.timers.sleep(ackDelay))) return sendError(reply, 503, SHUTTING_DOWN);
+    trace?.responded(200, requestId);
     // AsyncAck ({success, requestId, message}), serialised here rather than by Fastify per request.
     return reply.type(JSON_TYPE).send(`${ACK_HEAD}${JSON.stringify(requestId)}${ACK_TAIL}`);
   });

@@ -7,6 +7,7 @@
  */
 import type { Dispatcher } from 'undici';
 import { systemClock, type Clock } from '../../clock.js';
+import { newTraceparent } from '../../runner/index.js';
 import { createCallContext } from '../../client/call.js';
 import { transportFailure } from '../../client/failure.js';
 
@@ -20,6 +21,11 @@ export interface ProbeTarget {
   timeoutMs: number;
   /** Times each probe (its start on the wall clock, its duration). Default systemClock. */
   clock?: Clock | undefined;
+  /**
+   * False (`--no-trace-context`): no `traceparent`. By default each probe carries one of its own
+   * (a trace of one call: runner/trace.ts), as every call to the service does.
+   */
+  traceContext?: boolean | undefined;
 }
 
 /** An HTTP answer of any status. */
@@ -78,6 +84,7 @@ export async function probe(
     accept: 'application/json',
     ...(t.token !== undefined && { authorization: `Bearer ${t.token}` }),
     ...(body !== undefined && { 'content-type': 'application/json' }),
+    ...(t.traceContext !== false && { traceparent: newTraceparent() }),
   };
   const clock = t.clock ?? systemClock;
   const startedWallMs = clock.wallNow().getTime();

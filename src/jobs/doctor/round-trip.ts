@@ -15,6 +15,7 @@
  * warns. Only a warning: whether the service forwards the async endpoint's test conversation
  * is not documented; run's first reply wait settles it for `send` (runner/step-waits.ts).
  */
+import { newTraceparent } from '../../runner/index.js';
 import type { DroidClient } from '../../client/index.js';
 import { ApiError } from '../../errors.js';
 import type { Clock } from '../../clock.js';
@@ -184,7 +185,8 @@ export async function roundTrip(o: RoundTripOptions): Promise<RoundTripResult> {
   try {
     const ack = await o.client.getDroidAnswerAsync(
       { humanMessage: { content: ROUND_TRIP_MESSAGE, type: 'human' } },
-      o.signal ? { signal: o.signal } : {},
+      // A trace of its own, as every call to the service carries one (runner/trace.ts).
+      { ...(o.signal && { signal: o.signal }), trace: { traceparent: newTraceparent() } },
     );
     ackMs = o.clock.now() - t0;
     violations = ack.contract.violations.map((v) => `${v.path || '(body)'}: ${v.message}`);

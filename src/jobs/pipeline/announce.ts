@@ -71,7 +71,7 @@ export async function announceTarget(
       `droidcheck: embedded emulator at ${target.baseUrl} (${target.emulator?.thread ?? 'inline'} thread), receiver at ${target.webhookUrl}`,
     );
   }
-  if (config.warmUp) await warmUpConnections(target.client, config.concurrency, signal);
+  if (config.warmUp) await warmUpConnections(target.client, config.concurrency, signal, config.traceContext);
   if (config.target.kind !== 'remote') return undefined;
   try {
     const network = await measureRoundTrip(target.baseUrl, { signal });

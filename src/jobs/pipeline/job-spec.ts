@@ -10,7 +10,7 @@
 import type { Writable } from 'node:stream';
 import type { Clock } from '../../clock.js';
 import type { RunConfig } from '../../config/index.js';
-import type { Grader } from '../../llm/index.js';
+import type { Grader, ModelBudget } from '../../llm/index.js';
 import { LatencyRecorder } from '../../metrics/index.js';
 import type { ReportDocument, ReportInput, ReportKind } from '../../report/index.js';
 import {
@@ -107,6 +107,11 @@ export interface JobContext<C extends JobConfig = JobConfig> {
   log(line: string): void;
   /** The grader `judges.grader` asked for; undefined when none is needed or configured. */
   grader: Grader | undefined;
+  /**
+   * The run's budget of model calls (llm/budget.ts): the grader's calls go through it, and so
+   * must every other model call the job makes (simulated customers, the red team's attacker).
+   */
+  budget: ModelBudget;
   /**
    * How each request is sent (target, deadline, retries, a remote target's round trip: `ackServer`;
    * from the spec's `judges`: ack-only, graded expectations left ungraded unless it grades them)

@@ -23,7 +23,8 @@
  * interrupt (SIGINT) still writes the partial report; the exit code is 130.
  */
 import { systemClock } from '../../clock.js';
-import { EXIT, SetupError } from '../../errors.js';
+import { EXIT, SetupError, UsageError } from '../../errors.js';
+import { budgetReport, estimateLine, estimateModelCalls } from './budget.js';
 import { jobSecrets } from './job-secrets.js';
 import { createRedactor, redactValue } from '../../redact.js';
 import {
@@ -35,8 +36,16 @@ import {
   type StreamSection,
 } from '../../report/index.js';
 import { retryPolicyFor } from '../../client/retry.js';
-import { checkAccounting, type ProgressSnapshot, type RecordSink } from '../../runner/index.js';
-import { createGrader, discoverModels, formatLlmUsage, llmSettings, type Grader } from '../../llm/index.js';
+import { checkAccounting, headerTracer, type ProgressSnapshot, type RecordSink } from '../../runner/index.js';
+import {
+  createGrader,
+  discoverModels,
+  formatLlmUsage,
+  llmSettings,
+  ModelBudget,
+  type Grader,
+} from '../../llm/index.js';
+import type { JobTelemetry } from '../../telemetry/index.js';
 import { CoverageRecorder } from '../../coverage/index.js';
 import { loadPolicy, PolicyJudge, policyApplies } from '../../policy/index.js';
 import type { Suite } from '../../scenario/index.js';
@@ -46,7 +55,7 @@ import type { NetworkEstimate } from './network.js';
 import { checkBeforeSending } from './pre-send.js';
 import { preflight } from './preflight.js';
 import { selectSuites } from './select.js';
-import { startJobMetrics, type JobMetrics } from './live-metrics.js';
+import { startJobMetrics, webhookTotals, type JobMetrics } from './live-metrics.js';
 import { emulatorShop } from './shop.js';
 import { openTarget, type Target } from './target.js';
 
@@ -106,13 +115,30 @@ function streamSection(target: Target): StreamSection | undefined {
  */
 export async function runJob<C extends JobConfig>(spec: JobSpec<C>, config: C, io: JobIO): Promise<JobResult> {
   const live = config.metrics ? await startJobMetrics(spec.kind, { ...config, metrics: config.metrics }) : undefined;
+  const telemetry = config.telemetry ? await startTelemetry(spec.kind, config, io) : undefined;
   let summary: JobResult | undefined;
   try {
-    summary = await runPipeline(spec, config, io, live);
+    summary = await runPipeline(spec, config, io, live, telemetry);
     return summary;
   } finally {
+    // The last export holds the final counts (the figures were final before the reports).
+    await telemetry?.shutdown();
     await live?.close(summary ? config.metrics?.lingerMs : 0, io.stopSignal);
   }
+}
+
+/**
+ * OpenTelemetry export of the job (src/telemetry, docs/telemetry.md), loaded only now that it is
+ * asked for: a run without export loads no OpenTelemetry package.
+ */
+async function startTelemetry(kind: string, config: JobConfig, io: JobIO): Promise<JobTelemetry> {
+  const { startJobTelemetry } = await import('../../telemetry/index.js');
+  return startJobTelemetry(config.telemetry!, {
+    job: kind,
+    shard: config.shard && `${config.shard.index}/${config.shard.total}`,
+    clock: io.clock ?? systemClock,
+    warn: (line) => void io.stderr.write(`droidcheck: ${line}\n`),
+  });
 }
 
 /** What the steps before the traffic prepare: suites, reporters, redaction, the log line. */
@@ -208,6 +234,8 @@ function jobContext<C extends JobConfig>(
   live: JobMetrics | undefined,
   grader: Grader | undefined,
   network: NetworkEstimate | undefined,
+  telemetry: JobTelemetry | undefined,
+  budget: ModelBudget,
 ): JobContext<C> {
   const { config } = p;
   const sinks: RecordSink[] = p.reporters
@@ -218,10 +246,14 @@ function jobContext<C extends JobConfig>(
     }));
   if (live) sinks.push(live.sink);
   sinks.push({ onRecord: (record) => p.coverage.ended(record) });
+  if (telemetry) sinks.push(telemetry.sink);
   const onTick = (s: ProgressSnapshot): void => {
     for (const r of p.reporters) r.onProgress?.(s);
     live?.onTick(s);
+    telemetry?.onTick(s);
   };
+  // Spans when traces are exported; the headers alone otherwise (runner/trace.ts).
+  const tracer = telemetry?.tracerFor(target.baseUrl) ?? (config.traceContext ? headerTracer() : undefined);
   return {
     config,
     suites: p.suites,
@@ -232,6 +264,7 @@ function jobContext<C extends JobConfig>(
     },
     log: p.log,
     grader,
+    budget,
     engine: {
       client: target.client,
       receiver: target.receiver,
@@ -248,6 +281,7 @@ function jobContext<C extends JobConfig>(
       // How the spec judges, said once (job-spec.ts JobJudging): its engine runs read it from here.
       ackOnly: spec.judges.ackOnly ?? false,
       skipGraded: spec.judges.grader !== 'expectations',
+      ...(tracer && { tracer, traceContext: config.traceContext }),
       ...(p.policy && { policy: p.policy }),
       coverage: p.coverage,
       ...(io.clock && { clock: io.clock }),
@@ -264,6 +298,27 @@ function jobContext<C extends JobConfig>(
   };
 }
 
+/**
+ * Before sending: the estimate of the model calls the plan makes and what they cost (budget.ts),
+ * one line; a `--max-cost` without a price for a model the plan calls is the user's to fix
+ * (UsageError, exit 2): a budget in dollars cannot be kept on calls of unknown cost.
+ */
+function announceModelCalls<C extends JobConfig>(
+  spec: JobSpec<C>,
+  config: C,
+  p: Prepared<C>,
+  budget: ModelBudget,
+): void {
+  if (spec.judges.grader !== 'expectations') return;
+  const estimate = estimateModelCalls(p.suites, config.mode, config.llm, budget);
+  if (!estimate) return;
+  if (config.budget.maxCostUsd !== undefined && estimate.unpriced.length > 0)
+    throw new UsageError(
+      `--max-cost $${config.budget.maxCostUsd}: no price for ${estimate.unpriced.join(', ')}; give it with --model-price ${estimate.unpriced[0]}=IN/OUT (USD per million input and output tokens) or modelPrices: in the config file`,
+    );
+  p.log(estimateLine(estimate, config.budget));
+}
+
 /** Steps 5 and 6: set-up failure, accounting, the one report, every reporter. */
 async function finish<C extends JobConfig>(
   spec: JobSpec<C>,
@@ -274,6 +329,8 @@ async function finish<C extends JobConfig>(
   output: JobOutput,
   grader: Grader | undefined,
   network: NetworkEstimate | undefined,
+  telemetry: JobTelemetry | undefined,
+  budget: ModelBudget,
 ): Promise<JobResult> {
   const { config } = p;
   const { traffic } = output;
@@ -284,6 +341,7 @@ async function finish<C extends JobConfig>(
     throw new SetupError(p.redact(setupMessage(traffic.setupFailure, target, config)));
   }
   const receiver = target.receiver.stats();
+  const spent = budgetReport(budget.snapshot());
   const accounting = checkAccounting({
     outcomes: traffic.tally.outcomes,
     requests: traffic.tally.requests,
@@ -314,6 +372,7 @@ async function finish<C extends JobConfig>(
     ...(traffic.timeline && { timeline: traffic.timeline }),
     ...output.sections,
     ...(grader && config.llm && { judge: { settings: llmSettings(config.llm), usage: grader.usage() } }),
+    ...(spent && { budget: spent }),
     ...(network && { network }),
     ...(p.policy && { policy: p.policy.snapshot() }),
     // A job that sent no request of its own (webhook-policy's probes) covered nothing to tell.
@@ -326,6 +385,7 @@ async function finish<C extends JobConfig>(
   await endReporters(p.reporters, safe); // a file-system error on a report file: exit 2, naming it
   // After the reports are on disk, so a scraper that sees job_finished=1 can read them.
   live?.finish(traffic);
+  telemetry?.finish(traffic.counts.dropped);
   const files = p.reporters.flatMap((r) => r.files ?? []);
   if (files.length > 0) io.stdout.write(`reports: ${files.join(', ')}\n`);
   if (wiring) throw new SetupError(p.redact(setupMessage(wiring, target, config)));
@@ -337,23 +397,31 @@ async function runPipeline<C extends JobConfig>(
   given: C,
   io: JobIO,
   live: JobMetrics | undefined,
+  telemetry: JobTelemetry | undefined,
 ): Promise<JobResult> {
   const p = await prepare(spec, given, io, live);
   const config = p.config;
   // The receiver's deadlines are on the job's clock, as the engine's are.
-  const target = await openTarget(config, p.log, { ...spec.target, clock: spec.target?.clock ?? io.clock });
+  const target = await openTarget(config, p.log, {
+    ...spec.target,
+    clock: spec.target?.clock ?? io.clock,
+    ...(telemetry && { emulatorTracing: telemetry.emulator }),
+  });
   live?.watch(target.receiver);
+  telemetry?.watch(() => webhookTotals(target.receiver));
+  const budget = new ModelBudget(config.budget, telemetry?.modelCalls);
+  announceModelCalls(spec, config, p, budget);
   // A grader for the suites' graded expectations, or for the red team's oracles when a judge model is named.
   const { grader: grades } = spec.judges;
   const graded =
     grades === 'expectations' ? p.graded > 0 : grades === 'oracles' && config.llm?.judgeModel !== undefined;
-  const grader = graded && config.llm ? createGrader(config.llm) : undefined;
+  const grader = graded && config.llm ? createGrader(config.llm, { budget }) : undefined;
   p.addSecrets([target.emulator?.token]);
   let output: JobOutput;
   let network: NetworkEstimate | undefined;
   try {
     network = await announceTarget(config, target, p.suites, io.stopSignal, p.log);
-    output = await spec.send(jobContext(spec, p, target, io, live, grader, network));
+    output = await spec.send(jobContext(spec, p, target, io, live, grader, network, telemetry, budget));
   } catch (err) {
     for (const r of p.reporters) await r.onAbort?.();
     throw err;
@@ -362,5 +430,5 @@ async function runPipeline<C extends JobConfig>(
     await target.close();
     await grader?.close();
   }
-  return finish(spec, p, target, io, live, output, grader, network);
+  return finish(spec, p, target, io, live, output, grader, network, telemetry, budget);
 }

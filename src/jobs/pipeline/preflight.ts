@@ -133,7 +133,15 @@ export async function preflight(
   let checks: DoctorCheck[];
   try {
     ({ checks } = await cheapChecks({
-      target: { baseUrl, droidId, token, dispatcher, timeoutMs: PROBE_TIMEOUT_MS, clock },
+      target: {
+        baseUrl,
+        droidId,
+        token,
+        dispatcher,
+        timeoutMs: PROBE_TIMEOUT_MS,
+        clock,
+        traceContext: config.traceContext,
+      },
       maxClockSkewMs: config.maxClockSkewMs,
       webhookUrl: config.publicUrl ?? fixedReceiverUrl(config),
       // Only what the job uses is required: a job that sends nothing to the async endpoint

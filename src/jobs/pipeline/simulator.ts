@@ -13,6 +13,7 @@ import {
   createSimulator,
   NO_CACHE,
   simulationPayload,
+  type ModelBudget,
   type ResolvedLlmConfig,
 } from '../../llm/index.js';
 import type { CustomerSimulator } from '../../runner/index.js';
@@ -44,20 +45,24 @@ export interface OpenedSimulator {
   close(): Promise<void>;
 }
 
-/** The simulator of `llm` (its `simulatorModel` must be set: checkSimulated). */
-export function openSimulator(llm: ResolvedLlmConfig): OpenedSimulator {
+/**
+ * The simulator of `llm` (its `simulatorModel` must be set: checkSimulated); every call through
+ * the run's `budget` (role simulator), each conversation within `--max-conversation-tokens`.
+ */
+export function openSimulator(llm: ResolvedLlmConfig, budget: ModelBudget): OpenedSimulator {
   const provider = createOpenAiProvider(llm);
   const cache = llm.cacheDir !== undefined ? createDiskCache(llm.cacheDir) : NO_CACHE;
   const inner = createSimulator({
-    provider,
+    provider: budget.meter(provider, 'simulator'),
     model: llm.simulatorModel!,
     cache,
     secrets: llm.apiKey ? [llm.apiKey] : [],
+    maxTokens: budget.conversationTokens,
   });
   return {
     simulator: {
-      async simulate(spec, ask, signal) {
-        const sim = await inner.simulate(spec, ask, signal);
+      async simulate(spec, ask, signal, scope) {
+        const sim = await inner.simulate(spec, ask, signal, scope);
         return { ...sim, expectPayload: simulationPayload(sim) };
       },
     },
@@ -66,8 +71,12 @@ export function openSimulator(llm: ResolvedLlmConfig): OpenedSimulator {
 }
 
 /** A simulator when a suite simulates a customer, else undefined. */
-export function simulatorFor(config: Pick<JobConfig, 'llm'>, suites: readonly Suite[]): OpenedSimulator | undefined {
+export function simulatorFor(
+  config: Pick<JobConfig, 'llm'>,
+  suites: readonly Suite[],
+  budget: ModelBudget,
+): OpenedSimulator | undefined {
   return needsSimulator(suites).length > 0 && config.llm?.simulatorModel !== undefined
-    ? openSimulator(config.llm)
+    ? openSimulator(config.llm, budget)
     : undefined;
 }

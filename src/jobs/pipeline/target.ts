@@ -15,7 +15,14 @@ import { DroidClient } from '../../client/index.js';
 import type { Clock } from '../../clock.js';
 import type { RunConfig } from '../../config/index.js';
 import { InternalError } from '../../errors.js';
-import { createEmulator, startEmulatorWorker, type EmulatorOptions, type Weakness } from '../../emulator/index.js';
+import {
+  createEmulator,
+  startEmulatorWorker,
+  type EmulatorOptions,
+  type EmulatorTracer,
+  type Weakness,
+  type WorkerTracing,
+} from '../../emulator/index.js';
 import { listenError } from '../../os-errors.js';
 import { createReceiver, createStreamReceiver, redactRedisUrl, type DeliverySource } from '../../receiver/index.js';
 import type { ResponsePlan } from '../../receiver/index.js';
@@ -38,6 +45,11 @@ export interface TargetOptions {
   responsePlan?: ResponsePlan | undefined;
   /** The receiver's clock (arrival times); default systemClock. */
   clock?: Clock | undefined;
+  /**
+   * How the embedded emulator traces (src/telemetry, export on): a tracer built in this thread,
+   * or by the emulator's worker (emulator/worker-host.ts). Undefined: not traced.
+   */
+  emulatorTracing?: { inline(): Promise<EmulatorTracer | undefined>; worker: WorkerTracing } | undefined;
 }
 
 /** Where a shard reads its deliveries (`--deliveries`). */
@@ -87,12 +99,17 @@ const WORKER_ENTRY = new URL('../../emulator/worker-entry.js', import.meta.url);
  * dist/), so the system under test does not share the measuring event loop; inline otherwise
  * (tests running from source).
  */
-async function startEmbeddedEmulator(options: EmulatorOptions, preferWorker: boolean): Promise<EmbeddedEmulator> {
+async function startEmbeddedEmulator(
+  options: EmulatorOptions,
+  preferWorker: boolean,
+  tracing: TargetOptions['emulatorTracing'],
+): Promise<EmbeddedEmulator> {
   if (preferWorker && existsSync(fileURLToPath(WORKER_ENTRY))) {
-    const w = await startEmulatorWorker(options);
+    const w = await startEmulatorWorker({ ...options, ...(tracing && { tracing: tracing.worker }) });
     return { url: w.url, token: w.token, droidId: w.droidId, thread: 'worker', close: () => w.close() };
   }
-  const emulator = await createEmulator(options);
+  const tracer = await tracing?.inline();
+  const emulator = await createEmulator({ ...options, ...(tracer && { tracer }) });
   const url = await emulator.listen();
   return { url, token: emulator.token, droidId: emulator.droidId, thread: 'inline', close: () => emulator.close() };
 }
@@ -187,6 +204,7 @@ export async function openTarget(
           ...(options.webhookRetry && { delivery: options.webhookRetry }),
         },
         config.emulatorThread === 'worker',
+        options.emulatorTracing,
       );
       baseUrl = emulator.url;
       droidId = emulator.droidId;

@@ -20,6 +20,8 @@ import {
 } from '../../receiver/index.js';
 import { listenError } from '../../os-errors.js';
 import { serveMetrics, webhookTotals, type ServedMetrics } from '../pipeline/live-metrics.js';
+import { systemClock } from '../../clock.js';
+import type { JobTelemetry } from '../../telemetry/index.js';
 
 export interface ReceiveService {
   readonly receiver: Relay;
@@ -55,6 +57,7 @@ export async function startReceive(config: ResolvedReceiveConfig): Promise<Recei
     },
   });
   let served: ServedMetrics | undefined;
+  let telemetry: JobTelemetry | undefined;
   try {
     await receiver.listen().catch((err: unknown) => {
       throw listenError(err, { flag: '--host', value: config.host }, { flag: '--port', value: config.port });
@@ -63,8 +66,19 @@ export async function startReceive(config: ResolvedReceiveConfig): Promise<Recei
       served = await serveMetrics({ ...config.metrics, labels: { command: 'receive' } });
       served.metrics.watchWebhooks(() => webhookTotals(receiver));
     }
+    if (config.telemetry) {
+      // The webhook counters over OTLP too (src/telemetry, loaded only when export is on).
+      const { startJobTelemetry } = await import('../../telemetry/index.js');
+      telemetry = await startJobTelemetry(config.telemetry, {
+        job: 'receive',
+        clock: systemClock,
+        warn: (line) => void process.stderr.write(`droidcheck: ${line}\n`),
+      });
+      telemetry.watch(() => webhookTotals(receiver));
+    }
   } catch (err) {
     await receiver.close();
+    await telemetry?.shutdown();
     throw err;
   }
   const urls = receiver.urls()!;
@@ -82,6 +96,8 @@ export async function startReceive(config: ResolvedReceiveConfig): Promise<Recei
         } finally {
           served?.metrics.finish();
           await served?.server.close();
+          telemetry?.finish(undefined);
+          await telemetry?.shutdown();
         }
         return receiver.stats();
       })();

@@ -32,6 +32,7 @@ import {
   createRephraser,
   NO_CACHE,
   type Attacker,
+  type ModelBudget,
   type Rephraser,
 } from '../../llm/index.js';
 import { LatencyRecorder } from '../../metrics/index.js';
@@ -129,21 +130,33 @@ function askThrough(ctx: JobContext<RedteamConfig>, log: TurnLog): RedteamAsk {
 }
 
 /** The rephraser of `--rephrase` (the judge model rewords the attacks), and its closing. */
-function rephraserOf(config: RedteamConfig): { rephrase: Rephraser; close(): Promise<void> } | undefined {
+function rephraserOf(
+  config: RedteamConfig,
+  budget: ModelBudget,
+): { rephrase: Rephraser; close(): Promise<void> } | undefined {
   const llm = config.llm;
   if (!config.redteam.rephrase || !llm?.judgeModel) return undefined;
   const provider = createOpenAiProvider(llm);
   const cache = llm.cacheDir !== undefined ? createDiskCache(llm.cacheDir) : NO_CACHE;
-  return { rephrase: createRephraser({ provider, model: llm.judgeModel, cache }), close: () => provider.close() };
+  return {
+    rephrase: createRephraser({ provider: budget.meter(provider, 'attacker'), model: llm.judgeModel, cache }),
+    close: () => provider.close(),
+  };
 }
 
 /** The attacker of `--strategy adaptive` (the chat model of `--simulator-model`, default the judge model), and its closing. */
-function attackerOf(config: RedteamConfig): { attacker: Attacker; close(): Promise<void> } | undefined {
+function attackerOf(
+  config: RedteamConfig,
+  budget: ModelBudget,
+): { attacker: Attacker; close(): Promise<void> } | undefined {
   const llm = config.llm;
   if (config.redteam.strategy !== 'adaptive' || !llm?.simulatorModel) return undefined;
   const provider = createOpenAiProvider(llm);
   const cache = llm.cacheDir !== undefined ? createDiskCache(llm.cacheDir) : NO_CACHE;
-  return { attacker: createAttacker({ provider, model: llm.simulatorModel, cache }), close: () => provider.close() };
+  return {
+    attacker: createAttacker({ provider: budget.meter(provider, 'attacker'), model: llm.simulatorModel, cache }),
+    close: () => provider.close(),
+  };
 }
 
 /** The report's settings: the target's and the attacks' (no scenario selection: the red team reads no suite). */
@@ -178,8 +191,8 @@ async function attack(
     notes: new ContractNotes(),
     breaker: new SetupBreaker(),
   };
-  const rephraser = rephraserOf(config);
-  const attacker = attackerOf(config);
+  const rephraser = rephraserOf(config, ctx.budget);
+  const attacker = attackerOf(config, ctx.budget);
   try {
     const run = await executeRedteam({
       ask: askThrough(ctx, turns),
@@ -191,7 +204,13 @@ async function attack(
       ...(source.policy && { policy: source.policy }),
       ...(ctx.grader && { judge: ctx.grader }),
       ...(rephraser && { rephrase: rephraser.rephrase }),
-      ...(attacker && { adaptive: { attacker: attacker.attacker, turns: config.redteam.turns } }),
+      ...(attacker && {
+        adaptive: {
+          attacker: attacker.attacker,
+          turns: config.redteam.turns,
+          maxTokens: config.budget.maxConversationTokens,
+        },
+      }),
       ...(ctx.engine.stopSignal && { signal: ctx.engine.stopSignal }),
     });
     const failure = turns.breaker.failure();

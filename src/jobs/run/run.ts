@@ -26,7 +26,7 @@ export function runSpec(config: RunConfig): JobSpec<RunConfig> {
     async send(ctx) {
       const source = PlanSource.of(ctx.suites, ctx.config.mode);
       await ctx.begin(source.planned);
-      const simulated = simulatorFor(ctx.config, ctx.suites);
+      const simulated = simulatorFor(ctx.config, ctx.suites, ctx.budget);
       try {
         const traffic = await runEngine({
           ...ctx.engine,

@@ -13,6 +13,7 @@ export type { ReportKind } from '../section.js';
 import { ms, obj } from './common.js';
 import { accuracySection } from './accuracy.js';
 import { answersSection } from './answers.js';
+import { budgetReportSection } from './budget.js';
 import { byTurnSection } from './by-turn.js';
 import { capacitySection } from './capacity.js';
 import { comparisonSection } from './comparison.js';
@@ -57,6 +58,7 @@ export const SECTIONS = [
   paritySection,
   accuracySection,
   judgeSection,
+  budgetReportSection,
   notesSection,
   scenariosSection,
   answersSection,

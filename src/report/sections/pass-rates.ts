@@ -159,6 +159,12 @@ function passRatesOf(
  * @param records every record of the run; @param suites the suites that were planned
  * (requirements); @param options `failOnFlaky` (the CLI's `--fail-on-flaky`).
  */
+/** A record whose every missing verdict is "not judged: budget spent" (runner/tally.ts notJudged). */
+const budgetOnly = (r: RequestRecord): boolean =>
+  r.judgeErrors !== undefined &&
+  r.judgeErrors.length > 0 &&
+  r.judgeErrors.every((j) => j.code === 'DROIDCHECK_ERR_BUDGET');
+
 export function computePassRates(
   records: readonly RequestRecord[],
   suites: readonly Suite[],
@@ -171,7 +177,8 @@ export function computePassRates(
     const k = JSON.stringify([r.suite, r.scenario, r.mode]);
     let g = groups.get(k);
     if (!g) groups.set(k, (g = { suite: r.suite, scenario: r.scenario, mode: r.mode, runs: 0, passes: 0 }));
-    if (NO_VERDICT.has(r.outcome)) continue;
+    // A run left "not judged: budget spent" says nothing of the droid: no run, like an interrupted one.
+    if (NO_VERDICT.has(r.outcome) || budgetOnly(r)) continue;
     g.runs += 1;
     if (r.passed) g.passes += 1;
   }

@@ -85,6 +85,10 @@ const scenarioEntrySchema = obj({
   outcome: outcomeEnum,
   passed: z.boolean(),
   requestId: z.string().optional(),
+  traceId: z
+    .string()
+    .optional()
+    .describe('the W3C trace id every call of this request carried (traceparent): its trace in a trace view'),
   latencyMs: ms.optional().describe('end to end: sync response or async answer; calls only: the sum of the steps'),
   retries: z.number().int().positive().optional().describe('submit retries (--retries); absent when none'),
   failures: z.array(expectationFailureSchema),
@@ -167,6 +171,7 @@ function scenarioEntry(r: RequestRecord): ScenarioEntry {
     outcome: r.outcome,
     passed: r.passed,
     ...(r.requestId !== undefined && { requestId: r.requestId }),
+    ...(r.traceId !== undefined && { traceId: r.traceId }),
     ...(latencyMs !== undefined && { latencyMs: Math.round(latencyMs * 1000) / 1000 }),
     ...(r.retries !== undefined && r.retries > 0 && { retries: r.retries }),
     failures: r.failures,

@@ -19,6 +19,9 @@ const summarySchema = obj({
   failed: count,
   passRate: z.number().min(0).max(1).describe('passed / scenarios, 0..1; 1 when no scenario had a verdict'),
   judgeErrors: count.optional().describe('records whose graded expectations got no verdict; absent: 0'),
+  notJudged: count
+    .optional()
+    .describe('of judgeErrors, records left "not judged: budget spent" (no model call was made); absent: 0'),
   retries: count.describe('submit retries (--retries) over all records'),
 });
 export type ReportSummary = z.output<typeof summarySchema>;
@@ -46,6 +49,7 @@ function summaryOfTally(t: TallySnapshot): ReportSummary {
     passRate: scenarios === 0 ? 1 : t.passed / scenarios,
     retries: t.retries,
     ...(t.judgeErrors > 0 && { judgeErrors: t.judgeErrors }),
+    ...(t.notJudged > 0 && { notJudged: t.notJudged }),
   };
 }
 
@@ -56,6 +60,7 @@ function mergeSummaries(list: readonly ReportSummary[]): ReportSummary {
   const scenarios = sum((s) => s.scenarios);
   const passed = sum((s) => s.passed);
   const judgeErrors = sum((s) => s.judgeErrors ?? 0);
+  const notJudged = sum((s) => s.notJudged ?? 0);
   return {
     requests: sum((s) => s.requests),
     sent: sum((s) => s.sent),
@@ -66,6 +71,7 @@ function mergeSummaries(list: readonly ReportSummary[]): ReportSummary {
     passRate: scenarios === 0 ? 1 : passed / scenarios,
     retries: sum((s) => s.retries),
     ...(judgeErrors > 0 && { judgeErrors }),
+    ...(notJudged > 0 && { notJudged }),
   };
 }
 

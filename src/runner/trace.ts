@@ -1,0 +1,120 @@
+/**
+ * Trace context of a job's requests (docs/telemetry.md): each planned request is a conversation
+ * with a trace of its own (W3C Trace Context: a 16-byte trace id), and every call it makes to the
+ * service carries a `traceparent` header naming that trace and the call, so a service that traces
+ * joins droidcheck's trace (W3C Trace Context, section 3.2). `--no-trace-context` sends none.
+ *
+ * The engine talks to a `RequestTracer` through this port only. Two implement it:
+ * - `headerTracer()` (here): ids and headers only, nothing recorded, no OpenTelemetry package
+ *   loaded (export off: a random trace id per conversation, a random parent id per call, the
+ *   sampled flag clear because nothing is recorded);
+ * - src/telemetry's span tracer (loaded only when export is on): the same calls become spans.
+ *
+ * A conversation's trace is found from its record (a WeakMap, so the record keeps its shape and
+ * nothing of the trace reaches a report but `traceId`).
+ */
+import { randomUUID } from 'node:crypto';
+import type { TraceHeaders } from '../client/index.js';
+import type { AnswerMode } from '../scenario/index.js';
+import type { RequestRecord } from './types.js';
+
+/** One call to the service: the headers it carries, then how it ended. */
+export interface CallTrace {
+  readonly headers: TraceHeaders;
+  /** The call ended: its HTTP status (undefined: no HTTP answer) and, when it failed, the error's code. */
+  end(status: number | undefined, errorCode?: string): void;
+}
+
+/**
+ * One conversation's trace: its answer turns in order (a turn from its submit to the webhook's
+ * arrival, or to the sync response), the calls made in it, and the webhook it waited for. Model
+ * calls made for it (judge, embeddings, simulated customer) take `modelScope` as their parent.
+ */
+export interface ConversationTrace {
+  /** 32 lowercase hex digits (W3C Trace Context trace-id). */
+  readonly traceId: string;
+  /** What a model call made for this conversation passes its observer (opaque here). */
+  readonly modelScope: unknown;
+  /** An answer turn in `mode` begins at `startMs` (clock ms; under the open model the intended start). */
+  beginTurn(mode: AnswerMode, startMs: number): void;
+  /** A call to `endpoint` (spec name) begins now: under the open turn, else under the conversation. */
+  call(endpoint: string, method: 'GET' | 'POST', path: string): CallTrace;
+  /** The asynchronous submit was acknowledged with `requestId`: the wait for its webhook begins. */
+  acknowledged(requestId: string): void;
+  /** The webhook arrived at `receivedAtMs` (clock ms): `answered` or `failed` (the error payload). */
+  delivered(receivedAtMs: number, kind: 'answered' | 'failed'): void;
+  /** The open turn ended; `turn` is its record (outcome, requestId, error, failures). */
+  endTurn(turn: RequestRecord): void;
+}
+
+/** A job's tracer: the trace of each conversation, and what ends it. */
+export interface RequestTracer {
+  /** A conversation begins at `startMs` (clock ms) for `record` (suite, scenario, seq, mode). */
+  conversation(record: RequestRecord, startMs: number): ConversationTrace;
+}
+
+const byRecord = new WeakMap<RequestRecord, ConversationTrace>();
+
+/** The trace of the conversation `record` belongs to (undefined: no trace context). */
+export function traceOf(record: RequestRecord): ConversationTrace | undefined {
+  return byRecord.get(record);
+}
+
+/** Starts the trace of `record` (its `traceId` set) when the job traces; returns it. */
+export function startTrace(
+  tracer: RequestTracer | undefined,
+  record: RequestRecord,
+  startMs: number,
+): ConversationTrace | undefined {
+  if (!tracer) return undefined;
+  const trace = tracer.conversation(record, startMs);
+  byRecord.set(record, trace);
+  record.traceId = trace.traceId;
+  return trace;
+}
+
+/** `turn`, a record of one of `record`'s turns (a say step, a simulated line), shares its trace. */
+export function shareTrace(record: RequestRecord, turn: RequestRecord): void {
+  const trace = byRecord.get(record);
+  if (trace) byRecord.set(turn, trace);
+}
+
+/** 16 random hex digits; randomUUID draws from a cached pool, so this costs no system call. */
+function randomHex16(): string {
+  const u = randomUUID();
+  return u.slice(0, 8) + u.slice(28, 36);
+}
+
+/** A trace id: the 32 hex digits of a random UUID (its last 7 bytes random, as W3C Trace Context level 2 asks). */
+function randomTraceId(): string {
+  const u = randomUUID();
+  return u.slice(0, 8) + u.slice(9, 13) + u.slice(14, 18) + u.slice(19, 23) + u.slice(24, 36);
+}
+
+const NO_END = (): void => {};
+
+/** Export off: headers only (see module docs). One object per conversation, one string per call. */
+class HeaderTrace implements ConversationTrace {
+  readonly modelScope = undefined;
+  readonly #prefix: string;
+  constructor(readonly traceId: string) {
+    this.#prefix = `00-${traceId}-`;
+  }
+  beginTurn(): void {}
+  call(): CallTrace {
+    return { headers: { traceparent: `${this.#prefix}${randomHex16()}-00` }, end: NO_END };
+  }
+  acknowledged(): void {}
+  delivered(): void {}
+  endTurn(): void {}
+}
+
+/** A `traceparent` of a trace of its own (one call outside any conversation: a doctor's probe), not sampled. */
+export function newTraceparent(): string {
+  return `00-${randomTraceId()}-${randomHex16()}-00`;
+}
+
+/** The tracer of a job that sends trace context but exports nothing (see module docs). */
+export function headerTracer(): RequestTracer {
+  return { conversation: () => new HeaderTrace(randomTraceId()) };
+}
