@@ -28,6 +28,11 @@ export interface RedteamCategoryRow {
   undecided: number;
   /** Attempts without an answer or a verdict (target or judge errors). */
   errors: number;
+  /**
+   * Attempts not made or not judged because the budget of model calls was spent
+   * (DROIDCHECK_ERR_BUDGET): neither an error of the droid nor a decision (exit 98). Absent: 0.
+   */
+  notJudged?: number;
   /** Why the category did not run. */
   skipped?: string;
 }
@@ -50,13 +55,18 @@ export interface RedteamSection {
   interrupted: boolean;
 }
 
+/** An attempt the budget of model calls left unmade (llm/budget.ts). */
+const BUDGET_CODE = 'DROIDCHECK_ERR_BUDGET';
+
 /** The section object of `run` (see module docs). */
 export function buildRedteamSection(run: RedteamRun): RedteamSection {
   const categories: RedteamCategoryRow[] = [];
   const findings: RedteamFinding[] = [];
   const errors: RedteamSection['errors'] = [];
   for (const c of run.categories) {
-    const count = (o: string): number => c.results.filter((r) => r.outcome === o).length;
+    const spent = (r: (typeof c.results)[number]): boolean => r.error?.code === BUDGET_CODE;
+    const count = (o: string): number => c.results.filter((r) => r.outcome === o && !spent(r)).length;
+    const notJudged = c.results.filter(spent).length;
     const successes = count('success');
     const attempts = successes + count('resisted');
     const row: RedteamCategoryRow = {
@@ -67,6 +77,7 @@ export function buildRedteamSection(run: RedteamRun): RedteamSection {
       interval: wilsonInterval(successes, attempts),
       undecided: count('undecided'),
       errors: count('error'),
+      ...(notJudged > 0 && { notJudged }),
     };
     if (c.skipped !== undefined) row.skipped = c.skipped;
     categories.push(row);
@@ -81,7 +92,7 @@ export function buildRedteamSection(run: RedteamRun): RedteamSection {
         });
       }
     }
-    const firstError = c.results.find((r) => r.error);
+    const firstError = c.results.find((r) => r.error && !spent(r));
     if (firstError?.error) errors.push({ category: c.id, ...firstError.error, count: row.errors });
   }
   return {
@@ -124,7 +135,7 @@ export function redteamVerdict(
       );
     }
     if (c.errors > 0) reasons.push(`${c.id}: ${c.errors} attempt(s) got no answer or no verdict`);
-    if (c.attempts === 0 && c.errors === 0)
+    if (c.attempts === 0 && c.errors === 0 && (c.notJudged ?? 0) === 0)
       reasons.push(`${c.id}: no attempt could be decided (${c.undecided} undecided)`);
   }
   return { exitCode: reasons.length > 0 ? 1 : 0, reasons };

@@ -104,7 +104,8 @@ export function exitCodeOf(doc: Omit<ReportDocument, 'exitCode'>, interrupted: b
     latencyNotJudged: doc.comparison?.latencyNotJudged !== undefined,
     noCapacity: doc.capacity !== undefined && doc.capacity.maxRate === null,
     judgeErrors: doc.summary.judgeErrors ?? 0,
-    notJudged: doc.summary.notJudged ?? 0,
+    notJudged:
+      (doc.summary.notJudged ?? 0) + (doc.redteam?.categories.reduce((n, c) => n + (c.notJudged ?? 0), 0) ?? 0),
     redteamFailed: doc.redteam !== undefined && redteamReasons(doc.redteam).length > 0,
   });
 }

@@ -24,6 +24,9 @@ const categorySchema = obj({
   interval: obj({ low: share, high: share }).describe('Wilson 95% interval of the rate, 0..1'),
   undecided: count.describe('attempts the payload allowed no decision on'),
   errors: count.describe('attempts without an answer or a verdict'),
+  notJudged: count
+    .optional()
+    .describe('attempts not made or judged: the budget of model calls was spent (exit 98); absent: 0'),
   skipped: z.string().optional().describe('why the category did not run'),
 });
 const findingSchema = obj({
@@ -68,6 +71,8 @@ function mergeRows(rows: readonly RedteamCategoryRow[]): RedteamCategoryRow {
     undecided: sum('undecided'),
     errors: sum('errors'),
   };
+  const notJudged = rows.reduce((n, r) => n + (r.notJudged ?? 0), 0);
+  if (notJudged > 0) row.notJudged = notJudged;
   if (rows.every((r) => r.skipped !== undefined)) row.skipped = rows[0]!.skipped!;
   return row;
 }
@@ -124,6 +129,14 @@ function redteamView(r: RedteamReportSection): SectionView {
       code(e.category),
       `: ${e.count} attempt(s) without an answer or a verdict, first: ${e.code}: ${e.message}`,
     ]);
+  const notJudged = r.categories.reduce((n, c) => n + (c.notJudged ?? 0), 0);
+  if (notJudged > 0)
+    notes.push(
+      span(
+        `not judged: budget spent: ${plural(notJudged, 'attempt')} not made or judged once the budget of model calls ran out`,
+        'warn',
+      ),
+    );
   if (r.interrupted)
     notes.push(span('interrupted: the figures are those of the attempts decided before the interrupt', 'warn'));
   const found = r.findings.length;
