@@ -56,6 +56,8 @@ export interface ResolvedCapacitySettings {
   maxErrorRate: number;
   /** Lowest share of answers right at a passing rate, 0..1 (metrics/pass-share.ts); 0: latency only. */
   minPassRate: number;
+  /** `--min-capacity`: the knee a CI gate requires, req/s (exit 99 below it); undefined: none. */
+  minCapacity: number | undefined;
   maxInFlight: number;
   /** True when `maxInFlight` was derived from `--max-rate` and the timeout (in-flight.ts). */
   maxInFlightDerived: boolean;
@@ -134,6 +136,10 @@ export function resolveCapacity(o: CommandOptions<'capacity'>, timeoutMs: number
     throw new UsageError(
       `${o.name('maxRate')} (${v.maxRate} req/s) must be >= ${o.name('startRate')} (${v.startRate} req/s)`,
     );
+  if (v.minCapacity !== undefined && v.minCapacity > v.maxRate)
+    throw new UsageError(
+      `${o.name('minCapacity')} (${v.minCapacity} req/s) is above ${o.name('maxRate')} (${v.maxRate} req/s): the search could never find it; raise ${o.name('maxRate')}`,
+    );
   return {
     strategy: v.strategy,
     startRate: v.startRate,
@@ -147,6 +153,7 @@ export function resolveCapacity(o: CommandOptions<'capacity'>, timeoutMs: number
     answerP99Ms: v.answerP99,
     maxErrorRate: v.maxErrorRate,
     minPassRate: v.minPassRate,
+    minCapacity: v.minCapacity,
     maxInFlight: v.maxInFlight ?? defaultInFlightCap(v.maxRate, timeoutMs),
     maxInFlightDerived: v.maxInFlight === undefined,
     weights: v.weights,

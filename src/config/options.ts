@@ -530,6 +530,12 @@ export const OPTIONS = complete({
     defaultText: '5% of the max rate',
     help: 'bisect stops when the interval is this narrow',
   }),
+  minCapacity: opt({
+    commands: ['capacity'],
+    parse: rate(true),
+    defaultText: 'none',
+    help: 'the capacity a CI gate requires: exit 99 when the knee (the highest rate where every criterion held) is below it, naming the knee and what ended the search',
+  }),
   maxSteps: opt({
     commands: ['capacity'],
     parse: integer(1, 1000),
@@ -540,7 +546,7 @@ export const OPTIONS = complete({
     commands: ['capacity'],
     parse: positiveDuration('10s'),
     default: '10s',
-    help: 'measured length of each rate',
+    help: 'measured length of each rate; a rate too low for the samples its criteria need (a p99: 100) is measured longer, and says so',
   }),
   ackP99: opt({
     commands: ['capacity'],

@@ -6,7 +6,7 @@
 import { EXIT } from '../errors.js';
 import type { ThresholdResult } from '../metrics/index.js';
 import type { SectionInput } from './section.js';
-import type { CapacitySection } from './sections/capacity.js';
+import { capacityFailed, capacityNotJudged, type CapacitySection } from './sections/capacity.js';
 import type { CompareOptions } from './sections/comparison-schema.js';
 import type { CoverageSnapshot } from '../coverage/index.js';
 import { REPORT_VERSION, SECTIONS, TOOL_VERSION, type ReportDocument } from './sections/index.js';
@@ -54,9 +54,12 @@ interface ExitCodeInput {
   /** Every scenario and suite met its pass-rate requirement (pass-rates.ts); wins over `failed`. */
   passRatesPassed?: boolean;
   regressed?: boolean;
-  /** The comparison with the baseline left its latency rows unjudged (either run's figures not trusted). */
+  /**
+   * The comparison with the baseline left its latency rows unjudged (either run's figures not
+   * trusted), or a capacity search ended only on a step whose latency could not be judged.
+   */
   latencyNotJudged?: boolean;
-  /** Capacity: no rate passed. */
+  /** Capacity: no rate passed, or the knee is below `--min-capacity`. */
   noCapacity?: boolean;
   /** Graded expectations without a verdict: a gate must not go green with grading unfinished. */
   judgeErrors?: number;
@@ -101,8 +104,9 @@ export function exitCodeOf(doc: Omit<ReportDocument, 'exitCode'>, interrupted: b
     thresholds: doc.thresholds,
     ...(doc.passRates && { passRatesPassed: doc.passRates.passed }),
     regressed: doc.comparison?.regressed ?? false,
-    latencyNotJudged: doc.comparison?.latencyNotJudged !== undefined,
-    noCapacity: doc.capacity !== undefined && doc.capacity.maxRate === null,
+    noCapacity: doc.capacity !== undefined && capacityFailed(doc.capacity) && !capacityNotJudged(doc.capacity),
+    latencyNotJudged:
+      doc.comparison?.latencyNotJudged !== undefined || (doc.capacity !== undefined && capacityNotJudged(doc.capacity)),
     judgeErrors: doc.summary.judgeErrors ?? 0,
     notJudged:
       (doc.summary.notJudged ?? 0) + (doc.redteam?.categories.reduce((n, c) => n + (c.notJudged ?? 0), 0) ?? 0),

@@ -20,7 +20,7 @@ import { countsRequests } from './sections/common.js';
 import { SECTIONS, type ReportDocument } from './sections/index.js';
 import type { ScenarioEntry } from './sections/scenarios.js';
 import { suiteCounts, suiteLines } from './suite-lines.js';
-import { ansiPaint, consoleLines, plainPaint, plural, type Paint, type SectionView } from './view.js';
+import { ansiPaint, consoleLines, consoleText, plainPaint, plural, type Paint, type SectionView } from './view.js';
 
 export interface ConsoleSummaryOptions {
   /** ANSI colours (default false). */
@@ -160,6 +160,8 @@ export function renderConsoleSummary(report: ReportDocument, opts: ConsoleSummar
   const max = opts.maxScenarioLines ?? 200;
   const lines = [
     paint('strong', `droidcheck ${report.kind}: ${s.sent} requests in ${formatMs(report.durationMs)}`),
+    // The sections' lines of the verdict (a capacity's knee): read first, not after every table.
+    ...reportHeadline(report).lines.map((l) => `  ${consoleText(l, paint)}`),
     ...(verbose ? scenarioLines(report, paint, max) : suiteLines(suiteCounts(report), paint, max)),
     ...failureLines(report, paint),
     ...consoleViews(report, verbose).flatMap((v) => consoleLines(v, paint)),

@@ -1,13 +1,14 @@
 /**
- * The first two lines the report files open with (summary.md, report.html): the verdict in the
- * job's own terms, then what it sent and when. Written once, so the formats say the same; the
- * console's last line is the job's (each job prints its own).
+ * The first lines the report files open with (summary.md, report.html): the verdict in the
+ * job's own terms, what it sent and when, and the sections' own lines of the verdict (a
+ * capacity's knee). Written once, so the formats say the same; the console prints the sections'
+ * lines under its first line, and its last line is the job's (each job prints its own).
  */
 import { notJudgedSummary } from '../metrics/index.js';
 import { formatMs } from '../units.js';
 import { countsRequests } from './sections/common.js';
-import type { ReportDocument } from './sections/index.js';
-import { plural } from './view.js';
+import { SECTIONS, type ReportDocument } from './sections/index.js';
+import { plural, type Text } from './view.js';
 
 export interface Headline {
   /**
@@ -21,6 +22,16 @@ export interface Headline {
    * as requests).
    */
   sent: string;
+  /** The sections' lines of the verdict (section.ts `headline`: a capacity's knee), in the registry's order. */
+  lines: Text[];
+}
+
+/** Every section's line of the verdict (section.ts `headline`), in the registry's order. */
+function sectionLines(report: ReportDocument): Text[] {
+  return SECTIONS.flatMap((s) => {
+    const line = s.headline?.(report);
+    return line === undefined ? [] : [line];
+  });
 }
 
 export function reportHeadline(report: ReportDocument): Headline {
@@ -31,6 +42,7 @@ export function reportHeadline(report: ReportDocument): Headline {
     return {
       verdict: report.exitCode === 0 ? 'measured' : 'not measured',
       sent: `${plural(probes, 'probe')}, one async answer each, ${took}.`,
+      lines: sectionLines(report),
     };
   }
   const s = report.summary;
@@ -39,5 +51,6 @@ export function reportHeadline(report: ReportDocument): Headline {
   return {
     verdict: `${s.passed} passed, ${s.failed} failed${breached > 0 ? `, ${plural(breached, 'threshold')} breached` : ''}${notJudged ? `, ${notJudged}` : ''}`,
     sent: `${s.sent} of ${s.requests} requests sent ${took}; ${s.retries} submit retr${s.retries === 1 ? 'y' : 'ies'}.`,
+    lines: sectionLines(report),
   };
 }

@@ -124,6 +124,7 @@ export interface TimelineChartData {
   ackP99: (number | null)[];
   answerP50: (number | null)[];
   answerP99: (number | null)[];
+  syncP50: (number | null)[];
   syncP99: (number | null)[];
   /** % of the answers ended in each interval that were right (null: none had a verdict). */
   rightPct: (number | null)[];
@@ -144,6 +145,7 @@ export function timelineChartData(report: ReportDocument): TimelineChartData | u
     ackP99: pts.map((p) => supported(p.ack, 99, 'p99')),
     answerP50: pts.map((p) => supported(p.answer, 50, 'p50')),
     answerP99: pts.map((p) => supported(p.answer, 99, 'p99')),
+    syncP50: pts.map((p) => supported(p.sync, 50, 'p50')),
     syncP99: pts.map((p) => supported(p.sync, 99, 'p99')),
     rightPct: pts.map((p) => pct(p.answers?.share)),
   };
@@ -152,9 +154,10 @@ export function timelineChartData(report: ReportDocument): TimelineChartData | u
 /** The capacity curve as chart series: x = intended rate (req/s). */
 export interface CapacityChartData {
   rate: number[];
-  /** ack and answer p99, ms (null: too few samples for a p99). */
+  /** ack, answer and sync p99, ms (null: too few samples for a p99; a sync mix has sync only). */
   ackP99: (number | null)[];
   answerP99: (number | null)[];
+  syncP99: (number | null)[];
   /** The ack p99 limit, ms. */
   limitMs: number;
   /** % of answers right at each rate and its Wilson 95% interval (null: none judged, or an older report). */
@@ -176,6 +179,7 @@ export function capacityChartData(report: ReportDocument): CapacityChartData | u
     rate: c.curve.map((p) => p.rate),
     ackP99: c.curve.map((p) => supported(p.ack, 99, 'p99')),
     answerP99: c.curve.map((p) => supported(p.answer, 99, 'p99')),
+    syncP99: c.curve.map((p) => supported(p.sync, 99, 'p99')),
     limitMs: c.criteria.ackP99Ms,
     rightPct: c.curve.map((p) => pct(p.answers?.share)),
     rightLowPct: c.curve.map((p) => (p.answers?.share != null ? pct(p.answers.interval.low) : null)),
@@ -287,24 +291,28 @@ export const PAGE_SCRIPT = `(() => {
         { label: 'ack p99', scale: 'ack', stroke: colors.ack, width: 2, dash: [4, 2] },
         { label: 'answer p50', scale: 'answer', stroke: colors.answer, width: 1 },
         { label: 'answer p99', scale: 'answer', stroke: colors.answer, width: 2, dash: [4, 2] },
+        { label: 'sync p50', scale: 'answer', stroke: colors.sync, width: 1 },
         { label: 'sync p99', scale: 'answer', stroke: colors.sync, width: 2, dash: [4, 2] },
       ],
-    }, [tl.t, tl.ackP50, tl.ackP99, tl.answerP50, tl.answerP99, tl.syncP99], latEl));
+    }, [tl.t, tl.ackP50, tl.ackP99, tl.answerP50, tl.answerP99, tl.syncP50, tl.syncP99], latEl));
   }
   const cap = data.capacity;
   const capEl = document.getElementById('chart-capacity');
   if (cap && typeof uPlot !== 'undefined' && capEl) {
+    // A sync mix has no ack: its p99 and limit would be an empty axis and a line about nothing.
+    const acks = cap.ackP99.some((v) => v !== null);
     charts.push(new uPlot({
-      title: 'p99 by arrival rate: ack (left axis, ms), answer (right axis, ms)', width: width(capEl), height: 260, legend,
+      title: 'p99 by arrival rate: ' + (acks ? 'ack (left axis, ms), answer and sync (right axis, ms)' : 'answer and sync (ms)'), width: width(capEl), height: 260, legend,
       scales: { x: { time: false }, ack: {}, answer: {} },
-      axes: [{ label: 'req/s' }, { scale: 'ack', label: 'ack ms', stroke: colors.ack }, { scale: 'answer', side: 1, label: 'answer ms', stroke: colors.answer, grid: { show: false } }],
+      axes: [{ label: 'req/s' }, ...(acks ? [{ scale: 'ack', label: 'ack ms', stroke: colors.ack }] : []), { scale: 'answer', side: acks ? 1 : 3, label: 'answer, sync ms', stroke: colors.answer, grid: { show: !acks } }],
       series: [
         { label: 'req/s' },
-        { label: 'ack p99', scale: 'ack', stroke: colors.ack, width: 2, points: { show: true, size: 5 } },
+        ...(acks ? [{ label: 'ack p99', scale: 'ack', stroke: colors.ack, width: 2, points: { show: true, size: 5 } }] : []),
         { label: 'answer p99', scale: 'answer', stroke: colors.answer, width: 2, points: { show: true, size: 5 } },
-        { label: 'ack limit ' + cap.limitMs + ' ms', scale: 'ack', stroke: '#999', dash: [6, 4], width: 1, points: { show: false } },
+        { label: 'sync p99', scale: 'answer', stroke: colors.sync, width: 2, points: { show: true, size: 5 } },
+        ...(acks ? [{ label: 'ack limit ' + cap.limitMs + ' ms', scale: 'ack', stroke: '#999', dash: [6, 4], width: 1, points: { show: false } }] : []),
       ],
-    }, [cap.rate, cap.ackP99, cap.answerP99, cap.rate.map(() => cap.limitMs)], capEl));
+    }, [cap.rate, ...(acks ? [cap.ackP99] : []), cap.answerP99, cap.syncP99, ...(acks ? [cap.rate.map(() => cap.limitMs)] : [])], capEl));
   }
   // The knee: the share of answers right (left axis, %) and the answer latency (right axis, ms) by rate.
   const qualEl = document.getElementById('chart-capacity-quality');

@@ -25,7 +25,7 @@ import { countsRequests } from './sections/common.js';
 import { CHAT_CSS, chatHtml } from './html-chat.js';
 import type { ReportDocument } from './sections/index.js';
 import type { ScenarioEntry } from './sections/scenarios.js';
-import { escapeHtml, htmlSection, htmlTable } from './view.js';
+import { escapeHtml, htmlSection, htmlTable, htmlText } from './view.js';
 
 export { escapeHtml } from './view.js';
 export const HTML_REPORT_FILE = 'report.html';
@@ -38,7 +38,7 @@ td:first-child,th:first-child,td.l,th.l,.l{text-align:left}table.kv th{font-weig
 pre{background:#f6f6f6;padding:.35rem;white-space:pre-wrap;margin:0;text-align:left;max-width:460px}code{background:#f3f3f3;padding:0 .2rem}
 .muted{color:#777}.note{margin:.2rem 0}.charts{display:grid;grid-template-columns:repeat(auto-fill,minmax(300px,1fr));gap:1rem}.chart{min-height:300px;border:1px solid #eee}
 .count{background:#c0262d;color:#fff;border-radius:.6rem;padding:0 .45rem;font-size:.9rem}pre.answer{background:#eef5ff;max-width:420px}.reason{color:#555}details{margin:.25rem 0 .5rem}
-nav a{margin-right:.75rem}.filters{margin:.5rem 0}.filters input,.filters select{margin-right:.5rem}.failure{margin-bottom:1rem}`;
+nav a{margin-right:.75rem}.filters{margin:.5rem 0}.filters input,.filters select{margin-right:.5rem}.failure{margin-bottom:1rem}.headline{font-size:1.1rem;margin:.3rem 0}`;
 
 function scenarioGroup(s: ScenarioEntry): string {
   const cls = s.passed ? 'pass' : 'fail';
@@ -109,6 +109,7 @@ export function renderHtmlReport(report: ReportDocument): string {
 <title>droidcheck report ${h(report.startedAt)}</title><style>${css}\n${CSS}\n${CHAT_CSS}</style></head><body>
 <h1>droidcheck ${h(report.kind)}: ${h(head.verdict)} — ${verdict}</h1>
 <p class="muted">${h(head.sent)}</p>
+${head.lines.map((l) => `<p class="headline">${htmlText(l)}</p>`).join('\n')}
 <nav>${[...new Set(ids)].map((id) => `<a href="#${id}">${id}</a>`).join('')}</nav>
 ${failures}
 ${views.map(htmlSection).join('\n')}

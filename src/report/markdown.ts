@@ -12,7 +12,7 @@ import { formatValue } from './format-value.js';
 import { groupFailures } from './failure-groups.js';
 import { reportHeadline } from './headline.js';
 import type { ReportDocument } from './sections/index.js';
-import { markdownLines, mdCell as cell, mdCode as code } from './view.js';
+import { markdownLines, markdownText, mdCell as cell, mdCode as code } from './view.js';
 
 export const MARKDOWN_REPORT_FILE = 'summary.md';
 
@@ -52,6 +52,7 @@ export function renderMarkdownSummary(report: ReportDocument, opts: MarkdownOpti
     `## ${report.exitCode === 0 ? '✅' : '❌'} droidcheck ${report.kind}: ${head.verdict} (exit ${report.exitCode})`,
     '',
     head.sent,
+    ...head.lines.flatMap((l) => ['', `**${markdownText(l)}**`]),
     ...failureLines(report, opts.maxFailures ?? 50),
     ...sectionViews(report).flatMap(markdownLines),
   ];

@@ -14,7 +14,10 @@
  * - `junit(doc, opts)` (optional): the JUnit test suites it contributes, format-neutral
  *   (junit.ts renders every section's in the registry's order, the verdict suites last);
  * - `properties(doc)` (optional): name/value pairs it adds to every JUnit suite's `<properties>`,
- *   after the job's settings: figures a CI tool keeps beside the tests without counting them.
+ *   after the job's settings: figures a CI tool keeps beside the tests without counting them;
+ * - `headline(doc)` (optional): the one line of the job's verdict the section owns (a capacity's
+ *   knee), read at a glance: the console prints it under its first line, summary.md and
+ *   report.html under their title.
  *
  * `compute` and `merge` run in the registry's order and see the fields of the sections before
  * them in `doc` / `merged` (thresholds are judged on the summary, latency and receiver); each
@@ -32,7 +35,7 @@ import type {
   TallySnapshot,
   Timeline,
 } from './run-types.js';
-import type { SectionView } from './view.js';
+import type { SectionView, Text } from './view.js';
 
 /** The jobs that send, each a report `kind`. */
 export const REPORT_KINDS = ['run', 'load', 'capacity', 'redteam', 'webhook-policy'] as const;
@@ -124,6 +127,8 @@ export interface Section<F extends z.ZodRawShape = z.ZodRawShape> {
   junit?(doc: object, opts: JUnitOptions): JUnitSuite[];
   /** The JUnit `<properties>` it adds to every suite; absent: none. */
   properties?(doc: object): [string, string][];
+  /** Its line of the verdict at the top of every format; absent or undefined: none. */
+  headline?(doc: object): Text | undefined;
 }
 
 /** Declares a section; `D` is what its functions read of the report (its own fields and those before it). */
@@ -148,6 +153,8 @@ export function defineSection<
   junit?(doc: D, opts: JUnitOptions): JUnitSuite[];
   /** The JUnit `<properties>` it adds to every suite (see the module docs); absent: none. */
   properties?(doc: D): [string, string][];
+  /** Its line of the verdict at the top of every format (see the module docs). */
+  headline?(doc: D): Text | undefined;
 }): Section<F> {
   const keys = Object.keys(spec.fields);
   const handedIn = (input: object): Partial<Out<F>> =>

@@ -110,7 +110,7 @@ export type Paint = (tone: Tone | undefined, text: string) => string;
 export const ansiPaint: Paint = (tone, text) => (tone ? `\u001b[${ANSI[tone]}m${text}\u001b[0m` : text);
 export const plainPaint: Paint = (_tone, text) => text;
 
-function consoleText(t: Text, paint: Paint): string {
+export function consoleText(t: Text, paint: Paint): string {
   return spans(t)
     .map((s) => (typeof s === 'string' ? s : paint(s.tone, s.text)))
     .join('');
@@ -181,7 +181,7 @@ export function mdCode(text: string): string {
 }
 const mdRow = (cells: readonly string[]): string => `| ${cells.join(' | ')} |`;
 
-function markdownText(t: Text, inCell = false): string {
+export function markdownText(t: Text, inCell = false): string {
   return spans(t)
     .map((s) => {
       if (typeof s === 'string') return inCell ? mdCell(s) : s;
@@ -249,7 +249,7 @@ export function escapeHtml(text: string): string {
 }
 const HTML_CLASS: Record<Tone, string> = { ok: 'pass', fail: 'fail', warn: 'warn', muted: 'muted', strong: 'strong' };
 
-function htmlText(t: Text): string {
+export function htmlText(t: Text): string {
   return spans(t)
     .map((s) => {
       if (typeof s === 'string') return escapeHtml(s);

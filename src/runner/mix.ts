@@ -101,6 +101,22 @@ export class ScenarioMix {
     return this.entries.map((e) => e.weight / this.#total);
   }
 
+  /**
+   * Expected share (0..1) of the draws that send at least one async answer turn (async entries
+   * whose scenario asks something: a `humanMessage`, or steps with a `say`): each gives an ack
+   * and, unless `--ack-only`, an answer.
+   */
+  asyncAnswerShare(): number {
+    const shares = this.shares();
+    return this.entries.reduce(
+      (sum, e, i) =>
+        e.mode === 'async' && (!e.scenario.steps || e.scenario.steps.some((s) => s.kind === 'say'))
+          ? sum + shares[i]!
+          : sum,
+      0,
+    );
+  }
+
   /** True when some entry is async (a receiver is needed). */
   hasAsync(): boolean {
     return this.entries.some((e) => e.mode === 'async');

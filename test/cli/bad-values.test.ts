@@ -40,6 +40,7 @@ const BAD: Record<string, Case> = {
   '--output-file': { values: ['junit', 'nosuch=x.xml', 'junit={file}/junit.xml', 'junit={dir}'] },
   '--timeout': { values: ['5', '0s', 'soon'] },
   '--message-webhook-check': { values: ['5', '0s', 'soon'] },
+  '--first-answer-timeout': { values: ['5', '0s', 'soon'] },
   '--threshold': { values: ['foo < 1', 'ack.p99 <', 'ack.p99 < 5 req/s'] },
   '--retries': { values: ['11', 'x', '-1'] },
   '--base-url': { values: ['not a url', 'ftp://example.com'] },
@@ -79,6 +80,8 @@ const BAD: Record<string, Case> = {
   '--precision': { values: ['0', 'x'] },
   '--max-steps': { values: ['0', 'x'] },
   '--step-duration': { values: ['10', 'x'] },
+  // Above the highest rate tried (2000 req/s by default): the search could never find it.
+  '--min-capacity': { values: ['0', 'x', '5000'] },
   '--ack-p99': { values: ['100', 'x'] },
   '--answer-p99': { values: ['1', 'x'] },
   '--max-error-rate': { values: ['2', 'x', '150%'] },

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { judgeStep, searchCapacity, type RateMeasurement } from '../../src/jobs/load/capacity-search.js';
+import { judgeStep, searchCapacity, stepLength, type RateMeasurement } from '../../src/jobs/load/capacity-search.js';
+import { buildReport, renderConsoleSummary, renderJUnit } from '../../src/report/index.js';
+import { record, run } from '../report/fixtures.js';
 import { progressLine } from '../../src/report/index.js';
 import { generatorVerdict, SendDelayRecorder } from '../../src/runner/index.js';
 import { zeroOutcomes } from '../../src/outcomes.js';
@@ -269,5 +271,77 @@ describe('progress line', () => {
     expect(result.latencyOnly!.maxRate).toBeGreaterThan(600);
     expect(result.latencyOnly!.maxRate).toBeLessThanOrEqual(613);
     expect(new Set(seen).size).toBe(seen.length);
+  });
+});
+
+describe('a step long enough for its criteria', () => {
+  const needs = { stepDurationMs: 10_000, asyncShare: 1, judgesLatency: true, maxErrorRate: 0.01 };
+
+  it('lengthens a rate too low for the 100 samples of a p99, and says why', () => {
+    // 5 req/s for 10 s is 50 acks: measured for 103 arrivals instead (100 / 0.99, rounded up, + 1).
+    expect(stepLength(5, needs)).toEqual({
+      ms: 20_600,
+      lengthened: 'measured 20.6 s, not 10 s: 102 arrivals for the 100 samples a p99 needs',
+    });
+    expect(stepLength(50, needs)).toEqual({ ms: 10_000 });
+    // Half the draws async: their count is binomial, taken 4 standard deviations low.
+    const half = stepLength(50, { ...needs, stepDurationMs: 1000, asyncShare: 0.5 });
+    expect(half.ms).toBeGreaterThan(4000);
+    expect(half.ms).toBeLessThan(6500);
+    // Nothing judged on async samples (a sync mix): the step as given.
+    expect(stepLength(1, { ...needs, judgesLatency: false })).toEqual({ ms: 10_000 });
+    expect(stepLength(1, { ...needs, asyncShare: 0 })).toEqual({ ms: 10_000 });
+  });
+});
+
+describe('--min-capacity: capacity as a CI gate', () => {
+  async function report(knee: number, minCapacity?: number) {
+    const capacity = await searchCapacity(
+      fakeMeasure(knee, []),
+      { ...SEARCH, strategy: 'step', startRate: 100, stepRate: 100, maxRate: 1000 },
+      { ...CRITERIA, ...(minCapacity !== undefined && { minCapacity }) },
+    );
+    return buildReport({ ...run([record()]), kind: 'capacity', capacity });
+  }
+
+  it('exits 99 below it, naming the knee and what ended the search, first in the console and in JUnit', async () => {
+    const below = await report(350, 500);
+    expect(below.capacity!.criteria.minCapacity).toBe(500);
+    expect(below.exitCode).toBe(99);
+    const lines = renderConsoleSummary(below).split('\n');
+    expect(lines[1]).toBe(
+      '  Capacity 300 req/s (the knee) · ended at 400 req/s by ack p99 550 ms >= 100 ms · --min-capacity 500 req/s: NOT MET',
+    );
+    expect(
+      lines.some((l) => l.includes('required  --min-capacity 500 req/s: not met (the knee is 300 req/s; exit 99)')),
+    ).toBe(true);
+    expect(renderJUnit(below)).toMatch(
+      /<testcase classname="droidcheck\.capacity" name="capacity &gt;= 500 req\/s"[^>]*>\s*<failure message="knee 300 req\/s · ended at 400 req\/s by ack p99 550 ms &gt;= 100 ms"/,
+    );
+  });
+
+  it('exits 0 at or above it, and without it whenever some rate passed', async () => {
+    const met = await report(350, 300);
+    expect(met.exitCode).toBe(0);
+    expect(renderConsoleSummary(met).split('\n')[1]).toMatch(/--min-capacity 300 req\/s: met$/);
+    expect((await report(350)).exitCode).toBe(0);
+    expect((await report(50, 100)).exitCode).toBe(99); // no rate passed
+  });
+
+  it('exits 98 when the search ended only at a step whose latency could not be judged (a bound generator)', async () => {
+    const capacity = await searchCapacity(
+      async (rate) => ({
+        ...(await fakeMeasure(10_000, [])(rate)),
+        ...(rate >= 200 && { ack: { count: 2000, p50: 5, p99: 95 }, generatorBound: true, sendDelayOffByMs: 30 }),
+      }),
+      { ...SEARCH, strategy: 'step', startRate: 100, stepRate: 100, maxRate: 1000 },
+      { ...CRITERIA, minCapacity: 500 },
+    );
+    expect(capacity.endedBy).toMatchObject({ rate: 200, criteria: ['generator'] });
+    const doc = buildReport({ ...run([record()]), kind: 'capacity', capacity });
+    expect(doc.exitCode).toBe(98);
+    expect(renderConsoleSummary(doc).split('\n')[1]).toMatch(
+      /--min-capacity 500 req\/s: not judged \(the generator was bound\)$/,
+    );
   });
 });

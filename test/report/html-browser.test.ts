@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { searchCapacity } from '../../src/jobs/load/capacity-search.js';
 import { buildReport, writeHtmlReport } from '../../src/report/index.js';
 import { parseSuite } from '../../src/scenario/index.js';
 import { failingRecord, latencyRun, record, run } from './fixtures.js';
@@ -261,5 +262,83 @@ describe.skipIf(!hasChromium)('report.html in headless Chromium', () => {
     expect(legends.join('\n')).not.toContain('--');
     expect(legends.join('\n')).toContain('answer p99');
     await page.screenshot({ path: join(tmpdir(), 'droidcheck-report-load.png'), fullPage: true });
+  });
+
+  it('draws a sync capacity report: the knee at the top, latency over time and p99 by rate from the sync figures', async () => {
+    const rates = [10, 20, 30];
+    const capacity = await searchCapacity(
+      async (rate) => ({
+        rate,
+        achievedRate: rate,
+        sent: rate * 10,
+        dropped: 0,
+        errors: 0,
+        ack: { count: 0, p50: 0, p99: 0 },
+        answer: { count: 0, p50: 0, p99: 0 },
+        sync: { count: rate * 10, p50: 20 + rate, p99: 40 + rate * 3 },
+        generatorBound: false,
+        sendDelayP99Ms: 0.4,
+        judgesAck: false,
+        answers: { passed: rate === 30 ? rate * 5 : rate * 10, judged: rate * 10 },
+      }),
+      { strategy: 'step', startRate: 10, stepRate: 10, maxRate: 30, maxSteps: 5 },
+      { ackP99Ms: 100, maxErrorRate: 0.01, minPassRate: 0.95, minCapacity: 25 },
+    );
+    expect(capacity.curve.map((p) => p.rate)).toEqual(rates);
+    const points = Array.from({ length: 12 }, (_, i) => ({
+      t: i + 1,
+      durationS: 1,
+      started: 20,
+      ended: 20,
+      inFlight: 1,
+      maxInFlight: 2,
+      outcomes: { answered: 20 },
+      targetRate: 10 * (1 + Math.floor(i / 4)),
+      sync: { count: 20, p50: 25 + i, p99: 0, max: 60 + i, histogram: '' },
+    }));
+    const input = run(Array.from({ length: 600 }, (_, i) => record({ seq: i, syncMs: 20 + (i % 40) })));
+    const report = buildReport({ ...input, kind: 'capacity', timeline: { intervalMs: 1000, points }, capacity });
+    expect(report.exitCode).toBe(99); // knee 20 req/s < --min-capacity 25
+    const path = await writeHtmlReport(dir, report, 'capacity-sync.html');
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    page.on('console', (m) => {
+      if (m.type() === 'error') errors.push(m.text());
+    });
+    await page.goto(pathToFileURL(path).href, { waitUntil: 'load' });
+    expect(errors).toEqual([]);
+    // The knee under the title, before any section.
+    const headline = page.locator('body > p.headline');
+    expect(await headline.textContent()).toMatch(
+      /^Capacity 20 req\/s \(the knee\) · ended at 30 req\/s by answers degraded: .* · --min-capacity 25 req\/s: NOT MET$/,
+    );
+    const drawn = await page.evaluate(() =>
+      Object.fromEntries(
+        (
+          globalThis as unknown as {
+            droidcheckCharts: {
+              root: { parentElement: { id: string } | null };
+              series: { label?: string }[];
+              data: (number | null)[][];
+            }[];
+          }
+        ).droidcheckCharts.map((c) => [
+          c.root.parentElement?.id,
+          Object.fromEntries(
+            c.series.slice(1).map((x, i) => [x.label, (c.data[i + 1] ?? []).filter((v) => v !== null).length]),
+          ),
+        ]),
+      ),
+    );
+    // Sync figures in both charts that a sync mix used to leave empty.
+    expect(drawn['chart-timeline-latency']!['sync p50']).toBe(12);
+    expect(drawn['chart-capacity']!['sync p99']).toBe(3);
+    // The top of the page: the headline, the sections and their charts (the 600 scenario rows below).
+    await page.screenshot({
+      path: join(tmpdir(), 'droidcheck-report-capacity-sync.png'),
+      fullPage: true,
+      clip: { x: 0, y: 1100, width: 1280, height: 1500 },
+    });
   });
 });

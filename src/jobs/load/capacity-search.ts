@@ -18,12 +18,54 @@
  * `maxSteps`). Pure over an injected `measure(rate)`; see capacity.ts.
  */
 import { UsageError } from '../../errors.js';
-import { judgePassShare } from '../../metrics/index.js';
+import { judgePassShare, minSamplesFor } from '../../metrics/index.js';
 import type { CapacityPoint, CapacitySection } from '../../report/index.js';
 import { formatMs, formatPercent, formatRate } from '../../units.js';
 
 /** Samples a p99 needs (the tail beyond it must hold at least one sample). */
-const P99_MIN_SAMPLES = 100;
+const P99_MIN_SAMPLES = minSamplesFor(99);
+
+/** What decides how long a rate is measured (stepLength). */
+export interface StepNeeds {
+  /** `--step-duration`, ms: the shortest measured length. */
+  stepDurationMs: number;
+  /** Share of the mix's draws that give an ack and an answer (runner/mix.ts asyncAnswerShare), 0..1. */
+  asyncShare: number;
+  /** A latency criterion is judged on async samples (ack p99, or answer p99). */
+  judgesLatency: boolean;
+  /** `--max-error-rate`, 0..1: a step may lose this share of its requests and still pass. */
+  maxErrorRate: number;
+}
+
+/**
+ * How long `rate` (req/s) must be measured so that its latency criteria can be judged: a p99
+ * needs 100 samples (metrics/sample-size.ts), so a step too short for them is lengthened, never
+ * judged on fewer. The arrivals needed are those whose async draws (binomial over the mix, taken
+ * 4 standard deviations low) minus the errors a passing step may have still hold 100 samples;
+ * a mix all async needs 100 / (1 - max error rate) + 1. Returns the measured length (ms, at
+ * least `--step-duration`, rounded up to 100 ms) and, when lengthened, why.
+ */
+export function stepLength(rate: number, needs: StepNeeds): { ms: number; lengthened?: string } {
+  const p = needs.asyncShare;
+  if (!needs.judgesLatency || p <= 0) return { ms: needs.stepDurationMs };
+  // Errors count against the samples only when the async share leaves room for them.
+  const e = p > 2 * needs.maxErrorRate ? needs.maxErrorRate : 0;
+  const enough = (n: number): boolean => n * p - 4 * Math.sqrt(n * p * (1 - p)) - e * n >= P99_MIN_SAMPLES;
+  let hi = P99_MIN_SAMPLES;
+  while (!enough(hi)) hi *= 2;
+  let lo = hi / 2;
+  while (hi - lo > 1) {
+    const mid = Math.floor((lo + hi) / 2);
+    if (enough(mid)) hi = mid;
+    else lo = mid;
+  }
+  const ms = Math.ceil(((hi + 1) / rate) * 10) * 100;
+  if (ms <= needs.stepDurationMs) return { ms: needs.stepDurationMs };
+  return {
+    ms,
+    lengthened: `measured ${formatMs(ms)}, not ${formatMs(needs.stepDurationMs)}: ${hi} arrivals for the ${P99_MIN_SAMPLES} samples a p99 needs`,
+  };
+}
 
 /** What one constant-rate step measured (ms, req/s, counts). */
 export type RateMeasurement = Omit<CapacityPoint, 'passed' | 'reasons' | 'errorRate' | 'answers' | 'latencyPassed'> & {
@@ -42,6 +84,8 @@ export interface CapacityCriteria {
   maxErrorRate: number;
   /** Lowest share of answers right, 0..1 (`--min-pass-rate`); not judged when undefined. */
   minPassRate?: number | undefined;
+  /** `--min-capacity`, req/s: the knee a CI gate requires (the report's verdict; exit 99 below it). */
+  minCapacity?: number | undefined;
 }
 
 export interface CapacitySearchOptions {
@@ -200,6 +244,7 @@ export async function searchCapacity(
       answerP99Ms: criteria.answerP99Ms ?? null,
       maxErrorRate: criteria.maxErrorRate,
       minPassRate: criteria.minPassRate ?? 0,
+      ...(criteria.minCapacity !== undefined && { minCapacity: criteria.minCapacity }),
     },
     endedBy: ending ? { rate: ending.rate, criteria: criteriaOf(ending), reasons: ending.reasons } : null,
     latencyOnly,
@@ -210,5 +255,8 @@ export async function searchCapacity(
 /** One progress line for a judged point. */
 export function pointLine(p: CapacityPoint): string {
   const right = p.answers?.share != null ? `, ${formatPercent(p.answers.share)} right of ${p.answers.judged}` : '';
-  return `  ${formatRate(p.rate)}: ack p99 ${p.ack.count > 0 ? formatMs(p.ack.p99) : 'no samples'} (${p.ack.count} samples), errors ${p.errors}, dropped ${p.dropped}${right} -> ${p.passed ? 'pass' : `FAIL (${p.reasons.join('; ')})`}`;
+  // A sync mix has no ack: its sync p99 says how the rate went.
+  const [name, s] = p.ack.count === 0 && p.sync.count > 0 ? ['sync', p.sync] : ['ack', p.ack];
+  const p99 = s.count === 0 ? 'no samples' : s.count < P99_MIN_SAMPLES ? '—' : formatMs(s.p99);
+  return `  ${formatRate(p.rate)}: ${name} p99 ${p99} (${s.count} samples), errors ${p.errors}, dropped ${p.dropped}${right} -> ${p.passed ? 'pass' : `FAIL (${p.reasons.join('; ')})`}`;
 }

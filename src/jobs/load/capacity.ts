@@ -1,15 +1,17 @@
 /**
  * `runCapacity(config, io)`: the capacity search as a library call (`droidcheck capacity`
  * wraps it): for each rate of the search (capacity-search.ts), one open-model engine run of
- * `--warmup` + `--step-duration` at that constant rate, judged on its own figures: latency,
- * errors, drops and the share of its requests whose outcome passed (`--min-pass-rate`). Its spec
- * through the pipeline and reporters of every job (pipeline.ts): accounting over every step,
- * redaction, every report format, exit 130 on SIGINT with the curve measured so far. Exit code:
- * 0 when some rate passed, 99 when none did (98 when a latency `--threshold` was not judged: the
- * combined steps' generator was bound, metrics/thresholds-trust.ts).
+ * `--warmup` + `--step-duration` at that constant rate (longer when the rate is too low for the
+ * samples its latency criteria need: capacity-search.ts stepLength), judged on its own figures:
+ * latency, errors, drops and the share of its requests whose outcome passed (`--min-pass-rate`).
+ * Its spec through the pipeline and reporters of every job (pipeline.ts): accounting over every
+ * step, redaction, every report format, exit 130 on SIGINT with the curve measured so far. Exit
+ * code: 0 when some rate passed (and, with `--min-capacity`, the knee is at least that), 99
+ * otherwise (98 when a latency `--threshold` was not judged: the combined steps' generator was
+ * bound, metrics/thresholds-trust.ts).
  */
 import { PENDING_REQUEST_BYTES, publicSettings, type CapacityConfig } from '../../config/index.js';
-import { InternalError } from '../../errors.js';
+import { InternalError, UsageError } from '../../errors.js';
 import {
   MixSource,
   combineResults,
@@ -20,7 +22,7 @@ import {
 } from '../../runner/index.js';
 import { pauseBudgetMs } from '../../scenario/index.js';
 import { formatRate } from '../../units.js';
-import { pointLine, searchCapacity, type RateMeasurement } from './capacity-search.js';
+import { pointLine, searchCapacity, stepLength, type RateMeasurement, type StepNeeds } from './capacity-search.js';
 import { inFlightLine, loadSection } from './load.js';
 import type { JobContext, JobIO, JobOutput, JobSpec, JobResult } from '../pipeline/job-spec.js';
 import { runJob } from '../pipeline/pipeline.js';
@@ -30,7 +32,13 @@ import { runJob } from '../pipeline/pipeline.js';
  * acknowledgement minus the network round trip: the 100 ms limit is the server's promise), as
  * the default thresholds of run and load are.
  */
-function measurement(rate: number, engine: EngineResult, judgesAck: boolean, remote: boolean): RateMeasurement {
+function measurement(
+  rate: number,
+  engine: EngineResult,
+  judgesAck: boolean,
+  remote: boolean,
+  length: { ms: number; lengthened?: string },
+): RateMeasurement {
   const pick = (m: 'ack' | 'answer' | 'sync' | 'ackServer') => {
     const s = engine.latency.summary(m);
     return { count: s.count, p50: s.p50, p99: s.p99 };
@@ -49,6 +57,8 @@ function measurement(rate: number, engine: EngineResult, judgesAck: boolean, rem
     sync: pick('sync'),
     generatorBound: verdict?.generatorBound ?? false,
     sendDelayP99Ms: verdict?.p99Ms ?? 0,
+    stepMs: length.ms,
+    ...(length.lengthened && { lengthened: length.lengthened }),
     ...(verdict?.offBy && { sendDelayOffByMs: verdict.offBy.ms }),
     judgesAck,
     // Answered right: the request's outcome passed (whatever fails an outcome fails it here too).
@@ -72,9 +82,39 @@ export function runCapacity(config: CapacityConfig, io: JobIO): Promise<JobResul
   return runJob(spec, config, io);
 }
 
+/** A step longer than this is refused, not run: a search of such steps would not end today. */
+const LONGEST_STEP_MS = 3_600_000;
+
+/**
+ * Refuses (UsageError, DROIDCHECK_ERR_USAGE, exit 2) before anything is sent a search whose
+ * criteria no step could judge: `--answer-p99` with no async answer in the mix (or with
+ * `--ack-only`), or a start rate so low that a step would need more than an hour for the
+ * samples of a p99.
+ */
+function refuseUnjudgeable(config: CapacityConfig, needs: StepNeeds): void {
+  const c = config.capacity;
+  if (c.answerP99Ms !== undefined && (c.ackOnly || needs.asyncShare === 0))
+    throw new UsageError(
+      `--answer-p99: ${c.ackOnly ? '--ack-only awaits no answer' : 'the mix sends no async request (--mode sync, or sync scenarios only)'}, so no step could judge an answer p99; drop --answer-p99${c.ackOnly ? ' or --ack-only' : ' or send async requests (--mode async)'}`,
+    );
+  const first = stepLength(c.startRate, needs);
+  if (first.ms > LONGEST_STEP_MS)
+    throw new UsageError(
+      `--start-rate ${c.startRate} req/s: a step would be ${first.lengthened ?? ''}; more than an hour per rate: raise --start-rate`,
+    );
+}
+
 /** The search (module docs): one engine run per rate, combined into one traffic. */
 async function search(config: CapacityConfig, ctx: JobContext<CapacityConfig>): Promise<JobOutput> {
   const c = config.capacity;
+  const mix = MixSource.of(ctx.suites, { mode: config.mode, weights: c.weights, seed: c.seed });
+  const needs: StepNeeds = {
+    stepDurationMs: c.stepDurationMs,
+    asyncShare: mix.mix.asyncAnswerShare(),
+    judgesLatency: mix.hasAsync(),
+    maxErrorRate: c.maxErrorRate,
+  };
+  refuseUnjudgeable(config, needs);
   await ctx.begin(undefined);
   ctx.log(inFlightLine(c, config.timeoutMs, 'capacity'));
   ctx.log(
@@ -84,13 +124,15 @@ async function search(config: CapacityConfig, ctx: JobContext<CapacityConfig>): 
   const measure = async (rate: number): Promise<RateMeasurement | undefined> => {
     if (ctx.engine.stopSignal?.aborted) return undefined;
     const source = MixSource.of(ctx.suites, { mode: config.mode, weights: c.weights, seed: c.seed });
+    const length = stepLength(rate, needs);
+    if (length.lengthened) ctx.log(`droidcheck capacity: ${formatRate(rate)} ${length.lengthened}`);
     const engine = await runEngine({
       ...ctx.engine,
       source,
       scheduler: {
         kind: 'open',
         startRate: rate,
-        stages: [{ durationMs: c.warmupMs + c.stepDurationMs, target: rate }],
+        stages: [{ durationMs: c.warmupMs + length.ms, target: rate }],
         maxInFlight: c.maxInFlight,
       },
       warmupMs: c.warmupMs,
@@ -99,7 +141,7 @@ async function search(config: CapacityConfig, ctx: JobContext<CapacityConfig>): 
     });
     results.push(engine);
     if (engine.interrupted || engine.setupFailure) return undefined;
-    return measurement(rate, engine, source.hasAsync(), ctx.engine.rttMs !== undefined);
+    return measurement(rate, engine, source.hasAsync(), ctx.engine.rttMs !== undefined, length);
   };
   const capacity = await searchCapacity(
     measure,
@@ -111,7 +153,13 @@ async function search(config: CapacityConfig, ctx: JobContext<CapacityConfig>): 
       precision: c.precision,
       maxSteps: c.maxSteps,
     },
-    { ackP99Ms: c.ackP99Ms, answerP99Ms: c.answerP99Ms, maxErrorRate: c.maxErrorRate, minPassRate: c.minPassRate },
+    {
+      ackP99Ms: c.ackP99Ms,
+      answerP99Ms: c.answerP99Ms,
+      maxErrorRate: c.maxErrorRate,
+      minPassRate: c.minPassRate,
+      minCapacity: c.minCapacity,
+    },
     (p) => ctx.log(pointLine(p)),
   );
   if (results.length === 0) throw new InternalError('capacity: no rate was measured');

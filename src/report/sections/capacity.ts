@@ -5,8 +5,8 @@
  */
 import { z } from 'zod';
 import { formatMs, formatPercent, formatRate } from '../../units.js';
-import { defineSection } from '../section.js';
-import { span, type SectionView, type Text } from '../view.js';
+import { defineSection, type JUnitCase } from '../section.js';
+import { span, type SectionView, type Span, type Text } from '../view.js';
 import { count, ms, obj, share, statMs } from './common.js';
 
 const pointStats = obj({ count, p50: ms, p99: ms });
@@ -40,6 +40,11 @@ const pointSchema = obj({
     .describe(
       "how much this step's latency figures may be too high: its send delay at the highest percentile its count supports",
     ),
+  stepMs: ms.optional().describe('how long this rate was measured, after its warm-up'),
+  lengthened: z
+    .string()
+    .optional()
+    .describe('why this rate was measured longer than --step-duration (the samples its criteria need)'),
   answers: answersSchema.optional().describe('the share of answers right at this rate'),
   latencyPassed: z.boolean().optional().describe('the latency, error and drop criteria held (the answers not judged)'),
   passed: z.boolean().describe('every criterion held'),
@@ -61,6 +66,10 @@ const capacitySchema = obj({
     answerP99Ms: ms.nullable(),
     maxErrorRate: z.number(),
     minPassRate: share.optional().describe('lowest share of answers right (--min-pass-rate); 0: not judged'),
+    minCapacity: z
+      .number()
+      .optional()
+      .describe('--min-capacity, req/s: the knee a CI gate requires; below it (or no rate passed) the job exits 99'),
   }),
   endedBy: obj({
     rate: z.number().describe('req/s'),
@@ -88,6 +97,60 @@ const rightCell = (p: CapacityPoint): string => {
   if (!a || a.share === null) return '-';
   return `${formatPercent(a.share)} (${a.passed}/${a.judged}, 95% CI ${formatPercent(a.interval.low, 0)}–${formatPercent(a.interval.high, 0)})`;
 };
+
+/**
+ * The capacity gate failed: no rate passed, or the knee is below `--min-capacity`
+ * (build-report.ts: exit 99, or 98 when the search ended only on a generator-bound step whose
+ * latency could not be judged: {@link capacityNotJudged}).
+ */
+export function capacityFailed(c: CapacitySection): boolean {
+  const min = c.criteria.minCapacity;
+  return c.maxRate === null || (min !== undefined && c.maxRate < min);
+}
+
+/**
+ * The gate failed, but only because the search ended at a step whose latency droidcheck could
+ * not judge (the generator was bound, the p99 within its send delay of the limit:
+ * metrics/thresholds-trust.ts): neither a pass nor a breach, exit 98.
+ */
+export function capacityNotJudged(c: CapacitySection): boolean {
+  const ended = c.endedBy?.criteria ?? [];
+  return capacityFailed(c) && ended.length > 0 && ended.every((x) => x === 'generator');
+}
+
+/** `--min-capacity 50 req/s: NOT MET`, when one was required. */
+function gateText(c: CapacitySection): Span[] {
+  const min = c.criteria.minCapacity;
+  if (min === undefined) return [];
+  if (capacityNotJudged(c))
+    return [span(' · '), span(`--min-capacity ${formatRate(min)}: not judged (the generator was bound)`, 'warn')];
+  const failed = capacityFailed(c);
+  return [
+    span(' · '),
+    span(`--min-capacity ${formatRate(min)}: ${failed ? 'NOT MET' : 'met'}`, failed ? 'fail' : 'ok'),
+  ];
+}
+
+/** `ended at 20 req/s by ack p99 112 ms >= 100 ms`: the lowest failing rate and why. */
+function endedText(c: CapacitySection): string {
+  if (!c.endedBy) return c.maxRate === null || c.limitedBySearch ? '' : ' · no rate failed';
+  return ` · ended at ${formatRate(c.endedBy.rate)} by ${c.endedBy.reasons.join('; ')}`;
+}
+
+/**
+ * The verdict's line (section.ts `headline`): `Capacity 15 req/s (the knee) · ended at 20 req/s
+ * by ack p99 112 ms >= 100 ms · --min-capacity 50 req/s: NOT MET`.
+ */
+function capacityHeadline(c: CapacitySection): Text {
+  const knee =
+    c.maxRate === null
+      ? span('no rate passed', capacityNotJudged(c) ? 'warn' : 'fail')
+      : span(
+          `${formatRate(c.maxRate)} (the knee${c.limitedBySearch ? '; the highest rate tried: raise --max-rate to look further' : ''})`,
+          capacityFailed(c) ? 'fail' : 'ok',
+        );
+  return [span('Capacity ', 'strong'), knee, endedText(c), ...gateText(c)];
+}
 
 /** The rate (and why it is not higher) of one search result. */
 function rateText(r: { maxRate: number | null; limitedBySearch: boolean }): string {
@@ -128,13 +191,35 @@ function capacityView(c: CapacitySection): SectionView {
     differs ? ` · latency only: ${rateText(onTime)}` : '',
   ];
   const ended: [string, Text][] = c.endedBy
-    ? [['ended by', span(`${c.endedBy.reasons.join('; ')}`, c.endedBy.criteria.includes('answers') ? 'warn' : 'fail')]]
+    ? [
+        [
+          'ended by',
+          span(
+            `${c.endedBy.reasons.join('; ')} (at ${formatRate(c.endedBy.rate)})`,
+            c.endedBy.criteria.includes('answers') ? 'warn' : 'fail',
+          ),
+        ],
+      ]
     : [];
+  const minRate = c.criteria.minCapacity;
+  const gate: [string, Text][] =
+    minRate === undefined
+      ? []
+      : [
+          [
+            'required',
+            span(
+              `--min-capacity ${formatRate(minRate)}: ${capacityFailed(c) ? `${capacityNotJudged(c) ? 'not judged' : 'not met'} (the knee is ${c.maxRate === null ? 'none: no rate passed' : formatRate(c.maxRate)}; exit ${capacityNotJudged(c) ? '98: the search ended on a generator-bound step' : '99'})` : 'met'}`,
+              capacityFailed(c) ? 'fail' : 'ok',
+            ),
+          ],
+        ];
+  const lengthened = c.curve.filter((p) => p.lengthened);
   return {
     id: 'capacity',
     title: 'Capacity',
     summary,
-    rows: [['criteria', criteria], ...ended],
+    rows: [['criteria', criteria], ...ended, ...gate],
     tables: [
       {
         columns: [
@@ -142,7 +227,9 @@ function capacityView(c: CapacitySection): SectionView {
           'achieved',
           'ack p50',
           'ack p99 (samples)',
-          'answer p99 (samples)',
+          c.curve.some((p) => p.answer.count > 0) || !c.curve.some((p) => p.sync.count > 0)
+            ? 'answer p99 (samples)'
+            : 'sync p99 (samples)',
           'right',
           'errors',
           'dropped',
@@ -151,7 +238,14 @@ function capacityView(c: CapacitySection): SectionView {
         rows,
       },
     ],
-    notes: c.suspect ? [span(suspectNote(c), 'warn')] : [],
+    notes: [
+      ...(lengthened.length > 0
+        ? [
+            `measured longer than --step-duration for the samples a p99 needs: ${lengthened.map((p) => `${formatRate(p.rate)} for ${formatMs(p.stepMs ?? 0)}`).join(', ')}`,
+          ]
+        : []),
+      ...(c.suspect ? [span(suspectNote(c), 'warn')] : []),
+    ],
     charts: c.curve.length > 0 ? ['chart-capacity', 'chart-capacity-quality'] : [],
   };
 }
@@ -163,4 +257,20 @@ export const capacitySection = defineSection({
   fields: { capacity: capacitySchema.optional().describe('capacity: the criteria, the rate curve and the verdict') },
   merge: (docs: readonly Doc[]) => (docs.length === 1 && docs[0]!.capacity ? { capacity: docs[0]!.capacity } : {}),
   views: (d: Doc) => (d.capacity ? [capacityView(d.capacity)] : []),
+  headline: (d: Doc) => (d.capacity ? capacityHeadline(d.capacity) : undefined),
+  junit: (d: Doc) =>
+    d.capacity ? [{ name: 'droidcheck.capacity', cases: [capacityCase(d.capacity)], verdicts: true }] : [],
 });
+
+/** The search's verdict as one JUnit testcase: a failure when the gate failed. */
+function capacityCase(c: CapacitySection): JUnitCase {
+  const min = c.criteria.minCapacity;
+  const name = min === undefined ? 'capacity: some rate passed' : `capacity >= ${formatRate(min)}`;
+  const text = `${c.maxRate === null ? 'no rate passed' : `knee ${formatRate(c.maxRate)}`}${endedText(c)}`;
+  return {
+    classname: 'droidcheck.capacity',
+    name,
+    timeMs: 0,
+    ...(capacityFailed(c) && { problem: { kind: 'failure' as const, message: text, type: 'capacity' } }),
+  };
+}
