@@ -12,6 +12,8 @@
  *
  * Bounded: rounds x 2 runs of --seconds each (+ a 1 s warm-up of each).
  */
+// As the CLI runs (cli/main.ts): one tick object kept alive, imported first (src/tick-shape.ts).
+import '../dist/tick-shape.js';
 import autocannon from 'autocannon';
 import { fileURLToPath } from 'node:url';
 import { Agent } from 'undici';

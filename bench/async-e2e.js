@@ -9,11 +9,16 @@
  *
  * Bounded: --seconds + the drain (deadline 30 s).
  */
+// As the CLI runs (cli/main.ts): one tick object kept alive, imported first (src/tick-shape.ts).
+import '../dist/tick-shape.js';
 import { fileURLToPath } from 'node:url';
 import { Agent } from 'undici';
-import { createReceiver, DroidClient, loadSuites } from '../dist/index.js';
+import { createReceiver, DroidClient, loadSuites, tuneHeapForPendingRequests } from '../dist/index.js';
 import { MixSource, runEngine } from '../dist/runner/index.js';
 import { arg, boxLoad, SECRET, startEmulatorChild, verdict } from './lib.js';
+
+// The open model's V8 heap flags, as `droidcheck load` sets them (src/v8-flags.ts).
+tuneHeapForPendingRequests();
 
 const rate = arg('rate', 2000);
 const seconds = arg('seconds', 6);

@@ -8,13 +8,18 @@
  * Bounded: the run is stopped at count/rate + hold + 60 s.
  * Usage: node bench/held-sync.js [--count 20000] [--rate 2000] [--hold-ms 30000]
  */
+// As the CLI runs (cli/main.ts): one tick object kept alive, imported first (src/tick-shape.ts).
+import '../dist/tick-shape.js';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Agent } from 'undici';
-import { DroidClient, loadSuites } from '../dist/index.js';
+import { DroidClient, loadSuites, tuneHeapForPendingRequests } from '../dist/index.js';
 import { MixSource, runEngine } from '../dist/runner/index.js';
 import { arg, boxLoad, startEmulatorChild } from './lib.js';
+
+// The open model's V8 heap flags, as `droidcheck load` sets them (src/v8-flags.ts).
+tuneHeapForPendingRequests();
 
 const wanted = arg('count', 20_000);
 const rate = arg('rate', 2000);

@@ -4,11 +4,16 @@
  * Target: <= 2 KB of heap per pending request with 100,000 pending.
  * Usage: node --expose-gc bench/memory.js [--pending 100000] [--rate 5000]
  */
+// As the CLI runs (cli/main.ts): one tick object kept alive, imported first (src/tick-shape.ts).
+import '../dist/tick-shape.js';
 import { fileURLToPath } from 'node:url';
 import { Agent } from 'undici';
-import { createReceiver, DroidClient, loadSuites } from '../dist/index.js';
+import { createReceiver, DroidClient, loadSuites, tuneHeapForPendingRequests } from '../dist/index.js';
 import { MixSource, runEngine } from '../dist/runner/index.js';
 import { arg, boxLoad, startEmulatorChild } from './lib.js';
+
+// The open model's V8 heap flags, as `droidcheck load` sets them (src/v8-flags.ts).
+tuneHeapForPendingRequests();
 
 if (!globalThis.gc) {
   console.error('run with node --expose-gc bench/memory.js');

@@ -50,6 +50,7 @@ async function measure(label, setup) {
 }
 
 const receiverSetup = (dist) => async () => {
+  await import(`${dist}tick-shape.js`).catch(() => undefined); // as the CLI runs it (cli/main.ts)
   const { createReceiver } = await import(`${dist}receiver/index.js`);
   const receiver = createReceiver({ secret: 'bench' });
   const run = new AbortController();

@@ -32,6 +32,8 @@ async function child(kind, total, window) {
       kind === 'baseline'
         ? pathToFileURL(`${resolve(argString('baseline'))}/`).href
         : new URL('../dist/', import.meta.url).href;
+    // As the CLI runs it (cli/main.ts): the tick object kept alive first (a build before it had none).
+    await import(`${dist}tick-shape.js`).catch(() => undefined);
     const { createReceiver } = await import(`${dist}receiver/index.js`);
     const receiver = createReceiver({ secret: SECRET });
     url = await receiver.listen();

@@ -6,15 +6,20 @@
  * of 1.5 x requests/rate + 60 s.
  * Usage: node bench/scale-async.js [--requests 1000000] [--rate 1200]
  */
+// As the CLI runs (cli/main.ts): one tick object kept alive, imported first (src/tick-shape.ts).
+import '../dist/tick-shape.js';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Agent } from 'undici';
-import { createReceiver, DroidClient, loadSuites } from '../dist/index.js';
+import { createReceiver, DroidClient, loadSuites, tuneHeapForPendingRequests } from '../dist/index.js';
 import { MixSource, runEngine } from '../dist/runner/index.js';
 import { NdjsonWriter } from '../dist/report/index.js';
 import { arg, boxLoad, startEmulatorChild } from './lib.js';
+
+// The open model's V8 heap flags, as `droidcheck load` sets them (src/v8-flags.ts).
+tuneHeapForPendingRequests();
 
 const requests = arg('requests', 1_000_000);
 const rate = arg('rate', 1200);

@@ -9,8 +9,8 @@
  * imports this file (.dependency-cruiser.cjs).
  */
 
-// First, before any module that schedules a tick: see tick-shape.ts.
-import './tick-shape.js';
+// Importing this module changes no process-wide state: the CLI's process tuning (tick-shape.ts,
+// v8-flags.ts) is a script's to opt into (docs/architecture.md, Design rules).
 
 // ---- errors and shared vocabulary --------------------------------------------------------------
 export {
@@ -57,8 +57,14 @@ export {
 } from './errors.js';
 /** The outcomes a request can end in (answered, failed, rejected, timeout, ...), in report order. */
 export { OUTCOMES, type Outcome } from './outcomes.js';
-/** The injected time source: `now()` monotonic ms, `wallNow()` a Date. */
+/** The injected time source: `now()` monotonic ms, `wallNow()` a Date, `sleep(ms, signal)` on that clock. */
 export { systemClock, type Clock } from './clock.js';
+/**
+ * `tuneHeapForPendingRequests()`: V8's heap flags `droidcheck load` and `capacity` set (about half
+ * the memory per pending request for a few percent more CPU; bench/rss.js). Process-wide: call it
+ * only in a process of your own.
+ */
+export { tuneHeapForPendingRequests } from './v8-flags.js';
 
 // ---- jobs: one per command ---------------------------------------------------------------------
 export {

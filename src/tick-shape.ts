@@ -1,7 +1,8 @@
 /**
  * Keeps one of Node's tick objects alive for the life of the process, so that the inline caches
- * of `process.nextTick` stay monomorphic. Imported for this side effect, first, by every entry
- * point: the CLI (cli/main.ts), the public API (index.ts) and the receiver (receiver/index.ts).
+ * of `process.nextTick` stay monomorphic. Imported for this side effect, first, by the CLI
+ * (cli/main.ts) and the benchmarks; never by the library (index.ts), whose import changes no
+ * process-wide state: a script that wants it imports `droidcheck/tick-shape` before droidcheck.
  *
  * Why: `process.nextTick` (Node 22, 24 and 26) builds each tick object with an object literal
  * whose first keys are symbols (`{[async_id_symbol]: ..., [trigger_async_id_symbol]: ...,

@@ -270,6 +270,7 @@ describe('src/index.ts', () => {
         "startEmulatorStandalone",
         "startReceive",
         "systemClock",
+        "tuneHeapForPendingRequests",
         "unverifiedNote",
         "validateScenarios",
         "webhookPolicy",

@@ -7,6 +7,7 @@ import { keptTickObject } from '../src/tick-shape.js';
 
 const run = promisify(execFile);
 const BUILT = fileURLToPath(new URL('../dist/tick-shape.js', import.meta.url));
+const LIBRARY = fileURLToPath(new URL('../dist/index.js', import.meta.url));
 
 /**
  * A fresh Node process that schedules ticks around three full collections made while no tick
@@ -50,5 +51,19 @@ describe('tick-shape: one tick object kept alive', () => {
     if (!without.includes('MEGAMORPHIC')) ctx.skip(`this Node's nextTick keeps its shapes: ${without.join(' ')}`);
     expect(pinned.length).toBeGreaterThanOrEqual(3);
     expect(pinned).not.toContain('MEGAMORPHIC');
+  });
+
+  it("is the CLI's: importing the library keeps none (no process-wide state on import)", async () => {
+    expect(existsSync(LIBRARY), `${LIBRARY} is missing: run "npm run build" first`).toBe(true);
+    // After the library and a tick, tick-shape is evaluated only now (its first tick not run yet),
+    // unless the library had imported it: then its kept object is already there.
+    const script = `
+await import(${JSON.stringify(pathToFileURL(LIBRARY).href)});
+await new Promise((r) => setImmediate(r));
+const { keptTickObject } = await import(${JSON.stringify(pathToFileURL(BUILT).href)});
+console.log(keptTickObject() === undefined ? 'none kept' : 'kept');
+`;
+    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { timeout: 20_000 });
+    expect(stdout.trim()).toBe('none kept');
   });
 });

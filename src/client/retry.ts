@@ -20,7 +20,7 @@
  * While it waits on a 429/5xx, undici holds that response paused on its connection: the
  * connection is busy for the wait (the target's Agent then opens another for new requests).
  */
-import { setTimeout as wait } from 'node:timers/promises';
+import { sleep } from '../clock.js';
 import type { RetryHandler } from 'undici';
 import { ApiError, TransportError } from '../errors.js';
 
@@ -125,12 +125,12 @@ export function retryOptionsFor(retry: RequestRetry, target: RetryTarget): Retry
         reported = failed;
         onRetry?.(failed + 1, cause, waitMs);
       }
-      wait(waitMs, undefined, signal && { signal }).then(
-        () => callback(delivered() ? err : null),
+      void sleep(waitMs, { signal }).then(() => {
+        if (!signal?.aborted) return callback(delivered() ? err : null);
         // Aborted: a 429/5xx is still open (paused) and undici's abort of the request ends the
         // call; after a transport error nothing is open, so end it here (call() maps it to AbortedError).
-        () => (cause instanceof ApiError ? undefined : callback(err)),
-      );
+        if (!(cause instanceof ApiError)) callback(err);
+      });
     },
   };
 }

@@ -21,7 +21,8 @@ import pLimit from 'p-limit';
 import type { Dispatcher } from 'undici';
 import { JudgeError } from '../errors.js';
 import { createRedactor, type Redactor } from '../redact.js';
-import { cacheKey, createDiskCache, decodeVector, encodeVector, NO_CACHE, type LlmCache } from './cache.js';
+import { cacheKey, decodeVector, encodeVector, type LlmCache } from './cache.js';
+import { cacheOf } from './endpoint.js';
 import type { ResolvedLlmConfig } from './config.js';
 import { judgeMessages, PROMPT_VERSION } from './judge-prompt.js';
 import { createOpenAiProvider, type ChatMessage, type LlmProvider } from './provider.js';
@@ -259,7 +260,7 @@ export function createGrader(config: ResolvedLlmConfig, options: GraderOptions =
     config,
     counts,
     provider,
-    cache: options.cache ?? (config.cacheDir !== undefined ? createDiskCache(config.cacheDir) : NO_CACHE),
+    cache: options.cache ?? cacheOf(config),
     limit: pLimit(config.concurrency),
     redact: createRedactor([config.apiKey]),
     verdictMemo: new Map<string, Promise<Verdict[]>>(),

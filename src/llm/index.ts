@@ -24,7 +24,8 @@ export {
   createOpenAiProvider,
   type LlmProvider,
 } from './provider.js';
-export { createDiskCache, NO_CACHE } from './cache.js';
+export { createDiskCache } from './cache.js';
+export { openModelEndpoint, type ModelEndpoint } from './endpoint.js';
 export { cosineSimilarity } from './similarity.js';
 export { formatLlmUsage } from './usage.js';
 export {

@@ -1,6 +1,3 @@
-// First, before any module that schedules a tick: see tick-shape.ts.
-import '../tick-shape.js';
-
 export { createReceiver } from './receiver.js';
 export { createRelay } from './relay.js';
 export {

@@ -7,6 +7,7 @@ import type { Redis } from 'ioredis';
 import type { Clock } from '../clock.js';
 import { ConfigError } from '../errors.js';
 import { redactRedisUrl } from '../redact.js';
+import { within } from './within.js';
 
 export interface RedisConnectOptions {
   /** Fail a command slower than this, ms (undefined: wait). */
@@ -51,24 +52,20 @@ export async function connectRedis(
   connectTimeoutMs: number,
 ): Promise<void> {
   if (redis.status === 'ready') return;
-  let timer: NodeJS.Timeout | undefined;
+  // Its 'error' events are ioredis's reconnection attempts (lastError keeps the last): only 'ready' or the bound ends the wait.
   const ready =
-    redis.status === 'wait' ? redis.connect() : new Promise<void>((resolve) => redis.once('ready', () => resolve()));
+    redis.status === 'wait'
+      ? redis.connect().then(() => true)
+      : new Promise<true>((resolve) => redis.once('ready', () => resolve(true)));
   try {
-    await Promise.race([
-      ready,
-      new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`no answer within ${connectTimeoutMs} ms`)), connectTimeoutMs);
-      }),
-    ]);
+    if ((await within(ready, connectTimeoutMs)) === undefined)
+      throw new Error(`no answer within ${connectTimeoutMs} ms`);
   } catch (err) {
     redis.disconnect();
     const why = redis.lastError ?? (err instanceof Error ? err.message : String(err));
     throw new ConfigError(
       `cannot reach Redis at ${redactRedisUrl(url)} (${why}); start Redis there, or fix the URL (--redis or DROIDCHECK_REDIS_URL)`,
     );
-  } finally {
-    clearTimeout(timer);
   }
 }
 

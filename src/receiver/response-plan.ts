@@ -17,7 +17,7 @@
  * Message and intent webhooks, and refused secrets, are never planned.
  * Memory: the attempts of every planned requestId are kept until forget() or clear().
  */
-import { systemClock, type Clock } from '../clock.js';
+import { sleep, systemClock, type Clock } from '../clock.js';
 import { DROP, type Delivery, type DeliverySink, type Reply } from './delivery.js';
 
 export type PlanStep =
@@ -61,7 +61,7 @@ export interface ResponsePlanOptions {
 }
 
 /** A timer that does not keep the process alive by itself (the server does, while it listens). */
-const timerWait = (ms: number): Promise<void> => new Promise((resolve) => void setTimeout(resolve, ms).unref());
+const timerWait = (ms: number): Promise<void> => sleep(ms, { ref: false });
 
 export class ResponsePlan {
   readonly #clock: Clock;

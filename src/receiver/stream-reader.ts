@@ -5,7 +5,11 @@
  * handed over.
  */
 import type { Redis } from 'ioredis';
+import { sleep } from '../clock.js';
 import { within } from './within.js';
+
+/** After a failed read, the next one waits this long, ms (Redis restarting, a network blip). */
+const ERROR_BACKOFF_MS = 200;
 
 /** -1, 0 or 1 as stream ID `a` is before, equal to or after `b` (`<ms>-<seq>`). */
 export function compareStreamIds(a: string, b: string): number {
@@ -83,7 +87,7 @@ export class StreamReader {
       } catch (err) {
         if (this.#stopped) break;
         this.#o.onError(err);
-        await new Promise((r) => setTimeout(r, 200));
+        await sleep(ERROR_BACKOFF_MS);
         continue;
       }
       const entries = reply?.[0]?.[1] ?? [];

@@ -146,7 +146,8 @@ async function closeShard(p: ShardParts): Promise<void> {
   await p.streamReader.stop();
   await within(Promise.allSettled([...p.inFlight]), connectTimeoutMs); // registrations and claims in flight
   const wait = classifier.youngestHeldAt() + closeSettleMs - clock.now();
-  if (wait > 0) await new Promise((r) => setTimeout(r, Math.min(wait, closeSettleMs)));
+  // On the receiver's clock, as the entries' ages are (a test's clock settles them without a real wait).
+  if (wait > 0) await clock.sleep(Math.min(wait, closeSettleMs));
   classifier.housekeep(clock.now(), true); // settles everything still held
   await within(Promise.allSettled([...p.inFlight]), connectTimeoutMs);
   classifier.forfeit(); // only when Redis failed: what is left is this shard's

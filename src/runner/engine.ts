@@ -23,7 +23,6 @@ import { runClosed } from './closed.js';
 import { EngineRun } from './engine-run.js';
 import type { EngineOptions, EngineResult } from './engine-types.js';
 import { notSentRecord } from './execute.js';
-import { tightenHeapForPending } from './heap.js';
 import { runOpen } from './open.js';
 
 export type { EngineOptions, EngineResult } from './engine-types.js';
@@ -43,8 +42,6 @@ export async function runEngine(o: EngineOptions): Promise<EngineResult> {
   const run = new EngineRun(o);
   const startedAt = run.clock.wallNow();
   const spec = o.scheduler;
-  // An open model holds every request until its answer: size V8's heap for that (heap.ts).
-  if (spec.kind === 'open') tightenHeapForPending();
   const targetRate = spec.kind === 'open' ? rateAtFn(spec.startRate, spec.stages, spec.segment?.total) : undefined;
   let lastSent = 0;
   const intervalMs = run.timeline.intervalMs;

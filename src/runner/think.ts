@@ -8,7 +8,7 @@
  * drawn from a PRNG seeded with the request's `seq` (its plan position or mix draw number,
  * itself reproducible from `--seed`), so the same run draws the same pauses in any schedule.
  */
-import { setTimeout as wait } from 'node:timers/promises';
+import { sleep } from '../clock.js';
 import { mulberry32, type Random } from '../random.js';
 import { MAX_THINK_MS, type Scenario, type Step, type ThinkTime } from '../scenario/index.js';
 
@@ -49,5 +49,5 @@ export function thinkRandom(seq: number): Random {
 export function pause(ms: number, signal: AbortSignal | undefined): Promise<boolean> {
   if (signal?.aborted) return Promise.resolve(false);
   if (ms <= 0) return Promise.resolve(true);
-  return wait(ms, true, signal && { signal }).catch(() => false);
+  return sleep(ms, { signal }).then(() => !signal?.aborted);
 }

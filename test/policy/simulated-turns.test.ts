@@ -12,8 +12,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/clock.js';
 import { CoverageRecorder } from '../../src/coverage/index.js';
-import { openSimulator, type OpenedSimulator } from '../../src/jobs/pipeline/simulator.js';
-import { resolveLlmConfig, ModelBudget } from '../../src/llm/index.js';
+import { simulatorOf } from '../../src/jobs/pipeline/simulator.js';
+import { ModelBudget, openModelEndpoint, resolveLlmConfig, type ModelEndpoint } from '../../src/llm/index.js';
 import { LatencyRecorder } from '../../src/metrics/index.js';
 import { parsePolicy, PolicyJudge } from '../../src/policy/index.js';
 import { type ExecuteContext, executeRequest } from '../../src/runner/index.js';
@@ -40,19 +40,19 @@ const suite = parseSuite(
 let rig: Loopback;
 let fake: FakeOpenAi;
 let dir: string;
-let sim: OpenedSimulator;
+let models: ModelEndpoint;
+let simulator: ReturnType<typeof simulatorOf>;
 
 beforeAll(async () => {
   rig = await startLoopback();
   fake = await startFakeOpenAi();
   dir = await mkdtemp(join(tmpdir(), 'droidcheck-policy-sim-'));
-  sim = openSimulator(
-    resolveLlmConfig({ judgeModel: 'm' }, { OPENAI_BASE_URL: fake.url }, { retries: 0, timeout: '5s' }, dir)!,
-    new ModelBudget({ prices: [] }),
-  );
+  const llm = resolveLlmConfig({ judgeModel: 'm' }, { OPENAI_BASE_URL: fake.url }, { retries: 0, timeout: '5s' }, dir)!;
+  models = openModelEndpoint(llm);
+  simulator = simulatorOf(llm, models, new ModelBudget({ prices: [] }));
 });
 afterAll(async () => {
-  await sim.close();
+  await models.close();
   await fake.close();
   await rig.close();
   await rm(dir, { recursive: true, force: true });
@@ -64,7 +64,7 @@ const ctx = (policy: PolicyJudge, coverage?: CoverageRecorder): ExecuteContext =
   clock: systemClock,
   timeoutMs: 5_000,
   latency: new LatencyRecorder(),
-  simulator: sim.simulator,
+  simulator,
   policy,
   coverage,
 });

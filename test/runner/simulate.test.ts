@@ -10,8 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/clock.js';
-import { openSimulator, type OpenedSimulator } from '../../src/jobs/pipeline/simulator.js';
-import { resolveLlmConfig, ModelBudget } from '../../src/llm/index.js';
+import { simulatorOf } from '../../src/jobs/pipeline/simulator.js';
+import { ModelBudget, openModelEndpoint, resolveLlmConfig, type ModelEndpoint } from '../../src/llm/index.js';
 import { LatencyRecorder } from '../../src/metrics/index.js';
 import { executeRequest, verdictOf, type ExecuteContext } from '../../src/runner/index.js';
 import { parseSuite } from '../../src/scenario/index.js';
@@ -38,7 +38,8 @@ let rig: Loopback;
 let slow: Loopback;
 let fake: FakeOpenAi;
 let dir: string;
-let sim: OpenedSimulator;
+let models: ModelEndpoint;
+let simulator: ReturnType<typeof simulatorOf>;
 
 beforeAll(async () => {
   rig = await startLoopback();
@@ -51,13 +52,12 @@ afterAll(async () => {
 beforeEach(async () => {
   fake = await startFakeOpenAi();
   dir = await mkdtemp(join(tmpdir(), 'droidcheck-runner-simulate-'));
-  sim = openSimulator(
-    resolveLlmConfig({ judgeModel: 'm' }, { OPENAI_BASE_URL: fake.url }, { retries: 0, timeout: '5s' }, dir)!,
-    new ModelBudget({ prices: [] }),
-  );
+  const llm = resolveLlmConfig({ judgeModel: 'm' }, { OPENAI_BASE_URL: fake.url }, { retries: 0, timeout: '5s' }, dir)!;
+  models = openModelEndpoint(llm);
+  simulator = simulatorOf(llm, models, new ModelBudget({ prices: [] }));
 });
 afterEach(async () => {
-  await sim.close();
+  await models.close();
   await fake.close();
   await rm(dir, { recursive: true, force: true });
 });
@@ -68,7 +68,7 @@ const ctx = (r: Loopback, latency: LatencyRecorder, timeoutMs = 5_000): ExecuteC
   clock: systemClock,
   timeoutMs,
   latency,
-  simulator: sim.simulator,
+  simulator,
 });
 
 describe('a simulate: scenario in the runner', () => {

@@ -18,7 +18,7 @@
 import { newTraceparent } from '../../runner/index.js';
 import type { DroidClient } from '../../client/index.js';
 import { ApiError } from '../../errors.js';
-import type { Clock } from '../../clock.js';
+import { sleep, type Clock } from '../../clock.js';
 import type { DeliverySource, WebhookMatch } from '../../receiver/index.js';
 import { formatMs } from '../../units.js';
 import { answerWebhookFix, bothChecks, check, refusalChecks, refusalKind, type DoctorCheck } from './checks.js';
@@ -118,20 +118,30 @@ function isLoopbackUrl(url: string): boolean {
   return LOOPBACK.test(new URL(url).hostname);
 }
 
-/** Resolves at the first bad-secret or malformed delivery, checked every 200 ms; `stop()` ends the watch. */
+/** How often the round trip looks for a refused delivery, ms. */
+const REFUSAL_POLL_MS = 200;
+
+/**
+ * Resolves at the first bad-secret or malformed delivery, checked every 200 ms; `stop()` ends the
+ * watch (its promise then never settles: the race it was in is decided).
+ */
 function watchRefusals(receiver: DeliverySource): { refused: Promise<'bad-secret' | 'malformed'>; stop(): void } {
   const before = receiver.stats();
-  let timer: NodeJS.Timeout | undefined;
-  const refused = new Promise<'bad-secret' | 'malformed'>((resolve) => {
-    timer = setInterval(() => {
+  const stopped = new AbortController();
+  const refused = (async (): Promise<'bad-secret' | 'malformed'> => {
+    while (!stopped.signal.aborted) {
+      await sleep(REFUSAL_POLL_MS, { signal: stopped.signal, ref: false });
       const now = receiver.stats();
-      if (now.badSecret > before.badSecret) resolve('bad-secret');
-      else if (now.malformed > before.malformed) resolve('malformed');
-    }, 200);
-    timer.unref();
-  });
-  return { refused, stop: () => clearInterval(timer) };
+      if (now.badSecret > before.badSecret) return 'bad-secret';
+      if (now.malformed > before.malformed) return 'malformed';
+    }
+    return never;
+  })();
+  return { refused, stop: () => stopped.abort() };
 }
+
+/** A promise that never settles. */
+const never = new Promise<never>(() => undefined);
 
 function refusal(err: unknown, o: RoundTripOptions): RoundTripResult {
   if (err instanceof ApiError) {

@@ -10,7 +10,8 @@
 import type { Writable } from 'node:stream';
 import type { Clock } from '../../clock.js';
 import type { RunConfig } from '../../config/index.js';
-import type { Grader, ModelBudget } from '../../llm/index.js';
+import type { Grader, ModelBudget, ModelEndpoint } from '../../llm/index.js';
+import type { Policy } from '../../policy/index.js';
 import { LatencyRecorder } from '../../metrics/index.js';
 import type { ReportDocument, ReportInput, ReportKind } from '../../report/index.js';
 import {
@@ -113,6 +114,14 @@ export interface JobContext<C extends JobConfig = JobConfig> {
    */
   budget: ModelBudget;
   /**
+   * The model endpoint of the job's other model calls (the simulated customer, the rephraser, the
+   * adaptive attacker: llm/endpoint.ts), opened and closed by the pipeline; undefined when no
+   * model is configured. Each metres its calls through `budget`.
+   */
+  models: ModelEndpoint | undefined;
+  /** The shop's policy as it applies to this target (`--policy`, droidcheck.policy.yaml), read once; undefined: none. */
+  policy: Policy | undefined;
+  /**
    * How each request is sent (target, deadline, retries, a remote target's round trip: `ackServer`;
    * from the spec's `judges`: ack-only, graded expectations left ungraded unless it grades them)
    * and what every job passes the engine alike: the reporters and live metrics as sinks, progress, signals.
@@ -143,8 +152,11 @@ export interface JobSpec<C extends JobConfig = JobConfig> {
   kind: ReportKind;
   reads: SuiteSelection;
   judges: JobJudging;
-  /** The report's `settings`: never a token or secret (config/settings.ts publicSettings). */
-  settings(config: C): Record<string, unknown>;
+  /**
+   * The report's `settings`: never a token or secret (config/settings.ts publicSettings).
+   * `prepared.policy`: the shop's policy the job reads (the same as its context's).
+   */
+  settings(config: C, prepared: { policy: Policy | undefined }): Record<string, unknown>;
   /** The progress reporter's line interval, ms (`load --progress`); undefined: the reporter's own. */
   progressMs?: number | undefined;
   /** What results.ndjson keeps of the answers: every one (run), or (default) those of failed requests (a load's would fill the disk). */

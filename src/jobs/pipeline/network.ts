@@ -67,9 +67,9 @@ export function tcpConnectMs(
       return;
     }
     const t0 = now();
-    const socket = connect({ host: address, port });
+    // The socket's own inactivity timeout bounds the connect (its 'timeout' event).
+    const socket = connect({ host: address, port, timeout: timeoutMs });
     const done = (err: Error | undefined, ms?: number): void => {
-      clearTimeout(timer);
       signal?.removeEventListener('abort', onAbort);
       socket.removeAllListeners();
       socket.on('error', () => undefined);
@@ -78,9 +78,8 @@ export function tcpConnectMs(
       else resolve(ms!);
     };
     const onAbort = (): void => done(new AbortedError('TCP connect: aborted'));
-    const timer = setTimeout(
-      () => done(new TimeoutError(`TCP connect to ${address}:${port}: no answer within ${timeoutMs} ms`)),
-      timeoutMs,
+    socket.once('timeout', () =>
+      done(new TimeoutError(`TCP connect to ${address}:${port}: no answer within ${timeoutMs} ms`)),
     );
     signal?.addEventListener('abort', onAbort, { once: true });
     socket.once('connect', () => done(undefined, now() - t0));

@@ -43,11 +43,13 @@ import {
   formatLlmUsage,
   llmSettings,
   ModelBudget,
+  openModelEndpoint,
   type Grader,
+  type ModelEndpoint,
 } from '../../llm/index.js';
 import type { JobTelemetry } from '../../telemetry/index.js';
 import { CoverageRecorder } from '../../coverage/index.js';
-import { loadPolicy, PolicyJudge, policyApplies } from '../../policy/index.js';
+import { loadPolicy, PolicyJudge, policyApplies, type Policy } from '../../policy/index.js';
 import type { Suite } from '../../scenario/index.js';
 import { announceTarget, setupMessage } from './announce.js';
 import type { JobConfig, JobContext, JobIO, JobOutput, JobSpec, JobResult } from './job-spec.js';
@@ -157,7 +159,9 @@ interface Prepared<C extends JobConfig> {
   log(line: string): void;
   settings: Record<string, unknown> & { defaultThresholds: boolean };
   startedAt: string;
-  /** The shop policy every answer is checked against (`--policy`, droidcheck.policy.yaml); undefined: none. */
+  /** The shop's policy (`--policy`, droidcheck.policy.yaml) as it applies to this target, read once; undefined: none. */
+  shop: Policy | undefined;
+  /** It, judging every answer with its counts for the report; undefined: none. */
   policy: PolicyJudge | undefined;
   /** What the job covers, against the policy's shop (or the embedded emulator's demo shop): docs/coverage.md. */
   coverage: CoverageRecorder;
@@ -176,11 +180,12 @@ async function prepare<C extends JobConfig>(
   const { config, graded } = await checkBeforeSending(given, suites, spec, { discover: discoverModels });
   const baseline = config.baseline !== undefined ? await loadBaseline(config.baseline) : undefined;
   // A malformed policy file is the user's to fix before anything is sent (PolicyError, exit 2).
-  const shop = config.policy !== undefined ? loadPolicy(config.policy) : undefined;
-  const policy = shop && policyApplies(shop, config.target.kind) ? new PolicyJudge(shop) : undefined;
+  const file = config.policy !== undefined ? loadPolicy(config.policy) : undefined;
+  const shop = file && policyApplies(file, config.target.kind) ? file : undefined;
+  const policy = shop && new PolicyJudge(shop);
   // Coverage counts against the policy's shop; without a policy file, the embedded emulator's demo shop.
   const coverage = new CoverageRecorder({
-    shop: policy?.policy ?? (shop === undefined && config.target.kind === 'emulator' ? emulatorShop() : undefined),
+    shop: shop ?? (file === undefined && config.target.kind === 'emulator' ? emulatorShop() : undefined),
     rules: policy !== undefined,
   });
   let secrets = jobSecrets(config, io.env ?? process.env);
@@ -194,16 +199,16 @@ async function prepare<C extends JobConfig>(
     progress?.log ? progress.log(redact(line)) : void io.stderr.write(`${redact(line)}\n`);
   // Whether the spec's limits are judged, as the report's settings say it (merge judges them again so).
   const settings = {
-    ...spec.settings(config),
+    ...spec.settings(config, { policy: shop }),
     defaultThresholds: config.defaultThresholds && spec.judges.defaultThresholds !== false,
   };
   const startedAt = (io.clock ?? systemClock).wallNow().toISOString();
   // A job that reads no suite says nothing of which endpoint it uses: every one is checked.
   await preflight(config, log, io.stopSignal, spec.reads.deal === 'none' ? undefined : suites, io.clock);
   if (live) log(`droidcheck: metrics at ${live.url}`);
-  if (shop && !policy)
+  if (file && !shop)
     log(
-      `droidcheck: ${shop.file} describes the embedded emulator's demo shop (appliesTo: embedded-emulator): not checked against a real service; describe your shop in it and remove appliesTo`,
+      `droidcheck: ${file.file} describes the embedded emulator's demo shop (appliesTo: embedded-emulator): not checked against a real service; describe your shop in it and remove appliesTo`,
     );
   const addSecrets = (more: (string | null | undefined)[]): void => {
     secrets = [...secrets, ...more];
@@ -220,9 +225,16 @@ async function prepare<C extends JobConfig>(
     log,
     settings,
     startedAt,
+    shop,
     policy,
     coverage,
   };
+}
+
+/** The models a job's context carries: the grader `judges.grader` asked for, and the endpoint of the other model calls. */
+interface Models {
+  grader: Grader | undefined;
+  endpoint: ModelEndpoint | undefined;
 }
 
 /** Step 4's context: the reporters as engine sinks, the engine options every job passes alike. */
@@ -232,7 +244,7 @@ function jobContext<C extends JobConfig>(
   target: Target,
   io: JobIO,
   live: JobMetrics | undefined,
-  grader: Grader | undefined,
+  models: Models,
   network: NetworkEstimate | undefined,
   telemetry: JobTelemetry | undefined,
   budget: ModelBudget,
@@ -263,8 +275,10 @@ function jobContext<C extends JobConfig>(
         await r.onRunStart?.({ startedAt: p.startedAt, kind: spec.kind, planned, settings: p.settings });
     },
     log: p.log,
-    grader,
+    grader: models.grader,
     budget,
+    models: models.endpoint,
+    policy: p.shop,
     engine: {
       client: target.client,
       receiver: target.receiver,
@@ -416,12 +430,14 @@ async function runPipeline<C extends JobConfig>(
   const graded =
     grades === 'expectations' ? p.graded > 0 : grades === 'oracles' && config.llm?.judgeModel !== undefined;
   const grader = graded && config.llm ? createGrader(config.llm, { budget }) : undefined;
+  // The models' endpoint of the simulator, the rephraser and the attacker: opened once, no connection until used.
+  const endpoint = config.llm ? openModelEndpoint(config.llm) : undefined;
   p.addSecrets([target.emulator?.token]);
   let output: JobOutput;
   let network: NetworkEstimate | undefined;
   try {
     network = await announceTarget(config, target, p.suites, io.stopSignal, p.log);
-    output = await spec.send(jobContext(spec, p, target, io, live, grader, network, telemetry, budget));
+    output = await spec.send(jobContext(spec, p, target, io, live, { grader, endpoint }, network, telemetry, budget));
   } catch (err) {
     for (const r of p.reporters) await r.onAbort?.();
     throw err;
@@ -429,6 +445,7 @@ async function runPipeline<C extends JobConfig>(
     // Emulator first (no more deliveries), then the receiver (parked deliveries become orphans).
     await target.close();
     await grader?.close();
+    await endpoint?.close();
   }
   return finish(spec, p, target, io, live, output, grader, network, telemetry, budget);
 }

@@ -8,12 +8,10 @@ import { UsageError } from '../../errors.js';
 import { formatLocation } from '../../errors.js';
 import {
   assertSimulatorConfig,
-  createDiskCache,
-  createOpenAiProvider,
   createSimulator,
-  NO_CACHE,
   simulationPayload,
   type ModelBudget,
+  type ModelEndpoint,
   type ResolvedLlmConfig,
 } from '../../llm/index.js';
 import type { CustomerSimulator } from '../../runner/index.js';
@@ -40,43 +38,35 @@ export function checkSimulated(
   assertSimulatorConfig(uses, config.llm);
 }
 
-export interface OpenedSimulator {
-  simulator: CustomerSimulator;
-  close(): Promise<void>;
-}
-
 /**
- * The simulator of `llm` (its `simulatorModel` must be set: checkSimulated); every call through
+ * The simulator of `llm` (its `simulatorModel` must be set: checkSimulated) on the job's model
+ * endpoint (its provider and cache: llm/endpoint.ts, which the job closes); every call through
  * the run's `budget` (role simulator), each conversation within `--max-conversation-tokens`.
  */
-export function openSimulator(llm: ResolvedLlmConfig, budget: ModelBudget): OpenedSimulator {
-  const provider = createOpenAiProvider(llm);
-  const cache = llm.cacheDir !== undefined ? createDiskCache(llm.cacheDir) : NO_CACHE;
+export function simulatorOf(llm: ResolvedLlmConfig, models: ModelEndpoint, budget: ModelBudget): CustomerSimulator {
   const inner = createSimulator({
-    provider: budget.meter(provider, 'simulator'),
+    provider: budget.meter(models.provider, 'simulator'),
     model: llm.simulatorModel!,
-    cache,
+    cache: models.cache,
     secrets: llm.apiKey ? [llm.apiKey] : [],
     maxTokens: budget.conversationTokens,
   });
   return {
-    simulator: {
-      async simulate(spec, ask, signal, scope) {
-        const sim = await inner.simulate(spec, ask, signal, scope);
-        return { ...sim, expectPayload: simulationPayload(sim) };
-      },
+    async simulate(spec, ask, signal, scope) {
+      const sim = await inner.simulate(spec, ask, signal, scope);
+      return { ...sim, expectPayload: simulationPayload(sim) };
     },
-    close: () => provider.close(),
   };
 }
 
-/** A simulator when a suite simulates a customer, else undefined. */
+/** A simulator when a suite simulates a customer and a model plays it, else undefined. */
 export function simulatorFor(
   config: Pick<JobConfig, 'llm'>,
+  models: ModelEndpoint | undefined,
   suites: readonly Suite[],
   budget: ModelBudget,
-): OpenedSimulator | undefined {
-  return needsSimulator(suites).length > 0 && config.llm?.simulatorModel !== undefined
-    ? openSimulator(config.llm, budget)
+): CustomerSimulator | undefined {
+  return needsSimulator(suites).length > 0 && config.llm?.simulatorModel !== undefined && models
+    ? simulatorOf(config.llm, models, budget)
     : undefined;
 }

@@ -22,21 +22,19 @@
  * configuration is resolved (config/redteam.ts), a malformed policy file is PolicyError (exit 2),
  * before anything is sent.
  */
-import { systemClock } from '../../clock.js';
+import { systemClock, type Clock } from '../../clock.js';
 import { publicSettings, type RedteamConfig } from '../../config/index.js';
 import type { Weakness } from '../../emulator/index.js';
 import {
   createAttacker,
-  createDiskCache,
-  createOpenAiProvider,
   createRephraser,
-  NO_CACHE,
   type Attacker,
   type ModelBudget,
+  type ModelEndpoint,
   type Rephraser,
 } from '../../llm/index.js';
 import { LatencyRecorder } from '../../metrics/index.js';
-import { loadPolicy, policyApplies, type Policy } from '../../policy/index.js';
+import type { Policy } from '../../policy/index.js';
 import { buildRedteamSection, executeRedteam, type CategoryId, type RedteamAsk } from '../../redteam/index.js';
 import { ContractNotes, executeRequest, SetupBreaker, Tally, type RequestRecord } from '../../runner/index.js';
 import type { Scenario } from '../../scenario/index.js';
@@ -59,20 +57,16 @@ interface RedteamSource {
 }
 
 /**
- * One source of truth: the shop's policy (`--policy`, `policy:`, else droidcheck.policy.yaml:
- * config/job-config.ts) gives the products to order (its catalogue), their list prices (the
- * price oracles: redteam/list-price.ts) and the canaries; `--product` and `--canary` override its
- * products and canaries. Without a policy file the embedded emulator's demo shop gives the
- * products and prices (not its canaries: prompt-leak is then judged, as without --canary);
- * against a real service without one, neither: the product categories are skipped unless
- * `--product` names one, and their oracles are differential only. Throws PolicyError (exit 2)
- * for a policy file that cannot be read or is malformed.
+ * One source of truth: the shop's policy as the job reads it (`--policy`, `policy:`, else
+ * droidcheck.policy.yaml, read once by the pipeline: `shop`, undefined when there is none or when
+ * it describes the embedded emulator's demo shop and the target is a real service) gives the
+ * products to order (its catalogue), their list prices (the price oracles: redteam/list-price.ts)
+ * and the canaries; `--product` and `--canary` override its products and canaries. Without one
+ * the embedded emulator's demo shop gives the products and prices (not its canaries: prompt-leak
+ * is then judged, as without --canary); against a real service without one, neither: the product
+ * categories are skipped unless `--product` names one, and their oracles are differential only.
  */
-function sourceOf(config: RedteamConfig): RedteamSource {
-  const file = config.policy;
-  const given = file !== undefined ? loadPolicy(file) : undefined;
-  // The demo shop's policy (appliesTo: embedded-emulator) says nothing of a real service's shop.
-  const shop = given && policyApplies(given, config.target.kind) ? given : undefined;
+function sourceOf(config: RedteamConfig, shop: Policy | undefined): RedteamSource {
   const policy = shop ?? (config.target.kind === 'remote' ? undefined : emulatorShop());
   const { products, canaries } = config.redteam;
   return {
@@ -110,9 +104,9 @@ interface TurnLog {
  * webhook), with the job's request options (ctx.engine), counted in `log` and handed to the
  * sinks; rejects with the turn's error when it got no answer (the attempt is then an error).
  */
-function askThrough(ctx: JobContext<RedteamConfig>, log: TurnLog): RedteamAsk {
+function askThrough(ctx: JobContext<RedteamConfig>, log: TurnLog, clock: Clock): RedteamAsk {
   const mode = ctx.config.redteam.mode;
-  const execute = { ...ctx.engine, clock: ctx.engine.clock ?? systemClock, latency: log.latency, notes: log.notes };
+  const execute = { ...ctx.engine, clock, latency: log.latency, notes: log.notes };
   let seq = 0;
   return async (turn) => {
     const record: RequestRecord = await executeRequest({ seq: seq++, scenario: attackScenario(turn), mode }, execute);
@@ -129,34 +123,26 @@ function askThrough(ctx: JobContext<RedteamConfig>, log: TurnLog): RedteamAsk {
   };
 }
 
-/** The rephraser of `--rephrase` (the judge model rewords the attacks), and its closing. */
+/** The rephraser of `--rephrase` (the judge model rewords the attacks), on the job's model endpoint, metred by its budget. */
 function rephraserOf(
   config: RedteamConfig,
+  models: ModelEndpoint | undefined,
   budget: ModelBudget,
-): { rephrase: Rephraser; close(): Promise<void> } | undefined {
-  const llm = config.llm;
-  if (!config.redteam.rephrase || !llm?.judgeModel) return undefined;
-  const provider = createOpenAiProvider(llm);
-  const cache = llm.cacheDir !== undefined ? createDiskCache(llm.cacheDir) : NO_CACHE;
-  return {
-    rephrase: createRephraser({ provider: budget.meter(provider, 'attacker'), model: llm.judgeModel, cache }),
-    close: () => provider.close(),
-  };
+): Rephraser | undefined {
+  const model = config.llm?.judgeModel;
+  if (!config.redteam.rephrase || !model || !models) return undefined;
+  return createRephraser({ provider: budget.meter(models.provider, 'attacker'), model, cache: models.cache });
 }
 
-/** The attacker of `--strategy adaptive` (the chat model of `--simulator-model`, default the judge model), and its closing. */
+/** The attacker of `--strategy adaptive` (the chat model of `--simulator-model`, default the judge model), likewise. */
 function attackerOf(
   config: RedteamConfig,
+  models: ModelEndpoint | undefined,
   budget: ModelBudget,
-): { attacker: Attacker; close(): Promise<void> } | undefined {
-  const llm = config.llm;
-  if (config.redteam.strategy !== 'adaptive' || !llm?.simulatorModel) return undefined;
-  const provider = createOpenAiProvider(llm);
-  const cache = llm.cacheDir !== undefined ? createDiskCache(llm.cacheDir) : NO_CACHE;
-  return {
-    attacker: createAttacker({ provider: budget.meter(provider, 'attacker'), model: llm.simulatorModel, cache }),
-    close: () => provider.close(),
-  };
+): Attacker | undefined {
+  const model = config.llm?.simulatorModel;
+  if (config.redteam.strategy !== 'adaptive' || !model || !models) return undefined;
+  return createAttacker({ provider: budget.meter(models.provider, 'attacker'), model, cache: models.cache });
 }
 
 /** The report's settings: the target's and the attacks' (no scenario selection: the red team reads no suite). */
@@ -177,60 +163,52 @@ async function attack(
   ctx: JobContext<RedteamConfig>,
   categories: CategoryId[] | undefined,
   weaknesses: Weakness[] | undefined,
-  source: RedteamSource,
 ): Promise<JobOutput> {
   const { config } = ctx;
+  const source = sourceOf(config, ctx.policy);
+  const clock = ctx.engine.clock ?? systemClock;
   if (weaknesses && weaknesses.length > 0)
     ctx.log(`droidcheck: the embedded emulator has planted weaknesses: ${weaknesses.join(', ')}`);
   await ctx.begin(undefined);
-  const startedAt = new Date();
-  const t0 = performance.now();
+  const startedAt = clock.wallNow();
+  const t0 = clock.now();
   const turns: TurnLog = {
     tally: new Tally(),
     latency: new LatencyRecorder(),
     notes: new ContractNotes(),
     breaker: new SetupBreaker(),
   };
-  const rephraser = rephraserOf(config, ctx.budget);
-  const attacker = attackerOf(config, ctx.budget);
-  try {
-    const run = await executeRedteam({
-      ask: askThrough(ctx, turns),
-      ...(categories && { categories }),
-      attempts: config.redteam.attempts,
-      seed: config.redteam.seed,
-      products: source.products,
-      canaries: source.canaries,
-      ...(source.policy && { policy: source.policy }),
-      ...(ctx.grader && { judge: ctx.grader }),
-      ...(rephraser && { rephrase: rephraser.rephrase }),
-      ...(attacker && {
-        adaptive: {
-          attacker: attacker.attacker,
-          turns: config.redteam.turns,
-          maxTokens: config.budget.maxConversationTokens,
-        },
-      }),
-      ...(ctx.engine.stopSignal && { signal: ctx.engine.stopSignal }),
-    });
-    const failure = turns.breaker.failure();
-    const traffic = drivenTraffic({
-      startedAt,
-      finishedAt: new Date(),
-      durationMs: performance.now() - t0,
-      ...turns,
-      interrupted: run.interrupted,
-      // Every turn failed the same set-up way and none was answered: exit 2 (pipeline.ts).
-      setupFailure: failure && turns.tally.outcomes.answered === 0 ? failure : undefined,
-    });
-    return {
-      traffic,
-      sections: { redteam: { ...buildRedteamSection(run), maxSuccessRate: config.redteam.maxSuccessRate } },
-    };
-  } finally {
-    await rephraser?.close();
-    await attacker?.close();
-  }
+  const rephrase = rephraserOf(config, ctx.models, ctx.budget);
+  const attacker = attackerOf(config, ctx.models, ctx.budget);
+  const run = await executeRedteam({
+    ask: askThrough(ctx, turns, clock),
+    ...(categories && { categories }),
+    attempts: config.redteam.attempts,
+    seed: config.redteam.seed,
+    products: source.products,
+    canaries: source.canaries,
+    ...(source.policy && { policy: source.policy }),
+    ...(ctx.grader && { judge: ctx.grader }),
+    ...(rephrase && { rephrase }),
+    ...(attacker && {
+      adaptive: { attacker, turns: config.redteam.turns, maxTokens: config.budget.maxConversationTokens },
+    }),
+    ...(ctx.engine.stopSignal && { signal: ctx.engine.stopSignal }),
+  });
+  const failure = turns.breaker.failure();
+  const traffic = drivenTraffic({
+    startedAt,
+    finishedAt: clock.wallNow(),
+    durationMs: clock.now() - t0,
+    ...turns,
+    interrupted: run.interrupted,
+    // Every turn failed the same set-up way and none was answered: exit 2 (pipeline.ts).
+    setupFailure: failure && turns.tally.outcomes.answered === 0 ? failure : undefined,
+  });
+  return {
+    traffic,
+    sections: { redteam: { ...buildRedteamSection(run), maxSuccessRate: config.redteam.maxSuccessRate } },
+  };
 }
 
 /**
@@ -238,18 +216,17 @@ async function attack(
  * weaknesses, grades the judged categories with the judge model (`--judge-model`), judges
  * not the spec's limits (its verdict is the red team's; the command takes no --threshold), keeps the answers
  * of failed turns, and adds the redteam section. Its options were checked where they were
- * resolved (config/redteam.ts).
+ * resolved (config/redteam.ts); the shop's policy and the models come with its context.
  */
 function redteamSpec(config: RedteamConfig): JobSpec<RedteamConfig> {
   const { categories, emulatorWeaknesses: weaknesses } = config.redteam;
-  const source = sourceOf(config);
   return {
     kind: 'redteam',
     reads: { deal: 'none' },
     judges: { defaultThresholds: false, grader: 'oracles' },
-    settings: (c) => redteamSettings(c, source),
+    settings: (c, { policy }) => redteamSettings(c, sourceOf(c, policy)),
     target: { weaknesses },
-    send: (ctx) => attack(ctx, categories.length > 0 ? categories : undefined, weaknesses, source),
+    send: (ctx) => attack(ctx, categories.length > 0 ? categories : undefined, weaknesses),
   };
 }
 

@@ -26,20 +26,15 @@ export function runSpec(config: RunConfig): JobSpec<RunConfig> {
     async send(ctx) {
       const source = PlanSource.of(ctx.suites, ctx.config.mode);
       await ctx.begin(source.planned);
-      const simulated = simulatorFor(ctx.config, ctx.suites, ctx.budget);
-      try {
-        const traffic = await runEngine({
-          ...ctx.engine,
-          source,
-          scheduler: { kind: 'closed', concurrency: ctx.config.concurrency },
-          keepRecords: true,
-          grader: ctx.grader,
-          simulator: simulated?.simulator,
-        });
-        return { traffic };
-      } finally {
-        await simulated?.close();
-      }
+      const traffic = await runEngine({
+        ...ctx.engine,
+        source,
+        scheduler: { kind: 'closed', concurrency: ctx.config.concurrency },
+        keepRecords: true,
+        grader: ctx.grader,
+        simulator: simulatorFor(ctx.config, ctx.models, ctx.suites, ctx.budget),
+      });
+      return { traffic };
     },
   };
 }

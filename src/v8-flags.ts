@@ -1,4 +1,8 @@
 /**
+ * V8 flags of the process (leaf module), set by the CLI only (`load` and `capacity`: cli/): a
+ * library import changes no process-wide state, and a script that wants the same calls
+ * `tuneHeapForPendingRequests()` itself (docs/architecture.md, Design rules).
+ *
  * V8's heap sizing for an open-model run, which holds every request pending until its webhook
  * arrives: up to 180 s x the arrival rate (~100,000 at 1,000/s at once). V8's defaults suit a
  * short-lived heap, not that one:
@@ -23,7 +27,7 @@ const FLAGS = [`--heap-growing-percent=${HEAP_GROWING_PERCENT}`, '--semi-space-g
 let tightened = false;
 
 /** Applies the flags above once per process (idempotent). `given`: node's own flags, to leave what the user set. */
-export function tightenHeapForPending(
+export function tuneHeapForPendingRequests(
   given = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)],
 ): void {
   if (tightened) return;
