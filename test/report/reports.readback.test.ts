@@ -67,12 +67,19 @@ describe('every report droidcheck writes reads back', () => {
       `${COLLECTED_REPORTS} is missing: run the unit project first (npm test runs it before this one)`,
     ).toBe(true);
     const files = readdirSync(COLLECTED_REPORTS).filter((f) => f.endsWith('.json'));
-    // run, load, capacity and merge reports; passing, failing, interrupted; sharded, remote.
+    // run, load, capacity, redteam, webhook-policy and merge reports; passing, failing,
+    // interrupted; sharded, remote.
     expect(files.length).toBeGreaterThanOrEqual(10);
     const heads = files.map(
       (f) => JSON.parse(readFileSync(join(COLLECTED_REPORTS, f), 'utf8')) as { kind?: string; exitCode: number },
     );
-    expect([...new Set(heads.map((h) => h.kind ?? 'run'))].sort()).toEqual(['capacity', 'load', 'redteam', 'run']);
+    expect([...new Set(heads.map((h) => h.kind ?? 'run'))].sort()).toEqual([
+      'capacity',
+      'load',
+      'redteam',
+      'run',
+      'webhook-policy',
+    ]);
     expect([...new Set(heads.map((h) => h.exitCode))]).toEqual(expect.arrayContaining([0, 1, 130]));
     const problems = (await Promise.all(files.map((f) => readsBack(f, join(COLLECTED_REPORTS, f))))).flat();
     expect(problems).toEqual([]);
