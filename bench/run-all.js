@@ -11,6 +11,7 @@ const dir = fileURLToPath(new URL('.', import.meta.url));
 const runs = [
   ['receiver.js', '--rounds', '5'],
   ['generator.js', '--rounds', '3'],
+  ['telemetry.js', '--rounds', '3'],
   ['emulator-ack.js', '--rounds', '3'],
   ['ack-closed.js', '--rounds', '3'],
   ['async-e2e.js', '--rate', '2000', '--seconds', '6'],
