@@ -15,7 +15,7 @@
  * Without a limit the budget only counts. An observer (src/telemetry's GenAI spans) is told of
  * every call made, with its role, model, tokens and the scope it was made for.
  */
-import { BudgetError } from '../errors.js';
+import { AbortedError, BudgetError } from '../errors.js';
 import { formatCount } from '../units.js';
 import { costOf, priceOf, type ModelPrice } from './prices.js';
 import type { ChatMessage, LlmProvider } from './provider.js';
@@ -168,10 +168,14 @@ export class ModelBudget {
         this.#refused += 1;
         throw new BudgetError(`not judged: budget spent (${no.reason})`);
       }
-      signal?.throwIfAborted();
+      if (signal?.aborted) throw new AbortedError('model call: interrupted while waiting for the budget');
       await new Promise<void>((resolve) => {
-        this.#waiters.push(resolve);
-        signal?.addEventListener('abort', () => resolve(), { once: true });
+        const onAbort = (): void => resolve();
+        this.#waiters.push(() => {
+          signal?.removeEventListener('abort', onAbort);
+          resolve();
+        });
+        signal?.addEventListener('abort', onAbort, { once: true });
       });
     }
     const r = this.#expected() ?? { cost: 0, tokens: 0 };

@@ -2,13 +2,14 @@
  * The OpenTelemetry SDK as droidcheck uses it: a tracer provider and a meter provider of its own
  * (never registered as the process's global ones: a library caller's own OpenTelemetry set-up is
  * left alone), with the official OTLP exporters of the transport asked for (settings.ts): only
- * that transport's package is imported (gRPC's brings @grpc/grpc-js, ~40 ms to load).
+ * that transport's package is imported (gRPC's, when installed: GRPC_EXPORTERS).
  *
  * Spans go through the tail sampler (tail.ts) into a batch processor; metrics are read every
  * OTEL_METRIC_EXPORT_INTERVAL ms (default 60 s, the specification's) and once more at shutdown,
  * so the last export holds the final counts.
  */
 import type { Tracer } from '@opentelemetry/api';
+import { UsageError } from '../errors.js';
 import { resourceFromAttributes, type Resource } from '@opentelemetry/resources';
 import { MeterProvider, PeriodicExportingMetricReader, type PushMetricExporter } from '@opentelemetry/sdk-metrics';
 import {
@@ -34,11 +35,34 @@ import {
 /** The version droidcheck reports as its instrumentation scope's (the package's, read once). */
 const SCOPE = 'droidcheck';
 
-async function spanExporter(t: SignalTarget): Promise<SpanExporter> {
-  if (t.protocol === 'grpc') {
-    const { OTLPTraceExporter } = await import('@opentelemetry/exporter-trace-otlp-grpc');
-    return new OTLPTraceExporter({ url: t.url });
+/**
+ * The gRPC exporters are no dependency of droidcheck: they bring @grpc/grpc-js and a package with
+ * an install script (protobufjs), which every install would then warn about. A user who wants
+ * `grpc` installs them beside droidcheck; they are loaded by name, only then.
+ */
+const GRPC_EXPORTERS = {
+  traces: '@opentelemetry/exporter-trace-otlp-grpc',
+  metrics: '@opentelemetry/exporter-metrics-otlp-grpc',
+} as const;
+
+/** The gRPC exporter of `signal`; UsageError (exit 2) naming the packages to install when they are not there. */
+async function grpcExporter<E>(signal: keyof typeof GRPC_EXPORTERS, name: string, url: string): Promise<E> {
+  let module: Record<string, new (config: { url: string }) => E>;
+  try {
+    module = (await import(GRPC_EXPORTERS[signal])) as typeof module;
+  } catch {
+    throw new UsageError(
+      `OTEL_EXPORTER_OTLP_PROTOCOL=grpc: the gRPC exporters are not installed (they are optional: they bring an install script); run npm install ${GRPC_EXPORTERS.traces}@${EXPORTER_VERSION} ${GRPC_EXPORTERS.metrics}@${EXPORTER_VERSION}, or use http/protobuf`,
+    );
   }
+  return new module[name]!({ url });
+}
+
+/** The OTLP exporters' version droidcheck is built with (package.json pins the HTTP ones to it). */
+const EXPORTER_VERSION = '0.223.0';
+
+async function spanExporter(t: SignalTarget): Promise<SpanExporter> {
+  if (t.protocol === 'grpc') return grpcExporter<SpanExporter>('traces', 'OTLPTraceExporter', t.url);
   const { OTLPTraceExporter } =
     t.protocol === 'http/json'
       ? await import('@opentelemetry/exporter-trace-otlp-http')
@@ -47,10 +71,7 @@ async function spanExporter(t: SignalTarget): Promise<SpanExporter> {
 }
 
 async function metricExporter(t: SignalTarget): Promise<PushMetricExporter> {
-  if (t.protocol === 'grpc') {
-    const { OTLPMetricExporter } = await import('@opentelemetry/exporter-metrics-otlp-grpc');
-    return new OTLPMetricExporter({ url: t.url });
-  }
+  if (t.protocol === 'grpc') return grpcExporter<PushMetricExporter>('metrics', 'OTLPMetricExporter', t.url);
   const { OTLPMetricExporter } =
     t.protocol === 'http/json'
       ? await import('@opentelemetry/exporter-metrics-otlp-http')

@@ -125,6 +125,28 @@ describe('droidcheck redteam --strategy adaptive', () => {
     expect(report.summary.requests).toBe(8);
   });
 
+  it('under a budget: --max-tokens leaves the attacks it cannot pay for not judged (exit 98); --max-conversation-tokens ends each attack early', async () => {
+    const before = fake.chatRequests().length;
+    // The fake's calls use 120 tokens each: two calls fit in 240.
+    const spent = join(dir, 'spent');
+    const r = await adaptive(spent, '--no-cache', '--max-tokens', '240');
+    expect(r.code, r.stderr).toBe(98);
+    expect(fake.chatRequests().length - before).toBe(2);
+    const rt = (await readReport(spent)).redteam!;
+    expect(rt.categories[0]).toMatchObject({ id: 'price-manipulation', errors: 0, notJudged: 2 });
+    expect(rt.errors).toEqual([]);
+    expect(r.stdout).toContain('not judged: budget spent: 2 attempts');
+    expect((await readReport(spent)).budget).toMatchObject({ byRole: { attacker: { calls: 2 } }, spent: true });
+
+    const short = join(dir, 'short');
+    const between = fake.chatRequests().length;
+    const r2 = await adaptive(short, '--no-cache', '--max-conversation-tokens', '240');
+    expect(r2.code, r2.stderr).toBe(0);
+    // Two attacker lines per attack, then the attack ends as if out of turns: resisted.
+    expect(fake.chatRequests().length - between).toBe(4);
+    expect((await readReport(short)).redteam!.categories[0]).toMatchObject({ attempts: 2, successes: 0, errors: 0 });
+  });
+
   it('without a chat model (or with --rephrase), refuses before sending anything: exit 2, naming the option and the variable', async () => {
     await mkdir(join(dir, 'none'), { recursive: true });
     const r = await cli(['redteam', '--strategy', 'adaptive', '-o', join(dir, 'none')], { cwd: dir });
