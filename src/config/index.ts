@@ -27,11 +27,7 @@ export {
   type UserConfig,
 } from './file.js';
 export { readDotenv, withDotenv } from './dotenv.js';
-export {
-  parseInteger,
-  parseGrep,
-  redisPassword,
-} from './parse.js';
+export { parseInteger, parseGrep, redisPassword } from './parse.js';
 export type { ReceiveFlags, ResolvedReceiveConfig } from './receive.js';
 export type { DoctorFlags, ResolvedDoctorConfig } from './doctor-config.js';
 export type { CoverageFlags, ResolvedCoverageConfig } from './coverage-config.js';
@@ -48,11 +44,7 @@ export {
   type OptionKey,
   type OptionCommand,
 } from './options.js';
-export {
-  defaultInFlightCap,
-  inFlightMemory,
-  PENDING_REQUEST_BYTES,
-} from './in-flight.js';
+export { defaultInFlightCap, inFlightMemory, PENDING_REQUEST_BYTES } from './in-flight.js';
 export { optionsMarkdown, OPTIONS_BEGIN, OPTIONS_END } from './options-doc.js';
 export type { WebhookPolicyFlags } from './webhook-policy-config.js';
 export type { ProbeName } from './options.js';

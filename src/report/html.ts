@@ -11,14 +11,7 @@ import { makeDir } from './make-dir.js';
 import { join } from 'node:path';
 import { formatMs } from '../units.js';
 import { sectionViews } from './console.js';
-import {
-  PAGE_SCRIPT,
-  capacityChartData,
-  chartData,
-  scriptJson,
-  timelineChartData,
-  uplotAssets,
-} from './html-charts.js';
+import { pageScript, capacityChartData, chartData, scriptJson, timelineChartData, uplotAssets } from './html-charts.js';
 import { failuresHtml } from './html-failures.js';
 import { reportHeadline } from './headline.js';
 import { countsRequests } from './sections/common.js';
@@ -118,7 +111,7 @@ ${scenariosHtml(report)}
 ${settingsHtml(report.settings)}
 <script type="application/json" id="droidcheck-data">${scriptJson({ charts: chartData(report), timeline: timelineChartData(report), capacity: capacityChartData(report) })}</script>
 <script>${js}</script>
-<script>${PAGE_SCRIPT}</script>
+<script>${pageScript()}</script>
 </body></html>
 `;
 }

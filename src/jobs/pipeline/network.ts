@@ -33,7 +33,7 @@ export interface NetworkEstimate {
 export interface RoundTripOptions {
   /** Connects to measure, one after the other. Default 7. */
   samples?: number;
-  /** Each connect's deadline, ms. Default 5_000. */
+  /** Each connect's deadline, ms. Default TCP_CONNECT_TIMEOUT_MS. */
   timeoutMs?: number;
   signal?: AbortSignal | undefined;
   /** Monotonic ms; default performance.now. */
@@ -41,6 +41,8 @@ export interface RoundTripOptions {
 }
 
 const DEFAULT_RTT_SAMPLES = 7;
+/** A TCP connect's deadline, ms: the round trip's samples and the preflight's reachable check. */
+export const TCP_CONNECT_TIMEOUT_MS = 5_000;
 
 /** Host (IPv6 brackets removed) and port of an http(s) URL (80 / 443 by default). */
 export function endpointOf(baseUrl: string): { host: string; port: number } {
@@ -57,7 +59,7 @@ export function endpointOf(baseUrl: string): { host: string; port: number } {
 export function tcpConnectMs(
   address: string,
   port: number,
-  timeoutMs = 5_000,
+  timeoutMs = TCP_CONNECT_TIMEOUT_MS,
   signal?: AbortSignal,
   now: () => number = () => performance.now(),
 ): Promise<number> {
@@ -113,6 +115,9 @@ export async function measureRoundTrip(baseUrl: string, opts: RoundTripOptions =
   const samples = Math.max(1, Math.floor(opts.samples ?? DEFAULT_RTT_SAMPLES));
   let best = Infinity;
   for (let i = 0; i < samples; i++)
-    best = Math.min(best, await tcpConnectMs(address, port, opts.timeoutMs ?? 5_000, opts.signal, opts.now));
+    best = Math.min(
+      best,
+      await tcpConnectMs(address, port, opts.timeoutMs ?? TCP_CONNECT_TIMEOUT_MS, opts.signal, opts.now),
+    );
   return { rttMs: round3(best), samples, method: 'tcp-connect' };
 }

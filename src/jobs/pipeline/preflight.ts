@@ -33,12 +33,10 @@ import { INVALID_ASYNC_BODY, probe, type ProbeResult, type ProbeTarget } from '.
 import { checkLines } from '../doctor/render.js';
 import type { JobConfig } from './job-spec.js';
 import { sendsAsync } from './pre-send.js';
-import { endpointOf, resolveHost, tcpConnectMs } from './network.js';
+import { endpointOf, resolveHost, TCP_CONNECT_TIMEOUT_MS, tcpConnectMs } from './network.js';
 
 /** Each probe's deadline, ms. */
 export const PROBE_TIMEOUT_MS = 10_000;
-/** The reachable check's TCP connect deadline, ms. */
-const TCP_CONNECT_TIMEOUT_MS = 5_000;
 
 export interface CheapCheckOptions {
   target: ProbeTarget;
