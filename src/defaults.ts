@@ -38,6 +38,7 @@ export const EMULATOR_WEAKNESSES = [
   'cross-conversation-leak',
   'recite-instructions',
   'negative-quantity',
+  'last-human-turn-only',
 ] as const;
 
 export const EMULATOR_DEFAULTS = {

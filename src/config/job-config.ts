@@ -76,6 +76,8 @@ interface BaseConfig {
   warmUp: boolean;
   /** Honour `think:` pauses in conversations (`--no-think`: skip them). */
   think: boolean;
+  /** `--burst-gap`: send each conversation's consecutive `say` turns as one burst, this far apart (ms; scenario/bursts.ts); undefined: as written. */
+  burstGapMs: number | undefined;
   retries: number;
   shard: Shard | undefined;
   baseline: string | undefined;
@@ -185,6 +187,7 @@ function jobBase<K extends JobKind>(
     emulatorThread: v.emulatorThread,
     warmUp: v.warmUp,
     think: v.think,
+    burstGapMs: v.burstGap,
     retries: v.retries,
     shard: v.shard,
     baseline: v.baseline,

@@ -756,6 +756,22 @@ export const OPTIONS = complete({
     default: true,
     help: "skip the customer's pauses (think:) between the steps of a conversation; they never count in a latency",
   }),
+  burstGap: opt({
+    commands: ALL_JOBS,
+    // A duration up to 10 min (the bound is the parser's: a pattern cannot state it).
+    parse: withSchema(
+      measured('<duration>', 'duration', (raw, where): number => {
+        const ms = duration(raw, where);
+        if (ms > 600_000)
+          throw new UsageError(
+            `${where}: at most 10m: messages further apart are turns of a conversation, not a burst`,
+          );
+        return ms;
+      }),
+      duration.json,
+    ),
+    help: "send each conversation's consecutive say turns as one burst, this far apart, without waiting for the answers (docs/bursts.md)",
+  }),
   warmUp: opt({
     kind: 'negated',
     flag: '--no-warm-up',

@@ -51,6 +51,7 @@ export function publicSettings(config: ResolvedConfig): Record<string, unknown> 
     ...(config.failOnFlaky && { failOnFlaky: true }),
     ...(config.keepAnswers && { keepAnswers: true }),
     ...(!config.think && { think: false }),
+    ...(config.burstGapMs !== undefined && { burstGapMs: config.burstGapMs }),
     ...(config.syncMessage !== 'auto' && { syncMessage: config.syncMessage }),
     ...(config.llm && { judge: llmSettings(config.llm) }),
     // Where report.html links each failure's trace (its headers never: they may hold a key).

@@ -16,12 +16,16 @@ export class AnswerCache {
     private readonly catalogue: Catalogue,
     private readonly intents: readonly IntentDefinition[],
     private readonly maxEntries = 1_000,
-    /** Planted weaknesses (ai/weaknesses.ts), applied after the memo: their answers are never memoised. */
+    /**
+     * Planted weaknesses (ai/weaknesses.ts): the history the droid reads (`historyOf`, memoised like
+     * any input), then those applied after the memo, whose answers are never memoised.
+     */
     private readonly weaknesses?: PlantedWeaknesses,
   ) {}
 
   /** The answer body and the facts behind it (language, payment method). */
-  get(humanMessage: string, chatHistory: ChatHistoryItem[]): AnalysedAnswer {
+  get(humanMessage: string, sent: ChatHistoryItem[]): AnalysedAnswer {
+    const chatHistory = this.weaknesses ? this.weaknesses.historyOf(sent) : sent;
     let key = humanMessage;
     for (const turn of chatHistory) key += `\u0000${turn.type}\u0001${turn.content}`;
     let answer = this.map.get(key);

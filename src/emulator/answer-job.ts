@@ -12,6 +12,7 @@ import { dispatchWithFaults } from './outbound.js';
 import { degradedAnswer } from './ai/degrade.js';
 import type { AnalysedAnswer, AnswerBody } from './ai/index.js';
 import { buildAnswerPayload, buildErrorPayload, type PayloadMeta } from './payload.js';
+import type { PendingAnswer } from './faults/burst.js';
 import type { WebhookFaultRule } from './faults/profile.js';
 import type { AnswerTrace } from './tracing.js';
 import { planDelivery } from './faults/webhook-plan.js';
@@ -31,6 +32,8 @@ export interface AsyncJob {
   degrade: boolean;
   /** The request's trace (tracing.ts), when the emulator traces. */
   trace?: AnswerTrace | undefined;
+  /** Registered while the answer is made, when the fault profile has `burst-first-late` (faults/burst.ts). */
+  pending?: PendingAnswer;
 }
 
 /** The answer to a message: the rule engine's, or the saturated droid's apology when `degrade` (counted). */
@@ -72,9 +75,13 @@ export function answerPayloadJson(body: AnswerBody, meta: PayloadMeta): string {
   return `${head}${middle === '' ? '' : `,${middle}`},"executionTime":${JSON.stringify(meta.executionTime)},"timestamp":${JSON.stringify(meta.timestamp)}}`;
 }
 
-/** Schedules the answer `delayMs` after now. */
+/** Schedules the answer `delayMs` after now (and as much longer as a later message of its burst held it). */
 export function scheduleAnswer(ctx: EmulatorContext, job: AsyncJob, delayMs: number): void {
-  ctx.timers.after(delayMs, () => runJob(ctx, job));
+  ctx.timers.after(delayMs, () => {
+    const held = job.pending ? ctx.pending.done(job.pending) : 0;
+    if (held > 0) ctx.timers.after(held, () => runJob(ctx, job));
+    else runJob(ctx, job);
+  });
 }
 
 function metaOf(ctx: EmulatorContext, job: AsyncJob): PayloadMeta {

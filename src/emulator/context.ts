@@ -8,6 +8,7 @@ import type { Saturation } from './ai/degrade.js';
 import type { IntentDefinition, IntentWebhookConfig } from './ai/intent-config.js';
 import type { AnswerCache } from './answer-cache.js';
 import type { DeliveryLog } from './delivery-log.js';
+import type { PendingAnswers } from './faults/burst.js';
 import type { FaultEngine } from './faults/engine.js';
 import type { ResolvedEmulatorOptions } from './options.js';
 import type { EmulatorProfile } from './profile/schema.js';
@@ -44,6 +45,8 @@ export interface EmulatorContext {
   readonly timers: TimerSet;
   readonly dispatcher: WebhookDispatcher;
   readonly faults: FaultEngine;
+  /** Answers being made, while the fault profile has `burst-first-late` (faults/burst.ts). */
+  readonly pending: PendingAnswers;
   readonly log: DeliveryLog;
   readonly answers: AnswerCache;
   /** Answers in progress and the planted knee (ai/degrade.ts). */

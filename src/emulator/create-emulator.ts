@@ -14,6 +14,7 @@ import type { EmulatorContext } from './context.js';
 import { createControl, type InjectedMessage } from './control.js';
 import { DeliveryLog } from './delivery-log.js';
 import { FaultEngine } from './faults/engine.js';
+import { PendingAnswers } from './faults/burst.js';
 import type { FaultProfile, FaultProfileInput } from './faults/profile.js';
 import { resolveOptions, type EmulatorOptions, type IntentWebhookOverride } from './options.js';
 import { resolveEmulatorProfile } from './profile/resolve.js';
@@ -104,6 +105,7 @@ function buildContext(
     timers,
     dispatcher,
     faults: new FaultEngine(resolved.seed, options.faults),
+    pending: new PendingAnswers(),
     log,
     answers: new AnswerCache(
       catalogue,

@@ -8,6 +8,7 @@ export * from './latency-cells.js';
 export * from './latency-shift.js';
 export * from './sample-size.js';
 export * from './pass-share.js';
+export * from './bursts.js';
 export * from './stats.js';
 export * from './threshold-parse.js';
 export * from './threshold-text.js';

@@ -62,3 +62,17 @@ export function judgePassShare(passed: number, judged: number, min: number): Pas
   const held = min <= 0 || (value !== null && value >= min - 1e-12);
   return { ...s, min, judgedOn, held };
 }
+
+/** How often something was found among `of` cases (bursts answered out of order, ...): the count, its share and the share's Wilson 95% interval. */
+export interface FindingShare {
+  count: number;
+  /** count / of, 0..1; null when there was nothing to look at. */
+  share: number | null;
+  /** Wilson 95% score interval of the share, 0..1 each (0..1 when `of` is 0). */
+  interval: { low: number; high: number };
+}
+
+/** `count` of `of`, with its share and Wilson 95% interval. */
+export function findingShare(count: number, of: number): FindingShare {
+  return { count, share: of > 0 ? count / of : null, interval: wilsonInterval(count, of) };
+}

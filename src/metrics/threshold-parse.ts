@@ -16,7 +16,10 @@
  * - `coverage.products`, `coverage.intents`, `coverage.rules` and `coverage.funnel.<stage>`: what
  *   the job covered (docs/coverage.md), shares in `%`, e.g. `coverage.products >= 100%`;
  * - `turn<N>.<answer|sync|ack>.<stat>`: the latency of answer turn N of the conversations (the
- *   report's `byTurn`, docs/conversations.md), stats and units as above, e.g. `turn3.answer.p99 < 20s`.
+ *   report's `byTurn`, docs/conversations.md), stats and units as above, e.g. `turn3.answer.p99 < 20s`;
+ * - `burst.<finding>.rate`: the share of the bursts judged with that finding (`out_of_order`,
+ *   `stale_last`, `cart_regressed`, `unanswered`, `declined`; docs/bursts.md), in `%`, e.g.
+ *   `burst.out_of_order.rate < 1%`; `burst.<finding>.count` a bare number.
  * Zero alone needs no unit (`outcome.timeout.rate == 0`).
  * An unknown metric is an error (DROIDCHECK_ERR_THRESHOLD, with a did-you-mean), never a silent pass.
  *
@@ -28,6 +31,7 @@ import { ThresholdError } from '../errors.js';
 import { durationProblem } from '../units.js';
 import { OUTCOMES } from '../outcomes.js';
 import { didYouMeanText } from '../suggest.js';
+import type { BurstCountField } from './bursts.js';
 import { LATENCY_METRICS, LIMITS_MS } from './latency-recorder.js';
 import { STAT_PERCENTILES } from './sample-size.js';
 
@@ -84,6 +88,14 @@ export type FunnelStage = (typeof FUNNEL_STAGES)[number];
 
 /** The coverage shares a threshold may name (`coverage.<what>`; the funnel's: `coverage.funnel.<stage>`). */
 const COVERAGE_METRICS = ['products', 'intents', 'rules'] as const;
+/** The findings of a burst a threshold may name (`burst.<finding>.rate|count`), and the report's count of each (metrics/bursts.ts). */
+export const BURST_THRESHOLD_FINDINGS = {
+  out_of_order: 'outOfOrder',
+  stale_last: 'staleLast',
+  cart_regressed: 'cartRegressed',
+  unanswered: 'unanswered',
+  declined: 'declined',
+} as const satisfies Record<string, BurstCountField>;
 
 /** The metrics of one answer turn (`turn<N>.<metric>`). */
 const TURN_THRESHOLD_METRICS = ['answer', 'sync', 'ack'] as const;
@@ -101,6 +113,7 @@ export const THRESHOLD_METRICS: readonly string[] = [
   ...COVERAGE_METRICS.map((m) => `coverage.${m}`),
   ...FUNNEL_STAGES.map((s) => `coverage.funnel.${s}`),
   ...TURN_THRESHOLD_METRICS.flatMap((m) => LATENCY_STATS.map((s) => `turn1.${m}.${s}`)),
+  ...Object.keys(BURST_THRESHOLD_FINDINGS).flatMap((f) => [`burst.${f}.rate`, `burst.${f}.count`]),
 ];
 
 /**
@@ -204,6 +217,12 @@ function resolveName(name: string, expression: string): Omit<Threshold, 'express
     (FUNNEL_STAGES as readonly string[]).includes(rest.slice('funnel.'.length))
   ) {
     return { name, metric: name, stat: 'share', kind: 'rate' };
+  } else if (head === 'burst') {
+    const last = rest.lastIndexOf('.');
+    const finding = rest.slice(0, last);
+    const stat = rest.slice(last + 1);
+    if (last > 0 && Object.hasOwn(BURST_THRESHOLD_FINDINGS, finding) && (stat === 'rate' || stat === 'count'))
+      return { name, metric: `burst.${finding}`, stat, kind: stat };
   } else if (head === 'receiver' && (RECEIVER_COUNTERS as readonly string[]).includes(rest)) {
     return { name, metric: 'receiver', stat: rest, kind: 'count' };
   }
@@ -211,7 +230,7 @@ function resolveName(name: string, expression: string): Omit<Threshold, 'express
   throw new ThresholdError(
     `threshold "${expression}": unknown metric "${name}"` +
       (hint ||
-        `; known metrics: ack|answer|sync|reply|ackServer.<p50|p90|p95|p99|p999|p(NN)|max|min|mean|count>, outcome.<name>.rate|count, scenario.pass.rate, load.dropped.rate|count, receiver.<counter>, policy.violations, policy.<rule>.violations, coverage.products|intents|rules|funnel.<stage>, turn<N>.answer|sync|ack.<stat>`),
+        `; known metrics: ack|answer|sync|reply|ackServer.<p50|p90|p95|p99|p999|p(NN)|max|min|mean|count>, outcome.<name>.rate|count, scenario.pass.rate, load.dropped.rate|count, receiver.<counter>, policy.violations, policy.<rule>.violations, coverage.products|intents|rules|funnel.<stage>, turn<N>.answer|sync|ack.<stat>, burst.<out_of_order|stale_last|cart_regressed|unanswered|declined>.rate|count`),
   );
 }
 

@@ -16,10 +16,12 @@
  * the k6 way. `passed` is true unless `breached`.
  */
 import { ThresholdError } from '../errors.js';
+import type { BurstCounts } from './bursts.js';
 import { LATENCY_METRICS, LatencyRecorder, type LatencyMetric, type LatencySummary } from './latency-recorder.js';
 import { minSamplesForStat } from './sample-size.js';
 import { distrustOf, doubtsAbout, type Distrust, type TrustFigures } from './thresholds-trust.js';
 import {
+  BURST_THRESHOLD_FINDINGS,
   defaultThresholdsFor,
   LOAD_DEFAULT_THRESHOLDS,
   parseThreshold,
@@ -51,6 +53,8 @@ export interface ThresholdData {
   /** Latency of conversations' answer turns by turn number (the report's byTurn), ms; and their HDR histograms for p95 and p(NN). */
   byTurn?: Readonly<Record<string, Readonly<Partial<Record<string, LatencySummary>>>>>;
   byTurnHistograms?: Readonly<Record<string, Readonly<Partial<Record<string, string>>>>>;
+  /** The bursts judged and their findings (the report's `bursts` section); absent when no burst was judged. */
+  bursts?: Readonly<BurstCounts>;
   /** The shop policy's violations (the report's `policy` section); absent when the job had no policy. */
   policy?: {
     readonly answers: number;
@@ -225,6 +229,14 @@ function measureThreshold(
       t.metric === 'policy' ? data.policy.violations : (data.policy.byRule[t.metric.slice('policy.'.length)] ?? 0);
     return { value: n, count: data.policy.answers };
   }
+  if (t.metric.startsWith('burst.')) {
+    // No burst judged, no figure: `no-samples`, never a pass that looks judged.
+    if (!data.bursts) return { value: 0, count: 0 };
+    const field = BURST_THRESHOLD_FINDINGS[t.metric.slice('burst.'.length) as keyof typeof BURST_THRESHOLD_FINDINGS];
+    const n = data.bursts[field];
+    const total = data.bursts.total;
+    return t.stat === 'count' ? { value: n, count: total } : { value: total === 0 ? 0 : n / total, count: total };
+  }
   if (t.metric === 'scenario.pass')
     return { value: data.summary.passRate, count: data.summary.scenarios ?? data.summary.requests };
   if (t.metric === 'receiver') {
@@ -253,8 +265,11 @@ function judgeThreshold(
   const minCount = t.kind === 'latency' ? minSamplesForStat(t.stat) : 1;
   const doubts = t.kind === 'latency' ? doubtsAbout(distrust, value, t.value) : [];
   // Counts (ack.count, outcome.x.count, receiver.x) are judged even at zero: "== 0" and ">= 100" mean it.
-  // A policy count without a policy (no file was read) has nothing to judge.
-  const judged = t.kind === 'count' && (data.policy !== undefined || !t.metric.startsWith('policy'));
+  // A policy count without a policy (no file was read), a burst count without a burst, has nothing to judge.
+  const judged =
+    t.kind === 'count' &&
+    (data.policy !== undefined || !t.metric.startsWith('policy')) &&
+    (data.bursts !== undefined || !t.metric.startsWith('burst.'));
   const status: ThresholdStatus =
     !judged && count === 0
       ? 'no-samples'

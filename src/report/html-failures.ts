@@ -17,7 +17,7 @@ const title = (s: ScenarioEntry): string => `${s.suite} › ${s.name} [${s.mode}
 function stepText(s: ScenarioEntry): string {
   const step = s.failedStep;
   if (!step) return '';
-  const what = step.kind === 'say' ? 'say' : `call ${step.kind}`;
+  const what = step.kind === 'say' || step.kind === 'burst' ? step.kind : `call ${step.kind}`;
   return `<p class="step">Failed at <b>step ${step.index + 1}</b>: ${h(what)} (endpoint <code>${h(step.endpoint)}</code>)</p>`;
 }
 

@@ -325,3 +325,14 @@ export async function conversationTurn(
   if (one.error) step.error = one.error;
   return { one, step };
 }
+
+/** `sink`, also recording each ack/answer/sync under answer turn `turn` (1-based; the report's `byTurn`). */
+export function turnSink(sink: ExecuteContext['latency'], turn: number): ExecuteContext['latency'] {
+  if (!sink.recordTurnMs) return sink;
+  return {
+    recordMs(metric, ms) {
+      sink.recordMs(metric, ms);
+      if (metric === 'ack' || metric === 'answer' || metric === 'sync') sink.recordTurnMs?.(turn, metric, ms);
+    },
+  };
+}

@@ -1,11 +1,11 @@
 /**
  * Several engine results as one (the capacity search runs the engine once per rate): tallies
- * and counts added, latency histograms merged, timelines placed one after the other (each
+ * and counts added (the bursts' too), latency histograms merged, timelines placed one after the other (each
  * point's `t` shifted by the length of the runs before it), notes de-duplicated per endpoint.
  * The per-scenario tallies and the notes merge with the same functions `droidcheck merge` uses
  * (outcomes.ts), so a capacity search and a merged shard report count alike.
  */
-import { LatencyRecorder } from '../metrics/index.js';
+import { LatencyRecorder, mergeBurstFigures } from '../metrics/index.js';
 import { mergeOutcomeTallies, uniqueNotes, zeroOutcomes, type Outcome } from '../outcomes.js';
 import type { EngineResult } from './engine-types.js';
 import { SendDelayRecorder } from './send-delay.js';
@@ -58,6 +58,7 @@ export function combineResults(results: readonly EngineResult[]): EngineResult {
     offsetS += r.durationMs / 1000;
   }
   const notes = uniqueNotes(results.flatMap((r) => r.notes));
+  const bursts = mergeBurstFigures(results.map((r) => r.tally.bursts));
   const last = results[results.length - 1]!;
   return {
     model: first.model,
@@ -78,6 +79,7 @@ export function combineResults(results: readonly EngineResult[]): EngineResult {
       retries: sum.retries,
       contractViolations: sum.contractViolations,
       scenarios: mergeOutcomeTallies(results.map((r) => r.tally.scenarios)),
+      ...(bursts && { bursts }),
     },
     latency,
     sendDelay: results.some((r) => r.sendDelay) ? sendDelay : undefined,

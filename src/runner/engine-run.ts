@@ -164,7 +164,7 @@ export class EngineRun {
     if (!warm) {
       this.tally.add(record);
       if (this.#keep) this.records[record.seq] = record;
-      if (record.outcome !== 'not-sent') this.timeline.onEnd(record.outcome, verdictOf(record));
+      if (record.outcome !== 'not-sent') this.timeline.onEnd(record.outcome, verdictOf(record), record.bursts);
       if (this.#breaker?.observe(record)) {
         this.stop.abort();
         this.abort.abort();

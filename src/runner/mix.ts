@@ -8,7 +8,7 @@
  */
 import { mulberry32 } from '../random.js';
 import { UsageError } from '../errors.js';
-import type { AnswerMode, Scenario, Suite } from '../scenario/index.js';
+import { isAnswerStep, type AnswerMode, type Scenario, type Suite } from '../scenario/index.js';
 import { modesFor, type ModeOverride } from './plan.js';
 import type { PlannedRequest } from './types.js';
 
@@ -135,7 +135,7 @@ export function createMix(suites: readonly Suite[], options: MixOptions = {}): S
     for (const scenario of suite.scenarios) {
       known.add(scenario.name).add(`${scenario.suite}/${scenario.name}`);
       const all = modesFor(scenario, options.mode);
-      const modes = scenario.steps && !scenario.steps.some((s) => s.kind === 'say') ? all.slice(0, 1) : all;
+      const modes = scenario.steps && !scenario.steps.some(isAnswerStep) ? all.slice(0, 1) : all;
       for (const mode of modes) {
         known.add(`${scenario.name}:${mode}`).add(`${scenario.suite}/${scenario.name}:${mode}`);
         entries.push({ scenario, mode, weight: weightOf(scenario, mode, weights) });

@@ -12,7 +12,7 @@
  * answer turn: the history travels in the request) are independent requests.
  */
 import type { AnswerMode, Scenario, Suite } from '../scenario/index.js';
-import { renderTemplate } from '../scenario/index.js';
+import { isAnswerStep, renderTemplate } from '../scenario/index.js';
 import type { PlannedRequest } from './types.js';
 
 export type ModeOverride = AnswerMode | 'both';
@@ -29,7 +29,7 @@ export function planRequests(suites: readonly Suite[], override?: ModeOverride):
   for (const suite of suites) {
     for (const scenario of suite.scenarios) {
       const all = modesFor(scenario, override);
-      const modes = scenario.steps && !scenario.steps.some((s) => s.kind === 'say') ? all.slice(0, 1) : all;
+      const modes = scenario.steps && !scenario.steps.some(isAnswerStep) ? all.slice(0, 1) : all;
       const runs = Math.max(1, scenario.repeat ?? 1);
       for (const mode of modes) {
         for (let repeat = 0; repeat < runs; repeat++) plan.push({ seq: plan.length, scenario, mode, repeat });

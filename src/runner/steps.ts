@@ -30,17 +30,20 @@ import type { ClientResponse } from '../client/index.js';
 import type { ChatHistoryItem, EndpointName, MessageForwarding } from '../contract/index.js';
 import { ApiError, ContractError, isDroidcheckError } from '../errors.js';
 import {
+  isAnswerStep,
   renderExpectations,
   renderTemplate,
   renderText,
   valueAtPath,
+  type BurstStep,
   type CallStep,
   type Expectation,
   type ExpectationFailure,
   type SayStep,
   type Step,
 } from '../scenario/index.js';
-import { conversationTurn, latencyFailure, type RequestRun } from './answer-turn.js';
+import { conversationTurn, latencyFailure, turnSink, type RequestRun } from './answer-turn.js';
+import { runBurst, type JudgeFinal } from './burst.js';
 import type { ExecuteContext } from './context.js';
 import { addContract } from './contract-notes.js';
 import { codeContext, judgeAnswer, keepGrades } from './judge.js';
@@ -330,17 +333,6 @@ async function runCall(
   }
 }
 
-/** `sink`, also recording each ack/answer/sync under answer turn `turn` (the report's `byTurn`). */
-function turnSink(sink: ExecuteContext['latency'], turn: number): ExecuteContext['latency'] {
-  if (!sink.recordTurnMs) return sink;
-  return {
-    recordMs(metric, ms) {
-      sink.recordMs(metric, ms);
-      if (metric === 'ack' || metric === 'answer' || metric === 'sync') sink.recordTurnMs?.(turn, metric, ms);
-    },
-  };
-}
-
 /** `turnNo`: 1-based number of this answer turn among the scenario's `say` steps. */
 async function runSay(
   step: SayStep,
@@ -383,6 +375,22 @@ async function runSay(
   return judgeIntentWebhook(step, result, vars, ctx, record, start, start + latency, mids, proceed);
 }
 
+/**
+ * How a burst's final state is judged: the step's `expect` and `capture` (judgeStep) on the
+ * chosen answer, each failure prefixed with what was judged (burst.ts names both answers).
+ */
+function finalJudge(step: BurstStep, ctx: ExecuteContext, record: RequestRecord, vars: Vars): JudgeFinal {
+  return async (result, body, turn, label) => {
+    const from = result.failures.length;
+    const proceed = await judgeStep(step, result, body, vars, ctx, record, turn);
+    for (let i = from; i < result.failures.length; i++) {
+      const f = result.failures[i]!;
+      result.failures[i] = { ...f, message: `${label}: ${f.message}` };
+    }
+    return proceed;
+  };
+}
+
 const prefix =
   (r: StepResult) =>
   (f: ExpectationFailure): ExpectationFailure => ({ ...f, message: `step ${r.index + 1} (${r.kind}): ${f.message}` });
@@ -394,7 +402,7 @@ const prefix =
  */
 export const executeSteps: RequestRun = async (planned, ctx, start, record) => {
   const steps = planned.scenario.steps ?? [];
-  const conversation = steps.some((s) => s.kind === 'say');
+  const conversation = steps.some(isAnswerStep);
   if (conversation) ctx.latency.conversation?.(1);
   try {
     await runSteps(planned, ctx, start, record);
@@ -445,7 +453,20 @@ const runSteps: RequestRun = async (planned, ctx, start, record) => {
     const { result, proceed } =
       step.kind === 'say'
         ? await runSay(step, planned, ctx, stepStart, record, vars, history, ++turns)
-        : await runCall(step, ctx, record, vars, stepStart);
+        : step.kind === 'burst'
+          ? await runBurst(
+              step,
+              planned,
+              ctx,
+              stepStart,
+              record,
+              vars,
+              history,
+              turns + 1,
+              finalJudge(step, ctx, record, vars),
+            )
+          : await runCall(step, ctx, record, vars, stepStart);
+    if (step.kind === 'burst') turns += step.messages.length;
     record.steps.push(result);
     record.failures.push(...result.failures.map(prefix(result)));
     if (result.outcome !== 'answered') {

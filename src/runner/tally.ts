@@ -1,6 +1,7 @@
 /**
  * The one outcome tally of every job (run, load, capacity): outcomes, verdicts, retries,
- * contract violations, and per scenario x mode counts with a few failing examples. Records are
+ * contract violations, the bursts' findings (burst-tally.ts), and per scenario x mode counts with
+ * a few failing examples. Records are
  * counted as they end, so a load run need not keep them (docs/architecture.md, Outcomes).
  *
  * Verdicts: a record `not-sent` (interrupted before sending) or `interrupted` (cancelled in
@@ -12,6 +13,7 @@
 import { InternalError } from '../errors.js';
 import { EXAMPLES_PER_SCENARIO, hasVerdict, isOutcome, zeroOutcomes, type Outcome } from '../outcomes.js';
 import type { AnswerMode } from '../scenario/index.js';
+import { BurstTally, type BurstSnapshot } from './burst-tally.js';
 import type { RecordError, RequestRecord } from './types.js';
 
 interface ScenarioExample {
@@ -54,6 +56,8 @@ export interface TallySnapshot {
   retries: number;
   contractViolations: number;
   scenarios: ScenarioTally[];
+  /** The bursts judged and their findings (burst-tally.ts); absent when none ran. */
+  bursts?: BurstSnapshot;
 }
 
 /** The code of a graded check left unasked because the budget of model calls was spent (llm/budget.ts). */
@@ -88,6 +92,7 @@ export class Tally {
   notJudged = 0;
   retries = 0;
   contractViolations = 0;
+  readonly bursts = new BurstTally();
   /** Per scenario x mode, in first-seen order; looked up by suite, scenario, mode (no key string per record). */
   readonly #scenarios: ScenarioTally[] = [];
   readonly #index = new Map<string, Map<string, Map<AnswerMode, ScenarioTally>>>();
@@ -102,6 +107,7 @@ export class Tally {
     this.outcomes[record.outcome] += 1;
     this.retries += record.retries ?? 0;
     this.contractViolations += record.contractViolations.length;
+    if (record.bursts) this.bursts.add(record);
     const verdict = verdictOf(record);
     if (verdict === 'passed') this.passed += 1;
     else if (verdict === 'failed') this.failed += 1;
@@ -157,7 +163,9 @@ export class Tally {
   }
 
   snapshot(): TallySnapshot {
+    const bursts = this.bursts.snapshot();
     return {
+      ...(bursts && { bursts }),
       requests: this.requests,
       sent: this.requests - this.outcomes['not-sent'],
       outcomes: { ...this.outcomes },

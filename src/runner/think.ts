@@ -10,7 +10,7 @@
  */
 import { sleep } from '../clock.js';
 import { mulberry32, type Random } from '../random.js';
-import { MAX_THINK_MS, type Scenario, type Step, type ThinkTime } from '../scenario/index.js';
+import { isAnswerStep, MAX_THINK_MS, type Scenario, type Step, type ThinkTime } from '../scenario/index.js';
 
 /** The z-score of the 90th percentile of the standard normal distribution. */
 const Z90 = 1.2815515655446004;
@@ -36,7 +36,7 @@ export function sampleThinkMs(think: ThinkTime, random: Random): number {
 /** The pause that applies before `step` (see the module's docs); `firstSay`: no `say` ran before it. */
 export function thinkOf(step: Step, scenario: Scenario, firstSay: boolean): ThinkTime | undefined {
   if (step.think) return step.think;
-  return step.kind === 'say' && !firstSay ? scenario.think : undefined;
+  return isAnswerStep(step) && !firstSay ? scenario.think : undefined;
 }
 
 /** The PRNG of one conversation's pauses: seeded with its request's `seq`. */

@@ -11,16 +11,21 @@
 import * as hdr from 'hdr-histogram-js';
 import { zeroOutcomes, type Outcome } from '../outcomes.js';
 import {
+  burstShares,
   LATENCY_METRICS,
   LatencyRecorder,
   msToClampedUs,
   newLatencyHistogram,
   passShare,
   perLatencyMetric,
+  zeroBurstCounts,
+  type BurstShares,
   type LatencyMetric,
   type PassShare,
 } from '../metrics/index.js';
+import { countBurst } from './burst-tally.js';
 import type { LatencySink } from './context.js';
+import type { BurstRecord } from './types.js';
 
 /** One metric over one interval, ms; `histogram`: HDR compressed base64 of us values. */
 interface IntervalLatency {
@@ -61,6 +66,11 @@ export interface TimelinePoint {
   /** Conversations (steps scenarios with `say` turns, think time included) open at the interval's end, and at most during it; absent in a run without any. */
   openConversations?: number;
   maxOpenConversations?: number;
+  /**
+   * Bursts judged in requests that ended in the interval, and the shares answered out of order,
+   * with a stale last answer and with a cart that regressed (docs/bursts.md); absent when none.
+   */
+  bursts?: BurstShares;
 }
 
 export interface Timeline {
@@ -111,6 +121,7 @@ export class TimelineBuilder {
   readonly #outcomes = zeroOutcomes();
   #passed = 0;
   #failed = 0;
+  #bursts = zeroBurstCounts();
   readonly #latency: MeasuredLatency;
   readonly #t0: number;
   #last: number;
@@ -127,12 +138,20 @@ export class TimelineBuilder {
     if (inFlight > this.maxInFlight) this.maxInFlight = inFlight;
   }
 
-  /** A request ended; `verdict` its tally verdict (tally.ts verdictOf): passed and failed count in the interval's answers. */
-  onEnd(outcome: Outcome, verdict?: 'passed' | 'failed' | 'judge-error' | 'none'): void {
+  /**
+   * A request ended; `verdict` its tally verdict (tally.ts verdictOf): passed and failed count in
+   * the interval's answers; `bursts`: its bursts, counted in the interval's shares.
+   */
+  onEnd(
+    outcome: Outcome,
+    verdict?: 'passed' | 'failed' | 'judge-error' | 'none',
+    bursts?: readonly BurstRecord[],
+  ): void {
     this.ended += 1;
     this.#outcomes[outcome] += 1;
     if (verdict === 'passed') this.#passed += 1;
     else if (verdict === 'failed') this.#failed += 1;
+    if (bursts) for (const b of bursts) countBurst(this.#bursts, b);
   }
 
   /** Closes the interval ending at `now` (clock ms). */
@@ -148,6 +167,8 @@ export class TimelineBuilder {
       ...(targetRate !== undefined && { targetRate: round3(targetRate) }),
       ...(this.#passed + this.#failed > 0 && { answers: passShare(this.#passed, this.#passed + this.#failed) }),
     };
+    const bursts = burstShares(this.#bursts);
+    if (bursts) point.bursts = bursts;
     const open = this.#latency.openConversations;
     if (open !== undefined) {
       point.openConversations = open;
@@ -175,6 +196,7 @@ export class TimelineBuilder {
     this.maxInFlight = inFlight;
     this.#passed = 0;
     this.#failed = 0;
+    this.#bursts = zeroBurstCounts();
     for (const o of Object.keys(this.#outcomes) as Outcome[]) this.#outcomes[o] = 0;
     return point;
   }

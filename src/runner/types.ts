@@ -5,6 +5,7 @@
 import type { Outcome } from '../outcomes.js';
 import type {
   AnswerMode,
+  BurstFinal,
   CallName,
   ExpectationFailure,
   GradeEntry,
@@ -45,7 +46,7 @@ export interface ContractViolationRecord {
  */
 export interface StepResult {
   index: number;
-  kind: 'say' | CallName;
+  kind: 'say' | 'burst' | CallName;
   endpoint: string;
   outcome: Outcome;
   passed: boolean;
@@ -115,6 +116,68 @@ export interface RequestRecord {
   steps?: StepResult[];
   /** A `simulate:` scenario's conversation (runner/simulate.ts). */
   simulation?: SimulationRecord;
+  /** The bursts of a steps scenario, one per `burst` step that ran (runner/burst.ts, docs/bursts.md). */
+  bursts?: BurstRecord[];
+}
+
+/**
+ * How one message of a burst ended (docs/bursts.md):
+ * - `answered`: an answer payload (the sync response, or the answer webhook);
+ * - `declined`: the service's refusal, a strategy it may choose: an error payload on the
+ *   webhook (spec: Events, "Answer failed"), or HTTP 409 or 429 to the submit;
+ * - `unanswered`: nothing by the deadline, or no usable response (every other error): a defect
+ *   whatever the strategy, since every accepted request ends in an answer or an error payload
+ *   (spec: States and transitions);
+ * - `interrupted`: the run was interrupted before it ended (or before it was sent).
+ */
+export type BurstMessageStatus = 'answered' | 'declined' | 'unanswered' | 'interrupted';
+
+/** The built-in checks of a burst, each a finding when it fires (docs/bursts.md). */
+const BURST_CHECKS = ['unanswered', 'declined', 'out-of-order', 'stale-last', 'cart-regressed'] as const;
+export type BurstCheck = (typeof BURST_CHECKS)[number];
+
+/** One message of a burst as it went. Times in ms from the burst's start (its first message's intended start). */
+export interface BurstMessageRecord {
+  /** 0-based, in the order sent. */
+  index: number;
+  text: string;
+  requestId?: string;
+  /** When it was sent, ms from the burst's start. */
+  sentAtMs: number;
+  /** When its answer (or error payload, or refusal) arrived, ms from the burst's start; absent when nothing came. */
+  arrivedAtMs?: number;
+  status: BurstMessageStatus;
+  outcome: Outcome;
+  /** The HTTP status of a refused submit (`declined` with 409 or 429, or `unanswered` with another). */
+  httpStatus?: number;
+  /** Why it was not answered: the error payload's `error`, or the request's error. */
+  error?: string;
+  /** Answers of this burst its chatHistory held (those that had arrived when it was sent). */
+  answersSeen: number;
+  /** Its answer's cart lines, `2 x Cotton T-shirt` (the line's name, else its code; its count); absent without a cart. */
+  cart?: string[];
+}
+
+/** One finding of a burst: which check fired, the messages involved (0-based), one line saying what was seen. */
+export interface BurstFinding {
+  check: BurstCheck;
+  messages: number[];
+  message: string;
+}
+
+/** A burst as it went (runner/burst.ts) and what its built-in checks found (runner/burst-checks.ts). */
+export interface BurstRecord {
+  /** 0-based index of its step. */
+  step: number;
+  gapMs: number;
+  /** Which answer the step's `expect` judged. */
+  final: BurstFinal;
+  messages: BurstMessageRecord[];
+  /** The message whose answer payload arrived last (0-based); absent when none was answered. */
+  lastDelivered?: number;
+  /** True when the run was interrupted before every message ended: its checks were not run. */
+  interrupted?: boolean;
+  findings: BurstFinding[];
 }
 
 /**

@@ -19,7 +19,7 @@ import { extname } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
 import type { FileIssue } from '../errors.js';
-import type { AnswerMode, Expectation, ExpectationFailure, Suite } from './types.js';
+import { stepExpectations, type AnswerMode, type Expectation, type ExpectationFailure, type Suite } from './types.js';
 import { show } from './matchers/values.js';
 
 /** What a check is given beside the value at its path. */
@@ -131,7 +131,7 @@ export async function loadCodeChecks(suites: readonly Suite[]): Promise<FileIssu
     for (const s of suite.scenarios) {
       collect(s.expect, all);
       for (const step of s.steps ?? []) {
-        collect(step.expect, all);
+        for (const list of stepExpectations(step)) collect(list, all);
         collect(step.intentWebhook?.expect ?? [], all);
       }
     }

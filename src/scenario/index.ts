@@ -13,12 +13,15 @@ export type {
   Step,
   SayStep,
   CallStep,
+  BurstStep,
+  BurstFinal,
   CallName,
   ReplyWait,
   ThinkTime,
 } from './types.js';
-export { MAX_THINK_MS } from './types.js';
+export { isAnswerStep, MAX_THINK_MS } from './types.js';
 export { pauseBudgetMs, withoutThink } from './think.js';
+export { withBursts } from './bursts.js';
 export { needsSimulator } from './simulate.js';
 export { renderTemplate, renderText, renderExpectations } from './templates.js';
 export { parseSuite } from './parse-suite.js';

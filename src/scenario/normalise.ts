@@ -7,7 +7,8 @@
  * - tags: a string -> `[string]`; omitted -> `[]`;
  * - expect: one `Expectation` per matcher (a scalar or list is `equals`); `json` nests `Expectation[]`;
  * - latency `"< 180s"` -> `{ max: 180000 }` ms (`<` and `<=` both give the maximum, compared with `<=`);
- * - steps (normalise-steps.ts): humanMessage becomes the first `say` text ("" when none);
+ * - steps (normalise-steps.ts): humanMessage becomes the first `say` text, or a first `burst`'s
+ *   first message ("" when none);
  * - simulate: maxTurns defaults to 8; humanMessage becomes the opening ("" when none);
  * - repeat / passRate / minPasses: the scenario's, else the suite's (only set when written);
  *   `requirement` is `{ passRate }` or `{ minPasses }`.
@@ -18,7 +19,7 @@ import { normaliseSteps } from './normalise-steps.js';
 import { normaliseThink } from './think.js';
 import { DEFAULT_SIMULATE_MAX_TURNS } from './simulate.js';
 import type { UserChatTurn, UserScenario, UserSuite } from './schema.js';
-import type { AnswerMode, PassRequirement, Scenario, Suite } from './types.js';
+import { isAnswerStep, type AnswerMode, type PassRequirement, type Scenario, type Suite } from './types.js';
 import type { DataPath, YamlSource } from './yaml-source.js';
 
 function chatTurn(t: UserChatTurn): ChatHistoryItem {
@@ -55,8 +56,8 @@ function addOptional(scenario: Scenario, s: UserScenario, user: UserSuite, at: D
   if (latencyMs) scenario.latencyMs = latencyMs;
   if (s.steps) {
     scenario.steps = normaliseSteps(s.steps, [...at, 'steps'], source);
-    const firstSay = scenario.steps.find((st) => st.kind === 'say');
-    scenario.humanMessage = firstSay?.kind === 'say' ? firstSay.text : '';
+    const first = scenario.steps.find(isAnswerStep);
+    scenario.humanMessage = first?.kind === 'say' ? first.text : (first?.messages[0]?.text ?? '');
     if (s.think !== undefined) scenario.think = normaliseThink(s.think, [...at, 'think'], source);
   }
   if (s.simulate) {

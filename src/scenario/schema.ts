@@ -35,6 +35,11 @@
  *         humanMessage: Can a person help me?
  *         noReplyWithin: 5s
  *       - say: Hello                # an answer turn in the scenario's mode
+ *       - burst:                    # messages 300 ms apart, not waiting for the answers
+ *           say: [I want 2 shirts, { say: and a belt, expect: { answer: { present: true } } }]
+ *           gap: 300ms
+ *           final: last-message     # expect judges this answer (default: last-delivered)
+ *         expect: { shoppingCart.products: { length: 2 } }
  *         expect: { answer: { present: true } }
  *         capture: { firstAnswer: answer }
  *         intentWebhook: { within: 30s, expect: { intent: greeting } }
@@ -55,6 +60,7 @@ import { codeRefSchema } from './code.js';
 import { GRADED_MATCHERS } from './matchers/graded.js';
 import { MATCHERS } from './matchers/registry.js';
 import { MAX_SIMULATE_TURNS } from './simulate.js';
+import { BURST_FINALS, MAX_BURST_MESSAGES } from './types.js';
 
 /** `< 100ms`, `<= 2.5s`, `< 3m` (the operator may be left out). */
 export const LATENCY_PATTERN = /^\s*(<=?)?\s*(\d+(?:\.\d+)?)\s*(ms|s|m)\s*$/;
@@ -237,8 +243,47 @@ const callStepSchema = z.strictObject({
   capture: captureSchema.optional(),
 });
 
-const stepSchema = z.union([sayStepSchema, callStepSchema], {
-  error: `a step is a map: { say: text, ... } or { call: ${CALL_NAMES.join('|')}, ... }`,
+/** One message of a burst: its text, or `{ say: text, expect, latency }` for what its own answer must hold. */
+const burstMessageSchema = z.union(
+  [
+    z.string().min(1, 'a burst message must not be empty'),
+    z.strictObject({
+      say: z.string().min(1, 'say must not be empty'),
+      expect: expectSchema.optional().describe("what this message's own answer must hold"),
+      latency: latencySchema.optional().describe("this message's answer latency limit"),
+    }),
+  ],
+  { error: 'a burst message is text, or { say: text, expect: {...}, latency: "< 30s" }' },
+);
+
+/**
+ * `burst: { say: [...], gap: 300ms, final? }`: the customer's messages sent `gap` apart without
+ * waiting for the answers (docs/bursts.md); the step's `expect` and `capture` read the final
+ * state, the answer `final` names (default `last-delivered`).
+ */
+const burstStepSchema = z.strictObject({
+  burst: z.strictObject({
+    say: z
+      .array(burstMessageSchema)
+      .min(2, 'a burst is at least 2 messages (one message is a say step)')
+      .max(MAX_BURST_MESSAGES, `a burst is at most ${MAX_BURST_MESSAGES} messages`)
+      .describe('the messages, in the order the customer sends them'),
+    gap: durationSchema.describe('time between two messages, e.g. 300ms (0ms: all at once)'),
+    final: z
+      .enum(BURST_FINALS)
+      .optional()
+      .describe(
+        "which answer expect judges: last-delivered (default: the last answer the customer saw) or last-message (the answer to the burst's last message)",
+      ),
+  }),
+  expect: expectSchema.optional().describe("the burst's final state (burst.final says which answer)"),
+  latency: latencySchema.optional().describe("every message's answer latency limit (a message's own latency wins)"),
+  capture: captureSchema.optional().describe('values of the final state'),
+  think: thinkSchema.optional().describe(thinkDescription),
+});
+
+const stepSchema = z.union([sayStepSchema, callStepSchema, burstStepSchema], {
+  error: `a step is a map: { say: text, ... }, { burst: { say: [...], gap: 300ms }, ... } or { call: ${CALL_NAMES.join('|')}, ... }`,
 });
 
 /**

@@ -6,7 +6,8 @@
  *   an `ask` for JSON answered with JSON text: spec 5 promises the format, not the prompt's keys),
  *   so it passes against the embedded emulator and against any service that keeps to the spec;
  *   commented examples show shop-specific expectations to adapt (a product, its price, an intent
- *   name, wording, the keys of the AI's JSON). Valid for `run` and `load`;
+ *   name, wording, the keys of the AI's JSON) and a burst (docs/bursts.md) whose expectations
+ *   hold whatever a droid does with one. Valid for `run` and `load`;
  * - `scenarios/emulator-profile.yaml` (when `emulatorProfile` is given): the demo shop the
  *   embedded emulator answers from (catalogue, prices, intents, seeded customers), to read;
  * - `droidcheck.schema.json`: the JSON Schema of the suite format (editor completion);
@@ -127,6 +128,27 @@ scenarios:
 #      #     const total = payload.shoppingCart?.grandTotal;
 #      #     return answer.includes(total) || { pass: false, message: 'the answer does not name ' + total };
 #      #   }
+#
+# A customer who does not wait: two messages 300 ms apart, the second sent before the first is
+# answered (docs/bursts.md). As written it holds whatever your droid does with a burst (answer each
+# message, answer them in turn, refuse the later ones while busy, or drop the earlier one): the
+# answer the customer saw last has text and an intents list. Every burst is also checked for
+# answers out of order, a stale last answer and a cart that regressed: findings in the report, not
+# failures. Expect more for the way your droid chose, e.g. with final: last-message a cart holding
+# every product of the burst.
+#
+#  - name: a customer who does not wait for the answer
+#    tags: [burst]
+#    steps:
+#      - burst:
+#          say:
+#            - Hi, do you sell shirts?
+#            - I would like to buy 2, please send them to 99 Sukhumvit Rd, Bangkok 10110
+#          gap: 300ms
+#          final: last-delivered                        # judge the last answer the customer saw
+#        expect:
+#          answer: { present: true }
+#          intents: { present: true }
 `;
 
 const ENV_EXAMPLE = `# droidcheck: a real target (leave DROID_BASE_URL unset to use the embedded emulator).

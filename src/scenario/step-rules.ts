@@ -12,6 +12,8 @@
  *   `reply` paths only on a send that waits;
  * - every `{{ vars.name }}` names a variable of `vars:` or one captured by an earlier step
  *   (undefined variable => did-you-mean); a `{{` that is not `{{ vars.name }}` is refused;
+ * - a `burst`'s messages: their expectations read the answer payload, their templates name
+ *   defined variables, the gap is at most 10 min;
  * - `passRate` and `minPasses` are alternatives; `minPasses` is at most `repeat`.
  */
 import type { FileIssue } from '../errors.js';
@@ -27,7 +29,7 @@ import { CALL_NAMES, userScenarioSchema, VAR_NAME_PATTERN } from './schema.js';
 import { didYouMean } from '../suggest.js';
 import { templateNames } from './templates.js';
 import { thinkRules } from './think.js';
-import type { CallName } from './types.js';
+import { MAX_THINK_MS, type CallName } from './types.js';
 import type { DataPath, YamlSource } from './yaml-source.js';
 
 type Raw = Record<string, unknown>;
@@ -184,6 +186,20 @@ function waitRules(step: Raw, call: CallName | undefined, at: DataPath, source: 
   }
 }
 
+/** A burst's messages: their expectations read the answer payload, their templates name defined variables; the gap is at most MAX_THINK_MS. */
+function burstRules(burst: Raw, at: DataPath, defined: Set<string>, source: YamlSource, out: FileIssue[]): void {
+  checkTemplates(burst.say, [...at, 'say'], defined, source, out);
+  if (Array.isArray(burst.say))
+    for (const [k, m] of burst.say.entries())
+      if (isRecord(m)) checkExpect(m.expect, [...at, 'say', k, 'expect'], source, out, payloadPathProblem);
+  const gap = typeof burst.gap === 'string' ? durationMs(burst.gap) : undefined;
+  if (gap !== undefined && gap > MAX_THINK_MS)
+    out.push({
+      location: source.locate([...at, 'gap']),
+      message: `a burst's gap is at most ${MAX_THINK_MS / 60_000} min: messages further apart are turns of a conversation (say steps with think:)`,
+    });
+}
+
 function stepRules(step: unknown, at: DataPath, defined: Set<string>, source: YamlSource, out: FileIssue[]): void {
   if (!isRecord(step)) return;
   const call =
@@ -193,8 +209,9 @@ function stepRules(step: unknown, at: DataPath, defined: Set<string>, source: Ya
   if (call) callRules(step, call, at, source, out);
   waitRules(step, call, at, source, out);
   const waits = call === 'send' && (step.waitForReply !== undefined || step.noReplyWithin !== undefined);
+  if (isRecord(step.burst)) burstRules(step.burst, [...at, 'burst'], defined, source, out);
   const fieldProblem =
-    'say' in step
+    'say' in step || 'burst' in step
       ? payloadPathProblem
       : call && step.status === undefined
         ? waits

@@ -7,7 +7,7 @@
  */
 import type { FileIssue } from '../errors.js';
 import { durationMs } from '../units.js';
-import { MAX_THINK_MS, type Step, type Suite, type ThinkTime } from './types.js';
+import { isAnswerStep, MAX_THINK_MS, type Step, type Suite, type ThinkTime } from './types.js';
 import type { DataPath, YamlSource } from './yaml-source.js';
 
 type Raw = Record<string, unknown>;
@@ -113,7 +113,8 @@ function longestThinkMs(think: ThinkTime): number {
 
 /**
  * The most time any scenario of `suites` spends in its pauses, ms (each step's own `think`, else
- * the scenario's before every `say` after the first, at its longest): a load's drain after the
+ * the scenario's before every answer step after the first, at its longest, and the gaps inside its
+ * bursts): a load's drain after the
  * last arrival adds it, so a conversation that arrived near the end is not cut in a pause.
  */
 export function pauseBudgetMs(suites: readonly Suite[]): number {
@@ -122,9 +123,11 @@ export function pauseBudgetMs(suites: readonly Suite[]): number {
     let total = 0;
     let says = 0;
     for (const step of sc.steps ?? []) {
-      const think = step.think ?? (step.kind === 'say' && says > 0 ? sc.think : undefined);
-      if (step.kind === 'say') says += 1;
+      const think = step.think ?? (isAnswerStep(step) && says > 0 ? sc.think : undefined);
+      if (isAnswerStep(step)) says += 1;
       if (think) total += longestThinkMs(think);
+      // A burst's later messages leave gap after gap after its first (docs/bursts.md).
+      if (step.kind === 'burst') total += step.gapMs * (step.messages.length - 1);
     }
     most = Math.max(most, total);
   }

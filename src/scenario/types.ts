@@ -77,7 +77,7 @@ export type ThinkTime = (
   | { kind: 'lognormal'; medianMs: number; p90Ms: number }
 ) & { location: SourceLocation };
 
-interface StepBase {
+export interface StepBase {
   /** 0-based position in `Scenario.steps`. */
   index: number;
   /** Where the step's map starts. */
@@ -121,7 +121,50 @@ export interface CallStep extends StepBase {
   noReplyWithin?: ReplyWait;
 }
 
-export type Step = SayStep | CallStep;
+/** Which answer of a burst its step's `expect` judges (docs/bursts.md). */
+export const BURST_FINALS = ['last-delivered', 'last-message'] as const;
+/**
+ * - `last-delivered`: the answer that arrived last (the last thing the customer saw);
+ * - `last-message`: the answer to the burst's last message, whenever it arrived.
+ */
+export type BurstFinal = (typeof BURST_FINALS)[number];
+
+/** Most messages in one burst. */
+export const MAX_BURST_MESSAGES = 20;
+
+/** One message of a burst: its text (may hold `{{ vars.x }}`), what its own answer must hold. */
+export interface BurstMessage {
+  text: string;
+  expect: Expectation[];
+  /** `latency:` of the message, else of the step: the limit of its answer's latency. */
+  latencyMs?: { max: number; location: SourceLocation };
+  /** Where the message is written. */
+  location: SourceLocation;
+}
+
+/**
+ * `burst:` several customer messages sent `gapMs` apart without waiting for the answers, each
+ * an answer turn in the scenario's mode (docs/bursts.md). Message k's history: the scenario's
+ * chatHistory and earlier turns, then the burst's earlier messages and only the answers that
+ * had arrived when it was sent, in the order they happened. The step's `expect` (StepBase) and
+ * `capture` read the final state: the answer `final` names.
+ */
+export interface BurstStep extends StepBase {
+  kind: 'burst';
+  messages: BurstMessage[];
+  gapMs: number;
+  final: BurstFinal;
+}
+
+export type Step = SayStep | CallStep | BurstStep;
+
+/** Every expectation list of a step: its own, and each burst message's. */
+export function stepExpectations(step: Step): Expectation[][] {
+  return step.kind === 'burst' ? [step.expect, ...step.messages.map((m) => m.expect)] : [step.expect];
+}
+
+/** Steps that are answer turns (a `say`, or the messages of a `burst`). */
+export const isAnswerStep = (step: Step): step is SayStep | BurstStep => step.kind === 'say' || step.kind === 'burst';
 
 /** A run's requirement over its repeats: a share of runs (0..1) or a count of passes. */
 export type PassRequirement = { passRate: number } | { minPasses: number };

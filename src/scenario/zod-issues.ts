@@ -46,7 +46,8 @@ function shapeOf(schema: Schema | undefined): Shape | undefined {
 
 /**
  * The shape of `schema` that `value` (the map the user wrote) was meant for: for a union of
- * objects (a `say` or a `call` step), the option naming most of the map's keys.
+ * objects (a `say`, `burst` or `call` step), the option whose leading key the map has (`say:`,
+ * `burst:`, `call:`), else the one naming most of the map's keys.
  */
 function shapeFor(schema: Schema | undefined, value: unknown): Shape | undefined {
   const union = unwrap(schema);
@@ -57,7 +58,10 @@ function shapeFor(schema: Schema | undefined, value: unknown): Shape | undefined
   for (const option of union.options) {
     const shape = shapeOf(option);
     if (!shape) continue;
-    const fit = keys.filter((k) => Object.hasOwn(shape, k)).length;
+    const leading = Object.keys(shape)[0];
+    const fit =
+      keys.filter((k) => Object.hasOwn(shape, k)).length +
+      (leading !== undefined && keys.includes(leading) ? keys.length : 0);
     if (fit > score) [best, score] = [shape, fit];
   }
   return best;

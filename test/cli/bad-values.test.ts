@@ -43,6 +43,7 @@ const BAD: Record<string, Case> = {
   '--first-answer-timeout': { values: ['5', '0s', 'soon'] },
   '--threshold': { values: ['foo < 1', 'ack.p99 <', 'ack.p99 < 5 req/s'] },
   '--retries': { values: ['11', 'x', '-1'] },
+  '--burst-gap': { values: ['300', '11m', 'soon'] },
   '--base-url': { values: ['not a url', 'ftp://example.com'] },
   '--droid-id': { values: ['abc', '0'], args: ['--base-url', 'http://127.0.0.1:9'], env: { DROID_API_TOKEN: TOKEN } },
   '--receiver-host': { values: ['192.0.2.1'] },

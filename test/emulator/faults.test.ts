@@ -233,3 +233,38 @@ describe('runtime control', () => {
     });
   });
 });
+
+describe('burst-first-late: a burst answered out of order', () => {
+  it('defaults its hold to 1 s and never hides the rules after it', async () => {
+    const profile = parseFaultProfile({ requests: [{ action: 'burst-first-late' }, { action: 'error', status: 502 }] });
+    expect(profile.requests[0]).toEqual({ endpoint: '*', probability: 1, action: 'burst-first-late', delayMs: 1000 });
+    expect(await statusSequence(profile, 3)).toEqual([502, 502, 502]);
+  });
+
+  it("holds the first message's answer when a later message of its burst arrives, not any other answer", async () => {
+    const hook = await sink();
+    const { client, emulator } = await start(
+      // Answers slow enough that the later messages come while the first is still being made.
+      { answerDelay: { kind: 'fixed', ms: 1000 }, requests: [{ action: 'burst-first-late', delayMs: 600 }] },
+      { webhookUrl: hook.url, webhookSecret: SECRET },
+    );
+    const t0 = performance.now();
+    const first = await client.call('POST', ASYNC, { humanMessage: { content: 'I want 2 T-Shirt' } });
+    // Another conversation's message, and a message of none: neither is held.
+    await client.call('POST', ASYNC, {
+      humanMessage: { content: 'I want 2 T-Shirt' },
+      chatHistory: [{ type: 'ai', content: 'Hi' }],
+    });
+    const second = await client.call('POST', ASYNC, {
+      humanMessage: { content: 'and 1 Canvas Bag' },
+      chatHistory: [{ type: 'human', content: 'I want 2 T-Shirt' }],
+    });
+    const got = await hook.waitFor(3, 10_000);
+    const order = got.map((d) => (d.body as { requestId: string }).requestId);
+    expect(order.indexOf(first.body.requestId)).toBe(2);
+    expect(order.indexOf(second.body.requestId)).toBeLessThan(2);
+    // Held 600 ms past its 1 s answer time.
+    expect(performance.now() - t0).toBeGreaterThanOrEqual(1600);
+    expect(emulator.stats().injectedFaults).toBe(1);
+  });
+});

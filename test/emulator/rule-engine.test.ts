@@ -211,3 +211,41 @@ describe('generateAnswer', () => {
     expect(a.shoppingCart.grandTotal).toBe('4,505.00 USD');
   });
 });
+
+describe('a burst: the human turns that end the history are read with the message', () => {
+  const cart = (answer: ReturnType<typeof ask>) => answer.shoppingCart.products.map((p) => `${p.count} x ${p.name}`);
+
+  it('orders what the unanswered messages named together ("I want 2 T-Shirt", then "and 1 Canvas Bag")', () => {
+    expect(cart(ask('and 1 Canvas Bag', [['human', 'I want 2 T-Shirt']]))).toEqual([
+      '2 x Cotton T-shirt',
+      '1 x Tote bag',
+    ]);
+    // Answered already, a message that goes on ("and ...") is read with the one it goes on from.
+    expect(
+      cart(
+        ask('and 1 Canvas Bag', [
+          ['human', 'I want 2 T-Shirt'],
+          ['ai', 'Added 2 T-shirts.'],
+        ]),
+      ),
+    ).toEqual(['2 x Cotton T-shirt', '1 x Tote bag']);
+    // Alone, it orders nothing: no purchase word.
+    expect(cart(ask('and 1 Canvas Bag'))).toEqual([]);
+  });
+
+  it('the order starts at the first message that names a purchase; a follow-up finds the product in them', () => {
+    const a = ask('I want to buy a leather belt', [['human', 'Do you have canvas sneakers?']]);
+    expect(cart(a)).toEqual(['1 x Leather belt']);
+    expect(a.intents).toEqual(expect.arrayContaining(['purchase', 'product_inquiry']));
+    expect(cart(ask("I'll take 2", [['human', 'Do you sell silk scarves?']]))).toEqual(['2 x Silk scarf']);
+    // An answered question stays history: the follow-up reads the product from it, as before.
+    expect(
+      cart(
+        ask("I'll take 2", [
+          ['human', 'Do you sell silk scarves?'],
+          ['ai', 'Yes.'],
+        ]),
+      ),
+    ).toEqual(['2 x Silk scarf']);
+  });
+});

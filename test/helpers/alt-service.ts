@@ -20,6 +20,9 @@
  * - the async endpoint checks its settings (webhook, test customer) before the message, in the
  *   docs' order; requestIds are `tpa-` + 20 characters; every `duplicateEvery`-th answer is
  *   delivered twice; cart lines are `{sku, title, qty, unitPrice, lineTotal}`;
+ * - a slow droid (`syncDelayMs`), one that keeps only the last of consecutive human turns
+ *   (`lastHumanTurnOnly`) and one that answers a burst's first message later than the rest
+ *   (`burstFirstLateMs`): the planted defects of a burst (docs/bursts.md), off by default;
  * - the answer webhook's retry policy (`answerRetry`, off by default: one attempt): a constant
  *   delay between attempts (not a backoff), retried on a non-2xx answer, a network error or no
  *   answer within its own attempt timeout;
@@ -76,11 +79,24 @@ export interface AltServiceOptions {
    */
   saturation?: { answerMs: number; degradeAbove: number };
   /**
-   * The shop it sells from: its products, prices and shipping rule (default ALT_CATALOGUE, four
+   * The shop it sells from: its products, prices and shipping rule (default ALT_CATALOGUE, six
    * products in USD). A catalogue whose price for a product differs from the shop's policy is a
    * droid that quotes a wrong price.
    */
   catalogue?: Catalogue;
+  /** Before a sync answer, ms (a droid that answers in seconds, as the service does). Default 0. */
+  syncDelayMs?: number;
+  /**
+   * Keeps only the last of consecutive human turns of a chat history (a chat template that
+   * expects the roles to alternate): of a burst, it reads the last message alone. Default off.
+   */
+  lastHumanTurnOnly?: boolean;
+  /**
+   * A burst's first message answered later than the rest: when a message arrives whose history
+   * ends in human turns, the answer to the first of them, if not sent yet, waits this much longer
+   * (ms). Default off.
+   */
+  burstFirstLateMs?: number;
 }
 
 /** The alternative shop's catalogue: none of the demo shop's products, prices in USD. */
@@ -93,6 +109,8 @@ export const ALT_CATALOGUE: Catalogue = {
     { name: 'Wool beanie', price: 18, keywords: ['wool beanie', 'beanie', 'hat'] },
     { name: 'Rain jacket', price: 89, keywords: ['rain jacket', 'raincoat', 'jacket'] },
     { name: 'Hiking boots', price: 129, keywords: ['hiking boots', 'boots', 'shoes'] },
+    { name: 'T-Shirt', price: 15, keywords: ['t-shirt', 'tshirt'] },
+    { name: 'Canvas Bag', price: 22, keywords: ['canvas bag'] },
   ],
 };
 
@@ -232,12 +250,44 @@ export async function startAltService(options: AltServiceOptions = {}): Promise<
     inFlight.add(p);
     void p.finally(() => inFlight.delete(p));
   };
-  const later = (fn: () => void): void => {
+  const after = (ms: number, fn: () => void): void => {
     const t = setTimeout(() => {
       timers.delete(t);
       fn();
-    }, delay);
+    }, ms);
     timers.add(t);
+  };
+  const later = (fn: () => void): void => after(delay, fn);
+  /** The history this droid reads (`lastHumanTurnOnly`: a human turn followed by another is dropped). */
+  const read = (history: ChatHistoryItem[]): ChatHistoryItem[] =>
+    options.lastHumanTurnOnly
+      ? history.filter((t, i) => t.type !== 'human' || (i + 1 < history.length && history[i + 1]!.type !== 'human'))
+      : history;
+  /** Answers not sent yet, by their conversation (history, then message), each with the extra wait a later message of its burst gave it. */
+  const unsent = new Map<string, { extraMs: number }[]>();
+  const keyOf = (history: readonly ChatHistoryItem[], message: string): string =>
+    JSON.stringify([...history.map((t) => [t.type, t.content]), message]);
+  const track = (history: readonly ChatHistoryItem[], message: string): (() => number) => {
+    if (options.burstFirstLateMs === undefined) return () => 0;
+    const key = keyOf(history, message);
+    const entry = { extraMs: 0 };
+    unsent.set(key, [...(unsent.get(key) ?? []), entry]);
+    return () => {
+      unsent.set(
+        key,
+        (unsent.get(key) ?? []).filter((e) => e !== entry),
+      );
+      return entry.extraMs;
+    };
+  };
+  /** A later message of a burst arrived: the answer to the burst's first message waits burstFirstLateMs more. */
+  const holdFirst = (history: readonly ChatHistoryItem[]): void => {
+    if (options.burstFirstLateMs === undefined) return;
+    let first = history.length;
+    while (first > 0 && history[first - 1]!.type === 'human') first--;
+    if (first === history.length) return;
+    const entry = unsent.get(keyOf(history.slice(0, first), history[first]!.content))?.find((e) => e.extraMs === 0);
+    if (entry) entry.extraMs = options.burstFirstLateMs;
   };
   const refuse = (reply: FastifyReply, status: number, message: string): FastifyReply => {
     stats.refused[status] = (stats.refused[status] ?? 0) + 1;
@@ -252,7 +302,7 @@ export async function startAltService(options: AltServiceOptions = {}): Promise<
     requestId?: string,
   ): Record<string, unknown> => {
     const t0 = performance.now();
-    const { body, facts } = analyseAnswer({ humanMessage, chatHistory }, shop, ALT_INTENTS);
+    const { body, facts } = analyseAnswer({ humanMessage, chatHistory: read(chatHistory) }, shop, ALT_INTENTS);
     const paragraphs = altWording(body);
     const hook = options.intentWebhook;
     for (const intent of hook ? body.intents.filter((i) => !hook.intents || hook.intents.includes(i)) : []) {
@@ -467,6 +517,12 @@ export async function startAltService(options: AltServiceOptions = {}): Promise<
         }
         stats.syncAnswered += 1;
         const history = Array.isArray(b.chatHistory) ? (b.chatHistory as ChatHistoryItem[]) : [];
+        holdFirst(history);
+        const held = track(history, b.humanMessage);
+        const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+        if (options.syncDelayMs) await wait(options.syncDelayMs);
+        const extra = held();
+        if (extra > 0) await wait(extra);
         const sat = options.saturation;
         if (!sat) return answer(b.humanMessage, history, testCustomerId ?? 0);
         syncInProgress += 1;
@@ -497,17 +553,20 @@ export async function startAltService(options: AltServiceOptions = {}): Promise<
         stats.asyncAccepted += 1;
         const n = stats.asyncAccepted;
         const content = hm.content;
-        later(() => {
-          const payload = answer(
-            content,
-            Array.isArray(history) ? (history as ChatHistoryItem[]) : [],
-            testCustomerId,
-            requestId,
-          );
+        const sent = Array.isArray(history) ? (history as ChatHistoryItem[]) : [];
+        holdFirst(sent);
+        const held = track(sent, content);
+        const deliver = (): void => {
+          const payload = answer(content, sent, testCustomerId, requestId);
           const times = duplicateEvery > 0 && n % duplicateEvery === 0 ? 2 : 1;
           for (let i = 0; i < times; i++) post(hook.url, { secret: hook.secret }, payload, options.answerRetry);
           stats.answersPosted += 1;
           stats.duplicatesPosted += times - 1;
+        };
+        later(() => {
+          const extra = held();
+          if (extra > 0) after(extra, deliver);
+          else deliver();
         });
         return {
           success: true,

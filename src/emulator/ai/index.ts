@@ -10,7 +10,7 @@ import { DEFAULT_CATALOGUE, findProducts, type Catalogue, type CatalogueProduct 
 import { composeParagraphs } from './compose.js';
 import { extractContact, hasContact, mergeContacts } from './contact.js';
 import { DEFAULT_INTENTS, resolveIntents, type IntentDefinition } from './intent-config.js';
-import { detectIntents } from './intents.js';
+import { detectIntents, namesPurchase } from './intents.js';
 import { conversationLanguage, LANGUAGE_NAMES, type Language } from './language.js';
 import { detectPaymentMethod, type PaymentMethod } from './payment.js';
 import { bareQuantity, quantityAround } from './quantity.js';
@@ -57,6 +57,9 @@ function lastHistoryProduct(history: ChatHistoryItem[], catalogue: Catalogue): C
   return undefined;
 }
 
+/** A message that goes on from the customer's previous one: "and ...", "also ...", "plus ...". */
+const CONTINUES = /^\s*(?:and|also|plus|\+|&|และ|แล้วก็|อีก)(?:\s|$)/i;
+
 const TAKE_IT =
   /\b(?:i'?ll take|i will take|take (?:it|them|one)|i'?ll have|i want (?:it|them|one)|add (?:it|them) to)\b|เอาอันนี้|เอาตัวนี้|เอาเลย|สั่งเลย/i;
 
@@ -82,7 +85,8 @@ export function analyseAnswer(
 
 /**
  * Pure and deterministic: the same input, catalogue and intents give the same body.
- * Rules: intents from keywords (message only); products and quantities from the message, or
+ * Rules: the human turns that end the history are read with the message (`unanswered`); intents
+ * from keywords (message only); products and quantities from the message, or
  * for a follow-up ("I'll take 2") from the last product named in the history; contact details
  * merged over the human turns (latest wins); address from the message, or for a purchase,
  * shipping or payment message from the latest human turn holding one. Intent names are the
@@ -97,18 +101,52 @@ export function generateAnswer(
   return build(input, catalogue, intents).body;
 }
 
+/**
+ * The customer's unanswered messages: the human turns that end the history (sent before this
+ * message, answered by nothing yet: a burst, docs/bursts.md) are read with the message, as one
+ * thing the customer said, so "I want 2 T-shirts" then "and a tote bag" gets both in the cart.
+ * A message that goes on from the customer's last one ("and 1 tote bag", "also a belt") is read
+ * with that one too, when it was answered already. `buyingFrom`: where in `message` the order
+ * starts, the first of those turns that names a purchase ("Do you have sneakers?" then "I want to
+ * buy a belt" orders the belt alone); 0 when none does. `history`: the turns before them.
+ */
+function unanswered(input: AnswerInput): { message: string; buyingFrom: number; history: ChatHistoryItem[] } {
+  const h = input.chatHistory;
+  let first = h.length;
+  while (first > 0 && h[first - 1]!.type === 'human') first--;
+  if (first === h.length && CONTINUES.test(input.humanMessage)) first = h.findLastIndex((t) => t.type === 'human');
+  if (first < 0 || first === h.length) return { message: input.humanMessage, buyingFrom: 0, history: h };
+  const turns = [...h.slice(first).flatMap((t) => (t.type === 'human' ? [t.content] : [])), input.humanMessage];
+  let buyingFrom = 0;
+  let at = 0;
+  for (const t of turns) {
+    if (namesPurchase(t)) {
+      buyingFrom = at;
+      break;
+    }
+    at += t.length + 1;
+  }
+  return { message: turns.join('\n'), buyingFrom, history: h.slice(0, first) };
+}
+
 function build(input: AnswerInput, catalogue: Catalogue, intentDefs: readonly IntentDefinition[]): AnalysedAnswer {
-  const message = input.humanMessage;
-  const humanTurns = input.chatHistory.filter((t) => t.type === 'human').map((t) => t.content);
+  const { message, buyingFrom, history } = unanswered(input);
+  const humanTurns = history.filter((t) => t.type === 'human').map((t) => t.content);
   const language = conversationLanguage(message, humanTurns);
   const mentions = findProducts(message, catalogue);
   const contactNow = extractContact(message);
   const contact = mergeContacts([...humanTurns.map(extractContact), contactNow]);
 
+  // What the order names: the mentions from the turn that orders on (all of them for one message).
+  const buying = buyingFrom === 0 ? mentions : mentions.filter((m) => m.start >= buyingFrom);
+  const ordering = message.slice(buyingFrom);
   let followUp: CatalogueProduct | undefined;
-  const bare = mentions.length === 0 ? bareQuantity(message) : undefined;
-  if (mentions.length === 0 && (bare !== undefined || TAKE_IT.test(message)))
-    followUp = lastHistoryProduct(input.chatHistory, catalogue);
+  const bare = buying.length === 0 ? bareQuantity(ordering) : undefined;
+  if (buying.length === 0 && (bare !== undefined || TAKE_IT.test(ordering)))
+    followUp = lastHistoryProduct(
+      buyingFrom === 0 ? history : [...history, { type: 'human', content: message.slice(0, buyingFrom) }],
+      catalogue,
+    );
 
   const intents = detectIntents(message, {
     mentionsProduct: mentions.length > 0,
@@ -120,9 +158,7 @@ function build(input: AnswerInput, catalogue: Catalogue, intentDefs: readonly In
   if (intents.includes('purchase')) {
     lines = followUp
       ? [{ product: followUp, quantity: bare ?? 1 }]
-      : mergeLines(
-          mentions.map((m) => ({ product: m.product, quantity: quantityAround(message, m.start, m.end) ?? 1 })),
-        );
+      : mergeLines(buying.map((m) => ({ product: m.product, quantity: quantityAround(message, m.start, m.end) ?? 1 })));
   }
   const cart = priceCart(lines, catalogue);
 

@@ -60,6 +60,9 @@ const RULES: Record<Exclude<Detector, 'general_inquiry'>, RegExp> = {
   thanks: /\b(thanks|thank you|thx|cheers|appreciate)\b|ขอบคุณ|ขอบใจ/i,
 };
 
+/** Does `text` use a purchase word ("buy", "I want", "I'll take", ...), whatever it names? */
+export const namesPurchase = (text: string): boolean => RULES.purchase.test(text);
+
 export interface IntentSignals {
   /** A product is named in the message. */
   mentionsProduct: boolean;

@@ -15,12 +15,15 @@
  *   (`emulatorInstructions`).
  * - `negative-quantity`: takes "-3 x Oxford shirt" as a count of -3 (line total and grand total
  *   follow the arithmetic, the count is negative).
+ * - `last-human-turn-only`: keeps only the last of consecutive human turns (a chat template that
+ *   expects the roles to alternate): of a burst (docs/bursts.md), "I want 2 T-shirts" then "and a
+ *   tote bag" before any answer, it reads the tote bag alone, so its cart forgets the T-shirts.
  *
  * Unlike the rule engine, a conversation-remembering droid is not a pure function of its input:
  * answers with a weakness applied are never memoised (answer-cache.ts).
  */
 import { EMULATOR_WEAKNESSES } from '../../defaults.js';
-import type { ShoppingCart } from '../../contract/index.js';
+import type { ChatHistoryItem, ShoppingCart } from '../../contract/index.js';
 import {
   findProducts,
   formatAmount,
@@ -105,8 +108,17 @@ export class PlantedWeaknesses {
     this.on = new Set(weaknesses);
   }
 
+  /** True when a weakness that changes the answer after the rule engine is on (`apply`). */
   get any(): boolean {
-    return this.on.size > 0;
+    return [...this.on].some((w) => w !== 'last-human-turn-only');
+  }
+
+  /** The history the droid reads: with `last-human-turn-only`, a human turn followed by another human turn (or by the message) is dropped. */
+  historyOf(chatHistory: ChatHistoryItem[]): ChatHistoryItem[] {
+    if (!this.on.has('last-human-turn-only')) return chatHistory;
+    return chatHistory.filter(
+      (t, i) => t.type !== 'human' || (i + 1 < chatHistory.length && chatHistory[i + 1]!.type !== 'human'),
+    );
   }
 
   /** The answer with the weaknesses that apply to this input (the base answer when none does). */

@@ -39,11 +39,26 @@ export class FaultEngine {
     return this.current;
   }
 
-  /** The first request rule that fires for this endpoint, if any. */
+  /** The first request rule that fires for this endpoint, if any (`burst-first-late` rules apart: `burstFault`). */
   requestFault(endpoint: EndpointName): RequestFaultRule | undefined {
+    return this.#firstFiring(endpoint, false);
+  }
+
+  /** The first `burst-first-late` rule that fires for this endpoint (it answers nothing itself, so it never hides the others). */
+  burstFault(endpoint: EndpointName): Extract<RequestFaultRule, { action: 'burst-first-late' }> | undefined {
+    return this.#firstFiring(endpoint, true) as Extract<RequestFaultRule, { action: 'burst-first-late' }> | undefined;
+  }
+
+  /** True when the profile holds a `burst-first-late` rule (the emulator then tracks the answers being made: faults/burst.ts). */
+  get tracksBursts(): boolean {
+    return this.current.requests.some((r) => r.action === 'burst-first-late');
+  }
+
+  #firstFiring(endpoint: EndpointName, burst: boolean): RequestFaultRule | undefined {
     const rules = this.current.requests;
     for (let i = 0; i < rules.length; i++) {
       const rule = rules[i]!;
+      if ((rule.action === 'burst-first-late') !== burst) continue;
       const applies =
         rule.endpoint === '*' ||
         rule.endpoint === endpoint ||

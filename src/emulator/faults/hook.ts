@@ -5,6 +5,7 @@
  * (profile.ts): a new action without its handler does not compile.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ChatHistoryItem } from '../../contract/index.js';
 import type { EmulatorContext } from '../context.js';
 import { sendError } from '../http-errors.js';
 import type { EndpointName, RequestFaultAction, RequestFaultRule } from './profile.js';
@@ -48,6 +49,11 @@ export const REQUEST_FAULT_HANDLERS: RequestFaultHandlers = {
   delay: async (rule, _request, _reply, ctx) => {
     if (rule.delay) await ctx.timers.sleep(ctx.faults.draw(rule.delay));
   },
+  'burst-first-late': async (rule, request, _reply, ctx) => {
+    const history = (request.body as { chatHistory?: unknown } | null)?.chatHistory;
+    if (Array.isArray(history) && ctx.pending.holdFirstOfBurst(history as ChatHistoryItem[], rule.delayMs))
+      ctx.stats.injectedFaults += 1;
+  },
 };
 
 /** Calls the handler of `rule`'s action (the one place the union is dispatched). */
@@ -65,6 +71,9 @@ export function createFaultHook(ctx: EmulatorContext) {
     if (ctx.faults.profile.requests.length === 0) return;
     const endpoint = request.routeOptions.config.endpoint;
     if (!endpoint) return;
+    // A burst rule only holds another answer (and counts itself when it did): the request goes on.
+    const burst = ctx.faults.burstFault(endpoint);
+    if (burst) await applyRequestFault(burst, request, reply, ctx);
     const rule = ctx.faults.requestFault(endpoint);
     if (!rule) return;
     ctx.stats.injectedFaults += 1;

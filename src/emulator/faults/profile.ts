@@ -11,6 +11,7 @@
  *   - { endpoint: get-droid-answer-async, probability: 0.05, action: error, status: 503 }
  *   - { endpoint: "*", probability: 0.01, action: rate-limit, retryAfterS: 2 }
  *   - { endpoint: get-droid-answer, probability: 0.01, action: reset }
+ *   - { endpoint: [get-droid-answer, get-droid-answer-async], action: burst-first-late, delayMs: 1000 }
  * webhooks:
  *   - { probability: 0.1, action: duplicate, copies: 2 }
  *   - { probability: 0.05, action: late, delayMs: 10000 }
@@ -61,6 +62,13 @@ const requestFaultSchema = z.discriminatedUnion('action', [
   requestRule('hang', {}),
   /** Extra time before the endpoint runs. */
   requestRule('delay', { delay: delaySchema.optional() }),
+  /**
+   * On a later message of a burst (its history ends in human turns), the answer to the burst's
+   * first message, while still being made, is held `delayMs` more (default 1000): answers arrive
+   * out of order, the last one stale (faults/burst.ts, docs/bursts.md). It never answers the
+   * request itself, so the rules after it still fire.
+   */
+  requestRule('burst-first-late', { delayMs: z.number().nonnegative().default(1000) }),
 ]);
 export type RequestFaultRule = z.infer<typeof requestFaultSchema>;
 /** The request faults' actions, from the schema (a new variant is a new member). */

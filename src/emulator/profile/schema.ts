@@ -101,13 +101,16 @@ export const emulatorProfileSchema = z
       .min(1)
       .default(() => DEFAULT_INTENTS.map((i) => ({ ...i, detects: [...i.detects], keywords: [...i.keywords] }))),
     /**
-     * Planted weaknesses for `droidcheck redteam` to find (ai/weaknesses.ts). Default none: a
-     * robust droid. Never turn them on against anything but a red-team demonstration.
+     * Planted weaknesses for `droidcheck redteam` (and a burst's checks, last-human-turn-only) to
+     * find (ai/weaknesses.ts). Default none: a robust droid. Never turn them on against anything
+     * but a demonstration.
      */
     weaknesses: z
       .array(z.enum(WEAKNESSES))
       .default([])
-      .describe(`planted weaknesses a red team should find: ${WEAKNESSES.join(', ')} (default none)`),
+      .describe(
+        `planted weaknesses a red team (or a burst, last-human-turn-only) should find: ${WEAKNESSES.join(', ')} (default none)`,
+      ),
     /**
      * The planted knee (ai/degrade.ts): above this many answers in progress, answers lose their
      * cart and intents and become a generic apology, on time. Default null: never. For

@@ -61,12 +61,17 @@ export function answerRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
       return sendError(reply, 400, check.message);
     }
     const degrade = ctx.saturation.begin();
+    const pending = ctx.faults.tracksBursts ? ctx.pending.add(check.chatHistory, check.humanMessage) : undefined;
     let answer: AnalysedAnswer;
     try {
       const delay = ctx.faults.answerDelayMs(ctx.options.answerDelayMs);
       if (!(await ctx.timers.sleep(delay))) return sendError(reply, 503, SHUTTING_DOWN);
+      // Held longer by a later message of its burst (burst-first-late: faults/burst.ts).
+      const held = pending ? ctx.pending.done(pending) : 0;
+      if (held > 0 && !(await ctx.timers.sleep(held))) return sendError(reply, 503, SHUTTING_DOWN);
       answer = answerOf(ctx, check.humanMessage, check.chatHistory, degrade);
     } finally {
+      if (pending) ctx.pending.done(pending);
       ctx.saturation.end();
     }
     const requestId = ctx.nextRequestId();
@@ -117,6 +122,7 @@ export function answerRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
         faults: ctx.faults.webhookFaults('answer'),
         degrade,
         trace,
+        ...(ctx.faults.tracksBursts && { pending: ctx.pending.add(check.chatHistory, check.humanMessage) }),
       },
       ctx.faults.answerDelayMs(ctx.options.answerDelayMs),
     );

@@ -12,6 +12,7 @@
  */
 import { PENDING_REQUEST_BYTES, publicSettings, type CapacityConfig } from '../../config/index.js';
 import { InternalError, UsageError } from '../../errors.js';
+import { burstShares } from '../../metrics/index.js';
 import {
   MixSource,
   combineResults,
@@ -46,6 +47,7 @@ function measurement(
   const sendDelay = engine.sendDelay?.summary();
   const verdict = sendDelay ? generatorVerdict(sendDelay) : undefined;
   const seconds = engine.measuredMs / 1000;
+  const bursts = engine.tally.bursts && burstShares(engine.tally.bursts);
   return {
     rate,
     achievedRate: seconds > 0 ? Math.round((engine.counts.sent / seconds) * 10) / 10 : 0,
@@ -63,6 +65,7 @@ function measurement(
     judgesAck,
     // Answered right: the request's outcome passed (whatever fails an outcome fails it here too).
     answers: { passed: engine.tally.passed, judged: engine.tally.passed + engine.tally.failed },
+    ...(bursts && { bursts }),
   };
 }
 

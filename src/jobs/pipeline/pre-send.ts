@@ -22,7 +22,7 @@ import { OPENAI_BASE_URL } from '../../llm/config.js';
 import { assertGraderConfig, type discoverModels, type GraderUse, type ResolvedLlmConfig } from '../../llm/index.js';
 import { parseThreshold } from '../../metrics/index.js';
 import { modesFor } from '../../runner/index.js';
-import { needsGrader, type Scenario, type Suite } from '../../scenario/index.js';
+import { isAnswerStep, needsGrader, type Scenario, type Suite } from '../../scenario/index.js';
 import type { JobConfig, JobSpec } from './job-spec.js';
 import { checkSimulated } from './simulator.js';
 
@@ -63,7 +63,7 @@ export function waitsForReply(scenario: Scenario): boolean {
 
 /** True when `scenario` sends an answer turn (a plain scenario, a `say` step) to get-droid-answer-async under `mode`. */
 export function sendsAsync(scenario: Scenario, mode: JobConfig['mode']): boolean {
-  const turns = scenario.steps === undefined || scenario.steps.some((st) => st.kind === 'say');
+  const turns = scenario.steps === undefined || scenario.steps.some(isAnswerStep);
   return turns && modesFor(scenario, mode).includes('async');
 }
 

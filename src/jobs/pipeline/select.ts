@@ -1,17 +1,19 @@
 /**
  * Step 1 of the pipeline (pipeline.ts): the suites a job reads (job-spec.ts `reads`), loaded from
- * `config.paths`, filtered (`--tag`, `--exclude-tag`, `--grep`; `--no-think` drops the pauses)
+ * `config.paths`, filtered (`--tag`, `--exclude-tag`, `--grep`; `--no-think` drops the pauses;
+ * `--burst-gap` sends each conversation's consecutive turns as bursts)
  * and dealt to this shard (`--shard i/n`, runner/shard.ts): whole scenarios, or a load's state
  * lanes (its execution segment splits the arrivals; every shard runs the stateless scenarios).
  */
 import type { ResolvedConfig } from '../../config/index.js';
 import { UsageError } from '../../errors.js';
 import { laneSuites, shardSuites } from '../../runner/index.js';
-import { filterScenarios, loadSuites, withoutThink, type Suite } from '../../scenario/index.js';
+import { filterScenarios, loadSuites, withBursts, withoutThink, type Suite } from '../../scenario/index.js';
 import type { SuiteSelection } from './job-spec.js';
 
 /** What the selection reads of a configuration. */
-type SelectConfig = Pick<ResolvedConfig, 'paths' | 'think' | 'tags' | 'excludeTags' | 'grep'>;
+type SelectConfig = Pick<ResolvedConfig, 'paths' | 'think' | 'tags' | 'excludeTags' | 'grep'> &
+  Partial<Pick<ResolvedConfig, 'burstGapMs'>>;
 
 /**
  * Loads (unless given the suites `given`, read from `config.paths`, as validate.ts has them),
@@ -23,7 +25,9 @@ export async function selectSuites(config: SelectConfig, reads: SuiteSelection, 
   if (reads.deal === 'none') return [];
   const read = given ?? (await loadSuites(config.paths));
   // --no-think: the conversations run without their pauses (think time never counts in a latency).
-  const loaded = config.think ? read : withoutThink(read);
+  const paced = config.think ? read : withoutThink(read);
+  // --burst-gap: each conversation's consecutive turns sent as bursts (docs/bursts.md).
+  const loaded = config.burstGapMs === undefined ? paced : withBursts(paced, config.burstGapMs);
   if (loaded.every((s) => s.scenarios.length === 0)) {
     throw new UsageError(
       `no scenario found in ${config.paths.join(', ')}: give a suite file or a directory holding *.yaml suites (a suite has a "scenarios:" list; droidcheck init writes one)`,

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { formatMs, formatPercent, formatRate } from '../../units.js';
 import { defineSection, type JUnitCase } from '../section.js';
 import { span, type SectionView, type Span, type Text } from '../view.js';
-import { count, ms, obj, share, statMs } from './common.js';
+import { burstSharesSchema, count, ms, obj, share, statMs } from './common.js';
 
 const pointStats = obj({ count, p50: ms, p99: ms });
 /** Optional fields are absent from the reports of a droidcheck that did not judge answers under load. */
@@ -46,6 +46,9 @@ const pointSchema = obj({
     .optional()
     .describe('why this rate was measured longer than --step-duration (the samples its criteria need)'),
   answers: answersSchema.optional().describe('the share of answers right at this rate'),
+  bursts: burstSharesSchema
+    .optional()
+    .describe('bursts judged at this rate and the shares of each finding (docs/bursts.md); absent: none'),
   latencyPassed: z.boolean().optional().describe('the latency, error and drop criteria held (the answers not judged)'),
   passed: z.boolean().describe('every criterion held'),
   reasons: z.array(z.string()).describe('why it failed (empty when passed)'),
@@ -165,7 +168,18 @@ function suspectNote(c: CapacitySection): string {
   return `WARNING: ${bound.length} of ${c.curve.length} steps were generator-bound (send delay above 10 ms; at ${bound.map((p) => formatRate(p.rate)).join(', ')}): their latency figures may be up to ${formatMs(worst)} too high, and a criterion that close to its limit was not judged`;
 }
 
+/** `12.5% (5/40)`: a burst finding's share at a rate, `-` when no burst was judged there. */
+const burstCell = (
+  p: CapacityPoint,
+  pick: (b: NonNullable<CapacityPoint['bursts']>) => { count: number; share: number | null },
+): string => {
+  if (!p.bursts) return '-';
+  const f = pick(p.bursts);
+  return `${formatPercent(f.share)} (${f.count}/${p.bursts.total})`;
+};
+
 function capacityView(c: CapacitySection): SectionView {
+  const bursts = c.curve.some((p) => p.bursts !== undefined);
   const rows = c.curve.map((p): Text[] => [
     formatRate(p.rate),
     formatRate(p.achievedRate),
@@ -173,6 +187,7 @@ function capacityView(c: CapacitySection): SectionView {
     p99Cell(p.ack, 'no samples'),
     p99Cell(p.answer.count > 0 ? p.answer : p.sync, '-'),
     rightCell(p),
+    ...(bursts ? [burstCell(p, (b) => b.outOfOrder), burstCell(p, (b) => b.staleLast)] : []),
     `${p.errors} (${formatPercent(p.errorRate, 2)})`,
     String(p.dropped),
     [
@@ -231,10 +246,11 @@ function capacityView(c: CapacitySection): SectionView {
             ? 'answer p99 (samples)'
             : 'sync p99 (samples)',
           'right',
+          ...(bursts ? ['bursts out of order', 'stale last'] : []),
           'errors',
           'dropped',
           'verdict',
-        ].map((header, i) => ({ header, ...(i === 8 && { align: 'l' as const }) })),
+        ].map((header, i, all) => ({ header, ...(i === all.length - 1 && { align: 'l' as const }) })),
         rows,
       },
     ],

@@ -55,3 +55,20 @@ export type Assert<T extends true> = T;
 export function statMs(value: number, count: number, stat: 'p50' | 'p90' | 'p99' | 'p999'): string {
   return count < minSamplesForStat(stat) ? UNSUPPORTED_CELL : formatMs(value);
 }
+
+/** How often something was found (metrics/pass-share.ts FindingShare). */
+const findingShareSchema = obj({
+  count: count.describe('cases with the finding'),
+  share: share.nullable().describe('count / total, 0..1; null when nothing was looked at'),
+  interval: obj({ low: share, high: share }).describe('Wilson 95% interval of the share, 0..1'),
+});
+
+/** The shares of bursts with each finding among `total` (runner/burst-tally.ts BurstShares). */
+export const burstSharesSchema = obj({
+  total: count.describe('bursts judged'),
+  outOfOrder: findingShareSchema.describe('bursts with an answer delivered after a later message’s answer'),
+  staleLast: findingShareSchema.describe('bursts whose last answer delivered is not the answer to the last message'),
+  cartRegressed: findingShareSchema.describe(
+    'bursts with an answer whose cart lacks a line an answer delivered before it had',
+  ),
+});

@@ -14,6 +14,7 @@ import { ms, obj } from './common.js';
 import { accuracySection } from './accuracy.js';
 import { answersSection } from './answers.js';
 import { budgetReportSection } from './budget.js';
+import { burstsSection } from './bursts.js';
 import { byTurnSection } from './by-turn.js';
 import { capacitySection } from './capacity.js';
 import { comparisonSection } from './comparison.js';
@@ -53,6 +54,7 @@ export const SECTIONS = [
   streamSection,
   policySection,
   coverageSection,
+  burstsSection,
   thresholdsSection,
   passRatesSection,
   paritySection,

@@ -20,6 +20,7 @@ import {
   type ThresholdStatus,
 } from '../../metrics/index.js';
 import type { ReceiverStats } from '../run-types.js';
+import type { BurstsSection } from './bursts.js';
 import type { ByTurnFields } from './by-turn.js';
 import { defineSection, type JUnitCase, type MergeReportsOptions, type SectionInput } from '../section.js';
 import { span, type Tone } from '../view.js';
@@ -89,6 +90,7 @@ type Judged = {
   byTurnHistograms?: ByTurnFields['byTurnHistograms'];
   policy?: PolicySection;
   coverage?: CoverageSnapshot;
+  bursts?: BurstsSection;
 };
 type Doc = Judged & { settings: Record<string, unknown>; thresholds: ThresholdResult[] };
 
@@ -111,6 +113,7 @@ const judge = (expressions: readonly string[], d: Judged, defaults: boolean): Th
       ...(d.byTurn && { byTurn: d.byTurn, byTurnHistograms: d.byTurnHistograms ?? {} }),
       ...(d.policy && { policy: d.policy }),
       ...(d.coverage && { coverage: coverageFigures(d.coverage) }),
+      ...(d.bursts && { bursts: d.bursts }),
     },
     { defaults, ackBasis: d.network ? 'ackServer' : 'ack' },
   );

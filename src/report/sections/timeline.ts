@@ -7,6 +7,7 @@ import * as hdr from 'hdr-histogram-js';
 import { z } from 'zod';
 import {
   LATENCY_METRICS,
+  findingShare,
   LatencyRecorder,
   passShare,
   summarizeHistogram,
@@ -17,7 +18,7 @@ import { formatMs, formatPercent, formatRate } from '../../units.js';
 import type { Timeline, TimelinePoint } from '../run-types.js';
 import { defineSection } from '../section.js';
 import { plural, type SectionView } from '../view.js';
-import { count, ms, obj, share, type Assert, type Same } from './common.js';
+import { burstSharesSchema, count, ms, obj, share, type Assert, type Same } from './common.js';
 
 const intervalLatency = obj({
   count,
@@ -56,6 +57,9 @@ const timelineSchema = obj({
       answers: intervalAnswers
         .optional()
         .describe('answers right: requests ended in the interval whose outcome passed (absent: none had a verdict)'),
+      bursts: burstSharesSchema
+        .optional()
+        .describe('bursts judged in the requests ended in the interval, and the shares of each finding (absent: none)'),
       ...(Object.fromEntries(LATENCY_METRICS.map((m) => [m, intervalLatency.optional()])) as Record<
         LatencyMetric,
         z.ZodOptional<typeof intervalLatency>
@@ -102,6 +106,27 @@ function mergeTimelines(timelines: readonly Timeline[]): Timeline | undefined {
         withAnswers.reduce((n, p) => n + p.answers!.passed, 0),
         withAnswers.reduce((n, p) => n + p.answers!.judged, 0),
       );
+    const withBursts = parts.filter((p) => p.bursts !== undefined);
+    if (withBursts.length > 0) {
+      const sum = (pick: (b: NonNullable<TimelinePoint['bursts']>) => number): number =>
+        withBursts.reduce((n, p) => n + pick(p.bursts!), 0);
+      const total = sum((b) => b.total);
+      point.bursts = {
+        total,
+        outOfOrder: findingShare(
+          sum((b) => b.outOfOrder.count),
+          total,
+        ),
+        staleLast: findingShare(
+          sum((b) => b.staleLast.count),
+          total,
+        ),
+        cartRegressed: findingShare(
+          sum((b) => b.cartRegressed.count),
+          total,
+        ),
+      };
+    }
     if (parts.some((p) => p.targetRate !== undefined))
       point.targetRate = parts.reduce((s, p) => s + (p.targetRate ?? 0), 0);
     for (const m of LATENCY_METRICS) {

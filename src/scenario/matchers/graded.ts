@@ -12,7 +12,7 @@
  * ```
  */
 import { z } from 'zod';
-import type { Expectation, SourceLocation, Suite } from '../types.js';
+import { stepExpectations, type Expectation, type SourceLocation, type Suite } from '../types.js';
 import { show } from './values.js';
 
 /** `similar` passes at or above this cosine similarity unless the file says otherwise (docs/llm.md). */
@@ -122,7 +122,7 @@ export function needsGrader(suites: readonly Suite[]): GraderUse[] {
   for (const suite of suites) {
     for (const s of suite.scenarios) {
       collectUses(s.expect, out);
-      for (const step of s.steps ?? []) collectUses(step.expect, out);
+      for (const step of s.steps ?? []) for (const list of stepExpectations(step)) collectUses(list, out);
     }
   }
   return out;
