@@ -16,7 +16,7 @@ import { DeliveryLog } from './delivery-log.js';
 import { FaultEngine } from './faults/engine.js';
 import { PendingAnswers } from './faults/burst.js';
 import type { FaultProfile, FaultProfileInput } from './faults/profile.js';
-import { resolveOptions, type EmulatorOptions, type IntentWebhookOverride } from './options.js';
+import { newToken, resolveOptions, type EmulatorOptions, type IntentWebhookOverride } from './options.js';
 import { resolveEmulatorProfile } from './profile/resolve.js';
 import { childRandom } from './random.js';
 import { applyIntentOverride, intentHooks } from './intent-webhooks.js';
@@ -25,7 +25,6 @@ import { CustomerStore } from './state/store.js';
 import { emptyStats, type EmulatorStats } from './stats.js';
 import { TimerSet } from './timers.js';
 import { messageWebhookTarget, webhookTarget, WebhookDispatcher } from './webhook-dispatcher.js';
-import { randomBytes } from 'node:crypto';
 
 export interface Emulator {
   /** Built, not listening. */
@@ -188,7 +187,7 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
       return result.mid;
     },
     rotateToken() {
-      token = `dc_${randomBytes(24).toString('base64url')}`;
+      token = newToken();
       return token;
     },
     faults: () => ctx.faults.profile,

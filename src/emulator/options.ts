@@ -144,6 +144,9 @@ function nonNegative(name: string, value: number | undefined, fallback: number):
   return v;
 }
 
+/** A token of the emulator's making (none given, or rotated): `dc_` and 32 random characters. */
+export const newToken = (): string => `dc_${randomBytes(24).toString('base64url')}`;
+
 /** Applies defaults; throws RangeError for a negative or non-finite number. */
 export function resolveOptions(options: EmulatorOptions): ResolvedEmulatorOptions {
   const d = options.delivery ?? {};
@@ -152,7 +155,7 @@ export function resolveOptions(options: EmulatorOptions): ResolvedEmulatorOption
   return {
     host: options.host ?? host,
     port: options.port ?? port,
-    token: options.token ?? `dc_${randomBytes(24).toString('base64url')}`,
+    token: options.token ?? newToken(),
     ackDelayMs: nonNegative('ackDelayMs', options.ackDelayMs, 0),
     answerDelayMs: nonNegative('answerDelayMs', options.answerDelayMs, 0),
     seed: options.seed ?? seed,
