@@ -24,6 +24,7 @@ import { funnelFigures, intentsFigures, productsFigures, ruleStatus, rulesFigure
 import { ProductIndex } from './products.js';
 import {
   MAX_QUANTITIES,
+  type CoverageShares,
   type CoverageSnapshot,
   type FunnelStage,
   type IntentCoverage,
@@ -80,6 +81,8 @@ export class CoverageRecorder {
   readonly #rules: Map<string, Omit<RuleCoverage, 'status' | 'rule'>> | undefined;
   readonly #calls = new Map<string, { calls: number; answered: number }>();
   readonly #modes = { sync: 0, async: 0 };
+  /** Requests that ended after being sent: no share is told before the first one. */
+  #sent = 0;
 
   constructor(opts: CoverageRecorderOptions = {}) {
     this.#shop = opts.shop;
@@ -174,6 +177,7 @@ export class CoverageRecorder {
   /** An ended request: the endpoints it called (its answer endpoint, or each step's), and its answer turns by mode. */
   ended(request: EndedRequest): void {
     if (UNSENT.has(request.outcome)) return;
+    this.#sent++;
     const call = (endpoint: string, outcome: string): void => {
       const e = this.#calls.get(endpoint) ?? { calls: 0, answered: 0 };
       e.calls++;
@@ -244,6 +248,36 @@ export class CoverageRecorder {
         }),
       service: serviceFigures(this.#calls, { ...this.#modes }),
     };
+  }
+
+  /**
+   * The shares so far, as the thresholds of the same names define them (types.ts CoverageShares),
+   * without the snapshot's per-conversation entries: what the live metrics read at each scrape.
+   * Empty until a request ended, as a job that sends nothing has no coverage section.
+   */
+  shares(): CoverageShares {
+    if (this.#sent === 0) return {};
+    const out: CoverageShares = {};
+    const catalogue = this.#shop?.catalogue ?? [];
+    if (this.#products && catalogue.length > 0)
+      out.products = this.#counts.filter((n) => n.asked > 0 || n.inCart > 0).length / catalogue.length;
+    if (this.#declared.length > 0)
+      out.intents = this.#declared.filter((d) => this.#answersOf(d) > 0).length / this.#declared.length;
+    const rules = this.#rules;
+    if (rules && rules.size > 0) {
+      let tested = 0;
+      for (const r of rules.values()) if (ruleStatus(r, true) === 'tested') tested++;
+      out.rules = tested / rules.size;
+    }
+    const conversations = this.#conversations.size;
+    if (conversations > 0) {
+      const funnel = Object.fromEntries(FUNNEL_STAGES.map((s) => [s, 0])) as Record<FunnelStage, number>;
+      for (const c of this.#conversations.values())
+        for (const s of FUNNEL_STAGES) if ((c.reached & bit(s)) !== 0) funnel[s]++;
+      for (const s of FUNNEL_STAGES) funnel[s] /= conversations;
+      out.funnel = funnel;
+    }
+    return out;
   }
 
   /** Declared intents match the answers' names ignoring case (an owner's `Purchase` is the answers' `purchase`). */

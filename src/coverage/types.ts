@@ -139,3 +139,17 @@ export interface CoverageSnapshot {
   rules?: RulesCoverage;
   service: ServiceCoverage;
 }
+
+/**
+ * The shares the live metrics read while a job runs (docs/coverage.md, "While it runs"): each
+ * 0..1 and what the threshold of the same name judges (`coverage.products`, `coverage.intents`,
+ * `coverage.rules`, `coverage.funnel.<stage>`); a share is absent when there is nothing to count
+ * against (no catalogue, no declared intents, no policy, no conversation yet).
+ */
+export interface CoverageShares {
+  products?: number;
+  intents?: number;
+  rules?: number;
+  /** Conversations that reached each stage, of the conversations so far. */
+  funnel?: Record<FunnelStage, number>;
+}

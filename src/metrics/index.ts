@@ -17,6 +17,7 @@ export * from './thresholds-trust.js';
 // Prometheus export (prometheus.ts, metrics-server.ts) loads prom-client (~80 ms): import those
 // modules where --metrics-port asks for them (jobs/pipeline/live-metrics.ts); only their types here.
 export type {
+  CoverageShareFigures,
   LiveMetrics,
   LatencySources,
   WebhookTotals,

@@ -11,11 +11,19 @@
  * `_count` equals the report's count; a value lands in the first bucket whose bound is at least
  * its HDR bucket's highest equivalent value (3 significant digits), and `_sum` is exact to the
  * same 0.1 %. Bucket bounds include the spec's limits (0.1 s for ack, 180 s for answer, sync and
- * reply), so the share within a limit is read from one bucket. Imports nothing of ours but
- * latency-recorder.ts (docs/architecture.md, Layout: metrics/ owns the Prometheus export).
+ * reply), so the share within a limit is read from one bucket.
+ *
+ * A job's coverage shares (gauges, read at scrape time from its coverage recorder) and its
+ * bursts' findings (counters, fed with each ended request) carry the names of the thresholds
+ * that judge them (`coverage.<what>`, `coverage.funnel.<stage>`, `burst.<finding>`), and the
+ * OTLP export has the same instruments (telemetry/metrics.ts). Imports nothing of ours but this
+ * folder's latency histograms, bursts' counts and threshold names (docs/architecture.md, Layout:
+ * metrics/ owns the Prometheus export).
  */
 import { Counter, Gauge, Registry, collectDefaultMetrics, type Metric } from 'prom-client';
+import type { BurstCounts } from './bursts.js';
 import type { HistogramBucket } from './latency-recorder.js';
+import { BURST_THRESHOLD_FINDINGS, FUNNEL_STAGES, type FunnelStage } from './threshold-parse.js';
 
 /** The latency histograms exported; `sendDelay` is the open model's intended-vs-actual start. */
 export type LatencySeries = 'ack' | 'answer' | 'sync' | 'reply' | 'ackServer' | 'sendDelay';
@@ -83,6 +91,18 @@ interface ProgressObservation {
 /** Webhook totals by route (`answer`, `messages`, `intents`): received, and verdict -> count. */
 export type WebhookTotals = Record<string, { received: number; verdicts: Record<string, number>; parked?: number }>;
 
+/**
+ * The coverage shares so far, 0..1 each (coverage/ CoverageShares: the figures the thresholds
+ * `coverage.products`, `coverage.intents`, `coverage.rules` and `coverage.funnel.<stage>` judge);
+ * a share left out has nothing to count against, and its series is absent.
+ */
+export interface CoverageShareFigures {
+  products?: number;
+  intents?: number;
+  rules?: number;
+  funnel?: Partial<Record<FunnelStage, number>>;
+}
+
 export interface LiveMetricsOptions {
   /** Labels on every series (e.g. `{command: 'load', shard: '1/2'}`). */
   labels?: Record<string, string>;
@@ -103,6 +123,10 @@ export interface LiveMetrics {
   watchWebhooks(read: () => WebhookTotals): void;
   /** Clock skew per receiver, seconds (receiver minus this process), read at each scrape. */
   watchClockSkew(read: () => Record<string, number>): void;
+  /** The job's coverage shares, read at each scrape (a job that computes a coverage section). */
+  watchCoverage(read: () => CoverageShareFigures): void;
+  /** The bursts one ended request judged, and how many of them had each finding (metrics/bursts.ts). */
+  observeBursts(counts: BurstCounts): void;
   /** The job's figures are final (`droidcheck_job_finished` 1). */
   finish(): void;
   /** The exposition text. */
@@ -253,6 +277,56 @@ function registerClockSkew(registers: Registry[], skew: () => Record<string, num
   });
 }
 
+/** The coverage shares, read from `coverage()` at each scrape: a series per share measured, none for the others. */
+function registerCoverage(registers: Registry[], coverage: () => CoverageShareFigures): void {
+  new Gauge({
+    name: 'droidcheck_coverage_ratio',
+    help: "Coverage so far, 0..1, by what: products (of the shop's catalogue asked about or in a cart), intents (of the policy's declared ones seen), rules (of the policy's rules decided on an answer); the thresholds coverage.<what>",
+    labelNames: ['what'],
+    registers,
+    collect() {
+      this.reset();
+      const c = coverage();
+      for (const what of ['products', 'intents', 'rules'] as const) {
+        const share = c[what];
+        if (share !== undefined) this.set({ what }, share);
+      }
+    },
+  });
+  new Gauge({
+    name: 'droidcheck_coverage_funnel_ratio',
+    help: 'Share of the conversations so far that reached each stage of a sale (product, cart, total, address, contact), 0..1; the thresholds coverage.funnel.<stage>',
+    labelNames: ['stage'],
+    registers,
+    collect() {
+      this.reset();
+      const funnel = coverage().funnel;
+      if (funnel)
+        for (const stage of FUNNEL_STAGES) {
+          const share = funnel[stage];
+          if (share !== undefined) this.set({ stage }, share);
+        }
+    },
+  });
+}
+
+/** The bursts' counters: bursts judged, and bursts with each finding (the names of the `burst.<finding>` thresholds). */
+function createBurstMetrics(registers: Registry[]) {
+  return {
+    bursts: new Counter({
+      name: 'droidcheck_bursts_total',
+      help: 'Bursts judged (several customer messages before the answer: docs/bursts.md), warm-up excluded',
+      registers,
+    }),
+    findings: new Counter({
+      name: 'droidcheck_burst_findings_total',
+      help: 'Bursts judged with each finding: out_of_order, stale_last, cart_regressed, unanswered, declined',
+      labelNames: ['finding'],
+      registers,
+    }),
+  };
+}
+
 /** Builds the registry and its metrics (nothing listens: metrics-server.ts serves it). */
 export function createLiveMetrics(options: LiveMetricsOptions = {}): LiveMetrics {
   const registry = new Registry();
@@ -267,6 +341,9 @@ export function createLiveMetrics(options: LiveMetricsOptions = {}): LiveMetrics
   registerWebhookMetrics(registers, () => readWebhooks?.() ?? {});
   let readSkew: (() => Record<string, number>) | undefined;
   registerClockSkew(registers, () => readSkew?.() ?? {});
+  let readCoverage: (() => CoverageShareFigures) | undefined;
+  registerCoverage(registers, () => readCoverage?.() ?? {});
+  const bursts = createBurstMetrics(registers);
 
   let droppedSeen = 0;
   return {
@@ -297,6 +374,14 @@ export function createLiveMetrics(options: LiveMetricsOptions = {}): LiveMetrics
     },
     watchClockSkew(read) {
       readSkew = read;
+    },
+    watchCoverage(read) {
+      readCoverage = read;
+    },
+    observeBursts(counts) {
+      if (counts.total > 0) bursts.bursts.inc(counts.total);
+      for (const [finding, field] of Object.entries(BURST_THRESHOLD_FINDINGS))
+        if (counts[field] > 0) bursts.findings.inc({ finding }, counts[field]);
     },
     finish() {
       finished.set(1);

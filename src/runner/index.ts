@@ -29,6 +29,7 @@ export type {
   Timeline,
   TimelinePoint,
 } from './timeline.js';
+export { countBurst } from './burst-tally.js';
 export { SetupBreaker, type SetupFailure } from './setup-breaker.js';
 export { checkAccounting, type Accounting } from './accounting.js';
 export { warmUpConnections } from './warm-up.js';

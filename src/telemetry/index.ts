@@ -41,6 +41,10 @@ export interface JobTelemetry {
   onTick(s: ProgressSnapshot): void;
   /** Reads the receiver's counters at each collection of the metrics. */
   watch(read: () => WebhookTotals): void;
+  /** Reads the job's coverage shares (0..1; a share left out is not measured) at each collection of the metrics. */
+  watchCoverage(
+    read: () => { products?: number; intents?: number; rules?: number; funnel?: Partial<Record<string, number>> },
+  ): void;
   /** GenAI spans of the model calls (llm/budget.ts observer); undefined when traces are not exported. */
   readonly modelCalls: ModelCallObserver | undefined;
   /** The embedded emulator's tracer, in this thread, or how its worker builds one. */
@@ -110,6 +114,9 @@ export async function startJobTelemetry(
     },
     watch(read) {
       metrics?.watch(read);
+    },
+    watchCoverage(read) {
+      metrics?.watchCoverage(read);
     },
     modelCalls: sdk.tracer && modelCallSpans(sdk.tracer, 'openai'),
     emulator: {

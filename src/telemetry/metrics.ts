@@ -8,12 +8,35 @@
  * The latency histograms (seconds, the Prometheus buckets) are recorded from each ended
  * request's record: ack, answer and sync of a plain request, each answer turn of a conversation,
  * each reply of a `send` step; so their count is the report's for plain scenarios.
+ *
+ * The coverage shares (`droidcheck.coverage` by `what`, `droidcheck.coverage.funnel` by `stage`:
+ * gauges, unit 1, read at each collection) and the bursts' findings (`droidcheck.bursts`,
+ * `droidcheck.burst.findings` by `finding`: counters fed with each ended request) carry the names
+ * of the thresholds that judge them; the OpenTelemetry-to-Prometheus names of all of them are the
+ * Prometheus endpoint's (`droidcheck_coverage_ratio`, `droidcheck_burst_findings_total`, ...).
  */
 import type { Attributes, Counter, Histogram, Meter } from '@opentelemetry/api';
-import type { RequestRecord } from '../runner/index.js';
+import { countBurst, type RequestRecord } from '../runner/index.js';
 
 /** The receiver's counters as webhook totals by route and verdict (jobs/pipeline/live-metrics.ts webhookTotals). */
 type WebhookTotals = Record<string, { received: number; verdicts: Record<string, number>; parked?: number }>;
+
+/** The job's coverage shares so far, 0..1 (coverage/ CoverageShares); a share left out is not measured. */
+type CoverageShares = {
+  products?: number;
+  intents?: number;
+  rules?: number;
+  funnel?: Partial<Record<string, number>>;
+};
+
+/** The findings of a burst, as the `burst.<finding>` thresholds name them, and the count field of each (runner/burst-tally.ts). */
+const BURST_FINDINGS = [
+  ['out_of_order', 'outOfOrder'],
+  ['stale_last', 'staleLast'],
+  ['cart_regressed', 'cartRegressed'],
+  ['unanswered', 'unanswered'],
+  ['declined', 'declined'],
+] as const;
 
 /** What a progress tick says (the fields the gauges read). */
 interface Progress {
@@ -32,6 +55,8 @@ export interface OtlpJobMetrics {
   onTick(p: Progress): void;
   /** Reads the receiver's counters at each collection. */
   watch(read: () => WebhookTotals): void;
+  /** Reads the job's coverage shares at each collection. */
+  watchCoverage(read: () => CoverageShares): void;
   /** The job's figures are final (`droidcheck.job.finished` 1, in-flight 0). */
   finish(droppedTotal: number | undefined): void;
 }
@@ -78,6 +103,38 @@ export function createOtlpJobMetrics(meter: Meter, common: Attributes): OtlpJobM
     description: 'Open model: arrivals dropped at the in-flight cap (never delayed)',
     unit: '{request}',
   });
+  const bursts = meter.createCounter('droidcheck.bursts', {
+    description: 'Bursts judged (several customer messages before the answer: docs/bursts.md), warm-up excluded',
+    unit: '{burst}',
+  });
+  const burstFindings = meter.createCounter('droidcheck.burst.findings', {
+    description: 'Bursts judged with each finding: out_of_order, stale_last, cart_regressed, unanswered, declined',
+    unit: '{burst}',
+  });
+  let coverage: (() => CoverageShares) | undefined;
+  meter
+    .createObservableGauge('droidcheck.coverage', {
+      description:
+        "Coverage so far, by what: products (of the shop's catalogue asked about or in a cart), intents (of the policy's declared ones seen), rules (of the policy's rules decided on an answer)",
+      unit: '1',
+    })
+    .addCallback((o) => {
+      const c = coverage?.();
+      for (const what of ['products', 'intents', 'rules'] as const) {
+        const share = c?.[what];
+        if (share !== undefined) o.observe(share, { ...common, what });
+      }
+    });
+  meter
+    .createObservableGauge('droidcheck.coverage.funnel', {
+      description:
+        'Share of the conversations so far that reached each stage of a sale (product, cart, total, address, contact)',
+      unit: '1',
+    })
+    .addCallback((o) => {
+      for (const [stage, share] of Object.entries(coverage?.().funnel ?? {}))
+        if (share !== undefined) o.observe(share, { ...common, stage });
+    });
   let progress: Progress = { inFlight: 0, dropped: 0, targetRate: undefined };
   let droppedSeen = 0;
   let finished = 0;
@@ -139,6 +196,13 @@ export function createOtlpJobMetrics(meter: Meter, common: Attributes): OtlpJobM
       if (verdict !== 'none') results.add(1, { ...scenario, result: verdict.replace('-', '_') });
       for (const f of record.failures)
         if (f.matcher.startsWith('policy:')) violations.add(1, { ...common, rule: f.matcher.slice('policy:'.length) });
+      if (record.bursts) {
+        const counts = { total: 0, unanswered: 0, declined: 0, outOfOrder: 0, staleLast: 0, cartRegressed: 0 };
+        for (const burst of record.bursts) countBurst(counts, burst);
+        if (counts.total > 0) bursts.add(counts.total, common);
+        for (const [finding, field] of BURST_FINDINGS)
+          if (counts[field] > 0) burstFindings.add(counts[field], { ...common, finding });
+      }
       const steps = record.steps;
       if (!steps) {
         observe(latency.ack, record.ackMs, scenario);
@@ -159,6 +223,9 @@ export function createOtlpJobMetrics(meter: Meter, common: Attributes): OtlpJobM
     },
     watch(read) {
       webhooks = read;
+    },
+    watchCoverage(read) {
+      coverage = read;
     },
     finish(droppedTotal) {
       if (droppedTotal !== undefined && droppedTotal > droppedSeen) dropped.add(droppedTotal - droppedSeen, common);

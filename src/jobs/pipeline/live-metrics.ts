@@ -1,10 +1,11 @@
 /**
  * A job's live metrics (`--metrics-port`), fed from what the engine already
- * gives every job: a RecordSink (each ended request: outcome and verdict counters) and the
- * progress tick (in flight, dropped, intended rate, and references to the run's own HDR
- * histograms, read at scrape time). No hook in the request path. The receiver's counters (or
- * the stream's, `--deliveries`) are read at scrape time too. So what /metrics says at the end is
- * what the report says: the same records, the same histograms, the same receiver counters.
+ * gives every job: a RecordSink (each ended request: outcome and verdict counters, the findings
+ * of its bursts) and the progress tick (in flight, dropped, intended rate, and references to the
+ * run's own HDR histograms, read at scrape time). No hook in the request path. The receiver's
+ * counters (or the stream's, `--deliveries`) and the job's coverage shares are read at scrape
+ * time too. So what /metrics says at the end is what the report says: the same records, the same
+ * histograms, the same receiver counters, the same coverage recorder.
  *
  * prom-client is loaded only here, on demand (~80 ms a run without metrics does not pay).
  */
@@ -13,6 +14,8 @@ import type { ResolvedMetrics } from '../../config/index.js';
 import {
   histogramBuckets,
   LatencyRecorder,
+  zeroBurstCounts,
+  type CoverageShareFigures,
   type LatencySources,
   type LiveMetrics,
   type MetricsServer,
@@ -20,6 +23,7 @@ import {
 } from '../../metrics/index.js';
 import type { DeliverySource, WebhookCounters } from '../../receiver/index.js';
 import {
+  countBurst,
   verdictOf,
   type ProgressSnapshot,
   type RecordSink,
@@ -101,6 +105,8 @@ export interface JobMetrics {
   onTick(snapshot: ProgressSnapshot): void;
   /** Reads the receiver's (or the stream's) counters and clock skew at every scrape. */
   watch(receiver: DeliverySource): void;
+  /** Reads the job's coverage shares at every scrape (coverage/ CoverageRecorder.shares). */
+  watchCoverage(read: () => CoverageShareFigures): void;
   /** The job's final histograms (capacity: every rate combined) replace the live ones; `droidcheck_job_finished` 1. */
   finish(engine: JobTraffic | undefined): void;
   /** Serves `lingerMs` more (so the last scrape sees the final counts; `signal` cuts it short), then closes. */
@@ -145,6 +151,11 @@ export async function startJobMetrics(
           scenario: record.scenario,
           mode: record.mode,
         });
+        if (record.bursts) {
+          const counts = zeroBurstCounts();
+          for (const burst of record.bursts) countBurst(counts, burst);
+          metrics.observeBursts(counts);
+        }
       },
     },
     onTick(s) {
@@ -169,6 +180,9 @@ export async function startJobMetrics(
     watch(receiver) {
       metrics.watchWebhooks(() => webhookTotals(receiver));
       metrics.watchClockSkew(() => receiverSkews(receiver));
+    },
+    watchCoverage(read) {
+      metrics.watchCoverage(read);
     },
     finish(engine) {
       if (engine) {

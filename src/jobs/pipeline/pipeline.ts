@@ -423,6 +423,9 @@ async function runPipeline<C extends JobConfig>(
   });
   live?.watch(target.receiver);
   telemetry?.watch(() => webhookTotals(target.receiver));
+  // The coverage shares while the job runs, from the recorder its report's section comes from.
+  live?.watchCoverage(() => p.coverage.shares());
+  telemetry?.watchCoverage(() => p.coverage.shares());
   const budget = new ModelBudget(config.budget, telemetry?.modelCalls);
   announceModelCalls(spec, config, p, budget);
   // A grader for the suites' graded expectations, or for the red team's oracles when a judge model is named.
