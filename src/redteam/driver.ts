@@ -211,11 +211,64 @@ async function runAttempt(
 
 const outcomeOf = (d: OracleResult): AttemptOutcome => (d.undecided ? 'undecided' : d.success ? 'success' : 'resisted');
 
-const setupOf = (deps: RedteamDeps): GenerateSetup => ({
+const setupOf = (deps: Pick<RedteamDeps, 'products' | 'canaries' | 'policy'>): GenerateSetup => ({
   products: deps.products ?? [],
   canaries: deps.canaries ?? [],
   ...(deps.policy && { policy: deps.policy }),
 });
+
+/** Why `category` does not run with this set-up (no product, no judge model, no adaptive goal), or undefined. */
+function skipReason(
+  category: RedteamCategory,
+  setup: GenerateSetup,
+  using: { adaptive: boolean; judge: boolean },
+): string | undefined {
+  return (
+    category.unusable(setup) ??
+    (using.adaptive ? adaptiveUnusable(category, setup) : undefined) ??
+    (category.judge(setup) === 'always' && !using.judge
+      ? 'needs a judge model: pass --judge-model (see docs/llm.md)'
+      : undefined)
+  );
+}
+
+/** What a red team will be run with, as far as its model calls go: `RedteamDeps` without what runs them. */
+export interface RedteamPlan
+  extends Pick<RedteamDeps, 'categories' | 'attempts' | 'seed' | 'products' | 'canaries' | 'policy'> {
+  /** A judge model grades the judged categories. */
+  judge: boolean;
+  /** `--rephrase`: the model rewords each attempt's attack. */
+  rephrase: boolean;
+  /** `--strategy adaptive --turns N`. */
+  adaptive?: { turns: number } | undefined;
+}
+
+/**
+ * The model calls `executeRedteam` makes at most with `plan` (docs/llm.md, Budget), from the
+ * attempts it will generate (the same seeded ones) in the categories that will run: the judge's,
+ * one per judged attempt that has a rubric (a close call takes three votes: the caller's range);
+ * the attacker's, one rewording per attempt with `rephrase` (templates only), `turns` lines per
+ * attempt with `adaptive` (the attacker writes each turn; its turns are judged without a model).
+ * The model cache may answer some: then no call is made.
+ */
+export function plannedModelCalls(plan: RedteamPlan): { judge: number; attacker: number } {
+  const setup = setupOf(plan);
+  const adaptive = plan.adaptive !== undefined;
+  let judge = 0;
+  let attacker = 0;
+  for (const id of plan.categories ?? CATEGORY_IDS) {
+    const category = CATEGORIES.get(id)!;
+    if (skipReason(category, setup, { adaptive, judge: plan.judge }) !== undefined) continue;
+    const attempts = generateAttempts(category, plan.attempts, plan.seed, setup);
+    if (plan.adaptive) {
+      attacker += attempts.length * plan.adaptive.turns;
+      continue;
+    }
+    if (plan.rephrase) attacker += attempts.length;
+    if (plan.judge && category.judge(setup) !== 'never') judge += attempts.filter((a) => a.rubric !== undefined).length;
+  }
+  return { judge, attacker };
+}
 
 /** Runs the red team (see module docs). */
 export async function executeRedteam(deps: RedteamDeps): Promise<RedteamRun> {
@@ -228,10 +281,10 @@ export async function executeRedteam(deps: RedteamDeps): Promise<RedteamRun> {
     const run: CategoryRun = { id, description: category.description, results: [] };
     runs.push(run);
     const need = category.judge(setup);
-    const skip =
-      category.unusable(setup) ??
-      (deps.adaptive ? adaptiveUnusable(category, setup) : undefined) ??
-      (need === 'always' && !deps.judge ? 'needs a judge model: pass --judge-model (see docs/llm.md)' : undefined);
+    const skip = skipReason(category, setup, {
+      adaptive: deps.adaptive !== undefined,
+      judge: deps.judge !== undefined,
+    });
     if (skip) {
       run.skipped = skip;
       continue;

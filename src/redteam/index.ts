@@ -9,6 +9,7 @@ export { CATEGORIES, CATEGORY_IDS, isCategoryId, type CategoryId } from './regis
 export {
   executeRedteam,
   generateAttempts,
+  plannedModelCalls,
   type RedteamAsk,
   type RedteamDeps,
 } from './driver.js';

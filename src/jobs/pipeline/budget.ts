@@ -4,11 +4,13 @@
  * (llm/prices.ts), said on one line with whether it exceeds `--max-cost` / `--max-tokens`;
  * after, the spend the report shows (report/sections/budget.ts).
  *
- * The estimate counts, per planned request (scenario x mode x repeat): one judge call per `judge`
- * expectation (three on a close call: a range), one embedding call per `similar` expectation, and
- * `maxTurns` simulated customer lines; the cache may answer many of them (then no call is made).
- * Tokens per call are a typical call's (TYPICAL_TOKENS): the prompt's own length decides the
- * real figure, so the cost is said as "about".
+ * The plan's calls come from the job's spec (job-spec.ts `modelCalls`: the red team's, from its
+ * attempts x turns x calls per turn) or, for a job that grades the suites' expectations, from the
+ * suites (`suiteModelCalls`): per planned request (scenario x mode x repeat), one judge call per
+ * `judge` expectation (three on a close call: a range), one embedding call per `similar`
+ * expectation, and `maxTurns` simulated customer lines. The cache may answer many of them (then
+ * no call is made). Tokens per call are a typical call's (TYPICAL_TOKENS): the prompt's own length
+ * decides the real figure, so the cost is said as "about".
  */
 import type { BudgetSnapshot, ModelBudget, ModelRole, ResolvedLlmConfig, Spend } from '../../llm/index.js';
 import type { BudgetSection } from '../../report/index.js';
@@ -40,6 +42,13 @@ function graded(list: readonly Expectation[]): { judge: number; similar: number 
   return { judge, similar };
 }
 
+/** Calls of one role a plan makes at most, with the model they are made with (undefined: none named). */
+export interface PlannedModelCalls {
+  role: ModelRole;
+  model: string | undefined;
+  calls: number;
+}
+
 /** Model calls the plan makes at most, per role (the judge's: its lower bound, one vote each). */
 export interface ModelCallEstimate {
   calls: Record<ModelRole, number>;
@@ -52,14 +61,13 @@ export interface ModelCallEstimate {
   unpriced: string[];
 }
 
-/** The estimate of `suites`' plan (see module docs); undefined when it calls no model. */
-export function estimateModelCalls(
+/** The model calls of `suites`' plan (see module docs), per role, with the models `llm` names. */
+export function suiteModelCalls(
   suites: readonly Suite[],
   mode: ModeOverride | undefined,
   llm: ResolvedLlmConfig | undefined,
-  budget: ModelBudget,
-): ModelCallEstimate | undefined {
-  const calls: Record<ModelRole, number> = { judge: 0, embeddings: 0, simulator: 0, attacker: 0 };
+): PlannedModelCalls[] {
+  const calls = { judge: 0, embeddings: 0, simulator: 0 };
   for (const planned of planRequests(suites, mode)) {
     const s = planned.scenario;
     const lists = [s.expect, ...(s.steps ?? []).flatMap((step) => [step.expect, step.intentWebhook?.expect ?? []])];
@@ -70,29 +78,34 @@ export function estimateModelCalls(
     }
     if (s.simulate) calls.simulator += s.simulate.maxTurns - (s.simulate.opening !== undefined ? 1 : 0);
   }
-  const total = calls.judge + calls.embeddings + calls.simulator;
-  if (total === 0) return undefined;
-  const models: Record<ModelRole, string | undefined> = {
-    judge: llm?.judgeModel,
-    embeddings: llm?.embeddingModel,
-    simulator: llm?.simulatorModel ?? llm?.judgeModel,
-    attacker: llm?.simulatorModel ?? llm?.judgeModel,
-  };
+  return [
+    { role: 'judge', model: llm?.judgeModel, calls: calls.judge },
+    { role: 'embeddings', model: llm?.embeddingModel, calls: calls.embeddings },
+    { role: 'simulator', model: llm?.simulatorModel ?? llm?.judgeModel, calls: calls.simulator },
+  ];
+}
+
+/** The estimate of `planned` at `budget`'s prices (see module docs); undefined when it calls no model. */
+export function estimateModelCalls(
+  planned: readonly PlannedModelCalls[],
+  budget: ModelBudget,
+): ModelCallEstimate | undefined {
+  const calls: Record<ModelRole, number> = { judge: 0, embeddings: 0, simulator: 0, attacker: 0 };
   let tokens = 0;
   let cost: number | undefined = 0;
   const unpriced: string[] = [];
-  for (const role of Object.keys(calls) as ModelRole[]) {
-    const n = calls[role];
+  for (const { role, model, calls: n } of planned) {
     if (n === 0) continue;
+    calls[role] += n;
     const t = TYPICAL_TOKENS[role];
     tokens += n * (t.input + t.output);
-    const model = models[role];
     const price = model === undefined ? undefined : budget.priceOf(model);
     if (!price) {
       if (model !== undefined && !unpriced.includes(model)) unpriced.push(model);
       cost = undefined;
     } else if (cost !== undefined) cost += (n * (t.input * price.inputPerMTok + t.output * price.outputPerMTok)) / 1e6;
   }
+  if (Object.values(calls).every((n) => n === 0)) return undefined;
   return { calls, judgeCallsAtMost: calls.judge * 3, tokens, costUsd: cost, unpriced };
 }
 

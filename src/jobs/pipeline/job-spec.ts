@@ -24,6 +24,7 @@ import {
   type Shard,
 } from '../../runner/index.js';
 import type { Suite } from '../../scenario/index.js';
+import type { PlannedModelCalls } from './budget.js';
 import type { Target, TargetOptions } from './target.js';
 
 /**
@@ -162,6 +163,12 @@ export interface JobSpec<C extends JobConfig = JobConfig> {
   /** What results.ndjson keeps of the answers: every one (run), or (default) those of failed requests (a load's would fill the disk). */
   ndjsonAnswers?: 'all' | 'failed';
   target?: TargetOptions;
+  /**
+   * The model calls its plan makes at most, per role and model, for the estimate printed before
+   * sending (budget.ts; docs/llm.md, Budget). Default: a job that grades the suites'
+   * expectations (`judges.grader: 'expectations'`) counts its suites' graded checks; others, none.
+   */
+  modelCalls?(config: C, prepared: { policy: Policy | undefined }): PlannedModelCalls[];
   send(ctx: JobContext<C>): Promise<JobOutput>;
 }
 

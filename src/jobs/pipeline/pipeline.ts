@@ -24,7 +24,7 @@
  */
 import { systemClock } from '../../clock.js';
 import { EXIT, SetupError, UsageError } from '../../errors.js';
-import { budgetReport, estimateLine, estimateModelCalls } from './budget.js';
+import { budgetReport, estimateLine, estimateModelCalls, suiteModelCalls } from './budget.js';
 import { jobSecrets } from './job-secrets.js';
 import { createRedactor, redactValue } from '../../redact.js';
 import {
@@ -314,8 +314,10 @@ function jobContext<C extends JobConfig>(
 
 /**
  * Before sending: the estimate of the model calls the plan makes and what they cost (budget.ts),
- * one line; a `--max-cost` without a price for a model the plan calls is the user's to fix
- * (UsageError, exit 2): a budget in dollars cannot be kept on calls of unknown cost.
+ * one line: the spec's own plan (`modelCalls`: the red team's attempts), else the suites' graded
+ * expectations of a job that grades them. A `--max-cost` without a price for a model the plan
+ * calls is the user's to fix (UsageError, exit 2): a budget in dollars cannot be kept on calls of
+ * unknown cost.
  */
 function announceModelCalls<C extends JobConfig>(
   spec: JobSpec<C>,
@@ -323,8 +325,10 @@ function announceModelCalls<C extends JobConfig>(
   p: Prepared<C>,
   budget: ModelBudget,
 ): void {
-  if (spec.judges.grader !== 'expectations') return;
-  const estimate = estimateModelCalls(p.suites, config.mode, config.llm, budget);
+  const planned =
+    spec.modelCalls?.(config, { policy: p.shop }) ??
+    (spec.judges.grader === 'expectations' ? suiteModelCalls(p.suites, config.mode, config.llm) : undefined);
+  const estimate = planned && estimateModelCalls(planned, budget);
   if (!estimate) return;
   if (config.budget.maxCostUsd !== undefined && estimate.unpriced.length > 0)
     throw new UsageError(

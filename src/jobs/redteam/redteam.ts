@@ -35,7 +35,13 @@ import {
 } from '../../llm/index.js';
 import { LatencyRecorder } from '../../metrics/index.js';
 import type { Policy } from '../../policy/index.js';
-import { buildRedteamSection, executeRedteam, type CategoryId, type RedteamAsk } from '../../redteam/index.js';
+import {
+  buildRedteamSection,
+  executeRedteam,
+  plannedModelCalls,
+  type CategoryId,
+  type RedteamAsk,
+} from '../../redteam/index.js';
 import { ContractNotes, executeRequest, SetupBreaker, Tally, type RequestRecord } from '../../runner/index.js';
 import type { Scenario } from '../../scenario/index.js';
 import {
@@ -46,6 +52,7 @@ import {
   type JobSpec,
   type JobResult,
 } from '../pipeline/job-spec.js';
+import type { PlannedModelCalls } from '../pipeline/budget.js';
 import { runJob } from '../pipeline/pipeline.js';
 import { emulatorShop } from '../pipeline/shop.js';
 
@@ -145,6 +152,32 @@ function attackerOf(
   return createAttacker({ provider: budget.meter(models.provider, 'attacker'), model, cache: models.cache });
 }
 
+/**
+ * The model calls the attacks make at most (redteam/ plannedModelCalls: attempts x turns x calls
+ * per turn), with the models that make them: the judge model grades and, with `--rephrase`,
+ * rewords (as the attacker); `--strategy adaptive`'s attacker is the chat model.
+ */
+function redteamModelCalls(config: RedteamConfig, source: RedteamSource): PlannedModelCalls[] {
+  const { categories, attempts, seed, rephrase, strategy, turns } = config.redteam;
+  const judgeModel = config.llm?.judgeModel;
+  const adaptive = strategy === 'adaptive' && config.llm?.simulatorModel !== undefined;
+  const planned = plannedModelCalls({
+    ...(categories.length > 0 && { categories }),
+    attempts,
+    seed,
+    products: source.products,
+    canaries: source.canaries,
+    ...(source.policy && { policy: source.policy }),
+    judge: judgeModel !== undefined,
+    rephrase: rephrase && judgeModel !== undefined,
+    ...(adaptive && { adaptive: { turns } }),
+  });
+  return [
+    { role: 'judge', model: judgeModel, calls: planned.judge },
+    { role: 'attacker', model: adaptive ? config.llm?.simulatorModel : judgeModel, calls: planned.attacker },
+  ];
+}
+
 /** The report's settings: the target's and the attacks' (no scenario selection: the red team reads no suite). */
 function redteamSettings(config: RedteamConfig, source: RedteamSource): Record<string, unknown> {
   const {
@@ -226,6 +259,7 @@ function redteamSpec(config: RedteamConfig): JobSpec<RedteamConfig> {
     judges: { defaultThresholds: false, grader: 'oracles' },
     settings: (c, { policy }) => redteamSettings(c, sourceOf(c, policy)),
     target: { weaknesses },
+    modelCalls: (c, { policy }) => redteamModelCalls(c, sourceOf(c, policy)),
     send: (ctx) => attack(ctx, categories.length > 0 ? categories : undefined, weaknesses),
   };
 }
