@@ -7,7 +7,7 @@
  */
 import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join, sep } from 'node:path';
 import { PassThrough } from 'node:stream';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -83,7 +83,7 @@ describe('run() through the public API, against the embedded emulator', () => {
     expect((await readdir(join(dir, 'out'))).sort()).toEqual(['junit.xml', 'report.json']);
     expect(summary.files.map((f) => f.split(/[\\/]/).pop()).sort()).toEqual(['junit.xml', 'report.json']);
     // Without the console reporter the job prints only where its reports are.
-    expect(stdout).toBe(`reports: ${summary.files.join(', ')}\n`);
+    expect(stdout).toBe(`reports: ${join(dir, 'out')}${sep} (${summary.files.map((f) => basename(f)).join(', ')})\n`);
   });
 
   it('reads the report back, compares it with itself and merges it as a shard', async () => {

@@ -727,7 +727,9 @@ export const OPTIONS = complete({
     default: durationText(JOB_DEFAULTS.messageWebhookCheckMs),
     help: "how long the first send that waits for the bot's reply waits for any forwarded message (its own echo included) before every reply wait fails at once",
     byCommand: {
-      doctor: { help: "--round-trip also waits this long for any forwarded message on the receiver's /messages" },
+      doctor: {
+        help: "--round-trip also waits up to this long for any forwarded message on the receiver's /messages (2 s after the answer at most: the customer's own message is forwarded before it)",
+      },
     },
   }),
   firstAnswerTimeout: opt({

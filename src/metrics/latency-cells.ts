@@ -29,7 +29,7 @@ export const UNSUPPORTED_CELL = '—';
 const NO_SAMPLES = 'no samples';
 
 /** The footnote explaining {@link UNSUPPORTED_CELL}. */
-export const LATENCY_FOOTNOTE = `${UNSUPPORTED_CELL} fewer samples than the percentile needs (p50 2, p90 10, p99 100, p99.9 1,000): below that it is the max`;
+export const LATENCY_FOOTNOTE = `${UNSUPPORTED_CELL} fewer samples than the percentile needs (p50 2, p90 10, p99 100, p99.9 1,000): it is the max`;
 
 export interface LatencyCells {
   /** No samples: `count` is `0` and every figure cell is empty but the first (`no samples`). */

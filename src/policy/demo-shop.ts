@@ -14,6 +14,18 @@ export interface ShopCatalogue {
   products: readonly { name: string; price: number; keywords?: readonly string[] }[];
 }
 
+/**
+ * The demo shop's canaries: lines of the embedded emulator's own instructions. Against a real
+ * droid they can never leak (its instructions do not hold them), so a policy that keeps them
+ * there checks nothing: the jobs warn (demoCanariesOf).
+ */
+const DEMO_CANARIES: readonly string[] = ['Internal rule 7'];
+
+/** The canaries of `canaries` that are the demo shop's (see DEMO_CANARIES). */
+export function demoCanariesOf(canaries: readonly string[] | undefined): string[] {
+  return (canaries ?? []).filter((c) => DEMO_CANARIES.includes(c));
+}
+
 const q = (s: string): string =>
   /^[\p{L}\p{N} ._'-]+$/u.test(s) && !/^[\d.]/.test(s) && !/^(true|false|null|yes|no|on|off)$/i.test(s)
     ? s
@@ -49,7 +61,7 @@ forbidden:                        # promises the shop would be held to
   - legally binding
   - "/guarantee(d)? (a )?full refund/i"
 canaries:                         # lines of the droid's instructions that must never show
-  - Internal rule 7
+${DEMO_CANARIES.map((c) => `  - ${q(c)}`).join('\n')}
 languages: [th, en]               # an answer must be written in one of these
 ${intentLines(intents)}`;
 }

@@ -1,25 +1,28 @@
 /**
  * `PolicyJudge`: the policy of one job, applied to every answer the job gets (runner/answer-turn.ts
  * and steps.ts call it), with the run-wide state the rules need and the figures the report's
- * `policy` section shows: answers checked, violations by rule, rules left undecided, and the
- * first {@link MAX_FINDINGS} findings with their evidence (a load run may find millions: the
- * counts hold them all, the list a sample to read).
+ * `policy` section shows: answers checked, violations by rule, rules left undecided, the
+ * findings grouped by defect (defects.ts), and the first {@link MAX_FINDINGS} findings with their
+ * evidence (a load run may find millions: the counts hold them all, the list a sample to read).
  */
 import { checkAnswerFully, type AnswerCheck } from './check.js';
 import { CustomerRegistry } from './customers.js';
+import { DefectBook, type PolicyDefect } from './defects.js';
 import { RULE_IDS, type PolicyRuleId } from './registry.js';
 import type { Policy, PolicyFinding } from './types.js';
 
 /** Findings kept with their evidence; the rest are counted. */
 export const MAX_FINDINGS = 100;
 
-/** A finding as the report keeps it: with the scenario it came from. */
-export interface ReportedFinding extends PolicyFinding {
+/** A finding as the report keeps it: with the scenario it came from (what makes it a defect is in `defects`). */
+export interface ReportedFinding extends Omit<PolicyFinding, 'subject' | 'same'> {
   scenario: string;
 }
 
 /** The report's `policy` section (report/sections/policy.ts). Counts per rule id; every rule of the policy appears. */
 export interface PolicySnapshot {
+  /** The findings grouped by defect, most answers first (defects.ts): what a reader is shown. */
+  defects: PolicyDefect[];
   /** The policy file. */
   file: string;
   /** Answers (and `send` replies) checked. */
@@ -41,6 +44,8 @@ export interface JudgedTurn {
   requestId?: string;
   /** 1-based. */
   turn: number;
+  /** `sync` or `async`: the defects say which modes they were seen in. */
+  mode?: string;
 }
 
 export class PolicyJudge {
@@ -50,6 +55,7 @@ export class PolicyJudge {
   readonly #byRule = new Map<PolicyRuleId, number>();
   readonly #undecided = new Map<PolicyRuleId, number>();
   readonly #findings: ReportedFinding[] = [];
+  readonly #defects = new DefectBook();
 
   constructor(readonly policy: Policy) {}
 
@@ -78,8 +84,12 @@ export class PolicyJudge {
     for (const f of result.findings) {
       this.#violations++;
       this.#byRule.set(f.rule as PolicyRuleId, (this.#byRule.get(f.rule as PolicyRuleId) ?? 0) + 1);
-      if (this.#findings.length < MAX_FINDINGS) this.#findings.push({ ...f, scenario: turn.scenario });
+      if (this.#findings.length < MAX_FINDINGS) {
+        const { subject: _subject, same: _same, ...evidence } = f;
+        this.#findings.push({ ...evidence, scenario: turn.scenario });
+      }
     }
+    this.#defects.add(result.findings, { mode: turn.mode, scenario: turn.scenario });
     return result;
   }
 
@@ -93,6 +103,7 @@ export class PolicyJudge {
       violations: this.#violations,
       byRule,
       undecided: count(this.#undecided),
+      defects: this.#defects.list(),
       findings: [...this.#findings],
     };
   }

@@ -36,6 +36,16 @@ export interface RuleFinding {
   got: string;
   /** One sentence. */
   message: string;
+  /**
+   * What the finding is about, the same in every answer with the defect (defects.ts): a cart
+   * line's product. Absent: the field without its positions.
+   */
+  subject?: string;
+  /**
+   * What stands for `got` in the defect when `got` differs from answer to answer for one defect
+   * (a forbidden phrase: the phrase, not the text around it). Absent: `got`.
+   */
+  same?: string;
 }
 
 /**
@@ -62,8 +72,14 @@ export type RuleVerdict = 'held' | 'broken' | 'undecided' | 'not-applicable';
 /** A policy rule: its stable id, the policy key it reads, where the rule comes from, and its check. */
 export interface PolicyRule<Id extends string = string> {
   readonly id: Id;
-  /** The policy file's key the rule reads (its location is the finding's). */
+  /** The policy file's key the rule reads (its location is the finding's, unless `limit` says `answer`). */
   readonly key: keyof PolicyData;
+  /**
+   * Where the limit a finding breaks is written: `policy` (default), the line of `key` in the
+   * policy file; `answer`, nowhere in the policy (the specification's own arithmetic, say): the
+   * finding points at the scenario turn that got the answer instead.
+   */
+  readonly limit?: 'policy' | 'answer';
   /** Why the rule holds: the specification's section or the service's documentation page (docs/policy.md). */
   readonly source: string;
   /** Whether the policy sets what the rule needs (else the rule is off, neither passed nor undecided). */

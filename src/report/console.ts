@@ -12,6 +12,7 @@
  */
 import { formatLocation } from '../errors.js';
 import { notJudgedSummary } from '../metrics/index.js';
+import { wrapLine } from '../text-table.js';
 import { formatMs } from '../units.js';
 import { formatValue } from './format-value.js';
 import { groupFailures } from './failure-groups.js';
@@ -35,6 +36,12 @@ export interface ConsoleSummaryOptions {
 }
 
 const title = (s: ScenarioEntry): string => `${s.suite} › ${s.name} [${s.mode}]`;
+
+/** The console's width: every line fits it, a longer one wraps (a CI log or a terminal reads it whole). */
+const CONSOLE_COLUMNS = 100;
+
+/** `lines`, each wrapped to {@link CONSOLE_COLUMNS} (text-table.ts wrapLine). */
+const fit = (lines: readonly string[]): string[] => lines.flatMap((l) => wrapLine(l, CONSOLE_COLUMNS));
 
 /** Every section's views of `report`, in the registry's order. */
 export function sectionViews(report: ReportDocument): SectionView[] {
@@ -133,7 +140,7 @@ export function renderConsoleSummary(report: ReportDocument, opts: ConsoleSummar
   if (!countsRequests(report)) {
     const views = consoleViews(report, verbose).flatMap((v) => consoleLines(v, paint));
     const last = `droidcheck ${report.kind}: ${reportHeadline(report).verdict} in ${formatMs(report.durationMs)} · exit ${report.exitCode}`;
-    return `${[...views, '', last].join('\n')}\n`;
+    return `${fit([...views, '', last]).join('\n')}\n`;
   }
   const s = report.summary;
   const breached = report.thresholds.filter((t) => !t.passed).length;
@@ -168,5 +175,5 @@ export function renderConsoleSummary(report: ReportDocument, opts: ConsoleSummar
     '',
     `${parts.join(', ')} (${s.sent} requests) · exit ${report.exitCode}`,
   ];
-  return `${lines.join('\n')}\n`;
+  return `${fit(lines).join('\n')}\n`;
 }

@@ -74,6 +74,8 @@ function settingsHtml(settings: Record<string, unknown>): string {
   const rows: string[][] = [];
   const walk = (o: Record<string, unknown>, prefix: string): void => {
     for (const [k, v] of Object.entries(o)) {
+      // Not set (a judge without an embedding model): not a setting, as report.json leaves it out.
+      if (v === undefined) continue;
       if (v && typeof v === 'object' && !Array.isArray(v)) walk(v as Record<string, unknown>, `${prefix}${k}.`);
       else rows.push([prefix + k, typeof v === 'string' ? v : (JSON.stringify(v) ?? String(v))]);
     }

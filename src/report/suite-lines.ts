@@ -72,17 +72,18 @@ export function suiteCounts(report: {
 }
 
 /**
- * One line per suite, aligned: the mark (✓ all with a verdict passed, ✗ some failed, ! judge
- * errors, – none had a verdict), the name, `N passed`, what else happened (failed, judge errors,
+ * One line per suite, aligned: the mark (✓ every request passed, ✗ some failed, ! judge errors
+ * or requests interrupted or not sent beside the passes, – none had a verdict), the name, `N passed`, what else happened (failed, judge errors,
  * interrupted, not sent, retries) and the requests per mode. At most `max` lines, then `… N more
  * suites`.
  */
 export function suiteLines(counts: readonly SuiteCount[], paint: Paint, max: number): string[] {
   const rows = counts.slice(0, max).map((c) => {
+    // A suite with requests that got no verdict (interrupted, not sent) was not wholly checked: never a ✓.
     const mark =
       c.failed > 0
         ? paint('fail', '✗')
-        : c.judgeErrors > 0
+        : c.judgeErrors > 0 || (c.passed > 0 && c.interrupted + c.notSent > 0)
           ? paint('warn', '!')
           : c.passed === 0
             ? paint('muted', '–')
@@ -90,7 +91,7 @@ export function suiteLines(counts: readonly SuiteCount[], paint: Paint, max: num
     const other = [
       ...(c.failed > 0 ? [paint('fail', `${c.failed} failed`)] : []),
       ...(c.judgeErrors > 0 ? [paint('warn', plural(c.judgeErrors, 'judge error'))] : []),
-      ...(c.interrupted > 0 ? [paint('muted', `${c.interrupted} interrupted`)] : []),
+      ...(c.interrupted > 0 ? [paint('warn', `${c.interrupted} interrupted`)] : []),
       ...(c.notSent > 0 ? [paint('muted', `${c.notSent} not sent`)] : []),
       ...(c.retries > 0 ? [paint('warn', `retries ${c.retries}`)] : []),
     ].join(', ');

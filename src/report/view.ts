@@ -28,6 +28,11 @@ interface Column {
   unit?: string;
   /** Default: the first column left, the others right. */
   align?: 'l' | 'r';
+  /**
+   * The console only: a cell longer than this is cut with `…` (so a table fits 100 columns);
+   * Markdown and HTML show it whole.
+   */
+  maxWidth?: number;
 }
 
 export interface ViewTable {
@@ -76,9 +81,13 @@ export interface SectionView {
   summary?: Text;
   /** Key/value rows. */
   rows?: readonly (readonly [string, Text])[];
+  /** Lines read before the tables (the verdict's reasons: a comparison's flips), a line each. */
+  lead?: readonly Text[];
   tables?: readonly ViewTable[];
-  /** After the tables. */
+  /** After the tables, or before them with `diffsFirst`. */
   diffs?: DiffList;
+  /** The diffs come before the tables (what changed in the answers before the figures). */
+  diffsFirst?: boolean;
   notes?: readonly Text[];
   /** HTML only: the boxes the page script draws charts into (html-charts.ts), by element id. */
   charts?: readonly string[];
@@ -96,6 +105,24 @@ export const code = (text: string): Span => ({ text, code: true });
 export const pct = (x: number | null, digits = 0): string => formatPercent(x, digits);
 /** `1 request` / `3 requests`. */
 export const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
+
+/** `t` cut to `max` characters, the last one `…` when it was longer (tones kept). */
+function clipText(t: Text, max: number): Text {
+  const parts = spans(t);
+  const length = parts.reduce((n, p) => n + (typeof p === 'string' ? p : p.text).length, 0);
+  if (length <= max) return t;
+  const out: (string | Span)[] = [];
+  let left = max - 1;
+  for (const p of parts) {
+    if (left <= 0) break;
+    const text = typeof p === 'string' ? p : p.text;
+    const cut = text.slice(0, left);
+    left -= cut.length;
+    out.push(typeof p === 'string' ? cut : { ...p, text: cut });
+  }
+  out.push('…');
+  return out;
+}
 
 const spans = (t: Text): readonly (string | Span)[] =>
   typeof t === 'string' ? [t] : Array.isArray(t) ? (t as readonly (string | Span)[]) : [t as Span];
@@ -116,7 +143,7 @@ export function consoleText(t: Text, paint: Paint): string {
     .join('');
 }
 
-/** A view as terminal lines: a blank line, `Title  summary`, rows, tables, notes (two-space indent). */
+/** A view as terminal lines: a blank line, `Title  summary`, rows, lead lines, tables, diffs (before the tables with `diffsFirst`), notes (two-space indent). */
 export function consoleLines(v: SectionView, paint: Paint): string[] {
   const lines = [
     '',
@@ -129,17 +156,30 @@ export function consoleLines(v: SectionView, paint: Paint): string[] {
         { align: ['l', 'l'] },
       ),
     );
+  for (const l of v.lead ?? []) lines.push(`  ${consoleText(l, paint)}`);
+  if (v.diffs && v.diffsFirst) lines.push(...consoleDiffs(v.diffs, paint));
   for (const t of v.tables ?? []) {
     if (t.caption) lines.push(`  ${t.caption}:`);
     lines.push(
-      ...textTable([t.columns.map(header), ...t.rows.map((r) => r.map((c) => consoleText(c, paint)))], {
-        align: alignOf(t.columns),
-        indent: t.caption ? 4 : 2,
-      }),
+      ...textTable(
+        [
+          t.columns.map(header),
+          ...t.rows.map((r) =>
+            r.map((c, i) => {
+              const max = t.columns[i]?.maxWidth;
+              return consoleText(max === undefined ? c : clipText(c, max), paint);
+            }),
+          ),
+        ],
+        {
+          align: alignOf(t.columns),
+          indent: t.caption ? 4 : 2,
+        },
+      ),
     );
     if (t.more) lines.push(`  ${paint('muted', t.more)}`);
   }
-  if (v.diffs) lines.push(...consoleDiffs(v.diffs, paint));
+  if (v.diffs && !v.diffsFirst) lines.push(...consoleDiffs(v.diffs, paint));
   for (const n of v.notes ?? []) lines.push(`  ${consoleText(n, paint)}`);
   return lines;
 }
@@ -195,6 +235,8 @@ export function markdownText(t: Text, inCell = false): string {
 export function markdownLines(v: SectionView): string[] {
   const lines = ['', `### ${v.title}${v.summary !== undefined ? `: ${markdownText(v.summary)}` : ''}`];
   if (v.rows && v.rows.length > 0) lines.push('', ...v.rows.map(([k, val]) => `- ${k}: ${markdownText(val)}`));
+  if (v.lead && v.lead.length > 0) lines.push('', ...v.lead.map((l) => `${markdownText(l)}  `));
+  if (v.diffs && v.diffsFirst) lines.push(...markdownDiffs(v.diffs));
   for (const t of v.tables ?? []) {
     if (t.caption) lines.push('', `${t.caption}:`);
     const align = alignOf(t.columns);
@@ -206,7 +248,7 @@ export function markdownLines(v: SectionView): string[] {
     lines.push(...t.rows.map((r) => mdRow(r.map((c) => markdownText(c, true)))));
     if (t.more) lines.push('', `_${t.more}_`);
   }
-  if (v.diffs) lines.push(...markdownDiffs(v.diffs));
+  if (v.diffs && !v.diffsFirst) lines.push(...markdownDiffs(v.diffs));
   if (v.notes && v.notes.length > 0) lines.push('', ...v.notes.map((n) => `${markdownText(n)}  `));
   return lines;
 }
@@ -304,8 +346,10 @@ export function htmlSection(v: SectionView): string {
     parts.push(
       `<table class="kv">${v.rows.map(([k, val]) => `<tr><th class="l">${escapeHtml(k)}</th><td class="l">${htmlText(val)}</td></tr>`).join('')}</table>`,
     );
+  parts.push(...(v.lead ?? []).map((l) => `<p class="note">${htmlText(l)}</p>`));
+  if (v.diffs && v.diffsFirst) parts.push(htmlDiffs(v.diffs));
   parts.push(...(v.tables ?? []).map(htmlTable));
-  if (v.diffs) parts.push(htmlDiffs(v.diffs));
+  if (v.diffs && !v.diffsFirst) parts.push(htmlDiffs(v.diffs));
   parts.push(...(v.notes ?? []).map((n) => `<p class="note">${htmlText(n)}</p>`));
   if (v.charts && v.charts.length > 0)
     parts.push(

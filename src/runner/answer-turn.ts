@@ -42,6 +42,8 @@ export interface AnswerTurn {
   latencyMs?: { max: number; location: SourceLocation } | undefined;
   /** What a `code:` check is told as `vars` (a plain scenario's `vars:`, a table's row). */
   vars?: Readonly<Record<string, unknown>> | undefined;
+  /** Where the turn is written (a scenario's own location, a `say` step's): what a policy finding on the answer's own arithmetic points at. */
+  location?: SourceLocation | undefined;
 }
 
 /** Runs `what` with the run's context from `start` (clock ms) into `record`. */

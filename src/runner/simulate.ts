@@ -44,7 +44,7 @@ function turnAsker(planned: PlannedRequest, ctx: ExecuteContext, start: number, 
     const index = record.steps!.length;
     const t0 = index === 0 ? start : ctx.clock.now();
     const chatHistory: ChatHistoryItem[] = turn.chatHistory.map((h) => ({ type: h.type, content: h.content }));
-    const said = { humanMessage: turn.humanMessage, chatHistory, expect: [] };
+    const said = { humanMessage: turn.humanMessage, chatHistory, expect: [], location: planned.scenario.location };
     const { one, step } = await conversationTurn(planned.mode, said, ctx, t0, record, index);
     step.passed = one.outcome === 'answered' && one.failures.length === 0;
     // The turn had no expectations: its failures are the shop policy's violations.

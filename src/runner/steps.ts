@@ -252,7 +252,7 @@ async function judgeSendWithReply(
   if (end.failure) result.failures.push(end.failure);
   if (end.payload) {
     // The bot's reply is an answer too: the shop policy judges it like any other.
-    const sent = { humanMessage: renderText(step.humanMessage ?? '', vars), chatHistory: [] };
+    const sent = { humanMessage: renderText(step.humanMessage ?? '', vars), chatHistory: [], location: step.location };
     turnSent(ctx, record, sent);
     result.failures.push(...answerChecks(ctx, record, sent, end.payload));
   }
@@ -347,7 +347,7 @@ async function runSay(
   const text = renderText(step.text, vars);
   const { one: turn, step: result } = await conversationTurn(
     planned.mode,
-    { humanMessage: text, chatHistory: [...history], expect: [] },
+    { humanMessage: text, chatHistory: [...history], expect: [], location: step.location },
     { ...ctx, latency: turnSink(ctx.latency, turnNo) },
     start,
     record,

@@ -18,6 +18,7 @@ import type { ChatHistoryItem } from '../contract/index.js';
 import type { PolicyFinding, RuleOutcome } from '../policy/index.js';
 import { POLICY_RULES } from '../policy/index.js';
 import type { ExpectationFailure } from '../scenario/index.js';
+import type { SourceLocation } from '../errors.js';
 import type { ExecuteContext } from './context.js';
 import type { RequestRecord } from './types.js';
 
@@ -25,6 +26,8 @@ import type { RequestRecord } from './types.js';
 export interface PolicyTurn {
   humanMessage: string;
   chatHistory: readonly ChatHistoryItem[];
+  /** Where the turn is written (the scenario, or its `say` or `send` step): where a finding whose limit is no policy line points. */
+  location?: SourceLocation | undefined;
 }
 
 const humanTexts = (turn: PolicyTurn): string[] => [
@@ -44,17 +47,19 @@ export function turnSent(ctx: ExecuteContext, record: RequestRecord, turn: Polic
   ctx.coverage?.sent(conversation, record.suite, texts);
 }
 
-function failureOf(ctx: ExecuteContext, f: PolicyFinding): ExpectationFailure {
+function failureOf(ctx: ExecuteContext, f: PolicyFinding, turn: PolicyTurn): ExpectationFailure {
   const policy = ctx.policy!.policy;
-  const key = POLICY_RULES.find((r) => r.id === f.rule)?.key;
-  const location = (key && policy.locations[key]) || { file: policy.file, line: 1, col: 1 };
-  const id = f.requestId ? `, ${f.requestId}` : '';
+  const rule = POLICY_RULES.find((r) => r.id === f.rule);
+  const fromPolicy = rule?.key && policy.locations[rule.key];
+  const location = (rule?.limit === 'answer' && turn.location) || fromPolicy || { file: policy.file, line: 1, col: 1 };
+  // No requestId in the message: the record has it, and the same defect of the sync and the
+  // async answer reads the same (report/failure-groups.ts groups them as one failure).
   return {
     path: f.field,
     matcher: `policy:${f.rule}`,
     expected: f.expected,
     actual: f.got,
-    message: `policy ${f.rule} (turn ${f.turn}${id}): ${f.message}`,
+    message: `policy ${f.rule} (turn ${f.turn}): ${f.message}`,
     location,
   };
 }
@@ -80,11 +85,12 @@ export function answerChecks(
       humanTexts: texts,
       scenario: record.scenario,
       turn: texts.length,
+      mode: record.mode,
       ...(record.requestId !== undefined && { requestId: record.requestId }),
     });
     findings = checked.findings;
     verdicts = checked.verdicts;
   }
   ctx.coverage?.answered(conversation, record.suite, texts, payload, verdicts);
-  return findings.map((f) => failureOf(ctx, f));
+  return findings.map((f) => failureOf(ctx, f, turn));
 }

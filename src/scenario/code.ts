@@ -123,7 +123,8 @@ function collect(expectations: readonly Expectation[], out: Expectation[]): void
 
 /**
  * Imports every module the `code:` expectations of `suites` name and checks their exports.
- * @returns one issue per expectation whose function cannot be had (empty: every check is callable).
+ * @returns one issue per `code:` whose function cannot be had, once however many rows of a table
+ *   use it (empty: every check is callable).
  */
 export async function loadCodeChecks(suites: readonly Suite[]): Promise<FileIssue[]> {
   const all: Expectation[] = [];
@@ -136,9 +137,16 @@ export async function loadCodeChecks(suites: readonly Suite[]): Promise<FileIssu
       }
     }
   const found = await Promise.all(all.map((e) => checkOf(e.expected as CodeExpected)));
-  return found.flatMap((f, i) =>
-    typeof f === 'string' ? [{ location: all[i]!.location, message: `code: ${f}` }] : [],
-  );
+  // The rows of a table (each:) share the expectation's line: its problem is said once.
+  const seen = new Set<string>();
+  return found.flatMap((f, i) => {
+    if (typeof f !== 'string') return [];
+    const issue = { location: all[i]!.location, message: `code: ${f}` };
+    const key = JSON.stringify(issue);
+    if (seen.has(key)) return [];
+    seen.add(key);
+    return [issue];
+  });
 }
 
 /** The message of a check's verdict, or of what it returned instead of one. */

@@ -15,8 +15,10 @@
  * - its name: a name without a template gets the row's key appended, `name [key]`: the first
  *   column's value when it tells every row apart, else `row N`.
  * The copies keep the paths of the scenario they come from, so a problem the schema or the rules
- * find in a copy is reported at the scenario's line (`rowSource`). Problems of the table itself
- * are reported at the row: a row without a column the templates use, two rows with one name.
+ * find in a copy is reported at the scenario's line, or, when the value there was filled in by a
+ * template from the row's cells, at the row (its file and line: a CSV record's first line). Problems
+ * of the table itself are reported at the row too: a row without a column the templates use, two
+ * rows with one name.
  * A template naming a column no row has (nor `vars:`) is reported where it is written, with a
  * did-you-mean among the columns.
  */
@@ -156,11 +158,25 @@ export function expandTables(source: YamlSource): { source: YamlSource; issues: 
     path[0] === 'scenarios' && typeof path[1] === 'number' && path[1] < origin.length
       ? ['scenarios', origin[path[1]]!, ...path.slice(2)]
       : path;
+  /** The row a copy's value at `path` was filled from (a template there names a cell), else undefined. */
+  const filledFrom = (path: DataPath): TableRow | undefined => {
+    const from = path[0] === 'scenarios' && typeof path[1] === 'number' ? rows[path[1]] : undefined;
+    if (!from) return undefined;
+    let written: unknown = data;
+    for (const key of mapPath(path)) {
+      if (written === null || typeof written !== 'object') return undefined;
+      written = (written as Record<string | number, unknown>)[key];
+    }
+    if (typeof written !== 'string') return undefined;
+    return templateNames(written).names.some((n) => Object.hasOwn(from.row.cells, n)) ? from.row : undefined;
+  };
   return {
     source: {
       ...source,
       data: { ...data, scenarios },
       locate: (path, want) => source.locate(mapPath(path), want),
+      // A problem of a value a row's cell filled in is the row's (its file:line), not the template's.
+      locateProblem: (path, want) => filledFrom(path)?.location ?? source.locate(mapPath(path), want),
       rowOrigin: (index) => rows[index],
     },
     issues,

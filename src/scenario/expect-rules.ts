@@ -5,7 +5,7 @@
 import type { FileIssue } from '../errors.js';
 import { codeRefSchema } from './code.js';
 import { MATCHER_MODIFIERS } from './matchers/registry.js';
-import type { DataPath, YamlSource } from './yaml-source.js';
+import { problemAt, type DataPath, type YamlSource } from './yaml-source.js';
 
 const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
@@ -38,15 +38,15 @@ export function checkExpect(
     // `code: ./checks.mjs#name`: a function given the whole payload (code.ts).
     if (path === 'code' && typeof value === 'string') {
       const bad = codeRefSchema.safeParse(value).error?.issues[0]?.message;
-      if (bad) out.push({ location: source.locate([...base, path]), message: bad });
+      if (bad) out.push({ location: problemAt(source, [...base, path]), message: bad });
       continue;
     }
     const problem = pathProblem(path) ?? fieldProblem?.(path);
-    if (problem) out.push({ location: source.locate([...base, path], 'key'), message: problem });
+    if (problem) out.push({ location: problemAt(source, [...base, path], 'key'), message: problem });
     if (!isRecord(value)) continue;
     if (!Object.keys(value).some((k) => !(MATCHER_MODIFIERS as readonly string[]).includes(k))) {
       out.push({
-        location: source.locate([...base, path]),
+        location: problemAt(source, [...base, path]),
         message: 'empty matcher object: name at least one matcher, e.g. { equals: ... }',
       });
     }

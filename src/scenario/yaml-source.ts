@@ -40,6 +40,11 @@ export interface YamlSource {
   /** Location of the value at `path`, or of its key with `want: 'key'`; nearest existing parent otherwise. */
   locate(path: DataPath, want?: 'value' | 'key'): SourceLocation;
   /**
+   * Where a problem of the value at `path` is reported: `locate`'s, but for a value a scenario
+   * table's row filled in (each.ts), the row's own line. Absent: `locate`.
+   */
+  locateProblem?(path: DataPath, want?: 'value' | 'key'): SourceLocation;
+  /**
    * Set when the scenario tables were expanded (each.ts): the scenario of the file and the row
    * that scenario `index` of `data` comes from; undefined for a scenario written out.
    */
@@ -217,4 +222,9 @@ export function readYaml(text: string, file: string): ParsedYaml {
 
   const locate = locator(doc, loc, at);
   return { source: { file, doc, data, locate }, issues: [] };
+}
+
+/** Where a problem of the value at `path` is reported (YamlSource.locateProblem, else locate). */
+export function problemAt(source: YamlSource, path: DataPath, want?: 'value' | 'key'): SourceLocation {
+  return source.locateProblem ? source.locateProblem(path, want) : source.locate(path, want);
 }

@@ -11,7 +11,7 @@ import { kindOf } from './matchers/values.js';
 import { MATCHER_NAMES } from './matchers/registry.js';
 import { matcherObjectSchema } from './schema.js';
 import { didYouMean } from '../suggest.js';
-import type { DataPath, YamlSource } from './yaml-source.js';
+import { problemAt, type DataPath, type YamlSource } from './yaml-source.js';
 
 type Issue = z.core.$ZodIssue;
 type Schema = z.core.$ZodType;
@@ -179,7 +179,7 @@ function unionIssues(
   const msg =
     issue.message && issue.message !== 'Invalid input' ? issue.message : `must be ${orList([...new Set(types)])}`;
   const value = valueAt(source.data, path);
-  return [{ location: source.locate(path, 'value'), message: `${labelOf(path)}: ${msg}, got ${kindOf(value)}` }];
+  return [{ location: problemAt(source, path, 'value'), message: `${labelOf(path)}: ${msg}, got ${kindOf(value)}` }];
 }
 
 /** A missing required key (at its parent), or a value of the wrong type. */
@@ -192,7 +192,7 @@ function typeIssue(
 ): FileIssue {
   if (value === undefined && rel.length > 0) {
     return {
-      location: source.locate(path.slice(0, -1), 'value'),
+      location: problemAt(source, path.slice(0, -1), 'value'),
       message: `missing required key "${String(path[path.length - 1])}"`,
     };
   }
@@ -200,7 +200,7 @@ function typeIssue(
   // A schema's own type message (e.g. a duration's "with its unit") says more than the type.
   const own = issue.message && !issue.message.startsWith('Invalid input') ? issue.message : undefined;
   return {
-    location: source.locate(path, 'value'),
+    location: problemAt(source, path, 'value'),
     message: own
       ? `${labelOf(path)}: ${own}, got ${kindOf(value)}`
       : `${labelOf(path)} must be ${want}, got ${kindOf(value)}`,
@@ -227,7 +227,8 @@ export function issuesFromZod(
       valueAt(source.data, path) === undefined
     )
       continue;
-    const at = (p: DataPath = path, want: 'value' | 'key' = 'value'): FileIssue['location'] => source.locate(p, want);
+    const at = (p: DataPath = path, want: 'value' | 'key' = 'value'): FileIssue['location'] =>
+      problemAt(source, p, want);
     const value = valueAt(source.data, path);
     switch (issue.code) {
       case 'invalid_union':

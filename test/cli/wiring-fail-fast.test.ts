@@ -25,6 +25,7 @@ import { freePort, until } from '../helpers/cli.js';
 import { HANG_MS } from '../helpers/hang.js';
 import { startInProcess, type InProcessRun } from '../helpers/in-process-cli.js';
 import { startSettingsService } from '../helpers/settings-service.js';
+import { unwrapped } from '../helpers/console-text.js';
 
 const TOKEN = 'tok_wiring_0123456789abcdefghijklmnopq';
 const SECRET = 'wiring-right-secret-0123456789abcdefghij';
@@ -177,7 +178,7 @@ describe('a run whose answer webhooks cannot be matched stops at once (exit 2, o
     expect(report.summary.outcomes).toMatchObject({ interrupted: 3, 'not-sent': 3 });
     expect(report.receiver.matched).toBe(0);
     expect(report.receiver.badSecret).toBeGreaterThanOrEqual(3);
-    expect(cli.stdout()).toContain(
+    expect(unwrapped(cli.stdout())).toContain(
       'the run stopped before the webhook arrived: the receiver matched no answer webhook',
     );
     expect(cli.stdout()).toMatch(/· exit 2\n/);

@@ -11,6 +11,7 @@ import { resolveConfig } from '../../src/config/index.js';
 import { UsageError } from '../../src/errors.js';
 import { runCapacity } from '../../src/jobs/index.js';
 import { sink } from '../helpers/in-process-cli.js';
+import { unwrapped } from '../helpers/console-text.js';
 
 const SUITE = `suite: Gate
 scenarios:
@@ -62,9 +63,11 @@ describe('a capacity step too short for its criteria', () => {
     expect(r.stderr).toContain(
       'droidcheck capacity: 50 req/s measured 2.1 s, not 1 s: 102 arrivals for the 100 samples a p99 needs',
     );
-    expect(r.stdout).toContain('measured longer than --step-duration for the samples a p99 needs: 50 req/s for 2.1 s');
+    expect(unwrapped(r.stdout)).toContain(
+      'measured longer than --step-duration for the samples a p99 needs: 50 req/s for 2.1 s',
+    );
     // The knee is the console's second line.
-    expect(r.stdout.split('\n')[1]).toMatch(/^ {2}Capacity (50 req\/s \(the knee|no rate passed)/);
+    expect(unwrapped(r.stdout).split('\n')[1]).toMatch(/^ {2}Capacity (50 req\/s \(the knee|no rate passed)/);
   });
 
   it('refuses before anything is sent a criterion no step could judge', async () => {

@@ -5,6 +5,7 @@ import { record, run } from '../report/fixtures.js';
 import { progressLine } from '../../src/report/index.js';
 import { generatorVerdict, SendDelayRecorder } from '../../src/runner/index.js';
 import { zeroOutcomes } from '../../src/outcomes.js';
+import { unwrapped } from '../helpers/console-text.js';
 
 const CRITERIA = { ackP99Ms: 100, maxErrorRate: 0.01 };
 const SEARCH = { maxSteps: 20 };
@@ -308,7 +309,7 @@ describe('--min-capacity: capacity as a CI gate', () => {
     const below = await report(350, 500);
     expect(below.capacity!.criteria.minCapacity).toBe(500);
     expect(below.exitCode).toBe(99);
-    const lines = renderConsoleSummary(below).split('\n');
+    const lines = unwrapped(renderConsoleSummary(below)).split('\n');
     expect(lines[1]).toBe(
       '  Capacity 300 req/s (the knee) · ended at 400 req/s by ack p99 550 ms >= 100 ms · --min-capacity 500 req/s: NOT MET',
     );
@@ -323,7 +324,7 @@ describe('--min-capacity: capacity as a CI gate', () => {
   it('exits 0 at or above it, and without it whenever some rate passed', async () => {
     const met = await report(350, 300);
     expect(met.exitCode).toBe(0);
-    expect(renderConsoleSummary(met).split('\n')[1]).toMatch(/--min-capacity 300 req\/s: met$/);
+    expect(unwrapped(renderConsoleSummary(met)).split('\n')[1]).toMatch(/--min-capacity 300 req\/s: met$/);
     expect((await report(350)).exitCode).toBe(0);
     expect((await report(50, 100)).exitCode).toBe(99); // no rate passed
   });
@@ -340,7 +341,7 @@ describe('--min-capacity: capacity as a CI gate', () => {
     expect(capacity.endedBy).toMatchObject({ rate: 200, criteria: ['generator'] });
     const doc = buildReport({ ...run([record()]), kind: 'capacity', capacity });
     expect(doc.exitCode).toBe(98);
-    expect(renderConsoleSummary(doc).split('\n')[1]).toMatch(
+    expect(unwrapped(renderConsoleSummary(doc)).split('\n')[1]).toMatch(
       /--min-capacity 500 req\/s: not judged \(the generator was bound\)$/,
     );
   });

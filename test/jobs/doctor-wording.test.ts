@@ -176,7 +176,10 @@ describe('the preflight of run reads the same words', () => {
 
 describe('doctor --round-trip watches the message webhook too', () => {
   const VERIFY = 'doctor-verify-token-0123456789abcdefghij';
-  async function roundTripWith(messages: 'right' | 'wrong' | 'none'): Promise<DoctorCheck | undefined> {
+  async function roundTripWith(
+    messages: 'right' | 'wrong' | 'none',
+    messageWebhookCheck = '1s',
+  ): Promise<DoctorCheck | undefined> {
     const port = await freePort();
     const s = await service({
       deliver: {
@@ -197,7 +200,7 @@ describe('doctor --round-trip watches the message webhook too', () => {
           roundTrip: true,
           receiverPort: port,
           timeout: '5s',
-          messageWebhookCheck: '1s',
+          messageWebhookCheck,
         },
         env,
       ),
@@ -233,5 +236,18 @@ describe('doctor --round-trip watches the message webhook too', () => {
     expect(c?.fix).toMatch(
       /^configure the Automation Panel's message webhook as http:\/\/127\.0\.0\.1:\d+\/messages with the verify token/,
     );
+  });
+
+  it('none set up: waits 2 s after the answer, not the whole --message-webhook-check (15 s)', async () => {
+    const t0 = performance.now();
+    const c = await roundTripWith('none', '15s');
+    expect(c).toMatchObject({
+      status: 'warn',
+      detail: expect.stringMatching(
+        /^no message webhook delivery within [\d.]+ m?s of the request \(2 s after its answer\)/,
+      ),
+    });
+    // The answer comes within milliseconds here: the doctor is done long before 15 s.
+    expect(performance.now() - t0).toBeLessThan(12_000);
   });
 });

@@ -20,6 +20,7 @@ import { startAltService } from '../helpers/alt-service.js';
 import { freePort } from '../helpers/cli.js';
 import { cliInProcess as cli } from '../helpers/in-process-cli.js';
 import { startSettingsService, type SettingsService } from '../helpers/settings-service.js';
+import { unwrapped } from '../helpers/console-text.js';
 
 const SECRET = 'silent-webhook-secret-0123456789abcdefgh';
 const VERIFY = 'silent-verify-token-0123456789abcdefghij';
@@ -185,7 +186,7 @@ describe('a remote target that answers but does not forward messages', () => {
     );
     const wallMs = performance.now() - t0;
     expect(res.code, res.stderr + res.stdout).toBe(1);
-    expect(res.stdout).toContain(
+    expect(unwrapped(res.stdout)).toContain(
       "no message webhook delivery in 2 s, not even the copy of customer 5's own message: configure the Automation Panel's message webhook as https://tunnel.example/messages with the verify token",
     );
     expect(res.stdout).not.toContain(VERIFY);

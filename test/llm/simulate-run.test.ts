@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ReportDocument } from '../../src/report/index.js';
 import { cliInProcess as cli } from '../helpers/in-process-cli.js';
 import { isCustomerRequest, playCustomer, startFakeOpenAi, type FakeOpenAi } from './fake-openai.js';
+import { unwrapped } from '../helpers/console-text.js';
 
 const KEY = 'sk-test-simulate-run-key-1a2b3c4d5e6f';
 const PURCHASE = ['Hi, do you sell Oxford shirts?', "Great, I'll take 2 of them."];
@@ -63,7 +64,7 @@ describe('simulate: in droidcheck run', () => {
       for (const t of entry.simulation!.turns) expect(t.latencyMs).toBeGreaterThan(0);
       // The simulator model's cost, apart from the judge's: three calls of 100 + 20 tokens (the fake's usage).
       expect(entry.simulation).toMatchObject({ modelCalls: 3, cacheHits: 0, promptTokens: 300, completionTokens: 60 });
-      expect(r.stdout).toMatch(
+      expect(unwrapped(r.stdout)).toMatch(
         /Simulated customers\s+1 conversation · 3 model calls \(0 lines from the cache\), 360 tokens \(300 prompt, 60 completion\)/,
       );
       // One record for the conversation; each line's latency in the histogram of its mode.
@@ -99,9 +100,9 @@ describe('simulate: in droidcheck run', () => {
       { cwd: dir, env: env() },
     );
     expect(r.code).toBe(1);
-    expect(r.stdout).toContain('Simulated conversations that failed');
-    expect(r.stdout).toMatch(/customer\s+Hi, do you sell Oxford shirts\?/);
-    expect(r.stdout).toMatch(/droid\s+.*2,580\.00 THB.*\d ms/);
+    expect(unwrapped(r.stdout)).toContain('Simulated conversations that failed');
+    expect(unwrapped(r.stdout)).toMatch(/customer\s+Hi, do you sell Oxford shirts\?/);
+    expect(unwrapped(r.stdout)).toMatch(/droid\s+.*2,580\.00 THB.*\d ms/);
   });
 
   it('stops before sending when no model plays the customer: exit 2 at the scenario', async () => {

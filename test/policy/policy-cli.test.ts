@@ -71,8 +71,10 @@ async function against(
 
 describe('droidcheck run --policy', () => {
   it('against the flawed shop: each flaw a finding with its rule id and evidence, its scenario failed, exit 1', async () => {
-    const { code, stdout, report } = await against(true, ['run'], 'run-flawed');
+    const { code, stdout, stderr, report } = await against(true, ['run'], 'run-flawed');
     expect(code, stdout).toBe(1);
+    // Its canary is the demo shop's: no real droid's instructions hold it, and the job says so.
+    expect(stderr).toContain('canaries "Internal rule 7" are the demo shop\'s (droidcheck init wrote them)');
     const policy = report.policy!;
     expect(policy.byRule['catalogue-price']).toBeGreaterThan(0);
     expect(policy.byRule['cart-arithmetic']).toBeGreaterThan(0);

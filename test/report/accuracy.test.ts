@@ -200,7 +200,7 @@ describe('accuracy consistent with itself', () => {
     expect(text).not.toContain('confusion');
     // The console's default: one line, no table when no intent went wrong.
     const brief = renderConsoleSummary(report);
-    expect(brief).toMatch(/^Accuracy {2}24 labelled answers · intents 24\/24 found, 0 wrong/m);
+    expect(brief).toMatch(/^Accuracy {2}24 labelled answers · intents 24\/24, 0 wrong/m);
     expect(brief).not.toMatch(/shipping\s+6/);
   });
 

@@ -8,6 +8,7 @@ import { LatencyRecorder } from '../../src/metrics/index.js';
 import { buildReport, renderConsoleSummary } from '../../src/report/index.js';
 import type { RequestRecord } from '../../src/report/run-types.js';
 import { failingRecord, record, run } from './fixtures.js';
+import { unwrapped } from '../helpers/console-text.js';
 
 const SUITES = ['Contacts', 'Purchases', 'Support', 'Thai', 'Images', 'CRM', 'Takeover', 'Talks', 'Portable'];
 
@@ -62,7 +63,7 @@ describe('the console summary of an all-pass run', () => {
     record({ seq: 100 + repeat, suite: 'Portable', scenario: 'repeated', repeat }),
   );
   const report = quickStart([...allPass(), ...repeated]);
-  const text = renderConsoleSummary(report);
+  const text = unwrapped(renderConsoleSummary(report));
 
   it('fits a screen (at most 40 lines) and names each suite once, with its counts by mode', () => {
     expect(report.summary.passed).toBe(75);
@@ -120,7 +121,7 @@ describe('the console summary of a load', () => {
     ];
     const report = buildReport({ ...run(records), kind: 'load', records: undefined, latency: new LatencyRecorder() });
     expect(report.scenarios).toEqual([]);
-    const text = renderConsoleSummary(report);
+    const text = unwrapped(renderConsoleSummary(report));
     expect(text).toMatch(/^ {2}✗ Shop {7}5 passed, 3 failed {2}\(sync 5, async 3\)$/m);
     expect(text).toMatch(/^ {2}✓ Greetings {2}1 passed {2}\(sync 1\)$/m);
     expect(text).toContain('Scenarios that failed');

@@ -7,6 +7,7 @@ import {
   renderMarkdownSummary,
 } from '../../src/report/index.js';
 import { failingRecord, record, run } from './fixtures.js';
+import { unwrapped } from '../helpers/console-text.js';
 
 const report = buildReport(
   run([
@@ -116,7 +117,7 @@ describe('renderConsoleSummary failures, grouped like report.html', () => {
     failingRecord({ seq: 9 }),
     record({ seq: 10, scenario: 'later', outcome: 'not-sent', passed: false, syncMs: undefined }),
   ];
-  const text = renderConsoleSummary(buildReport(run(records)));
+  const text = unwrapped(renderConsoleSummary(buildReport(run(records))));
 
   it('prints one block per group, largest first, with its count and the other entries by name', () => {
     const blocks = text
@@ -164,8 +165,8 @@ describe('notes on unverified shapes', () => {
   const line =
     "unverified shape: droidcheck's choice differs at channels, channels.0.id, channels.0.name (+2 more); the spec does not show this shape (not a finding; the shape is in report.json)";
 
-  it('are one line each in the console, Markdown and HTML; the shape only in report.json', () => {
-    const console = renderConsoleSummary(report);
+  it('are one line each in the console (wrapped at 100 columns), Markdown and HTML; the shape only in report.json', () => {
+    const console = unwrapped(renderConsoleSummary(report));
     const md = renderMarkdownSummary(report);
     const html = renderHtmlReport(report);
     expect(console).toContain(`  channels ${line}`);

@@ -37,6 +37,16 @@ describe('renderHtmlReport', () => {
     expect(html).toContain('data-status="failed" data-mode="async"');
   });
 
+  it('leaves a setting that is not set out of the settings table, never `undefined`', () => {
+    const judged = buildReport(
+      run([record()], { settings: { mode: 'both', judge: { model: 'gpt-test', embeddingModel: undefined } } }),
+    );
+    const page = renderHtmlReport(judged);
+    expect(page).toMatch(/<td class="l">judge\.model<\/td><td class="l">gpt-test<\/td>/);
+    expect(page).not.toContain('judge.embeddingModel');
+    expect(page).not.toMatch(/<td class="l">undefined<\/td>/);
+  });
+
   it('escapes the five characters and JSON inside a script', () => {
     expect(escapeHtml(`<a href="x">'&'</a>`)).toBe('&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;');
     expect(scriptJson({ a: '</script><b>' })).toBe('{"a":"\\u003c/script>\\u003cb>"}');

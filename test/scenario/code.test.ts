@@ -171,6 +171,24 @@ describe('code: a module that cannot serve is a load-time problem at the key', (
     ]);
   });
 
+  it('says a misspelt export once, however many rows of a table share it', async () => {
+    const file = join(dir, 'rows.yaml');
+    await writeFile(
+      file,
+      `scenarios:
+  - name: "row {{ vars.n }}"
+    each: [{ n: 1 }, { n: 2 }, { n: 3 }]
+    humanMessage: hi
+    expect:
+      intents: { code: ./checks.mjs#namesGrandTota }
+`,
+    );
+    const err = await loadSuites([file]).catch((e: unknown) => e);
+    expect((err as ScenarioError).issues.map((i) => `${i.location.line}: ${i.message}`)).toEqual([
+      expect.stringMatching(/^6: code: .* exports no "namesGrandTota"/),
+    ]);
+  });
+
   it('refuses a reference without #name where it is written', async () => {
     const file = join(dir, 'ref.yaml');
     await writeFile(

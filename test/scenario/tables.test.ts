@@ -197,6 +197,23 @@ describe('each: problems are reported where they are', () => {
     ]);
   });
 
+  it("a value a row's cell filled in that the schema refuses: at the row's own line, once per such row", async () => {
+    const file = await write({
+      'cells.yaml': `scenarios:
+  - name: "buys {{ vars.product }}"
+    each: ./cells.csv
+    humanMessage: I want {{ vars.product }}
+    modes: ["{{ vars.mode }}"]
+`,
+      'cells.csv': 'product,mode\nshirt,sync\nscarf,sideways\nbag,async\n',
+    });
+    const issues = await issuesOf(() => loadSuites([file]));
+    expect(issues).toHaveLength(1);
+    // The third line of the CSV holds the bad cell; the template's line (5) is not where to look.
+    expect(issues[0]).toMatch(new RegExp(`^${join(dir, 'cells.csv').replace(/[.\\]/g, '\\$&')}:3:1: `));
+    expect(issues[0]).toContain('sideways');
+  });
+
   it('a missing rows file, two rows with one name, a bad cell, a column that is no variable name', async () => {
     const file = await write({
       'more.yaml': `scenarios:

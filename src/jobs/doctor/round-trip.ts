@@ -56,7 +56,16 @@ export interface RoundTripResult {
 }
 
 /**
- * Watches the receiver's /messages from `t0` (the receiver's clock, ms) until `t0 + withinMs`: a
+ * How long after the answer arrived the check still waits for a forwarded message, ms: the
+ * service forwards the customer's own message as it stores it, before it answers, so a message
+ * webhook that is set up has delivered by then, give or take a retry; one nobody set up is not
+ * waited for the whole `--message-webhook-check`.
+ */
+const AFTER_ANSWER_MS = 2_000;
+
+/**
+ * Watches the receiver's /messages from `t0` (the receiver's clock, ms) until `t0 + withinMs`,
+ * or {@link AFTER_ANSWER_MS} after the answer arrived (`answeredAt`) when that is sooner: a
  * message of `customerId` (the test customer, from the answer) ends the wait at once. Without a
  * customer (no answer came: the round trip already waited its deadline) the route's counters
  * since the request tell, with no further wait.
@@ -64,20 +73,24 @@ export interface RoundTripResult {
 async function messageWebhookCheck(
   o: RoundTripOptions,
   t0: number,
-  customerId: number | undefined,
+  answer: { customerId: number; answeredAt: number } | undefined,
   before: { accepted: number; badSecret: number },
 ): Promise<DoctorCheck | undefined> {
+  const customerId = answer?.customerId;
   const m = o.messages;
   const say = (status: Status, detail: string, fix?: string) => check('message-webhook', status, detail, fix);
   if (!m) return undefined;
   if ('skip' in m) return say('skip', m.skip);
-  if (customerId !== undefined) {
+  let waitedMs = m.withinMs;
+  if (answer !== undefined) {
+    const until = Math.min(t0 + m.withinMs, answer.answeredAt + AFTER_ANSWER_MS);
+    waitedMs = Math.max(0, until - t0);
     o.log(
-      `droidcheck doctor: message webhook: watching the receiver's /messages for a forwarded message, up to ${formatMs(m.withinMs)} from the request`,
+      `droidcheck doctor: message webhook: watching the receiver's /messages for a forwarded message, up to ${formatMs(waitedMs)} from the request (${formatMs(AFTER_ANSWER_MS)} after the answer at most: the customer's own message is forwarded before it)`,
     );
     const got = await o.receiver.waitForMessage(
-      { customerId, after: t0, match: () => true },
-      t0 + m.withinMs,
+      { customerId: answer.customerId, after: t0, match: () => true },
+      until,
       o.signal,
     );
     if (got.kind === 'message')
@@ -101,7 +114,7 @@ async function messageWebhookCheck(
     );
   return say(
     'warn',
-    `no message webhook delivery within ${formatMs(m.withinMs)} of the request (the service may not forward the async endpoint's test conversation; run's first reply wait tells for sure)`,
+    `no message webhook delivery within ${formatMs(waitedMs)} of the request${answer ? ` (${formatMs(AFTER_ANSWER_MS)} after its answer)` : ''}: none is set up, or the service does not forward the async endpoint's test conversation; run's first reply wait tells for sure`,
     fix,
   );
 }
@@ -225,12 +238,11 @@ export async function roundTrip(o: RoundTripOptions): Promise<RoundTripResult> {
     typeof match === 'object' && match.kind !== 'timeout'
       ? (match.payload as { customerId?: unknown }).customerId
       : undefined;
-  const messageWebhook = await messageWebhookCheck(
-    o,
-    t0,
-    typeof customerId === 'number' ? customerId : undefined,
-    before,
-  );
+  const answer =
+    typeof match === 'object' && match.kind !== 'timeout' && typeof customerId === 'number'
+      ? { customerId, answeredAt: match.receivedAt }
+      : undefined;
+  const messageWebhook = await messageWebhookCheck(o, t0, answer, before);
   return messageWebhook ? { ...delivery, messageWebhook } : delivery;
 }
 

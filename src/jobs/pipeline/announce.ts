@@ -67,9 +67,9 @@ export async function announceTarget(
     if (config.webhookSecret === null && !target.deliveries)
       log('droidcheck: no DROID_WEBHOOK_SECRET set: deliveries are accepted without a secret');
   } else {
-    log(
-      `droidcheck: embedded emulator at ${target.baseUrl} (${target.emulator?.thread ?? 'inline'} thread), receiver at ${target.webhookUrl}`,
-    );
+    // Two lines: one with both URLs is wider than the 100 columns the quick start keeps to.
+    log(`droidcheck: embedded emulator at ${target.baseUrl} (${target.emulator?.thread ?? 'inline'} thread)`);
+    log(`droidcheck: receiver at ${target.webhookUrl}`);
   }
   if (config.warmUp) await warmUpConnections(target.client, config.concurrency, signal, config.traceContext);
   if (config.target.kind !== 'remote') return undefined;

@@ -22,6 +22,8 @@
  * answers, another droid's: runner/wiring-stop.ts), after writing its partial report. An
  * interrupt (SIGINT) still writes the partial report; the exit code is 130.
  */
+import { basename, dirname, sep } from 'node:path';
+import { wrapLine } from '../../text-table.js';
 import { systemClock } from '../../clock.js';
 import { EXIT, SetupError, UsageError } from '../../errors.js';
 import { budgetReport, estimateLine, estimateModelCalls, suiteModelCalls } from './budget.js';
@@ -49,7 +51,7 @@ import {
 } from '../../llm/index.js';
 import type { JobTelemetry } from '../../telemetry/index.js';
 import { CoverageRecorder } from '../../coverage/index.js';
-import { loadPolicy, PolicyJudge, policyApplies, type Policy } from '../../policy/index.js';
+import { demoCanariesOf, loadPolicy, PolicyJudge, policyApplies, type Policy } from '../../policy/index.js';
 import type { Suite } from '../../scenario/index.js';
 import { announceTarget, setupMessage } from './announce.js';
 import type { JobConfig, JobContext, JobIO, JobOutput, JobSpec, JobResult } from './job-spec.js';
@@ -209,6 +211,12 @@ async function prepare<C extends JobConfig>(
   if (file && !shop)
     log(
       `droidcheck: ${file.file} describes the embedded emulator's demo shop (appliesTo: embedded-emulator): not checked against a real service; describe your shop in it and remove appliesTo`,
+    );
+  // The demo's canaries are lines of the emulator's instructions: no real droid can leak them.
+  const demoCanaries = shop && config.target.kind === 'remote' ? demoCanariesOf(shop.canaries) : [];
+  if (shop && demoCanaries.length > 0)
+    log(
+      `droidcheck: ${shop.file}: canaries ${demoCanaries.map((c) => `"${c}"`).join(', ')} are the demo shop's (droidcheck init wrote them), lines of the embedded emulator's instructions: your droid's cannot leak them, so the canary rule and prompt-leak find nothing; list lines of your droid's own instructions under canaries:`,
     );
   const addSecrets = (more: (string | null | undefined)[]): void => {
     secrets = [...secrets, ...more];
@@ -405,9 +413,24 @@ async function finish<C extends JobConfig>(
   live?.finish(traffic);
   telemetry?.finish(traffic.counts.dropped);
   const files = p.reporters.flatMap((r) => r.files ?? []);
-  if (files.length > 0) io.stdout.write(`reports: ${files.join(', ')}\n`);
+  if (files.length > 0) io.stdout.write(`${reportsLine(files).join('\n')}\n`);
   if (wiring) throw new SetupError(p.redact(setupMessage(wiring, target, config)));
   return { report: safe, exitCode: safe.exitCode, files };
+}
+
+/**
+ * Where the reports are, fitting 100 columns like the console summary above it:
+ * `reports: reports/ (report.json, junit.xml, report.html)` when they share a folder, else
+ * every path (wrapped).
+ */
+function reportsLine(files: readonly string[]): string[] {
+  const dirs = new Set(files.map((f) => dirname(f)));
+  const [dir] = dirs;
+  const line =
+    dirs.size === 1 && dir !== undefined
+      ? `reports: ${dir.endsWith(sep) ? dir : `${dir}${sep}`} (${files.map((f) => basename(f)).join(', ')})`
+      : `reports: ${files.join(', ')}`;
+  return wrapLine(line, 100);
 }
 
 async function runPipeline<C extends JobConfig>(

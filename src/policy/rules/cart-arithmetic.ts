@@ -17,6 +17,8 @@ import { notApplicable, type PolicyRule, type RuleFinding, type RuleResult } fro
 export const cartArithmetic: PolicyRule<'cart-arithmetic'> = {
   id: 'cart-arithmetic',
   key: 'currency',
+  // The cart must add up whatever the policy says: a finding is the answer's, not a policy line's.
+  limit: 'answer',
   source: "the specification's answer payload (shoppingCart); line fields of the service's intent-webhook page",
   applies: () => true,
   check(policy, answer) {
@@ -34,6 +36,7 @@ export const cartArithmetic: PolicyRule<'cart-arithmetic'> = {
           expected: 'a whole number >= 0',
           got: String(count),
           message: `${name}: a count of ${count} is not a quantity anyone can buy`,
+          subject: name,
         });
       }
       if (!line.price || !line.count || !line.total) {
@@ -48,9 +51,10 @@ export const cartArithmetic: PolicyRule<'cart-arithmetic'> = {
       if (!sameAmount(line.total.value.amount, want))
         findings.push({
           field: line.total.field,
-          expected: `${line.count.value} x ${money(line.price.value.amount)} = ${money(want)}`,
+          expected: money(want),
           got: money(line.total.value.amount),
           message: `${name}: line total ${money(line.total.value.amount)} is not ${line.count.value} x ${money(line.price.value.amount)} = ${money(want)}`,
+          subject: name,
         });
     }
     const totals = cart.lines.map(lineTotal);
@@ -71,7 +75,7 @@ export const cartArithmetic: PolicyRule<'cart-arithmetic'> = {
     if (!sameAmount(grandTotal.value.amount, want))
       findings.push({
         field: grandTotal.field,
-        expected: `${money(sum)} + shipping ${money(shippingFee.value.amount)} = ${money(want)}`,
+        expected: money(want),
         got: money(grandTotal.value.amount),
         message: `grand total ${money(grandTotal.value.amount)} is not the line totals ${money(sum)} + the shipping fee ${money(shippingFee.value.amount)} = ${money(want)}`,
       });

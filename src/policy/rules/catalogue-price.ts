@@ -37,6 +37,7 @@ export const cataloguePrice: PolicyRule<'catalogue-price'> = {
           expected: 'a product of the catalogue',
           got: named,
           message: `unknown product "${named}": the catalogue lists no product or alias of that name`,
+          subject: named,
         });
         continue;
       }
@@ -59,6 +60,7 @@ export const cataloguePrice: PolicyRule<'catalogue-price'> = {
         expected,
         got: formatAmount(got, policy.currency),
         message: `${product.name} at ${formatAmount(got, policy.currency)} a unit, the catalogue says ${expected}`,
+        subject: product.name,
       });
     }
     return undecided !== undefined && findings.length === 0 ? { findings, undecided } : { findings };

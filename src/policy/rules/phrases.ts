@@ -25,6 +25,8 @@ function phraseCheck(patterns: readonly string[], answer: AnswerView, what: stri
         expected: `no ${source}`,
         got: hit,
         message: `${what} ${source} in ${t.field}: "${hit}"`,
+        // One defect per phrase, whatever text surrounds it in each answer.
+        same: source,
       });
       // One finding per phrase: the same sentence repeated in `answer` and its paragraph is one violation.
       break;

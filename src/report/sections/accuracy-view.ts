@@ -49,12 +49,12 @@ export function accuracyView(a: AccuracyReport, maxCols = 8): SectionView {
   }
   const notes = fieldGroups(a).map(
     (g) =>
-      `${g.group} fields: ${g.hits}/${g.checks} hit (${pct(g.checks === 0 ? null : g.hits / g.checks)})${g.misses.length > 0 ? `; missed: ${g.misses.join(', ')}` : ''}`,
+      `${g.group} fields: ${g.hits}/${g.checks} hit (${pct(g.checks === 0 ? null : g.hits / g.checks)})${g.misses.length > 0 ? `; ${g.misses.join(', ')}` : ''}`,
   );
   return { id: 'accuracy', title: 'Accuracy', summary: `${a.samples} labelled answers`, tables, notes };
 }
 
-/** Cart and address checks summed, with the fields that missed (`path hits/checks`); groups without checks left out. */
+/** Cart and address checks summed, with the fields that missed (`path missed 2 of 10`); groups without checks left out. */
 function fieldGroups(a: AccuracyReport): { group: string; checks: number; hits: number; misses: string[] }[] {
   return (['cart', 'address'] as const).flatMap((group) => {
     const fields = a.fields.filter((f) => f.group === group);
@@ -64,15 +64,18 @@ function fieldGroups(a: AccuracyReport): { group: string; checks: number; hits: 
         group,
         checks: fields.reduce((n, f) => n + f.checks, 0),
         hits: fields.reduce((n, f) => n + f.hits, 0),
-        misses: fields.filter((f) => f.hits < f.checks).map((f) => `${f.path} ${f.hits}/${f.checks}`),
+        // Counted as what they are: `grandTotal missed 2 of 10`, never `2/10` read as a score.
+        misses: fields
+          .filter((f) => f.hits < f.checks)
+          .map((f) => `${f.path} missed ${f.checks - f.hits} of ${f.checks}`),
       },
     ];
   });
 }
 
 /**
- * The console's default: one line, `30 labelled answers · intents 30/30 found, 0 wrong · cart
- * fields 34/34 hit`, then only what went wrong: the intents missed or wrongly returned (the
+ * The console's default: one line, `30 labelled answers · intents 30/30, 0 wrong · fields: cart
+ * 34/34, address 37/37 hit`, then only what went wrong: the intents missed or wrongly returned (the
  * table's columns) and the fields that missed.
  */
 export function accuracyBrief(a: AccuracyReport): SectionView {
@@ -82,10 +85,11 @@ export function accuracyBrief(a: AccuracyReport): SectionView {
     ...(a.samples > 0
       ? [
           `${a.samples} labelled answers`,
-          `intents ${sum((m) => m.truePositives)}/${sum((m) => m.support)} found, ${sum((m) => m.falsePositives)} wrong`,
+          `intents ${sum((m) => m.truePositives)}/${sum((m) => m.support)}, ${sum((m) => m.falsePositives)} wrong`,
         ]
       : []),
-    ...groups.map((g) => `${g.group} fields ${g.hits}/${g.checks} hit`),
+    // One line that fits the console: `fields: cart 40/40, address 37/37 hit`.
+    ...(groups.length > 0 ? [`fields: ${groups.map((g) => `${g.group} ${g.hits}/${g.checks}`).join(', ')} hit`] : []),
   ].join(' · ');
   const off = a.intents.filter((m) => m.falsePositives + m.falseNegatives > 0);
   return {
@@ -93,6 +97,6 @@ export function accuracyBrief(a: AccuracyReport): SectionView {
     title: 'Accuracy',
     summary,
     tables: off.length > 0 ? [intentTable(off)] : [],
-    notes: groups.filter((g) => g.misses.length > 0).map((g) => `${g.group} fields missed: ${g.misses.join(', ')}`),
+    notes: groups.filter((g) => g.misses.length > 0).map((g) => `${g.group} fields: ${g.misses.join(', ')}`),
   };
 }
