@@ -1,11 +1,11 @@
 /**
  * `droidcheck compare BASE.json CURRENT.json [--tolerance 10]`: thin wrapper over
  * `compareReports` (src/jobs/reports/compare.ts, exported from the package). Prints how the runs differ
- * (duration, rate, mode mix, version), then the comparison; exit 1 on a regression (pass ->
+ * (target, duration, rate, mode mix, version), then the comparison; exit 1 on a regression (pass ->
  * fail, a percentile beyond the tolerance, a worse outcome rate, a threshold now breached), else
  * 98 when the latency rows were not judged (either run generator-bound), 0 otherwise, 2 when a
  * file is unreadable or not a report (UsageError naming it), or when the runs
- * are of another target or kind and `--force` is not given. `--html FILE` and `--markdown FILE`
+ * are of another job (kind) and `--force` is not given. `--html FILE` and `--markdown FILE`
  * also write the comparison as a page (the changed answers side by side) and as Markdown; a file
  * that cannot be written is exit 2, checked before the reports are read.
  */
@@ -52,7 +52,7 @@ export function registerCompareCommand(program: Command, ctx: CliContext): void 
     .option('--tolerance <percent>', 'a latency percentile may grow this much before it counts', '10')
     .option('--min-delta <ms>', '...and by at least this many ms', '1')
     .option('--rate-tolerance <points>', 'an outcome rate may move this many percentage points the wrong way', '1')
-    .option('--force', 'compare runs of another target or job (kind) anyway')
+    .option('--force', 'compare runs of another job (kind) anyway (two targets are compared without it)')
     .option('--html <file>', 'also write the comparison as an HTML page (the changed answers side by side)')
     .option('--markdown <file>', 'also write the comparison as Markdown')
     .action(async (base: string, current: string, flags: CompareFlags) => {

@@ -1,8 +1,9 @@
 /**
- * Whether two runs are alike enough for `compare` to call a difference a regression: the job and
- * the target must match (else compare refuses without `--force`); duration, achieved rate, mode
- * mix and droidcheck version that differ are said before the verdict. Apart from the comparison's
- * rules (sections/comparison.ts), which judge the figures themselves.
+ * Whether two runs are alike enough for `compare` to call a difference a regression: the job
+ * must match (else compare refuses without `--force`); the target, duration, achieved rate, mode
+ * mix and droidcheck version that differ are said before the verdict (two targets are compared:
+ * staging against production is what a team asks). Apart from the comparison's rules
+ * (sections/comparison.ts), which judge the figures themselves.
  */
 import { formatMs, formatRate } from '../units.js';
 import { pct as share0 } from './view.js';
@@ -18,7 +19,7 @@ export interface RunIdentity {
   load?: { achievedRate: number };
 }
 
-/** One way two runs differ; `refuse`: comparing them says nothing (another target or job). */
+/** One way two runs differ; `refuse`: comparing them says nothing (another job). */
 export interface Unlike {
   what: string;
   base: string;
@@ -48,16 +49,18 @@ const apart = (a: number, b: number): boolean => Math.abs(a - b) > ALIKE_SHARE *
 const mixText = (s: number): string => `${share0(s)} sync / ${share0(1 - s)} async`;
 
 /**
- * How `current` differs from `base` beyond the figures compared: the job (kind) and the target
- * (refused: a comparison of two services or two jobs is no regression test), then the measured
- * duration and achieved rate (more than 20% apart), the mode mix (more than 5 points apart) and
- * the droidcheck version (warnings: the comparison stands, but says so first).
+ * How `current` differs from `base` beyond the figures compared: the job (kind; refused: a load
+ * against a run is no before and after), then the target, the measured duration and achieved
+ * rate (more than 20% apart), the mode mix (more than 5 points apart) and the droidcheck version
+ * (said first; the comparison stands).
  */
 export function unlikeRuns(base: RunIdentity, current: RunIdentity): Unlike[] {
   const out: Unlike[] = [];
   if (base.kind !== current.kind) out.push({ what: 'kind', base: base.kind, current: current.kind, refuse: true });
+  // Two services (staging and production, the last release and the next) are the common case:
+  // compared, with the difference said first.
   if (targetOf(base) !== targetOf(current))
-    out.push({ what: 'target', base: targetOf(base), current: targetOf(current), refuse: true });
+    out.push({ what: 'target', base: targetOf(base), current: targetOf(current), refuse: false });
   if (apart(base.durationMs, current.durationMs))
     out.push({
       what: 'duration',

@@ -6,7 +6,9 @@ import type { Writable } from 'node:stream';
 import { EXIT, UsageError } from '../errors.js';
 import { compareReports } from './sections/comparison.js';
 import type { CompareOptions, ReportComparison } from './sections/comparison-schema.js';
+import { MAX_ANSWER_DIFFS } from './sections/answer-changes-view.js';
 import { comparisonView } from './sections/comparison-view.js';
+import { wrapLine } from '../text-table.js';
 import { comparisonHtml, comparisonMarkdown } from './comparison-files.js';
 import { type Unlike, unlikeRuns, unlikeText } from './alike.js';
 import { consoleLines, plainPaint } from './view.js';
@@ -16,9 +18,14 @@ import type { ReportDocument } from './sections/index.js';
 import { createReporter } from './reporter.js';
 import type { Reporter } from './reporter-types.js';
 
-/** A comparison as terminal text: the verdict, the rules, the flips and the tables (the section's view). */
-export function renderComparison(cmp: ReportComparison): string {
-  return `${consoleLines(comparisonView(cmp), plainPaint).slice(1).join('\n')}\n`;
+/**
+ * A comparison as terminal text (the section's view, as the console draws it: rows with too few
+ * samples counted, not listed, unless `everyRow`): the verdict, the flips and the changed
+ * answers, the tables, the rules; each line wrapped at 100 columns.
+ */
+export function renderComparison(cmp: ReportComparison, opts: { everyRow?: boolean } = {}): string {
+  const lines = consoleLines(comparisonView(cmp, MAX_ANSWER_DIFFS, !opts.everyRow), plainPaint).slice(1);
+  return `${lines.flatMap((l) => wrapLine(l, 100)).join('\n')}\n`;
 }
 
 export interface CompareFilesResult {
@@ -42,9 +49,9 @@ export interface CompareFilesOptions extends CompareOptions {
 
 /**
  * Compares the report at `currentPath` with the one at `basePath` (tolerances: sections/comparison.ts),
- * saying first how the runs differ. Throws UsageError (DROIDCHECK_ERR_USAGE, exit 2) naming a
- * file that is unreadable or not a report, and, without `force`, when the runs are of another
- * target or job (their figures are not a before and after).
+ * saying first how the runs differ (`not alike: target: ...` for two services). Throws UsageError
+ * (DROIDCHECK_ERR_USAGE, exit 2) naming a file that is unreadable or not a report, and, without
+ * `force`, when the runs are of another job (their figures are not a before and after).
  */
 export async function compareReportFiles(
   baseIn: string | ReportDocument,

@@ -14,6 +14,7 @@ import { startAltService, type AltService } from '../helpers/alt-service.js';
 import { startAnswerSwitch, type AnswerSwitch } from '../helpers/answer-switch.js';
 import { passedExitCode } from '../helpers/cli.js';
 import { cliInProcess as cli } from '../helpers/in-process-cli.js';
+import { unwrapped } from '../helpers/console-text.js';
 
 const SUITE = `suite: Answers
 scenarios:
@@ -96,7 +97,7 @@ describe('compare: what changed in the answers', () => {
       /text: Thanks[^\n]*\n\n {8}Your order: 2 x Flannel shirt\. \[-To pay:-\]\{\+Total due:\+\} 83\.00 USD\./,
     );
     expect(cmp.stdout).toContain('intents: +upsell');
-    expect(cmp.stdout).toMatch(/cart: lines \+\{.*"qty":3.*\}, -\{.*"qty":2.*\}/);
+    expect(unwrapped(cmp.stdout)).toMatch(/cart: lines \+\{.*"qty":3.*\}, -\{.*"qty":2.*\}/);
     expect(cmp.stdout).toContain('address: city "Bangkok" -> "BANGKOK"');
 
     // The same comparison as a page of its own and as Markdown.

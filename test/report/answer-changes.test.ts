@@ -19,6 +19,7 @@ import {
 } from '../../src/report/index.js';
 import type { RequestRecord } from '../../src/report/run-types.js';
 import { record, run } from './fixtures.js';
+import { unwrapped } from '../helpers/console-text.js';
 
 /** An answer payload as the spec shows it (the fields answers.ts keeps, and others it drops). */
 function payload(text: string, over: Record<string, unknown> = {}): Record<string, unknown> {
@@ -187,7 +188,7 @@ describe('what changed in the answers', () => {
     delete old.answers;
     const cmp = compareReports(parseReportDocument(old), report('b'));
     expect(cmp.answers).toEqual({ notRecorded: ['base'], compared: 0, unchanged: 0, changed: [] });
-    expect(renderComparison(cmp)).toContain(
+    expect(unwrapped(renderComparison(cmp))).toContain(
       'answers not compared: not recorded in the baseline (written by a droidcheck before it kept answers)',
     );
     // And the comparison, answers included, reads back through the report's schema.
@@ -197,7 +198,7 @@ describe('what changed in the answers', () => {
 
   it('draws the word diff on the console and in Markdown, the two answers side by side in HTML', () => {
     const current = buildReport(run(records('b')), { baseline: report('a') });
-    const text = renderComparison(current.comparison as NonNullable<typeof current.comparison>);
+    const text = unwrapped(renderComparison(current.comparison as NonNullable<typeof current.comparison>));
     expect(text).toContain('Answers that changed: 1 of 3 (2 unchanged, not listed):');
     expect(text).toContain('Shop › buys shirts [sync]');
     expect(text).toContain(

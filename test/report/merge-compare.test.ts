@@ -107,6 +107,18 @@ describe('compareReports', () => {
     expect(renderComparison(cmp)).toContain('✗ Shop › buys shirts [sync]: pass -> fail');
   });
 
+  it('reads the flips first: before the latency rows, of which those with too few samples are only counted', () => {
+    const current = buildReport(run([record({ passed: false, failures: failingRecord().failures }), failingRecord()]));
+    const text = renderComparison(compareReports(base, current));
+    const flip = text.indexOf('✗ Shop › buys shirts [sync]: pass -> fail');
+    expect(flip).toBeGreaterThan(0);
+    expect(flip).toBeLessThan(text.indexOf('latency'));
+    // 3 samples per metric support no comparison: the rows are counted, not listed.
+    expect(text).toMatch(/\d+ latency row\(s\) with too few samples not shown \(report\.json has them\)/);
+    expect(text).not.toMatch(/too few samples \(\d+ < \d+\)/);
+    expect(text.split('\n').every((l) => l.length <= 100)).toBe(true);
+  });
+
   it('never calls twenty pairs of runs of one distribution a regression, at 16 and at 500 samples', () => {
     for (const n of [16, 500]) {
       for (let pair = 0; pair < 20; pair++) {
@@ -126,7 +138,9 @@ describe('compareReports', () => {
     // Quick-start sized runs (16 samples per metric) are never compared on latency: a run needs 100.
     const small = compareReports(buildReport(latencyRun(7, 16)), buildReport(latencyRun(8, 16)));
     expect(small.latency.every((l) => l.rule === 'too-few-samples' && l.minCount >= 100)).toBe(true);
-    expect(renderComparison(small)).toMatch(/answer\.p50 .*16 \/ 16 samples\s+too few samples \(16 < 100\)/);
+    expect(renderComparison(small, { everyRow: true })).toMatch(/answer\.p50 .*16\/16\s+too few samples \(16 < 100\)/);
+    // The console counts them instead.
+    expect(renderComparison(small)).toContain('12 latency row(s) with too few samples not shown');
     const cmp = compareReports(buildReport(latencyRun(7, 200)), buildReport(latencyRun(8, 200)));
     expect(cmp.latency).toHaveLength(12);
     const rule = (metric: string, stat: string) => cmp.latency.find((l) => l.metric === metric && l.stat === stat)!;
@@ -146,13 +160,11 @@ describe('compareReports', () => {
       const beyond = l.changePct > 10 && l.deltaMs >= 1;
       expect(l.rule).toBe(beyond ? 'not-significant' : 'within-tolerance');
     }
-    const text = renderComparison(cmp);
+    const text = renderComparison(cmp, { everyRow: true });
     expect(text).toContain('no regression against the baseline');
     // As in the summary's latency table: no p99.9 from 200 samples, so no figure and no change, only the rule.
-    expect(text).toMatch(/answer\.p999\s+—\s+—\s+—\s+200 \/ 200 samples\s+too few samples \(200 < 1000\)/);
-    expect(text).toMatch(
-      /answer\.p50 .*200 \/ 200 samples\s+(within tolerance \(<= \+10% or < \+1 ms\)|not significant \(p [\d.]+ > 0\.\d+\))/,
-    );
+    expect(text).toMatch(/answer\.p999\s+—\s+—\s+—\s+200\/200\s+too few samples \(200 < 1000\)/);
+    expect(text).toMatch(/answer\.p50 .*200\/200\s+(within tolerance|not significant \(p [\d.]+ > 0\.\d+\))$/m);
   });
 
   it('finds a real 2x slowdown on 500 samples, and the rule and figures that fired', () => {
@@ -169,7 +181,7 @@ describe('compareReports', () => {
       regressed: false,
     });
     expect(renderComparison(cmp)).toMatch(
-      /✗\s+answer\.p50\s+[\d.]+ ms\s+[\d.]+ ms\s+\+\d+(\.\d)?% \(\+[\d.]+ ms\)\s+500 \/ 500 samples\s+REGRESSED \(p < 0\.0001 <= 0\.\d+\)/,
+      /✗ answer\.p50\s+[\d.]+ ms\s+[\d.]+ ms\s+\+\d+(\.\d)?% \(\+[\d.]+ ms\)\s+500\/500\s+REGRESSED \(p < 0\.0001 <= 0\.\d+\)/,
     );
     // Faster is never a regression.
     expect(compareReports(slower, base).regressed).toBe(false);

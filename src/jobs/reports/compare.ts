@@ -15,7 +15,8 @@ import {
 
 /**
  * Tolerances of the comparison; every field optional (defaults 10 %, 1 ms, 1 point, alpha 0.01);
- * `force` compares runs of another target or job (kind) instead of refusing them.
+ * `force` compares runs of another job (kind) instead of refusing them (two targets are compared,
+ * `not alike: target` said first).
  */
 export interface CompareReportsOptions extends CompareFilesOptions {}
 
@@ -47,7 +48,7 @@ function checkTolerances(opts: CompareOptions): void {
 /**
  * Compares `current` with `base`, each a report.json path or an already read ReportDocument.
  * Throws UsageError (DROIDCHECK_ERR_USAGE, exit 2) naming a file that is unreadable or not a
- * report, a negative tolerance, or (without `force`) runs of another target or kind.
+ * report, a negative tolerance, or (without `force`) runs of another job (kind).
  */
 export async function compareReports(
   base: string | ReportDocument,

@@ -4,7 +4,7 @@
  */
 import { distrustText } from '../../metrics/index.js';
 import { formatMs, formatPercent } from '../../units.js';
-import { span, type SectionView, type Text } from '../view.js';
+import { span, type SectionView, type Span, type Text } from '../view.js';
 import { answerChangesView, MAX_ANSWER_DIFFS } from './answer-changes-view.js';
 import { kneeNotes } from './capacity-compare.js';
 import { coverageChangeNotes } from './coverage.js';
@@ -24,14 +24,14 @@ function latencyChangeText(l: LatencyChange): string {
   return `${signedPct(l.changePct)} (${signedMs(l.deltaMs)})`;
 }
 
-/** `16 / 16 samples`. */
+/** `16/16`: the samples of the baseline and the current run (the column says `samples`). */
 function latencySamplesText(l: Pick<LatencyChange, 'baseCount' | 'currentCount'>): string {
-  return `${l.baseCount} / ${l.currentCount} samples`;
+  return `${l.baseCount}/${l.currentCount}`;
 }
 
 /**
- * Why a row was decided so: `too few samples (16 < 100)`, `within tolerance (<= +10% or < +1 ms)`,
- * `not significant (p 0.21 > 0.0033)`, `REGRESSED (p 0.0003 <= 0.0033)`.
+ * Why a row was decided so: `too few samples (16 < 100)`, `within tolerance` (the tolerances
+ * are in the rules' line), `not significant (p 0.21 > 0.0033)`, `REGRESSED (p 0.0003 <= 0.0033)`.
  */
 function ruleText(
   row: LatencyChange | OutcomeChange,
@@ -46,10 +46,8 @@ function ruleText(
         ? `too few samples (${Math.min(row.baseCount, row.currentCount)} < ${row.minCount})`
         : 'no requests';
     case 'within-tolerance':
-      if (!rules) return 'within tolerance';
-      return 'minCount' in row
-        ? `within tolerance (<= ${signedPct(rules.tolerancePct)} or < +${formatMs(rules.minDeltaMs)})`
-        : `within tolerance (<= +${rules.rateTolerancePts} pts)`;
+      // The tolerances are in the rules' line under the tables.
+      return 'within tolerance';
     case 'not-significant':
       return row.pValue === null ? 'not significant (no histogram to test)' : `not significant${p}`;
     case 'regressed':
@@ -71,21 +69,21 @@ function rulesText(cmp: Pick<ReportComparison, 'rules' | 'significanceBound'>): 
 }
 
 const name = (f: ScenarioFlip): string => `${f.suite} › ${f.name} [${f.mode}]`;
-const mark = (bad: boolean): Text => (bad ? span('✗', 'fail') : ' ');
+const mark = (bad: boolean): Span => (bad ? span('✗', 'fail') : span(' '));
 
 /**
- * The verdict, the scenario flips and thresholds that flipped, a table of every latency row
- * (base, current, change, samples, rule; a percentile the count cannot support is `—`, as in
- * the latency table; a turn's row only when it had samples enough to be judged) and the
- * outcome rows that are not zero in both; then the answers that changed (answer-changes-view.ts),
- * `maxAnswers` of them at most.
+ * The verdict, then what a reader looks for first: the scenario flips and thresholds that
+ * flipped, and the answers that changed (answer-changes-view.ts, `maxAnswers` of them at most);
+ * then a table of the latency rows (base, current, change, samples, rule; a percentile the count
+ * cannot support is `—`, as in the latency table; a turn's row only when it had samples enough to
+ * be judged; `brief`, the console's: no row with too few samples, counted in a note) and the
+ * outcome rows that are not zero in both; the rules and what else changed last.
  */
-export function comparisonView(cmp: ReportComparison, maxAnswers = MAX_ANSWER_DIFFS): SectionView {
+export function comparisonView(cmp: ReportComparison, maxAnswers = MAX_ANSWER_DIFFS, brief = false): SectionView {
   const verdict = (v: boolean | undefined, status: string | undefined): string =>
     v === undefined ? 'absent' : (status ?? (v ? 'passed' : 'breached'));
   const untrusted = cmp.latencyNotJudged;
-  const notes: Text[] = [
-    span(`rules: ${rulesText(cmp)}`, 'muted'),
+  const lead: Text[] = [
     ...(untrusted
       ? [
           span(
@@ -106,14 +104,17 @@ export function comparisonView(cmp: ReportComparison, maxAnswers = MAX_ANSWER_DI
     ]),
     ...(cmp.removed.length > 0 ? [`${cmp.removed.length} scenario(s) not in the current report`] : []),
   ];
-  // A conversation's turns can add dozens of rows: those with too few samples are left to report.json.
-  const hiddenTurnRows = cmp.latency.filter((l) => l.turn !== undefined && l.rule === 'too-few-samples').length;
-  if (hiddenTurnRows > 0)
-    notes.push(span(`${hiddenTurnRows} turn row(s) with too few samples not shown (report.json has them)`, 'muted'));
-  const shown = cmp.latency.filter((l) => l.turn === undefined || l.rule !== 'too-few-samples');
+  const notes: Text[] = [span(`rules: ${rulesText(cmp)}`, 'muted')];
+  // Rows with too few samples say nothing: a conversation's turns can add dozens, and on the
+  // console every one of them is left to report.json.
+  const hide = (l: LatencyChange): boolean => l.rule === 'too-few-samples' && (brief || l.turn !== undefined);
+  const hidden = cmp.latency.filter(hide).length;
+  if (hidden > 0)
+    notes.push(span(`${hidden} latency row(s) with too few samples not shown (report.json has them)`, 'muted'));
+  const shown = cmp.latency.filter((l) => !hide(l));
+  // The mark in the name's cell: the table fits 100 columns.
   const latency = shown.map((l): Text[] => [
-    mark(l.regressed),
-    `${l.turn === undefined ? '' : `turn${l.turn}.`}${l.metric}.${l.stat}`,
+    [mark(l.regressed), ` ${l.turn === undefined ? '' : `turn${l.turn}.`}${l.metric}.${l.stat}`],
     statMs(l.baseMs, l.baseCount, l.stat),
     statMs(l.currentMs, l.currentCount, l.stat),
     l.rule === 'too-few-samples' ? '—' : latencyChangeText(l),
@@ -123,8 +124,7 @@ export function comparisonView(cmp: ReportComparison, maxAnswers = MAX_ANSWER_DI
   const outcomes = cmp.outcomes
     .filter((o) => o.baseCount > 0 || o.currentCount > 0)
     .map((o): Text[] => [
-      mark(o.regressed),
-      o.outcome,
+      [mark(o.regressed), ` ${o.outcome}`],
       outcomeRateText(o.baseRate, o.baseCount, o.baseRequests),
       outcomeRateText(o.currentRate, o.currentCount, o.currentRequests),
       `${o.changePts > 0 ? '+' : ''}${o.changePts} pts`,
@@ -133,9 +133,10 @@ export function comparisonView(cmp: ReportComparison, maxAnswers = MAX_ANSWER_DI
   notes.push(...kneeNotes(cmp.capacity));
   notes.push(...coverageChangeNotes(cmp.coverage));
   const answers = answerChangesView(cmp.answers, maxAnswers);
-  notes.push(...answers.notes);
+  // What changed in the answers is read before the figures: its summary leads, its diffs come first.
+  lead.push(...answers.notes);
   const cols = (names: string[]) =>
-    names.map((header, i) => ({ header, ...((i <= 1 || i === names.length - 1) && { align: 'l' as const }) }));
+    names.map((header, i) => ({ header, ...((i === 0 || i === names.length - 1) && { align: 'l' as const }) }));
   return {
     id: 'comparison',
     title: 'Baseline',
@@ -144,15 +145,16 @@ export function comparisonView(cmp: ReportComparison, maxAnswers = MAX_ANSWER_DI
       : untrusted
         ? span('no regression against the baseline in what was judged; latency not judged', 'warn')
         : span('no regression against the baseline', 'ok'),
+    lead,
     notes,
     tables: [
       ...(latency.length > 0
-        ? [{ columns: cols(['', 'latency', 'base', 'current', 'change', 'samples', 'rule']), rows: latency }]
+        ? [{ columns: cols(['latency', 'base', 'current', 'change', 'samples', 'rule']), rows: latency }]
         : []),
       ...(outcomes.length > 0
-        ? [{ columns: cols(['', 'outcome', 'base', 'current', 'change', 'rule']), rows: outcomes }]
+        ? [{ columns: cols(['outcome', 'base', 'current', 'change', 'rule']), rows: outcomes }]
         : []),
     ],
-    ...(answers.diffs && { diffs: answers.diffs }),
+    ...(answers.diffs && { diffs: answers.diffs, diffsFirst: true }),
   };
 }

@@ -379,5 +379,5 @@ export const comparisonSection = defineSection({
   merge: () => ({}),
   views: (d: Doc) => (d.comparison ? [comparisonView(d.comparison)] : []),
   // The console's default lists a few changed answers; --verbose, report.html and summary.md list them all.
-  brief: (d: Doc) => (d.comparison ? [comparisonView(d.comparison, BRIEF_ANSWER_DIFFS)] : []),
+  brief: (d: Doc) => (d.comparison ? [comparisonView(d.comparison, BRIEF_ANSWER_DIFFS, true)] : []),
 });
