@@ -41,7 +41,7 @@ const title = (s: ScenarioEntry): string => `${s.suite} › ${s.name} [${s.mode}
 const CONSOLE_COLUMNS = 100;
 
 /** `lines`, each wrapped to {@link CONSOLE_COLUMNS} (text-table.ts wrapLine). */
-const fit = (lines: readonly string[]): string[] => lines.flatMap((l) => wrapLine(l, CONSOLE_COLUMNS));
+const toWidth = (lines: readonly string[]): string[] => lines.flatMap((l) => wrapLine(l, CONSOLE_COLUMNS));
 
 /** Every section's views of `report`, in the registry's order. */
 export function sectionViews(report: ReportDocument): SectionView[] {
@@ -140,7 +140,7 @@ export function renderConsoleSummary(report: ReportDocument, opts: ConsoleSummar
   if (!countsRequests(report)) {
     const views = consoleViews(report, verbose).flatMap((v) => consoleLines(v, paint));
     const last = `droidcheck ${report.kind}: ${reportHeadline(report).verdict} in ${formatMs(report.durationMs)} · exit ${report.exitCode}`;
-    return `${fit([...views, '', last]).join('\n')}\n`;
+    return `${toWidth([...views, '', last]).join('\n')}\n`;
   }
   const s = report.summary;
   const breached = report.thresholds.filter((t) => !t.passed).length;
@@ -175,5 +175,5 @@ export function renderConsoleSummary(report: ReportDocument, opts: ConsoleSummar
     '',
     `${parts.join(', ')} (${s.sent} requests) · exit ${report.exitCode}`,
   ];
-  return `${fit(lines).join('\n')}\n`;
+  return `${toWidth(lines).join('\n')}\n`;
 }

@@ -253,7 +253,10 @@ describe('runLoad against the embedded emulator', () => {
     // Each step passes unless the host is too loaded for ack p99 < 100 ms; the search stops at the first failure.
     expect(curve.map((p) => p.rate)).toEqual(curve[0]!.passed ? [100, 200] : [100]);
     expect(cap.capacity!.maxRate).toBe(curve.filter((p) => p.passed).at(-1)?.rate ?? null);
-    expect(ctx.exitCode).toBe(cap.capacity!.maxRate === null ? 99 : 0);
+    // No rate passed: 99, or 98 when the search ended only at a step whose latency a bound
+    // generator left unjudged (metrics/thresholds-trust.ts; a loaded host).
+    const unjudged = cap.capacity!.endedBy?.criteria.every((c) => c === 'generator') ?? false;
+    expect(ctx.exitCode).toBe(cap.capacity!.maxRate === null ? (unjudged ? 98 : 99) : 0);
     expect(cap.accounting!.requests).toBe(cap.summary.requests);
     expect(out.text).toMatch(/Capacity {2}(\d+ req\/s|no rate passed)/);
     expect((await readdir(join(dir, 'cap'))).sort()).toEqual([

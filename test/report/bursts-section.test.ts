@@ -17,6 +17,7 @@ import {
 import type { RequestRecord } from '../../src/report/run-types.js';
 import type { BurstRecord } from '../../src/runner/index.js';
 import { record, run } from './fixtures.js';
+import { unwrapped } from '../helpers/console-text.js';
 
 /** A two-message burst whose first answer arrived last (out of order, stale last answer), or in order. */
 function burst(late: boolean, ids: [string, string]): BurstRecord {
@@ -119,7 +120,7 @@ describe('the bursts section', () => {
     expect(doc.exitCode).toBe(99);
     expect(parseReportDocument(JSON.parse(JSON.stringify(doc))).bursts).toEqual(doc.bursts);
 
-    const console = renderConsoleSummary(doc);
+    const console = unwrapped(renderConsoleSummary(doc));
     expect(console).toContain(
       'Bursts  3 bursts judged · 2 out of order (67%) · 2 stale last answer (67%) · 2 cart regressed (67%)',
     );
@@ -127,7 +128,7 @@ describe('the bursts section', () => {
       /answered out of order, stale last answer, cart regressed +two products \[sync\] step 1 +1: 0 ms → 1\.53 s · 2: 300 ms → 820 ms/,
     );
     expect(console).not.toContain('tpa-0a'); // the brief leaves the requestIds to --verbose
-    expect(renderConsoleSummary(doc, { verbose: true })).toContain('tpa-0a, tpa-0b');
+    expect(unwrapped(renderConsoleSummary(doc, { verbose: true }))).toContain('tpa-0a, tpa-0b');
     const md = renderMarkdownSummary(doc);
     expect(md).toContain('### Bursts: 3 bursts judged');
     expect(md).toContain(

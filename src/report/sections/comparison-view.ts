@@ -37,7 +37,6 @@ function ruleText(
   row: LatencyChange | OutcomeChange,
   cmp?: Pick<ReportComparison, 'rules' | 'significanceBound'>,
 ): string {
-  const rules = cmp?.rules;
   const bound = cmp ? ` ${row.rule === 'regressed' ? '<=' : '>'} ${Number(cmp.significanceBound.toPrecision(2))}` : '';
   const p = row.pValue === null ? '' : ` (${formatPValue(row.pValue)}${bound})`;
   switch (row.rule) {
