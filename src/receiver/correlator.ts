@@ -80,6 +80,12 @@ interface Parked {
 
 export class Correlator {
   readonly counts = { matched: 0, duplicates: 0, late: 0, orphans: 0 };
+  /**
+   * Called with each duplicate of a matched (or parked) requestId and its arrival (clock ms), when
+   * set (OpenTelemetry export: an event on that requestId's delivery span). Unset, the duplicate
+   * costs nothing more than its count.
+   */
+  onDuplicate: ((requestId: string, receivedAt: number) => void) | undefined;
   readonly #o: CorrelatorOptions;
   /** Pending waiters and finished ids, by requestId. */
   readonly #ids: FinishedIds<Waiter>;
@@ -164,6 +170,9 @@ export class Correlator {
     }
     if (done !== undefined || this.#parked.has(id)) {
       this.counts.duplicates++;
+      // Another shard's id or a forgotten waiter's is no delivery of ours to tell of.
+      if (this.onDuplicate !== undefined && (done === undefined || done === FINISHED.MATCHED))
+        this.onDuplicate(id, match.receivedAt);
       return 'duplicate';
     }
     if (this.#closed) {

@@ -29,6 +29,9 @@ export function createReceiver(options: ReceiverOptions = {}): Receiver {
     stats: () => server.stats(),
     inboundStats: () => server.inboundStats(),
     pendingCount: () => correlator.pending,
+    onDuplicate: (listener) => {
+      correlator.onDuplicate = listener;
+    },
     wiring: ({ now = clock.now(), droidId } = {}) =>
       judgeWiring(server.stats(), (limit) =>
         staleOfOtherDroids(correlator.parkedBodies(), now - ORPHAN_SUSPECT_MS, droidId, limit),

@@ -301,6 +301,9 @@ export async function createStreamReceiver(options: StreamReceiverOptions): Prom
     stats: () => shardStats(correlator, classifier),
     inboundStats: () => inbound.stats(),
     pendingCount: () => correlator.pending,
+    onDuplicate: (listener) => {
+      correlator.onDuplicate = listener;
+    },
     wiring({ now = clock.now(), droidId } = {}) {
       const cutoff = now - ORPHAN_SUSPECT_MS;
       return judgeWiring(shardStats(correlator, classifier), (limit) => {

@@ -183,6 +183,11 @@ export interface DeliverySource extends WebhookCounters, InboundReader {
   /** Answer waiters not yet resolved. */
   pendingCount(): number;
   /**
+   * Calls `listener` with each duplicate delivery of a requestId that was matched (or is parked)
+   * and its arrival (clock.now() ms), as it is counted (`duplicates`); undefined stops it.
+   */
+  onDuplicate(listener: ((requestId: string, receivedAt: number) => void) | undefined): void;
+  /**
    * Whether the answer webhooks received so far can be matched at all: `working` after one
    * matched, `miswired` with the kind and count once 3 of one kind could not be (wrong secret,
    * malformed, another droid's than `query.droidId`), else `unknown`. The rule: wiring.ts.

@@ -28,7 +28,7 @@ import { addContract } from './contract-notes.js';
 import { codeContext, judgeAnswer, keepGrades } from './judge.js';
 import { answerChecks, turnSent } from './turn-checks.js';
 import { settleError } from './settle.js';
-import { shareTrace, traceOf, type CallTrace } from './trace.js';
+import { beginTurn, shareTrace, turnTraceOf, type CallTrace } from './trace.js';
 import type { PlannedRequest, RequestRecord, StepResult } from './types.js';
 
 const ASYNC_ENDPOINT = 'get-droid-answer-async';
@@ -134,9 +134,9 @@ function submitOptions(ctx: ExecuteContext, record: RequestRecord, call: CallTra
   return { ...optionsOf(signal), ...trace, retry: { policy: ctx.retry, onRetry } };
 }
 
-/** The submit's call trace (its headers), under the record's open turn; undefined without trace context. */
+/** The submit's call trace (its headers), under the record's turn; undefined without trace context. */
 function submitTrace(record: RequestRecord, endpoint: string, path: string): CallTrace | undefined {
-  return traceOf(record)?.call(endpoint, 'POST', path);
+  return turnTraceOf(record)?.call(endpoint, 'POST', path);
 }
 
 /** Ends a call trace with what the client threw: the HTTP status of an API error, the error's code. */
@@ -213,7 +213,7 @@ const acknowledge: TurnRun<string | undefined> = async (turn, ctx, start, record
     }
     record.requestId = id;
     ctx.onAcknowledged?.();
-    traceOf(record)?.acknowledged(id);
+    turnTraceOf(record)?.acknowledged(id);
     return id;
   } catch (err) {
     endCallWith(call, err);
@@ -266,7 +266,7 @@ async function settleAnswer(
   }
   const answerMs = match.receivedAt - start;
   record.answerMs = answerMs;
-  traceOf(record)?.delivered(match.receivedAt, match.kind);
+  turnTraceOf(record)?.delivered(match.receivedAt, match.kind);
   addContract(record, 'webhook', match.contract, ctx.notes, undefined, match.payload);
   if (match.kind === 'failed') {
     record.outcome = 'failed';
@@ -288,11 +288,9 @@ export function executeAnswerTurn(
   record: RequestRecord,
 ): Promise<void> {
   turnSent(ctx, record, turn);
-  const trace = traceOf(record);
-  if (!trace) return mode === 'sync' ? executeSync(turn, ctx, start, record) : executeAsync(turn, ctx, start, record);
-  trace.beginTurn(mode, start);
+  const trace = beginTurn(record, mode, start);
   const run = mode === 'sync' ? executeSync(turn, ctx, start, record) : executeAsync(turn, ctx, start, record);
-  return run.then(() => trace.endTurn(record));
+  return trace ? run.then(() => trace.end(record)) : run;
 }
 
 /**

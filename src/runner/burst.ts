@@ -41,12 +41,14 @@ interface BurstEnd {
 /**
  * Judges the final state's body with the step's `expect` and `capture` into `result` (steps.ts
  * judgeStep), prefixing its failures with `label`; resolves false when a capture found nothing.
+ * `answered` is the record of the message's answer turn (the grades hang under its span).
  */
 export type JudgeFinal = (
   result: StepResult,
   body: unknown,
   turn: { humanMessage: string; chatHistory: ChatHistoryItem[] },
   label: string,
+  answered: RequestRecord,
 ) => Promise<boolean>;
 
 /** One message as it went: what it sent, the record of its turn, when it was sent and its answer arrived (clock ms). */
@@ -283,8 +285,14 @@ async function judgeMessages(
         });
       continue;
     }
-    const ev = await judgeAnswer(renderExpectations(message.expect, vars), s.one.answer, s.turn, ctx, record, () =>
-      codeContext(record, vars, step.index),
+    const ev = await judgeAnswer(
+      renderExpectations(message.expect, vars),
+      s.one.answer,
+      s.turn,
+      ctx,
+      record,
+      () => codeContext(record, vars, step.index),
+      s.one,
     );
     const latency = s.one.syncMs ?? s.one.answerMs;
     result.failures.push(
@@ -355,7 +363,7 @@ async function judgeBurst(
   if (judged && judged.one.answer !== undefined) {
     const latencyMs = result.latencyMs;
     delete result.latencyMs; // judged per message above, not again as the step's
-    proceed = await judgeFinal(result, judged.one.answer, judged.turn, label);
+    proceed = await judgeFinal(result, judged.one.answer, judged.turn, label, judged.one);
     if (latencyMs !== undefined) result.latencyMs = latencyMs;
   } else if (step.expect.length > 0 || step.capture.length > 0) {
     result.failures.push({

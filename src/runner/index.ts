@@ -46,4 +46,5 @@ export {
   type CallTrace,
   type ConversationTrace,
   type RequestTracer,
+  type TurnTrace,
 } from './trace.js';

@@ -12,7 +12,7 @@ import {
   type Expectation,
   type GradeScope,
 } from '../scenario/index.js';
-import { traceOf } from './trace.js';
+import { traceOf, turnTraceOf } from './trace.js';
 import type { ChatHistoryItem } from '../contract/index.js';
 import type { ExecuteContext } from './context.js';
 import type { RequestRecord } from './types.js';
@@ -33,7 +33,9 @@ export function codeContext(
 
 /**
  * Evaluates `expect` against `payload`; `turn` grounds a `judge` (its chat history and message);
- * `code` is what a `code:` check is told (only built when `expect` has one: see `codeContext`).
+ * `code` is what a `code:` check is told (only built when `expect` has one: see `codeContext`);
+ * `answered`, the record of the answer turn whose answer `payload` is (a `say` step's, a burst
+ * message's; default `record`): its grades' model calls hang under that turn's span.
  */
 export function judgeAnswer(
   expect: readonly Expectation[],
@@ -42,11 +44,12 @@ export function judgeAnswer(
   ctx: ExecuteContext,
   record: RequestRecord,
   code?: () => CodeContext,
+  answered: RequestRecord = record,
 ): Promise<Evaluation> {
   if (expect.length === 0) return Promise.resolve(NOTHING);
   return evaluateExpectations(expect, payload, {
     grader: ctx.grader,
-    ...(ctx.grader && { scope: gradeScope(record) }),
+    ...(ctx.grader && { scope: gradeScope(record, answered) }),
     ...(turn && { grounding: turn }),
     signal: ctx.abortSignal,
     ...(ctx.skipGraded && { skipGraded: true }),
@@ -54,9 +57,16 @@ export function judgeAnswer(
   });
 }
 
-/** What the grades of `record`'s request are made for: its scenario, and its conversation's trace. */
-export function gradeScope(record: RequestRecord): GradeScope {
-  return { scenario: `${record.suite} › ${record.scenario}`, parent: traceOf(record)?.modelScope };
+/**
+ * What the grades of `record`'s request are made for: its scenario, and where in its trace they
+ * hang: under the answer turn `answered` ran (a plain scenario's, a say step's), else under the
+ * conversation (a simulated customer's lines, a check of a whole conversation).
+ */
+export function gradeScope(record: RequestRecord, answered: RequestRecord = record): GradeScope {
+  return {
+    scenario: `${record.suite} › ${record.scenario}`,
+    parent: turnTraceOf(answered)?.modelScope ?? traceOf(record)?.modelScope,
+  };
 }
 
 /** Does `e` (or a `json` expectation inside it) call a function? */

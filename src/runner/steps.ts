@@ -123,7 +123,8 @@ type StepEnd = { result: StepResult; proceed: boolean };
 
 /**
  * Checks the expectations (templates rendered), latency and captures of a step's response.
- * `expect` overrides the step's own (a send without its reply leaves out `reply.*`).
+ * `expect` overrides the step's own (a send without its reply leaves out `reply.*`); `answered`
+ * is the record of the answer turn whose answer `body` is (its grades hang under that turn).
  */
 async function judgeStep(
   step: Step,
@@ -134,10 +135,17 @@ async function judgeStep(
   record: RequestRecord,
   turn?: Turn,
   expect: readonly Expectation[] = step.expect,
+  answered?: RequestRecord,
 ): Promise<boolean> {
   result.body = body;
-  const ev = await judgeAnswer(renderExpectations(expect, vars), body, turn, ctx, record, () =>
-    codeContext(record, vars, step.index),
+  const ev = await judgeAnswer(
+    renderExpectations(expect, vars),
+    body,
+    turn,
+    ctx,
+    record,
+    () => codeContext(record, vars, step.index),
+    answered,
   );
   result.failures.push(...ev.failures);
   keepGrades(record, ev, `step ${step.index + 1} (${result.kind}): `);
@@ -361,10 +369,17 @@ async function runSay(
   }
   // The turn's own failures are the shop policy's violations (it had no expectations).
   result.failures.push(...turn.failures);
-  const proceed = await judgeStep(step, result, turn.answer, vars, ctx, record, {
-    humanMessage: text,
-    chatHistory: history,
-  });
+  const proceed = await judgeStep(
+    step,
+    result,
+    turn.answer,
+    vars,
+    ctx,
+    record,
+    { humanMessage: text, chatHistory: history },
+    step.expect,
+    turn,
+  );
   const answerText = (turn.answer as { answer?: unknown } | null)?.answer;
   history.push(
     { type: 'human', content: text },
@@ -380,9 +395,9 @@ async function runSay(
  * chosen answer, each failure prefixed with what was judged (burst.ts names both answers).
  */
 function finalJudge(step: BurstStep, ctx: ExecuteContext, record: RequestRecord, vars: Vars): JudgeFinal {
-  return async (result, body, turn, label) => {
+  return async (result, body, turn, label, answered) => {
     const from = result.failures.length;
-    const proceed = await judgeStep(step, result, body, vars, ctx, record, turn);
+    const proceed = await judgeStep(step, result, body, vars, ctx, record, turn, step.expect, answered);
     for (let i = from; i < result.failures.length; i++) {
       const f = result.failures[i]!;
       result.failures[i] = { ...f, message: `${label}: ${f.message}` };

@@ -10,8 +10,10 @@
  *   sampled flag clear because nothing is recorded);
  * - src/telemetry's span tracer (loaded only when export is on): the same calls become spans.
  *
- * A conversation's trace is found from its record (a WeakMap, so the record keeps its shape and
- * nothing of the trace reaches a report but `traceId`).
+ * A conversation's trace is found from its record, and an answer turn's from the turn's record
+ * (WeakMaps, so the record keeps its shape and nothing of the trace reaches a report but
+ * `traceId`): the model calls grading a turn's answer hang under that turn, even when the
+ * grading comes after the turn ended (a `say` step's expectations).
  */
 import { randomUUID } from 'node:crypto';
 import type { TraceHeaders } from '../client/index.js';
@@ -26,9 +28,27 @@ export interface CallTrace {
 }
 
 /**
- * One conversation's trace: its answer turns in order (a turn from its submit to the webhook's
- * arrival, or to the sync response), the calls made in it, and the webhook it waited for. Model
- * calls made for it (judge, embeddings, simulated customer) take `modelScope` as their parent.
+ * One answer turn of a conversation: from its submit to the webhook's arrival, or to the sync
+ * response. Several may be open at once (a burst's messages are in flight together). Model calls
+ * that grade its answer take `modelScope` as their parent.
+ */
+export interface TurnTrace {
+  /** What a model call grading this turn's answer passes its observer (opaque here). */
+  readonly modelScope: unknown;
+  /** A call to `endpoint` (spec name) begins now, under this turn. */
+  call(endpoint: string, method: 'GET' | 'POST', path: string): CallTrace;
+  /** The asynchronous submit was acknowledged with `requestId`: the wait for its webhook begins. */
+  acknowledged(requestId: string): void;
+  /** The webhook arrived at `receivedAtMs` (clock ms): `answered` or `failed` (the error payload). */
+  delivered(receivedAtMs: number, kind: 'answered' | 'failed'): void;
+  /** The turn ended; `turn` is its record (outcome, requestId, error, failures). */
+  end(turn: RequestRecord): void;
+}
+
+/**
+ * One conversation's trace: its answer turns (each a TurnTrace), and the calls made in it outside
+ * any turn (a step's call). Model calls made for the conversation as a whole (a simulated
+ * customer's lines) take `modelScope` as their parent; those that grade a turn, the turn's.
  */
 export interface ConversationTrace {
   /** 32 lowercase hex digits (W3C Trace Context trace-id). */
@@ -36,15 +56,9 @@ export interface ConversationTrace {
   /** What a model call made for this conversation passes its observer (opaque here). */
   readonly modelScope: unknown;
   /** An answer turn in `mode` begins at `startMs` (clock ms; under the open model the intended start). */
-  beginTurn(mode: AnswerMode, startMs: number): void;
-  /** A call to `endpoint` (spec name) begins now: under the open turn, else under the conversation. */
+  beginTurn(mode: AnswerMode, startMs: number): TurnTrace;
+  /** A call to `endpoint` (spec name) outside any answer turn begins now, under the conversation. */
   call(endpoint: string, method: 'GET' | 'POST', path: string): CallTrace;
-  /** The asynchronous submit was acknowledged with `requestId`: the wait for its webhook begins. */
-  acknowledged(requestId: string): void;
-  /** The webhook arrived at `receivedAtMs` (clock ms): `answered` or `failed` (the error payload). */
-  delivered(receivedAtMs: number, kind: 'answered' | 'failed'): void;
-  /** The open turn ended; `turn` is its record (outcome, requestId, error, failures). */
-  endTurn(turn: RequestRecord): void;
 }
 
 /** A job's tracer: the trace of each conversation, and what ends it. */
@@ -54,6 +68,8 @@ export interface RequestTracer {
 }
 
 const byRecord = new WeakMap<RequestRecord, ConversationTrace>();
+/** The answer turn each turn record ran (a plain scenario's record, a say step's or a burst message's own). */
+const byTurn = new WeakMap<RequestRecord, TurnTrace>();
 
 /** The trace of the conversation `record` belongs to (undefined: no trace context). */
 export function traceOf(record: RequestRecord): ConversationTrace | undefined {
@@ -79,6 +95,29 @@ export function shareTrace(record: RequestRecord, turn: RequestRecord): void {
   if (trace) byRecord.set(turn, trace);
 }
 
+/**
+ * Begins the answer turn `turn` (a turn's record) runs, in its conversation's trace, and returns
+ * it when it records something of its own (its `end` is then due); undefined without trace
+ * context, and for a tracer that records nothing per turn (headers only: the conversation is its
+ * own turns' trace), so a turn costs no allocation when export is off.
+ */
+export function beginTurn(turn: RequestRecord, mode: AnswerMode, startMs: number): TurnTrace | undefined {
+  const trace = byRecord.get(turn);
+  if (!trace) return undefined;
+  const t = trace.beginTurn(mode, startMs);
+  if (t === (trace as unknown)) return undefined;
+  byTurn.set(turn, t);
+  return t;
+}
+
+/** The answer turn `turn` (a turn's record) ran or runs: its calls, its delivery, the parent of the model calls grading it. */
+export function turnTraceOf(turn: RequestRecord): TurnTrace | undefined {
+  const t = byTurn.get(turn);
+  if (t) return t;
+  const trace = byRecord.get(turn);
+  return trace instanceof HeaderTrace ? trace : undefined;
+}
+
 /** 16 random hex digits; randomUUID draws from a cached pool, so this costs no system call. */
 function randomHex16(): string {
   const u = randomUUID();
@@ -93,20 +132,25 @@ function randomTraceId(): string {
 
 const NO_END = (): void => {};
 
-/** Export off: headers only (see module docs). One object per conversation, one string per call. */
-class HeaderTrace implements ConversationTrace {
+/**
+ * Export off: headers only (see module docs). One object per conversation, one string per call;
+ * it is its own turns' trace too (a turn adds nothing to it).
+ */
+class HeaderTrace implements ConversationTrace, TurnTrace {
   readonly modelScope = undefined;
   readonly #prefix: string;
   constructor(readonly traceId: string) {
     this.#prefix = `00-${traceId}-`;
   }
-  beginTurn(): void {}
+  beginTurn(): TurnTrace {
+    return this;
+  }
   call(): CallTrace {
     return { headers: { traceparent: `${this.#prefix}${randomHex16()}-00` }, end: NO_END };
   }
   acknowledged(): void {}
   delivered(): void {}
-  endTurn(): void {}
+  end(): void {}
 }
 
 /** A `traceparent` of a trace of its own (one call outside any conversation: a doctor's probe), not sampled. */

@@ -45,6 +45,12 @@ export interface JobTelemetry {
   watchCoverage(
     read: () => { products?: number; intents?: number; rules?: number; funnel?: Partial<Record<string, number>> },
   ): void;
+  /**
+   * What the receiver calls for each duplicate delivery it counts (receiver/ DeliverySource
+   * onDuplicate): an event on the delivery span of that requestId. Undefined when traces are not
+   * exported (the receiver then calls nothing).
+   */
+  readonly duplicates: ((requestId: string, receivedAtMs: number) => void) | undefined;
   /** GenAI spans of the model calls (llm/budget.ts observer); undefined when traces are not exported. */
   readonly modelCalls: ModelCallObserver | undefined;
   /** The embedded emulator's tracer, in this thread, or how its worker builds one. */
@@ -118,6 +124,7 @@ export async function startJobTelemetry(
     watchCoverage(read) {
       metrics?.watchCoverage(read);
     },
+    duplicates: sdk.tracer && ((requestId, receivedAtMs) => spans?.duplicate(requestId, receivedAtMs)),
     modelCalls: sdk.tracer && modelCallSpans(sdk.tracer, 'openai'),
     emulator: {
       inline: () => createEmulatorTracer(settings),
@@ -127,6 +134,10 @@ export async function startJobTelemetry(
       metrics?.finish(droppedTotal);
     },
     sampled: () => tail?.counts() ?? { kept: 0, dropped: 0 },
-    shutdown: () => sdk.shutdown(),
+    shutdown: () => {
+      // No delivery comes any more (the target closed before): the spans held for duplicates end.
+      spans?.close();
+      return sdk.shutdown();
+    },
   };
 }

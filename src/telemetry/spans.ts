@@ -14,12 +14,15 @@
  *   `http.response.status_code`, `error.type`), whose id is the `traceparent` parent the service
  *   sees;
  * - `webhook delivery` (CONSUMER), from the acknowledgement to the webhook's arrival, with a
- *   `webhook.arrival` event at the time the receiver accepted it (the emulator's own delivery
- *   span, under its AI job, holds each attempt, retry and duplicate copy: emulator.ts);
+ *   `webhook.arrival` event at the time the receiver accepted it and a `webhook.duplicate` event
+ *   (`droidcheck.copy`: 2 for the first extra copy) per duplicate delivery of its requestId the
+ *   receiver counted (HeldDeliveries: the span is held open a while for them); the emulator's own
+ *   delivery span, under its AI job, holds each attempt, retry and copy it sent (emulator.ts);
  * - model calls (CLIENT, GenAI semantic conventions: `{gen_ai.operation.name} {model}`,
  *   `gen_ai.operation.name` chat or embeddings, `gen_ai.request.model`,
  *   `gen_ai.usage.input_tokens`, `gen_ai.usage.output_tokens`, `gen_ai.provider.name`), under
- *   the turn they grade or the conversation they play.
+ *   the turn whose answer they grade (a plain scenario's, a `say` step's, a burst message's:
+ *   even when the grading comes after the turn ended) or the conversation they play.
  *
  * Times: the engine's clock (monotonic ms) mapped to the wall clock once, at the start.
  */
@@ -35,7 +38,7 @@ import {
 } from '@opentelemetry/api';
 import type { Clock } from '../clock.js';
 import type { ModelCallInfo, ModelCallObserver } from '../llm/index.js';
-import type { CallTrace, ConversationTrace, RequestRecord, RequestTracer } from '../runner/index.js';
+import type { CallTrace, ConversationTrace, RequestRecord, RequestTracer, TurnTrace } from '../runner/index.js';
 
 /** The engine's clock (ms) as epoch ms. */
 type EpochOf = (clockMs: number) => number;
@@ -77,6 +80,91 @@ function verdicts(record: RequestRecord): Attributes[] {
   return out;
 }
 
+/**
+ * Delivery spans whose answer arrived, held open a while (their end time already fixed: the
+ * arrival) so that the receiver's duplicate deliveries of their requestId become
+ * `webhook.duplicate` events: a service may deliver a webhook more than once (spec: Events,
+ * delivery notes), and droidcheck's own delivery span then shows it, as the emulator's shows the
+ * copies it sent. A span is ended at the first of: HOLD_MS after its arrival, MAX_HELD newer ones
+ * held, the job's end. A duplicate of a requestId not held yet (it came before the acknowledgement
+ * that opened its span) waits for it, a few (MAX_EARLY) at most. Export on only: with it off
+ * nothing here exists and the receiver calls nothing.
+ */
+class HeldDeliveries {
+  /** How long a delivered span stays open for duplicates, ms of the job's clock. */
+  static readonly HOLD_MS = 10_000;
+  /** Most spans held at once (the tail sampler remembers the last 10,000 decisions: tail.ts). */
+  static readonly MAX_HELD = 4_096;
+  /** Most requestIds whose duplicates wait for their span. */
+  static readonly MAX_EARLY = 1_024;
+
+  readonly #held = new Map<string, { span: Span; endAt: number; heldAt: number; copies: number }>();
+  readonly #early = new Map<string, number[]>();
+
+  constructor(private readonly t: Pick<TracerState, 'epoch' | 'now'>) {}
+
+  /** `span`'s answer arrived at `at` (epoch ms): its end; held for the duplicates of `requestId`. */
+  hold(requestId: string, span: Span, at: number): void {
+    const now = this.t.now();
+    this.#expire(now);
+    const before = this.#held.get(requestId);
+    // The same requestId delivered to two turns (a service that reuses ids): the older span ends.
+    if (before) {
+      before.span.end(before.endAt);
+      this.#held.delete(requestId);
+    }
+    const entry = { span, endAt: at, heldAt: now, copies: 1 };
+    this.#held.set(requestId, entry);
+    const early = this.#early.get(requestId);
+    if (early) {
+      this.#early.delete(requestId);
+      for (const receivedAtMs of early) this.#event(entry, receivedAtMs);
+    }
+    if (this.#held.size > HeldDeliveries.MAX_HELD) this.#endOldest();
+  }
+
+  /** The receiver counted a duplicate delivery of `requestId`, arrived at `receivedAtMs` (clock ms). */
+  duplicate(requestId: string, receivedAtMs: number): void {
+    const entry = this.#held.get(requestId);
+    if (entry) {
+      this.#event(entry, receivedAtMs);
+      return;
+    }
+    const early = this.#early.get(requestId);
+    if (early) early.push(receivedAtMs);
+    else {
+      this.#early.set(requestId, [receivedAtMs]);
+      if (this.#early.size > HeldDeliveries.MAX_EARLY) this.#early.delete(this.#early.keys().next().value!);
+    }
+  }
+
+  /** Ends every span held (the job's end: no more deliveries). */
+  close(): void {
+    for (const e of this.#held.values()) e.span.end(e.endAt);
+    this.#held.clear();
+    this.#early.clear();
+  }
+
+  #event(entry: { span: Span; copies: number }, receivedAtMs: number): void {
+    entry.copies += 1;
+    entry.span.addEvent('webhook.duplicate', { 'droidcheck.copy': entry.copies }, this.t.epoch(receivedAtMs));
+  }
+
+  #expire(now: number): void {
+    for (const [id, e] of this.#held) {
+      if (e.heldAt + HeldDeliveries.HOLD_MS > now) break;
+      e.span.end(e.endAt);
+      this.#held.delete(id);
+    }
+  }
+
+  #endOldest(): void {
+    const [id, e] = this.#held.entries().next().value!;
+    e.span.end(e.endAt);
+    this.#held.delete(id);
+  }
+}
+
 interface TracerState {
   tracer: Tracer;
   epoch: EpochOf;
@@ -84,6 +172,125 @@ interface TracerState {
   runId: string;
   /** The service's origin and path prefix, for `url.full`; its host and port. */
   base: { url: string; host: string; port: number };
+  deliveries: HeldDeliveries;
+}
+
+/** A call to the service (CLIENT, HTTP semantic conventions) under `parent`. */
+function callSpan(t: TracerState, parent: Context, endpoint: string, method: 'GET' | 'POST', path: string): CallTrace {
+  const { base, tracer, now, epoch } = t;
+  const span = tracer.startSpan(
+    `${method} ${path}`,
+    {
+      kind: SpanKind.CLIENT,
+      startTime: epoch(now()),
+      attributes: {
+        'http.request.method': method,
+        'url.full': `${base.url}${path}`,
+        'url.template': path,
+        'server.address': base.host,
+        'server.port': base.port,
+        'droidcheck.endpoint': endpoint,
+      },
+    },
+    parent,
+  );
+  return {
+    headers: { traceparent: traceparentOf(span) },
+    end: (status, errorCode) => {
+      if (status !== undefined) span.setAttribute('http.response.status_code', status);
+      const failed = errorCode !== undefined || (status !== undefined && status >= 400);
+      if (failed) {
+        span.setAttribute(
+          'error.type',
+          status !== undefined && status >= 400 ? String(status) : (errorCode ?? 'error'),
+        );
+        span.setStatus({ code: SpanStatusCode.ERROR });
+      }
+      span.end(epoch(now()));
+    },
+  };
+}
+
+/** One answer turn (see module docs); `onEnd` tells its conversation it ended. */
+class SpanTurn implements TurnTrace {
+  readonly #t: TracerState;
+  readonly #span: Span;
+  readonly #ctx: Context;
+  #delivery: { span: Span; requestId: string } | undefined;
+  #ended = false;
+
+  constructor(
+    t: TracerState,
+    parent: Context,
+    mode: string,
+    index: number,
+    startMs: number,
+    private readonly onEnd: (turn: SpanTurn) => void,
+  ) {
+    this.#t = t;
+    this.#span = t.tracer.startSpan(
+      'answer turn',
+      {
+        kind: SpanKind.INTERNAL,
+        startTime: t.epoch(startMs),
+        attributes: { 'droidcheck.mode': mode, 'droidcheck.turn': index },
+      },
+      parent,
+    );
+    this.#ctx = trace.setSpan(parent, this.#span);
+  }
+
+  /** The grades of this turn's answer hang under it, even once it ended (a say step's expectations). */
+  get modelScope(): Context {
+    return this.#ctx;
+  }
+
+  call(endpoint: string, method: 'GET' | 'POST', path: string): CallTrace {
+    return callSpan(this.#t, this.#ctx, endpoint, method, path);
+  }
+
+  acknowledged(requestId: string): void {
+    this.#span.setAttribute('droidcheck.request_id', requestId);
+    const span = this.#t.tracer.startSpan(
+      'webhook delivery',
+      {
+        kind: SpanKind.CONSUMER,
+        startTime: this.#t.epoch(this.#t.now()),
+        attributes: { 'droidcheck.request_id': requestId },
+      },
+      this.#ctx,
+    );
+    this.#delivery = { span, requestId };
+  }
+
+  delivered(receivedAtMs: number, kind: 'answered' | 'failed'): void {
+    const d = this.#delivery;
+    if (!d) return;
+    const at = this.#t.epoch(receivedAtMs);
+    d.span.addEvent('webhook.arrival', { 'droidcheck.answer': kind }, at);
+    if (kind === 'failed')
+      d.span.setStatus({ code: SpanStatusCode.ERROR, message: 'the webhook carried an error payload' });
+    this.#t.deliveries.hold(d.requestId, d.span, at);
+    this.#delivery = undefined;
+  }
+
+  end(turn: RequestRecord): void {
+    if (this.#ended) return;
+    this.#ended = true;
+    const end = this.#t.epoch(this.#t.now());
+    if (this.#delivery) {
+      this.#delivery.span.setStatus({ code: SpanStatusCode.ERROR, message: turn.error?.message ?? 'no webhook' });
+      this.#delivery.span.end(end);
+      this.#delivery = undefined;
+    }
+    const s = this.#span;
+    if (turn.requestId !== undefined) s.setAttribute('droidcheck.request_id', turn.requestId);
+    s.setAttribute('droidcheck.outcome', turn.outcome);
+    if (turn.outcome !== 'answered')
+      s.setStatus({ code: SpanStatusCode.ERROR, message: turn.error?.message ?? turn.outcome });
+    s.end(end);
+    this.onEnd(this);
+  }
 }
 
 class SpanConversation implements ConversationTrace {
@@ -91,7 +298,9 @@ class SpanConversation implements ConversationTrace {
   readonly #t: TracerState;
   readonly #root: Span;
   readonly #rootCtx: Context;
-  #turn: { span: Span; ctx: Context; delivery?: Span | undefined } | undefined;
+  /** Turns begun and not ended (a burst's messages are in flight together). */
+  readonly #open = new Set<SpanTurn>();
+  readonly #closed = (turn: SpanTurn): void => void this.#open.delete(turn);
   #turns = 0;
 
   constructor(t: TracerState, record: RequestRecord, startMs: number) {
@@ -116,104 +325,24 @@ class SpanConversation implements ConversationTrace {
     this.traceId = this.#root.spanContext().traceId;
   }
 
-  /** Model calls hang under the open turn (its grades), else under the conversation (a simulated customer's lines). */
+  /** Model calls made for the whole conversation (a simulated customer's lines) hang under its root. */
   get modelScope(): Context {
-    return this.#turn?.ctx ?? this.#rootCtx;
+    return this.#rootCtx;
   }
 
-  beginTurn(mode: string, startMs: number): void {
-    const span = this.#t.tracer.startSpan(
-      'answer turn',
-      {
-        kind: SpanKind.INTERNAL,
-        startTime: this.#t.epoch(startMs),
-        attributes: { 'droidcheck.mode': mode, 'droidcheck.turn': this.#turns++ },
-      },
-      this.#rootCtx,
-    );
-    this.#turn = { span, ctx: trace.setSpan(this.#rootCtx, span) };
+  beginTurn(mode: string, startMs: number): TurnTrace {
+    const turn = new SpanTurn(this.#t, this.#rootCtx, mode, this.#turns++, startMs, this.#closed);
+    this.#open.add(turn);
+    return turn;
   }
 
   call(endpoint: string, method: 'GET' | 'POST', path: string): CallTrace {
-    const { base, tracer, now, epoch } = this.#t;
-    const span = tracer.startSpan(
-      `${method} ${path}`,
-      {
-        kind: SpanKind.CLIENT,
-        startTime: epoch(now()),
-        attributes: {
-          'http.request.method': method,
-          'url.full': `${base.url}${path}`,
-          'url.template': path,
-          'server.address': base.host,
-          'server.port': base.port,
-          'droidcheck.endpoint': endpoint,
-        },
-      },
-      this.#turn?.ctx ?? this.#rootCtx,
-    );
-    return {
-      headers: { traceparent: traceparentOf(span) },
-      end: (status, errorCode) => {
-        if (status !== undefined) span.setAttribute('http.response.status_code', status);
-        const failed = errorCode !== undefined || (status !== undefined && status >= 400);
-        if (failed) {
-          span.setAttribute(
-            'error.type',
-            status !== undefined && status >= 400 ? String(status) : (errorCode ?? 'error'),
-          );
-          span.setStatus({ code: SpanStatusCode.ERROR });
-        }
-        span.end(epoch(now()));
-      },
-    };
-  }
-
-  acknowledged(requestId: string): void {
-    const turn = this.#turn;
-    if (!turn) return;
-    turn.span.setAttribute('droidcheck.request_id', requestId);
-    turn.delivery = this.#t.tracer.startSpan(
-      'webhook delivery',
-      {
-        kind: SpanKind.CONSUMER,
-        startTime: this.#t.epoch(this.#t.now()),
-        attributes: { 'droidcheck.request_id': requestId },
-      },
-      turn.ctx,
-    );
-  }
-
-  delivered(receivedAtMs: number, kind: 'answered' | 'failed'): void {
-    const d = this.#turn?.delivery;
-    if (!d) return;
-    const at = this.#t.epoch(receivedAtMs);
-    d.addEvent('webhook.arrival', { 'droidcheck.answer': kind }, at);
-    if (kind === 'failed') d.setStatus({ code: SpanStatusCode.ERROR, message: 'the webhook carried an error payload' });
-    d.end(at);
-    this.#turn!.delivery = undefined;
-  }
-
-  endTurn(turn: RequestRecord): void {
-    const open = this.#turn;
-    if (!open) return;
-    const end = this.#t.epoch(this.#t.now());
-    if (open.delivery) {
-      open.delivery.setStatus({ code: SpanStatusCode.ERROR, message: turn.error?.message ?? 'no webhook' });
-      open.delivery.end(end);
-    }
-    const s = open.span;
-    if (turn.requestId !== undefined) s.setAttribute('droidcheck.request_id', turn.requestId);
-    s.setAttribute('droidcheck.outcome', turn.outcome);
-    if (turn.outcome !== 'answered')
-      s.setStatus({ code: SpanStatusCode.ERROR, message: turn.error?.message ?? turn.outcome });
-    s.end(end);
-    this.#turn = undefined;
+    return callSpan(this.#t, this.#rootCtx, endpoint, method, path);
   }
 
   /** The conversation's record is final: its verdicts as events, its status, the root's end. */
   end(record: RequestRecord, verdict: string, warmup: boolean): void {
-    if (this.#turn) this.endTurn(record);
+    for (const turn of [...this.#open]) turn.end(record);
     const r = this.#root;
     for (const attributes of verdicts(record)) r.addEvent('gen_ai.evaluation.result', attributes);
     r.setAttributes({
@@ -234,6 +363,10 @@ class SpanConversation implements ConversationTrace {
 export interface SpanTracer extends RequestTracer {
   /** Ends the conversation of `record` (once its record is final). */
   end(record: RequestRecord, verdict: string, warmup: boolean): void;
+  /** The receiver counted a duplicate delivery of `requestId` at `receivedAtMs` (clock ms): an event on its delivery span. */
+  duplicate(requestId: string, receivedAtMs: number): void;
+  /** The job's end: every delivery span still held for duplicates ends. */
+  close(): void;
 }
 
 /** The tracer of a job whose traces are exported (see module docs). */
@@ -245,16 +378,19 @@ export function createSpanTracer(
   traceOf: (record: RequestRecord) => ConversationTrace | undefined,
 ): SpanTracer {
   const u = new URL(baseUrl);
+  const epoch = epochOf(clock);
+  const now = (): number => clock.now();
   const state: TracerState = {
     tracer,
-    epoch: epochOf(clock),
-    now: () => clock.now(),
+    epoch,
+    now,
     runId,
     base: {
       url: `${u.origin}${u.pathname.replace(/\/+$/, '')}`,
       host: u.hostname,
       port: Number(u.port || (u.protocol === 'https:' ? 443 : 80)),
     },
+    deliveries: new HeldDeliveries({ epoch, now }),
   };
   return {
     conversation: (record, startMs) => new SpanConversation(state, record, startMs),
@@ -262,6 +398,8 @@ export function createSpanTracer(
       const c = traceOf(record);
       if (c instanceof SpanConversation) c.end(record, verdict, warmup);
     },
+    duplicate: (requestId, receivedAtMs) => state.deliveries.duplicate(requestId, receivedAtMs),
+    close: () => state.deliveries.close(),
   };
 }
 

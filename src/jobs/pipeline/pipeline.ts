@@ -450,6 +450,8 @@ async function runPipeline<C extends JobConfig>(
   });
   live?.watch(target.receiver);
   telemetry?.watch(() => webhookTotals(target.receiver));
+  // Duplicate deliveries as events on their delivery spans (export on only: else nothing is called).
+  if (telemetry?.duplicates) target.receiver.onDuplicate(telemetry.duplicates);
   // The coverage shares while the job runs, from the recorder its report's section comes from.
   live?.watchCoverage(() => p.coverage.shares());
   telemetry?.watchCoverage(() => p.coverage.shares());
