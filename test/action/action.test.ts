@@ -47,6 +47,10 @@ describe('action.yml', () => {
         'baseline',
         'comment',
         'report-dir',
+        'working-directory',
+        'config',
+        'policy',
+        'args',
       ]),
     );
     // The npm registry has no droidcheck package: an input installing one would fail.
@@ -179,6 +183,37 @@ describe('action.yml', () => {
     );
   });
 
+  it('working-directory, config and policy: droidcheck runs in the folder, with the files given; args split as a shell does', async () => {
+    // A monorepo: the droid's tests live in services/shop, its reports beside them.
+    const m = machine({
+      'services/shop/suites/a.yaml': suite('scarf'),
+      'services/shop/ci.config.yaml': 'timeout: 30s\n',
+      // A policy the answer breaks: its scenario fails, which shows the file was read.
+      'services/shop/strict.policy.yaml': 'currency: THB\nforbidden: ["silk"]\n',
+    });
+    const r = await runAction(m, {
+      'working-directory': 'services/shop',
+      paths: 'suites',
+      config: 'ci.config.yaml',
+      policy: 'strict.policy.yaml',
+      // Quotes keep a value whole, as a shell would.
+      args: `--grep 'orders scarves' --threshold "sync.count >= 1"`,
+      upload: 'false',
+      'fail-on-error': 'false',
+    });
+    expect(r.outputs['report-dir'], m.log).toBe(join(m.workspace, 'services/shop/reports'));
+    expect(r.outputs['exit-code'], m.log).toBe('1');
+    const report = JSON.parse(readFileSync(join(m.workspace, 'services/shop/reports/report.json'), 'utf8')) as {
+      policy?: { file: string; violations: number };
+      settings: { grep?: string; thresholds?: string[]; timeoutMs?: number };
+      thresholds: { expression: string }[];
+    };
+    expect(report.policy).toMatchObject({ file: 'strict.policy.yaml' });
+    expect(report.policy!.violations).toBeGreaterThan(0);
+    expect(report.thresholds.map((t) => t.expression)).toContain('sync.count >= 1');
+    expect(m.log).toMatch(/droidcheck run: 1 requests? in /);
+  });
+
   // Refused before droidcheck starts: an error annotation naming the input, exit-code 2. (Side by
   // side: each waits on its own child processes.)
   it.concurrent.for<[Record<string, string>, string]>([
@@ -215,6 +250,11 @@ describe('action.yml', () => {
       { 'public-url': 'https://tunnel.example/webhook' },
       'public-url: give receiver-port too, the local port the tunnel forwards to',
     ],
+    [{ command: 'compare', baseline: 'a.json', config: 'c.yaml' }, 'config: droidcheck compare reads no config file'],
+    [{ command: 'doctor', policy: 'p.yaml' }, 'policy: droidcheck doctor checks no answer against a policy'],
+    [{ 'working-directory': 'nowhere' }, 'working-directory: no folder nowhere in the workspace'],
+    [{ args: '--grep "buys a shirt' }, 'args: a double quote is not closed'],
+    [{ args: '--rate 5 | tee x' }, 'args: "|" is shell syntax, not an argument: quote it'],
   ])(
     'refuses %j: exit-code 2 with an error annotation; fail-on-error false keeps the step green',
     async ([inputs, message], { expect }) => {

@@ -266,8 +266,8 @@ export async function runAction(
   return run;
 }
 
-/** The `uses:` of the droidcheck action in the docs' workflows (this repository, at a tag). */
-export const ACTION_USES = /^your-org\/droidcheck@/;
+/** The `uses:` of the droidcheck action in the docs' workflows (this repository, at its major tag). */
+export const ACTION_USES = /^OWNER\/droidcheck@/;
 
 export interface WorkflowRun {
   /** Each step's outcome, by id (or name). */
