@@ -26,8 +26,15 @@ import { join, relative } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO } from '../helpers/cli.js';
+import { HANG_MS } from '../helpers/hang.js';
 
 const exec = promisify(execFile);
+/**
+ * The test's bound, a hang detector (helpers/hang.ts): four commands in a row that take seconds
+ * each on an idle machine (pack with its build, install, init, run) and minutes on one at a load
+ * of 30, where three HANG_MS (a test's default) killed it while it was only slow.
+ */
+const TEST_MS = 5 * HANG_MS;
 
 /** The scripts npm runs when a package is installed (npm's install scripts, `prepare` included). */
 const INSTALL_SCRIPTS = ['preinstall', 'install', 'postinstall', 'prepare'];
@@ -89,7 +96,9 @@ describe('install from the packed tarball', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  it('npm pack builds and packs dist/ without prepare; npm install -g <tarball> says nothing of install scripts; then droidcheck init && droidcheck run in an empty folder exit 0', async () => {
+  it('npm pack builds and packs dist/ without prepare; npm install -g <tarball> says nothing of install scripts; then droidcheck init && droidcheck run in an empty folder exit 0', {
+    timeout: TEST_MS,
+  }, async () => {
     const manifest = await readFile(join(clone, 'package.json'), 'utf8');
     const packed = await exec('npm', ['pack', '--json', '--pack-destination', dir], {
       cwd: clone,
