@@ -6,12 +6,14 @@
  * it failed (the build excepted: nothing runs without it); the exit code is 1 when any failed.
  *
  * The timing project measures time, so it keeps a core to itself: on Linux with two cores or
- * more (taskset, util-linux), it runs while the static checks and the unit project beside it are
- * confined to the other cores (the timing project itself is not pinned: the scheduler keeps it
- * off the busy cores, and a machine busy with other work does not crowd it onto one); when it
- * ends, the unit project (every process it started) is given every core. Elsewhere, or with DROIDCHECK_TEST_SEQUENTIAL=1, the steps run
- * one after the other (the static checks, unit, timing, readback). The output of each step is
- * printed whole when it ends, then one line per step with its verdict and its wall-clock time.
+ * more (taskset, util-linux) and no other work keeping half a core busy, it runs while the static
+ * checks and the unit project beside it are confined to the other cores (the timing project
+ * itself is not pinned: the scheduler keeps it off the busy cores); when it ends, the unit project
+ * (every process it started) is given every core. Otherwise (a machine already busy with other
+ * work, where no core is free to give the timing project; DROIDCHECK_TEST_SEQUENTIAL=0 does not
+ * look), elsewhere than Linux, or with DROIDCHECK_TEST_SEQUENTIAL=1, the timing project runs
+ * alone after the static checks and the unit project, which run side by side. The output of each step is printed whole when it ends,
+ * then one line per step with its verdict and its wall-clock time.
  *
  * Usage: node test/run.mjs [--no-build] [--no-checks] (`npm run test:projects`: the projects only).
  */
@@ -30,11 +32,33 @@ const color = process.stdout.isTTY ? { FORCE_COLOR: '1' } : {};
 /** The static checks, by npm script name. */
 const CHECKS = ['typecheck', 'lint', 'lint:deps', 'lint:unused'];
 
-/** CPUs for taskset's -c, or undefined when the steps cannot be pinned (then they run in turn). */
-function cpuSets() {
+/** How many cores other processes keep busy, measured over `ms` (/proc/stat). */
+async function busyCores(ms) {
+  const sample = () => {
+    const [, ...fields] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/);
+    const [user, nice, system, idle, iowait, irq, softirq, steal] = fields.map(Number);
+    return {
+      busy: user + nice + system + irq + softirq + steal,
+      all: user + nice + system + idle + iowait + irq + softirq + steal,
+    };
+  };
+  const a = sample();
+  await new Promise((resolve) => setTimeout(resolve, ms));
+  const b = sample();
+  return ((b.busy - a.busy) / Math.max(1, b.all - a.all)) * availableParallelism();
+}
+
+/**
+ * CPUs for taskset's -c, or why the steps run in turn: `{ others, all }` or `{ sequential }`.
+ */
+async function cpuSets() {
   const cores = availableParallelism();
-  if (process.platform !== 'linux' || cores < 2 || process.env.DROIDCHECK_TEST_SEQUENTIAL === '1') return undefined;
-  if (spawnSync('taskset', ['-c', '0', 'true'], { stdio: 'ignore' }).status !== 0) return undefined;
+  if (process.env.DROIDCHECK_TEST_SEQUENTIAL === '1') return { sequential: 'DROIDCHECK_TEST_SEQUENTIAL=1' };
+  if (process.platform !== 'linux' || cores < 2) return { sequential: `${cores} core(s) on ${process.platform}` };
+  if (spawnSync('taskset', ['-c', '0', 'true'], { stdio: 'ignore' }).status !== 0)
+    return { sequential: 'no taskset (util-linux)' };
+  const busy = process.env.DROIDCHECK_TEST_SEQUENTIAL === '0' ? 0 : await busyCores(500);
+  if (busy > 0.5) return { sequential: `other work keeps ${busy.toFixed(1)} of ${cores} cores busy` };
   const last = cores - 1;
   return { others: last === 1 ? '0' : `0-${last - 1}`, all: `0-${last}` };
 }
@@ -115,8 +139,19 @@ const checks = args.has('--no-checks') ? [] : CHECKS;
 rmSync(COLLECTED_REPORTS, { recursive: true, force: true });
 const unitEnv = { DROIDCHECK_TEST_REPORTS_CLEARED: '1' };
 
-const cpus = cpuSets();
-if (cpus) {
+/** The static checks one after the other, each on the CPUs `cpus()` names when it starts. */
+async function staticChecks(cpus = () => undefined) {
+  const done = [];
+  for (const check of checks) {
+    const r = await step(`npm run ${check}`, npmRun(check), { cpus: cpus() });
+    print(r);
+    done.push(r);
+  }
+  return done;
+}
+
+const cpus = await cpuSets();
+if (!cpus.sequential) {
   process.stdout.write(
     `\n${[...checks, 'unit'].join(', ')} on CPU ${cpus.others} beside the timing project, then on every CPU once it ended\n`,
   );
@@ -128,35 +163,21 @@ if (cpus) {
     print(r);
     return r;
   });
-  const staticChecks = (async () => {
-    const done = [];
-    for (const check of checks) {
-      const r = await step(`npm run ${check}`, npmRun(check), { cpus: others });
-      print(r);
-      done.push(r);
-    }
-    return done;
-  })();
+  const checked = staticChecks(() => others);
   const unitDone = step('vitest --project unit', vitest('unit'), {
     cpus: cpus.others,
     env: unitEnv,
     started: (child) => (unit = child),
   }).then((r) => (print(r), r));
-  results.push(...(await staticChecks), await unitDone, await timing);
+  results.push(...(await checked), await unitDone, await timing);
 } else {
-  for (const check of checks) {
-    const r = await step(`npm run ${check}`, npmRun(check));
-    print(r);
-    results.push(r);
-  }
-  for (const [project, env] of [
-    ['unit', unitEnv],
-    ['timing', {}],
-  ]) {
-    const r = await step(`vitest --project ${project}`, vitest(project), { env });
-    print(r);
-    results.push(r);
-  }
+  process.stdout.write(`\nunit beside the static checks, then timing alone (${cpus.sequential})\n`);
+  const checked = staticChecks();
+  const unitDone = step('vitest --project unit', vitest('unit'), { env: unitEnv }).then((r) => (print(r), r));
+  results.push(...(await checked), await unitDone);
+  const timing = await step('vitest --project timing', vitest('timing'));
+  print(timing);
+  results.push(timing);
 }
 const readback = await step('vitest --project readback', vitest('readback'));
 print(readback);
