@@ -11,17 +11,20 @@ const IN_FLIGHT_MARGIN = 1.2;
 /** The smallest derived cap (small rates still get room for bursts). */
 const MIN_IN_FLIGHT_CAP = 1_000;
 /**
- * Memory of one pending request in the generator, bytes: a documented estimate (the request's
- * record, its timers and its receiver slot), used to print what a cap implies, not to enforce it.
+ * Heap one pending async request holds in the generator while its webhook is awaited, bytes
+ * (its record, the engine's and the receiver's slots for it), rounded up to 100 B: measured after
+ * full collections by test/runner/pending-memory.test.ts, which fails when the figure grows past
+ * this plus its noise. Used to print what a cap implies, not to enforce it. V8 needs room over
+ * the live heap between collections (docs/scale.md gives RSS per pending request).
  */
-export const PENDING_REQUEST_BYTES = 2_500;
+export const PENDING_REQUEST_BYTES = 700;
 
 /** The cap for `peakRate` req/s with answers pending up to `timeoutMs` ms. */
 export function defaultInFlightCap(peakRate: number, timeoutMs: number): number {
   return Math.max(MIN_IN_FLIGHT_CAP, Math.ceil(peakRate * (timeoutMs / 1000) * IN_FLIGHT_MARGIN));
 }
 
-/** `~300 MB`: what `cap` pending requests hold at PENDING_REQUEST_BYTES each. */
+/** `~101 MB`: the heap `cap` pending requests hold at PENDING_REQUEST_BYTES each. */
 export function inFlightMemory(cap: number): string {
   const bytes = cap * PENDING_REQUEST_BYTES;
   return bytes >= 1e9 ? `~${(bytes / 1e9).toFixed(1)} GB` : `~${Math.max(1, Math.round(bytes / 1e6))} MB`;

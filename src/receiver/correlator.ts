@@ -8,20 +8,22 @@
  *   (matched, timed out, orphaned, foreign; compact, bounded) to tell a duplicate from a late
  *   delivery. A webhook costs one lookup, and its waiter's entry is overwritten in place.
  * - deadlines: one DeadlineTimer keyed by Waiter (a heap and a single timer armed at the
- *   earliest deadline: no timer per waiter). A matched waiter's slot is left behind (`settled`)
+ *   earliest deadline: no timer per waiter). A matched waiter's slot is left behind (settled)
  *   and dropped when due, or when stale slots pile up (filtered without a lookup).
  * - parked: deliveries that came before their waitFor (the webhook can beat the acknowledgement);
  *   claimed by the later waitFor, or counted as orphans after `orphanGraceMs` / at close().
  * - AbortSignals: one listener per distinct signal (not per waiter). A signal's first few
  *   waiters are listed; past SIGNAL_LIST_MAX its abort walks every pending waiter once instead,
  *   so a run-wide signal shared by 60,000 waiters costs no memory per waiter.
- * Memory per pending waiter (bench/receiver-memory.js): the Waiter, its Promise and resolving
- * functions, a Map entry and a heap slot, about 0.25 KB; the requestId string is the caller's.
+ * Two ways to wait: waitFor (a Promise, for the few waits of steps and doctor) and expect (an
+ * AnswerWaiter called back, for a load's tens of thousands of pending answers). Memory per
+ * pending expect(): the Waiter (four fields), a Map entry and a heap slot, about 0.1 KB
+ * (bench/pending-heap.js); the requestId string and the AnswerWaiter are the caller's.
  */
 import type { Clock } from '../clock.js';
 import { DeadlineTimer } from './deadline-timer.js';
 import { FINISHED, FinishedIds, type FinishedState } from './finished-ids.js';
-import type { DeliveredMatch, WebhookMatch } from './types.js';
+import type { AnswerWaiter, DeliveredMatch, WebhookMatch } from './types.js';
 
 export type DeliveryOutcome = 'matched' | 'parked' | 'duplicate' | 'late' | 'orphan';
 
@@ -35,22 +37,25 @@ export interface CorrelatorOptions {
 
 const TIMEOUT: WebhookMatch = Object.freeze({ kind: 'timeout' });
 
+/** Who gets a waiter's match: a waitFor's promise (its resolve function) or an expect()'s AnswerWaiter. */
+type Target = ((m: WebhookMatch) => void) | AnswerWaiter;
+
 /**
- * A pending waitFor. `id` is the caller's requestId string: the one remembered once finished (the
- * body's copy can go). `settled` once it is resolved: its deadline slot is then stale.
+ * A pending wait. `id` is the caller's requestId string: the one remembered once finished (the
+ * body's copy can go). Settled once its target is dropped (when called: a settled waiter's slot
+ * must not keep its target, and the match handed to it, alive); its deadline slot (each waiter
+ * has one) is then stale. No deadline of its own: the heap slot holds it. A load holds one per
+ * pending answer: a field here costs 8 B each.
  */
 class Waiter {
-  settled = false;
   constructor(
     readonly id: string,
-    /** Dropped once called: a settled waiter's slot must not keep its promise, and the match in it, alive. */
-    public resolve: ((m: WebhookMatch) => void) | undefined,
-    readonly deadline: number,
+    public target: Target | undefined,
     readonly signal: AbortSignal | undefined,
   ) {}
 }
 
-const isPending = (w: Waiter): boolean => !w.settled;
+const isPending = (w: Waiter): boolean => w.target !== undefined;
 
 /**
  * Matched waiters leave their deadline slot behind (removed lazily, when it comes due). Once the
@@ -99,8 +104,8 @@ export class Correlator {
   constructor(options: CorrelatorOptions) {
     this.#o = options;
     this.#ids = new FinishedIds<Waiter>(options.rememberMs, options.maxRemembered);
-    this.#deadlines = new DeadlineTimer<Waiter>(options.clock, (w, at, now) => {
-      if (!w.settled && w.deadline === at) this.#finish(w, FINISHED.TIMED_OUT, now, TIMEOUT); // else matched already
+    this.#deadlines = new DeadlineTimer<Waiter>(options.clock, (w, _at, now) => {
+      if (w.target !== undefined) this.#finish(w, FINISHED.TIMED_OUT, now, TIMEOUT); // else matched already
     });
   }
 
@@ -132,26 +137,49 @@ export class Correlator {
   /** See Receiver.waitFor. */
   waitFor(id: string, deadline: number, signal?: AbortSignal): Promise<WebhookMatch> {
     const now = this.#o.clock.now();
+    const atOnce = this.#atOnce(id, deadline, signal, now);
+    if (atOnce !== undefined) return Promise.resolve(atOnce);
+    const promise = new Promise<WebhookMatch>(capture);
+    this.#wait(id, deadline, signal, captured as (m: WebhookMatch) => void, now);
+    captured = undefined;
+    return promise;
+  }
+
+  /** See Receiver.expectAnswer: `waiter.settle` gets what waitFor would resolve (at once, for a known id). */
+  expect(id: string, deadline: number, waiter: AnswerWaiter, signal?: AbortSignal): void {
+    const now = this.#o.clock.now();
+    const atOnce = this.#atOnce(id, deadline, signal, now);
+    if (atOnce !== undefined) waiter.settle(atOnce);
+    else this.#wait(id, deadline, signal, waiter, now);
+  }
+
+  /**
+   * What a wait for `id` gets without waiting: a delivery parked before it (claimed), a timeout
+   * for an id waited for already or finished, or for a wait that cannot start (closed, aborted,
+   * deadline passed); undefined when it must wait.
+   */
+  #atOnce(id: string, deadline: number, signal: AbortSignal | undefined, now: number): WebhookMatch | undefined {
     const parked = this.#parked.get(id);
     if (parked !== undefined) {
       this.#parked.delete(id);
       this.#ids.add(id, FINISHED.MATCHED, now);
       this.counts.matched++;
-      return Promise.resolve(parked.match);
+      return parked.match;
     }
-    if (this.#ids.entry(id) !== undefined) return Promise.resolve(TIMEOUT); // waited for already, or finished
+    if (this.#ids.entry(id) !== undefined) return TIMEOUT; // waited for already, or finished
     if (this.#closed || signal?.aborted === true || deadline <= now) {
       this.#ids.add(id, FINISHED.TIMED_OUT, now);
-      return Promise.resolve(TIMEOUT);
+      return TIMEOUT;
     }
-    const promise = new Promise<WebhookMatch>(capture);
-    const w = new Waiter(id, captured as (m: WebhookMatch) => void, deadline, signal);
-    captured = undefined;
+    return undefined;
+  }
+
+  #wait(id: string, deadline: number, signal: AbortSignal | undefined, target: Target, now: number): void {
+    const w = new Waiter(id, target, signal);
     this.#ids.wait(id, w);
     this.#pending++;
     this.#deadlines.add(deadline, w, now);
     if (signal !== undefined) this.#link(signal, w);
-    return promise;
   }
 
   /** Classifies one valid delivery (requestId present) and resolves its waiter when there is one. */
@@ -216,7 +244,8 @@ export class Correlator {
     if (this.#closed) return;
     this.#closed = true;
     const now = this.#o.clock.now();
-    for (const w of this.#deadlines.keys()) if (!w.settled) this.#finish(w, FINISHED.TIMED_OUT, now, TIMEOUT);
+    for (const w of this.#deadlines.keys())
+      if (w.target !== undefined) this.#finish(w, FINISHED.TIMED_OUT, now, TIMEOUT);
     this.#deadlines.close();
     this.counts.orphans += this.#parked.size;
     this.#parked.clear();
@@ -225,12 +254,12 @@ export class Correlator {
 
   /** Settles pending waiter `w` as `state` and hands it `match`. */
   #finish(w: Waiter, state: FinishedState, now: number, match: WebhookMatch): void {
-    w.settled = true;
     this.#pending--;
     this.#ids.settle(w.id, state, now);
-    const resolve = w.resolve as (m: WebhookMatch) => void;
-    w.resolve = undefined;
-    resolve(match);
+    const target = w.target as Target;
+    w.target = undefined;
+    if (typeof target === 'function') target(match);
+    else target.settle(match);
   }
 
   #orphanOldest(now: number): void {
@@ -259,6 +288,7 @@ export class Correlator {
     const listed = this.#bySignal.get(signal);
     this.#bySignal.delete(signal);
     const waiters = listed ?? this.#deadlines.keys();
-    for (const w of waiters) if (!w.settled && w.signal === signal) this.#finish(w, FINISHED.TIMED_OUT, now, TIMEOUT);
+    for (const w of waiters)
+      if (w.target !== undefined && w.signal === signal) this.#finish(w, FINISHED.TIMED_OUT, now, TIMEOUT);
   }
 }

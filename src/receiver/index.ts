@@ -11,6 +11,7 @@ export {
 } from './response-plan.js';
 export { createStreamReceiver } from './stream-receiver.js';
 export type {
+  AnswerWaiter,
   ClockSkew,
   DeliverySource,
   InboundStats,

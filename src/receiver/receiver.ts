@@ -23,6 +23,7 @@ export function createReceiver(options: ReceiverOptions = {}): Receiver {
     listen: () => server.listen(),
     urls: () => server.urls(),
     waitFor: (requestId, deadline, signal) => correlator.waitFor(requestId, deadline, signal),
+    expectAnswer: (requestId, deadline, waiter, signal) => correlator.expect(requestId, deadline, waiter, signal),
     waitForMessage: (wait, deadline, signal) => inbound.waitForMessage(wait, deadline, signal),
     waitForIntent: (wait, deadline, signal) => inbound.waitForIntent(wait, deadline, signal),
     messagesOf: (customerId) => inbound.messagesOf(customerId),

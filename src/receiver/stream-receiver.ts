@@ -295,6 +295,11 @@ export async function createStreamReceiver(options: StreamReceiverOptions): Prom
       if (!known) classifier.register(id);
       return waiting;
     },
+    expectAnswer(id, deadline, waiter, signal) {
+      const known = closing !== undefined || classifier.registering(id) || correlator.knows(id);
+      correlator.expect(id, deadline, waiter, signal);
+      if (!known) classifier.register(id);
+    },
     waitForMessage: (wait, deadline, signal) => inbound.waitForMessage(wait, deadline, signal),
     waitForIntent: (wait, deadline, signal) => inbound.waitForIntent(wait, deadline, signal),
     messagesOf: (customerId) => inbound.messagesOf(customerId),

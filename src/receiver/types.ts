@@ -107,6 +107,17 @@ export type DeliveredMatch =
 export type WebhookMatch = DeliveredMatch | { kind: 'timeout' };
 
 /**
+ * Who awaits one answer without a promise (DeliverySource.expectAnswer): `settle` is called
+ * exactly once, with what waitFor would resolve, synchronously where the match is decided (the
+ * webhook's route, the deadline timer, the abort, close(), or the expectAnswer call itself for
+ * a delivery parked before it). It must not throw, and should defer heavy work (a microtask):
+ * a webhook's route answers only once it returns.
+ */
+export interface AnswerWaiter {
+  settle(match: WebhookMatch): void;
+}
+
+/**
  * Counters. Answer-webhook invariant, in every mode:
  * received = matched + duplicates + late + orphans + foreign + badSecret + malformed + published
  *            + unavailable + parkedCount()
@@ -180,6 +191,12 @@ export interface DeliverySource extends WebhookCounters, InboundReader {
    * at once. A requestId already waited for or already finished resolves `{kind:'timeout'}` at once.
    */
   waitFor(requestId: string, deadline: number, signal?: AbortSignal): Promise<WebhookMatch>;
+  /**
+   * waitFor without a promise: `waiter.settle` gets what waitFor would resolve (AnswerWaiter).
+   * What a load holds per pending answer is then the waiter and one slot of the receiver's
+   * table, no promise, closure or suspended function (test/runner/pending-memory.test.ts).
+   */
+  expectAnswer(requestId: string, deadline: number, waiter: AnswerWaiter, signal?: AbortSignal): void;
   /** Answer waiters not yet resolved. */
   pendingCount(): number;
   /**

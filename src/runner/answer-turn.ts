@@ -17,7 +17,7 @@
  */
 import type { ClientResponse } from '../client/index.js';
 import type { ChatHistoryItem } from '../contract/index.js';
-import type { WebhookMatch } from '../receiver/index.js';
+import type { AnswerWaiter, WebhookMatch } from '../receiver/index.js';
 import { AbortedError, ContractError, TimeoutError } from '../errors.js';
 import type { AnswerMode, Expectation, ExpectationFailure, SourceLocation } from '../scenario/index.js';
 import type { ExecuteContext } from './context.js';
@@ -222,25 +222,66 @@ const acknowledge: TurnRun<string | undefined> = async (turn, ctx, start, record
   }
 };
 
-const executeAsync: TurnRun<void> = async (turn, ctx, start, record) => {
-  const requestId = await acknowledge(turn, ctx, start, record);
-  if (requestId === undefined) return;
+/**
+ * Where an answer turn started with startAnswerTurn reports its end: `ended` once its record is
+ * complete, or `failed` when its execution threw (a droidcheck bug). Exactly one of them, once.
+ */
+export interface TurnEnd {
+  ended(record: RequestRecord): void;
+  failed(err: unknown): void;
+}
+
+/**
+ * An async turn from its acknowledgement to its webhook: what the receiver holds for it
+ * (DeliverySource.expectAnswer) while the answer is pending, which under load is up to 180 s
+ * x the arrival rate of them at once. It is the turn's whole state then: no promise, closure or
+ * suspended function stays behind it (test/runner/pending-memory.test.ts measures what does).
+ * A field added here costs 8 B per pending answer; what only the end needs belongs in `end`.
+ */
+class PendingAnswer implements AnswerWaiter {
+  constructor(
+    readonly turn: AnswerTurn,
+    readonly ctx: ExecuteContext,
+    readonly start: number,
+    readonly record: RequestRecord,
+    readonly end: TurnEnd,
+  ) {}
+
+  /** Called by the receiver where the match is decided: the judging runs in a microtask, off its route. */
+  settle(match: WebhookMatch): void {
+    queueMicrotask(() => {
+      settleAnswer(this.turn, this.ctx, this.start, this.record, match).then(
+        () => turnOver(this.record, this.end),
+        (err: unknown) => this.end.failed(err),
+      );
+    });
+  }
+}
+
+/** After the acknowledgement: the turn ends here (no requestId, ack-only) or waits for its webhook. */
+function awaitAnswer(
+  requestId: string | undefined,
+  turn: AnswerTurn,
+  ctx: ExecuteContext,
+  start: number,
+  record: RequestRecord,
+  end: TurnEnd,
+): void {
+  if (requestId === undefined) return turnOver(record, end);
   const receiver = ctx.receiver;
   if (ctx.ackOnly || !receiver) {
     // Ack-only: "answered" means acknowledged with a requestId (spec 9); the webhook is not awaited.
     record.outcome = 'answered';
     record.passed = true;
-    return;
+    return turnOver(record, end);
   }
-  // Only the five arguments stay in this frame while the webhook is awaited (see acknowledge()).
-  return settleAnswer(
-    turn,
-    ctx,
-    start,
-    record,
-    await receiver.waitFor(requestId, start + ctx.timeoutMs, ctx.abortSignal),
+  receiver.expectAnswer(
+    requestId,
+    start + ctx.timeoutMs,
+    new PendingAnswer(turn, ctx, start, record, end),
+    ctx.abortSignal,
   );
-};
+}
 
 /** Fills `record` from what the receiver matched for its requestId: the answer, a failed answer, or none in time. */
 async function settleAnswer(
@@ -279,18 +320,55 @@ async function settleAnswer(
   await judge(record, turn, match.payload, answerMs, ctx);
 }
 
-/** Runs one answer turn in `mode`, filling `record` (outcome, latencies, failures, answer). */
-export function executeAnswerTurn(
+/** The turn of `record` is over: its trace's open turn ends (runner/trace.ts), then `end` is told. */
+function turnOver(record: RequestRecord, end: TurnEnd): void {
+  try {
+    turnTraceOf(record)?.end(record);
+  } catch (err) {
+    return end.failed(err);
+  }
+  end.ended(record);
+}
+
+/**
+ * Starts one answer turn in `mode`, filling `record` (outcome, latencies, failures, answer), and
+ * tells `end` when it is over. An async turn holds, while its webhook is awaited, only its
+ * PendingAnswer (the engine's hot path: a load keeps tens of thousands of them).
+ */
+export function startAnswerTurn(
+  mode: AnswerMode,
+  turn: AnswerTurn,
+  ctx: ExecuteContext,
+  start: number,
+  record: RequestRecord,
+  end: TurnEnd,
+): void {
+  try {
+    turnSent(ctx, record, turn);
+    beginTurn(record, mode, start);
+  } catch (err) {
+    return end.failed(err);
+  }
+  const failed = (err: unknown): void => end.failed(err);
+  if (mode === 'sync') executeSync(turn, ctx, start, record).then(() => turnOver(record, end), failed);
+  else
+    acknowledge(turn, ctx, start, record).then(
+      (requestId) => awaitAnswer(requestId, turn, ctx, start, record, end),
+      failed,
+    );
+}
+
+/** Runs one answer turn in `mode`, filling `record` (outcome, latencies, failures, answer); resolves at its end. */
+function executeAnswerTurn(
   mode: AnswerMode,
   turn: AnswerTurn,
   ctx: ExecuteContext,
   start: number,
   record: RequestRecord,
 ): Promise<void> {
-  turnSent(ctx, record, turn);
-  const trace = beginTurn(record, mode, start);
-  const run = mode === 'sync' ? executeSync(turn, ctx, start, record) : executeAsync(turn, ctx, start, record);
-  return trace ? run.then(() => trace.end(record)) : run;
+  return new Promise((resolve, reject) =>
+    startAnswerTurn(mode, turn, ctx, start, record, { ended: () => resolve(), failed: reject }),
+  );
 }
 
 /**

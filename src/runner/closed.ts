@@ -50,7 +50,7 @@ export async function runClosed(run: EngineRun, o: ClosedOptions): Promise<{ mea
         const warm = now - t0 < o.warmupMs;
         if (warm) warmupEnd = now;
         lastSend = now;
-        await run.launch(chain[i]!, warm);
+        await run.launchAndWait(chain[i]!, warm);
         const draining = run.drained();
         if (draining) await draining;
       }

@@ -11,7 +11,7 @@ import { InternalError } from '../errors.js';
 import type { ExecuteContext } from './context.js';
 import { ContractNotes } from './contract-notes.js';
 import type { EngineOptions, RecordSink } from './engine-types.js';
-import { startRequest } from './execute.js';
+import { startRequest, type RequestEnd } from './execute.js';
 import { firstAnswerReason, watchFirstAnswer, type FirstAnswerWatch } from './first-answer.js';
 import { SendDelayRecorder } from './send-delay.js';
 import { SetupBreaker, type SetupFailure } from './setup-breaker.js';
@@ -106,30 +106,32 @@ export class EngineRun {
     return this.stop.signal.aborted;
   }
 
-  /** Starts one request; resolves when it ended and was recorded. Never rejects. */
-  launch(planned: PlannedRequest, warm: boolean, intendedStart?: number): Promise<void> {
+  /**
+   * Starts one request. Never throws. What a request holds while in flight is its Launched
+   * (below), its record and what its execution keeps (execute.ts): the open model calls this for
+   * every arrival.
+   */
+  launch(planned: PlannedRequest, warm: boolean, intendedStart?: number): void {
+    this.#start(new Launched(this, planned, warm), intendedStart);
+  }
+
+  /** Starts one request; resolves once it ended and was recorded (the closed model's workers). Never rejects. */
+  launchAndWait(planned: PlannedRequest, warm: boolean): Promise<void> {
+    return new Promise((resolve) => this.#start(new Awaited(this, planned, warm, resolve)));
+  }
+
+  #start(end: Launched, intendedStart?: number): void {
     this.inFlight += 1;
-    if (warm) this.warmupSent += 1;
+    if (end.warm) this.warmupSent += 1;
     else {
       this.sent += 1;
       this.timeline.onStart(this.inFlight);
     }
-    let started: ReturnType<typeof startRequest>;
     try {
-      started = startRequest(planned, warm ? this.#warmCtx : this.#ctx, intendedStart);
+      startRequest(end.planned, end.warm ? this.#warmCtx : this.#ctx, end, intendedStart);
     } catch (err) {
-      this.#failure ??= err;
-      this.#settle(planned);
-      return Promise.resolve();
+      end.failed(err);
     }
-    const { record, done } = started;
-    return done.then(
-      () => this.#ended(planned, record, warm),
-      (err: unknown) => {
-        this.#failure ??= err;
-        this.#settle(planned);
-      },
-    );
   }
 
   /** Resolves at the next end of a request (a closed-model worker whose source had nothing free). */
@@ -173,12 +175,19 @@ export class EngineRun {
     for (const s of this.#sinks) s.onRecord(record, warm);
   }
 
-  #ended(planned: PlannedRequest, record: RequestRecord, warm: boolean): void {
+  /** A request ended (Launched): its record goes to every figure and sink, then its slot is freed. */
+  ended(planned: PlannedRequest, record: RequestRecord, warm: boolean): void {
     try {
       this.record(record, warm);
     } catch (err) {
       this.#failure ??= err;
     }
+    this.#settle(planned);
+  }
+
+  /** A request's execution threw (a droidcheck bug, reported by assertHealthy()); its slot is freed. */
+  failed(planned: PlannedRequest, err: unknown): void {
+    this.#failure ??= err;
     this.#settle(planned);
   }
 
@@ -215,6 +224,49 @@ export class EngineRun {
   dispose(): void {
     this.#unwatch?.();
     this.#firstAnswer?.stop();
+  }
+}
+
+/**
+ * One launched request's end (execute.ts RequestEnd), called exactly once: what the engine keeps
+ * per request in flight besides the request's own state, so a field here costs 8 B per pending
+ * answer (test/runner/pending-memory.test.ts).
+ */
+class Launched implements RequestEnd {
+  constructor(
+    readonly run: EngineRun,
+    readonly planned: PlannedRequest,
+    readonly warm: boolean,
+  ) {}
+
+  ended(record: RequestRecord): void {
+    this.run.ended(this.planned, record, this.warm);
+  }
+
+  failed(err: unknown): void {
+    this.run.failed(this.planned, err);
+  }
+}
+
+/** A Launched whose worker waits for its end (closed model). */
+class Awaited extends Launched {
+  constructor(
+    run: EngineRun,
+    planned: PlannedRequest,
+    warm: boolean,
+    readonly after: () => void,
+  ) {
+    super(run, planned, warm);
+  }
+
+  override ended(record: RequestRecord): void {
+    super.ended(record);
+    this.after();
+  }
+
+  override failed(err: unknown): void {
+    super.failed(err);
+    this.after();
   }
 }
 

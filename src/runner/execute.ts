@@ -9,7 +9,7 @@
  * the *intended* start, so a stalled target is not hidden (coordinated omission).
  */
 import { AbortedError } from '../errors.js';
-import { executeAnswerTurn } from './answer-turn.js';
+import { startAnswerTurn, type TurnEnd } from './answer-turn.js';
 import type { ExecuteContext } from './context.js';
 import { executeSimulation } from './simulate.js';
 import { executeSteps } from './steps.js';
@@ -52,30 +52,44 @@ export function notSentRecord(planned: PlannedRequest, startedAt: string): Reque
   return record;
 }
 
+/** Where a started request reports its end (runner/answer-turn.ts TurnEnd): exactly once. */
+export type RequestEnd = TurnEnd;
+
 /**
- * Starts one request (or one scenario's steps): its record, filled as it goes, and the promise
- * of its end (which never rejects for the target's behaviour). `record` is undefined when the
- * run was aborted before it started: `done` then resolves the `not-sent` record instead.
- * The engine takes both as they are (no promise layered on top per request): a request pending
- * for its webhook holds little more than its record, its own frame and the receiver's waiter,
- * and a load run holds ~100,000 of them for up to 180 s.
+ * Starts one request (or one scenario's steps), filling its record as it goes, and tells `end`
+ * when it is over (`failed` only for a throw, a droidcheck bug). Returns the record. When the
+ * run was aborted before it started, the record is `not-sent` and `end.ended` is called at once.
+ * The engine's hot path: a plain async scenario waiting for its webhook holds its record, its
+ * `end` and the receiver's PendingAnswer, nothing else (no promise), and a load run holds
+ * ~100,000 of them for up to 180 s.
  */
 export function startRequest(
   planned: PlannedRequest,
   ctx: ExecuteContext,
+  end: RequestEnd,
   intendedStart?: number,
-): { record: RequestRecord; done: Promise<unknown> } {
+): RequestRecord {
   const start = intendedStart ?? ctx.clock.now();
-  if (ctx.abortSignal?.aborted)
-    return { record: notSentRecord(planned, ctx.clock.wallNow().toISOString()), done: Promise.resolve() };
+  if (ctx.abortSignal?.aborted) {
+    const record = notSentRecord(planned, ctx.clock.wallNow().toISOString());
+    end.ended(record);
+    return record;
+  }
   const record = newRecord(planned, ctx.clock.wallNow().toISOString());
   startTrace(ctx.tracer, record, start);
-  const done = planned.scenario.simulate
+  const { scenario } = planned;
+  if (!scenario.simulate && !scenario.steps) {
+    startAnswerTurn(planned.mode, scenario, ctx, start, record, end);
+    return record;
+  }
+  const done = scenario.simulate
     ? executeSimulation(planned, ctx, start, record)
-    : planned.scenario.steps
-      ? executeSteps(planned, ctx, start, record)
-      : executeAnswerTurn(planned.mode, planned.scenario, ctx, start, record);
-  return { record, done };
+    : executeSteps(planned, ctx, start, record);
+  done.then(
+    () => end.ended(record),
+    (err: unknown) => end.failed(err),
+  );
+  return record;
 }
 
 /**
@@ -87,6 +101,7 @@ export function executeRequest(
   ctx: ExecuteContext,
   intendedStart?: number,
 ): Promise<RequestRecord> {
-  const { record, done } = startRequest(planned, ctx, intendedStart);
-  return done.then(() => record);
+  return new Promise((resolve, reject) => {
+    startRequest(planned, ctx, { ended: resolve, failed: reject }, intendedStart);
+  });
 }

@@ -84,7 +84,7 @@ export async function runOpen(run: EngineRun, o: OpenOptions): Promise<{ measure
           }
           taken += 1;
           if (!warm) run.sendDelay.recordMs(now - intended);
-          void run.launch(planned, warm, intended);
+          run.launch(planned, warm, intended);
         }
         next = schedule.next();
       }

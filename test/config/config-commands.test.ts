@@ -138,10 +138,10 @@ describe('dropped arrivals', () => {
       maxInFlightDerived: false,
     });
     expect(resolveConfig('capacity', { maxRate: 100, timeout: '60s' }, {}).capacity.maxInFlight).toBe(7200);
-    expect(PENDING_REQUEST_BYTES).toBe(2500);
-    expect(inFlightMemory(144_000)).toBe('~360 MB');
+    expect(PENDING_REQUEST_BYTES).toBe(700);
+    expect(inFlightMemory(144_000)).toBe('~101 MB');
     expect(inFlightLine(launch.load, launch.timeoutMs)).toBe(
-      'droidcheck load: in-flight cap 144000 requests (derived from the peak arrival rate × --timeout 120 s × 1.2, at least 1000); up to ~360 MB at ~2.5 KB per pending request; arrivals beyond it are dropped',
+      'droidcheck load: in-flight cap 144000 requests (derived from the peak arrival rate × --timeout 120 s × 1.2, at least 1000); up to ~101 MB of heap at ~0.7 KB per pending request (measured); arrivals beyond it are dropped',
     );
   });
 

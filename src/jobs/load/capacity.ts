@@ -169,7 +169,7 @@ async function search(config: CapacityConfig, ctx: JobContext<CapacityConfig>): 
   const dropping = capacity.curve.find((p) => p.dropped > 0);
   if (dropping)
     ctx.log(
-      `droidcheck capacity: arrivals were dropped at the in-flight cap of ${c.maxInFlight} requests (first at ${formatRate(dropping.rate)}): a rate that drops does not pass; raise the cap with --max-in-flight (~${PENDING_REQUEST_BYTES / 1000} KB per pending request)`,
+      `droidcheck capacity: arrivals were dropped at the in-flight cap of ${c.maxInFlight} requests (first at ${formatRate(dropping.rate)}): a rate that drops does not pass; raise the cap with --max-in-flight (~${PENDING_REQUEST_BYTES / 1000} KB of heap per pending request)`,
     );
   const traffic = combineResults(results);
   return { traffic, sections: { load: loadSection(traffic, c.maxInFlight), capacity } };

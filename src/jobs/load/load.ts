@@ -42,7 +42,7 @@ function generatorOf(
   const share = `${((dropped / Math.max(1, sent + dropped)) * 100).toFixed(1)}%`;
   const cap =
     maxInFlight !== undefined
-      ? ` at the in-flight cap of ${maxInFlight} requests (raise it with --max-in-flight; each pending request holds ~${PENDING_REQUEST_BYTES / 1000} KB)`
+      ? ` at the in-flight cap of ${maxInFlight} requests (raise it with --max-in-flight; each pending request holds ~${PENDING_REQUEST_BYTES / 1000} KB of heap)`
       : '';
   return {
     ...verdict,
@@ -70,7 +70,7 @@ export function loadSection(engine: EngineResult, maxInFlight?: number): LoadSec
   };
 }
 
-/** `in-flight cap 144000 (derived: 1000 req/s × 120 s × 1.2; ~360 MB at ~2.5 KB per pending request)`. */
+/** `in-flight cap 144000 (derived: 1000 req/s × 120 s × 1.2); up to ~101 MB of heap at ~0.7 KB per pending request (measured)`. */
 export function inFlightLine(
   s: Pick<ResolvedLoadSettings, 'maxInFlight' | 'maxInFlightDerived'>,
   timeoutMs: number,
@@ -79,7 +79,7 @@ export function inFlightLine(
   const how = s.maxInFlightDerived
     ? `derived from the peak arrival rate × --timeout ${formatMs(timeoutMs)} × 1.2, at least 1000`
     : 'from --max-in-flight';
-  return `droidcheck ${command}: in-flight cap ${s.maxInFlight} requests (${how}); up to ${inFlightMemory(s.maxInFlight)} at ~${PENDING_REQUEST_BYTES / 1000} KB per pending request; arrivals beyond it are dropped`;
+  return `droidcheck ${command}: in-flight cap ${s.maxInFlight} requests (${how}); up to ${inFlightMemory(s.maxInFlight)} of heap at ~${PENDING_REQUEST_BYTES / 1000} KB per pending request (measured); arrivals beyond it are dropped`;
 }
 
 /**
