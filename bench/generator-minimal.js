@@ -6,8 +6,9 @@
  * takes the webhook, checks the secret, parses the JSON, finds the requestId in the Map and
  * records the answer latency. No report, no contract check, no expectations.
  *
- *   node bench/generator-minimal.js --base-url URL --droid-id N --port P --rate R --seconds S
- *   (token and secret from DROID_API_TOKEN and DROID_WEBHOOK_SECRET)
+ *   node bench/generator-minimal.js --base-url URL --droid-id N --port P --rate R --seconds S [--wait S]
+ *   (token and secret from DROID_API_TOKEN and DROID_WEBHOOK_SECRET; --wait: how long answers
+ *   are waited for after the last send, 10 s by default)
  */
 import { createServer } from 'node:http';
 import { once } from 'node:events';
@@ -20,6 +21,7 @@ const droidId = argString('droid-id');
 const port = arg('port', 0);
 const rate = arg('rate', 800);
 const seconds = arg('seconds', 6);
+const waitS = arg('wait', 10);
 const token = process.env.DROID_API_TOKEN ?? '';
 const secret = process.env.DROID_WEBHOOK_SECRET ?? '';
 const histogram = () =>
@@ -95,7 +97,7 @@ await new Promise((resolve) => {
   };
   tick();
 });
-const until = performance.now() + 10_000;
+const until = performance.now() + waitS * 1000;
 while (answered + failed < total && performance.now() < until) await new Promise((r) => setTimeout(r, 20));
 console.log(
   `minimal loop: sent ${sent}, answered ${answered}, failed ${failed}, ack p99 ${(ack.getValueAtPercentile(99) / 1000).toFixed(1)} ms, answer p99 ${(answer.getValueAtPercentile(99) / 1000).toFixed(1)} ms`,

@@ -15,7 +15,7 @@
  * (bench/rss-receiver-share.js: the same number of waiters parked on a bare receiver). Targets (1,000/s, answers not yet due): droidcheck RSS < 260 MB with 60,000
  * pending and < 400 MB with 120,000.
  *
- *   npm run build && node bench/rss.js [--sizes 10000,60000,120000] [--rate 1000] [--sequential] [--snapshot DIR] [--detail] [--node-flags '--max-semi-space-size=8'] [--dist DIR]
+ *   npm run build && node bench/rss.js [--sizes 10000,60000,120000] [--rate 1000] [--sequential] [--snapshot DIR] [--detail] [--node-flags '--max-semi-space-size=8'] [--dist DIR] [--scenarios PATH]
  *
  * Bounded: max(--sizes) / --rate seconds to fill (120 s by default) + start-up; each process is
  * killed at the end, or after fill time + 60 s. `--sequential` runs the anchor after droidcheck
@@ -23,7 +23,8 @@
  * process at the first size (read it with bench/heap-top.js); `--detail` prints each reading's
  * V8 figures (heap total and used before GC, external, space sizes); `--node-flags` are given
  * to the droidcheck process only (to try V8 settings); `--dist DIR` measures the CLI of another
- * build (e.g. the commit before a change: its figures are the "before").
+ * build (e.g. the commit before a change: its figures are the "before"); `--scenarios PATH` sends
+ * those suites (`--exclude-tag steps`, async) instead of the bench's one scenario.
  */
 import { fork } from 'node:child_process';
 import { once } from 'node:events';
@@ -43,6 +44,7 @@ const snapshotDir = argString('snapshot', undefined);
 const detail = process.argv.includes('--detail');
 const nodeFlags = argString('node-flags', '').split(' ').filter(Boolean);
 const dist = argString('dist', fileURLToPath(new URL('../dist', import.meta.url)));
+const scenarios = argString('scenarios', undefined);
 const max = sizes.at(-1);
 const fillS = max / rate;
 const delayMs = (fillS + 120) * 1000;
@@ -67,7 +69,7 @@ async function droidcheck() {
   const startAt = new Date(Date.now() + START_MS).toISOString();
   const args = [
     'load',
-    here('./fixtures/bench.yaml'),
+    ...(scenarios ? [scenarios, '--exclude-tag', 'steps'] : [here('./fixtures/bench.yaml')]),
     '--mode',
     'async',
     '--rate',
