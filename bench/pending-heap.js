@@ -33,7 +33,7 @@ const top = arg('top', 25);
 const byKind = process.argv.includes('--by-kind');
 const dist = argString('dist', fileURLToPath(new URL('../dist', import.meta.url)));
 const { createReceiver, DroidClient, loadSuites } = await import(join(dist, 'index.js'));
-const { MixSource, runEngine } = await import(join(dist, 'runner/index.js'));
+const { headerTracer, MixSource, runEngine } = await import(join(dist, 'runner/index.js'));
 
 // The target: acknowledges at once with a requestId of the service's shape, never answers.
 let n = 0;
@@ -86,6 +86,9 @@ const run = runEngine({
   timeoutMs: 600_000,
   drainTimeoutMs: PAUSE_MS,
   skipGraded: true,
+  // As a job sends by default: a trace context per conversation (runner/trace.ts).
+  tracer: headerTracer(),
+  traceContext: true,
   stopSignal: stop.signal,
   abortSignal: abort.signal,
 });

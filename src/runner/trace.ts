@@ -13,9 +13,11 @@
  * A conversation's trace is found from its record, and an answer turn's from the turn's record
  * (WeakMaps, so the record keeps its shape and nothing of the trace reaches a report but
  * `traceId`): the model calls grading a turn's answer hang under that turn, even when the
- * grading comes after the turn ended (a `say` step's expectations).
+ * grading comes after the turn ended (a `say` step's expectations). Export off, the record's
+ * `traceId` is the whole trace: a load holds a conversation per pending answer, so nothing more
+ * is kept for it (its header trace is made again, for nothing, where a call needs its headers).
  */
-import { randomUUID } from 'node:crypto';
+import { randomFillSync } from 'node:crypto';
 import type { TraceHeaders } from '../client/index.js';
 import type { AnswerMode } from '../scenario/index.js';
 import type { RequestRecord } from './types.js';
@@ -73,7 +75,9 @@ const byTurn = new WeakMap<RequestRecord, TurnTrace>();
 
 /** The trace of the conversation `record` belongs to (undefined: no trace context). */
 export function traceOf(record: RequestRecord): ConversationTrace | undefined {
-  return byRecord.get(record);
+  const trace = byRecord.get(record);
+  if (trace !== undefined || record.traceId === undefined) return trace;
+  return new HeaderTrace(record.traceId);
 }
 
 /** Starts the trace of `record` (its `traceId` set) when the job traces; returns it. */
@@ -84,7 +88,7 @@ export function startTrace(
 ): ConversationTrace | undefined {
   if (!tracer) return undefined;
   const trace = tracer.conversation(record, startMs);
-  byRecord.set(record, trace);
+  if (!(trace instanceof HeaderTrace)) byRecord.set(record, trace);
   record.traceId = trace.traceId;
   return trace;
 }
@@ -114,39 +118,59 @@ export function beginTurn(turn: RequestRecord, mode: AnswerMode, startMs: number
 export function turnTraceOf(turn: RequestRecord): TurnTrace | undefined {
   const t = byTurn.get(turn);
   if (t) return t;
-  const trace = byRecord.get(turn);
-  return trace instanceof HeaderTrace ? trace : undefined;
+  // A span tracer's conversation outside any turn has none; export off, the header trace is its turns'.
+  if (byRecord.has(turn) || turn.traceId === undefined) return undefined;
+  return new HeaderTrace(turn.traceId);
 }
 
-/** 16 random hex digits; randomUUID draws from a cached pool, so this costs no system call. */
+/** Random bytes drawn 4 KB at a time (as randomUUID does), handed out as hex. */
+const POOL = Buffer.allocUnsafe(4096);
+let pooled = POOL.length;
+
+/**
+ * `bytes` random bytes as lowercase hex, one flat string (a trace id is kept as long as its
+ * conversation: joined slices would be a tree of strings, ~250 B, where this is 48 B).
+ */
+function randomHex(bytes: number): string {
+  if (pooled + bytes > POOL.length) {
+    randomFillSync(POOL);
+    pooled = 0;
+  }
+  const hex = POOL.toString('hex', pooled, pooled + bytes);
+  pooled += bytes;
+  return hex;
+}
+
+const ZEROS = /^0+$/;
+
+/** 16 random hex digits: a parent id (W3C Trace Context, section 3.2.2.4: never all zeros). */
 function randomHex16(): string {
-  const u = randomUUID();
-  return u.slice(0, 8) + u.slice(28, 36);
+  const hex = randomHex(8);
+  return ZEROS.test(hex) ? randomHex16() : hex;
 }
 
-/** A trace id: the 32 hex digits of a random UUID (its last 7 bytes random, as W3C Trace Context level 2 asks). */
+/** A trace id: 32 random hex digits (W3C Trace Context level 2: random, never all zeros). */
 function randomTraceId(): string {
-  const u = randomUUID();
-  return u.slice(0, 8) + u.slice(9, 13) + u.slice(14, 18) + u.slice(19, 23) + u.slice(24, 36);
+  const hex = randomHex(16);
+  return ZEROS.test(hex) ? randomTraceId() : hex;
 }
 
 const NO_END = (): void => {};
 
 /**
- * Export off: headers only (see module docs). One object per conversation, one string per call;
- * it is its own turns' trace too (a turn adds nothing to it).
+ * Export off: headers only (see module docs): its trace id, and a string per call; it is its own
+ * turns' trace too (a turn adds nothing to it). Not kept per record: made from `traceId` when asked.
  */
 class HeaderTrace implements ConversationTrace, TurnTrace {
-  readonly modelScope = undefined;
-  readonly #prefix: string;
-  constructor(readonly traceId: string) {
-    this.#prefix = `00-${traceId}-`;
+  constructor(readonly traceId: string) {}
+  get modelScope(): undefined {
+    return undefined;
   }
   beginTurn(): TurnTrace {
     return this;
   }
   call(): CallTrace {
-    return { headers: { traceparent: `${this.#prefix}${randomHex16()}-00` }, end: NO_END };
+    return { headers: { traceparent: `00-${this.traceId}-${randomHex16()}-00` }, end: NO_END };
   }
   acknowledged(): void {}
   delivered(): void {}

@@ -8,7 +8,8 @@
  * answers (it keeps nothing per request); the load sends BATCH requests, is held (its source
  * gives nothing), sends BATCH more. The heap is read after forced full collections once each
  * batch is pending; the difference divided by BATCH is the heap each pending request retains
- * (the run's fixed costs, histograms, connections, compiled code, are in both readings).
+ * (the run's fixed costs, histograms, connections, compiled code, are in both readings). The
+ * engine gets what a job gives it by default (a trace context per conversation).
  */
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
@@ -20,7 +21,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DroidClient } from '../../src/client/index.js';
 import { PENDING_REQUEST_BYTES } from '../../src/config/index.js';
 import { createReceiver, type Receiver } from '../../src/receiver/index.js';
-import { MixSource, runEngine } from '../../src/runner/index.js';
+import { headerTracer, MixSource, runEngine } from '../../src/runner/index.js';
 import type { RequestSource } from '../../src/runner/source.js';
 import type { PlannedRequest } from '../../src/runner/types.js';
 import { HANG_MS } from '../helpers/hang.js';
@@ -124,6 +125,9 @@ describe('memory per pending async request', () => {
       // source's last one is taken: nothing is aborted before the test is done.
       drainTimeoutMs: 100 * HANG_MS,
       skipGraded: true,
+      // As a job sends by default: a trace context per conversation, its headers on every call.
+      tracer: headerTracer(),
+      traceContext: true,
       stopSignal: stop.signal,
       abortSignal: abort.signal,
     });
