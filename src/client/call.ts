@@ -99,6 +99,20 @@ function abortHub(signal: AbortSignal): Dispatcher.RequestOptions['signal'] {
   return hub as unknown as Dispatcher.RequestOptions['signal'];
 }
 
+/**
+ * JSON of request bodies frozen by their caller (Object.freeze), made once: a load sends a
+ * plain scenario's body thousands of times a second, and JSON.stringify of a chat history costs
+ * a few microseconds each time. A frozen body, and what it holds, must not change afterwards.
+ */
+const frozenJson = new WeakMap<object, string>();
+
+function jsonOf(body: unknown): string {
+  if (typeof body !== 'object' || body === null || !Object.isFrozen(body)) return JSON.stringify(body);
+  let json = frozenJson.get(body);
+  if (json === undefined) frozenJson.set(body, (json = JSON.stringify(body)));
+  return json;
+}
+
 /** A call's retry (CallOptions.retry) with the kind of request its method sends. */
 export type CallRetry = RequestRetry & { kind: RetryKind };
 
@@ -159,7 +173,7 @@ export async function call<T>(
     path: ctx.prefix + path,
     method,
     headers: trace ? withTrace(base, trace) : base,
-    body: body === undefined ? null : JSON.stringify(body),
+    body: body === undefined ? null : jsonOf(body),
     headersTimeout: timeoutMs,
     bodyTimeout: timeoutMs,
     signal: signal ? abortHub(signal) : null,

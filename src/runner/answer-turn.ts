@@ -69,7 +69,11 @@ function bodiesOf(turn: AnswerTurn): TurnBodies {
   let b = bodies.get(turn);
   if (!b) {
     b = {
-      async: { humanMessage: { content: turn.humanMessage, type: 'human' as const }, chatHistory: turn.chatHistory },
+      // Frozen: the client serialises a frozen body once (client/call.ts), not per request.
+      async: Object.freeze({
+        humanMessage: Object.freeze({ content: turn.humanMessage, type: 'human' as const }),
+        chatHistory: turn.chatHistory,
+      }),
       sync: { humanMessage: turn.humanMessage, chatHistory: turn.chatHistory },
     };
     bodies.set(turn, b);
