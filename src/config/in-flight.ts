@@ -29,3 +29,25 @@ export function inFlightMemory(cap: number): string {
   const bytes = cap * PENDING_REQUEST_BYTES;
   return bytes >= 1e9 ? `~${(bytes / 1e9).toFixed(1)} GB` : `~${Math.max(1, Math.round(bytes / 1e6))} MB`;
 }
+
+/**
+ * The heap a run holding `cap` pending requests needs over what is used now (`usedBytes`): the
+ * pending requests at PENDING_REQUEST_BYTES each, with a quarter more for the garbage V8 lets the
+ * old generation gather between two full collections.
+ */
+function heapNeeded(cap: number, usedBytes: number): number {
+  return usedBytes + cap * PENDING_REQUEST_BYTES * 1.25;
+}
+
+/**
+ * When `cap` pending requests would not fit in this Node's heap (`limitBytes`, V8's
+ * heap_size_limit: ~4 GB by default on a machine with 16 GB or more, less in a container with
+ * less memory), the sentence that says so and the `--max-old-space-size` (MB, a multiple of 256)
+ * that fits them; undefined when they fit (within 90 % of the limit).
+ */
+export function heapAdvice(cap: number, usedBytes: number, limitBytes: number): string | undefined {
+  const needed = heapNeeded(cap, usedBytes);
+  if (needed <= limitBytes * 0.9) return undefined;
+  const mb = Math.ceil((needed * 1.2) / 1e6 / 256) * 256;
+  return `${cap} pending requests need ~${Math.round(needed / 1e6)} MB of heap, over this Node's limit of ${Math.round(limitBytes / 1e6)} MB: run with NODE_OPTIONS=--max-old-space-size=${mb} (the machine needs that much memory free) or lower --max-in-flight`;
+}

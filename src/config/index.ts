@@ -44,7 +44,12 @@ export {
   type OptionKey,
   type OptionCommand,
 } from './options.js';
-export { defaultInFlightCap, inFlightMemory, PENDING_REQUEST_BYTES } from './in-flight.js';
+export {
+  defaultInFlightCap,
+  heapAdvice,
+  inFlightMemory,
+  PENDING_REQUEST_BYTES,
+} from './in-flight.js';
 export { optionsMarkdown, OPTIONS_BEGIN, OPTIONS_END } from './options-doc.js';
 export type { WebhookPolicyFlags } from './webhook-policy-config.js';
 export type { ProbeName } from './options.js';

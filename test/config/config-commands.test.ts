@@ -8,7 +8,13 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defaultInFlightCap, inFlightMemory, PENDING_REQUEST_BYTES, resolveConfig } from '../../src/config/index.js';
+import {
+  defaultInFlightCap,
+  heapAdvice,
+  inFlightMemory,
+  PENDING_REQUEST_BYTES,
+  resolveConfig,
+} from '../../src/config/index.js';
 import { inFlightLine } from '../../src/jobs/load/load.js';
 import { passedExitCode } from '../helpers/cli.js';
 import { cliInProcess } from '../helpers/in-process-cli.js';
@@ -140,6 +146,17 @@ describe('dropped arrivals', () => {
     expect(resolveConfig('capacity', { maxRate: 100, timeout: '60s' }, {}).capacity.maxInFlight).toBe(7200);
     expect(PENDING_REQUEST_BYTES).toBe(700);
     expect(inFlightMemory(144_000)).toBe('~101 MB');
+    // A cap whose requests would not fit in this Node's heap says so, with the setting that holds them.
+    expect(heapAdvice(144_000, 40e6, 4_400e6)).toBeUndefined();
+    expect(heapAdvice(1_000_000, 40e6, 512e6)).toBe(
+      "1000000 pending requests need ~915 MB of heap, over this Node's limit of 512 MB: run with NODE_OPTIONS=--max-old-space-size=1280 (the machine needs that much memory free) or lower --max-in-flight",
+    );
+    expect(
+      inFlightLine({ maxInFlight: 1_000_000, maxInFlightDerived: false }, 180_000, 'load', {
+        used_heap_size: 40e6,
+        heap_size_limit: 512e6,
+      }),
+    ).toMatch(/dropped; 1000000 pending requests need ~915 MB of heap, .*--max-old-space-size=1280/);
     expect(inFlightLine(launch.load, launch.timeoutMs)).toBe(
       'droidcheck load: in-flight cap 144000 requests (derived from the peak arrival rate × --timeout 120 s × 1.2, at least 1000); up to ~101 MB of heap at ~0.7 KB per pending request (measured); arrivals beyond it are dropped',
     );

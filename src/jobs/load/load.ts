@@ -9,7 +9,9 @@
  * the instant every shard starts at (start-at.ts), so `merge` describes one load.
  */
 import { systemClock, type Clock } from '../../clock.js';
+import { getHeapStatistics } from 'node:v8';
 import {
+  heapAdvice,
   inFlightMemory,
   PENDING_REQUEST_BYTES,
   publicSettings,
@@ -70,16 +72,22 @@ export function loadSection(engine: EngineResult, maxInFlight?: number): LoadSec
   };
 }
 
-/** `in-flight cap 144000 (derived: 1000 req/s × 120 s × 1.2); up to ~101 MB of heap at ~0.7 KB per pending request (measured)`. */
+/**
+ * `in-flight cap 144000 (derived: 1000 req/s × 120 s × 1.2); up to ~101 MB of heap at ~0.7 KB per
+ * pending request (measured)`, and, when that many would not fit in this Node's heap, the heap
+ * setting that holds them (heapAdvice; `heap`: V8's figures now, injected by tests).
+ */
 export function inFlightLine(
   s: Pick<ResolvedLoadSettings, 'maxInFlight' | 'maxInFlightDerived'>,
   timeoutMs: number,
   command = 'load',
+  heap: { used_heap_size: number; heap_size_limit: number } = getHeapStatistics(),
 ): string {
   const how = s.maxInFlightDerived
     ? `derived from the peak arrival rate × --timeout ${formatMs(timeoutMs)} × 1.2, at least 1000`
     : 'from --max-in-flight';
-  return `droidcheck ${command}: in-flight cap ${s.maxInFlight} requests (${how}); up to ${inFlightMemory(s.maxInFlight)} of heap at ~${PENDING_REQUEST_BYTES / 1000} KB per pending request (measured); arrivals beyond it are dropped`;
+  const advice = heapAdvice(s.maxInFlight, heap.used_heap_size, heap.heap_size_limit);
+  return `droidcheck ${command}: in-flight cap ${s.maxInFlight} requests (${how}); up to ${inFlightMemory(s.maxInFlight)} of heap at ~${PENDING_REQUEST_BYTES / 1000} KB per pending request (measured); arrivals beyond it are dropped${advice ? `; ${advice}` : ''}`;
 }
 
 /**
