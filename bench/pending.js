@@ -21,15 +21,21 @@
  *
  *   npm run build && node bench/pending.js [--rate 1000] [--seconds 60] [--answer-delay 60] [--rounds 1]
  *     [--scenarios DIR] [--kinds dc-instant,dc-pending,min-instant,min-pending] [--node-flags '...']
- *     [--dist DIR] [--baseline DIR] [--profile DIR] [--perf DIR]
+ *     [--dist DIR] [--baseline DIR] [--variant 'NAME=node flags' ...] [--profile DIR] [--perf DIR] [--alloc DIR]
  *
  * `--node-flags`: node flags of the droidcheck runs only (to measure V8 settings both ways);
  * `--dist DIR`: the CLI of another build; `--baseline DIR`: another build's two runs added to
- * every round (`base-instant`, `base-pending`), printed beside; `--profile DIR`: V8 CPU profiles
+ * every round (`base-instant`, `base-pending`), printed beside; `--variant 'NAME=FLAGS'`
+ * (repeatable): droidcheck's two runs again with those node flags instead of --node-flags
+ * (`NAME-instant`, `NAME-pending`), in the same rounds, printed beside (V8 settings measured
+ * both ways: e.g. `--variant 'v8default=--semi-space-growth-factor=2 --heap-growing-percent=0'`,
+ * given flags being left as they are by droidcheck); `--profile DIR`: V8 CPU profiles
  * of every run (bench/profile-top.js reads them); `--perf DIR`: `perf record -g` of every run's
  * generator process, on-CPU samples only (V8's profiler samples wall time: a generator preempted
  * inside a write() shows as time in it), with --perf-basic-prof so JavaScript frames are named
- * (`perf report -i DIR/KIND.data --no-children --sort dso,sym`).
+ * (`perf report -i DIR/KIND.data --no-children --sort dso,sym`); `--alloc DIR`: every
+ * allocation of each run, sampled (usage-probe.js), in DIR/KIND.heapprofile
+ * (`node bench/alloc-top.js FILE --per ANSWERS`).
  * Bounded: 4 runs per round of --seconds of sending + --answer-delay + start-up each; a run is
  * killed at --seconds + --answer-delay + 120 s.
  */
@@ -61,8 +67,19 @@ const scenarios = argString('scenarios', here('../scenarios'));
 const nodeFlags = argString('node-flags', '').split(' ').filter(Boolean);
 const dist = argString('dist', here('../dist'));
 const baseline = argString('baseline', undefined);
+/** `--variant NAME=FLAGS`, repeatable. */
+const variants = process.argv
+  .flatMap((a, i) => (a === '--variant' && process.argv[i + 1] ? [process.argv[i + 1]] : []))
+  .map((v) => ({
+    name: v.slice(0, v.indexOf('=')),
+    flags: v
+      .slice(v.indexOf('=') + 1)
+      .split(' ')
+      .filter(Boolean),
+  }));
 const profile = argString('profile', undefined);
 const perf = argString('perf', undefined);
+const alloc = argString('alloc', undefined);
 const MB = 1e6;
 const TARGETS = { rss: 1.5, cpu: 1.25, own: 1.1 };
 
@@ -128,6 +145,12 @@ const ALL = {
     'base-instant': { delay: 0, argv: (...a) => [...nodeFlags, ...loadArgs(join(baseline, 'cli/main.js'), ...a)] },
     'base-pending': { delay: delayS, argv: (...a) => [...nodeFlags, ...loadArgs(join(baseline, 'cli/main.js'), ...a)] },
   }),
+  ...Object.fromEntries(
+    variants.flatMap(({ name, flags }) => [
+      [`${name}-instant`, { delay: 0, argv: (...a) => [...flags, ...loadArgs(join(dist, 'cli/main.js'), ...a)] }],
+      [`${name}-pending`, { delay: delayS, argv: (...a) => [...flags, ...loadArgs(join(dist, 'cli/main.js'), ...a)] }],
+    ]),
+  ),
 };
 const kinds = argString('kinds', Object.keys(ALL).join(',')).split(',');
 for (const k of kinds) if (!ALL[k]) throw new Error(`unknown kind ${k}: one of ${Object.keys(ALL).join(', ')}`);
@@ -154,7 +177,13 @@ async function measure(kind) {
   const reports = await mkdtemp(join(tmpdir(), 'droidcheck-pending-'));
   const usageFile = join(reports, 'usage.json');
   const child = spawn(process.execPath, ['--import', here('./usage-probe.js'), ...argv(emu, port, reports)], {
-    env: { ...process.env, DROID_API_TOKEN: emu.token, DROID_WEBHOOK_SECRET: SECRET, BENCH_USAGE_FILE: usageFile },
+    env: {
+      ...process.env,
+      DROID_API_TOKEN: emu.token,
+      DROID_WEBHOOK_SECRET: SECRET,
+      BENCH_USAGE_FILE: usageFile,
+      ...(alloc && { BENCH_ALLOC_PROFILE: join(alloc, `${kind}.heapprofile`) }),
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -265,15 +294,16 @@ judged(
   cpu('min-instant'),
   TARGETS.cpu,
 );
-if (baseline) {
+const others = [...(baseline ? ['base'] : []), ...variants.map((v) => v.name)];
+for (const other of others) {
   for (const [dc, base] of [
-    ['dc-instant', 'base-instant'],
-    ['dc-pending', 'base-pending'],
+    ['dc-instant', `${other}-instant`],
+    ['dc-pending', `${other}-pending`],
   ]) {
     if (!results[dc] || !results[base]) continue;
     const rr = rss(dc).map((v, i) => v / rss(base)[i]);
     const cr = cpu(dc).map((v, i) => v / cpu(base)[i]);
-    console.log(`${dc} / ${base} (${baseline}): peak RSS ${spread(rr)} | CPU per answer ${spread(cr)}`);
+    console.log(`${dc} / ${base}: peak RSS ${spread(rr)} | CPU per answer ${spread(cr)}`);
   }
 }
 process.exit(missed ? 1 : 0);
