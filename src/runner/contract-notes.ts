@@ -8,6 +8,7 @@
  * unknown-field walk stay off the per-request path of a long load run.
  */
 import { unverifiedNote, type ContractCheck } from '../contract/index.js';
+import { addViolation } from './record-lists.js';
 import type { ContractNote, ContractViolationRecord, RequestRecord } from './types.js';
 
 type Violation = { path: string; message: string; value?: unknown };
@@ -87,8 +88,7 @@ export function addContract(
   headers?: Headers,
   body?: unknown,
 ): void {
-  const push = (v: Violation): void =>
-    void record.contractViolations.push({ endpoint, ...v } as ContractViolationRecord);
+  const push = (v: Violation): void => addViolation(record, { endpoint, ...v } as ContractViolationRecord);
   for (const v of check.violations) push(v);
   for (const v of contentTypeViolations(headers)) push(v);
   if (!notes?.look(endpoint)) return;

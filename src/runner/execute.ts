@@ -10,6 +10,7 @@
  */
 import { AbortedError } from '../errors.js';
 import { startAnswerTurn, type TurnEnd } from './answer-turn.js';
+import { NO_FAILURES, NO_VIOLATIONS } from './record-lists.js';
 import type { ExecuteContext } from './context.js';
 import { executeSimulation } from './simulate.js';
 import { executeSteps } from './steps.js';
@@ -24,6 +25,8 @@ import type { PlannedRequest, RequestRecord } from './types.js';
  */
 function newRecord(planned: PlannedRequest, startedAt: string): RequestRecord {
   const { scenario } = planned;
+  // A plain scenario's record starts with the shared empty lists (record-lists.ts).
+  const plain = !scenario.steps && !scenario.simulate;
   return {
     seq: planned.seq,
     suite: scenario.suite,
@@ -34,8 +37,8 @@ function newRecord(planned: PlannedRequest, startedAt: string): RequestRecord {
     outcome: 'interrupted',
     passed: false,
     startedAt,
-    failures: [],
-    contractViolations: [],
+    failures: plain ? NO_FAILURES : [],
+    contractViolations: plain ? NO_VIOLATIONS : [],
     ackMs: undefined,
     syncMs: undefined,
     httpStatus: undefined,

@@ -5,6 +5,7 @@
  */
 import { AbortedError, ApiError, ContractError, TimeoutError, TransportError, isDroidcheckError } from '../errors.js';
 import type { Outcome } from '../outcomes.js';
+import { addViolation } from './record-lists.js';
 import type { RecordError, RequestRecord } from './types.js';
 
 /** The outcome a thrown error stands for. */
@@ -31,6 +32,6 @@ export function recordErrorOf(err: unknown): RecordError {
 export function settleError(record: RequestRecord, err: unknown, endpoint: string): void {
   record.outcome = outcomeOf(err);
   if (err instanceof ApiError) record.httpStatus = err.status;
-  if (err instanceof ContractError) for (const v of err.violations) record.contractViolations.push({ endpoint, ...v });
+  if (err instanceof ContractError) for (const v of err.violations) addViolation(record, { endpoint, ...v });
   record.error = recordErrorOf(err);
 }
