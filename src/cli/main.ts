@@ -5,9 +5,14 @@
  */
 // First, before any module that schedules a tick: see tick-shape.ts.
 import '../tick-shape.js';
-import { EXIT } from '../errors.js';
-import { runProgram } from './run-program.js';
+// Second, before the program's modules load: V8's heap flags of `load` and `capacity` (v8-first.ts).
+import './v8-first.js';
 import type { CliContext } from './shared.js';
+
+// The program's ~400 modules load only now, after the two above: a static import would load
+// (read and parse) them before either runs.
+const { EXIT } = await import('../errors.js');
+const { runProgram } = await import('./run-program.js');
 
 const ctx: CliContext = {
   stdout: process.stdout,
