@@ -34,11 +34,13 @@ import {
 /** Distinct intent names counted at most (a droid that reports free text would otherwise grow without bound); the rest are left out. */
 const MAX_INTENTS = 200;
 
-/** An ended request as coverage reads it (the runner's RequestRecord fits): its answer mode, outcome and steps. */
+/** An ended request as coverage reads it (the runner's RequestRecord fits): its answer mode, outcome, steps and bursts. */
 export interface EndedRequest {
   mode: 'sync' | 'async';
   outcome: string;
-  steps?: readonly { endpoint: string; outcome: string; kind: string }[] | undefined;
+  steps?: readonly { index?: number; endpoint: string; outcome: string; kind: string }[] | undefined;
+  /** Its `burst` steps' messages (by step index), each a call of the step's answer endpoint and an answer turn. */
+  bursts?: readonly { step: number; messages: readonly { outcome: string }[] }[] | undefined;
 }
 
 /** The answer endpoint of each mode (spec 8 and 9). */
@@ -174,7 +176,7 @@ export class CoverageRecorder {
     }
   }
 
-  /** An ended request: the endpoints it called (its answer endpoint, or each step's), and its answer turns by mode. */
+  /** An ended request: the endpoints it called (its answer endpoint, or each step's: a burst's once per message), and its answer turns by mode. */
   ended(request: EndedRequest): void {
     if (UNSENT.has(request.outcome)) return;
     this.#sent++;
@@ -190,6 +192,16 @@ export class CoverageRecorder {
       return;
     }
     for (const step of request.steps) {
+      // A burst's messages each called the answer endpoint: one call and one answer turn each.
+      const burst = step.kind === 'burst' ? request.bursts?.find((b) => b.step === step.index) : undefined;
+      if (burst) {
+        for (const m of burst.messages) {
+          if (UNSENT.has(m.outcome)) continue;
+          call(step.endpoint, m.outcome);
+          this.#modes[request.mode]++;
+        }
+        continue;
+      }
       if (UNSENT.has(step.outcome)) continue;
       call(step.endpoint, step.outcome);
       if (step.kind === 'say') this.#modes[request.mode]++;

@@ -210,4 +210,20 @@ describe('the service', () => {
     expect(s.exercised).toBe(3);
     expect(s.modes).toEqual({ sync: 1, async: 2 });
   });
+
+  it("counts a burst's messages: a call of the answer endpoint and an answer turn each", () => {
+    const c = new CoverageRecorder({});
+    c.ended({
+      mode: 'async',
+      outcome: 'answered',
+      steps: [
+        { index: 0, kind: 'say', endpoint: 'get-droid-answer-async', outcome: 'answered' },
+        { index: 1, kind: 'burst', endpoint: 'get-droid-answer-async', outcome: 'answered' },
+      ],
+      bursts: [{ step: 1, messages: [{ outcome: 'answered' }, { outcome: 'failed' }, { outcome: 'not-sent' }] }],
+    });
+    const s = c.snapshot().service;
+    expect(s.endpoints.find((e) => e.endpoint === 'get-droid-answer-async')).toMatchObject({ calls: 3, answered: 2 });
+    expect(s.modes).toEqual({ sync: 0, async: 3 });
+  });
 });
