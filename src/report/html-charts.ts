@@ -11,13 +11,15 @@
  * - histogram: share of requests (%) per latency bin (ms), from the HDR quantiles in 0.1% steps,
  *   from {@link HISTOGRAM_MIN_SAMPLES} samples.
  * Ack and answer are never on one axis (ms beside tens of seconds would flatten the ack line):
- * the timeline and capacity charts give each its own. Legends name every series.
+ * the timeline and capacity charts give each its own. Legends name every series. A load that
+ * judged bursts has the share of each burst finding per interval, beside the bursts judged.
  * Values come from the report's encoded HDR histograms (LatencyRecorder.fromEncoded).
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { LATENCY_METRICS, LatencyRecorder, formatLimit, minSamplesFor } from '../metrics/index.js';
-import type { CapacityChartData, MetricChartData, TimelineChartData } from './browser/page-data.js';
+import type { BurstsChartData, CapacityChartData, MetricChartData, TimelineChartData } from './browser/page-data.js';
+import { burstIntervals } from './sections/bursts.js';
 import type { ReportDocument } from './sections/index.js';
 import { CURVE_MIN_SAMPLES, HISTOGRAM_MIN_SAMPLES } from './sections/latency.js';
 
@@ -113,6 +115,19 @@ export function timelineChartData(report: ReportDocument): TimelineChartData | u
     syncP50: pts.map((p) => supported(p.sync, 50, 'p50')),
     syncP99: pts.map((p) => supported(p.sync, 99, 'p99')),
     rightPct: pts.map((p) => pct(p.answers?.share)),
+  };
+}
+
+/** The bursts' findings per load interval (page-data.ts BurstsChartData); undefined when the bursts section draws no chart. */
+export function burstsChartData(report: ReportDocument): BurstsChartData | undefined {
+  const pts = burstIntervals(report.timeline);
+  if (!pts) return undefined;
+  return {
+    t: pts.map((p) => p.t),
+    outOfOrderPct: pts.map((p) => pct(p.bursts?.outOfOrder.share)),
+    staleLastPct: pts.map((p) => pct(p.bursts?.staleLast.share)),
+    cartRegressedPct: pts.map((p) => pct(p.bursts?.cartRegressed.share)),
+    judged: pts.map((p) => p.bursts?.total ?? 0),
   };
 }
 

@@ -11,7 +11,15 @@ import { makeDir } from './make-dir.js';
 import { join } from 'node:path';
 import { formatMs } from '../units.js';
 import { sectionViews } from './console.js';
-import { pageScript, capacityChartData, chartData, scriptJson, timelineChartData, uplotAssets } from './html-charts.js';
+import {
+  burstsChartData,
+  capacityChartData,
+  chartData,
+  pageScript,
+  scriptJson,
+  timelineChartData,
+  uplotAssets,
+} from './html-charts.js';
 import { failuresHtml } from './html-failures.js';
 import { reportHeadline } from './headline.js';
 import { countsRequests } from './sections/common.js';
@@ -111,7 +119,7 @@ ${views.map(htmlSection).join('\n')}
 ${contract}
 ${scenariosHtml(report)}
 ${settingsHtml(report.settings)}
-<script type="application/json" id="droidcheck-data">${scriptJson({ charts: chartData(report), timeline: timelineChartData(report), capacity: capacityChartData(report) })}</script>
+<script type="application/json" id="droidcheck-data">${scriptJson({ charts: chartData(report), timeline: timelineChartData(report), capacity: capacityChartData(report), bursts: burstsChartData(report) })}</script>
 <script>${js}</script>
 <script>${pageScript()}</script>
 </body></html>

@@ -2,7 +2,8 @@
  * The `bursts` section (docs/bursts.md) in every format: report.json (read back through the
  * schema), the console (a line when nothing was found; the bursts with findings, requestIds with
  * --verbose), Markdown, HTML and JUnit; merged across shards (counts added, findings kept, each
- * load interval's shares added); `burst.<finding>.rate` thresholds judged on it.
+ * load interval's shares added); `burst.<finding>.rate` thresholds judged on it; report.html's
+ * chart of the shares per load interval, from two intervals that judged bursts.
  */
 import { describe, expect, it } from 'vitest';
 import {
@@ -14,6 +15,7 @@ import {
   renderJUnit,
   renderMarkdownSummary,
 } from '../../src/report/index.js';
+import { burstsChartData } from '../../src/report/html-charts.js';
 import type { RequestRecord } from '../../src/report/run-types.js';
 import type { BurstRecord } from '../../src/runner/index.js';
 import { record, run } from './fixtures.js';
@@ -157,6 +159,27 @@ describe('the bursts section', () => {
       status: 'no-samples',
       actual: null,
     });
+  });
+
+  it("charts each finding's share per load interval in report.html, from two intervals that judged bursts", () => {
+    const quiet = { ...point(3, 1, 0), bursts: undefined };
+    const doc = buildReport(
+      run([withBurst(0, true)], { timeline: { intervalMs: 1000, points: [point(1, 4, 1), point(2, 2, 2), quiet] } }),
+    );
+    expect(burstsChartData(doc)).toEqual({
+      t: [1, 2, 3],
+      outOfOrderPct: [25, 100, null],
+      staleLastPct: [25, 100, null],
+      cartRegressedPct: [0, 0, null],
+      judged: [4, 2, 0],
+    });
+    expect(renderHtmlReport(doc)).toContain('id="chart-bursts-timeline"');
+    // One interval that judged bursts draws no line: no chart, the table and the counts say it all.
+    const one = buildReport(
+      run([withBurst(0, true)], { timeline: { intervalMs: 1000, points: [point(1, 4, 1), quiet] } }),
+    );
+    expect(burstsChartData(one)).toBeUndefined();
+    expect(renderHtmlReport(one)).not.toContain('id="chart-bursts-timeline"');
   });
 
   it("merges shards: counts added, findings kept, each interval's shares added", () => {

@@ -62,9 +62,24 @@ export interface CapacityChartData {
   latencyLabel: string;
 }
 
+/**
+ * The bursts' findings per load interval (`timeline.points[].bursts`) as chart series: x = s since
+ * the start; each finding's share of the bursts judged in the interval, % (null: none judged
+ * there); the bursts judged, the count behind each share.
+ */
+export interface BurstsChartData {
+  t: number[];
+  outOfOrderPct: (number | null)[];
+  staleLastPct: (number | null)[];
+  cartRegressedPct: (number | null)[];
+  judged: number[];
+}
+
 /** The whole of `#droidcheck-data`. */
 export interface PageData {
   charts: MetricChartData[];
   timeline: TimelineChartData | undefined;
   capacity: CapacityChartData | undefined;
+  /** Absent when no load interval judged a burst (docs/bursts.md, Under load). */
+  bursts: BurstsChartData | undefined;
 }

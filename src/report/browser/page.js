@@ -2,8 +2,9 @@
 /**
  * report.html's own script, run by the browser that opens the page (no network: uPlot is inlined
  * before it, html-charts.ts). It draws the charts into `#chart-<metric>-pct` /
- * `#chart-<metric>-hist`, the timeline's and the capacity curve's, from the JSON of
- * `#droidcheck-data` (browser/page-data.ts), and filters the scenario table (text, status, mode).
+ * `#chart-<metric>-hist`, the timeline's, the capacity curve's and the bursts' per interval, from
+ * the JSON of `#droidcheck-data` (browser/page-data.ts), and filters the scenario table (text,
+ * status, mode).
  *
  * A plain script, not a module: html.ts inlines this file as it is in a <script> of the
  * self-contained report.html (page-script.ts reads it beside itself, from src/ or dist/, where the
@@ -251,6 +252,59 @@
         series,
       },
       values,
+    );
+  }
+
+  // A load's bursts: each finding's share per interval (left axis, %), the bursts judged behind it
+  // (right axis, whole numbers). The findings often go together (a late first answer is out of
+  // order, stale and regresses the cart): a solid, a dashed and a dotted line stay apart on top
+  // of one another.
+  const bursts = data.bursts;
+  const burstsEl = document.getElementById('chart-bursts-timeline');
+  if (bursts && burstsEl) {
+    draw(
+      'burst findings per interval (%)',
+      burstsEl,
+      {
+        scales: {
+          x: { time: false },
+          '%': { range: [0, 100] },
+          n: { range: (_u, _min, max) => [0, Math.max(1, max)] },
+        },
+        axes: [
+          { label: 's' },
+          { scale: '%', label: '% of bursts' },
+          {
+            scale: 'n',
+            side: 1,
+            label: 'bursts judged',
+            grid: { show: false },
+            incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000, 20000, 50000, 100000],
+          },
+        ],
+        series: [
+          { label: 's' },
+          { label: '% out of order', scale: '%', stroke: '#d62728', width: 4, points: { show: true, size: 6 } },
+          {
+            label: '% stale last answer',
+            scale: '%',
+            stroke: '#ff7f0e',
+            width: 2,
+            dash: [8, 6],
+            points: { show: true, size: 4 },
+          },
+          {
+            label: '% cart regressed',
+            scale: '%',
+            stroke: '#9467bd',
+            width: 2,
+            dash: [2, 4],
+            points: { show: true, size: 3 },
+          },
+          { label: 'bursts judged', scale: 'n', stroke: '#999', dash: [4, 3], width: 1, points: { show: false } },
+        ],
+      },
+      [bursts.t, bursts.outOfOrderPct, bursts.staleLastPct, bursts.cartRegressedPct, bursts.judged],
     );
   }
 

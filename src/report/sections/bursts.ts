@@ -152,6 +152,16 @@ function worstInterval(t: Timeline | undefined, pick: 'outOfOrder' | 'staleLast'
   ];
 }
 
+/**
+ * A job's load intervals, when two or more of them judged bursts (one point draws no line): what
+ * report.html charts (html-charts.ts burstsChartData: each finding's share per interval);
+ * undefined otherwise.
+ */
+export function burstIntervals(t: Timeline | undefined): Timeline['points'] | undefined {
+  if (!t || t.points.filter((p) => p.bursts).length < 2) return undefined;
+  return t.points;
+}
+
 function burstsView(d: Doc, max: number, ids: boolean): SectionView {
   const b = d.bursts!;
   const found = (c: Check): Text => {
@@ -170,6 +180,7 @@ function burstsView(d: Doc, max: number, ids: boolean): SectionView {
     tone: b.unanswered > 0 ? 'fail' : CHECKS.some((c) => b[CHECK_TEXT[c].field] > 0) ? 'warn' : 'ok',
     summary,
     tables: findingsTable(b, max, ids),
+    ...(burstIntervals(d.timeline) && { charts: ['chart-bursts-timeline'] }),
     notes: [
       ...worstInterval(d.timeline, 'outOfOrder', 'out of order'),
       ...worstInterval(d.timeline, 'staleLast', 'stale last answer'),
