@@ -15,7 +15,10 @@
  *   keeps it at its starting size.
  * Both are read by V8 at each collection, so setting them once the process runs takes effect
  * (unlike `--max-semi-space-size`, fixed when the heap is set up). Measured with
- * bench/rss.js: RSS per pending request roughly halves for a few percent more CPU.
+ * bench/rss.js: RSS per pending request roughly halves for a few percent more CPU. Measured
+ * again once a pending request held ~0.6 KB (bench/pending.js --variant, 60,000 pending): +25 %
+ * instead of +10 % cost 5-6 % more peak RSS for no CPU saving out of the runs' noise (-18 % in
+ * one run, +6 % in the other), so +10 % stays.
  * A flag the user passed to node (NODE_OPTIONS or the command line) is left as given.
  */
 import { setFlagsFromString } from 'node:v8';
