@@ -5,15 +5,19 @@
  * `readback` (every report.json the others wrote, so last). Every step runs even when one before
  * it failed (the build excepted: nothing runs without it); the exit code is 1 when any failed.
  *
- * The timing project measures time, so it keeps a core to itself: on Linux with two cores or
- * more (taskset, util-linux) and no other work keeping half a core busy, it runs while the static
- * checks and the unit project beside it are confined to the other cores (the timing project
- * itself is not pinned: the scheduler keeps it off the busy cores); when it ends, the unit project
- * (every process it started) is given every core. Otherwise (a machine already busy with other
- * work, where no core is free to give the timing project; DROIDCHECK_TEST_SEQUENTIAL=0 does not
- * look), elsewhere than Linux, or with DROIDCHECK_TEST_SEQUENTIAL=1, the timing project runs
- * alone after the static checks and the unit project, which run side by side. The output of each step is printed whole when it ends,
- * then one line per step with its verdict and its wall-clock time.
+ * The timing project measures time, so it gets the CPU whenever it wants it: on Linux with two
+ * cores or more (chrt, util-linux) and no other work keeping half a core busy, it runs while the
+ * static checks and the unit project beside it run under SCHED_IDLE on every core, the policy
+ * that takes only the CPU time no other process wants (sched(7)): the timing files, which mostly
+ * wait on their own clocks, are never kept waiting by them, and the unit project still uses all
+ * the CPU the timing files leave (confined to the other cores instead, it left one core idle for
+ * the timing project's minute and a half). When the timing project ends, every process of the
+ * unit project goes back to the normal policy. Otherwise (a machine already busy with other work,
+ * where idle time is scarce and the unit project would starve; DROIDCHECK_TEST_SEQUENTIAL=0 does
+ * not look), elsewhere than Linux, or with DROIDCHECK_TEST_SEQUENTIAL=1, the timing project runs
+ * alone after the static checks and the unit project, which run side by side. The output of each
+ * step is printed whole when it ends, then one line per step with its verdict and its wall-clock
+ * time.
  *
  * Usage: node test/run.mjs [--no-build] [--no-checks] (`npm run test:projects`: the projects only).
  */
@@ -48,28 +52,25 @@ async function busyCores(ms) {
   return ((b.busy - a.busy) / Math.max(1, b.all - a.all)) * availableParallelism();
 }
 
-/**
- * CPUs for taskset's -c, or why the steps run in turn: `{ others, all }` or `{ sequential }`.
- */
-async function cpuSets() {
+/** Why the steps run in turn (`{ sequential }`), or `{}` when the timing project can run beside the rest. */
+async function schedule() {
   const cores = availableParallelism();
   if (process.env.DROIDCHECK_TEST_SEQUENTIAL === '1') return { sequential: 'DROIDCHECK_TEST_SEQUENTIAL=1' };
   if (process.platform !== 'linux' || cores < 2) return { sequential: `${cores} core(s) on ${process.platform}` };
-  if (spawnSync('taskset', ['-c', '0', 'true'], { stdio: 'ignore' }).status !== 0)
-    return { sequential: 'no taskset (util-linux)' };
+  if (spawnSync('chrt', ['--idle', '0', 'true'], { stdio: 'ignore' }).status !== 0)
+    return { sequential: 'no chrt (util-linux)' };
   const busy = process.env.DROIDCHECK_TEST_SEQUENTIAL === '0' ? 0 : await busyCores(500);
   if (busy > 0.5) return { sequential: `other work keeps ${busy.toFixed(1)} of ${cores} cores busy` };
-  const last = cores - 1;
-  return { others: last === 1 ? '0' : `0-${last - 1}`, all: `0-${last}` };
+  return {};
 }
 
 /**
- * Runs `command` (pinned to `cpus` when given), its output kept; resolves what it printed, whether
- * it passed and how long it took. `started` sees the child at once.
+ * Runs `command` (under SCHED_IDLE when `idle`), its output kept; resolves what it printed,
+ * whether it passed and how long it took. `started` sees the child at once.
  */
-function step(name, command, { cpus, env = {}, started } = {}) {
+function step(name, command, { idle = false, env = {}, started } = {}) {
   const t0 = performance.now();
-  const argv = cpus ? ['taskset', '-c', cpus, ...command] : command;
+  const argv = idle ? ['chrt', '--idle', '0', ...command] : command;
   const child = spawn(argv[0], argv.slice(1), {
     cwd: ROOT,
     env: { ...process.env, ...color, ...env },
@@ -107,11 +108,11 @@ function processTree(root) {
   return tree;
 }
 
-/** Gives every thread of `root`'s process tree the CPUs `cpus` (twice: a process may start meanwhile). */
-function widen(root, cpus) {
+/** Puts every thread of `root`'s process tree back under the normal policy (twice: a process may start meanwhile). */
+function unidle(root) {
   for (let pass = 0; pass < 2; pass++)
     for (const pid of processTree(root))
-      spawnSync('taskset', ['-a', '-p', '-c', cpus, String(pid)], { stdio: 'ignore' });
+      spawnSync('chrt', ['--all-tasks', '--other', '--pid', '0', String(pid)], { stdio: 'ignore' });
 }
 
 /** Prints a step's output under a header line. */
@@ -139,39 +140,43 @@ const checks = args.has('--no-checks') ? [] : CHECKS;
 rmSync(COLLECTED_REPORTS, { recursive: true, force: true });
 const unitEnv = { DROIDCHECK_TEST_REPORTS_CLEARED: '1' };
 
-/** The static checks one after the other, each on the CPUs `cpus()` names when it starts. */
-async function staticChecks(cpus = () => undefined) {
+/** The static checks one after the other, each under SCHED_IDLE when `idle()` says so as it starts. */
+async function staticChecks(idle = () => false, started = () => {}) {
   const done = [];
   for (const check of checks) {
-    const r = await step(`npm run ${check}`, npmRun(check), { cpus: cpus() });
+    const r = await step(`npm run ${check}`, npmRun(check), { idle: idle(), started });
     print(r);
     done.push(r);
   }
   return done;
 }
 
-const cpus = await cpuSets();
-if (!cpus.sequential) {
+const plan = await schedule();
+if (!plan.sequential) {
   process.stdout.write(
-    `\n${[...checks, 'unit'].join(', ')} on CPU ${cpus.others} beside the timing project, then on every CPU once it ended\n`,
+    `\n${[...checks, 'unit'].join(', ')} under SCHED_IDLE beside the timing project, then as usual once it ended\n`,
   );
   let unit;
-  let others = cpus.others;
+  let check;
+  let idle = true;
   const timing = step('vitest --project timing', vitest('timing')).then((r) => {
-    others = cpus.all;
-    if (unit?.exitCode === null) widen(unit.pid, cpus.all);
+    idle = false;
+    for (const child of [unit, check]) if (child?.exitCode === null) unidle(child.pid);
     print(r);
     return r;
   });
-  const checked = staticChecks(() => others);
+  const checked = staticChecks(
+    () => idle,
+    (child) => (check = child),
+  );
   const unitDone = step('vitest --project unit', vitest('unit'), {
-    cpus: cpus.others,
+    idle: true,
     env: unitEnv,
     started: (child) => (unit = child),
   }).then((r) => (print(r), r));
   results.push(...(await checked), await unitDone, await timing);
 } else {
-  process.stdout.write(`\nunit beside the static checks, then timing alone (${cpus.sequential})\n`);
+  process.stdout.write(`\nunit beside the static checks, then timing alone (${plan.sequential})\n`);
   const checked = staticChecks();
   const unitDone = step('vitest --project unit', vitest('unit'), { env: unitEnv }).then((r) => (print(r), r));
   results.push(...(await checked), await unitDone);
