@@ -15,11 +15,12 @@
  * - a load whose conversations send their turns as bursts (`--burst-gap`) gives the out-of-order
  *   share per interval in report.json, and `burst.out_of_order.rate < 1%` is judged (exit 99).
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { writeTwoTurnTalk } from '../helpers/two-turn-talk.js';
 import { DroidClient } from '../../src/client/index.js';
 import { resolveConfig } from '../../src/config/index.js';
 import { createEmulator, type EmulatorOptions } from '../../src/emulator/index.js';
@@ -218,19 +219,7 @@ describe('load: conversations sent as bursts', () => {
   let dir: string;
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'droidcheck-bursts-'));
-    await writeFile(
-      join(dir, 'talk.yaml'),
-      `
-suite: Talk
-scenarios:
-  - name: buys in two turns
-    think: 2s
-    steps:
-      - say: I want 2 T-Shirt
-      - say: and 1 Canvas Bag
-        expect: { shoppingCart.products: { length: 2 } }
-`,
-    );
+    await writeTwoTurnTalk(dir);
   });
   afterAll(async () => {
     collectReportDir(join(dir, 'out'));

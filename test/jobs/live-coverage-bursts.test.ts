@@ -8,17 +8,17 @@
  * load of bursts against an emulator that answers each burst's first message late, both say what
  * report.json says: the same shares, the same counts.
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeDemoShopPolicy, writeTwoTurnTalk } from '../helpers/two-turn-talk.js';
 import { resolveConfig } from '../../src/config/index.js';
-import { createEmulator, resolveEmulatorProfile } from '../../src/emulator/index.js';
+import { createEmulator } from '../../src/emulator/index.js';
 import { runLoad } from '../../src/jobs/index.js';
 import { createLiveMetrics } from '../../src/metrics/prometheus.js';
 import { FUNNEL_STAGES } from '../../src/metrics/index.js';
-import { demoShopPolicy } from '../../src/policy/index.js';
 import { readReportFile } from '../../src/report/index.js';
 import { collectReportDir, freePort, until } from '../helpers/cli.js';
 import { HANG_MS } from '../helpers/hang.js';
@@ -59,28 +59,8 @@ describe('a load of bursts with --metrics-port and OTLP export', () => {
   let dir: string;
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'droidcheck-live-coverage-'));
-    await writeFile(
-      join(dir, 'talk.yaml'),
-      `
-suite: Talk
-scenarios:
-  - name: buys in two turns
-    think: 2s
-    steps:
-      - say: I want 2 T-Shirt
-      - say: and 1 Canvas Bag
-        expect: { shoppingCart.products: { length: 2 } }
-`,
-    );
-    // The emulator's demo shop as a policy of a real shop (no appliesTo): eight products, its intents.
-    const profile = resolveEmulatorProfile(undefined);
-    await writeFile(
-      join(dir, 'shop.policy.yaml'),
-      demoShopPolicy(profile.catalogue!, { intents: profile.intents.map((i) => i.name) }).replace(
-        /^appliesTo:.*$/m,
-        '',
-      ),
-    );
+    await writeTwoTurnTalk(dir);
+    await writeDemoShopPolicy(dir);
   });
   afterAll(async () => {
     collectReportDir(join(dir, 'out'));

@@ -6,22 +6,18 @@
  * one has highlighted in its own. Skipped (with a message) when Chromium is not installed;
  * .ci/run installs it.
  */
-import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compareReports } from '../../src/jobs/reports/compare.js';
 import { buildReport, writeHtmlReport } from '../../src/report/index.js';
+import { chromiumFor, launchChromium } from '../helpers/chromium.js';
 import { record, run } from './fixtures.js';
 
-const CHROMIUM = process.env.DROIDCHECK_CHROMIUM ?? '/usr/bin/chromium';
-// .ci/run sets DROIDCHECK_REQUIRE_TOOLS: there a missing Chromium fails the test instead of skipping it.
-const hasChromium = existsSync(CHROMIUM) || process.env.DROIDCHECK_REQUIRE_TOOLS === '1';
-if (!hasChromium)
-  console.warn(`answer-diff-browser.test: skipped, no Chromium at ${CHROMIUM} (apt-get install -y chromium)`);
+const hasChromium = chromiumFor('answer-diff-browser.test');
 
 /** The page's getComputedStyle (the tests compile without the DOM's types; the cast is erased before the page runs it). */
 type Styled = { getComputedStyle(e: unknown): { textDecorationLine: string; backgroundColor: string } };
@@ -38,10 +34,7 @@ describe.skipIf(!hasChromium)('changed answers in headless Chromium', () => {
   let dir: string;
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'droidcheck-answer-diff-'));
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
-    });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();

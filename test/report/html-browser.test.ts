@@ -4,23 +4,19 @@
  * charts, and the scenario table has rows that the filters narrow. Skipped (with a message)
  * when Chromium is not installed; .ci/run installs it.
  */
-import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { searchCapacity } from '../../src/jobs/load/capacity-search.js';
 import { buildReport, writeHtmlReport } from '../../src/report/index.js';
 import { parseSuite } from '../../src/scenario/index.js';
+import { chromiumFor, launchChromium } from '../helpers/chromium.js';
 import { failingRecord, latencyRun, record, run } from './fixtures.js';
 
-const CHROMIUM = process.env.DROIDCHECK_CHROMIUM ?? '/usr/bin/chromium';
-// .ci/run sets DROIDCHECK_REQUIRE_TOOLS: there a missing Chromium fails the test instead of skipping it.
-const hasChromium = existsSync(CHROMIUM) || process.env.DROIDCHECK_REQUIRE_TOOLS === '1';
-if (!hasChromium)
-  console.warn(`html-browser.test: skipped, no Chromium at ${CHROMIUM} (apt-get install -y chromium, as .ci/run does)`);
+const hasChromium = chromiumFor('html-browser.test');
 
 const suite = parseSuite(
   `suite: Shop
@@ -41,19 +37,7 @@ describe.skipIf(!hasChromium)('report.html in headless Chromium', () => {
   let dir: string;
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'droidcheck-html-'));
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();

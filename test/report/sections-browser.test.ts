@@ -10,28 +10,22 @@
  * the temporary directory (droidcheck-report-coverage.png, droidcheck-report-bursts.png).
  * Skipped (with a message) when Chromium is not installed; .ci/run installs it.
  */
-import { existsSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeDemoShopPolicy, writeTwoTurnTalk } from '../helpers/two-turn-talk.js';
 import { resolveConfig } from '../../src/config/index.js';
-import { createEmulator, resolveEmulatorProfile } from '../../src/emulator/index.js';
+import { createEmulator } from '../../src/emulator/index.js';
 import { runLoad } from '../../src/jobs/index.js';
-import { demoShopPolicy } from '../../src/policy/index.js';
 import { readReportFile, type ReportDocument } from '../../src/report/index.js';
+import { chromiumFor, launchChromium } from '../helpers/chromium.js';
 import { collectReportDir, freePort } from '../helpers/cli.js';
 import { sink } from '../helpers/in-process-cli.js';
 
-const CHROMIUM = process.env.DROIDCHECK_CHROMIUM ?? '/usr/bin/chromium';
-// .ci/run sets DROIDCHECK_REQUIRE_TOOLS: there a missing Chromium fails the test instead of skipping it.
-const hasChromium = existsSync(CHROMIUM) || process.env.DROIDCHECK_REQUIRE_TOOLS === '1';
-if (!hasChromium)
-  console.warn(
-    `sections-browser.test: skipped, no Chromium at ${CHROMIUM} (apt-get install -y chromium, as .ci/run does)`,
-  );
+const hasChromium = chromiumFor('sections-browser.test');
 
 const SECRET = 'sections-browser-secret-0123456789abcdef';
 /** Where the screenshots go (the reader looks at them). */
@@ -48,27 +42,8 @@ describe.skipIf(!hasChromium)('coverage and bursts in report.html, in headless C
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'droidcheck-sections-html-'));
-    await writeFile(
-      join(dir, 'talk.yaml'),
-      `
-suite: Talk
-scenarios:
-  - name: buys in two turns
-    think: 2s
-    steps:
-      - say: I want 2 T-Shirt
-      - say: and 1 Canvas Bag
-        expect: { shoppingCart.products: { length: 2 } }
-`,
-    );
-    const profile = resolveEmulatorProfile(undefined);
-    await writeFile(
-      join(dir, 'shop.policy.yaml'),
-      demoShopPolicy(profile.catalogue!, { intents: profile.intents.map((i) => i.name) }).replace(
-        /^appliesTo:.*$/m,
-        '',
-      ),
-    );
+    await writeTwoTurnTalk(dir);
+    await writeDemoShopPolicy(dir);
     const port = await freePort();
     const emulator = await createEmulator({
       answerDelayMs: 1000,
@@ -104,19 +79,7 @@ scenarios:
     } finally {
       await emulator.close();
     }
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();
