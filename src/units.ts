@@ -42,7 +42,8 @@ function trim(n: number, digits: number): string {
 export function formatMs(ms: number): string {
   if (!Number.isFinite(ms)) return `${ms} ms`;
   const abs = Math.abs(ms);
-  if (abs < 1000)
+  // Below 999.5 ms: a figure that rounds to 1000 ms is said in seconds, as 1 s.
+  if (abs < 999.5)
     return `${abs >= 100 ? trim(ms, 0) : abs >= 10 ? trim(ms, 1) : abs >= 1 ? trim(ms, 2) : trim(ms, 3)} ms`;
   return `${trim(ms / 1000, abs >= 10_000 ? 1 : 2)} s`;
 }
