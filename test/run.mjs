@@ -189,6 +189,10 @@ print(readback);
 results.push(readback);
 
 process.stdout.write('\n');
-for (const r of results)
+for (const r of results) {
   process.stdout.write(`${r.passed ? 'passed' : 'FAILED'}  ${r.name}  (${(r.ms / 1000).toFixed(1)} s)\n`);
+  // vitest's "FAIL" lines name the failed files and tests, here in the last lines a CI log shows.
+  const failed = r.passed ? [] : r.output.replace(/\x1b\[[0-9;]*m/g, '').match(/^ *FAIL .*$/gm);
+  for (const line of new Set(failed ?? [])) process.stdout.write(`  ${line.trim()}\n`);
+}
 process.exit(results.every((r) => r.passed) ? 0 : 1);
