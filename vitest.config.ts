@@ -9,8 +9,8 @@ import { HANG_MS, TEST_HANG_MS } from './test/helpers/hang.js';
  * `*.timing.test.ts` whatever their folder: one file at a time, with a core to themselves, so a
  * parallel test does not distort what they measure nor they slow it), and `readback` (tests over
  * every report.json the other projects' CLI runs wrote, last). `npm test` (test/run.mjs) runs
- * unit beside timing (under SCHED_IDLE until timing ends: it takes only the CPU timing leaves),
- * then readback.
+ * unit beside timing (at nice 10 until timing ends: timing comes first for the CPU), then
+ * readback.
  *
  * Timeouts are hang detectors, not speed assertions (test/helpers/hang.ts): a test or a hook
  * gets TEST_HANG_MS, each wait inside it HANG_MS, so a busy machine makes the suite slower but

@@ -445,7 +445,7 @@ async function thinkBefore(
   const from = step.index === 0 ? start : ctx.clock.now();
   if (!think) return from;
   const until = from + sampleThinkMs(think, (state.random ??= thinkRandom(planned.seq)));
-  return (await pause(until - ctx.clock.now(), ctx.abortSignal)) ? until : undefined;
+  return (await pause(ctx.clock, until - ctx.clock.now(), ctx.abortSignal)) ? until : undefined;
 }
 
 const runSteps: RequestRun = async (planned, ctx, start, record) => {

@@ -8,7 +8,7 @@
  * drawn from a PRNG seeded with the request's `seq` (its plan position or mix draw number,
  * itself reproducible from `--seed`), so the same run draws the same pauses in any schedule.
  */
-import { sleep } from '../clock.js';
+import type { Clock } from '../clock.js';
 import { mulberry32, type Random } from '../random.js';
 import { isAnswerStep, MAX_THINK_MS, type Scenario, type Step, type ThinkTime } from '../scenario/index.js';
 
@@ -45,9 +45,12 @@ export function thinkRandom(seq: number): Random {
   return mulberry32(Math.imul(seq + 1, 0x9e3779b1));
 }
 
-/** Resolves after `ms`, or at once with false when `signal` aborts first. */
-export function pause(ms: number, signal: AbortSignal | undefined): Promise<boolean> {
+/**
+ * Resolves true after `ms` of `clock`'s time (the run's injected clock: a test's clock moves
+ * through a pause without waiting), or at once with false when `signal` aborts first.
+ */
+export function pause(clock: Clock, ms: number, signal: AbortSignal | undefined): Promise<boolean> {
   if (signal?.aborted) return Promise.resolve(false);
   if (ms <= 0) return Promise.resolve(true);
-  return sleep(ms, { signal }).then(() => !signal?.aborted);
+  return clock.sleep(ms, signal).then(() => !signal?.aborted);
 }

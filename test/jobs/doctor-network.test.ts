@@ -48,10 +48,13 @@ describe('measureRoundTrip', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     closers.push(() => new Promise((resolve) => server.close(() => resolve())));
     const port = (server.address() as AddressInfo).port;
+    const t0 = performance.now();
     const estimate = await measureRoundTrip(`http://127.0.0.1:${port}/some/base`, { samples: 5 });
+    const elapsedMs = performance.now() - t0;
     expect(estimate).toMatchObject({ samples: 5, method: 'tcp-connect' });
     expect(estimate.rttMs).toBeGreaterThan(0);
-    expect(estimate.rttMs).toBeLessThan(50);
+    // The fastest of five is at most their mean, whatever else the machine runs meanwhile.
+    expect(estimate.rttMs).toBeLessThanOrEqual(elapsedMs / 5);
     await expect.poll(() => accepted).toBe(5);
   });
 

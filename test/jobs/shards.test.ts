@@ -44,7 +44,7 @@ it('two receivers behind the emulator, two shards with one --start-at, merged: e
     // exit 2): give them three times what starting a CLI costs on this machine now (the receivers'
     // and the emulator's start just measured), and 20 s at least. A fixed 6 s lost one shard when
     // the machine was busy, and twice the measured start lost one when `npm test` ran this file
-    // under SCHED_IDLE beside the timing project, which stalls a starting CLI for seconds. The
+    // at a low priority beside the timing project, which stalls a starting CLI for seconds. The
     // wait is idle: it costs this file time, not the suite's CPU.
     const lead = Math.max(20_000, 3 * Math.max(emulator.startMs, ...receivers.map((r) => r.startMs)));
     const startAt = new Date(Date.now() + lead).toISOString();

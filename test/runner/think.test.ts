@@ -1,10 +1,12 @@
 /**
  * Conversations with think time against the real emulator on 127.0.0.1 port 0: the pause is
- * waited (the conversation's wall time holds it) but never counted in a turn's latency, each
- * turn is recorded under its number, and the pauses drawn are reproducible from the request's seq.
+ * waited (the conversation's time holds it) but never counted in a turn's latency, each turn is
+ * recorded under its number, and the pauses drawn are reproducible from the request's seq. The
+ * pauses are waited on the run's injected clock: here one whose sleep moves it at once, so two
+ * 10-minute pauses take no real time, and a latency that held one would read 10 minutes.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { systemClock } from '../../src/clock.js';
+import { systemClock, type Clock } from '../../src/clock.js';
 import { LatencyRecorder } from '../../src/metrics/index.js';
 import { mulberry32 } from '../../src/random.js';
 import { executeRequest, type ExecuteContext } from '../../src/runner/index.js';
@@ -16,7 +18,7 @@ const SUITE = `
 suite: Talk
 scenarios:
   - name: three turns
-    think: 1s
+    think: 10m
     steps:
       - say: Hi, do you sell shirts?
       - say: I want to buy 2 Oxford shirts
@@ -32,37 +34,55 @@ describe('think time in a conversation (127.0.0.1)', () => {
     await rig?.close();
   });
   const scenario = parseSuite(SUITE, 'talk.yaml').scenarios[0]!;
+  /** Real time, plus every sleep's length at once: a pause moves the clock and waits for nothing. */
+  const jumping = (): Clock & { slept: number } => {
+    const clock = {
+      slept: 0,
+      now: () => performance.now() + clock.slept,
+      wallNow: () => new Date(),
+      sleep: async (ms: number) => void (clock.slept += Math.max(0, ms)),
+    };
+    return clock;
+  };
   /** A request's context on the loopback rig, recording into `latency`. */
-  const contextOf = (latency: ExecuteContext['latency'], abortSignal?: AbortSignal): ExecuteContext => ({
+  const contextOf = (
+    latency: ExecuteContext['latency'],
+    abortSignal?: AbortSignal,
+    clock: Clock = systemClock,
+  ): ExecuteContext => ({
     client: rig.client,
     receiver: rig.receiver,
-    clock: systemClock,
+    clock,
     timeoutMs: 10_000,
     latency,
     ...(abortSignal && { abortSignal }),
   });
 
-  it.each(['sync', 'async'] as const)('%s: waits 2 x 1 s between the turns, none of it in a latency', async (mode) => {
-    const latency = new LatencyRecorder();
-    const t0 = performance.now();
-    const record = await executeRequest({ seq: 0, scenario, mode }, contextOf(latency));
-    const wallMs = performance.now() - t0;
-    expect(record.outcome).toBe('answered');
-    expect(record.steps!.map((s) => s.kind)).toEqual(['say', 'say', 'say']);
-    expect(wallMs).toBeGreaterThanOrEqual(2000);
-    const metric = mode === 'sync' ? 'sync' : 'answer';
-    // The emulator answers in milliseconds: a turn's latency stays below the 1 s pause even on a loaded machine.
-    for (const s of record.steps!) expect(s.latencyMs!).toBeLessThan(1000);
-    expect([...latency.byTurn.keys()].sort()).toEqual([1, 2, 3]);
-    for (const turn of [1, 2, 3]) {
-      const r = latency.byTurn.get(turn)!;
-      expect(r.count(metric)).toBe(1);
-      expect(r.summary(metric).max).toBeLessThan(1000);
-      if (mode === 'async') expect(r.count('ack')).toBe(1);
-    }
-    // The run-wide histogram holds the same three turns.
-    expect(latency.count(metric)).toBe(3);
-  });
+  it.each(['sync', 'async'] as const)(
+    '%s: waits 2 x 10 min between the turns, none of it in a latency',
+    async (mode) => {
+      const latency = new LatencyRecorder();
+      const clock = jumping();
+      const t0 = clock.now();
+      const record = await executeRequest({ seq: 0, scenario, mode }, contextOf(latency, undefined, clock));
+      const conversationMs = clock.now() - t0;
+      expect(record.outcome).toBe('answered');
+      expect(record.steps!.map((s) => s.kind)).toEqual(['say', 'say', 'say']);
+      expect(conversationMs).toBeGreaterThanOrEqual(2 * 600_000);
+      const metric = mode === 'sync' ? 'sync' : 'answer';
+      // A latency that held a pause would read 10 minutes: the emulator answers in milliseconds.
+      for (const s of record.steps!) expect(s.latencyMs!).toBeLessThan(60_000);
+      expect([...latency.byTurn.keys()].sort()).toEqual([1, 2, 3]);
+      for (const turn of [1, 2, 3]) {
+        const r = latency.byTurn.get(turn)!;
+        expect(r.count(metric)).toBe(1);
+        expect(r.summary(metric).max).toBeLessThan(60_000);
+        if (mode === 'async') expect(r.count('ack')).toBe(1);
+      }
+      // The run-wide histogram holds the same three turns.
+      expect(latency.count(metric)).toBe(3);
+    },
+  );
 
   it('an interrupt during a pause ends the conversation interrupted, before the next turn', async () => {
     const abort = new AbortController();
@@ -120,11 +140,11 @@ describe('drawing the pauses', () => {
   it('pause: resolves false at once when aborted', async () => {
     const abort = new AbortController();
     abort.abort();
-    expect(await pause(10_000, abort.signal)).toBe(false);
-    expect(await pause(0, undefined)).toBe(true);
+    expect(await pause(systemClock, 10_000, abort.signal)).toBe(false);
+    expect(await pause(systemClock, 0, undefined)).toBe(true);
     // Aborted in the middle: a 10-minute pause ends at once (the test's 5 s limit would catch a wait).
     const later = new AbortController();
-    const waiting = pause(600_000, later.signal);
+    const waiting = pause(systemClock, 600_000, later.signal);
     setImmediate(() => later.abort());
     expect(await waiting).toBe(false);
   });
