@@ -20,6 +20,7 @@ const runs = [
   ['scale-async.js', '--requests', '20000', '--rate', '1000'],
   ['--expose-gc', 'held-sync.js', '--count', '2000', '--rate', '2000', '--hold-ms', '5000'],
   ['compare-noise.js', '--pairs', '20'],
+  ['test-scheduling.js'],
 ];
 for (const args of runs) {
   const file = args.find((a) => a.endsWith('.js'));

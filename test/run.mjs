@@ -12,11 +12,11 @@
  * than on an idle machine (p99 3.8 ms against 3.9 ms), while the unit project still uses all the
  * CPU the timing files leave. Nice, not SCHED_IDLE (sched(7)): a SCHED_IDLE process runs only
  * when no other wants the core, so a 10 ms timer of the unit project beside two busy loops of
- * another session fired up to 1.3 s late (at nice 10: 6 ms), and a unit test's real-time window
- * (a burst's 300 ms gap against a 1 s answer) failed at random on a shared machine. When the
- * timing project ends, every thread of the unit project goes back to nice 0 (where the user may:
- * root, or CAP_SYS_NICE; elsewhere it stays at 10, with no process of this run left to yield
- * to). Otherwise (a machine already busy with other work; DROIDCHECK_TEST_SEQUENTIAL=0 does
+ * another session fired up to 1.3 s late (at nice 10: 6 ms; bench/test-scheduling.js), enough
+ * to fail a unit test's real-time window (a burst's 300 ms gap against a 1 s answer) at random
+ * on a shared machine. When the timing project ends, every thread of the unit project goes back
+ * to nice 0 (where the user may: root, or CAP_SYS_NICE; elsewhere it stays at 10, with no
+ * process of this run left to yield to). Otherwise (a machine already busy with other work; DROIDCHECK_TEST_SEQUENTIAL=0 does
  * not look), elsewhere than Linux, or with DROIDCHECK_TEST_SEQUENTIAL=1, the timing project runs
  * alone after the static checks and the unit project, which run side by side. The output of each
  * step is printed whole when it ends, then one line per step with its verdict and its wall-clock
