@@ -28,6 +28,7 @@ import {
   cpuMsOf,
   drained,
   freePort,
+  loadArgv,
   median,
   SECRET,
   sleep,
@@ -54,26 +55,17 @@ const profArgs = (name) =>
   profile
     ? ['--cpu-prof', `--cpu-prof-dir=${profile}`, `--cpu-prof-name=generator-${name}-${Date.now()}.cpuprofile`]
     : [];
-const loadArgs = (main) => [
-  main,
-  'load',
-  here('./fixtures/bench.yaml'),
-  '--rate',
-  String(rate),
-  '--duration',
-  `${seconds}s`,
-  '--base-url',
-  emu.baseUrl,
-  '--droid-id',
-  String(emu.droidId),
-  '--receiver-port',
-  String(port),
-  '--report-dir',
-  reports,
-  '--no-default-thresholds',
-  '--timeout',
-  '30s',
-];
+const loadArgs = (main) =>
+  loadArgv({
+    main,
+    path: here('./fixtures/bench.yaml'),
+    rate,
+    seconds,
+    emu,
+    port,
+    reportDir: reports,
+    extra: ['--no-default-thresholds'],
+  });
 const KINDS = {
   droidcheck: () => [...profArgs('droidcheck'), ...loadArgs(cli)],
   ...(baseline && { baseline: () => loadArgs(join(baseline, 'cli/main.js')) }),

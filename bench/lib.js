@@ -66,6 +66,35 @@ export function argString(name, fallback) {
   return i > 0 && process.argv[i + 1] !== undefined ? process.argv[i + 1] : fallback;
 }
 
+/**
+ * The argv (after node's own flags) of one `droidcheck load` run against the emulator child
+ * `emu`: `main` (the CLI's dist/cli/main.js), the suite `path`, open model at `rate` req/s for
+ * `seconds`, the receiver on `port`, reports in `reportDir`, answers waited `timeout` (a
+ * duration), then `extra` flags.
+ */
+export function loadArgv({ main, path, rate, seconds, emu, port, reportDir, timeout = '30s', extra = [] }) {
+  return [
+    main,
+    'load',
+    path,
+    '--rate',
+    String(rate),
+    '--duration',
+    `${seconds}s`,
+    '--base-url',
+    emu.baseUrl,
+    '--droid-id',
+    String(emu.droidId),
+    '--receiver-port',
+    String(port),
+    '--report-dir',
+    reportDir,
+    '--timeout',
+    timeout,
+    ...extra,
+  ];
+}
+
 /** Prints `label: value | anchor: value | ratio`, and by how much a ratio target was missed. */
 export function verdict(label, value, anchor, anchorLabel, unit = 'req/s', ratioTarget) {
   const ratio = anchor > 0 ? value / anchor : NaN;

@@ -51,6 +51,7 @@ import {
   boxLoad,
   cpuMsOf,
   freePort,
+  loadArgv,
   median,
   SECRET,
   sleep,
@@ -91,29 +92,18 @@ const profArgs = (name) => [
 ];
 
 /** The `droidcheck load` command line of one run. */
-const loadArgs = (main, emu, port, reports) => [
-  main,
-  'load',
-  scenarios,
-  '--exclude-tag',
-  'steps',
-  '--mode',
-  'async',
-  '--rate',
-  String(rate),
-  '--duration',
-  `${seconds}s`,
-  '--base-url',
-  emu.baseUrl,
-  '--droid-id',
-  String(emu.droidId),
-  '--receiver-port',
-  String(port),
-  '--report-dir',
-  reports,
-  '--timeout',
-  `${delayS + 60}s`,
-];
+const loadArgs = (main, emu, port, reports) =>
+  loadArgv({
+    main,
+    path: scenarios,
+    rate,
+    seconds,
+    emu,
+    port,
+    reportDir: reports,
+    timeout: `${delayS + 60}s`,
+    extra: ['--exclude-tag', 'steps', '--mode', 'async'],
+  });
 const minimalArgs = (emu, port) => [
   here('./generator-minimal.js'),
   '--base-url',

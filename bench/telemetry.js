@@ -19,7 +19,19 @@ import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { arg, boxLoad, cpuMsOf, drained, freePort, median, SECRET, sleep, spread, startEmulatorChild } from './lib.js';
+import {
+  arg,
+  boxLoad,
+  cpuMsOf,
+  drained,
+  freePort,
+  loadArgv,
+  median,
+  SECRET,
+  sleep,
+  spread,
+  startEmulatorChild,
+} from './lib.js';
 
 const rate = arg('rate', 200);
 const seconds = arg('seconds', 10);
@@ -49,27 +61,17 @@ const baseEnv = { ...process.env, DROID_API_TOKEN: emu.token, DROID_WEBHOOK_SECR
 for (const k of Object.keys(baseEnv)) if (k.startsWith('OTEL_')) delete baseEnv[k];
 const reports = await mkdtemp(join(tmpdir(), 'droidcheck-bench-telemetry-'));
 
-const loadArgs = (extra = []) => [
-  cli,
-  'load',
-  here('./fixtures/bench.yaml'),
-  '--rate',
-  String(rate),
-  '--duration',
-  `${seconds}s`,
-  '--base-url',
-  emu.baseUrl,
-  '--droid-id',
-  String(emu.droidId),
-  '--receiver-port',
-  String(port),
-  '--report-dir',
-  reports,
-  '--no-default-thresholds',
-  '--timeout',
-  '30s',
-  ...extra,
-];
+const loadArgs = (extra = []) =>
+  loadArgv({
+    main: cli,
+    path: here('./fixtures/bench.yaml'),
+    rate,
+    seconds,
+    emu,
+    port,
+    reportDir: reports,
+    extra: ['--no-default-thresholds', ...extra],
+  });
 const KINDS = {
   'export off': { args: loadArgs(), env: baseEnv },
   'export on': {
