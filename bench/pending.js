@@ -15,9 +15,10 @@
  * generator process only: its peak RSS (`/usr/bin/time -v`'s "Maximum resident set size", read
  * at exit by a preloaded probe, bench/usage-probe.js) and its CPU per answer (CPU from its first
  * request accepted to its exit, start-up left out, divided by the answers the emulator
- * delivered). Then the medians (min-max) and the per-round ratios against the targets: with the
- * answers pending, droidcheck's peak RSS <= 1.5x the minimal loop's and CPU per answer <= 1.25x;
- * droidcheck's CPU per answer with answers pending <= 1.10x its own with instant answers.
+ * delivered), and droidcheck's send delay p99 and max (report.json). Then the medians (min-max)
+ * and the per-round ratios against the targets: with the answers pending, droidcheck's peak RSS
+ * <= 1.5x the minimal loop's and CPU per answer <= 1.25x; droidcheck's CPU per answer with
+ * answers pending <= 1.10x its own with instant answers.
  *
  *   npm run build && node bench/pending.js [--rate 1000] [--seconds 60] [--answer-delay 60] [--rounds 1]
  *     [--scenarios DIR] [--kinds dc-instant,dc-pending,min-instant,min-pending] [--node-flags '...']
@@ -210,6 +211,14 @@ async function measure(kind) {
   } catch {
     usage = { cpuUs: Number.NaN, maxRss: Number.NaN };
   }
+  // droidcheck's own send delay (actual minus intended start, ms): what a V8 setting that moves
+  // collection work onto the sending thread costs the schedule.
+  let sendDelay;
+  try {
+    sendDelay = JSON.parse(await readFile(join(reports, 'report.json'), 'utf8')).load?.sendDelay;
+  } catch {
+    sendDelay = undefined; // the minimal loop writes no report
+  }
   await rm(reports, { recursive: true, force: true });
   const cpuMs = usage.cpuUs / 1000 - (cpu0 ?? 0);
   const result = {
@@ -223,6 +232,7 @@ async function measure(kind) {
     cpuMs,
     startupCpuMs: cpu0 ?? Number.NaN,
     usPerAnswer: (cpuMs * 1000) / Math.max(1, s.delivered),
+    sendDelay,
   };
   if ((code !== 0 && code !== 99 && code !== 1) || process.env.BENCH_DEBUG)
     console.log(`  [${kind} exit ${code}] ${out.trim().split('\n').slice(-6).join(' | ')}`);
@@ -239,7 +249,7 @@ for (let r = 0; r < rounds; r++) {
     const m = await measure(kind);
     results[kind].push(m);
     console.log(
-      `  round ${r + 1} ${kind.padEnd(12)} peak RSS ${(m.maxRss / MB).toFixed(0)} MB (${(m.rssAtMaxPending / MB).toFixed(0)} MB at ${m.maxPending} pending) | CPU ${m.usPerAnswer.toFixed(0)} us/answer (${m.cpuMs.toFixed(0)} ms over ${m.answers} answers of ${m.accepted}; start-up ${m.startupCpuMs.toFixed(0)} ms left out) | exit ${m.code} | ${boxLoad().split(' on ')[0]}`,
+      `  round ${r + 1} ${kind.padEnd(12)} peak RSS ${(m.maxRss / MB).toFixed(0)} MB (${(m.rssAtMaxPending / MB).toFixed(0)} MB at ${m.maxPending} pending) | CPU ${m.usPerAnswer.toFixed(0)} us/answer (${m.cpuMs.toFixed(0)} ms over ${m.answers} answers of ${m.accepted}; start-up ${m.startupCpuMs.toFixed(0)} ms left out)${m.sendDelay ? ` | send delay p99 ${m.sendDelay.p99.toFixed(1)} ms, max ${m.sendDelay.max.toFixed(1)} ms` : ''} | exit ${m.code} | ${boxLoad().split(' on ')[0]}`,
     );
   }
 }
