@@ -32,7 +32,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { arg, argString, boxLoad, freePort, sleep, startEmulatorChild } from './lib.js';
+import { arg, argString, boxLoad, freePort, loadArgv, sleep, startEmulatorChild } from './lib.js';
 
 const sizes = argString('sizes', '10000,60000,120000')
   .split(',')
@@ -67,35 +67,30 @@ async function droidcheck() {
   const emu = await startEmulatorChild({ webhookUrl: `http://127.0.0.1:${port}/webhook`, answerDelayMs: delayMs });
   const reports = await mkdtemp(join(tmpdir(), 'droidcheck-rss-'));
   const startAt = new Date(Date.now() + START_MS).toISOString();
-  const args = [
-    'load',
-    ...(scenarios ? [scenarios, '--exclude-tag', 'steps'] : [here('./fixtures/bench.yaml')]),
-    '--mode',
-    'async',
-    '--rate',
-    String(rate),
-    '--duration',
-    `${Math.ceil(fillS) + 5}s`,
-    '--max-requests',
-    String(max),
-    '--max-in-flight',
-    String(max + 1000),
-    '--base-url',
-    emu.baseUrl,
-    '--droid-id',
-    String(emu.droidId),
-    '--receiver-port',
-    String(port),
-    '--start-at',
-    startAt,
-    '--report-dir',
-    reports,
-    '--timeout',
-    `${Math.ceil(delayMs / 1000) + 60}s`,
-    '--progress',
-    '0',
-  ];
-  const child = fork(join(dist, 'cli/main.js'), args, {
+  const [main, ...args] = loadArgv({
+    main: join(dist, 'cli/main.js'),
+    path: scenarios ?? here('./fixtures/bench.yaml'),
+    rate,
+    seconds: Math.ceil(fillS) + 5,
+    emu,
+    port,
+    reportDir: reports,
+    timeout: `${Math.ceil(delayMs / 1000) + 60}s`,
+    extra: [
+      ...(scenarios ? ['--exclude-tag', 'steps'] : []),
+      '--mode',
+      'async',
+      '--max-requests',
+      String(max),
+      '--max-in-flight',
+      String(max + 1000),
+      '--start-at',
+      startAt,
+      '--progress',
+      '0',
+    ],
+  });
+  const child = fork(main, args, {
     execArgv: [...PROBE, ...nodeFlags],
     env: { ...process.env, DROID_API_TOKEN: emu.token },
     stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
