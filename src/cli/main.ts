@@ -7,6 +7,7 @@
 import '../tick-shape.js';
 // Second, before the program's modules load: V8's heap flags of `load` and `capacity` (v8-first.ts).
 import './v8-first.js';
+import { unsupportedNodeLine } from './node-support.js';
 import type { CliContext } from './shared.js';
 
 // The program's ~400 modules load only now, after the two above: a static import would load
@@ -22,14 +23,9 @@ const ctx: CliContext = {
   exitCode: EXIT.OK,
 };
 
-// package.json's engines say >= 22.12; npm only warns at install, so say it here too, once and
-// without changing the verdict (an end-of-life Node still runs the suite, but nobody patches it).
-const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
-if (major < 22 || (major === 22 && minor < 12)) {
-  process.stderr.write(
-    `droidcheck: Node.js ${process.version} is not supported (end of life or too old): use 22.12 or newer (22, 24 or 26)\n`,
-  );
-}
+// An unsupported Node.js is said once, without changing the verdict (node-support.ts).
+const unsupported = unsupportedNodeLine(process.version);
+if (unsupported) process.stderr.write(`${unsupported}\n`);
 
 /**
  * Exits with `code` once stdout and stderr have handed everything written to the OS: a pipe (`|
