@@ -21,10 +21,12 @@
  * answers pending <= 1.10x its own with instant answers.
  *
  *   npm run build && node bench/pending.js [--rate 1000] [--seconds 60] [--answer-delay 60] [--rounds 1]
- *     [--scenarios DIR] [--kinds dc-instant,dc-pending,min-instant,min-pending] [--node-flags '...']
+ *     [--scenarios DIR] [--kinds dc-instant,dc-pending,min-instant,min-pending] [--node-flags '...'] [--load-args '...']
  *     [--dist DIR] [--baseline DIR] [--variant 'NAME=node flags' ...] [--profile DIR] [--perf DIR] [--alloc DIR]
  *
  * `--node-flags`: node flags of the droidcheck runs only (to measure V8 settings both ways);
+ * `--load-args`: more `load` options of every droidcheck run (to measure what a feature costs per
+ * answer, e.g. `--load-args '-r console --no-trace-context'`);
  * `--dist DIR`: the CLI of another build; `--baseline DIR`: another build's two runs added to
  * every round (`base-instant`, `base-pending`), printed beside; `--variant 'NAME=FLAGS'`
  * (repeatable): droidcheck's two runs again with those node flags instead of --node-flags
@@ -67,6 +69,7 @@ const rounds = arg('rounds', 1);
 const here = (f) => fileURLToPath(new URL(f, import.meta.url));
 const scenarios = argString('scenarios', here('../scenarios'));
 const nodeFlags = argString('node-flags', '').split(' ').filter(Boolean);
+const loadExtra = argString('load-args', '').split(' ').filter(Boolean);
 const dist = argString('dist', here('../dist'));
 const baseline = argString('baseline', undefined);
 /** `--variant NAME=FLAGS`, repeatable. */
@@ -103,7 +106,7 @@ const loadArgs = (main, emu, port, reports) =>
     port,
     reportDir: reports,
     timeout: `${delayS + 60}s`,
-    extra: ['--exclude-tag', 'steps', '--mode', 'async'],
+    extra: ['--exclude-tag', 'steps', '--mode', 'async', ...loadExtra],
   });
 const minimalArgs = (emu, port) => [
   here('./generator-minimal.js'),
