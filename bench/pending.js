@@ -15,7 +15,9 @@
  * generator process only: its peak RSS (`/usr/bin/time -v`'s "Maximum resident set size", read
  * at exit by a preloaded probe, bench/usage-probe.js) and its CPU per answer (CPU from its first
  * request accepted to its exit, start-up left out, divided by the answers the emulator
- * delivered), and droidcheck's send delay p99 and max (report.json). Then the medians (min-max)
+ * delivered), its voluntary context switches per answer ("waits": a wake-up each, start-up
+ * included; a load whose sends and answers come apart wakes more often per answer), and
+ * droidcheck's send delay p99 and max (report.json). Then the medians (min-max)
  * and the per-round ratios against the targets: with the answers pending, droidcheck's peak RSS
  * <= 1.5x the minimal loop's and CPU per answer <= 1.25x; droidcheck's CPU per answer with
  * answers pending <= 1.10x its own with instant answers.
@@ -212,7 +214,7 @@ async function measure(kind) {
   try {
     usage = JSON.parse(await readFile(usageFile, 'utf8'));
   } catch {
-    usage = { cpuUs: Number.NaN, maxRss: Number.NaN };
+    usage = { cpuUs: Number.NaN, maxRss: Number.NaN, voluntaryContextSwitches: Number.NaN };
   }
   // droidcheck's own send delay (actual minus intended start, ms): what a V8 setting that moves
   // collection work onto the sending thread costs the schedule.
@@ -235,6 +237,7 @@ async function measure(kind) {
     cpuMs,
     startupCpuMs: cpu0 ?? Number.NaN,
     usPerAnswer: (cpuMs * 1000) / Math.max(1, s.delivered),
+    wakesPerAnswer: usage.voluntaryContextSwitches / Math.max(1, s.delivered),
     sendDelay,
   };
   if ((code !== 0 && code !== 99 && code !== 1) || process.env.BENCH_DEBUG)
@@ -252,7 +255,7 @@ for (let r = 0; r < rounds; r++) {
     const m = await measure(kind);
     results[kind].push(m);
     console.log(
-      `  round ${r + 1} ${kind.padEnd(12)} peak RSS ${(m.maxRss / MB).toFixed(0)} MB (${(m.rssAtMaxPending / MB).toFixed(0)} MB at ${m.maxPending} pending) | CPU ${m.usPerAnswer.toFixed(0)} us/answer (${m.cpuMs.toFixed(0)} ms over ${m.answers} answers of ${m.accepted}; start-up ${m.startupCpuMs.toFixed(0)} ms left out)${m.sendDelay ? ` | send delay p99 ${m.sendDelay.p99.toFixed(1)} ms, max ${m.sendDelay.max.toFixed(1)} ms` : ''} | exit ${m.code} | ${boxLoad().split(' on ')[0]}`,
+      `  round ${r + 1} ${kind.padEnd(12)} peak RSS ${(m.maxRss / MB).toFixed(0)} MB (${(m.rssAtMaxPending / MB).toFixed(0)} MB at ${m.maxPending} pending) | CPU ${m.usPerAnswer.toFixed(0)} us/answer (${m.cpuMs.toFixed(0)} ms over ${m.answers} answers of ${m.accepted}; start-up ${m.startupCpuMs.toFixed(0)} ms left out) | ${m.wakesPerAnswer.toFixed(1)} waits per answer${m.sendDelay ? ` | send delay p99 ${m.sendDelay.p99.toFixed(1)} ms, max ${m.sendDelay.max.toFixed(1)} ms` : ''} | exit ${m.code} | ${boxLoad().split(' on ')[0]}`,
     );
   }
 }
@@ -291,6 +294,14 @@ missed =
     cpu('dc-instant'),
     TARGETS.own,
   ) || missed;
+// The third target's anchor: the same load's shape (sending and answering apart, a wake-up per
+// webhook while nothing is sent) costs the minimal loop more per answer too.
+judged(
+  '(for reference) CPU per answer, minimal loop pending / minimal loop instant',
+  cpu('min-pending'),
+  cpu('min-instant'),
+  TARGETS.own,
+);
 judged(
   '(for reference) CPU per answer, droidcheck / minimal loop, instant',
   cpu('dc-instant'),

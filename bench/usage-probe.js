@@ -2,7 +2,8 @@
  * Preloaded (`node --import ./usage-probe.js ...`) into a process bench/pending.js measures: when
  * the process exits (process.exit included), writes its own resource usage as JSON to the file
  * named by BENCH_USAGE_FILE: CPU time (user + system, us), peak RSS (bytes: what `/usr/bin/time
- * -v` calls "Maximum resident set size") and the time since start (ms). Nothing else is done,
+ * -v` calls "Maximum resident set size"), its voluntary context switches (every thread's waits:
+ * a wake-up each) and the time since start (ms). Nothing else is done,
  * so the measured process runs as it would alone.
  *
  * With BENCH_ALLOC_PROFILE=FILE, it also samples every allocation of the process (V8's sampling
@@ -42,6 +43,7 @@ if (file || allocFile) {
         userUs: u.userCPUTime,
         systemUs: u.systemCPUTime,
         maxRss: u.maxRSS * 1024,
+        voluntaryContextSwitches: u.voluntaryContextSwitches,
         uptimeMs: process.uptime() * 1000,
       }),
     );
