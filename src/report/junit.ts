@@ -9,7 +9,7 @@
  * sections add there (section.ts `properties`: the coverage).
  */
 import { writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
+import { lazyRequire } from '../lazy-require.js';
 import { makeDir } from './make-dir.js';
 import { join } from 'node:path';
 import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces.js';
@@ -83,18 +83,12 @@ function suitesOf(report: ReportDocument, opts: JUnitOptions): JUnitSuite[] {
   return [...suites.filter((s) => !s.verdicts), ...suites.filter((s) => s.verdicts)];
 }
 
-/**
- * xmlbuilder2, loaded at the first render: it brings a whole DOM (~3 MB of heap, ~90 modules),
- * which a load run would otherwise hold from its start, beside its pending requests, to write one
- * file at its end (bench/pending.js: peak RSS). A CommonJS package, so `require` keeps
- * renderJUnit synchronous.
- */
-let xml: typeof import('xmlbuilder2') | undefined;
+/** xmlbuilder2 brings a whole DOM (~3 MB of heap), for one file written at the run's end. */
+const xmlbuilder2 = lazyRequire<typeof import('xmlbuilder2')>('xmlbuilder2');
 
 /** Renders `report` as a JUnit XML document (UTF-8, pretty-printed). */
 export function renderJUnit(report: ReportDocument, opts: JUnitOptions = {}): string {
-  xml ??= createRequire(import.meta.url)('xmlbuilder2') as typeof import('xmlbuilder2');
-  const doc = xml.create({ version: '1.0', encoding: 'UTF-8' });
+  const doc = xmlbuilder2().create({ version: '1.0', encoding: 'UTF-8' });
   const suites = suitesOf(report, opts);
   const root = doc.ele('testsuites', {
     name: 'droidcheck',

@@ -15,7 +15,8 @@
  *   planned count is open, ends with one (the only one with `intervalMs` 0). `verbose` prints
  *   every line: the first at the first tick, and the last one.
  */
-import cliProgress from 'cli-progress';
+import type cliProgress from 'cli-progress';
+import { lazyRequire } from '../lazy-require.js';
 import type { Writable } from 'node:stream';
 import { UNSUPPORTED_CELL, minSamplesForStat } from '../metrics/index.js';
 import { OUTCOMES } from '../outcomes.js';
@@ -23,6 +24,9 @@ import { formatMs, formatRate } from '../units.js';
 import type { ProgressSnapshot } from '../runner/index.js';
 import type { Reporter, ReporterOptions, RunStartInfo } from './reporter-types.js';
 import type { RequestRecord } from './run-types.js';
+
+/** cli-progress, loaded by the first live bar (the progress reporter is not on by default). */
+const bars = lazyRequire<typeof cliProgress>('cli-progress');
 
 export interface ProgressOptions {
   stream: Writable & { isTTY?: boolean };
@@ -85,7 +89,8 @@ export function progressLine(s: ProgressSnapshot): string {
 
 /** The live bar's container on `stream`: passed, failed and the ETA beside the count. */
 function newMultiBar(stream: ProgressOptions['stream']): cliProgress.MultiBar {
-  return new cliProgress.MultiBar(
+  const { MultiBar, Presets } = bars();
+  return new MultiBar(
     {
       stream: stream as NodeJS.WriteStream,
       format: '{bar} {value}/{total} | {passed} passed, {failed} failed | {remaining}',
@@ -98,7 +103,7 @@ function newMultiBar(stream: ProgressOptions['stream']): cliProgress.MultiBar {
       // droidcheck handles SIGINT itself (cli/signals.ts) and stops the bar through onRunEnd.
       gracefulExit: false,
     },
-    cliProgress.Presets.shades_classic,
+    Presets.shades_classic,
   );
 }
 

@@ -15,11 +15,14 @@
  */
 import { readFileSync, statSync } from 'node:fs';
 import { dirname, extname, resolve } from 'node:path';
-import { parse as parseCsv } from 'csv-parse/sync';
+import { lazyRequire } from '../lazy-require.js';
 import type { FileIssue, SourceLocation } from '../errors.js';
 import { VAR_NAME_PATTERN } from './schema.js';
 import { kindOf } from './matchers/values.js';
 import { type DataPath, MAX_SUITE_BYTES, readYaml, type YamlSource } from './yaml-source.js';
+
+/** csv-parse, loaded by the first CSV rows file (most suites have none). */
+const csvParse = lazyRequire<typeof import('csv-parse/sync')>('csv-parse/sync');
 
 /** More rows than this in one table is refused: each row is a scenario run in every mode. */
 const MAX_TABLE_ROWS = 10_000;
@@ -95,7 +98,7 @@ function csvRows(text: string, file: string, table: Table, out: FileIssue[]): vo
   let records: CsvRecord[];
   try {
     // CRLF as LF: csv-parse counts a quoted CRLF as two lines, and the locations must be right.
-    records = parseCsv(text.replace(/\r\n/g, '\n'), {
+    records = csvParse().parse(text.replace(/\r\n/g, '\n'), {
       bom: true,
       info: true,
       raw: true,

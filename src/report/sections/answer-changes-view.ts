@@ -5,7 +5,10 @@
  * the word removed and the new one added) and what else changed (intents, cart, address,
  * whether it was answered). The unchanged are counted, not listed.
  */
-import { diffArrays } from 'diff';
+import { lazyRequire } from '../../lazy-require.js';
+
+/** jsdiff, loaded by the first answer change shown (compared runs only). */
+const jsdiff = lazyRequire<typeof import('diff')>('diff');
 import { span, type DiffList, type DiffPart, type Span, type Text, type TextDiff } from '../view.js';
 import type { AnswerChange, AnswerComparison } from './answer-changes.js';
 
@@ -50,10 +53,12 @@ function joinChanges(parts: readonly DiffPart[]): DiffPart[] {
  */
 function wordDiff(base: string, current: string): DiffPart[] {
   return joinChanges(
-    diffArrays(tokens(base), tokens(current)).map((c) => ({
-      text: c.value.join(''),
-      ...(c.removed ? { change: 'removed' as const } : c.added ? { change: 'added' as const } : {}),
-    })),
+    jsdiff()
+      .diffArrays(tokens(base), tokens(current))
+      .map((c) => ({
+        text: c.value.join(''),
+        ...(c.removed ? { change: 'removed' as const } : c.added ? { change: 'added' as const } : {}),
+      })),
   );
 }
 
