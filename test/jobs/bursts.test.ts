@@ -207,9 +207,16 @@ describe("init's starter: the commented burst example, uncommented", () => {
 
 describe('a burst against the emulator answering at once', () => {
   it('passes in both modes: the first answer came before the second message, which the droid reads on from', async () => {
-    // A gap no busy machine's delivery of an immediate answer outlasts.
-    const { records, doc } = await onEmulator(suiteOf('last-delivered', 5, '1500ms'), {});
-    expect(records.filter((r) => r.passed)).toHaveLength(10);
+    // A gap no busy machine's delivery of an immediate answer outlasts. 1.5 s did not once: this
+    // file runs at nice 10 beside the timing project (test/run.mjs), and a CI run with other work
+    // on the machine held one of the ten first answers past it (the test took 5.2 s, not 3 s).
+    const { records, doc } = await onEmulator(suiteOf('last-delivered', 5, '4s'), {});
+    // A failure shows what the record saw (its burst's timings and answers), not only a count.
+    const failed = records
+      .filter((r) => !r.passed)
+      .map((r) => ({ mode: r.mode, failures: r.failures, burst: r.bursts }));
+    expect(failed).toEqual([]);
+    expect(records).toHaveLength(10);
     expect(records.every((r) => r.bursts![0]!.messages[1]!.answersSeen === 1)).toBe(true);
     expect(doc.bursts).toMatchObject({ total: 10, outOfOrder: 0, staleLast: 0, cartRegressed: 0 });
   });
