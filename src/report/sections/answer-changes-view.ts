@@ -6,11 +6,11 @@
  * whether it was answered). The unchanged are counted, not listed.
  */
 import { lazyRequire } from '../../lazy-require.js';
+import { span, type DiffList, type DiffPart, type Span, type Text, type TextDiff } from '../view.js';
+import type { AnswerChange, AnswerComparison } from './answer-changes.js';
 
 /** jsdiff, loaded by the first answer change shown (compared runs only). */
 const jsdiff = lazyRequire<typeof import('diff')>('diff');
-import { span, type DiffList, type DiffPart, type Span, type Text, type TextDiff } from '../view.js';
-import type { AnswerChange, AnswerComparison } from './answer-changes.js';
 
 /** Most changed answers a view lists (report.json has them all). */
 export const MAX_ANSWER_DIFFS = 50;
