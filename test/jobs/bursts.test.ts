@@ -207,9 +207,9 @@ describe("init's starter: the commented burst example, uncommented", () => {
 
 describe('a burst against the emulator answering at once', () => {
   it('passes in both modes: the first answer came before the second message, which the droid reads on from', async () => {
-    // A gap no busy machine's delivery of an immediate answer outlasts. 1.5 s did not once: this
-    // file runs at nice 10 beside the timing project (test/run.mjs), and a CI run with other work
-    // on the machine held one of the ten first answers past it (the test took 5.2 s, not 3 s).
+    // A gap no busy machine's delivery of an immediate answer outlasts. 1.5 s was outlasted once:
+    // this file runs at nice 10 beside the timing project (test/run.mjs), and in a CI run with
+    // other work on the machine one of the ten first answers came after it (5.2 s, not 3 s).
     const { records, doc } = await onEmulator(suiteOf('last-delivered', 5, '4s'), {});
     // A failure shows what the record saw (its burst's timings and answers), not only a count.
     const failed = records
