@@ -62,7 +62,7 @@ export { systemClock, type Clock } from './clock.js';
 /**
  * `tuneHeapForPendingRequests()`: V8's heap flags `droidcheck load` and `capacity` set (about half
  * the memory per pending request for a few percent more CPU; bench/rss.js). Process-wide: call it
- * only in a process of your own.
+ * only in a process of your own; a flag given to node is left as given.
  */
 export { tuneHeapForPendingRequests } from './v8-flags.js';
 

@@ -6,12 +6,7 @@ import { once } from 'node:events';
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import type { ConfigOf, ResolvedTelemetry } from '../config/index.js';
-import {
-  parseFaultProfileFile,
-  parseProfile,
-  startEmulatorStandalone,
-  type StandaloneOptions,
-} from '../emulator/index.js';
+import type { StandaloneOptions } from '../emulator/index.js';
 import { listenError, pathError } from '../os-errors.js';
 import { commandConfig, optionCommand } from './job-options.js';
 import type { CliContext } from './shared.js';
@@ -35,6 +30,7 @@ async function readFlagFile(path: string, flag: string): Promise<string> {
  */
 export async function emulateOptions(config: ConfigOf<'emulate'>): Promise<EmulateOptions> {
   const { profile, faults, ...resolved } = config;
+  const { parseFaultProfileFile, parseProfile } = await import('../emulator/index.js');
   return {
     ...resolved,
     ...(profile !== undefined && { profile: parseProfile(await readFlagFile(profile, '--profile'), profile) }),
@@ -55,6 +51,8 @@ export function registerEmulateCommand(program: Command, ctx: CliContext): void 
       const tracer = telemetry
         ? await (await import('../telemetry/index.js')).createEmulatorTracer(telemetry)
         : undefined;
+      // The emulator loads when its command runs: program.ts registers every command in every run.
+      const { startEmulatorStandalone } = await import('../emulator/index.js');
       const { url, emulator, close } = await startEmulatorStandalone({
         ...emulatorOptions,
         ...(tracer && { tracer }),

@@ -13,7 +13,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { configJsonSchema } from '../config/index.js';
-import { DEFAULT_PROFILE_PATH, parseProfile } from '../emulator/index.js';
+import { DEFAULT_PROFILE_PATH, parseProfile } from '../emulator/profile/load.js';
 import { pathError } from '../os-errors.js';
 import { demoShopPolicy, policyJsonSchema } from '../policy/index.js';
 import { initProject } from '../scenario/index.js';

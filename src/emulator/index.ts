@@ -1,8 +1,9 @@
 /**
  * emulator/: the whole service (spec: the whole document) for droidcheck runs and tests:
  * `createEmulator(options)` (create-emulator.ts), `startEmulatorStandalone` (droidcheck
- * emulate), `startEmulatorWorker` (its own thread), the rule-based AI, fault and emulator
- * profiles. docs/service-reference.md describes the behaviour.
+ * emulate), the rule-based AI, fault and emulator profiles. docs/service-reference.md describes
+ * the behaviour. `startEmulatorWorker` (its own thread) is imported from worker-host.ts itself:
+ * the process that starts the thread loads none of the emulator's app (jobs/pipeline/target.ts).
  */
 export type { EmulatorOptions } from './options.js';
 export type { EmulatorStats } from './stats.js';
@@ -17,7 +18,6 @@ export type { EmulatorProfile } from './profile/schema.js';
 export { ACK_MESSAGE } from './routes/answer.js';
 export { MSG_WEBHOOK_NOT_CONFIGURED } from './http-errors.js';
 export { startEmulatorStandalone } from './standalone.js';
-export { startEmulatorWorker } from './worker-host.js';
 export type { StandaloneEmulator, StandaloneOptions } from './standalone.js';
 export { createEmulator, type Emulator } from './create-emulator.js';
 export { WEAKNESSES, emulatorInstructions, type Weakness } from './ai/weaknesses.js';

@@ -39,7 +39,7 @@ import { Agent } from 'undici';
 import { Document, isScalar, visit, type YAMLSeq } from 'yaml';
 import { DroidClient } from '../../client/index.js';
 import type { ConversationMessage } from '../../contract/index.js';
-import { createEmulator, type Emulator } from '../../emulator/index.js';
+import type { Emulator } from '../../emulator/index.js';
 import { ApiError, ConfigError, InternalError, UsageError } from '../../errors.js';
 import { MAX_THINK_MS, parseSuite } from '../../scenario/index.js';
 import { excerpt, rowsFileOf, tableSuite } from './table.js';
@@ -311,6 +311,8 @@ export async function runImport(options: ImportOptions, io: ImportIo): Promise<I
   try {
     let baseUrl: string, droidId: string | number, token: string;
     if (options.baseUrl === undefined) {
+      // Loaded here, not at start: every command's process imports this module (cli/program.ts).
+      const { createEmulator } = await import('../../emulator/create-emulator.js');
       emulator = await createEmulator(
         options.emulatorProfile !== undefined ? { profile: options.emulatorProfile } : {},
       );

@@ -5,7 +5,7 @@
  * which of the demo shop's products and intents its suites reached. A real service without a
  * policy file has no shop droidcheck knows: its coverage has no products.
  */
-import { resolveEmulatorProfile } from '../../emulator/index.js';
+import { resolveEmulatorProfile } from '../../emulator/profile/resolve.js';
 import { demoShopPolicy, parsePolicy, type Policy } from '../../policy/index.js';
 
 /** Where the demo shop's policy comes from, as reports name it. */
